@@ -1,0 +1,22 @@
+/** Jest runs the TypeScript sources as native ES modules through SWC (see docs/adr/0001). */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2022',
+  },
+  module: { type: 'es6' },
+  sourceMaps: 'inline',
+};
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/'],
+  setupFiles: ['<rootDir>/test/setup.ts'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,113 @@
+import path from 'node:path';
+
+/**
+ * The only place that reads process.env (shared/spec/decisions.md, "Running it").
+ * Loaded once at start-up; an invalid value stops the process with a clear message.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  nodeEnv: 'production' | 'development' | 'test';
+  adminApiKey?: string;
+  authDisabled: boolean;
+  trustProxy: boolean;
+  smtpUrl?: string;
+  eventStoreUrl?: string;
+  mongodbUrl?: string;
+  mongodbDatabase: string;
+  kafkaBrokers?: string[];
+  kafkaTopicPrefix: string;
+  redisUrl?: string;
+  webhookAllowPrivateUrls: boolean;
+  dataEncryptionKey?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Largest accepted request body in bytes. */
+  bodyLimitBytes: number;
+  /** How long a read-your-own-write command waits for projections. */
+  projectionWaitMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', ['production', 'development', 'test'] as const, 'production');
+  const authDisabled = flag(env, 'AUTH_DISABLED');
+  if (authDisabled && nodeEnv !== 'development') {
+    throw new ConfigError('AUTH_DISABLED=true is honoured only with NODE_ENV=development; refusing to start');
+  }
+  const kafka = optional(env, 'KAFKA_BROKERS');
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: optional(env, 'HOST') ?? '0.0.0.0',
+    dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
+    nodeEnv,
+    adminApiKey: optional(env, 'ADMIN_API_KEY'),
+    authDisabled,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kdb:']),
+    mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
+    mongodbDatabase: optional(env, 'MONGODB_DATABASE') ?? 'location_api',
+    kafkaBrokers: kafka ? kafka.split(',').map((b) => b.trim()).filter(Boolean) : undefined,
+    kafkaTopicPrefix: optional(env, 'KAFKA_TOPIC_PREFIX') ?? 'location-api',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS') || nodeEnv !== 'production',
+    dataEncryptionKey: optional(env, 'DATA_ENCRYPTION_KEY'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, nodeEnv === 'test' ? 'warn' : 'info'),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    projectionWaitMs: int(env, 'PROJECTION_WAIT_MS', 5000, 0, 60000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 60000),
+  };
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function flag(env: Env, name: string): boolean {
+  const value = optional(env, name)?.toLowerCase();
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${value}"`);
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
+  }
+  return raw;
+}
+
+export const CONFIG = Symbol('Config');

@@ -1,0 +1,95 @@
+/**
+ * The read-store port: where projections keep the read models queries serve.
+ * Adapters: embedded (LMDB under DATA_DIR) and MongoDB. Both pass
+ * `read-store.contract.ts`.
+ *
+ * Delivery from the event store is at least once, so every write carries the
+ * global position of the event that caused it; a write at or below the
+ * position a document already records is skipped (idempotent projections).
+ */
+
+export type Scalar = string | number | boolean | null;
+
+/** A read-model document. `id` is unique within its collection. */
+export interface Doc {
+  id: string;
+  [field: string]: unknown;
+}
+
+export interface Stored<T extends Doc> {
+  doc: T;
+  /** Global position of the last event applied to this document. */
+  position: bigint;
+}
+
+/**
+ * An index over one or more top-level fields, in order. Queries name equality
+ * fields that form a prefix of an index, and optionally a range on the next
+ * field, which is also the sort order.
+ */
+export interface IndexSpec {
+  name: string;
+  fields: string[];
+}
+
+export interface Range {
+  gt?: Scalar;
+  gte?: Scalar;
+  lt?: Scalar;
+  lte?: Scalar;
+}
+
+export interface Query {
+  /** The index to use (required: no collection scans). */
+  index: string;
+  /** Values for the index's leading fields, in index order. */
+  equals?: Scalar[];
+  /** A range on the index field that follows the `equals` prefix. */
+  range?: Range;
+  direction?: 'asc' | 'desc';
+  /** At most this many documents (adapters cap it at 1000). */
+  limit?: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+export interface Page<T extends Doc> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** What an `apply` callback may answer: the new document, or null to delete it. */
+export type Evolve<T extends Doc> = (current: T | undefined) => T | null;
+
+export interface ReadCollection<T extends Doc> {
+  readonly name: string;
+  get(id: string): Promise<T | undefined>;
+  getStored(id: string): Promise<Stored<T> | undefined>;
+  /**
+   * Idempotent read-modify-write: when the document's recorded position is
+   * below `position`, stores `evolve(current)` (or deletes on null) with that
+   * position and answers true; otherwise leaves it unchanged and answers false.
+   * The recorded position survives deletion, so a replayed event cannot
+   * resurrect a deleted document.
+   */
+  apply(id: string, position: bigint, evolve: Evolve<T>): Promise<boolean>;
+  find(query: Query): Promise<Page<T>>;
+  count(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number>;
+  /** Deletes every document matching the query (consent erasure); answers how many. */
+  deleteWhere(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number>;
+  /** Drops all documents and index entries (projection rebuild). */
+  clear(): Promise<void>;
+}
+
+export interface ReadStore {
+  /** Declares (idempotently) and returns a collection with its indexes. */
+  collection<T extends Doc>(name: string, indexes?: IndexSpec[]): Promise<ReadCollection<T>>;
+  /** Last global position a named consumer (projection, relay) fully processed. */
+  getCheckpoint(name: string): Promise<bigint | undefined>;
+  setCheckpoint(name: string, position: bigint): Promise<void>;
+  deleteCheckpoint(name: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const READ_STORE = Symbol('ReadStore');
