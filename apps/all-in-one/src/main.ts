@@ -1,0 +1,6 @@
+import { serveHttp } from '../../api/src/serve.js';
+import { openRuntime } from '../../shared/runtime.js';
+import { AllInOneModule } from './all-in-one.module.js';
+
+const runtime = await openRuntime('location-api');
+await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one');

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { failure } from '../../../libs/platform/src/index.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Endpoints of interface.md (and decisions.md's implied ones) that later
+ * issues build. Until a context registers the real route, they answer
+ * 501 NOT_IMPLEMENTED in the envelope, so a client can tell "not yet" from a
+ * typo (404). A route is dropped from here when its context lands.
+ */
+const PLANNED: Array<[Method[], string, string]> = [
+  [['POST'], '/v2/self/signup', 'accounts'],
+  [['GET'], '/v2/me', 'accounts'],
+  [['POST'], '/v2/me/rotate', 'accounts'],
+  [['DELETE'], '/v2/me/key', 'accounts'],
+  [['GET'], '/v2/usage', 'accounts'],
+  [['POST'], '/v2/me/password', 'accounts'],
+  [['POST'], '/v2/auth/login', 'accounts'],
+  [['POST'], '/v2/auth/google/mobile', 'accounts'],
+  [['POST'], '/v2/auth/forgot-password', 'accounts'],
+  [['POST'], '/v2/auth/reset-password', 'accounts'],
+  [['POST'], '/v2/admin/accounts/:accountId/banking', 'accounts'],
+  [['PUT'], '/v2/admin/accounts/:accountId/ip-allowlist', 'accounts'],
+  [['PUT'], '/v2/admin/accounts/:accountId/tier', 'accounts'],
+  [['POST'], '/v2/admin/keys', 'accounts'],
+  [['GET'], '/v2/banking/audit-log', 'banking'],
+  [['GET'], '/v2/admin/traffic/accuracy', 'routing'],
+  [['GET'], '/v2/lookup', 'addressing'],
+  [['GET'], '/v2/reverse', 'addressing'],
+  [['GET'], '/v2/address/resolve', 'addressing'],
+  [['POST'], '/v2/address/parse', 'addressing'],
+  [['GET'], '/v2/search', 'addressing'],
+  [['POST'], '/v2/hexcode/bulk', 'addressing'],
+  [['GET'], '/v2/hexcode/:code/landmarks', 'addressing'],
+  [['GET'], '/v2/landmarks/geocode', 'addressing'],
+  [['GET'], '/v2/landmarks/around', 'addressing'],
+  [['POST'], '/v2/landmarks/:slug/report', 'addressing'],
+  [['GET'], '/v2/tiles/:name', 'addressing'],
+  [['POST'], '/v2/route', 'routing'],
+  [['GET'], '/v2/route/along', 'routing'],
+  [['GET'], '/v2/route/traffic', 'routing'],
+  [['GET', 'POST'], '/v2/route/incidents', 'routing'],
+  [['POST'], '/v2/route/transit', 'transit'],
+  [['GET'], '/v2/transit/departures', 'transit'],
+  [['POST'], '/v2/navigate/route', 'routing'],
+  [['POST'], '/v2/navigation/arrival', 'routing'],
+  [['GET'], '/v2/route/static', 'routing'],
+  [['GET'], '/v2/analytics/traffic-heatmap', 'routing'],
+  [['GET'], '/v2/analytics/retail-density', 'addressing'],
+  [['GET'], '/v2/weather/alerts', 'weather'],
+  [['GET'], '/v2/precipitation-forecast', 'weather'],
+  [['POST'], '/v2/language/translate', 'language'],
+  [['POST'], '/v2/language/transcribe', 'language'],
+  [['POST'], '/v2/kyc/verify', 'kyc'],
+  [['POST'], '/v2/verify/proximity', 'kyc'],
+  [['POST'], '/v2/pod/confirm', 'kyc'],
+  [['GET'], '/v2/.well-known/jwks.json', 'kyc'],
+  [['POST'], '/v2/consent/grant', 'monitoring'],
+  [['POST'], '/v2/consent/revoke', 'monitoring'],
+  [['POST'], '/v2/consent/delete-data', 'monitoring'],
+  [['GET'], '/v2/consent/status', 'monitoring'],
+  [['POST'], '/v2/monitoring/pings', 'monitoring'],
+  [['PUT'], '/v2/monitoring/zones/:customer_id', 'monitoring'],
+  [['GET'], '/v2/monitoring/drift', 'monitoring'],
+  [['POST'], '/v2/geofence/create', 'monitoring'],
+  [['POST'], '/v2/service-area', 'monitoring'],
+  [['POST'], '/v2/webhooks/configure', 'webhooks'],
+  [['GET'], '/v2/webhooks/deliveries', 'webhooks'],
+  [['POST'], '/v2/webhooks/retry/:deliveryId', 'webhooks'],
+  [['POST'], '/v2/collections/register', 'banking'],
+  [['POST'], '/v2/collections/bulk-register', 'banking'],
+  [['GET', 'POST'], '/v2/collections/locate', 'banking'],
+  [['POST'], '/v2/analytics/portfolio-risk', 'banking'],
+  [['GET', 'POST', 'DELETE'], '/v2/verify/schedule', 'banking'],
+  [['POST'], '/v2/locator/share-token', 'locator'],
+  [['POST'], '/v2/locator/redeem', 'locator'],
+  [['GET'], '/v2/locator/viewers', 'locator'],
+  [['GET'], '/v2/locator/watching', 'locator'],
+  [['DELETE'], '/v2/locator/viewers/:pairingId', 'locator'],
+  [['POST'], '/v2/locator/checkin', 'locator'],
+  [['GET'], '/v2/locator/:targetId/location', 'locator'],
+];
+
+export function registerPlannedRoutes(fastify: FastifyInstance): void {
+  for (const [methods, url, context] of PLANNED) {
+    fastify.route({
+      method: methods,
+      url,
+      handler: async (request, reply) =>
+        reply.status(501).send(failure('NOT_IMPLEMENTED', `${request.method} ${url} is specified but not built yet (${context} context)`, { request_id: String(request.id) })),
+    });
+  }
+}
+
+/** Adds the planned routes to the generated OpenAPI document, marked as answering 501. */
+export function describePlannedRoutes(document: { paths: Record<string, Record<string, unknown>> }): void {
+  for (const [methods, url, context] of PLANNED) {
+    const path = url.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const parameters = [...url.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    document.paths[path] ??= {};
+    for (const method of methods) {
+      document.paths[path][method.toLowerCase()] = {
+        tags: [context],
+        summary: 'Specified in interface.md; not built yet',
+        parameters,
+        responses: { '501': { description: 'NOT_IMPLEMENTED in the envelope' } },
+      };
+    }
+  }
+}

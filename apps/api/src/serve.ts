@@ -1,0 +1,38 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
+import { closeBackends, createHttpApp, describeBackends, type Runtime } from '../../../libs/platform/src/index.js';
+import { handleShutdown } from '../../shared/lifecycle.js';
+import { describePlannedRoutes, registerPlannedRoutes } from './not-implemented.js';
+
+/** Boots the HTTP app on `module`, wires the access audit, listens, and handles SIGTERM. */
+export interface RunningHttp {
+  url: string;
+  app: NestFastifyApplication;
+  /** Graceful stop as on SIGTERM, without exiting the process (tests). */
+  close: () => Promise<void>;
+}
+
+export async function serveHttp(runtime: Runtime, module: DynamicModule, role: string, options: { signals: boolean } = { signals: true }): Promise<RunningHttp> {
+  const { config, logger } = runtime;
+  const http = await createHttpApp(module, config, logger, { registerRoutes: registerPlannedRoutes, decorateDocument: describePlannedRoutes });
+  await http.app.init();
+  http.onResponse(accessListener(http.app.get(AccessRecorder)));
+  await http.app.listen({ port: config.port, host: config.host });
+  const fastify = http.app.getHttpAdapter().getInstance() as FastifyInstance;
+  const address = fastify.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://127.0.0.1:${port}`;
+  runtime.readiness.markReady();
+  logger.info({ msg: 'listening', role, url, data_dir: config.dataDir, backends: describeBackends(config) });
+  const stopHttp = () => fastify.close();
+  if (options.signals) handleShutdown(runtime, http.app, stopHttp);
+  const close = async () => {
+    runtime.readiness.markStopping();
+    await stopHttp();
+    await http.app.close();
+    await closeBackends(runtime.backends);
+  };
+  return { url, app: http.app, close };
+}

@@ -1,0 +1,127 @@
+import cliProgress from 'cli-progress';
+import { verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
+import { closeBackends, collectionName, rebuildProjection, StreamNotFoundError, type Runtime } from '../../../libs/platform/src/index.js';
+import { openRuntime, projections } from '../../shared/runtime.js';
+
+/**
+ * The operator's command line: `npm run ops -- <command> [args]`.
+ * Exit codes: 0 done, 1 the check failed, 64 bad usage.
+ */
+const commands: Record<string, { usage: string; run: (runtime: Runtime, args: string[]) => Promise<number> }> = {
+  'projections:list': { usage: 'projections:list', run: listProjections },
+  'projections:rebuild': { usage: 'projections:rebuild NAME', run: rebuild },
+  'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain)', run: verifyAudit },
+};
+
+const [name, ...args] = process.argv.slice(2);
+const command = name ? commands[name] : undefined;
+if (!command) {
+  process.stderr.write(`usage: npm run ops -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}\n`);
+  process.exit(name ? 64 : 0);
+}
+const runtime = await openRuntime('location-api-ops');
+let code = 1;
+try {
+  code = await command.run(runtime, args);
+} catch (error) {
+  process.stderr.write(`${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+} finally {
+  await closeBackends(runtime.backends);
+}
+process.exit(code);
+
+async function listProjections(runtime: Runtime): Promise<number> {
+  for (const projection of projections) {
+    const checkpoint = await runtime.backends.readStore.getCheckpoint(`projection:${collectionName(projection)}`);
+    process.stdout.write(`${projection.name}\tv${projection.version}\t${collectionName(projection)}\tcheckpoint ${checkpoint ?? 'none'}\n`);
+  }
+  return 0;
+}
+
+async function rebuild(runtime: Runtime, args: string[]): Promise<number> {
+  const projection = projections.find((candidate) => candidate.name === args[0]);
+  if (!projection) {
+    process.stderr.write(`unknown projection "${args[0] ?? ''}"; known: ${projections.map((p) => p.name).join(', ')}\n`);
+    return 64;
+  }
+  const bar = progressBar('rebuilding ' + projection.name);
+  const result = await rebuildProjection(projection, runtime.backends.events, runtime.backends.readStore, runtime.registry, (progress) =>
+    bar.update(Number(progress.position), Number(progress.head), progress.applied),
+  );
+  bar.stop();
+  process.stdout.write(`rebuilt ${collectionName(projection)}: ${result.applied} events applied up to position ${result.position}\n`);
+  return 0;
+}
+
+async function verifyAudit(runtime: Runtime, args: string[]): Promise<number> {
+  const streams = args.length > 0 ? args : await accessStreams(runtime);
+  let failures = 0;
+  for (const stream of streams) {
+    let events;
+    try {
+      events = await runtime.backends.events.readStream(stream);
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+      process.stdout.write(`${stream}: no such stream\n`);
+      failures++;
+      continue;
+    }
+    const verdict = verifyChain(events.map((event) => event.data as unknown as ApiAccessRecorded['data']));
+    if (verdict.ok) process.stdout.write(`${stream}: ok, ${verdict.entries} entries, head ${verdict.head}\n`);
+    else {
+      failures++;
+      process.stdout.write(`${stream}: BROKEN at entry ${verdict.brokenAt} of ${verdict.entries}: ${verdict.reason}\n`);
+    }
+  }
+  if (streams.length === 0) process.stdout.write('no access_log streams yet\n');
+  return failures === 0 ? 0 : 1;
+}
+
+async function accessStreams(runtime: Runtime): Promise<string[]> {
+  const streams = new Set<string>();
+  let after = 0n;
+  const bar = progressBar('scanning the log');
+  const head = await runtime.backends.events.headPosition();
+  for (;;) {
+    const page = await runtime.backends.events.readAll({ after, maxCount: 5000 });
+    if (page.length === 0) break;
+    for (const event of page) if (event.streamName.startsWith('access_log-')) streams.add(event.streamName);
+    after = page[page.length - 1].position;
+    bar.update(Number(after), Number(head > after ? head : after), streams.size);
+  }
+  bar.stop();
+  return [...streams].sort();
+}
+
+/** A bar on a terminal; on a pipe (CI, logs) a line every 10 %. */
+function progressBar(label: string): { update(value: number, total: number, applied: number): void; stop(): void } {
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { format: `${label} [{bar}] {percentage}% | {value}/{total} | {applied} applied`, stream: process.stderr },
+      cliProgress.Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      update(value, total, applied) {
+        if (!started) {
+          bar.start(total, 0, { applied: 0 });
+          started = true;
+        }
+        bar.setTotal(total);
+        bar.update(value, { applied });
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let lastDecile = -1;
+  return {
+    update(value, total, applied) {
+      const decile = total === 0 ? 10 : Math.floor((value / total) * 10);
+      if (decile !== lastDecile) {
+        lastDecile = decile;
+        process.stderr.write(`${label}: ${Math.min(decile * 10, 100)}% (${value}/${total}, ${applied} applied)\n`);
+      }
+    },
+    stop: () => undefined,
+  };
+}

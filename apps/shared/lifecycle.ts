@@ -1,0 +1,35 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { closeBackends, type Runtime } from '../../libs/platform/src/index.js';
+
+/**
+ * SIGTERM/SIGINT: stop accepting and finish in-flight requests (`stopHttp`),
+ * then let Nest run its destroy hooks (audit flush, projections, relay), then
+ * close the backends; exit 0, or 1 if that takes longer than the deadline
+ * (decisions.md: within 10 s).
+ */
+export function handleShutdown(runtime: Runtime, app: INestApplicationContext, stopHttp?: () => Promise<void>): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    runtime.readiness.markStopping();
+    runtime.logger.info({ msg: 'shutting down', signal });
+    const deadline = setTimeout(() => {
+      runtime.logger.error({ msg: 'shutdown deadline passed; exiting' });
+      process.exit(1);
+    }, runtime.config.shutdownTimeoutMs);
+    deadline.unref();
+    try {
+      await stopHttp?.();
+      await app.close();
+      await closeBackends(runtime.backends);
+      runtime.logger.info({ msg: 'stopped' });
+      process.exit(0);
+    } catch (error) {
+      runtime.logger.error({ msg: 'shutdown failed', err: String(error) });
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,39 @@
+import { Controller, DynamicModule, Get, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApiKeyGuard } from '../libs/accounts/src/index.js';
+import { AuditModule } from '../libs/audit/src/index.js';
+import { PlatformModule, Public, type Runtime } from '../libs/platform/src/index.js';
+
+/**
+ * Two trivial routes on the real HTTP stack, so the bench measures the
+ * pipeline and nothing else: `public` pays for Nest, the envelope and the
+ * guard's public check; `ping` also pays for key authentication and the
+ * audited, group-committed access event held before the answer leaves.
+ */
+@Controller('v2/bench')
+class BenchController {
+  @Get('ping')
+  ping(): { pong: boolean } {
+    return { pong: true };
+  }
+
+  @Public()
+  @Get('public')
+  publicPing(): { pong: boolean } {
+    return { pong: true };
+  }
+}
+
+/** What the api process wires (apps/api/src/api.module.ts), with the bench routes instead of the contexts'. */
+@Module({})
+export class HttpBenchModule {
+  static forRoot(runtime: Runtime): DynamicModule {
+    return {
+      module: HttpBenchModule,
+      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AuditModule],
+      controllers: [BenchController],
+      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+    };
+  }
+}

@@ -1,0 +1,92 @@
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runEventStoreBench } from './event-store.bench.js';
+import { runHttpBench } from './http.bench.js';
+import { renderSection, type Section } from './report.js';
+
+/**
+ * `npm run bench [-- event-store|http]`: every figure next to a baseline
+ * measured in the same run, as a ratio (the machine is small and noisy, so only
+ * ratios compare across runs). `BENCH_QUICK=1` shortens every phase for a smoke
+ * run. Prints a table; writes bench/results/latest.json. Exits 1 when a check
+ * fails (a non-2xx answer, an audit chain that does not verify).
+ */
+
+const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+const started = performance.now();
+const progress = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
+
+const benches: Record<string, () => Promise<Section>> = {
+  'event-store': () =>
+    runEventStoreBench({
+      seconds: quick ? 0.5 : 2.5,
+      rounds: 2,
+      writers: [16, 128],
+      burstSize: 1000,
+      progress,
+    }),
+  http: () =>
+    runHttpBench({
+      connections: 50,
+      warmupSeconds: quick ? 0.5 : 1,
+      seconds: quick ? 1.5 : 5,
+      rounds: 2,
+      progress,
+    }),
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((name) => !(name in benches));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown benchmark ${unknown.join(', ')}; usage: npm run bench [-- ${Object.keys(benches).join('|')}]\n`);
+  process.exit(64);
+}
+const selected = requested.length > 0 ? requested : Object.keys(benches);
+
+progress(`running ${selected.join(', ')}${quick ? ' (BENCH_QUICK: short phases, figures are rough)' : ''} on ${os.cpus().length} cpus`);
+const sections: Section[] = [];
+for (const name of selected) {
+  progress(`${name}: starting`);
+  try {
+    sections.push(await benches[name]());
+  } catch (error) {
+    // The other benchmarks still run and report; this one is recorded as a failed check.
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    progress(`!! ${name} could not run: ${message}`);
+    sections.push({
+      id: name,
+      title: `${name}: did not run`,
+      unit: 'op',
+      settings: {},
+      rows: [],
+      checks: [{ name: 'ran to completion', ok: false, detail: error instanceof Error ? error.message : String(error) }],
+    });
+  }
+}
+
+const tables = sections.map(renderSection).join('\n\n');
+process.stdout.write(`\n${tables}\n\n`);
+
+const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+mkdirSync(resultsDir, { recursive: true });
+const file = path.join(resultsDir, 'latest.json');
+const report = {
+  generated_at: new Date().toISOString(),
+  quick,
+  duration_seconds: Math.round((performance.now() - started) / 100) / 10,
+  machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpu: os.cpus()[0]?.model },
+  sections,
+};
+writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+progress(`wrote ${path.relative(process.cwd(), file)}`);
+
+const failed = sections.flatMap((section) => section.checks.filter((check) => !check.ok).map((check) => `${section.id}: ${check.name}`));
+if (failed.length > 0) {
+  process.stderr.write(`\n!! ${failed.length} check(s) FAILED — the figures above are not trustworthy:\n${failed.map((f) => `!!   ${f}`).join('\n')}\n`);
+  process.exit(1);
+}
+// Worker threads and LMDB handles are closed; exit explicitly anyway so a stray timer cannot hold the run open.
+process.exit(0);

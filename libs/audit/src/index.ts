@@ -1,0 +1,5 @@
+export * from './domain/access-events.js';
+export * from './event-types.js';
+export * from './recording/access-recorder.js';
+export * from './recording/access-listener.js';
+export * from './audit.module.js';

@@ -1,0 +1,35 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+
+export class GetAdminAuditRequest {
+  @ApiPropertyOptional({ description: 'Only this account; `platform` for the operator key and keys without an account' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
+  account_id?: string;
+
+  @ApiPropertyOptional({ description: 'Earliest access time, inclusive (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'Latest access time, exclusive (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 512)
+  cursor?: string;
+}

@@ -1,0 +1,52 @@
+import type { Config } from './config/config.js';
+import type { JsonLogger } from './logging/json-logger.js';
+import { openEventStore } from './event-store/index.js';
+import type { EventStore } from './event-store/event-store.port.js';
+import { openIntegrationPublisher } from './integration/index.js';
+import type { IntegrationPublisher } from './integration/integration-bus.port.js';
+import { openJobQueue } from './queue/index.js';
+import type { JobQueue } from './queue/job-queue.port.js';
+import { openReadStore } from './read-store/index.js';
+import type { ReadStore } from './read-store/read-store.port.js';
+
+/**
+ * The four backends behind their ports, chosen by configuration: the
+ * production adapter when its URL is set, the embedded one under DATA_DIR
+ * otherwise (decisions.md, "Running it").
+ */
+export interface Backends {
+  events: EventStore;
+  readStore: ReadStore;
+  queue: JobQueue;
+  /** Absent when KAFKA_BROKERS is unset: no relay. */
+  publisher?: IntegrationPublisher;
+}
+
+export async function openBackends(config: Config, clientId: string, logger?: JsonLogger): Promise<Backends> {
+  const events = await openEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir });
+  const readStore = await openReadStore({ mongodbUrl: config.mongodbUrl, mongodbDatabase: config.mongodbDatabase, dataDir: config.dataDir });
+  const queue = await openJobQueue({ redisUrl: config.redisUrl, dataDir: config.dataDir });
+  const publisher = openIntegrationPublisher({
+    kafkaBrokers: config.kafkaBrokers,
+    clientId,
+    log: logger ? (level, message, context) => logger.pino[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ component: 'kafka', ...context }, message) : undefined,
+  });
+  return { events, readStore, queue, publisher };
+}
+
+/** Closes in reverse order of dependence; every close is attempted even if one fails. */
+export async function closeBackends(backends: Backends): Promise<void> {
+  const results = await Promise.allSettled([backends.publisher?.close(), backends.queue.close()]);
+  results.push(...(await Promise.allSettled([backends.readStore.close(), backends.events.close()])));
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+}
+
+export function describeBackends(config: Config): Record<string, string> {
+  return {
+    event_store: config.eventStoreUrl ? 'eventstoredb' : 'embedded',
+    read_store: config.mongodbUrl ? 'mongodb' : 'embedded',
+    queue: config.redisUrl ? 'bullmq' : 'embedded',
+    integration: config.kafkaBrokers ? 'kafka' : 'none',
+  };
+}

@@ -1,0 +1,47 @@
+/** A backend whose reachability decides whether /health answers 200 or 503. */
+export interface HealthCheck {
+  name: string;
+  ping(): Promise<void>;
+}
+
+/** Flips to ready once the service accepts requests (decisions.md: 503 while starting). */
+export class Readiness {
+  private ready = false;
+  private readonly checks: HealthCheck[] = [];
+
+  add(check: HealthCheck): void {
+    this.checks.push(check);
+  }
+  markReady(): void {
+    this.ready = true;
+  }
+  markStopping(): void {
+    this.ready = false;
+  }
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Pings every backend with a deadline; answers the failing ones. */
+  async failing(timeoutMs = 1500): Promise<string[]> {
+    const results = await Promise.all(
+      this.checks.map(async (check) => {
+        try {
+          await withDeadline(check.ping(), timeoutMs);
+          return undefined;
+        } catch {
+          return check.name;
+        }
+      }),
+    );
+    return results.filter((name): name is string => name !== undefined);
+  }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('deadline')), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

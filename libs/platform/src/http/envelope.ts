@@ -1,0 +1,24 @@
+import { SetMetadata } from '@nestjs/common';
+
+/** The response envelope of every /v2 answer (interface.md, "Response envelope"). */
+export type Envelope<T> = { success: true; data: T } | { success: false; error: ErrorBody };
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  /** The request field at fault, for 400s. */
+  field?: string;
+  request_id?: string;
+}
+
+export const RAW_RESPONSE = 'http:raw-response';
+
+/**
+ * Marks a handler whose answer goes out as it is: /health, /v2/openapi.json and
+ * the JWKS are read by standard clients (decisions.md, "Fixed behaviour").
+ */
+export const RawResponse = () => SetMetadata(RAW_RESPONSE, true);
+
+export function failure(code: string, message: string, extra: Partial<ErrorBody> = {}): Envelope<never> {
+  return { success: false, error: { code, message, ...extra } };
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory, Reflector } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import type { Config } from '../config/config.js';
+import { JsonLogger } from '../logging/json-logger.js';
+import { EnvelopeInterceptor } from './envelope.interceptor.js';
+import { failure } from './envelope.js';
+import { EnvelopeExceptionFilter, fastifyClientError } from './exception.filter.js';
+import { createValidationPipe } from './validation.js';
+
+/** Called for every response just before it is sent; may delay it (the audit append does). */
+export type ResponseListener = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void;
+
+export interface HttpApp {
+  app: NestFastifyApplication;
+  /** Registers a listener on every response (used by the access-audit recorder). */
+  onResponse(listener: ResponseListener): void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * Nest installs its own not-found handler at init; ours also answers 405 with
+ * `Allow` when the path exists under another method, which Nest's cannot know.
+ */
+class ConventionalFastifyAdapter extends FastifyAdapter {
+  constructor(
+    private readonly notFound: (request: FastifyRequest, reply: FastifyReply) => void,
+    options: Record<string, unknown>,
+  ) {
+    super(options as never);
+  }
+
+  override setNotFoundHandler(): ReturnType<FastifyAdapter['setNotFoundHandler']> {
+    return this.getInstance().setNotFoundHandler(this.notFound as never);
+  }
+}
+
+/**
+ * Builds the Nest application on Fastify with the HTTP conventions every
+ * endpoint shares: the envelope, one exception filter, the validation pipe,
+ * 404/405 in the envelope, body limits, request ids and the OpenAPI document.
+ */
+export interface HttpAppOptions {
+  /** Routes registered on Fastify directly, outside Nest (e.g. the planned-but-unbuilt endpoints). */
+  registerRoutes?: (fastify: FastifyInstance) => void;
+  /** Adds to the generated OpenAPI document what `registerRoutes` serves. */
+  decorateDocument?: (document: { paths: Record<string, Record<string, unknown>> }) => void;
+}
+
+export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger, options: HttpAppOptions = {}): Promise<HttpApp> {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0];
+    const allowed = METHODS.filter((method) => routes.find(method, path) !== null);
+    if (allowed.length > 0) {
+      void reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send(failure('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, { request_id: String(request.id) }));
+      return;
+    }
+    void reply.status(404).send(failure('NOT_FOUND', `no route ${request.method} ${path}`, { request_id: String(request.id) }));
+  };
+  const adapter = new ConventionalFastifyAdapter(notFound, {
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    requestIdHeader: false,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  const listeners: ResponseListener[] = [];
+  const routes = FindMyWay();
+
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if ((METHODS as readonly string[]).includes(method) && !routes.hasRoute(method as 'GET', route.url)) {
+        routes.on(method as 'GET', route.url, () => undefined);
+      }
+    }
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    (request as { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+    request.receivedAt = new Date().toISOString();
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    try {
+      for (const listener of listeners) await listener(request, reply);
+      return payload;
+    } catch (error) {
+      // Fail closed: an answer that could not be audited is not given (the access trail must be complete).
+      logger.error({ msg: 'response listener failed; answering 503', request_id: request.id, err: String(error) });
+      void reply.status(503).header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(failure('AUDIT_UNAVAILABLE', 'the access could not be recorded; try again', { request_id: String(request.id) }));
+    }
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const started = (request as { startedAt?: bigint }).startedAt;
+    const durationMs = started ? Number(process.hrtime.bigint() - started) / 1e6 : undefined;
+    logger.access({
+      request_id: request.id,
+      method: request.method,
+      path: request.url.split('?')[0],
+      status: reply.statusCode,
+      duration_ms: durationMs === undefined ? undefined : Math.round(durationMs * 10) / 10,
+      ip: request.ip,
+      account_id: request.principal?.account_id ?? undefined,
+      key_prefix: request.principal?.key_prefix,
+    });
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: false, abortOnError: false });
+  app.useGlobalFilters(new EnvelopeExceptionFilter());
+  app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
+  app.useGlobalPipes(createValidationPipe());
+  options.registerRoutes?.(fastify);
+  serveOpenApi(app, options.decorateDocument);
+  return { app, onResponse: (listener) => listeners.push(listener) };
+}
+
+/** The OpenAPI 3.1 document is generated from the controllers and DTOs (decisions.md). */
+function serveOpenApi(app: INestApplication, decorate: HttpAppOptions['decorateDocument']): void {
+  const builder = new DocumentBuilder()
+    .setTitle('Location Addressing, Verification and Monitoring API')
+    .setDescription('The /v2 HTTP JSON interface. Every answer is an envelope { success, data | error } except /health, this document and binary answers.')
+    .setVersion('5.16.0')
+    .setOpenAPIVersion('3.1.0')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api_key')
+    .build();
+  let document: unknown;
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  fastify.get('/v2/openapi.json', async (_request, reply) => {
+    if (!document) {
+      const generated = SwaggerModule.createDocument(app, builder);
+      decorate?.(generated as unknown as { paths: Record<string, Record<string, unknown>> });
+      document = generated;
+    }
+    return reply.header('cache-control', 'no-cache').send(document);
+  });
+}

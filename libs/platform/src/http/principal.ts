@@ -1,0 +1,21 @@
+/** Who is calling, once the API-key guard has accepted the request. */
+export interface Principal {
+  kind: 'admin' | 'key' | 'user';
+  /** null for the operator key and for legacy keys without an account. */
+  account_id: string | null;
+  /** First characters of the presented key, safe to log. */
+  key_prefix: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+    /** ISO time the request arrived (audit records use it). */
+    receivedAt?: string;
+  }
+}
+
+/** The part of a key that may appear in logs and audit records. */
+export function keyPrefix(key: string): string {
+  return `${key.slice(0, 8)}…`;
+}

@@ -1,0 +1,47 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import type { Backends } from './backends.js';
+import { CLOCK, type Clock } from './clock.js';
+import { CONFIG, type Config } from './config/config.js';
+import { EVENT_STORE } from './event-store/event-store.port.js';
+import { EventRegistry } from './events/event-registry.js';
+import { HealthController } from './health/health.controller.js';
+import { Readiness } from './health/readiness.js';
+import { INTEGRATION_PUBLISHER } from './integration/integration-bus.port.js';
+import { JsonLogger } from './logging/json-logger.js';
+import { JOB_QUEUE } from './queue/job-queue.port.js';
+import { READ_STORE } from './read-store/read-store.port.js';
+
+/** What a process opens before Nest starts: configuration, logger, backends, the event registry. */
+export interface Runtime {
+  config: Config;
+  logger: JsonLogger;
+  clock: Clock;
+  backends: Backends;
+  registry: EventRegistry;
+  readiness: Readiness;
+}
+
+/** Makes the runtime injectable everywhere; closing the backends is the entry point's job. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(runtime: Runtime, options: { http: boolean }): DynamicModule {
+    const providers = [
+      { provide: CONFIG, useValue: runtime.config },
+      { provide: CLOCK, useValue: runtime.clock },
+      { provide: JsonLogger, useValue: runtime.logger },
+      { provide: EventRegistry, useValue: runtime.registry },
+      { provide: Readiness, useValue: runtime.readiness },
+      { provide: EVENT_STORE, useValue: runtime.backends.events },
+      { provide: READ_STORE, useValue: runtime.backends.readStore },
+      { provide: JOB_QUEUE, useValue: runtime.backends.queue },
+      { provide: INTEGRATION_PUBLISHER, useValue: runtime.backends.publisher ?? null },
+    ];
+    return {
+      module: PlatformModule,
+      controllers: options.http ? [HealthController] : [],
+      providers,
+      exports: providers.map((provider) => provider.provide),
+    };
+  }
+}

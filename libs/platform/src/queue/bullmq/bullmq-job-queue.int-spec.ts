@@ -1,0 +1,67 @@
+import { describeJobQueueContract } from '../job-queue.contract.js';
+import { BullMqJobQueue } from './bullmq-job-queue.js';
+import { RespConnection } from './resp-connection.js';
+
+const redisUrl = process.env.REDIS_URL;
+
+// Needs a real Redis: CI sets REDIS_URL; without it the suite is skipped, not faked.
+const describeIf = redisUrl ? describe : describe.skip;
+if (!redisUrl) console.info('bullmq-job-queue.int-spec: REDIS_URL is not set; skipping the BullMQ adapter tests');
+
+// A prefix per run keeps runs apart on a shared Redis and lets cleanup delete exactly this run's keys.
+const prefix = `test-jq-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+describeIf('BullMqJobQueue', () => {
+  describeJobQueueContract(
+    'BullMQ (Redis)',
+    () => BullMqJobQueue.open({ redisUrl: redisUrl!, prefix }),
+    () => deleteKeys(redisUrl!, `${prefix}:*`),
+  );
+
+  it('fails to open, with a clear error, when Redis cannot be reached', async () => {
+    await expect(BullMqJobQueue.open({ redisUrl: 'redis://127.0.0.1:1' })).rejects.toThrow(/Redis is unreachable/);
+  });
+
+  it('keeps only the last N completed jobs', async () => {
+    const queue = await BullMqJobQueue.open({ redisUrl: redisUrl!, prefix, keepCompleted: 2 });
+    try {
+      const done: string[] = [];
+      queue.process('trim', async (job) => {
+        done.push(job.id);
+      });
+      for (const id of ['a', 'b', 'c']) {
+        await queue.add('trim', 'x', {}, { jobId: id });
+        await until(async () => (await queue.getJob('trim', id))?.state === 'completed');
+      }
+      expect(done).toEqual(['a', 'b', 'c']);
+      expect(await queue.getJob('trim', 'a')).toBeUndefined();
+      expect((await queue.getJob('trim', 'c'))?.state).toBe('completed');
+      expect(await queue.add('trim', 'x', {}, { jobId: 'a' })).toEqual({ id: 'a', added: true });
+    } finally {
+      await queue.close();
+    }
+  });
+});
+
+async function deleteKeys(url: string, pattern: string): Promise<void> {
+  const connection = RespConnection.fromUrl(url);
+  await connection.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await connection.send<[string, string[]]>('SCAN', [cursor, 'MATCH', pattern, 'COUNT', 1000]);
+      if (keys.length > 0) await connection.send('DEL', keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    connection.close();
+  }
+}
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 8000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

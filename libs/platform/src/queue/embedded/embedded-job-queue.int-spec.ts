@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describeJobQueueContract } from '../job-queue.contract.js';
+import type { Job } from '../job-queue.port.js';
+import { EmbeddedJobQueue, QueueDirectoryInUseError } from './embedded-job-queue.js';
+import { spawnQueueChild } from './testing/spawn-queue-child.js';
+
+const contractDir = mkdtempSync(path.join(os.tmpdir(), 'job-queue-contract-'));
+
+describeJobQueueContract(
+  'embedded (LMDB)',
+  () => EmbeddedJobQueue.open(contractDir),
+  async () => rmSync(contractDir, { recursive: true, force: true }),
+);
+
+describe('EmbeddedJobQueue', () => {
+  const dirs: string[] = [];
+  const freshDir = () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'job-queue-embedded-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps only the last N completed jobs; a trimmed id can be added again', async () => {
+    const dir = freshDir();
+    const queue = await EmbeddedJobQueue.open(dir, { keepCompleted: 2 });
+    try {
+      const done: string[] = [];
+      queue.process('trim', async (job) => {
+        done.push(job.id);
+      });
+      for (const id of ['a', 'b', 'c']) {
+        await queue.add('trim', 'x', {}, { jobId: id });
+        await until(async () => (await queue.getJob('trim', id))?.state === 'completed');
+      }
+      expect(done).toEqual(['a', 'b', 'c']);
+      expect(await queue.getJob('trim', 'a')).toBeUndefined();
+      expect((await queue.getJob('trim', 'b'))?.state).toBe('completed');
+      expect((await queue.getJob('trim', 'c'))?.state).toBe('completed');
+      expect(await queue.add('trim', 'x', {}, { jobId: 'b' })).toEqual({ id: 'b', added: false });
+      expect(await queue.add('trim', 'x', {}, { jobId: 'a' })).toEqual({ id: 'a', added: true });
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('refuses a directory that is already open in this process', async () => {
+    const dir = freshDir();
+    const queue = await EmbeddedJobQueue.open(dir);
+    try {
+      await expect(EmbeddedJobQueue.open(dir)).rejects.toBeInstanceOf(QueueDirectoryInUseError);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  describe('a process killed with SIGKILL while running a job', () => {
+    it('refuses the directory while that process lives, then runs the job again after reopening', async () => {
+      const dir = freshDir();
+      const setup = await EmbeddedJobQueue.open(dir);
+      const { id } = await setup.add('mail', 'send', { to: 'a@example.com' }, { attempts: 2 });
+      await setup.close();
+
+      const child = spawnQueueChild(dir, 'mail');
+      await child.waitForLine(new RegExp(`^running ${id} 0$`));
+      await expect(EmbeddedJobQueue.open(dir)).rejects.toBeInstanceOf(QueueDirectoryInUseError);
+      await child.kill();
+
+      const queue = await EmbeddedJobQueue.open(dir);
+      try {
+        expect((await queue.getJob('mail', id))?.state).toBe('waiting');
+        const runs: Job[] = [];
+        queue.process('mail', async (job) => {
+          runs.push(job);
+        });
+        await until(async () => (await queue.getJob('mail', id))?.state === 'completed');
+        // The killed run is not a finished attempt: the retry budget is untouched.
+        expect(runs).toEqual([{ id, queue: 'mail', name: 'send', data: { to: 'a@example.com' }, attemptsMade: 0 }]);
+      } finally {
+        await queue.close();
+      }
+    });
+
+    it('fails a job that was running in two crashed processes instead of looping', async () => {
+      const dir = freshDir();
+      const setup = await EmbeddedJobQueue.open(dir);
+      const { id } = await setup.add('poison', 'crash', {});
+      await setup.close();
+
+      for (let crash = 0; crash < 2; crash++) {
+        const child = spawnQueueChild(dir, 'poison');
+        await child.waitForLine(new RegExp(`^running ${id} 0$`));
+        await child.kill();
+      }
+
+      const queue = await EmbeddedJobQueue.open(dir);
+      try {
+        expect(await queue.getJob('poison', id)).toMatchObject({
+          state: 'failed',
+          failedReason: 'job stalled more than allowable limit',
+        });
+      } finally {
+        await queue.close();
+      }
+    });
+  });
+});
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 8000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

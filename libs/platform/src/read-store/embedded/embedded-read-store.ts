@@ -1,0 +1,348 @@
+/**
+ * The embedded read store: LMDB (lmdb-js) in one directory under DATA_DIR.
+ * Key layout and ordering: `keys.ts`.
+ *
+ * Atomicity. Every write (apply, deleteWhere, clear, index builds) runs as an
+ * lmdb-js asynchronous transaction callback. Those callbacks run one after the
+ * other, in call order, inside LMDB's single write transaction, and their
+ * reads see the transaction's own state; so apply's read-modify-write of a
+ * document, its tombstone and its index entries cannot interleave with another
+ * apply, in this process or in another one (LMDB's writer lock is
+ * inter-process; the reads happen under it). That holds for processes on one
+ * machine sharing a local file system, not over a network file system.
+ *
+ * lmdb-js does not roll back the writes an asynchronous transaction callback
+ * made before it threw, so each callback computes everything that can fail
+ * (evolve, validation, index keys) before its first write.
+ *
+ * Durability. With lmdb-js's default `overlappingSync` (non-Windows) a
+ * transaction promise resolves at commit, before fsync; a write is then safe
+ * from kill -9 (the pages are the OS's, and lmdb-js reopens at the last
+ * committed transaction while the boot id is unchanged) but not from power
+ * loss. Writes therefore also wait for `flushed` unless `durability:
+ * 'committed'` is chosen.
+ */
+import fs from 'node:fs/promises';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { BackendUnavailableError } from '../../errors.js';
+import {
+  checkCheckpointName,
+  checkCollectionName,
+  checkEvolved,
+  checkId,
+  checkIndexSpecs,
+  checkPosition,
+  indexValue,
+  sameIndex,
+} from '../documents.js';
+import { InvalidCursorError, InvalidDocumentError } from '../errors.js';
+import { planQuery, type QueryPlan } from '../query-plan.js';
+import type {
+  Doc,
+  Evolve,
+  IndexSpec,
+  Page,
+  Query,
+  ReadCollection,
+  ReadStore,
+  Stored,
+} from '../read-store.port.js';
+import {
+  MAX_KEY_BYTES,
+  decodeCursor,
+  docKey,
+  encodeCursor,
+  indexKey,
+  indexPrefix,
+  planSpan,
+  prefixSpan,
+  type Span,
+} from './keys.js';
+
+/** A stored document; without `d` it is a tombstone that only remembers its position. */
+interface DocEntry {
+  /** Position as a decimal string: msgpack has no 64-bit unsigned bigint that round-trips. */
+  p: string;
+  d?: Doc;
+}
+
+interface CollectionMeta {
+  indexes: IndexSpec[];
+}
+
+export interface EmbeddedReadStoreOptions {
+  /**
+   * `flushed` (default): writes resolve once fsync'ed and survive power loss.
+   * `committed`: writes resolve at commit; they survive a process crash or
+   * kill -9 but the last ones may be lost on power loss. Faster under load.
+   */
+  durability?: 'flushed' | 'committed';
+}
+
+/** What the collections share with their store. */
+interface Lmdb {
+  env: RootDatabase;
+  docs: Database<DocEntry, Buffer>;
+  index: Database<string, Buffer>;
+  collections: Database<CollectionMeta, string>;
+  durable(): Promise<void>;
+}
+
+export class EmbeddedReadStore implements ReadStore {
+  private closed = false;
+
+  private constructor(
+    private readonly db: Lmdb,
+    private readonly checkpoints: Database<string, string>,
+  ) {}
+
+  static async open(dir: string, options: EmbeddedReadStoreOptions = {}): Promise<EmbeddedReadStore> {
+    await fs.mkdir(dir, { recursive: true });
+    // noSubdir: false, or a directory name with a dot would be taken for a file name.
+    const env = open({ path: dir, noSubdir: false, maxDbs: 8 });
+    const durability = options.durability ?? 'flushed';
+    const db: Lmdb = {
+      env,
+      docs: env.openDB<DocEntry, Buffer>({ name: 'docs', keyEncoding: 'binary' }),
+      index: env.openDB<string, Buffer>({ name: 'index', keyEncoding: 'binary', encoding: 'string' }),
+      collections: env.openDB<CollectionMeta, string>({ name: 'collections' }),
+      durable: async () => {
+        if (durability === 'flushed') await env.flushed;
+      },
+    };
+    return new EmbeddedReadStore(db, env.openDB<string, string>({ name: 'checkpoints', encoding: 'string' }));
+  }
+
+  /**
+   * Indexes accumulate: a declaration adds new indexes and rebuilds any whose
+   * fields changed, but never drops one it does not mention, so a query
+   * handler may call `collection(name)` without repeating the projection's
+   * index list.
+   */
+  async collection<T extends Doc>(name: string, indexes: IndexSpec[] = []): Promise<ReadCollection<T>> {
+    checkCollectionName(name);
+    const specs = checkIndexSpecs(name, indexes);
+    const { env, docs, index, collections } = this.db;
+    const wrote = await env.transaction(() => {
+      const meta = collections.get(name);
+      const declared = meta?.indexes ?? [];
+      const stale = specs.filter((spec) => !declared.some((d) => sameIndex(d, spec)));
+      if (meta && stale.length === 0) return false;
+
+      const removals: Buffer[] = [];
+      for (const spec of stale) {
+        removals.push(...keysIn(index, prefixSpan([name, spec.name])));
+      }
+      const additions: Array<[Buffer, string]> = [];
+      const span = prefixSpan([name]);
+      for (const { value } of docs.getRange({ start: span.lower, end: span.upper })) {
+        const doc = value.d;
+        if (doc) additions.push(...entryKeys(name, stale, doc).map((key): [Buffer, string] => [key, doc.id]));
+      }
+
+      for (const key of removals) index.remove(key);
+      for (const [key, id] of additions) index.put(key, id);
+      const kept = declared.filter((d) => !stale.some((s) => s.name === d.name));
+      collections.put(name, { indexes: [...kept, ...stale] });
+      return true;
+    });
+    if (wrote) await this.db.durable();
+    return new EmbeddedCollection<T>(this.db, name);
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | undefined> {
+    checkCheckpointName(name);
+    const value = this.checkpoints.get(name);
+    return value === undefined ? undefined : BigInt(value);
+  }
+
+  /**
+   * Written through a transaction callback rather than a plain put: lmdb-js
+   * commits queued plain puts ahead of queued transaction callbacks, which
+   * could land a checkpoint before an apply that was called earlier.
+   */
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    checkCheckpointName(name);
+    checkPosition(position);
+    await this.db.env.transaction(() => this.checkpoints.put(name, position.toString()));
+    await this.db.durable();
+  }
+
+  async deleteCheckpoint(name: string): Promise<void> {
+    checkCheckpointName(name);
+    await this.db.env.transaction(() => this.checkpoints.remove(name));
+    await this.db.durable();
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new BackendUnavailableError('embedded read store is closed');
+    this.db.env.getStats();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.env.close();
+  }
+}
+
+class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
+  constructor(
+    private readonly db: Lmdb,
+    readonly name: string,
+  ) {}
+
+  async get(id: string): Promise<T | undefined> {
+    return (await this.getStored(id))?.doc;
+  }
+
+  async getStored(id: string): Promise<Stored<T> | undefined> {
+    checkId(this.name, id);
+    const entry = this.db.docs.get(docKey(this.name, id));
+    return entry?.d ? { doc: entry.d as T, position: BigInt(entry.p) } : undefined;
+  }
+
+  async apply(id: string, position: bigint, evolve: Evolve<T>): Promise<boolean> {
+    checkId(this.name, id);
+    checkPosition(position);
+    const { env, docs, index } = this.db;
+    const key = docKey(this.name, id);
+    const applied = await env.transaction(() => {
+      const entry = docs.get(key);
+      if (entry && BigInt(entry.p) >= position) return false;
+
+      const next = evolve(entry?.d as T | undefined);
+      checkEvolved(this.name, id, next);
+      const specs = this.indexes();
+      const before = entry?.d ? entryKeys(this.name, specs, entry.d) : [];
+      const after = next ? entryKeys(this.name, specs, next) : [];
+
+      const kept = new Set(after.map((k) => k.toString('hex')));
+      for (const old of before) if (!kept.has(old.toString('hex'))) index.remove(old);
+      const had = new Set(before.map((k) => k.toString('hex')));
+      for (const added of after) if (!had.has(added.toString('hex'))) index.put(added, id);
+      docs.put(key, next ? { p: position.toString(), d: next } : { p: position.toString() });
+      return true;
+    });
+    if (applied) await this.db.durable();
+    return applied;
+  }
+
+  async find(query: Query): Promise<Page<T>> {
+    const plan = planQuery(this.name, this.indexes(), query);
+    const span = this.withCursor(plan, planSpan(this.name, plan));
+    if (Buffer.compare(span.lower, span.upper) >= 0) return { items: [], nextCursor: null };
+
+    const { env, docs, index } = this.db;
+    // One snapshot for the index walk and the document reads, so an entry
+    // and the document it points at always agree.
+    const transaction = env.useReadTransaction();
+    try {
+      const range =
+        plan.direction === 'asc'
+          ? index.getRange({ start: span.lower, end: span.upper, transaction })
+          : index.getRange({
+              start: span.upper,
+              end: span.lower,
+              reverse: true,
+              exclusiveStart: true,
+              inclusiveEnd: true,
+              transaction,
+            });
+      const items: T[] = [];
+      let lastKey: Buffer | undefined;
+      for (const { key, value: id } of range) {
+        if (items.length === plan.limit) {
+          return { items, nextCursor: encodeCursor(lastKey!) };
+        }
+        const entry = docs.get(docKey(this.name, id), { transaction });
+        if (!entry?.d) continue;
+        items.push(entry.d as T);
+        lastKey = Buffer.from(key);
+      }
+      return { items, nextCursor: null };
+    } finally {
+      transaction.done();
+    }
+  }
+
+  async count(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number> {
+    const plan = planQuery(this.name, this.indexes(), query);
+    const span = planSpan(this.name, plan);
+    if (Buffer.compare(span.lower, span.upper) >= 0) return 0;
+    return this.db.index.getKeysCount({ start: span.lower, end: span.upper });
+  }
+
+  /**
+   * Matching documents become tombstones: their content and index entries go,
+   * their positions stay, so replaying the log cannot bring erased data back.
+   */
+  async deleteWhere(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number> {
+    const { env, docs, index } = this.db;
+    const deleted = await env.transaction(() => {
+      const specs = this.indexes();
+      const span = planSpan(this.name, planQuery(this.name, specs, query));
+      if (Buffer.compare(span.lower, span.upper) >= 0) return 0;
+      const ids = new Set<string>();
+      for (const { value } of index.getRange({ start: span.lower, end: span.upper })) ids.add(value);
+      const doomed = [...ids].map((id) => {
+        const key = docKey(this.name, id);
+        const entry = docs.get(key)!;
+        return { key, position: entry.p, entries: entry.d ? entryKeys(this.name, specs, entry.d) : [] };
+      });
+      for (const { key, position, entries } of doomed) {
+        for (const entry of entries) index.remove(entry);
+        docs.put(key, { p: position });
+      }
+      return doomed.length;
+    });
+    if (deleted > 0) await this.db.durable();
+    return deleted;
+  }
+
+  /** Drops documents, tombstones and index entries; the declared indexes stay. */
+  async clear(): Promise<void> {
+    const { env, docs, index } = this.db;
+    const span = prefixSpan([this.name]);
+    await env.transaction(() => {
+      const docKeys = keysIn(docs, span);
+      const indexKeys = keysIn(index, span);
+      for (const key of docKeys) docs.remove(key);
+      for (const key of indexKeys) index.remove(key);
+    });
+    await this.db.durable();
+  }
+
+  /** Read each time: another handle or process may have declared an index since. */
+  private indexes(): IndexSpec[] {
+    return this.db.collections.get(this.name)?.indexes ?? [];
+  }
+
+  /** Narrows the span to what follows the cursor in the query's direction. */
+  private withCursor(plan: QueryPlan, span: Span): Span {
+    if (plan.cursor === undefined) return span;
+    const key = decodeCursor(plan.cursor, indexPrefix(this.name, plan.index.name, plan.equals));
+    if (!key) throw new InvalidCursorError();
+    if (plan.direction === 'asc') {
+      // key + 0x00 is the smallest byte string above key.
+      const next = Buffer.concat([key, Buffer.from([0x00])]);
+      return { lower: Buffer.compare(next, span.lower) > 0 ? next : span.lower, upper: span.upper };
+    }
+    return { lower: span.lower, upper: Buffer.compare(key, span.upper) < 0 ? key : span.upper };
+  }
+}
+
+function entryKeys(collection: string, specs: IndexSpec[], doc: Doc): Buffer[] {
+  return specs.map((spec) => {
+    const key = indexKey(collection, spec.name, spec.fields.map((field) => indexValue(collection, doc, field)), doc.id);
+    if (key.length > MAX_KEY_BYTES) {
+      throw new InvalidDocumentError(collection, doc.id, `values indexed by "${spec.name}" exceed ${MAX_KEY_BYTES} bytes`);
+    }
+    return key;
+  });
+}
+
+/** Materialised (and copied) before any removal: never delete under a live cursor. */
+function keysIn<V>(db: Database<V, Buffer>, span: Span): Buffer[] {
+  return [...db.getKeys({ start: span.lower, end: span.upper })].map((key) => Buffer.from(key));
+}

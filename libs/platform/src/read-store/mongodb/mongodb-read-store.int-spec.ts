@@ -1,0 +1,31 @@
+import { describe } from '@jest/globals';
+import { MongoClient } from 'mongodb';
+import { randomBytes } from 'node:crypto';
+import { describeReadStoreContract } from '../read-store.contract.js';
+import { MongoReadStore } from './mongodb-read-store.js';
+
+const url = process.env.MONGODB_URL;
+
+// The contract needs a real MongoDB. Where none is configured (CI has none,
+// nor do most laptops) the suite is skipped, visibly, rather than failed.
+const describeIf = url ? describe : describe.skip;
+if (!url) console.info('MONGODB_URL is not set: skipping the MongoDB read-store contract');
+
+describeIf('MongoReadStore', () => {
+  // A database of its own per run (collections also carry a random suffix),
+  // dropped afterwards, so runs against a shared server never collide.
+  const database = `read_store_contract_${randomBytes(4).toString('hex')}`;
+
+  describeReadStoreContract(
+    'mongodb',
+    () => MongoReadStore.open(url!, database),
+    async () => {
+      const client = new MongoClient(url!);
+      try {
+        await client.db(database).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});

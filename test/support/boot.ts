@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AllInOneModule } from '../../apps/all-in-one/src/all-in-one.module.js';
+import { serveHttp, type RunningHttp } from '../../apps/api/src/serve.js';
+import { openRuntime } from '../../apps/shared/runtime.js';
+import type { Runtime } from '../../libs/platform/src/index.js';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+
+export interface Service extends RunningHttp {
+  runtime: Runtime;
+  dataDir: string;
+  request(method: string, url: string, init?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Response>;
+}
+
+/** The all-in-one service on embedded adapters in a fresh (or given) data folder, on a free port. */
+export async function bootService(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<Service> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'location-api-e2e-'));
+  const runtime = await openRuntime('location-api-test', {
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });
+  return {
+    ...running,
+    runtime,
+    dataDir,
+    request(method, url, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.key) headers['x-api-key'] = init.key;
+      let body: string | undefined = init.rawBody;
+      if (init.body !== undefined) body = JSON.stringify(init.body);
+      if (body !== undefined) headers['content-type'] ??= 'application/json';
+      return fetch(`${running.url}${url}`, { method, headers, body });
+    },
+  };
+}
+
+/** Polls `check` until it answers a value or the deadline passes. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
