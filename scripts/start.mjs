@@ -18,13 +18,13 @@ const entries = {
 
 const [target, ...rest] = process.argv.slice(2);
 const entry = entries[target];
-if (!entry) {
-  process.stderr.write(`usage: start.mjs ${Object.keys(entries).join('|')} [args]\n`);
+if (!entry && target !== 'build') {
+  process.stderr.write(`usage: start.mjs build|${Object.keys(entries).join('|')} [args]\n`);
   process.exit(64);
 }
 
 const stamp = path.join(root, 'dist', '.build-stamp');
-if (needsBuild()) {
+if (needsBuild(entry)) {
   process.stderr.write('building (tsc)…\n');
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
@@ -32,11 +32,12 @@ if (needsBuild()) {
   await import('node:fs').then((fs) => fs.writeFileSync(stamp, new Date().toISOString()));
 }
 
+if (!entry) process.exit(0);
 process.argv = [process.argv[0], path.join(root, entry), ...rest];
 await import(pathToFileURL(path.join(root, entry)).href);
 
-function needsBuild() {
-  if (!existsSync(stamp) || !existsSync(path.join(root, entry))) return true;
+function needsBuild(entry) {
+  if (!existsSync(stamp) || (entry && !existsSync(path.join(root, entry)))) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = ['apps', 'libs', 'projections', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
   return sources.some((source) => newerThan(path.join(root, source), built));

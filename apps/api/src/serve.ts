@@ -26,7 +26,7 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const url = `http://127.0.0.1:${port}`;
   runtime.readiness.markReady();
   logger.info({ msg: 'listening', role, url, data_dir: config.dataDir, backends: describeBackends(config) });
-  const stopHttp = () => fastify.close();
+  const stopHttp = () => http.stop();
   if (options.signals) handleShutdown(runtime, http.app, stopHttp);
   const close = async () => {
     runtime.readiness.markStopping();

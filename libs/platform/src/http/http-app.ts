@@ -17,6 +17,11 @@ export type ResponseListener = (request: FastifyRequest, reply: FastifyReply) =>
 
 export interface HttpApp {
   app: NestFastifyApplication;
+  /**
+   * Graceful stop: refuse new connections, answer in-flight requests with
+   * `Connection: close`, and close keep-alive connections as they go idle.
+   */
+  stop(): Promise<void>;
   /** Registers a listener on every response (used by the access-audit recorder). */
   onResponse(listener: ResponseListener): void;
 }
@@ -94,7 +99,9 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     request.receivedAt = new Date().toISOString();
     void reply.header('x-request-id', request.id);
   });
+  let stopping = false;
   fastify.addHook('onSend', async (request, reply, payload) => {
+    if (stopping) void reply.header('connection', 'close');
     try {
       for (const listener of listeners) await listener(request, reply);
       return payload;
@@ -125,7 +132,16 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   app.useGlobalPipes(createValidationPipe());
   options.registerRoutes?.(fastify);
   serveOpenApi(app, options.decorateDocument);
-  return { app, onResponse: (listener) => listeners.push(listener) };
+  const stop = async () => {
+    stopping = true;
+    const sweeper = setInterval(() => fastify.server.closeIdleConnections?.(), 50);
+    try {
+      await fastify.close();
+    } finally {
+      clearInterval(sweeper);
+    }
+  };
+  return { app, stop, onResponse: (listener) => listeners.push(listener) };
 }
 
 /** The OpenAPI 3.1 document is generated from the controllers and DTOs (decisions.md). */

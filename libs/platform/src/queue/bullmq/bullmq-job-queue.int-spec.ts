@@ -12,11 +12,9 @@ if (!redisUrl) console.info('bullmq-job-queue.int-spec: REDIS_URL is not set; sk
 const prefix = `test-jq-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 describeIf('BullMqJobQueue', () => {
-  describeJobQueueContract(
-    'BullMQ (Redis)',
-    () => BullMqJobQueue.open({ redisUrl: redisUrl!, prefix }),
-    () => deleteKeys(redisUrl!, `${prefix}:*`),
-  );
+  afterAll(() => deleteKeys(redisUrl!, `${prefix}:*`));
+
+  describeJobQueueContract('BullMQ (Redis)', () => BullMqJobQueue.open({ redisUrl: redisUrl!, prefix }));
 
   it('fails to open, with a clear error, when Redis cannot be reached', async () => {
     await expect(BullMqJobQueue.open({ redisUrl: 'redis://127.0.0.1:1' })).rejects.toThrow(/Redis is unreachable/);

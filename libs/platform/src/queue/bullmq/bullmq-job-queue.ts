@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   Job as BullJob,
   Queue,
@@ -37,9 +38,9 @@ import { RespConnection } from './resp-connection.js';
  * kept (`removeOnComplete`/`removeOnFail` counts), the same defaults as the
  * embedded adapter; while kept they answer getJob and deduplicate their jobId.
  *
- * Job ids: BullMQ rejects custom ids that look like integers or contain ':'
- * (its own generated ids are integers). Ids are escaped reversibly on the way
- * in, so the port accepts any id on both adapters.
+ * Job ids: BullMQ rejects custom ids that look like integers or contain ':'.
+ * Ids are escaped reversibly on the way in, so the port accepts any id on both
+ * adapters; jobs added without an id get a UUID, as on the embedded queue.
  *
  * Removing an active job: BullMQ refuses to delete a job a worker holds a lock
  * on. Its payload is overwritten with an erasure marker at once (the purpose of
@@ -109,21 +110,24 @@ export class BullMqJobQueue implements JobQueue {
     assertQueueName(queueName);
     const { jobId, delayMs, attempts } = checkJobOptions(options);
     const queue = this.queue(queueName);
+    // Ids are always ours (UUIDs, as on the embedded queue): BullMQ's own are integers,
+    // which the id escaping below would mistake for escaped custom ids.
+    const id = jobId ?? randomUUID();
     // BullMQ's add answers the existing id for a duplicate without saying so; ask first.
     // Two processes racing on one id still store one job (BullMQ checks atomically),
     // but both may answer added: true.
     if (jobId !== undefined && (await queue.getJobState(encodeJobId(jobId))) !== 'unknown') {
       return { id: jobId, added: false };
     }
-    const job = await queue.add(name, data, {
-      jobId: jobId === undefined ? undefined : encodeJobId(jobId),
+    await queue.add(name, data, {
+      jobId: encodeJobId(id),
       delay: Math.ceil(delayMs),
       attempts,
       backoff: toBullBackoff(options.backoff),
       removeOnComplete: { count: this.keepCompleted },
       removeOnFail: { count: this.keepFailed },
     });
-    return { id: decodeJobId(job.id!), added: true };
+    return { id, added: true };
   }
 
   process<Data>(queueName: string, handler: JobHandler<Data>, options: { concurrency?: number } = {}): Worker {

@@ -444,7 +444,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private async takeOwnership(): Promise<void> {
     await this.root.transaction(() => {
       this.meta.put('owner', { pid: process.pid, host: os.hostname() } satisfies Owner);
-      const stranded = [...this.active.getRange({})];
+      const stranded: { key: [string, string] }[] = [];
       for (const { key } of stranded) {
         this.active.remove(key);
         const job = this.jobs.get(key);

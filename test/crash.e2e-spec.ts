@@ -1,0 +1,126 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
+import { EmbeddedEventStore } from '../libs/platform/src/index.js';
+import { ADMIN_KEY, eventually } from './support/boot.js';
+
+/**
+ * The real `npm start` entry in a child process: acknowledged writes survive
+ * kill -9, and SIGTERM drains and exits 0 (decisions.md, "Running it").
+ */
+const root = path.resolve(import.meta.dirname, '..');
+
+beforeAll(() => {
+  const build = spawnSync(process.execPath, ['scripts/start.mjs', 'build'], { cwd: root, encoding: 'utf8' });
+  expect(build.stderr).not.toContain('error TS');
+  expect(build.status).toBe(0);
+}, 120_000);
+
+function start(dataDir: string, port: number): ChildProcess {
+  return spawn(process.execPath, ['scripts/start.mjs', 'all-in-one'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+async function waitHealthy(port: number): Promise<void> {
+  await eventually(async () => {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      return response.status === 200 ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  }, 30_000);
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** Fires audited requests in waves until stopped; answers the request ids acknowledged with 200. */
+function hammer(port: number, prefix: string): { stop: () => Promise<string[]> } {
+  const acknowledged: string[] = [];
+  let running = true;
+  let sequence = 0;
+  const worker = async () => {
+    while (running) {
+      const id = `${prefix}-${sequence++}`;
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/v2/admin/audit?limit=1`, { headers: { 'x-api-key': ADMIN_KEY, 'x-request-id': id } });
+        if (response.status === 200) acknowledged.push(id);
+      } catch {
+        return; // the server went away
+      }
+    }
+  };
+  const workers = Array.from({ length: 16 }, worker);
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(workers);
+      return acknowledged;
+    },
+  };
+}
+
+async function recordedIds(dataDir: string): Promise<{ ids: Set<string>; chainOk: boolean }> {
+  const store = await EmbeddedEventStore.open(path.join(dataDir, 'events'));
+  try {
+    const events = await store.readStream('access_log-platform');
+    const chain = verifyChain(events.map((event) => event.data as unknown as ApiAccessRecorded['data']));
+    return { ids: new Set(events.map((event) => String(event.data.request_id))), chainOk: chain.ok };
+  } finally {
+    await store.close();
+  }
+}
+
+it('loses no acknowledged write when killed with SIGKILL mid-traffic, and restarts with its state', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-crash-'));
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  const child = start(dataDir, port);
+  await waitHealthy(port);
+  const load = hammer(port, 'crash');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  child.kill('SIGKILL');
+  await exited(child);
+  const acknowledged = await load.stop();
+  expect(acknowledged.length).toBeGreaterThan(50);
+
+  const { ids, chainOk } = await recordedIds(dataDir);
+  expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
+  expect(chainOk).toBe(true);
+
+  const again = start(dataDir, port);
+  try {
+    await waitHealthy(port);
+    const response = await fetch(`http://127.0.0.1:${port}/v2/admin/audit?account_id=platform&limit=500`, { headers: { 'x-api-key': ADMIN_KEY } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { items: unknown[] } };
+    expect(body.data.items.length).toBeGreaterThan(0);
+  } finally {
+    again.kill('SIGTERM');
+    await exited(again);
+  }
+}, 90_000);
+
+it('drains in-flight requests and exits 0 on SIGTERM', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-term-'));
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const child = start(dataDir, port);
+  await waitHealthy(port);
+  const load = hammer(port, 'term');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const started = Date.now();
+  child.kill('SIGTERM');
+  const { code } = await exited(child);
+  const acknowledged = await load.stop();
+  expect(code).toBe(0);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  const { ids, chainOk } = await recordedIds(dataDir);
+  expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
+  expect(chainOk).toBe(true);
+}, 90_000);
