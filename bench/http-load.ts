@@ -28,6 +28,7 @@ export interface LoadOutcome {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Warm-up included, like the failure counts. */
   statusCodes: Record<string, number>;
   /** autocannon's own whole-millisecond figures, kept for reference. */
   autocannon: { p50: number; p99: number; requestsPerSecond: number };
@@ -48,7 +49,9 @@ async function load(request: LoadRequest): Promise<LoadOutcome> {
   const latenciesMs = new Float64Array(new ArrayBuffer(latencies.length * Float64Array.BYTES_PER_ELEMENT));
   latenciesMs.set(latencies);
   const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+  for (const run of [warmup, result]) {
+    for (const [code, { count }] of Object.entries(run.statusCodeStats)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
   return {
     warmupCompleted: warmup.totalCompletedRequests,
     warmupSent: warmup.totalRequests,

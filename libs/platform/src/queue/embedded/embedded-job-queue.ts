@@ -199,7 +199,7 @@ export class EmbeddedJobQueue implements JobQueue {
         backoff: options.backoff,
         attemptsMade: 0,
         status: 'queued',
-        readyAt: now + delayMs,
+        readyAt: now,
         seq: 0,
         stalls: 0,
         addedAt: now,
@@ -444,7 +444,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private async takeOwnership(): Promise<void> {
     await this.root.transaction(() => {
       this.meta.put('owner', { pid: process.pid, host: os.hostname() } satisfies Owner);
-      const stranded: { key: [string, string] }[] = [];
+      const stranded = [...this.active.getRange({})];
       for (const { key } of stranded) {
         this.active.remove(key);
         const job = this.jobs.get(key);

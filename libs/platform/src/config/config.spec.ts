@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      nodeEnv: 'production',
+      dataDir: path.resolve('./data'),
+      authDisabled: false,
+      trustProxy: false,
+      webhookAllowPrivateUrls: false,
+      bodyLimitBytes: 1024 * 1024,
+    });
+    expect(config.eventStoreUrl).toBeUndefined();
+    expect(config.kafkaBrokers).toBeUndefined();
+  });
+
+  it('refuses AUTH_DISABLED outside development', () => {
+    expect(() => loadConfig({ AUTH_DISABLED: 'true' })).toThrow(ConfigError);
+    expect(() => loadConfig({ AUTH_DISABLED: 'true', NODE_ENV: 'test' })).toThrow(/development/);
+    expect(loadConfig({ AUTH_DISABLED: 'true', NODE_ENV: 'development' }).authDisabled).toBe(true);
+  });
+
+  it('names the variable of a bad value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ REDIS_URL: 'http://localhost' })).toThrow(/REDIS_URL/);
+  });
+
+  it('splits broker lists and allows private webhook URLs outside production', () => {
+    const config = loadConfig({ KAFKA_BROKERS: 'a:9092, b:9092,', NODE_ENV: 'test' });
+    expect(config.kafkaBrokers).toEqual(['a:9092', 'b:9092']);
+    expect(config.webhookAllowPrivateUrls).toBe(true);
+  });
+});
