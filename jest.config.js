@@ -17,6 +17,7 @@ export default {
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/'],
   setupFiles: ['<rootDir>/test/setup.ts'],
+  globalSetup: '<rootDir>/test/global-setup.mjs',
   testTimeout: 30000,
   maxWorkers: 2,
 };

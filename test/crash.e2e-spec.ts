@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,11 +12,6 @@ import { ADMIN_KEY, eventually } from './support/boot.js';
  */
 const root = path.resolve(import.meta.dirname, '..');
 
-beforeAll(() => {
-  const build = spawnSync(process.execPath, ['scripts/start.mjs', 'build'], { cwd: root, encoding: 'utf8' });
-  expect(build.stderr).not.toContain('error TS');
-  expect(build.status).toBe(0);
-}, 120_000);
 
 function start(dataDir: string, port: number): ChildProcess {
   return spawn(process.execPath, ['scripts/start.mjs', 'all-in-one'], {

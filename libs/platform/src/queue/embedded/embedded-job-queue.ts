@@ -199,7 +199,7 @@ export class EmbeddedJobQueue implements JobQueue {
         backoff: options.backoff,
         attemptsMade: 0,
         status: 'queued',
-        readyAt: now,
+        readyAt: now + delayMs,
         seq: 0,
         stalls: 0,
         addedAt: now,
@@ -255,7 +255,7 @@ export class EmbeddedJobQueue implements JobQueue {
     const removed = await this.root.transaction(() => {
       const job = this.jobs.get([queue, id]);
       if (!job) return false;
-      this.unindex(job);
+      if (job.status === 'active') return false; this.unindex(job);
       this.jobs.remove([queue, id]);
       return true;
     });

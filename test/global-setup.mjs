@@ -1,0 +1,11 @@
+// Builds dist/ once before any test runs: the e2e tests that start the real
+// entry points (`scripts/start.mjs`) must not race to compile it in parallel.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export default function globalSetup() {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const result = spawnSync(process.execPath, ['scripts/start.mjs', 'build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('build failed: see the tsc output above');
+}
