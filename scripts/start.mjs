@@ -47,5 +47,6 @@ function newerThan(file, time) {
   if (!existsSync(file)) return false;
   const stat = statSync(file);
   if (stat.isDirectory()) return readdirSync(file).some((name) => newerThan(path.join(file, name), time));
-  return stat.mtimeMs > time;
+  // Only what tsc reads: benchmark results and other outputs beside the sources do not count.
+  return (file.endsWith('.ts') || file.endsWith('.json')) && !file.includes(`${path.sep}results${path.sep}`) && stat.mtimeMs > time;
 }

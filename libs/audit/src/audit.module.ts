@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EVENT_STORE, EventRegistry, type EventStore } from '../../platform/src/index.js';
+import { CONFIG, EVENT_STORE, EventRegistry, type Config, type EventStore } from '../../platform/src/index.js';
 import { GetAdminAuditController } from './queries/get-admin-audit/get-admin-audit.controller.js';
 import { GetAdminAuditHandler } from './queries/get-admin-audit/get-admin-audit.handler.js';
 import { AccessRecorder } from './recording/access-recorder.js';
@@ -10,7 +10,13 @@ import { AccessRecorder } from './recording/access-recorder.js';
   controllers: [GetAdminAuditController],
   providers: [
     GetAdminAuditHandler,
-    { provide: AccessRecorder, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new AccessRecorder(events, registry) },
+    {
+      provide: AccessRecorder,
+      inject: [EVENT_STORE, EventRegistry, CONFIG],
+      // Pipelined appends only where this process is the chain's only writer (see AccessRecorderOptions).
+      useFactory: (events: EventStore, registry: EventRegistry, config: Config) =>
+        new AccessRecorder(events, registry, { maxInFlight: config.eventStoreUrl ? 1 : 4 }),
+    },
   ],
   exports: [AccessRecorder],
 })

@@ -6,18 +6,38 @@ import { accessStream, link, type AccessEntry, type ChainLink } from '../domain/
 const MAX_BATCH = 500;
 const MAX_CONFLICT_RETRIES = 20;
 
+export interface AccessRecorderOptions {
+  /**
+   * Appends in flight at once per chain. Above 1, each batch is linked onto
+   * the predicted head of the one before it, which is only safe when this
+   * process is the chain's sole writer (the embedded store). With several api
+   * instances on EventStoreDB keep 1: a conflict must be seen before the next
+   * batch is linked, or a batch could land after another writer's entries.
+   */
+  maxInFlight: number;
+}
+
 interface Waiting {
   entry: AccessEntry;
+  /** Arrival order, so batches re-queued after a failure keep their place. */
+  order: number;
+  attempts: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
+type Head = ChainLink & { revision: bigint };
+
 interface Chain {
-  /** Last link written, or undefined while unknown (first use, after a conflict). */
-  head?: ChainLink & { revision: bigint };
+  /** Head after every append issued so far; undefined for an empty stream. */
+  head?: Head;
+  /** False on first use and after a failure: the head must be read from the store. */
   known: boolean;
   queue: Waiting[];
-  writing: boolean;
+  inFlight: number;
+  /** Set after a failure: nothing new is issued until every append in flight has settled. */
+  draining: boolean;
+  loading: boolean;
 }
 
 /**
@@ -30,21 +50,23 @@ interface Chain {
 export class AccessRecorder implements OnModuleDestroy {
   private readonly chains = new Map<string, Chain>();
   private readonly idle = new Set<() => void>();
+  private arrivals = 0;
 
   constructor(
     private readonly events: EventStore,
     private readonly registry: EventRegistry,
+    private readonly options: AccessRecorderOptions = { maxInFlight: 1 },
   ) {}
 
   record(entry: AccessEntry): Promise<void> {
     const stream = accessStream(entry.account_id);
     let chain = this.chains.get(stream);
     if (!chain) {
-      chain = { known: false, queue: [], writing: false };
+      chain = { known: false, queue: [], inFlight: 0, draining: false, loading: false };
       this.chains.set(stream, chain);
     }
-    const queued = new Promise<void>((resolve, reject) => chain.queue.push({ entry, resolve, reject }));
-    if (!chain.writing) void this.drain(stream, chain);
+    const queued = new Promise<void>((resolve, reject) => chain.queue.push({ entry, order: this.arrivals++, attempts: 0, resolve, reject }));
+    this.pump(stream, chain);
     return queued;
   }
 
@@ -55,57 +77,89 @@ export class AccessRecorder implements OnModuleDestroy {
 
   /** Resolves when every entry recorded so far is written (graceful shutdown). */
   async flush(): Promise<void> {
-    while ([...this.chains.values()].some((chain) => chain.writing || chain.queue.length > 0)) {
+    while ([...this.chains.values()].some((chain) => chain.inFlight > 0 || chain.queue.length > 0 || chain.loading)) {
       await new Promise<void>((resolve) => this.idle.add(resolve));
     }
   }
 
-  private async drain(stream: string, chain: Chain): Promise<void> {
-    chain.writing = true;
-    try {
-      while (chain.queue.length > 0) {
-        const batch = chain.queue.splice(0, MAX_BATCH);
-        try {
-          await this.appendBatch(stream, chain, batch.map((waiting) => waiting.entry));
-          for (const waiting of batch) waiting.resolve();
-        } catch (error) {
-          chain.known = false;
-          for (const waiting of batch) waiting.reject(error);
-        }
-      }
-    } finally {
-      chain.writing = false;
-      for (const resolve of this.idle) resolve();
-      this.idle.clear();
-    }
-  }
-
-  private async appendBatch(stream: string, chain: Chain, entries: AccessEntry[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      if (!chain.known) {
-        chain.head = await this.readHead(stream);
-        chain.known = true;
-      }
-      const linked = link(entries, chain.head);
-      const metadata = this.registry.metadataFor('ApiAccessRecorded');
-      try {
-        const result = await this.events.append(
-          stream,
-          linked.map((event) => ({ type: event.type, data: { ...event.data }, metadata })),
-          chain.head ? chain.head.revision : 'no_stream',
-        );
-        const last = linked[linked.length - 1].data;
-        chain.head = { prevHash: last.hash, seq: last.seq, revision: result.nextExpectedRevision };
-        return;
-      } catch (error) {
-        // Another instance appended to the same chain: relink on top of its entries.
-        if (!(error instanceof ConcurrencyError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+  private pump(stream: string, chain: Chain): void {
+    while (chain.queue.length > 0 && !chain.loading && chain.inFlight < this.options.maxInFlight) {
+      if (chain.draining) {
+        if (chain.inFlight > 0) return;
+        chain.draining = false;
         chain.known = false;
       }
+      if (!chain.known) {
+        this.loadHead(stream, chain);
+        return;
+      }
+      this.issue(stream, chain, chain.queue.splice(0, MAX_BATCH));
     }
+    this.notifyIdle();
   }
 
-  private async readHead(stream: string): Promise<(ChainLink & { revision: bigint }) | undefined> {
+  private loadHead(stream: string, chain: Chain): void {
+    chain.loading = true;
+    this.readHead(stream).then(
+      (head) => {
+        chain.head = head;
+        chain.known = true;
+        chain.loading = false;
+        this.pump(stream, chain);
+      },
+      (error: unknown) => {
+        chain.loading = false;
+        for (const waiting of chain.queue.splice(0)) waiting.reject(error);
+        this.notifyIdle();
+      },
+    );
+  }
+
+  private issue(stream: string, chain: Chain, batch: Waiting[]): void {
+    const expected = chain.head ? chain.head.revision : 'no_stream';
+    const linked = link(
+      batch.map((waiting) => waiting.entry),
+      chain.head,
+    );
+    const last = linked[linked.length - 1].data;
+    chain.head = { prevHash: last.hash, seq: last.seq, revision: (chain.head ? chain.head.revision : -1n) + BigInt(linked.length) };
+    chain.inFlight++;
+    const metadata = this.registry.metadataFor('ApiAccessRecorded');
+    this.events
+      .append(
+        stream,
+        linked.map((event) => ({ type: event.type, data: { ...event.data }, metadata })),
+        expected,
+      )
+      .then(
+        () => {
+          for (const waiting of batch) waiting.resolve();
+        },
+        (error: unknown) => {
+          // Whatever failed, appends issued after this one were linked onto it and will fail too:
+          // stop issuing, let them settle, then relink everything on the stored head.
+          chain.draining = true;
+          for (const waiting of batch) {
+            waiting.attempts++;
+            // Another instance appended to the chain: retry on top of its entries. Anything else fails the requests.
+            if (error instanceof ConcurrencyError && waiting.attempts <= MAX_CONFLICT_RETRIES) chain.queue.push(waiting);
+            else waiting.reject(error);
+          }
+          chain.queue.sort((a, b) => a.order - b.order);
+        },
+      )
+      .finally(() => {
+        chain.inFlight--;
+        this.pump(stream, chain);
+      });
+  }
+
+  private notifyIdle(): void {
+    for (const resolve of this.idle) resolve();
+    this.idle.clear();
+  }
+
+  private async readHead(stream: string): Promise<Head | undefined> {
     try {
       const [last] = await this.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
       if (!last) return undefined;

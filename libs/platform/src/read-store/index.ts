@@ -18,5 +18,7 @@ export interface ReadStoreOptions {
 
 export async function openReadStore(options: ReadStoreOptions): Promise<ReadStore> {
   if (options.mongodbUrl) return MongoReadStore.open(options.mongodbUrl, options.mongodbDatabase);
-  return EmbeddedReadStore.open(path.join(options.dataDir, 'read-models'));
+  // Projections only: LMDB commits in order, so a durable checkpoint implies durable documents
+  // before it, and anything lost in a crash is replayed idempotently (docs/adr/0003).
+  return EmbeddedReadStore.open(path.join(options.dataDir, 'read-models'), { durability: 'committed' });
 }

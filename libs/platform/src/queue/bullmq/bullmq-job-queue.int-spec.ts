@@ -20,6 +20,41 @@ describeIf('BullMqJobQueue', () => {
     await expect(BullMqJobQueue.open({ redisUrl: 'redis://127.0.0.1:1' })).rejects.toThrow(/Redis is unreachable/);
   });
 
+  it('erases a job that a worker in another process is running: it is not run again', async () => {
+    const workerSide = await BullMqJobQueue.open({ redisUrl: redisUrl!, prefix });
+    const removerSide = await BullMqJobQueue.open({ redisUrl: redisUrl!, prefix });
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const runs: string[] = [];
+      const running = new Promise<void>((started) => {
+        workerSide.process('erase-remote', async (job) => {
+          runs.push(job.id);
+          if (job.id === 'victim') {
+            started();
+            await blocked;
+            throw new Error('retried if the job were still there');
+          }
+        });
+      });
+      await removerSide.add('erase-remote', 'v', { secret: 1 }, { jobId: 'victim', attempts: 3 });
+      await running;
+      await removerSide.remove('erase-remote', 'victim');
+      // Only the remover knows; the worker's process must not hand the retry to its handler.
+      release();
+      // The worker's process sees the retry come back erased and deletes the record.
+      await until(async () => !(await keyExists(redisUrl!, `${prefix}:erase-remote:victim`)));
+      await removerSide.add('erase-remote', 's', {}, { jobId: 'sentinel' });
+      await until(async () => (await removerSide.getJob('erase-remote', 'sentinel'))?.state === 'completed');
+      expect(runs).toEqual(['victim', 'sentinel']);
+      expect(await removerSide.add('erase-remote', 'v', {}, { jobId: 'victim' })).toMatchObject({ added: true });
+    } finally {
+      release();
+      await workerSide.close();
+      await removerSide.close();
+    }
+  });
+
   it('keeps only the last N completed jobs', async () => {
     const queue = await BullMqJobQueue.open({ redisUrl: redisUrl!, prefix, keepCompleted: 2 });
     try {
@@ -51,6 +86,16 @@ async function deleteKeys(url: string, pattern: string): Promise<void> {
       if (keys.length > 0) await connection.send('DEL', keys);
       cursor = next;
     } while (cursor !== '0');
+  } finally {
+    connection.close();
+  }
+}
+
+async function keyExists(url: string, key: string): Promise<boolean> {
+  const connection = RespConnection.fromUrl(url);
+  await connection.connect();
+  try {
+    return (await connection.send<number>('EXISTS', [key])) === 1;
   } finally {
     connection.close();
   }

@@ -45,8 +45,11 @@ import { RespConnection } from './resp-connection.js';
  * Removing an active job: BullMQ refuses to delete a job a worker holds a lock
  * on. Its payload is overwritten with an erasure marker at once (the purpose of
  * remove is consent erasure), the job stops being visible through getJob and is
- * never handed to a handler again; the record itself goes when the lock is
- * released if the worker is in this process, else when retention trims it.
+ * never handed to a handler again, and its id stays taken (as on the embedded
+ * queue) until the record goes: when the running attempt ends if the remover's
+ * or the worker's process sees it end erased; in the one case neither does (a
+ * worker elsewhere completes the attempt it started before the erasure) the
+ * hidden record stays until retention trims it.
  *
  * Connection: BullMQ 6 dropped its ioredis dependency; see resp-connection.ts.
  * No per-command retry or offline queue: a command sent while Redis is away
@@ -161,8 +164,9 @@ export class BullMqJobQueue implements JobQueue {
       },
     );
     worker.on('error', (error) => this.onError(error));
+    // A job seen erased here was removed while a worker elsewhere ran it: its record goes now.
     const settle = (job: BullJob | undefined) => {
-      if (job?.id !== undefined) void this.removeIfPending(queueName, job.id);
+      if (job?.id !== undefined) void this.removeIfPending(queueName, job.id, isErased(job.data));
     };
     worker.on('completed', settle);
     worker.on('failed', settle);
@@ -246,9 +250,9 @@ export class BullMqJobQueue implements JobQueue {
     return queue;
   }
 
-  private async removeIfPending(queueName: string, encodedId: string): Promise<void> {
+  private async removeIfPending(queueName: string, encodedId: string, erased = false): Promise<void> {
     const key = `${queueName}\0${encodedId}`;
-    if (!this.pendingRemovals.has(key) || this.closed) return;
+    if ((!erased && !this.pendingRemovals.has(key)) || this.closed) return;
     try {
       if ((await this.queue(queueName).remove(encodedId)) === 1) this.pendingRemovals.delete(key);
     } catch (error) {

@@ -212,7 +212,7 @@ export class RespConnection {
   }
 }
 
-function encodeCommand(command: string, args: Arg[]): Buffer {
+export function encodeCommand(command: string, args: Arg[]): Buffer {
   const parts: Buffer[] = [Buffer.from(`*${args.length + 1}\r\n`)];
   for (const arg of [command, ...args]) {
     const bytes = Buffer.isBuffer(arg) ? arg : Buffer.from(String(arg), 'utf8');
@@ -222,7 +222,7 @@ function encodeCommand(command: string, args: Arg[]): Buffer {
 }
 
 /** Incremental RESP2 reply parser; `next()` answers undefined until a whole reply has arrived. */
-class RespParser {
+export class RespParser {
   private buffer: Buffer = Buffer.alloc(0);
   private offset = 0;
 

@@ -49,6 +49,39 @@ describe('EmbeddedJobQueue', () => {
     }
   });
 
+  it('frees the id of a job removed while running once the run ends, and drops its outcome', async () => {
+    const dir = freshDir();
+    const queue = await EmbeddedJobQueue.open(dir);
+    try {
+      const runs: Array<[number, number]> = [];
+      let releaseFirst!: () => void;
+      const firstRunning = new Promise<void>((started) => {
+        queue.process<{ v: number }>('erase', async (job) => {
+          runs.push([job.data.v, job.attemptsMade]);
+          if (job.data.v === 1) {
+            started();
+            await new Promise<void>((release) => (releaseFirst = release));
+            throw new Error('outcome of a removed job'); // would count as attempt 1 if it were kept
+          }
+        });
+      });
+      await queue.add('erase', 'x', { v: 1 }, { jobId: 'same', attempts: 2 });
+      await firstRunning;
+      await queue.remove('erase', 'same');
+      releaseFirst();
+
+      await until(async () => (await queue.add('erase', 'x', { v: 2 }, { jobId: 'same' })).added);
+      await until(async () => (await queue.getJob('erase', 'same'))?.state === 'completed');
+      expect(runs).toEqual([
+        [1, 0],
+        [2, 0],
+      ]);
+      expect(await queue.getJob('erase', 'same')).toMatchObject({ data: { v: 2 }, attemptsMade: 1 });
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('refuses a directory that is already open in this process', async () => {
     const dir = freshDir();
     const queue = await EmbeddedJobQueue.open(dir);

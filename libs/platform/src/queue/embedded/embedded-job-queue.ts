@@ -22,7 +22,7 @@ import {
  * Layout (one LMDB environment, ordered-binary array keys):
  *   jobs     [queue, id]                          → StoredJob (the source of truth)
  *   ready    [queue, readyAt, seq]                → id   waiting and delayed jobs, due time first
- *   active   [queue, id]                          → claim token
+ *   active   [queue, id]                          → true   jobs being run, found again after a crash
  *   finished [queue, 'completed'|'failed', finishedAt, seq] → id   retained history, oldest first
  *   meta     'seq' → last sequence number; 'owner' → the process that has the directory open
  * Every state change rewrites the job and its index entries in one transaction,
@@ -47,6 +47,10 @@ import {
  * defaults). While kept, getJob reports them and their jobId deduplicates; once
  * trimmed, the id may be added again. A count bounds disk use whatever the
  * throughput, unlike an age limit.
+ *
+ * Removing an active job cannot stop its handler: the payload is erased and the
+ * job hidden at once, the record stays as a tombstone that keeps the id taken,
+ * and goes when the run ends, its outcome discarded. BullMQ behaves the same.
  *
  * Wake-ups are event-driven: an add or a finished job pumps the queue, and one
  * timer per processor waits for the next delayed job. Timers are cleared on
@@ -82,8 +86,8 @@ interface StoredJob {
   seq: number;
   /** While completed or failed; with `seq`, its `finished` key. */
   finishedAt?: number;
-  /** While active: identifies this claim, so a late completion of a removed job is dropped. */
-  token?: string;
+  /** Removed while active: payload gone, outcome of the running attempt to be discarded. */
+  erased?: boolean;
   stalls: number;
   failedReason?: string;
   addedAt: number;
@@ -132,7 +136,7 @@ export class EmbeddedJobQueue implements JobQueue {
     private readonly root: RootDatabase,
     private readonly jobs: Database<StoredJob, [string, string]>,
     private readonly ready: Database<string, [string, number, number]>,
-    private readonly active: Database<string, [string, string]>,
+    private readonly active: Database<true, [string, string]>,
     private readonly finished: Database<string, [string, string, number, number]>,
     private readonly meta: Database<unknown, string>,
     private readonly clock: Clock,
@@ -235,7 +239,7 @@ export class EmbeddedJobQueue implements JobQueue {
   async getJob<Data>(queue: string, id: string): Promise<JobInfo<Data> | undefined> {
     this.assertOpen();
     const job = this.jobs.get([queue, id]);
-    if (!job) return undefined;
+    if (!job || job.erased) return undefined;
     const state =
       job.status === 'queued' ? (job.readyAt > this.now() ? 'delayed' : 'waiting') : job.status;
     return {
@@ -251,11 +255,14 @@ export class EmbeddedJobQueue implements JobQueue {
 
   async remove(queue: string, id: string): Promise<void> {
     this.assertOpen();
-    // An active job's handler keeps running; its outcome is dropped (the token is gone).
     const removed = await this.root.transaction(() => {
       const job = this.jobs.get([queue, id]);
-      if (!job) return false;
-      if (job.status === 'active') return false; this.unindex(job);
+      if (!job || job.erased) return false;
+      if (job.status === 'active') {
+        this.jobs.put([queue, id], { ...job, data: null, erased: true });
+        return true;
+      }
+      this.unindex(job);
       this.jobs.remove([queue, id]);
       return true;
     });
@@ -325,9 +332,9 @@ export class EmbeddedJobQueue implements JobQueue {
         this.ready.remove(key);
         const job = this.jobs.get([queue, id]);
         if (!job || job.status !== 'queued') continue;
-        const claimed: StoredJob = { ...job, status: 'active', token: randomUUID() };
+        const claimed: StoredJob = { ...job, status: 'active' };
         this.jobs.put([queue, id], claimed);
-        this.active.put([queue, id], claimed.token!);
+        this.active.put([queue, id], true);
         jobs.push(claimed);
       }
       return { jobs };
@@ -369,10 +376,14 @@ export class EmbeddedJobQueue implements JobQueue {
     return this.root.transaction(() => {
       const key: [string, string] = [claimed.queue, claimed.id];
       const job = this.jobs.get(key);
-      if (!job || job.status !== 'active' || job.token !== claimed.token) return; // removed while running
+      if (!job || job.status !== 'active') return;
       this.active.remove(key);
+      if (job.erased) {
+        this.jobs.remove(key);
+        return;
+      }
       const attemptsMade = job.attemptsMade + 1;
-      const base = { ...job, attemptsMade, token: undefined };
+      const base = { ...job, attemptsMade };
       if (failure === undefined) {
         this.retire({ ...base, status: 'completed', failedReason: undefined });
       } else if (attemptsMade < job.attempts) {
@@ -449,8 +460,12 @@ export class EmbeddedJobQueue implements JobQueue {
         this.active.remove(key);
         const job = this.jobs.get(key);
         if (!job || job.status !== 'active') continue;
+        if (job.erased) {
+          this.jobs.remove(key);
+          continue;
+        }
         const stalls = job.stalls + 1;
-        const base = { ...job, stalls, token: undefined };
+        const base = { ...job, stalls };
         if (stalls > this.maxStalledCount) {
           this.retire({ ...base, status: 'failed', failedReason: STALLED_REASON });
         } else {

@@ -43,10 +43,15 @@ export function spawnQueueChild(dir: string, queue: string): QueueChild {
     lines,
     waitForLine(pattern) {
       return new Promise<string>((resolve, reject) => {
+        // Bounds a broken adapter's hang; a healthy child answers within a second or two.
+        const timer = setTimeout(() => reject(new Error(`child never printed ${pattern}; saw ${JSON.stringify(lines)}`)), 10_000);
         const check = () => {
           const line = lines.find((candidate) => pattern.test(candidate));
-          if (line !== undefined) resolve(line);
-          else if (proc.exitCode !== null || proc.signalCode !== null) {
+          if (line !== undefined) {
+            clearTimeout(timer);
+            resolve(line);
+          } else if (proc.exitCode !== null || proc.signalCode !== null) {
+            clearTimeout(timer);
             reject(new Error(`child exited before printing ${pattern}; stderr:\n${stderr}`));
           } else changed = check;
         };
