@@ -12,10 +12,13 @@ export interface JobQueueOptions {
   redisUrl?: string;
   /** DATA_DIR; the embedded queue lives in `<dataDir>/queue`. */
   dataDir: string;
+  /** Errors raised where no caller waits (a worker losing Redis); default console.error. */
+  onError?: (error: unknown) => void;
 }
 
 /** BullMQ when a Redis URL is configured, the embedded LMDB queue under DATA_DIR otherwise. */
 export async function openJobQueue(options: JobQueueOptions): Promise<JobQueue> {
-  if (options.redisUrl) return BullMqJobQueue.open({ redisUrl: options.redisUrl });
-  return EmbeddedJobQueue.open(path.join(options.dataDir, 'queue'));
+  const { onError } = options;
+  if (options.redisUrl) return BullMqJobQueue.open({ redisUrl: options.redisUrl, onError });
+  return EmbeddedJobQueue.open(path.join(options.dataDir, 'queue'), { onError });
 }

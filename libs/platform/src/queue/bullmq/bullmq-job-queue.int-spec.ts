@@ -1,3 +1,5 @@
+import os from 'node:os';
+import { openJobQueue } from '../index.js';
 import { describeJobQueueContract } from '../job-queue.contract.js';
 import { BullMqJobQueue } from './bullmq-job-queue.js';
 import { RespConnection } from './resp-connection.js';
@@ -15,6 +17,16 @@ describeIf('BullMqJobQueue', () => {
   afterAll(() => deleteKeys(redisUrl!, `${prefix}:*`));
 
   describeJobQueueContract('BullMQ (Redis)', () => BullMqJobQueue.open({ redisUrl: redisUrl!, prefix }));
+
+  it('is what openJobQueue gives when a Redis URL is set', async () => {
+    const queue = await openJobQueue({ redisUrl: redisUrl!, dataDir: os.tmpdir() });
+    try {
+      expect(queue).toBeInstanceOf(BullMqJobQueue);
+      await queue.ping();
+    } finally {
+      await queue.close();
+    }
+  });
 
   it('fails to open, with a clear error, when Redis cannot be reached', async () => {
     await expect(BullMqJobQueue.open({ redisUrl: 'redis://127.0.0.1:1' })).rejects.toThrow(/Redis is unreachable/);

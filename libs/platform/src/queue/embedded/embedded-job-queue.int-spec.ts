@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openJobQueue } from '../index.js';
 import { describeJobQueueContract } from '../job-queue.contract.js';
 import type { Job } from '../job-queue.port.js';
 import { EmbeddedJobQueue, QueueDirectoryInUseError } from './embedded-job-queue.js';
@@ -77,6 +78,17 @@ describe('EmbeddedJobQueue', () => {
         [2, 0],
       ]);
       expect(await queue.getJob('erase', 'same')).toMatchObject({ data: { v: 2 }, attemptsMade: 1 });
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('is what openJobQueue gives without a Redis URL, under <dataDir>/queue', async () => {
+    const dataDir = freshDir();
+    const queue = await openJobQueue({ dataDir });
+    try {
+      expect(queue).toBeInstanceOf(EmbeddedJobQueue);
+      expect(existsSync(path.join(dataDir, 'queue'))).toBe(true);
     } finally {
       await queue.close();
     }

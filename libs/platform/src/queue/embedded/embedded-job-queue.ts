@@ -36,7 +36,9 @@ import {
  * the job runs again, which at-least-once delivery allows.
  *
  * Recovery: one process owns the directory at a time (checked on open through
- * the `owner` entry and a liveness probe of its pid). On open, jobs left
+ * the `owner` entry and a liveness probe of its pid; an owner recorded on
+ * another host is presumed gone — a container restarted under a new hostname —
+ * as LMDB cannot be shared between hosts anyway). On open, jobs left
  * `active` by a previous owner go back to waiting: the handler may run twice,
  * never zero times. A job found active after more than `maxStalledCount`
  * crashes is failed instead, so a job that kills the process cannot loop
