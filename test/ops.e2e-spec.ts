@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { EmbeddedEventStore } from '../libs/platform/src/index.js';
 import { ADMIN_KEY, bootService } from './support/boot.js';
@@ -13,6 +14,21 @@ function ops(dataDir: string, ...args: string[]) {
     encoding: 'utf8',
     timeout: 60_000,
   });
+}
+
+/** Asynchronous, for when a service in this process must keep running (LMDB locks need its event loop). */
+async function opsBeside(dataDir: string, ...args: string[]): Promise<{ stdout: string; status: number }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ['scripts/start.mjs', 'ops', ...args], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      timeout: 60_000,
+    });
+    return { stdout, status: 0 };
+  } catch (error) {
+    const failed = error as { stdout?: string; code?: number };
+    return { stdout: failed.stdout ?? '', status: failed.code ?? -1 };
+  }
 }
 
 describe('operator commands', () => {
@@ -34,6 +50,18 @@ describe('operator commands', () => {
     expect(result.status).toBe(0);
   }, 60_000);
 
+  it('runs beside a live service on the same data folder', async () => {
+    const service = await bootService({ dataDir });
+    try {
+      await service.request('GET', '/v2/admin/audit?limit=1', { key: ADMIN_KEY });
+      const result = await opsBeside(dataDir, 'audit:verify');
+      expect(result.stdout).toMatch(/access_log-platform: ok/);
+      expect(result.status).toBe(0);
+    } finally {
+      await service.close();
+    }
+  }, 60_000);
+
   it('refuses an unknown projection with a usage error', () => {
     const result = ops(dataDir, 'projections:rebuild', 'nope');
     expect(result.status).toBe(64);
@@ -42,7 +70,7 @@ describe('operator commands', () => {
 
   it('verifies the audit chain, and reports a tampered one with exit code 1', async () => {
     const clean = ops(dataDir, 'audit:verify');
-    expect(clean.stdout).toMatch(/access_log-platform: ok, 25 entries/);
+    expect(clean.stdout).toMatch(/access_log-platform: ok, 26 entries/);
     expect(clean.status).toBe(0);
 
     const store = await EmbeddedEventStore.open(path.join(dataDir, 'events'));
@@ -52,7 +80,7 @@ describe('operator commands', () => {
     await store.close();
 
     const tampered = ops(dataDir, 'audit:verify', 'access_log-platform');
-    expect(tampered.stdout).toMatch(/BROKEN at entry 25 of 26: hash mismatch/);
+    expect(tampered.stdout).toMatch(/BROKEN at entry 26 of 27: hash mismatch/);
     expect(tampered.status).toBe(1);
   }, 60_000);
 });

@@ -1,7 +1,28 @@
 import cliProgress from 'cli-progress';
 import { verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
-import { closeBackends, collectionName, rebuildProjection, StreamNotFoundError, type Runtime } from '../../../libs/platform/src/index.js';
-import { openRuntime, projections } from '../../shared/runtime.js';
+import {
+  collectionName,
+  ConfigError,
+  loadConfig,
+  openEventStore,
+  openReadStore,
+  rebuildProjection,
+  StreamNotFoundError,
+  type EventRegistry,
+  type EventStore,
+  type ReadStore,
+} from '../../../libs/platform/src/index.js';
+import { eventRegistry, projections } from '../../shared/runtime.js';
+
+/**
+ * What operator commands work on: the log and the read models only. The job
+ * queue and the Kafka relay belong to the running service (the embedded queue
+ * admits one process), so the CLI can run beside it.
+ */
+interface Runtime {
+  backends: { events: EventStore; readStore: ReadStore };
+  registry: EventRegistry;
+}
 
 /**
  * The operator's command line: `npm run ops -- <command> [args]`.
@@ -19,14 +40,34 @@ if (!command) {
   process.stderr.write(`usage: npm run ops -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}\n`);
   process.exit(name ? 64 : 0);
 }
-const runtime = await openRuntime('location-api-ops');
+try {
+  process.loadEnvFile('.env');
+} catch {
+  // No .env file: configuration comes from the environment alone.
+}
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`configuration error: ${error.message}\n`);
+  process.exit(78);
+}
+const runtime: Runtime = {
+  backends: {
+    events: await openEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir }),
+    readStore: await openReadStore({ mongodbUrl: config.mongodbUrl, mongodbDatabase: config.mongodbDatabase, dataDir: config.dataDir }),
+  },
+  registry: eventRegistry(),
+};
 let code = 1;
 try {
   code = await command.run(runtime, args);
 } catch (error) {
   process.stderr.write(`${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
 } finally {
-  await closeBackends(runtime.backends);
+  await runtime.backends.readStore.close();
+  await runtime.backends.events.close();
 }
 process.exit(code);
 

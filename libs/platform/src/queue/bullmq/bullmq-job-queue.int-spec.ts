@@ -2,7 +2,7 @@ import os from 'node:os';
 import { openJobQueue } from '../index.js';
 import { describeJobQueueContract } from '../job-queue.contract.js';
 import { BullMqJobQueue } from './bullmq-job-queue.js';
-import { RespConnection } from './resp-connection.js';
+import { Redis } from 'ioredis';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -89,27 +89,25 @@ describeIf('BullMqJobQueue', () => {
 });
 
 async function deleteKeys(url: string, pattern: string): Promise<void> {
-  const connection = RespConnection.fromUrl(url);
-  await connection.connect();
+  const redis = new Redis(url);
   try {
     let cursor = '0';
     do {
-      const [next, keys] = await connection.send<[string, string[]]>('SCAN', [cursor, 'MATCH', pattern, 'COUNT', 1000]);
-      if (keys.length > 0) await connection.send('DEL', keys);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
       cursor = next;
     } while (cursor !== '0');
   } finally {
-    connection.close();
+    redis.disconnect();
   }
 }
 
 async function keyExists(url: string, key: string): Promise<boolean> {
-  const connection = RespConnection.fromUrl(url);
-  await connection.connect();
+  const redis = new Redis(url);
   try {
-    return (await connection.send<number>('EXISTS', [key])) === 1;
+    return (await redis.exists(key)) === 1;
   } finally {
-    connection.close();
+    redis.disconnect();
   }
 }
 

@@ -3,7 +3,7 @@ import {
   Job as BullJob,
   Queue,
   Worker as BullWorker,
-  createBunRedisClient,
+  createIORedisClient,
   type BackoffOptions,
   type BackoffStrategy,
   type IRedisClient,
@@ -21,7 +21,7 @@ import {
   type JobState,
   type Worker,
 } from '../job-queue.port.js';
-import { RespConnection } from './resp-connection.js';
+import { Redis } from 'ioredis';
 
 /**
  * The job queue on BullMQ (Redis): one BullMQ Queue and at most one Worker per
@@ -51,9 +51,9 @@ import { RespConnection } from './resp-connection.js';
  * worker elsewhere completes the attempt it started before the erasure) the
  * hidden record stays until retention trims it.
  *
- * Connection: BullMQ 6 dropped its ioredis dependency; see resp-connection.ts.
- * No per-command retry or offline queue: a command sent while Redis is away
- * fails, and the connection reconnects in the background.
+ * Connection: ioredis (BullMQ 6 lists it as an optional peer, so it is a direct
+ * dependency here), wrapped by BullMQ's own `createIORedisClient`.
+ * `maxRetriesPerRequest: null`, as BullMQ requires for its blocking worker reads.
  */
 
 export interface BullMqJobQueueOptions {
@@ -87,7 +87,7 @@ export class BullMqJobQueue implements JobQueue {
 
   /** Connects first, so a wrong URL or a Redis that is down fails at start-up, not on the first job. */
   static async open(options: BullMqJobQueueOptions): Promise<BullMqJobQueue> {
-    const client = createBunRedisClient(RespConnection.fromUrl(options.redisUrl), { lazyConnect: true });
+    const client = createIORedisClient(new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null }));
     try {
       await client.connect();
     } catch (error) {
