@@ -18,7 +18,7 @@ export interface StoreChild {
   kill(signal: NodeJS.Signals): void;
 }
 
-const register = fileURLToPath(new URL('./register-ts.mjs', import.meta.url));
+const register = fileURLToPath(new URL('../../../testing/register-ts.mjs', import.meta.url));
 const child = fileURLToPath(new URL('./event-store-child.ts', import.meta.url));
 
 /** Runs ./event-store-child.ts in a fresh `node` process (see that file for modes and protocol). */

@@ -1,6 +1,6 @@
 /**
  * A child process for the embedded queue's crash tests (run through
- * `node --import ./register-ts.mjs`). It opens the queue, starts a processor
+ * `node --import libs/platform/src/testing/register-ts.mjs`). It opens the queue, starts a processor
  * whose handler never finishes, and reports on stdout:
  *   ready                        the queue is open and the processor started
  *   running <id> <attemptsMade>  a job reached the handler (it is now active in the store)

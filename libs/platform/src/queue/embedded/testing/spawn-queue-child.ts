@@ -10,7 +10,7 @@ export interface QueueChild {
   kill(): Promise<void>;
 }
 
-const register = fileURLToPath(new URL('./register-ts.mjs', import.meta.url));
+const register = fileURLToPath(new URL('../../../testing/register-ts.mjs', import.meta.url));
 const child = fileURLToPath(new URL('./queue-child.ts', import.meta.url));
 
 /** Runs ./queue-child.ts on `dir`, consuming `queue`, in a fresh `node` process. */
