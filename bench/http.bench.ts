@@ -133,7 +133,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
       toRow(`${targets[2].label} (vs public route)`, 'ours', samples.audited, publicRow),
     ];
     return {
-      id: 'http',
+      id: `http-${options.connections}`,
       title: `HTTP vs bare Fastify (autocannon, ${options.connections} connections; ratio = row ÷ the row named on the right)`,
       unit: 'req',
       settings: {
