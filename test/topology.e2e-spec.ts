@@ -1,0 +1,88 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ADMIN_KEY, bootService, eventually } from './support/boot.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+const redisUrl = process.env.REDIS_URL;
+
+// Both suites need Redis: the split topology shares its job queue through it, and the
+// health test stops a private redis-server. `.ci/run` installs and starts Redis.
+const describeWithRedis = redisUrl ? describe : describe.skip;
+const describeWithRedisServer = redisServer ? describe : describe.skip;
+if (!redisUrl) console.info('topology.e2e-spec: REDIS_URL is not set, skipping the api + worker topology test');
+if (!redisServer) console.info('topology.e2e-spec: no redis-server binary, skipping the backend-outage health test');
+
+/** Resolves with the exit code, also for a child that has already exited. */
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describeWithRedis('api and worker as separate processes (the production split)', () => {
+  it('serves from the api while the worker builds the read models from the shared log', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-split-'));
+    const port = 20000 + Math.floor(Math.random() * 1000);
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', REDIS_URL: redisUrl, PORT: String(port), HOST: '127.0.0.1' };
+    delete env.KAFKA_BROKERS;
+    const api = spawn(process.execPath, ['scripts/start.mjs', 'api'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const worker = spawn(process.execPath, ['scripts/start.mjs', 'worker'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const errors: string[] = [];
+    api.stderr?.on('data', (chunk) => errors.push(`api: ${chunk}`));
+    worker.stderr?.on('data', (chunk) => errors.push(`worker: ${chunk}`));
+    try {
+      await eventually(async () => {
+        expect(errors).toEqual([]);
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/health`)).status === 200 ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      }, 30_000);
+      await fetch(`http://127.0.0.1:${port}/v2/admin/audit`, { headers: { 'x-api-key': ADMIN_KEY, 'x-request-id': 'split-1' } });
+      const ids = await eventually(async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/v2/admin/audit?account_id=platform`, { headers: { 'x-api-key': ADMIN_KEY } });
+        const body = (await response.json()) as { data: { items: Array<{ request_id: string }> } };
+        const found = body.data.items.map((item) => item.request_id);
+        return found.includes('split-1') ? found : undefined;
+      }, 15_000);
+      expect(ids).toContain('split-1');
+    } finally {
+      api.kill('SIGTERM');
+      worker.kill('SIGTERM');
+      expect(await exited(api)).toBe(0);
+      expect(await exited(worker)).toBe(0);
+    }
+  }, 90_000);
+});
+
+describeWithRedisServer('/health when a configured backend goes away', () => {
+  it('answers 503 naming the backend while Redis is down, and 200 again once it is back', async () => {
+    const port = 21000 + Math.floor(Math.random() * 1000);
+    const startRedis = () => spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    let redis = startRedis();
+    const service = await eventually(async () => {
+      try {
+        return await bootService({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+      } catch {
+        return undefined;
+      }
+    }, 10_000);
+    try {
+      expect((await service.request('GET', '/health')).status).toBe(200);
+      redis.kill('SIGKILL');
+      await exited(redis);
+      const down = await service.request('GET', '/health');
+      expect(down.status).toBe(503);
+      expect(await down.json()).toEqual({ status: 'unavailable', failing: ['queue'] });
+
+      redis = startRedis();
+      await eventually(async () => ((await service.request('GET', '/health')).status === 200 ? true : undefined), 20_000);
+    } finally {
+      await service.close();
+      redis.kill('SIGKILL');
+    }
+  }, 60_000);
+});
