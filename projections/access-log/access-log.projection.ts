@@ -1,20 +1,8 @@
-import type { ApiAccessRecorded } from '../../libs/audit/src/index.js';
+import type { AccessEntry, ApiAccessRecorded } from '../../libs/audit/src/index.js';
 import type { Doc, Projection } from '../../libs/platform/src/index.js';
 
 /** One document per access event; serves /v2/admin/audit and /v2/banking/audit-log. */
-export interface AccessLogDoc extends Doc {
-  account_id: string | null;
-  key_prefix: string;
-  principal_kind: string;
-  method: string;
-  path: string;
-  status: number;
-  client_ip: string;
-  at: string;
-  request_id: string;
-  stream: string;
-  seq: number;
-}
+export type AccessLogDoc = Doc & AccessEntry & { stream: string; seq: number };
 
 export const accessLogProjection: Projection<AccessLogDoc> = {
   name: 'access_log',
