@@ -76,7 +76,7 @@ describeWithRedisServer('/health when a configured backend goes away', () => {
       await exited(redis);
       const down = await service.request('GET', '/health');
       expect(down.status).toBe(503);
-      expect(await down.json()).toEqual({ status: 'unavailable', failing: ['queue'] });
+      expect(await down.json()).toEqual({ status: 'unavailable', failing: ['queue', 'rate_limits'] });
 
       redis = startRedis();
       await eventually(async () => ((await service.request('GET', '/health')).status === 200 ? true : undefined), 20_000);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { accountsEventTypes } from '../../libs/accounts/src/index.js';
 import { auditEventTypes } from '../../libs/audit/src/index.js';
 import {
   ConfigError,
@@ -14,7 +15,7 @@ import { projections } from '../../projections/index.js';
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {
-  return new EventRegistry().register(...auditEventTypes);
+  return new EventRegistry().register(...auditEventTypes, ...accountsEventTypes);
 }
 
 export { projections };
@@ -46,5 +47,6 @@ export async function openRuntime(clientId: string, env: Record<string, string |
   readiness.add({ name: 'queue', ping: () => backends.queue.ping() });
   const publisher = backends.publisher;
   if (publisher) readiness.add({ name: 'integration', ping: () => publisher.ping() });
+  readiness.add({ name: 'rate_limits', ping: () => backends.rateLimiter.ping() });
   return { config, logger, clock: systemClock, backends, registry: eventRegistry(), readiness };
 }

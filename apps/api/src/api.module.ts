@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ApiKeyGuard } from '../../../libs/accounts/src/index.js';
+import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
 import { CheckpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
@@ -17,7 +17,7 @@ export class ApiModule {
   static forRoot(runtime: Runtime, options: { projectionsInProcess: boolean }): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), AuditModule],
+      imports: [CqrsModule.forRoot(), AccountsModule, AuditModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         ...(options.projectionsInProcess

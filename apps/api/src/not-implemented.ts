@@ -10,11 +10,6 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * typo (404). A route is dropped from here when its context lands.
  */
 const PLANNED: Array<[Method[], string, string]> = [
-  [['POST'], '/v2/self/signup', 'accounts'],
-  [['GET'], '/v2/me', 'accounts'],
-  [['POST'], '/v2/me/rotate', 'accounts'],
-  [['DELETE'], '/v2/me/key', 'accounts'],
-  [['GET'], '/v2/usage', 'accounts'],
   [['POST'], '/v2/me/password', 'accounts'],
   [['POST'], '/v2/auth/login', 'accounts'],
   [['POST'], '/v2/auth/google/mobile', 'accounts'],

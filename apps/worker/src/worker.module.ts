@@ -1,6 +1,8 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import {
   InProcessWaiter,
+  MAIL_QUEUE,
+  type MailQueue,
   IntegrationRelay,
   ProjectionRunner,
   PROJECTION_WAITER,
@@ -8,20 +10,25 @@ import {
 } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
-/** Starts the projections and the Kafka relay once the application is up, stops them on shutdown. */
+/** Starts the projections, the Kafka relay and the mail sender once the application is up, stops them on shutdown. */
 @Injectable()
 class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly runner: ProjectionRunner,
     @Optional() @Inject(IntegrationRelay) private readonly relay: IntegrationRelay | null,
+    @Inject(MAIL_QUEUE) private readonly mail: MailQueue,
   ) {}
+
+  private mailWorker?: { close(): Promise<void> };
 
   async onApplicationBootstrap(): Promise<void> {
     await this.runner.start();
     await this.relay?.start();
+    this.mailWorker = this.mail.startWorker();
   }
 
   async onModuleDestroy(): Promise<void> {
+    await this.mailWorker?.close();
     await this.relay?.stop();
     await this.runner.stop();
   }

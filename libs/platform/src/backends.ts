@@ -1,4 +1,8 @@
 import type { Config } from './config/config.js';
+import { SecretBox } from './crypto/index.js';
+import { MailQueue, openMailer, type Mailer } from './mail/index.js';
+import { openRateLimiter } from './rate-limit/index.js';
+import type { RateLimiter } from './rate-limit/rate-limiter.port.js';
 import type { JsonLogger } from './logging/json-logger.js';
 import { openEventStore } from './event-store/index.js';
 import type { EventStore } from './event-store/event-store.port.js';
@@ -20,23 +24,34 @@ export interface Backends {
   queue: JobQueue;
   /** Absent when KAFKA_BROKERS is unset: no relay. */
   publisher?: IntegrationPublisher;
+  /** Quota and throttle counters: Redis when REDIS_URL is set, in-process otherwise. */
+  rateLimiter: RateLimiter;
+  /** Secrets at rest (DATA_ENCRYPTION_KEY, or a key generated into DATA_DIR). */
+  secretBox: SecretBox;
+  mailer: Mailer;
+  /** Mail goes through the job queue, sealed, and is retried there. */
+  mailQueue: MailQueue;
 }
 
 export async function openBackends(config: Config, clientId: string, logger?: JsonLogger): Promise<Backends> {
   const events = await openEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir });
   const readStore = await openReadStore({ mongodbUrl: config.mongodbUrl, mongodbDatabase: config.mongodbDatabase, dataDir: config.dataDir });
   const queue = await openJobQueue({ redisUrl: config.redisUrl, dataDir: config.dataDir });
+  const rateLimiter = await openRateLimiter({ redisUrl: config.redisUrl });
+  const secretBox = await SecretBox.fromConfig({ dataEncryptionKey: config.dataEncryptionKey, dataDir: config.dataDir });
+  const mailer = await openMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: config.mailFrom });
+  const mailQueue = new MailQueue({ queue, mailer, secretBox, logger: logger ?? { warn: () => undefined, error: () => undefined } });
   const publisher = openIntegrationPublisher({
     kafkaBrokers: config.kafkaBrokers,
     clientId,
     log: logger ? (level, message, context) => logger.pino[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ component: 'kafka', ...context }, message) : undefined,
   });
-  return { events, readStore, queue, publisher };
+  return { events, readStore, queue, publisher, rateLimiter, secretBox, mailer, mailQueue };
 }
 
 /** Closes in reverse order of dependence; every close is attempted even if one fails. */
 export async function closeBackends(backends: Backends): Promise<void> {
-  const results = await Promise.allSettled([backends.publisher?.close(), backends.queue.close()]);
+  const results = await Promise.allSettled([backends.publisher?.close(), backends.queue.close(), backends.rateLimiter.close(), backends.mailer.close()]);
   results.push(...(await Promise.allSettled([backends.readStore.close(), backends.events.close()])));
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -48,5 +63,7 @@ export function describeBackends(config: Config): Record<string, string> {
     read_store: config.mongodbUrl ? 'mongodb' : 'embedded',
     queue: config.redisUrl ? 'bullmq' : 'embedded',
     integration: config.kafkaBrokers ? 'kafka' : 'none',
+    rate_limits: config.redisUrl ? 'redis' : 'in-process',
+    mail: config.smtpUrl ? 'smtp' : 'outbox',
   };
 }

@@ -10,6 +10,9 @@ import { INTEGRATION_PUBLISHER } from './integration/integration-bus.port.js';
 import { JsonLogger } from './logging/json-logger.js';
 import { JOB_QUEUE } from './queue/job-queue.port.js';
 import { READ_STORE } from './read-store/read-store.port.js';
+import { SecretBox } from './crypto/index.js';
+import { MAIL_QUEUE } from './mail/index.js';
+import { RATE_LIMITER } from './rate-limit/rate-limiter.port.js';
 
 /** What a process opens before Nest starts: configuration, logger, backends, the event registry. */
 export interface Runtime {
@@ -36,6 +39,9 @@ export class PlatformModule {
       { provide: READ_STORE, useValue: runtime.backends.readStore },
       { provide: JOB_QUEUE, useValue: runtime.backends.queue },
       { provide: INTEGRATION_PUBLISHER, useValue: runtime.backends.publisher ?? null },
+      { provide: RATE_LIMITER, useValue: runtime.backends.rateLimiter },
+      { provide: MAIL_QUEUE, useValue: runtime.backends.mailQueue },
+      { provide: SecretBox, useValue: runtime.backends.secretBox },
     ];
     return {
       module: PlatformModule,

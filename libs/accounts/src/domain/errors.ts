@@ -25,3 +25,21 @@ export class AdminKeyRequiredError extends DomainError {
     super('this endpoint needs the operator key');
   }
 }
+
+/** interface.md, "Limits" 3. */
+export class RateLimitedError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  constructor(readonly retryAfterSeconds: number) {
+    super(`daily quota exhausted; capacity frees up in ${retryAfterSeconds} s (rolling 24 h window)`);
+  }
+}
+
+/** interface.md, "Authentication" 6: a legacy or operator key on an account-scoped endpoint. */
+export class AccountKeyRequiredError extends DomainError {
+  readonly code = 'ACCOUNT_KEY_REQUIRED';
+  readonly status = 403;
+  constructor() {
+    super('this endpoint needs a key that belongs to an account');
+  }
+}

@@ -13,6 +13,7 @@ export interface Config {
   authDisabled: boolean;
   trustProxy: boolean;
   smtpUrl?: string;
+  mailFrom: string;
   eventStoreUrl?: string;
   mongodbUrl?: string;
   mongodbDatabase: string;
@@ -49,6 +50,7 @@ export function loadConfig(env: Env = process.env): Config {
     authDisabled,
     trustProxy: flag(env, 'TRUST_PROXY'),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: optional(env, 'MAIL_FROM') ?? 'no-reply@location-api.local',
     eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kdb:']),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
     mongodbDatabase: optional(env, 'MONGODB_DATABASE') ?? 'location_api',

@@ -1,0 +1,37 @@
+import { Inject, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
+import { ApiKeys } from './api-keys.js';
+import { KeyDirectory } from './authentication/key-directory.js';
+import { RevokeKeyController } from './commands/revoke-key/revoke-key.controller.js';
+import { RotateKeyController } from './commands/rotate-key/rotate-key.controller.js';
+import { SignUpController } from './commands/sign-up/sign-up.controller.js';
+import { SignUpHandler } from './commands/sign-up/sign-up.handler.js';
+import { GetMeController } from './queries/get-me/get-me.controller.js';
+
+@Injectable()
+class KeyDirectoryStarter implements OnApplicationBootstrap {
+  constructor(@Inject(KeyDirectory) private readonly directory: KeyDirectory) {}
+  onApplicationBootstrap(): Promise<void> {
+    return this.directory.start();
+  }
+}
+
+/** Keys and accounts (interface.md, "Keys and accounts"); its guard authenticates every request. */
+@Module({
+  imports: [CqrsModule],
+  controllers: [SignUpController, RotateKeyController, RevokeKeyController, GetMeController],
+  providers: [
+    { provide: KeyDirectory, inject: [EVENT_STORE], useFactory: (events: EventStore) => new KeyDirectory(events) },
+    {
+      provide: ApiKeys,
+      inject: [EVENT_STORE, EventRegistry, KeyDirectory, CLOCK, CONFIG],
+      useFactory: (events: EventStore, registry: EventRegistry, directory: KeyDirectory, clock: Clock, config: Config) =>
+        new ApiKeys(events, registry, directory, clock, config.projectionWaitMs),
+    },
+    KeyDirectoryStarter,
+    SignUpHandler,
+  ],
+  exports: [KeyDirectory],
+})
+export class AccountsModule {}

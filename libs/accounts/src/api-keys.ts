@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError, DomainError, StreamNotFoundError, type Clock, type EventRegistry, type EventStore } from '../../platform/src/index.js';
+import { generateApiKey, hashKey, keyPrefix } from './credentials/index.js';
+import type { KeyDirectory, KeyRecord } from './authentication/key-directory.js';
+import {
+  apiKeyStream,
+  decideApiKey,
+  evolveApiKey,
+  initialApiKeyState,
+  KeyNotActiveError,
+  type ApiKeyCommand,
+  type ApiKeyEvent,
+  type ApiKeyIssued,
+  type ApiKeyState,
+} from './domain/api-key.js';
+
+/** Another request rotated or revoked the same key first. */
+export class KeyChangedConcurrentlyError extends DomainError {
+  readonly code = 'KEY_CHANGED';
+  readonly status = 409;
+  constructor() {
+    super('the key was rotated or revoked by another request; use the key you now hold');
+  }
+}
+
+export type NewKey = Omit<ApiKeyIssued['data'], 'issued_at' | 'key_id' | 'key_hash' | 'key_prefix'>;
+
+/**
+ * Loads a key's stream, decides, appends with the expected revision, and waits
+ * until this process's key directory has the result (read your own write).
+ */
+export class ApiKeys {
+  constructor(
+    private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+    private readonly directory: KeyDirectory,
+    private readonly clock: Clock,
+    private readonly waitMs: number,
+  ) {}
+
+  /** Issues a fresh key; answers the full key (shown once) and its record. */
+  async issue(details: NewKey): Promise<{ key: string; record: KeyRecord }> {
+    const key = generateApiKey();
+    const keyId = randomUUID();
+    const data = { ...details, key_id: keyId, key_hash: hashKey(key), key_prefix: keyPrefix(key) };
+    const position = await this.execute(keyId, { type: 'IssueApiKey', data, now: this.clock.now() });
+    await this.directory.waitFor(position, this.waitMs);
+    const record = this.directory.byKeyId(keyId);
+    if (!record) throw new Error(`issued key ${keyId} is missing from the directory`);
+    return { key, record };
+  }
+
+  /** Revokes at once: when this resolves, no request with the key is accepted by this process. */
+  async revoke(keyId: string, reason: 'rotated' | 'deleted' | 'operator', replacedBy: string | null = null): Promise<void> {
+    const position = await this.execute(keyId, { type: 'RevokeApiKey', data: { key_id: keyId, reason, replaced_by: replacedBy }, now: this.clock.now() });
+    await this.directory.waitFor(position, this.waitMs);
+  }
+
+  /**
+   * Rotation revokes the old key first: if the process dies between the two
+   * appends the caller has no working key (the operator can issue one), which
+   * is safer than two live keys. A concurrent rotation of the same key loses
+   * with 409 KEY_CHANGED and issues nothing.
+   */
+  async rotate(current: KeyRecord): Promise<{ key: string; record: KeyRecord }> {
+    const replacementId = randomUUID();
+    await this.revoke(current.key_id, 'rotated', replacementId);
+    const key = generateApiKey();
+    const data = {
+      key_id: replacementId,
+      key_hash: hashKey(key),
+      key_prefix: keyPrefix(key),
+      kind: current.kind,
+      account_id: current.account_id,
+      name: current.name,
+      email: current.email,
+      tier: current.tier,
+      expires_at: null,
+      rotated_from: current.key_id,
+    };
+    const position = await this.execute(replacementId, { type: 'IssueApiKey', data, now: this.clock.now() });
+    await this.directory.waitFor(position, this.waitMs);
+    return { key, record: this.directory.byKeyId(replacementId)! };
+  }
+
+  private async execute(keyId: string, command: ApiKeyCommand): Promise<bigint> {
+    const stream = apiKeyStream(keyId);
+    const { state, revision } = await this.load(stream);
+    let decided: ApiKeyEvent[];
+    try {
+      decided = decideApiKey(command, state);
+    } catch (error) {
+      if (error instanceof KeyNotActiveError) throw new KeyChangedConcurrentlyError();
+      throw error;
+    }
+    try {
+      const result = await this.events.append(
+        stream,
+        decided.map((event) => ({ type: event.type, data: { ...event.data }, metadata: this.registry.metadataFor(event.type) })),
+        revision ?? 'no_stream',
+      );
+      return result.position;
+    } catch (error) {
+      if (error instanceof ConcurrencyError) throw new KeyChangedConcurrentlyError();
+      throw error;
+    }
+  }
+
+  private async load(stream: string): Promise<{ state: ApiKeyState; revision?: bigint }> {
+    try {
+      const stored = await this.events.readStream(stream);
+      const state = stored.reduce((current, event) => evolveApiKey(current, { type: event.type, data: event.data } as ApiKeyEvent), initialApiKeyState);
+      return { state, revision: stored[stored.length - 1]?.revision };
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return { state: initialApiKeyState };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import type { OnModuleDestroy } from '@nestjs/common';
+import { TimeoutError, type EventStore, type RecordedEvent, type Subscription } from '../../../platform/src/index.js';
+import type { ApiKeyIssued, ApiKeyRevoked, KeyKind, Tier } from '../domain/api-key.js';
+
+export interface KeyRecord {
+  key_id: string;
+  key_hash: string;
+  key_prefix: string;
+  kind: KeyKind;
+  account_id: string | null;
+  name: string;
+  email: string | null;
+  tier: Tier;
+  issued_at: string;
+  expires_at: string | null;
+  /** Global position of the issuing event: the integer record id of interface.md. */
+  record_id: number;
+  revoked_at: string | null;
+}
+
+/**
+ * Every API key, held in memory by hash and kept current by a catch-up
+ * subscription to the `api_key-` streams: authentication is one map lookup
+ * per request. Commands that change a key wait (`waitFor`) until this
+ * process's directory has applied their event before they answer, so a
+ * revoked key is refused by this instance from the moment the revocation is
+ * acknowledged.
+ */
+export class KeyDirectory implements OnModuleDestroy {
+  private readonly byHash = new Map<string, KeyRecord>();
+  private readonly byId = new Map<string, KeyRecord>();
+  private position = 0n;
+  private subscription?: Subscription;
+  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+
+  constructor(private readonly events: EventStore) {}
+
+  /**
+   * Reads every key event in the log before answering, so a restarted process
+   * knows every key before it serves its first request; then follows live.
+   * The scan reads the whole log once at start (a persisted key projection
+   * would avoid that: a follow-up).
+   */
+  async start(): Promise<void> {
+    let after = this.position;
+    for (;;) {
+      const page = await this.events.readAll({ after, maxCount: 5000 });
+      if (page.length === 0) break;
+      for (const event of page) if (event.streamName.startsWith('api_key-')) this.apply(event);
+      after = page[page.length - 1].position;
+    }
+    this.position = after;
+    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: ['api_key-'] }, (event) => this.apply(event));
+  }
+
+  onModuleDestroy(): Promise<void> | undefined {
+    return this.subscription?.stop();
+  }
+
+  byKeyHash(hash: string): KeyRecord | undefined {
+    return this.byHash.get(hash);
+  }
+
+  byKeyId(id: string): KeyRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  waitFor(position: bigint, timeoutMs: number): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
+        reject(new TimeoutError(`key directory did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ position, resolve: done });
+    });
+  }
+
+  private apply(event: RecordedEvent): void {
+    if (event.type === 'ApiKeyIssued') {
+      const data = event.data as unknown as ApiKeyIssued['data'];
+      const record: KeyRecord = { ...data, record_id: Number(event.position), revoked_at: null };
+      delete (record as Partial<ApiKeyIssued['data']>).rotated_from;
+      this.byHash.set(data.key_hash, record);
+      this.byId.set(data.key_id, record);
+    } else if (event.type === 'ApiKeyRevoked') {
+      const data = event.data as unknown as ApiKeyRevoked['data'];
+      const record = this.byId.get(data.key_id);
+      if (record) {
+        record.revoked_at = data.revoked_at;
+        this.byHash.delete(record.key_hash);
+      }
+    }
+    this.position = event.position;
+    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
+    for (const waiter of ready) waiter.resolve();
+  }
+}

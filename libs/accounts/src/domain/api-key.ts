@@ -1,0 +1,97 @@
+/**
+ * The API key aggregate (interface.md, "API key states"): issued → active,
+ * then revoked by rotation, deletion or the operator. Pure decider: the
+ * command handlers load the key's stream, decide, and append with the
+ * expected revision.
+ */
+
+export type Tier = 'free' | 'basic' | 'pro' | 'enterprise';
+export const TIERS: readonly Tier[] = ['free', 'basic', 'pro', 'enterprise'];
+
+/** `account`: a signup key; `legacy`: issued by the operator without an account. */
+export type KeyKind = 'account' | 'legacy';
+
+export interface ApiKeyIssued {
+  type: 'ApiKeyIssued';
+  data: {
+    key_id: string;
+    /** SHA-256 of the key; the key itself is never stored. */
+    key_hash: string;
+    key_prefix: string;
+    kind: KeyKind;
+    account_id: string | null;
+    name: string;
+    email: string | null;
+    tier: Tier;
+    issued_at: string;
+    expires_at: string | null;
+    /** The key this one replaces, when issued by rotation. */
+    rotated_from: string | null;
+  };
+}
+
+export interface ApiKeyRevoked {
+  type: 'ApiKeyRevoked';
+  data: {
+    key_id: string;
+    reason: 'rotated' | 'deleted' | 'operator';
+    revoked_at: string;
+    /** The key issued in its place, for a rotation. */
+    replaced_by: string | null;
+  };
+}
+
+export type ApiKeyEvent = ApiKeyIssued | ApiKeyRevoked;
+export const API_KEY_EVENT_TYPES = ['ApiKeyIssued', 'ApiKeyRevoked'] as const;
+
+export type ApiKeyState =
+  | { status: 'none' }
+  | { status: 'active'; issued: ApiKeyIssued['data'] }
+  | { status: 'revoked'; issued: ApiKeyIssued['data']; revoked: ApiKeyRevoked['data'] };
+
+export const initialApiKeyState: ApiKeyState = { status: 'none' };
+
+export function apiKeyStream(keyId: string): string {
+  return `api_key-${keyId}`;
+}
+
+export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyState {
+  switch (event.type) {
+    case 'ApiKeyIssued':
+      return { status: 'active', issued: event.data };
+    case 'ApiKeyRevoked':
+      return state.status === 'none' ? state : { status: 'revoked', issued: state.issued, revoked: event.data };
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+export type ApiKeyCommand =
+  | { type: 'IssueApiKey'; data: Omit<ApiKeyIssued['data'], 'issued_at'>; now: Date }
+  | { type: 'RevokeApiKey'; data: { key_id: string; reason: ApiKeyRevoked['data']['reason']; replaced_by: string | null }; now: Date };
+
+export class KeyAlreadyIssuedError extends Error {}
+export class KeyNotActiveError extends Error {}
+
+export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKeyEvent[] {
+  switch (command.type) {
+    case 'IssueApiKey':
+      if (state.status !== 'none') throw new KeyAlreadyIssuedError(`key ${command.data.key_id} exists`);
+      return [{ type: 'ApiKeyIssued', data: { ...command.data, issued_at: command.now.toISOString() } }];
+    case 'RevokeApiKey':
+      if (state.status !== 'active') throw new KeyNotActiveError(`key ${command.data.key_id} is not active`);
+      return [{ type: 'ApiKeyRevoked', data: { ...command.data, revoked_at: command.now.toISOString() } }];
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Expired keys answer INVALID_API_KEY like revoked ones (interface.md, "API key states"). */
+export function isUsable(state: ApiKeyState, now: Date): boolean {
+  if (state.status !== 'active') return false;
+  return state.issued.expires_at === null || new Date(state.issued.expires_at).getTime() > now.getTime();
+}

@@ -1,0 +1,8 @@
+export {
+  DATA_ENCRYPTION_KEY_FILE,
+  InvalidEncryptionKeyError,
+  SealedSecretError,
+  SecretBox,
+  type SealedSecretProblem,
+  type SecretBoxConfig,
+} from './secret-box.js';

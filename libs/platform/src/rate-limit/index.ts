@@ -1,0 +1,54 @@
+import { InProcessRateLimiter } from './embedded/in-process-rate-limiter.js';
+import type { RateDecision, RateLimitRule, RateLimiter } from './rate-limiter.port.js';
+import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
+
+export * from './rate-limiter.port.js';
+export { BUCKETS_PER_WINDOW, bucketSizeMs } from './sliding-window.js';
+export { InProcessRateLimiter, type InProcessRateLimiterOptions } from './embedded/in-process-rate-limiter.js';
+export { RedisRateLimiter, type RedisRateLimiterOptions } from './redis/redis-rate-limiter.js';
+
+export interface RateLimiterOptions {
+  /** REDIS_URL; when set, the counters live in Redis and are shared by every instance. */
+  redisUrl?: string;
+  /** Redis key prefix; default 'ratelimit:'. */
+  prefix?: string;
+  onError?: (error: unknown) => void;
+}
+
+/** Redis when a URL is configured, in-process counters otherwise (decisions.md, REDIS_URL). */
+export async function openRateLimiter(options: RateLimiterOptions = {}): Promise<RateLimiter> {
+  if (options.redisUrl) {
+    return RedisRateLimiter.open({ redisUrl: options.redisUrl, prefix: options.prefix, onError: options.onError });
+  }
+  return new InProcessRateLimiter();
+}
+
+export const DAY_MS = 86_400_000;
+
+/** Requests per rolling 24 hours by plan tier (interface.md, "Limits"; enterprise may be granted more). */
+export const DAILY_LIMITS = { free: 100, basic: 5000, pro: 20_000, enterprise: 100_000 } as const;
+
+export type RateLimitTier = keyof typeof DAILY_LIMITS;
+
+/** The quota rule of a tier: its daily limit over a rolling 24-hour window. */
+export function dailyQuota(tier: RateLimitTier): RateLimitRule {
+  return { limit: DAILY_LIMITS[tier], windowMs: DAY_MS };
+}
+
+export interface RateLimitHeaders {
+  'X-RateLimit-Limit': string;
+  'X-RateLimit-Remaining': string;
+  'X-RateLimit-Reset': string;
+}
+
+/**
+ * The three headers every response carries (interface.md, "Limits" 2). Reset is
+ * in Unix seconds, rounded up, so a client that waits until then is not early.
+ */
+export function rateLimitHeaders(decision: RateDecision): RateLimitHeaders {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(decision.resetAt.getTime() / 1000)),
+  };
+}
