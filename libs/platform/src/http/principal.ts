@@ -14,8 +14,3 @@ declare module 'fastify' {
     receivedAt?: string;
   }
 }
-
-/** The part of a key that may appear in logs and audit records. */
-export function keyPrefix(key: string): string {
-  return `${key.slice(0, 8)}…`;
-}

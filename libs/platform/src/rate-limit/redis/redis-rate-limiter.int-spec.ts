@@ -1,5 +1,7 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { BackendUnavailableError } from '../../errors.js';
+import { InProcessRateLimiter } from '../embedded/in-process-rate-limiter.js';
 import { openRateLimiter } from '../index.js';
 import { describeRateLimiterContract } from '../rate-limiter.contract.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
@@ -9,6 +11,10 @@ const redisUrl = process.env.REDIS_URL;
 // Needs a real Redis: CI sets REDIS_URL; without it the suite is skipped, not faked.
 const describeIf = redisUrl ? describe : describe.skip;
 if (!redisUrl) console.info('redis-rate-limiter.int-spec: REDIS_URL is not set; skipping the Redis rate-limiter tests');
+
+const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+const describeWithRedisServer = redisServer ? describe : describe.skip;
+if (!redisServer) console.info('redis-rate-limiter.int-spec: no redis-server binary; skipping the outage test');
 
 // A prefix per run keeps runs apart on a shared Redis and lets cleanup delete exactly this run's keys.
 const prefix = `test-rl-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}:`;
@@ -101,6 +107,47 @@ describeIf('RedisRateLimiter', () => {
       expect(await redis.exists(`${prefix}emptied`)).toBe(0);
     });
 
+    it('decides exactly as the in-process limiter over a long random run', async () => {
+      const reference = new InProcessRateLimiter();
+      // A seeded generator (mulberry32), so a failure can be replayed.
+      let seed = 20250301;
+      const random = () => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+      const rules = [
+        { limit: 5, windowMs: 60_000 },
+        { limit: 40, windowMs: DAY },
+        { limit: 25, windowMs: DAY }, // the same key's limit lowered
+        { limit: 3, windowMs: 1000 },
+      ];
+      let now = t0;
+      try {
+        for (let step = 0; step < 4000; step++) {
+          // Mostly steps within the short windows, sometimes hours; now and then a caller stamped up to a minute early.
+          const r = random();
+          now += r < 0.6 ? Math.floor(random() * 200) : r < 0.9 ? Math.floor(random() * 5000) : r < 0.985 ? Math.floor(random() * 3 * 3_600_000) : 0;
+          const stamped = random() < 0.1 ? now - Math.floor(random() * 60_000) : now;
+          const which = Math.floor(random() * rules.length);
+          const rule = rules[which];
+          const k = `random-${which === 2 ? 1 : which}`;
+          const op = random() < 0.8 ? 'consume' : random() < 0.95 ? 'peek' : 'reset';
+          if (op === 'reset') {
+            await Promise.all([limiter.reset(k), reference.reset(k)]);
+            continue;
+          }
+          const [got, expected] = await Promise.all([limiter[op](k, rule, new Date(stamped)), reference[op](k, rule, new Date(stamped))]);
+          if (JSON.stringify(got) !== JSON.stringify(expected)) {
+            throw new Error(`step ${step}: ${op} ${k} at ${stamped}: Redis ${JSON.stringify(got)}, in-process ${JSON.stringify(expected)}`);
+          }
+        }
+      } finally {
+        await reference.close();
+      }
+    });
+
     it('reports Redis failures as BackendUnavailableError', async () => {
       const failing = await RedisRateLimiter.open({ redisUrl: redisUrl!, prefix, onError: () => {} });
       try {
@@ -121,4 +168,48 @@ async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
     if (keys.length > 0) await redis.del(...keys);
     cursor = next;
   } while (cursor !== '0');
+}
+
+describeWithRedisServer('RedisRateLimiter when Redis goes away', () => {
+  it('fails calls with BackendUnavailableError while Redis is down and recovers once it is back', async () => {
+    const port = 22000 + Math.floor(Math.random() * 1000);
+    const startRedis = () =>
+      spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    let server = startRedis();
+    const rule = { limit: 5, windowMs: 60_000 };
+    const limiter = await eventually(() => RedisRateLimiter.open({ redisUrl: `redis://127.0.0.1:${port}`, onError: () => {} }));
+    try {
+      expect(await limiter.consume('outage', rule)).toMatchObject({ allowed: true });
+      server.kill('SIGKILL');
+      await exited(server);
+      await expect(limiter.consume('outage', rule)).rejects.toThrow(BackendUnavailableError);
+      await expect(limiter.ping()).rejects.toThrow(BackendUnavailableError);
+
+      server = startRedis();
+      // A fresh server: the script is loaded again (EVALSHA falls back to EVAL).
+      const back = await eventually(() => limiter.consume('outage', rule));
+      expect(back).toMatchObject({ allowed: true, remaining: 4 });
+    } finally {
+      await limiter.close();
+      server.kill('SIGKILL');
+      await exited(server);
+    }
+  }, 30_000);
+});
+
+async function eventually<T>(attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+function exited(child: ChildProcess): Promise<unknown> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', resolve));
 }
