@@ -77,6 +77,7 @@ export class ApiKeys {
       tier: current.tier,
       expires_at: null,
       rotated_from: current.key_id,
+      user_id: current.user_id,
     };
     const position = await this.execute(replacementId, { type: 'IssueApiKey', data, now: this.clock.now() });
     await this.directory.waitFor(position, this.waitMs);

@@ -43,7 +43,10 @@ export class ApiKeyGuard implements CanActivate {
     const record = key.length <= 256 ? this.directory.byKeyHash(hashKey(key)) : undefined;
     if (!record || (record.expires_at !== null && new Date(record.expires_at).getTime() <= now.getTime())) throw new InvalidApiKeyError();
     request.apiKey = record;
-    request.principal = { kind: 'key', account_id: record.account_id, key_prefix: record.key_prefix };
+    request.principal =
+      record.kind === 'personal' && record.user_id
+        ? { kind: 'user', account_id: record.account_id, key_prefix: record.key_prefix, user_id: record.user_id }
+        : { kind: 'key', account_id: record.account_id, key_prefix: record.key_prefix };
 
     const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(record.tier), windowMs: QUOTA_WINDOW_MS }, now);
     const reply = http.getResponse<FastifyReply>();

@@ -8,6 +8,8 @@ export interface KeyRecord {
   key_prefix: string;
   kind: KeyKind;
   account_id: string | null;
+  /** Personal tokens only: the user the token is scoped to. */
+  user_id: string | null;
   name: string;
   email: string | null;
   tier: Tier;
@@ -83,7 +85,7 @@ export class KeyDirectory implements OnModuleDestroy {
   private apply(event: RecordedEvent): void {
     if (event.type === 'ApiKeyIssued') {
       const data = event.data as unknown as ApiKeyIssued['data'];
-      const record: KeyRecord = { ...data, record_id: Number(event.position), revoked_at: null };
+      const record: KeyRecord = { ...data, user_id: data.user_id ?? null, record_id: Number(event.position), revoked_at: null };
       delete (record as Partial<ApiKeyIssued['data']>).rotated_from;
       this.byHash.set(data.key_hash, record);
       this.byId.set(data.key_id, record);

@@ -8,8 +8,12 @@
 export type Tier = 'free' | 'basic' | 'pro' | 'enterprise';
 export const TIERS: readonly Tier[] = ['free', 'basic', 'pro', 'enterprise'];
 
-/** `account`: a signup key; `legacy`: issued by the operator without an account. */
-export type KeyKind = 'account' | 'legacy';
+/**
+ * `account`: a signup key; `legacy`: issued by the operator without an account;
+ * `personal`: a per-user token from /v2/auth/login or /v2/auth/google/mobile
+ * (an X-API-Key value scoped to one user, with an expiry).
+ */
+export type KeyKind = 'account' | 'legacy' | 'personal';
 
 export interface ApiKeyIssued {
   type: 'ApiKeyIssued';
@@ -27,6 +31,8 @@ export interface ApiKeyIssued {
     expires_at: string | null;
     /** The key this one replaces, when issued by rotation. */
     rotated_from: string | null;
+    /** For personal tokens: the user they are scoped to (absent on other kinds and on events stored before it existed). */
+    user_id?: string | null;
   };
 }
 

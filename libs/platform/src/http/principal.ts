@@ -5,6 +5,8 @@ export interface Principal {
   account_id: string | null;
   /** First characters of the presented key, safe to log. */
   key_prefix: string;
+  /** Personal tokens: the user the token is scoped to. */
+  user_id?: string;
 }
 
 declare module 'fastify' {
