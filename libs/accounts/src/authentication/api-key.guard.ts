@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_LEVEL, CLOCK, CONFIG, RATE_LIMITER, type AccessLevel, type Clock, type Config, type RateLimiter } from '../../../platform/src/index.js';
+import { ACCESS_LEVEL, CLOCK, CONFIG, RATE_LIMITER, rateLimitHeaders, type AccessLevel, type Clock, type Config, type RateLimiter } from '../../../platform/src/index.js';
 import { hashKey, keyPrefix } from '../credentials/index.js';
 import { AdminKeyRequiredError, InvalidApiKeyError, MissingApiKeyError, RateLimitedError } from '../domain/errors.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
@@ -50,10 +50,7 @@ export class ApiKeyGuard implements CanActivate {
 
     const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(record.tier), windowMs: QUOTA_WINDOW_MS }, now);
     const reply = http.getResponse<FastifyReply>();
-    void reply
-      .header('x-ratelimit-limit', String(decision.limit))
-      .header('x-ratelimit-remaining', String(decision.remaining))
-      .header('x-ratelimit-reset', String(Math.ceil(decision.resetAt.getTime() / 1000)));
+    void reply.headers({ ...rateLimitHeaders(decision) });
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       void reply.header('retry-after', String(retryAfter));

@@ -1,6 +1,9 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { TimeoutError, type EventStore, type RecordedEvent, type Subscription } from '../../../platform/src/index.js';
+import { evolveAccount, type Account, type AccountEvent, type AccountState } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked, KeyKind, Tier } from '../domain/api-key.js';
+
+const PREFIXES = ['api_key-', 'account-'];
 
 export interface KeyRecord {
   key_id: string;
@@ -21,7 +24,7 @@ export interface KeyRecord {
 }
 
 /**
- * Every API key, held in memory by hash and kept current by a catch-up
+ * Every API key and account, held in memory (keys by hash) and kept current by a catch-up
  * subscription to the `api_key-` streams: authentication is one map lookup
  * per request. Commands that change a key wait (`waitFor`) until this
  * process's directory has applied their event before they answer, so a
@@ -31,6 +34,7 @@ export interface KeyRecord {
 export class KeyDirectory implements OnModuleDestroy {
   private readonly byHash = new Map<string, KeyRecord>();
   private readonly byId = new Map<string, KeyRecord>();
+  private readonly accounts = new Map<string, AccountState>();
   private position = 0n;
   private subscription?: Subscription;
   private waiters: Array<{ position: bigint; resolve: () => void }> = [];
@@ -48,11 +52,11 @@ export class KeyDirectory implements OnModuleDestroy {
     for (;;) {
       const page = await this.events.readAll({ after, maxCount: 5000 });
       if (page.length === 0) break;
-      for (const event of page) if (event.streamName.startsWith('api_key-')) this.apply(event);
+      for (const event of page) if (PREFIXES.some((prefix) => event.streamName.startsWith(prefix))) this.apply(event);
       after = page[page.length - 1].position;
     }
     this.position = after;
-    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: ['api_key-'] }, (event) => this.apply(event));
+    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: PREFIXES }, (event) => this.apply(event));
   }
 
   onModuleDestroy(): Promise<void> | undefined {
@@ -65,6 +69,11 @@ export class KeyDirectory implements OnModuleDestroy {
 
   byKeyId(id: string): KeyRecord | undefined {
     return this.byId.get(id);
+  }
+
+  account(accountId: string): Account | undefined {
+    const state = this.accounts.get(accountId);
+    return state?.status === 'open' ? state.account : undefined;
   }
 
   waitFor(position: bigint, timeoutMs: number): Promise<void> {
@@ -96,6 +105,11 @@ export class KeyDirectory implements OnModuleDestroy {
         record.revoked_at = data.revoked_at;
         this.byHash.delete(record.key_hash);
       }
+    }
+    if (event.streamName.startsWith('account-')) {
+      const accountId = String(event.data.account_id);
+      const next = evolveAccount(this.accounts.get(accountId) ?? { status: 'none' }, { type: event.type, data: event.data } as AccountEvent);
+      this.accounts.set(accountId, next);
     }
     this.position = event.position;
     const ready = this.waiters.filter((waiter) => waiter.position <= this.position);

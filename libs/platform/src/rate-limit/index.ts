@@ -23,17 +23,7 @@ export async function openRateLimiter(options: RateLimiterOptions = {}): Promise
   return new InProcessRateLimiter();
 }
 
-export const DAY_MS = 86_400_000;
-
-/** Requests per rolling 24 hours by plan tier (interface.md, "Limits"; enterprise may be granted more). */
-export const DAILY_LIMITS = { free: 100, basic: 5000, pro: 20_000, enterprise: 100_000 } as const;
-
-export type RateLimitTier = keyof typeof DAILY_LIMITS;
-
-/** The quota rule of a tier: its daily limit over a rolling 24-hour window. */
-export function dailyQuota(tier: RateLimitTier): RateLimitRule {
-  return { limit: DAILY_LIMITS[tier], windowMs: DAY_MS };
-}
+// Plan tiers and their daily limits belong to the accounts context (libs/accounts/src/quota.ts).
 
 export interface RateLimitHeaders {
   'X-RateLimit-Limit': string;

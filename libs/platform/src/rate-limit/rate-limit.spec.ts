@@ -1,4 +1,4 @@
-import { DAILY_LIMITS, DAY_MS, dailyQuota, rateLimitHeaders } from './index.js';
+import { rateLimitHeaders } from './index.js';
 import { bucketSizeMs } from './sliding-window.js';
 
 describe('rateLimitHeaders', () => {
@@ -11,13 +11,6 @@ describe('rateLimitHeaders', () => {
         'X-RateLimit-Reset'
       ],
     ).toBe('1740873660');
-  });
-});
-
-describe('daily quotas', () => {
-  it('follow the tier table over a rolling 24 hours', () => {
-    expect(DAILY_LIMITS).toEqual({ free: 100, basic: 5000, pro: 20_000, enterprise: 100_000 });
-    expect(dailyQuota('pro')).toEqual({ limit: 20_000, windowMs: DAY_MS });
   });
 });
 

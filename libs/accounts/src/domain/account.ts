@@ -1,0 +1,94 @@
+import type { Tier } from './api-key.js';
+
+/**
+ * The account aggregate: plan tier, banking provisioning and the IP allowlist
+ * (decisions.md, "Operator interface"). Every operator action is an event.
+ */
+export interface AccountOpened {
+  type: 'AccountOpened';
+  data: { account_id: string; name: string; email: string; tier: Tier; opened_at: string };
+}
+export interface AccountTierChanged {
+  type: 'AccountTierChanged';
+  data: { account_id: string; tier: Tier; changed_at: string };
+}
+export interface BankingAccessChanged {
+  type: 'BankingAccessChanged';
+  data: { account_id: string; enabled: boolean; changed_at: string };
+}
+export interface IpAllowlistReplaced {
+  type: 'IpAllowlistReplaced';
+  /** Normalised entries; empty removes the allowlist. */
+  data: { account_id: string; entries: string[]; changed_at: string };
+}
+
+export type AccountEvent = AccountOpened | AccountTierChanged | BankingAccessChanged | IpAllowlistReplaced;
+export const ACCOUNT_EVENT_TYPES = ['AccountOpened', 'AccountTierChanged', 'BankingAccessChanged', 'IpAllowlistReplaced'] as const;
+
+export interface Account {
+  account_id: string;
+  name: string;
+  email: string;
+  tier: Tier;
+  banking: boolean;
+  ip_allowlist: string[];
+  opened_at: string;
+}
+
+export type AccountState = { status: 'none' } | { status: 'open'; account: Account };
+export const initialAccountState: AccountState = { status: 'none' };
+
+export function accountStream(accountId: string): string {
+  return `account-${accountId}`;
+}
+
+export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
+    case 'AccountOpened': {
+      const { account_id, name, email, tier, opened_at } = event.data;
+      return { status: 'open', account: { account_id, name, email, tier, opened_at, banking: false, ip_allowlist: [] } };
+    }
+    case 'AccountTierChanged':
+      return state.status === 'open' ? { status: 'open', account: { ...state.account, tier: event.data.tier } } : state;
+    case 'BankingAccessChanged':
+      return state.status === 'open' ? { status: 'open', account: { ...state.account, banking: event.data.enabled } } : state;
+    case 'IpAllowlistReplaced':
+      return state.status === 'open' ? { status: 'open', account: { ...state.account, ip_allowlist: event.data.entries } } : state;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+export type AccountCommand =
+  | { type: 'OpenAccount'; data: Omit<AccountOpened['data'], 'opened_at'>; now: Date }
+  | { type: 'ChangeTier'; tier: Tier; now: Date }
+  | { type: 'SetBankingAccess'; enabled: boolean; now: Date }
+  | { type: 'ReplaceIpAllowlist'; entries: string[]; now: Date };
+
+export class AccountExistsError extends Error {}
+export class AccountMissingError extends Error {}
+
+/** Operator actions that change nothing still record an event: the audit trail shows the request. */
+export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
+  if (command.type === 'OpenAccount') {
+    if (state.status !== 'none') throw new AccountExistsError(command.data.account_id);
+    return [{ type: 'AccountOpened', data: { ...command.data, opened_at: command.now.toISOString() } }];
+  }
+  if (state.status !== 'open') throw new AccountMissingError();
+  const account_id = state.account.account_id;
+  const changed_at = command.now.toISOString();
+  switch (command.type) {
+    case 'ChangeTier':
+      return [{ type: 'AccountTierChanged', data: { account_id, tier: command.tier, changed_at } }];
+    case 'SetBankingAccess':
+      return [{ type: 'BankingAccessChanged', data: { account_id, enabled: command.enabled, changed_at } }];
+    case 'ReplaceIpAllowlist':
+      return [{ type: 'IpAllowlistReplaced', data: { account_id, entries: command.entries, changed_at } }];
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
