@@ -1,8 +1,11 @@
 import { Inject, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
+import { Accounts } from './accounts.js';
 import { ApiKeys } from './api-keys.js';
 import { KeyDirectory } from './authentication/key-directory.js';
+import { IssueLegacyKeyController } from './commands/issue-legacy-key/issue-legacy-key.controller.js';
+import { OperateAccountController } from './commands/operate-account/operate-account.controller.js';
 import { RevokeKeyController } from './commands/revoke-key/revoke-key.controller.js';
 import { RotateKeyController } from './commands/rotate-key/rotate-key.controller.js';
 import { SignUpController } from './commands/sign-up/sign-up.controller.js';
@@ -20,7 +23,7 @@ class KeyDirectoryStarter implements OnApplicationBootstrap {
 /** Keys and accounts (interface.md, "Keys and accounts"); its guard authenticates every request. */
 @Module({
   imports: [CqrsModule],
-  controllers: [SignUpController, RotateKeyController, RevokeKeyController, GetMeController],
+  controllers: [SignUpController, RotateKeyController, RevokeKeyController, GetMeController, OperateAccountController, IssueLegacyKeyController],
   providers: [
     { provide: KeyDirectory, inject: [EVENT_STORE], useFactory: (events: EventStore) => new KeyDirectory(events) },
     {
@@ -29,9 +32,15 @@ class KeyDirectoryStarter implements OnApplicationBootstrap {
       useFactory: (events: EventStore, registry: EventRegistry, directory: KeyDirectory, clock: Clock, config: Config) =>
         new ApiKeys(events, registry, directory, clock, config.projectionWaitMs),
     },
+    {
+      provide: Accounts,
+      inject: [EVENT_STORE, EventRegistry, KeyDirectory, CLOCK, CONFIG],
+      useFactory: (events: EventStore, registry: EventRegistry, directory: KeyDirectory, clock: Clock, config: Config) =>
+        new Accounts(events, registry, directory, clock, config.projectionWaitMs),
+    },
     KeyDirectoryStarter,
     SignUpHandler,
   ],
-  exports: [KeyDirectory],
+  exports: [KeyDirectory, ApiKeys, Accounts],
 })
 export class AccountsModule {}

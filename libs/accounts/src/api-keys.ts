@@ -74,7 +74,7 @@ export class ApiKeys {
       account_id: current.account_id,
       name: current.name,
       email: current.email,
-      tier: current.tier,
+      tier: this.directory.tierOf(current),
       expires_at: null,
       rotated_from: current.key_id,
       user_id: current.user_id,
@@ -82,6 +82,17 @@ export class ApiKeys {
     const position = await this.execute(replacementId, { type: 'IssueApiKey', data, now: this.clock.now() });
     await this.directory.waitFor(position, this.waitMs);
     return { key, record: this.directory.byKeyId(replacementId)! };
+  }
+
+  /** Whether the key's stream still ends with its issue (one backwards read of one event). */
+  async isLive(keyId: string): Promise<boolean> {
+    try {
+      const [last] = await this.events.readStream(apiKeyStream(keyId), { direction: 'backwards', maxCount: 1 });
+      return last?.type === 'ApiKeyIssued';
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return false;
+      throw error;
+    }
   }
 
   private async execute(keyId: string, command: ApiKeyCommand): Promise<bigint> {

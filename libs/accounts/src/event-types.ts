@@ -4,4 +4,8 @@ import type { EventTypeDefinition } from '../../platform/src/index.js';
 export const accountsEventTypes: EventTypeDefinition[] = [
   { type: 'ApiKeyIssued', version: 1 },
   { type: 'ApiKeyRevoked', version: 1 },
+  { type: 'AccountOpened', version: 1 },
+  { type: 'AccountTierChanged', version: 1 },
+  { type: 'BankingAccessChanged', version: 1 },
+  { type: 'IpAllowlistReplaced', version: 1 },
 ];

@@ -3,11 +3,12 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { CONFIG, EVENT_STORE, EventRegistry, type Config, type EventStore } from '../../platform/src/index.js';
 import { GetAdminAuditController } from './queries/get-admin-audit/get-admin-audit.controller.js';
 import { GetAdminAuditHandler } from './queries/get-admin-audit/get-admin-audit.handler.js';
+import { GetBankingAuditLogController } from './queries/get-banking-audit-log/get-banking-audit-log.controller.js';
 import { AccessRecorder } from './recording/access-recorder.js';
 
 @Module({
   imports: [CqrsModule],
-  controllers: [GetAdminAuditController],
+  controllers: [GetAdminAuditController, GetBankingAuditLogController],
   providers: [
     GetAdminAuditHandler,
     {

@@ -1,31 +1,59 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_LEVEL, CLOCK, CONFIG, RATE_LIMITER, rateLimitHeaders, type AccessLevel, type Clock, type Config, type RateLimiter } from '../../../platform/src/index.js';
+import {
+  ACCESS_LEVEL,
+  CLOCK,
+  CONFIG,
+  RATE_LIMITER,
+  rateLimitHeaders,
+  REQUIRED_TIER,
+  type AccessLevel,
+  type Clock,
+  type Config,
+  type RateLimiter,
+} from '../../../platform/src/index.js';
+import { ApiKeys } from '../api-keys.js';
 import { hashKey, keyPrefix } from '../credentials/index.js';
-import { AdminKeyRequiredError, InvalidApiKeyError, MissingApiKeyError, RateLimitedError } from '../domain/errors.js';
+import { TIERS, type Tier } from '../domain/api-key.js';
+import {
+  AccountKeyRequiredError,
+  AdminKeyRequiredError,
+  BankingAccessRequiredError,
+  InvalidApiKeyError,
+  IpNotAllowedError,
+  MissingApiKeyError,
+  RateLimitedError,
+  TierRequiredError,
+} from '../domain/errors.js';
+import { IpAllowlist } from '../domain/ip-allowlist.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 import { secretsEqual } from './constant-time.js';
-import { KeyDirectory } from './key-directory.js';
+import { KeyDirectory, type KeyRecord } from './key-directory.js';
 
 /**
  * Authenticates X-API-Key on every route not marked public (interface.md,
- * "Authentication"), then counts the request against the key's rolling 24 h
- * quota and sets the X-RateLimit-* headers ("Limits"). The key is looked up by
- * its SHA-256 in the in-memory key directory: one hash and one map lookup.
+ * "Authentication"), applies the access rules (account keys, banking, IP
+ * allowlist, tier), then counts the request against the key's rolling 24 h
+ * quota and sets the X-RateLimit-* headers ("Limits"). Refused requests do not
+ * use quota.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly allowlists = new Map<string, IpAllowlist>();
+
   constructor(
     private readonly reflector: Reflector,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly directory: KeyDirectory,
+    private readonly keys: ApiKeys,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const level = this.reflector.getAllAndOverride<AccessLevel>(ACCESS_LEVEL, [context.getHandler(), context.getClass()]) ?? 'key';
+    const targets = [context.getHandler(), context.getClass()];
+    const level = this.reflector.getAllAndOverride<AccessLevel>(ACCESS_LEVEL, targets) ?? 'key';
     if (level === 'public') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
@@ -35,20 +63,21 @@ export class ApiKeyGuard implements CanActivate {
     if (!key) throw new MissingApiKeyError();
     if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) {
       request.principal = { kind: 'admin', account_id: null, key_prefix: keyPrefix(key) };
+      if (level === 'account' || level === 'banking') throw new AccountKeyRequiredError();
       return true;
     }
     if (level === 'admin') throw this.config.adminApiKey ? new InvalidApiKeyError() : new AdminKeyRequiredError();
 
     const now = this.clock.now();
-    const record = key.length <= 256 ? this.directory.byKeyHash(hashKey(key)) : undefined;
-    if (!record || (record.expires_at !== null && new Date(record.expires_at).getTime() <= now.getTime())) throw new InvalidApiKeyError();
+    const record = await this.authenticate(key, now);
     request.apiKey = record;
     request.principal =
       record.kind === 'personal' && record.user_id
         ? { kind: 'user', account_id: record.account_id, key_prefix: record.key_prefix, user_id: record.user_id }
         : { kind: 'key', account_id: record.account_id, key_prefix: record.key_prefix };
+    const tier = this.checkAccess(level, this.reflector.getAllAndOverride<Tier | undefined>(REQUIRED_TIER, targets), record, request.ip);
 
-    const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(record.tier), windowMs: QUOTA_WINDOW_MS }, now);
+    const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS }, now);
     const reply = http.getResponse<FastifyReply>();
     void reply.headers({ ...rateLimitHeaders(decision) });
     if (!decision.allowed) {
@@ -57,5 +86,42 @@ export class ApiKeyGuard implements CanActivate {
       throw new RateLimitedError(retryAfter);
     }
     return true;
+  }
+
+  /**
+   * One hash and one map lookup find the key; its stream's head then confirms
+   * it is still live, so a key revoked through another api instance is refused
+   * at once here too, before this instance's directory has caught up.
+   */
+  private async authenticate(key: string, now: Date): Promise<KeyRecord> {
+    const record = key.length <= 256 ? this.directory.byKeyHash(hashKey(key)) : undefined;
+    if (!record) throw new InvalidApiKeyError();
+    if (record.expires_at !== null && new Date(record.expires_at).getTime() <= now.getTime()) throw new InvalidApiKeyError();
+    if (!(await this.keys.isLive(record.key_id))) throw new InvalidApiKeyError();
+    return record;
+  }
+
+  /** Answers the tier whose quota applies: the account's (the operator may change it), or a legacy key's own. */
+  private checkAccess(level: AccessLevel, requiredTier: Tier | undefined, record: KeyRecord, ip: string): Tier {
+    const account = record.account_id ? this.directory.account(record.account_id) : undefined;
+    const tier = this.directory.tierOf(record);
+    if ((level === 'account' || level === 'banking') && !account) throw new AccountKeyRequiredError();
+    if (level === 'banking' && account) {
+      if (!account.banking) throw new BankingAccessRequiredError();
+      if (account.ip_allowlist.length > 0 && !this.allowlist(account.ip_allowlist).allows(ip)) throw new IpNotAllowedError(ip);
+    }
+    if (requiredTier && TIERS.indexOf(tier) < TIERS.indexOf(requiredTier)) throw new TierRequiredError(requiredTier);
+    return tier;
+  }
+
+  private allowlist(entries: string[]): IpAllowlist {
+    const cacheKey = entries.join(',');
+    let parsed = this.allowlists.get(cacheKey);
+    if (!parsed) {
+      parsed = IpAllowlist.parse(entries);
+      if (this.allowlists.size > 1000) this.allowlists.clear();
+      this.allowlists.set(cacheKey, parsed);
+    }
+    return parsed;
   }
 }

@@ -71,6 +71,11 @@ export class KeyDirectory implements OnModuleDestroy {
     return this.byId.get(id);
   }
 
+  /** The tier whose quota applies to a key: its account's (the operator may change it), or a legacy key's own. */
+  tierOf(record: KeyRecord): Tier {
+    return (record.account_id ? this.account(record.account_id)?.tier : undefined) ?? record.tier;
+  }
+
   account(accountId: string): Account | undefined {
     const state = this.accounts.get(accountId);
     return state?.status === 'open' ? state.account : undefined;

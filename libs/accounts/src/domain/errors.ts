@@ -43,3 +43,30 @@ export class AccountKeyRequiredError extends DomainError {
     super('this endpoint needs a key that belongs to an account');
   }
 }
+
+/** interface.md, "Authentication" 7. */
+export class BankingAccessRequiredError extends DomainError {
+  readonly code = 'BANKING_ACCESS_REQUIRED';
+  readonly status = 403;
+  constructor() {
+    super('this account is not provisioned for the banking features; ask the operator');
+  }
+}
+
+/** interface.md, "Authentication" 8. */
+export class IpNotAllowedError extends DomainError {
+  readonly code = 'IP_NOT_ALLOWED';
+  readonly status = 403;
+  constructor(ip: string) {
+    super(`requests from ${ip} are outside this account's IP allowlist`);
+  }
+}
+
+/** interface.md, "Errors": the endpoint needs a higher plan tier. */
+export class TierRequiredError extends DomainError {
+  readonly code = 'TIER_REQUIRED';
+  readonly status = 403;
+  constructor(required: string) {
+    super(`this endpoint needs the ${required} tier`);
+  }
+}

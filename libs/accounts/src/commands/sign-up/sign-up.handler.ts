@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { MAIL_QUEUE, type MailQueue } from '../../../../platform/src/index.js';
+import { Accounts } from '../../accounts.js';
 import { ApiKeys } from '../../api-keys.js';
 import { keyRecordView } from '../../key-record.view.js';
 import { dailyLimitOf } from '../../quota.js';
@@ -17,11 +18,17 @@ export class SignUpHandler implements ICommandHandler<SignUpCommand> {
 
   constructor(
     private readonly keys: ApiKeys,
+    private readonly accounts: Accounts,
     @Inject(MAIL_QUEUE) private readonly mail: MailQueue,
   ) {}
 
   async execute(command: SignUpCommand): Promise<ReturnType<typeof keyRecordView>> {
     const accountId = `acct_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    await this.accounts.execute(accountId, (now) => ({
+      type: 'OpenAccount',
+      data: { account_id: accountId, name: command.name, email: command.email, tier: 'free' },
+      now,
+    }));
     const { key, record } = await this.keys.issue({
       kind: 'account',
       account_id: accountId,

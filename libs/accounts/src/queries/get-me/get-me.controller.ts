@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { CLOCK, RATE_LIMITER, type Clock, type RateLimiter } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../../quota.js';
-import type { KeyRecord } from '../../authentication/key-directory.js';
+import { KeyDirectory, type KeyRecord } from '../../authentication/key-directory.js';
 
 @ApiTags('keys')
 @ApiSecurity('api_key')
@@ -13,6 +13,7 @@ export class GetMeController {
   constructor(
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly directory: KeyDirectory,
   ) {}
 
   @Get('me')
@@ -24,8 +25,8 @@ export class GetMeController {
       key_prefix: record.key_prefix,
       name: record.name,
       email: record.email,
-      tier: record.tier,
-      daily_limit: dailyLimitOf(record.tier),
+      tier: this.directory.tierOf(record),
+      daily_limit: dailyLimitOf(this.directory.tierOf(record)),
       created_at: record.issued_at,
       expires_at: record.expires_at,
       usage: await this.usageOf(record),
@@ -36,12 +37,12 @@ export class GetMeController {
   @ApiOperation({ summary: 'Consumption against the plan over the rolling 24 h window' })
   async usage(@Req() request: FastifyRequest) {
     const record = callingKey(request);
-    return { tier: record.tier, ...(await this.usageOf(record)) };
+    return { tier: this.directory.tierOf(record), ...(await this.usageOf(record)) };
   }
 
   /** This request has been counted already: `used` includes it. */
   private async usageOf(record: KeyRecord) {
-    const limit = dailyLimitOf(record.tier);
+    const limit = dailyLimitOf(this.directory.tierOf(record));
     const decision = await this.limiter.peek(quotaKey(record.key_id), { limit, windowMs: QUOTA_WINDOW_MS }, this.clock.now());
     return {
       window: 'rolling_24h',

@@ -1,0 +1,24 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
+import { TIERS, type Tier } from '../../domain/api-key.js';
+
+export class SetBankingRequest {
+  @ApiProperty()
+  @IsBoolean()
+  enabled: boolean;
+}
+
+export class ReplaceIpAllowlistRequest {
+  @ApiProperty({ type: [String], maxItems: 1000, example: ['203.0.113.7', '10.0.0.0/8', '2001:db8::/32'], description: 'Exact IPs and CIDR ranges; empty removes the allowlist' })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  entries: string[];
+}
+
+export class ChangeTierRequest {
+  @ApiProperty({ enum: TIERS })
+  @IsIn(TIERS as Tier[])
+  tier: Tier;
+}
