@@ -12,7 +12,22 @@ import {
   type EventStore,
   type ReadStore,
 } from '../../../libs/platform/src/index.js';
+import {
+  accountView,
+  Accounts,
+  ApiKeys,
+  IpAllowlist,
+  KeyDirectory,
+  keyRecordView,
+  TIERS,
+  type AccountCommand,
+  type Tier,
+} from '../../../libs/accounts/src/index.js';
+import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
+
+/** Bad arguments: exit code 64 with the command's usage. */
+class UsageError extends Error {}
 
 /**
  * What operator commands work on: the log and the read models only. The job
@@ -32,6 +47,13 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'projections:list': { usage: 'projections:list', run: listProjections },
   'projections:rebuild': { usage: 'projections:rebuild NAME', run: rebuild },
   'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain)', run: verifyAudit },
+  'accounts:banking': { usage: 'accounts:banking ACCOUNT_ID true|false', run: (runtime, args) => operate(runtime, args, 2, (now) => ({ type: 'SetBankingAccess', enabled: parseBoolean(args[1]), now })) },
+  'accounts:tier': { usage: 'accounts:tier ACCOUNT_ID free|basic|pro|enterprise', run: (runtime, args) => operate(runtime, args, 2, (now) => ({ type: 'ChangeTier', tier: parseTier(args[1]), now })) },
+  'accounts:ip-allowlist': {
+    usage: 'accounts:ip-allowlist ACCOUNT_ID [ENTRY …]   (no entries removes the allowlist)',
+    run: (runtime, args) => operate(runtime, args, 1, (now) => ({ type: 'ReplaceIpAllowlist', entries: [...IpAllowlist.parse(args.slice(1)).entries], now })),
+  },
+  'keys:issue': { usage: 'keys:issue NAME free|basic|pro|enterprise   (a legacy key without an account)', run: issueLegacyKey },
 };
 
 const [name, ...args] = process.argv.slice(2);
@@ -65,11 +87,57 @@ try {
   code = await command.run(runtime, args);
 } catch (error) {
   process.stderr.write(`${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (error instanceof UsageError) process.stderr.write(`usage: npm run ops -- ${command.usage}\n`);
+  code = error instanceof UsageError ? 64 : 1;
 } finally {
   await runtime.backends.readStore.close();
   await runtime.backends.events.close();
 }
 process.exit(code);
+
+function parseBoolean(value: string | undefined): boolean {
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new UsageError(`expected true or false, got "${value ?? ''}"`);
+}
+
+function parseTier(value: string | undefined): Tier {
+  if ((TIERS as readonly string[]).includes(value ?? '')) return value as Tier;
+  throw new UsageError(`tier must be one of ${TIERS.join(', ')}`);
+}
+
+/** The same event the admin endpoint records; the directory is read from the log first. */
+async function directoryOf(runtime: Runtime): Promise<KeyDirectory> {
+  const directory = new KeyDirectory(runtime.backends.events);
+  await directory.start();
+  return directory;
+}
+
+async function operate(runtime: Runtime, args: string[], minArgs: number, command: (now: Date) => AccountCommand): Promise<number> {
+  if (args.length < minArgs || !args[0]) throw new UsageError('missing arguments');
+  const directory = await directoryOf(runtime);
+  try {
+    const accounts = new Accounts(runtime.backends.events, runtime.registry, directory, systemClock, 10_000);
+    const account = await accounts.execute(args[0], command);
+    process.stdout.write(`${JSON.stringify(accountView(account), null, 2)}\n`);
+    return 0;
+  } finally {
+    await directory.onModuleDestroy();
+  }
+}
+
+async function issueLegacyKey(runtime: Runtime, args: string[]): Promise<number> {
+  const [name, tier] = args;
+  if (!name) throw new UsageError('missing NAME');
+  const directory = await directoryOf(runtime);
+  try {
+    const keys = new ApiKeys(runtime.backends.events, runtime.registry, directory, systemClock, 10_000);
+    const { key, record } = await keys.issue({ kind: 'legacy', account_id: null, name, email: null, tier: parseTier(tier), expires_at: null, rotated_from: null });
+    process.stdout.write(`${JSON.stringify(keyRecordView(record, key), null, 2)}\n`);
+    return 0;
+  } finally {
+    await directory.onModuleDestroy();
+  }
+}
 
 async function listProjections(runtime: Runtime): Promise<number> {
   for (const projection of projections) {

@@ -28,6 +28,14 @@ export interface Config {
   /** How long a read-your-own-write command waits for projections. */
   projectionWaitMs: number;
   shutdownTimeoutMs: number;
+  /** Where Google's ID-token signing keys are fetched (POST /v2/auth/google/mobile). */
+  googleJwksUrl: string;
+  /** OAuth client ids a Google ID token may be issued to; empty: Google sign-in is off. */
+  googleClientIds: string[];
+  /** Lifetime of a personal token from /v2/auth/login or /v2/auth/google/mobile. */
+  personalTokenTtlDays: number;
+  /** bcrypt cost (log2 rounds) for new password hashes. */
+  bcryptCost: number;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +49,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('AUTH_DISABLED=true is honoured only with NODE_ENV=development; refusing to start');
   }
   const kafka = optional(env, 'KAFKA_BROKERS');
+  const googleClientIds = optional(env, 'GOOGLE_CLIENT_IDS');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '0.0.0.0',
@@ -63,6 +72,11 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     projectionWaitMs: int(env, 'PROJECTION_WAIT_MS', 5000, 0, 60000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 60000),
+    googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',
+    googleClientIds: googleClientIds ? googleClientIds.split(',').map((id) => id.trim()).filter(Boolean) : [],
+    personalTokenTtlDays: int(env, 'PERSONAL_TOKEN_TTL_DAYS', 30, 1, 365),
+    // OWASP's floor for bcrypt is 10; tests set 4, the algorithm's minimum.
+    bcryptCost: int(env, 'BCRYPT_COST', 12, 4, 31),
   };
 }
 

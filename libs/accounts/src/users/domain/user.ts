@@ -92,18 +92,18 @@ export interface UserPassword {
   epoch: number;
 }
 
-export type UserState =
-  | { status: 'none' }
-  | {
-      status: 'registered';
-      user_id: string;
-      account_id: string;
-      email: string;
-      password: UserPassword | null;
-      google_subject: string | null;
-      /** Unspent reset tokens by hash, with their expiry; a password replacement voids them all. */
-      pending_resets: Record<string, string>;
-    };
+export interface RegisteredUser {
+  status: 'registered';
+  user_id: string;
+  account_id: string;
+  email: string;
+  password: UserPassword | null;
+  google_subject: string | null;
+  /** Unspent reset tokens by hash, with their expiry; a password replacement voids them all. */
+  pending_resets: Record<string, string>;
+}
+
+export type UserState = { status: 'none' } | RegisteredUser;
 
 export const initialUserState: UserState = { status: 'none' };
 
@@ -214,7 +214,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [
         {
           type: 'UserPasswordReset',
-          data: { user_id: (state as { user_id: string }).user_id, token_hash: command.token_hash, password_hash: command.password_hash, reset_at: command.now.toISOString() },
+          data: { user_id: state.user_id, token_hash: command.token_hash, password_hash: command.password_hash, reset_at: command.now.toISOString() },
         },
       ];
     case 'LinkGoogleIdentity': {
@@ -237,13 +237,13 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
  * no password replacement voided it, and it has not expired (interface.md,
  * "Authentication" 5). The reset handler asks before hashing the new password.
  */
-export function assertResetTokenUsable(state: UserState, tokenHash: string, now: Date): void {
+export function assertResetTokenUsable(state: UserState, tokenHash: string, now: Date): asserts state is RegisteredUser {
   if (state.status !== 'registered' || !state.password) throw new InvalidResetTokenError();
   const expiresAt = state.pending_resets[tokenHash];
   if (expiresAt === undefined || new Date(expiresAt).getTime() <= now.getTime()) throw new InvalidResetTokenError();
 }
 
-function unexpiredResets(state: Extract<UserState, { status: 'registered' }>, now: Date): number {
+function unexpiredResets(state: RegisteredUser, now: Date): number {
   return Object.values(state.pending_resets).filter((expiresAt) => new Date(expiresAt).getTime() > now.getTime()).length;
 }
 

@@ -1,0 +1,87 @@
+import type { Clock } from '../../../platform/src/index.js';
+import { KeyChangedConcurrentlyError, type ApiKeys } from '../api-keys.js';
+import type { KeyDirectory } from '../authentication/key-directory.js';
+import type { SignInAccount, SignInDirectory } from './sign-in-directory.js';
+
+/** What POST /v2/auth/login and POST /v2/auth/google/mobile answer. */
+export interface PersonalTokenView {
+  /** Sent as X-API-Key, like any key (interface.md, "Authentication" 4); shown once. */
+  token: string;
+  token_prefix: string;
+  expires_at: string;
+  user_id: string;
+  account_id: string;
+}
+
+export interface PersonalTokenOptions {
+  /** PERSONAL_TOKEN_TTL_DAYS. */
+  ttlDays: number;
+  /** PROJECTION_WAIT_MS: how long to wait for the sign-in directory to see a write. */
+  waitMs: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * Per-user tokens are API keys of kind `personal`: scoped to one user, with
+ * the name, address and tier of the user's account, and an expiry. The key
+ * guard maps them to a `user` principal.
+ */
+export class PersonalTokens {
+  constructor(
+    private readonly keys: ApiKeys,
+    private readonly keyDirectory: KeyDirectory,
+    private readonly directory: SignInDirectory,
+    private readonly clock: Clock,
+    private readonly options: PersonalTokenOptions,
+  ) {}
+
+  async issue(account: SignInAccount): Promise<PersonalTokenView & { key_id: string }> {
+    const accountKey = this.keyDirectory.byKeyId(account.key_id);
+    if (!accountKey) throw new Error(`account key ${account.key_id} of ${account.account_id} is missing from the key directory`);
+    const expiresAt = new Date(this.clock.now().getTime() + this.options.ttlDays * DAY_MS);
+    const { key, record } = await this.keys.issue({
+      kind: 'personal',
+      account_id: account.account_id,
+      user_id: account.user_id,
+      name: accountKey.name,
+      email: account.email,
+      tier: accountKey.tier,
+      expires_at: expiresAt.toISOString(),
+      rotated_from: null,
+    });
+    return { token: key, token_prefix: record.key_prefix, expires_at: expiresAt.toISOString(), user_id: account.user_id, account_id: account.account_id, key_id: record.key_id };
+  }
+
+  /**
+   * Revokes every live personal token of the user issued before `position`
+   * (the password replacement), except `keep`; answers how many. Waiting for
+   * the directory to reach `position` is what makes "every" true: a token
+   * issued before the replacement is in the directory by then, and one issued
+   * after it is withdrawn by the sign-in that issued it.
+   */
+  async revokeAll(userId: string, position: bigint, keep?: string): Promise<number> {
+    await this.directory.waitFor(position, this.options.waitMs);
+    let revoked = 0;
+    for (const keyId of this.directory.liveTokensOf(userId, this.clock.now())) {
+      if (keyId === keep) continue;
+      try {
+        await this.keys.revoke(keyId, 'deleted');
+        revoked += 1;
+      } catch (error) {
+        // Signed out (DELETE /v2/me/key) at the same moment: gone either way.
+        if (!(error instanceof KeyChangedConcurrentlyError)) throw error;
+      }
+    }
+    return revoked;
+  }
+
+  /** Withdraws a token this process just issued (a sign-in that lost a race with a password reset). */
+  async withdraw(keyId: string): Promise<void> {
+    try {
+      await this.keys.revoke(keyId, 'deleted');
+    } catch (error) {
+      if (!(error instanceof KeyChangedConcurrentlyError)) throw error;
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import type { OnModuleDestroy } from '@nestjs/common';
+import { TimeoutError, type EventRegistry, type EventStore, type RecordedEvent, type Subscription } from '../../../platform/src/index.js';
+import type { ApiKeyIssued, ApiKeyRevoked } from '../domain/api-key.js';
+import { userIdForAccount, type UserPasswordResetRequested } from './domain/user.js';
+
+/** The account an e-mail address signs in to. */
+export interface SignInAccount {
+  account_id: string;
+  user_id: string;
+  email: string;
+  /** The account's most recently issued account key: its name and tier go onto personal tokens. */
+  key_id: string;
+}
+
+/**
+ * What sign-in looks up, held in memory and kept current by a catch-up
+ * subscription to the `api_key-` and `user-` streams (the pattern of the
+ * key directory):
+ *
+ * - address → account. Signup lets several accounts share an address, but an
+ *   address signs in to one: the first account signed up with it. A later
+ *   signup with the same address cannot take the address over.
+ * - user → live personal tokens, which a password reset revokes.
+ * - reset-token hash → user, for POST /v2/auth/reset-password.
+ *
+ * Commands that must see their own write wait for its position (`waitFor`).
+ * Like the key directory it reads the whole log once at start; a persisted
+ * read model would avoid that (a follow-up for both).
+ */
+export class SignInDirectory implements OnModuleDestroy {
+  private readonly accountByEmail = new Map<string, string>();
+  private readonly emailByAccount = new Map<string, string>();
+  private readonly latestKeyByAccount = new Map<string, string>();
+  private readonly personalTokens = new Map<string, { user_id: string; expires_at: string | null }>();
+  private readonly tokensByUser = new Map<string, Set<string>>();
+  private readonly resetTokens = new Map<string, { user_id: string; expires_at: string }>();
+  private position = 0n;
+  private subscription?: Subscription;
+  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+  ) {}
+
+  async start(): Promise<void> {
+    let after = this.position;
+    for (;;) {
+      const page = await this.events.readAll({ after, maxCount: 5000 });
+      if (page.length === 0) break;
+      for (const event of page) if (followed(event.streamName)) this.apply(event);
+      after = page[page.length - 1].position;
+    }
+    this.advance(after);
+    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: STREAM_PREFIXES }, (event) => this.apply(event));
+  }
+
+  onModuleDestroy(): Promise<void> | undefined {
+    return this.subscription?.stop();
+  }
+
+  /** The account `email` (lower case, as signup stores it) signs in to. */
+  accountForEmail(email: string): SignInAccount | undefined {
+    const accountId = this.accountByEmail.get(email);
+    return accountId === undefined ? undefined : this.account(accountId);
+  }
+
+  /** Whether `accountId` is the one its address signs in to. */
+  signsInWithItsEmail(accountId: string): boolean {
+    const email = this.emailByAccount.get(accountId);
+    return email !== undefined && this.accountByEmail.get(email) === accountId;
+  }
+
+  account(accountId: string): SignInAccount | undefined {
+    const email = this.emailByAccount.get(accountId);
+    const keyId = this.latestKeyByAccount.get(accountId);
+    if (email === undefined || keyId === undefined) return undefined;
+    return { account_id: accountId, user_id: userIdForAccount(accountId), email, key_id: keyId };
+  }
+
+  /** The user's personal tokens that are neither revoked nor expired at `now`. */
+  liveTokensOf(userId: string, now: Date): string[] {
+    return [...(this.tokensByUser.get(userId) ?? [])].filter((keyId) => {
+      const expiresAt = this.personalTokens.get(keyId)?.expires_at;
+      return expiresAt === null || expiresAt === undefined || new Date(expiresAt).getTime() > now.getTime();
+    });
+  }
+
+  /** Whose reset token has this hash, while it may still be valid; the user's stream decides whether it is. */
+  userForResetToken(tokenHash: string, now: Date): string | undefined {
+    const entry = this.resetTokens.get(tokenHash);
+    if (!entry || new Date(entry.expires_at).getTime() <= now.getTime()) return undefined;
+    return entry.user_id;
+  }
+
+  /** Resolves once every event up to `position` is applied here. */
+  waitFor(position: bigint, timeoutMs: number): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
+        reject(new TimeoutError(`sign-in directory did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ position, resolve: done });
+    });
+  }
+
+  private apply(recorded: RecordedEvent): void {
+    const event = this.registry.upcast(recorded);
+    switch (event.type) {
+      case 'ApiKeyIssued':
+        this.keyIssued(event.data as unknown as ApiKeyIssued['data']);
+        break;
+      case 'ApiKeyRevoked':
+        this.keyRevoked(event.data as unknown as ApiKeyRevoked['data']);
+        break;
+      case 'UserPasswordResetRequested':
+        this.resetRequested(event.data as unknown as UserPasswordResetRequested['data']);
+        break;
+      default:
+        break;
+    }
+    this.advance(event.position);
+  }
+
+  private keyIssued(data: ApiKeyIssued['data']): void {
+    if (data.kind === 'account' && data.account_id && data.email) {
+      const email = data.email.toLowerCase();
+      if (!this.accountByEmail.has(email)) this.accountByEmail.set(email, data.account_id);
+      this.emailByAccount.set(data.account_id, email);
+      this.latestKeyByAccount.set(data.account_id, data.key_id);
+    } else if (data.kind === 'personal' && data.user_id) {
+      this.personalTokens.set(data.key_id, { user_id: data.user_id, expires_at: data.expires_at });
+      let tokens = this.tokensByUser.get(data.user_id);
+      if (!tokens) this.tokensByUser.set(data.user_id, (tokens = new Set()));
+      tokens.add(data.key_id);
+    }
+  }
+
+  private keyRevoked(data: ApiKeyRevoked['data']): void {
+    const token = this.personalTokens.get(data.key_id);
+    if (!token) return;
+    this.personalTokens.delete(data.key_id);
+    const tokens = this.tokensByUser.get(token.user_id);
+    tokens?.delete(data.key_id);
+    if (tokens?.size === 0) this.tokensByUser.delete(token.user_id);
+  }
+
+  private resetRequested(data: UserPasswordResetRequested['data']): void {
+    // Entries that had expired by the time of this request can never be used: forget them, so the map stays small.
+    for (const [hash, entry] of this.resetTokens) if (entry.expires_at <= data.requested_at) this.resetTokens.delete(hash);
+    this.resetTokens.set(data.token_hash, { user_id: data.user_id, expires_at: data.expires_at });
+  }
+
+  private advance(position: bigint): void {
+    if (position > this.position) this.position = position;
+    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
+    for (const waiter of ready) waiter.resolve();
+  }
+}
+
+const STREAM_PREFIXES = ['api_key-', 'user-'];
+
+function followed(stream: string): boolean {
+  return STREAM_PREFIXES.some((prefix) => stream.startsWith(prefix));
+}

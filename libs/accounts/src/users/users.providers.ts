@@ -1,0 +1,41 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
+import { ApiKeys } from '../api-keys.js';
+import { KeyDirectory } from '../authentication/key-directory.js';
+import { GoogleIdTokenVerifier, PasswordHasher } from '../credentials/index.js';
+import { BackgroundTasks } from './background-tasks.js';
+import { PersonalTokens } from './personal-tokens.js';
+import { SignInDirectory } from './sign-in-directory.js';
+import { Users } from './users.js';
+
+/** Nest token of the GoogleIdTokenVerifier, or null when GOOGLE_CLIENT_IDS is unset. */
+export const GOOGLE_ID_TOKEN_VERIFIER = Symbol('GoogleIdTokenVerifier');
+
+@Injectable()
+class SignInDirectoryStarter implements OnApplicationBootstrap {
+  constructor(@Inject(SignInDirectory) private readonly directory: SignInDirectory) {}
+  onApplicationBootstrap(): Promise<void> {
+    return this.directory.start();
+  }
+}
+
+/** What the user slices (passwords, sign-in, reset) share. */
+export const userProviders: Provider[] = [
+  { provide: SignInDirectory, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new SignInDirectory(events, registry) },
+  SignInDirectoryStarter,
+  { provide: Users, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new Users(events, registry) },
+  { provide: PasswordHasher, inject: [CONFIG], useFactory: (config: Config) => new PasswordHasher({ cost: config.bcryptCost }) },
+  {
+    provide: GOOGLE_ID_TOKEN_VERIFIER,
+    inject: [CONFIG, CLOCK],
+    useFactory: (config: Config, clock: Clock) =>
+      config.googleClientIds.length === 0 ? null : new GoogleIdTokenVerifier({ audiences: config.googleClientIds, jwksUrl: config.googleJwksUrl, clock }),
+  },
+  {
+    provide: PersonalTokens,
+    inject: [ApiKeys, KeyDirectory, SignInDirectory, CLOCK, CONFIG],
+    useFactory: (keys: ApiKeys, keyDirectory: KeyDirectory, directory: SignInDirectory, clock: Clock, config: Config) =>
+      new PersonalTokens(keys, keyDirectory, directory, clock, { ttlDays: config.personalTokenTtlDays, waitMs: config.projectionWaitMs }),
+  },
+  BackgroundTasks,
+];
