@@ -1,7 +1,7 @@
 import { Controller, DynamicModule, Get, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ApiKeyGuard } from '../libs/accounts/src/index.js';
+import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
 import { AuditModule } from '../libs/audit/src/index.js';
 import { PlatformModule, Public, type Runtime } from '../libs/platform/src/index.js';
 
@@ -31,7 +31,7 @@ export class HttpBenchModule {
   static forRoot(runtime: Runtime): DynamicModule {
     return {
       module: HttpBenchModule,
-      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AuditModule],
+      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule],
       controllers: [BenchController],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

@@ -10,11 +10,6 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * typo (404). A route is dropped from here when its context lands.
  */
 const PLANNED: Array<[Method[], string, string]> = [
-  [['POST'], '/v2/me/password', 'accounts'],
-  [['POST'], '/v2/auth/login', 'accounts'],
-  [['POST'], '/v2/auth/google/mobile', 'accounts'],
-  [['POST'], '/v2/auth/forgot-password', 'accounts'],
-  [['POST'], '/v2/auth/reset-password', 'accounts'],
   [['GET'], '/v2/admin/traffic/accuracy', 'routing'],
   [['GET'], '/v2/lookup', 'addressing'],
   [['GET'], '/v2/reverse', 'addressing'],

@@ -11,6 +11,17 @@ import { RotateKeyController } from './commands/rotate-key/rotate-key.controller
 import { SignUpController } from './commands/sign-up/sign-up.controller.js';
 import { SignUpHandler } from './commands/sign-up/sign-up.handler.js';
 import { GetMeController } from './queries/get-me/get-me.controller.js';
+import { LogInController } from './commands/log-in/log-in.controller.js';
+import { LogInHandler } from './commands/log-in/log-in.handler.js';
+import { RequestPasswordResetController } from './commands/request-password-reset/request-password-reset.controller.js';
+import { RequestPasswordResetHandler } from './commands/request-password-reset/request-password-reset.handler.js';
+import { ResetPasswordController } from './commands/reset-password/reset-password.controller.js';
+import { ResetPasswordHandler } from './commands/reset-password/reset-password.handler.js';
+import { SetPasswordController } from './commands/set-password/set-password.controller.js';
+import { SetPasswordHandler } from './commands/set-password/set-password.handler.js';
+import { SignInWithGoogleController } from './commands/sign-in-with-google/sign-in-with-google.controller.js';
+import { SignInWithGoogleHandler } from './commands/sign-in-with-google/sign-in-with-google.handler.js';
+import { userProviders } from './users/users.providers.js';
 
 @Injectable()
 class KeyDirectoryStarter implements OnApplicationBootstrap {
@@ -40,6 +51,12 @@ class KeyDirectoryStarter implements OnApplicationBootstrap {
     },
     KeyDirectoryStarter,
     SignUpHandler,
+    ...userProviders,
+    SetPasswordHandler,
+    LogInHandler,
+    SignInWithGoogleHandler,
+    RequestPasswordResetHandler,
+    ResetPasswordHandler,
   ],
   exports: [KeyDirectory, ApiKeys, Accounts],
 })

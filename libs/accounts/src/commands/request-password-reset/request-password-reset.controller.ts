@@ -1,0 +1,27 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { RequestPasswordResetCommand } from './request-password-reset.command.js';
+import { RequestPasswordResetRequest } from './request-password-reset.request.js';
+
+@ApiTags('auth')
+@ApiSecurity('api_key')
+@Controller('v2/auth')
+export class RequestPasswordResetController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('forgot-password')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Ask for a password-reset token by e-mail',
+    description: [
+      'Always 202 with the same body, at once, whether or not the address has an account.',
+      'When the address signs in to a user with a password, a one-time token valid for 30 minutes is mailed to it (at most 3 unexpired tokens per user; further requests mail nothing).',
+      'Only the token\'s SHA-256 is stored. Spend it with POST /v2/auth/reset-password.',
+    ].join(' '),
+  })
+  @ApiResponse({ status: 202, description: '`{accepted: true, message}`, identical for every address' })
+  requestReset(@Body() body: RequestPasswordResetRequest) {
+    return this.commands.execute(new RequestPasswordResetCommand(body.email));
+  }
+}

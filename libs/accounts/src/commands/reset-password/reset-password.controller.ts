@@ -1,0 +1,27 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ResetPasswordCommand } from './reset-password.command.js';
+import { ResetPasswordRequest } from './reset-password.request.js';
+
+@ApiTags('auth')
+@ApiSecurity('api_key')
+@Controller('v2/auth')
+export class ResetPasswordController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('reset-password')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Set a new password with a mailed reset token',
+    description: [
+      'The token must be one mailed by POST /v2/auth/forgot-password, unused, and at most 30 minutes old; it works once.',
+      'The new password follows the policy of POST /v2/me/password. A reset voids the user\'s other reset tokens and revokes every personal token issued under the old password.',
+    ].join(' '),
+  })
+  @ApiResponse({ status: 200, description: '`{user_id, account_id, password_set_at, personal_tokens_revoked}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_RESET_TOKEN (field `token`: malformed, unknown, used or expired); WEAK_PASSWORD (field `password`; the token stays unspent)' })
+  resetPassword(@Body() body: ResetPasswordRequest) {
+    return this.commands.execute(new ResetPasswordCommand(body.token, body.password));
+  }
+}

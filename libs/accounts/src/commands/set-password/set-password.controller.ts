@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { callingKey } from '../../authentication/calling-key.js';
+import { SetPasswordCommand } from './set-password.command.js';
+import { SetPasswordRequest } from './set-password.request.js';
+
+@ApiTags('auth')
+@ApiSecurity('api_key')
+@Controller('v2/me')
+export class SetPasswordController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('password')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Attach a password to the caller's user, or change it",
+    description: [
+      'The user is the person behind the calling key\'s account; they sign in with the account\'s e-mail address (POST /v2/auth/login).',
+      'Needs an account key or a personal token: a legacy or the operator key gets 403 ACCOUNT_KEY_REQUIRED.',
+      'The first password is attached without more; changing it needs `current_password`, and revokes the user\'s other personal tokens.',
+      'Only a bcrypt hash is stored.',
+    ].join(' '),
+  })
+  @ApiResponse({ status: 200, description: '`{user_id, account_id, email, password: "attached" | "changed", password_set_at, personal_tokens_revoked}`' })
+  @ApiResponse({ status: 400, description: 'WEAK_PASSWORD (field `password`: shorter than 8, common, or easy to guess); CURRENT_PASSWORD_REQUIRED or INVALID_CURRENT_PASSWORD (field `current_password`); INVALID_PARAM' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED' })
+  @ApiResponse({ status: 409, description: 'EMAIL_IN_USE: another account signed up with this address first and signs in with it; USER_CHANGED: a concurrent change, try again' })
+  setPassword(@Req() request: FastifyRequest, @Body() body: SetPasswordRequest) {
+    return this.commands.execute(new SetPasswordCommand(callingKey(request), body.password, body.current_password));
+  }
+}

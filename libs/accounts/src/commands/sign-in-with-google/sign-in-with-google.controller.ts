@@ -1,0 +1,31 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { SignInWithGoogleCommand } from './sign-in-with-google.command.js';
+import { SignInWithGoogleRequest } from './sign-in-with-google.request.js';
+
+@ApiTags('auth')
+@ApiSecurity('api_key')
+@Controller('v2/auth/google')
+export class SignInWithGoogleController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('mobile')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign in with a Google ID token; answers a personal token',
+    description: [
+      'Any valid key may call it. The ID token must be signed by Google (keys from GOOGLE_JWKS_URL), issued to one of GOOGLE_CLIENT_IDS, unexpired, and carry a verified e-mail address.',
+      'That address must be one an account signed up with (the first such account, as for e-mail sign-in): otherwise 404 ACCOUNT_NOT_FOUND; no account is created.',
+      'The first Google sign-in ties the user to that Google account; another Google account with the same address is refused with 403 GOOGLE_ACCOUNT_MISMATCH.',
+    ].join(' '),
+  })
+  @ApiResponse({ status: 200, description: '`{token, token_prefix, expires_at, user_id, account_id}`, as POST /v2/auth/login' })
+  @ApiResponse({ status: 401, description: 'INVALID_ID_TOKEN (one message whatever the fault)' })
+  @ApiResponse({ status: 403, description: 'GOOGLE_ACCOUNT_MISMATCH' })
+  @ApiResponse({ status: 404, description: 'ACCOUNT_NOT_FOUND' })
+  @ApiResponse({ status: 503, description: "SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: GOOGLE_CLIENT_IDS is not set" })
+  signIn(@Body() body: SignInWithGoogleRequest) {
+    return this.commands.execute(new SignInWithGoogleCommand(body.id_token));
+  }
+}
