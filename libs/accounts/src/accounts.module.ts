@@ -34,7 +34,19 @@ class KeyDirectoryStarter implements OnApplicationBootstrap {
 /** Keys and accounts (interface.md, "Keys and accounts"); its guard authenticates every request. */
 @Module({
   imports: [CqrsModule],
-  controllers: [SignUpController, RotateKeyController, RevokeKeyController, GetMeController, OperateAccountController, IssueLegacyKeyController],
+  controllers: [
+    SignUpController,
+    RotateKeyController,
+    RevokeKeyController,
+    GetMeController,
+    OperateAccountController,
+    IssueLegacyKeyController,
+    SetPasswordController,
+    LogInController,
+    SignInWithGoogleController,
+    RequestPasswordResetController,
+    ResetPasswordController,
+  ],
   providers: [
     { provide: KeyDirectory, inject: [EVENT_STORE], useFactory: (events: EventStore) => new KeyDirectory(events) },
     {

@@ -8,4 +8,12 @@ export const accountsEventTypes: EventTypeDefinition[] = [
   { type: 'AccountTierChanged', version: 1 },
   { type: 'BankingAccessChanged', version: 1 },
   { type: 'IpAllowlistReplaced', version: 1 },
+  // Users (users/domain/user.ts): passwords, reset tokens, Google links.
+  { type: 'UserRegistered', version: 1 },
+  { type: 'UserPasswordAttached', version: 1 },
+  { type: 'UserPasswordChanged', version: 1 },
+  { type: 'UserPasswordRehashed', version: 1 },
+  { type: 'UserPasswordResetRequested', version: 1 },
+  { type: 'UserPasswordReset', version: 1 },
+  { type: 'UserGoogleIdentityLinked', version: 1 },
 ];

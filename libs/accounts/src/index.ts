@@ -1,8 +1,6 @@
 export * from './domain/errors.js';
 export * from './domain/api-key.js';
 export * from './users/domain/user.js';
-export * from './users/domain/errors.js';
-export * from './users/errors.js';
 export * from './authentication/api-key.guard.js';
 export * from './authentication/constant-time.js';
 export * from './authentication/key-directory.js';
@@ -15,3 +13,4 @@ export * from './domain/account.js';
 export { IpAllowlist } from './domain/ip-allowlist.js';
 export { keyRecordView } from './key-record.view.js';
 export { accountView } from './commands/operate-account/operate-account.controller.js';
+export { ipThrottle, ROUTE_STATIC_PER_MINUTE } from './throttling/ip-throttle.js';

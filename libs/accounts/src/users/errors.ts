@@ -18,7 +18,7 @@ export class InvalidCredentialsError extends DomainError {
  * signed up with. Telling this is safe: only the owner of the address holds
  * such a token.
  */
-export class AccountNotFoundError extends DomainError {
+export class NoAccountForAddressError extends DomainError {
   readonly code = 'ACCOUNT_NOT_FOUND';
   readonly status = 404;
   constructor() {

@@ -37,16 +37,22 @@ export class PersonalTokens {
   ) {}
 
   async issue(account: SignInAccount): Promise<PersonalTokenView & { key_id: string }> {
-    const accountKey = this.keyDirectory.byKeyId(account.key_id);
-    if (!accountKey) throw new Error(`account key ${account.key_id} of ${account.account_id} is missing from the key directory`);
+    // The account's current name and tier (the operator may have changed the tier since signup).
+    let current = this.keyDirectory.account(account.account_id);
+    if (!current) {
+      // The sign-in directory found the account first: let the key directory catch up with it.
+      await this.keyDirectory.waitFor(this.directory.appliedPosition, this.options.waitMs);
+      current = this.keyDirectory.account(account.account_id);
+    }
+    if (!current) throw new Error(`account ${account.account_id} is missing from the key directory`);
     const expiresAt = new Date(this.clock.now().getTime() + this.options.ttlDays * DAY_MS);
     const { key, record } = await this.keys.issue({
       kind: 'personal',
       account_id: account.account_id,
       user_id: account.user_id,
-      name: accountKey.name,
-      email: account.email,
-      tier: accountKey.tier,
+      name: current.name,
+      email: current.email,
+      tier: current.tier,
       expires_at: expiresAt.toISOString(),
       rotated_from: null,
     });

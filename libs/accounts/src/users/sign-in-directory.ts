@@ -1,25 +1,24 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { TimeoutError, type EventRegistry, type EventStore, type RecordedEvent, type Subscription } from '../../../platform/src/index.js';
+import type { AccountOpened } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked } from '../domain/api-key.js';
 import { userIdForAccount, type UserPasswordResetRequested } from './domain/user.js';
 
-/** The account an e-mail address signs in to. */
+/** The account an e-mail address signs in to, and its user. */
 export interface SignInAccount {
   account_id: string;
   user_id: string;
   email: string;
-  /** The account's most recently issued account key: its name and tier go onto personal tokens. */
-  key_id: string;
 }
 
 /**
  * What sign-in looks up, held in memory and kept current by a catch-up
- * subscription to the `api_key-` and `user-` streams (the pattern of the
- * key directory):
+ * subscription to the `account-`, `api_key-` and `user-` streams (the pattern
+ * of the key directory):
  *
  * - address → account. Signup lets several accounts share an address, but an
- *   address signs in to one: the first account signed up with it. A later
- *   signup with the same address cannot take the address over.
+ *   address signs in to one: the first account opened with it. A later signup
+ *   with the same address cannot take sign-in over.
  * - user → live personal tokens, which a password reset revokes.
  * - reset-token hash → user, for POST /v2/auth/reset-password.
  *
@@ -30,7 +29,6 @@ export interface SignInAccount {
 export class SignInDirectory implements OnModuleDestroy {
   private readonly accountByEmail = new Map<string, string>();
   private readonly emailByAccount = new Map<string, string>();
-  private readonly latestKeyByAccount = new Map<string, string>();
   private readonly personalTokens = new Map<string, { user_id: string; expires_at: string | null }>();
   private readonly tokensByUser = new Map<string, Set<string>>();
   private readonly resetTokens = new Map<string, { user_id: string; expires_at: string }>();
@@ -73,9 +71,7 @@ export class SignInDirectory implements OnModuleDestroy {
 
   account(accountId: string): SignInAccount | undefined {
     const email = this.emailByAccount.get(accountId);
-    const keyId = this.latestKeyByAccount.get(accountId);
-    if (email === undefined || keyId === undefined) return undefined;
-    return { account_id: accountId, user_id: userIdForAccount(accountId), email, key_id: keyId };
+    return email === undefined ? undefined : { account_id: accountId, user_id: userIdForAccount(accountId), email };
   }
 
   /** The user's personal tokens that are neither revoked nor expired at `now`. */
@@ -91,6 +87,11 @@ export class SignInDirectory implements OnModuleDestroy {
     const entry = this.resetTokens.get(tokenHash);
     if (!entry || new Date(entry.expires_at).getTime() <= now.getTime()) return undefined;
     return entry.user_id;
+  }
+
+  /** The last position applied here. */
+  get appliedPosition(): bigint {
+    return this.position;
   }
 
   /** Resolves once every event up to `position` is applied here. */
@@ -112,6 +113,9 @@ export class SignInDirectory implements OnModuleDestroy {
   private apply(recorded: RecordedEvent): void {
     const event = this.registry.upcast(recorded);
     switch (event.type) {
+      case 'AccountOpened':
+        this.accountOpened(event.data as unknown as AccountOpened['data']);
+        break;
       case 'ApiKeyIssued':
         this.keyIssued(event.data as unknown as ApiKeyIssued['data']);
         break;
@@ -127,13 +131,14 @@ export class SignInDirectory implements OnModuleDestroy {
     this.advance(event.position);
   }
 
+  private accountOpened(data: AccountOpened['data']): void {
+    const email = data.email.toLowerCase();
+    if (!this.accountByEmail.has(email)) this.accountByEmail.set(email, data.account_id);
+    this.emailByAccount.set(data.account_id, email);
+  }
+
   private keyIssued(data: ApiKeyIssued['data']): void {
-    if (data.kind === 'account' && data.account_id && data.email) {
-      const email = data.email.toLowerCase();
-      if (!this.accountByEmail.has(email)) this.accountByEmail.set(email, data.account_id);
-      this.emailByAccount.set(data.account_id, email);
-      this.latestKeyByAccount.set(data.account_id, data.key_id);
-    } else if (data.kind === 'personal' && data.user_id) {
+    if (data.kind === 'personal' && data.user_id) {
       this.personalTokens.set(data.key_id, { user_id: data.user_id, expires_at: data.expires_at });
       let tokens = this.tokensByUser.get(data.user_id);
       if (!tokens) this.tokensByUser.set(data.user_id, (tokens = new Set()));
@@ -164,7 +169,7 @@ export class SignInDirectory implements OnModuleDestroy {
   }
 }
 
-const STREAM_PREFIXES = ['api_key-', 'user-'];
+const STREAM_PREFIXES = ['account-', 'api_key-', 'user-'];
 
 function followed(stream: string): boolean {
   return STREAM_PREFIXES.some((prefix) => stream.startsWith(prefix));

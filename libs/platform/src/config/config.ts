@@ -36,6 +36,10 @@ export interface Config {
   personalTokenTtlDays: number;
   /** bcrypt cost (log2 rounds) for new password hashes. */
   bcryptCost: number;
+  /** Per-IP requests per minute on the routing, navigation and language endpoints (interface.md, "Limits" 5). */
+  throttles: { routing: number; navigation: number; language: number };
+  /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
+  devIpDailyLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +76,12 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     projectionWaitMs: int(env, 'PROJECTION_WAIT_MS', 5000, 0, 60000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 60000),
+    throttles: {
+      routing: int(env, 'THROTTLE_ROUTING_PER_MINUTE', 60, 1, 100_000),
+      navigation: int(env, 'THROTTLE_NAVIGATION_PER_MINUTE', 120, 1, 100_000),
+      language: int(env, 'THROTTLE_LANGUAGE_PER_MINUTE', 20, 1, 100_000),
+    },
+    devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),
     googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',
     googleClientIds: googleClientIds ? googleClientIds.split(',').map((id) => id.trim()).filter(Boolean) : [],
     personalTokenTtlDays: int(env, 'PERSONAL_TOKEN_TTL_DAYS', 30, 1, 365),

@@ -15,6 +15,9 @@ import { createValidationPipe } from './validation.js';
 /** Called for every response just before it is sent; may delay it (the audit append does). */
 export type ResponseListener = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void;
 
+/** Answers the request itself (e.g. 429) and returns true, or lets it through with false. */
+export type RequestGate = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
 export interface HttpApp {
   app: NestFastifyApplication;
   /**
@@ -24,6 +27,11 @@ export interface HttpApp {
   stop(): Promise<void>;
   /** Registers a listener on every response (used by the access-audit recorder). */
   onResponse(listener: ResponseListener): void;
+  /**
+   * Registers a gate run on every request before routing to a handler (per-IP
+   * throttles); it may answer the request itself, which ends it.
+   */
+  onRequest(gate: RequestGate): void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -84,6 +92,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   const listeners: ResponseListener[] = [];
+  const gates: RequestGate[] = [];
   const routes = FindMyWay();
 
   fastify.addHook('onRoute', (route) => {
@@ -98,6 +107,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     (request as { startedAt?: bigint }).startedAt = process.hrtime.bigint();
     request.receivedAt = new Date().toISOString();
     void reply.header('x-request-id', request.id);
+    for (const gate of gates) if (await gate(request, reply)) return reply;
   });
   let stopping = false;
   fastify.addHook('onSend', async (request, reply, payload) => {
@@ -141,7 +151,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
       clearInterval(sweeper);
     }
   };
-  return { app, stop, onResponse: (listener) => listeners.push(listener) };
+  return { app, stop, onResponse: (listener) => listeners.push(listener), onRequest: (gate) => gates.push(gate) };
 }
 
 /** The OpenAPI 3.1 document is generated from the controllers and DTOs (decisions.md). */

@@ -47,7 +47,7 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     const tokenHash = hashResetToken(token);
     const decided = await this.users.execute(account.user_id, { type: 'RequestPasswordReset', token_hash: tokenHash, now: this.clock.now() });
     if (decided.events.length === 0) return;
-    const name = this.keyDirectory.byKeyId(account.key_id)?.name;
+    const name = this.keyDirectory.account(account.account_id)?.name;
     await this.mail.enqueue({
       // The job id names the request without carrying the token.
       id: `password-reset-${tokenHash.slice(0, 32)}`,

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
 import { SetPasswordCommand } from './set-password.command.js';
 import { SetPasswordRequest } from './set-password.request.js';
@@ -13,6 +14,7 @@ export class SetPasswordController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('password')
+  @AccountOnly()
   @HttpCode(200)
   @ApiOperation({
     summary: "Attach a password to the caller's user, or change it",

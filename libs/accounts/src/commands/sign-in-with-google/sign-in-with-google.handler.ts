@@ -2,7 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { IdentityProviderUnavailableError, InvalidIdTokenError, type GoogleIdTokenVerifier } from '../../credentials/index.js';
-import { AccountNotFoundError, GoogleSignInUnavailableError } from '../../users/errors.js';
+import { NoAccountForAddressError, GoogleSignInUnavailableError } from '../../users/errors.js';
 import { PersonalTokens, type PersonalTokenView } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
 import { GOOGLE_ID_TOKEN_VERIFIER } from '../../users/users.providers.js';
@@ -42,7 +42,7 @@ export class SignInWithGoogleHandler implements ICommandHandler<SignInWithGoogle
       throw error;
     }
     const account = this.directory.accountForEmail(identity.email.toLowerCase());
-    if (!account) throw new AccountNotFoundError();
+    if (!account) throw new NoAccountForAddressError();
     await this.users.execute(account.user_id, {
       type: 'LinkGoogleIdentity',
       identity: { user_id: account.user_id, account_id: account.account_id, email: account.email },
