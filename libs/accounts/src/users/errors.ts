@@ -13,6 +13,15 @@ export class InvalidCredentialsError extends DomainError {
   }
 }
 
+/** Too many failed sign-ins for one address (see FAILED_SIGN_INS in the login handler). */
+export class SignInThrottledError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  constructor(retryAfterSeconds: number) {
+    super(`too many failed sign-ins for this address; try again in ${retryAfterSeconds} s`);
+  }
+}
+
 /**
  * POST /v2/auth/google/mobile with a valid ID token whose address no account
  * signed up with. Telling this is safe: only the owner of the address holds

@@ -41,7 +41,7 @@ export class PersonalTokens {
     let current = this.keyDirectory.account(account.account_id);
     if (!current) {
       // The sign-in directory found the account first: let the key directory catch up with it.
-      await this.keyDirectory.waitFor(this.directory.appliedPosition, this.options.waitMs);
+      await this.keyDirectory.waitFor(account.opened_at_position, this.options.waitMs);
       current = this.keyDirectory.account(account.account_id);
     }
     if (!current) throw new Error(`account ${account.account_id} is missing from the key directory`);

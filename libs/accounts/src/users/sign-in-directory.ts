@@ -9,6 +9,8 @@ export interface SignInAccount {
   account_id: string;
   user_id: string;
   email: string;
+  /** Global position of the account's AccountOpened event. */
+  opened_at_position: bigint;
 }
 
 /**
@@ -29,6 +31,8 @@ export interface SignInAccount {
 export class SignInDirectory implements OnModuleDestroy {
   private readonly accountByEmail = new Map<string, string>();
   private readonly emailByAccount = new Map<string, string>();
+  /** Where each account was opened: the key directory has the account once it reaches this position. */
+  private readonly openedAt = new Map<string, bigint>();
   private readonly personalTokens = new Map<string, { user_id: string; expires_at: string | null }>();
   private readonly tokensByUser = new Map<string, Set<string>>();
   private readonly resetTokens = new Map<string, { user_id: string; expires_at: string }>();
@@ -71,7 +75,9 @@ export class SignInDirectory implements OnModuleDestroy {
 
   account(accountId: string): SignInAccount | undefined {
     const email = this.emailByAccount.get(accountId);
-    return email === undefined ? undefined : { account_id: accountId, user_id: userIdForAccount(accountId), email };
+    const openedAt = this.openedAt.get(accountId);
+    if (email === undefined || openedAt === undefined) return undefined;
+    return { account_id: accountId, user_id: userIdForAccount(accountId), email, opened_at_position: openedAt };
   }
 
   /** The user's personal tokens that are neither revoked nor expired at `now`. */
@@ -87,11 +93,6 @@ export class SignInDirectory implements OnModuleDestroy {
     const entry = this.resetTokens.get(tokenHash);
     if (!entry || new Date(entry.expires_at).getTime() <= now.getTime()) return undefined;
     return entry.user_id;
-  }
-
-  /** The last position applied here. */
-  get appliedPosition(): bigint {
-    return this.position;
   }
 
   /** Resolves once every event up to `position` is applied here. */
@@ -114,7 +115,7 @@ export class SignInDirectory implements OnModuleDestroy {
     const event = this.registry.upcast(recorded);
     switch (event.type) {
       case 'AccountOpened':
-        this.accountOpened(event.data as unknown as AccountOpened['data']);
+        this.accountOpened(event.data as unknown as AccountOpened['data'], event.position);
         break;
       case 'ApiKeyIssued':
         this.keyIssued(event.data as unknown as ApiKeyIssued['data']);
@@ -131,10 +132,11 @@ export class SignInDirectory implements OnModuleDestroy {
     this.advance(event.position);
   }
 
-  private accountOpened(data: AccountOpened['data']): void {
+  private accountOpened(data: AccountOpened['data'], position: bigint): void {
     const email = data.email.toLowerCase();
     if (!this.accountByEmail.has(email)) this.accountByEmail.set(email, data.account_id);
     this.emailByAccount.set(data.account_id, email);
+    this.openedAt.set(data.account_id, position);
   }
 
   private keyIssued(data: ApiKeyIssued['data']): void {

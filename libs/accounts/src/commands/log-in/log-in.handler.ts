@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, DomainError, RATE_LIMITER, type Clock, type RateLimiter } from '../../../../platform/src/index.js';
+import { CLOCK, RATE_LIMITER, type Clock, type RateLimiter } from '../../../../platform/src/index.js';
 import { PasswordHasher } from '../../credentials/index.js';
-import { InvalidCredentialsError, UserChangedConcurrentlyError } from '../../users/errors.js';
+import { InvalidCredentialsError, SignInThrottledError, UserChangedConcurrentlyError } from '../../users/errors.js';
 import { PersonalTokens, type PersonalTokenView } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
 import { Users } from '../../users/users.js';
@@ -16,14 +16,6 @@ import { LogInCommand } from './log-in.command.js';
  * whatever keys the guesser holds.
  */
 export const FAILED_SIGN_INS = { limit: 10, windowMs: 15 * 60_000 };
-
-export class SignInThrottledError extends DomainError {
-  readonly code = 'RATE_LIMITED';
-  readonly status = 429;
-  constructor(retryAfterSeconds: number) {
-    super(`too many failed sign-ins for this address; try again in ${retryAfterSeconds} s`);
-  }
-}
 
 /**
  * E-mail and password sign-in (interface.md, "Authentication" 4): a personal

@@ -1,6 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, MAIL_QUEUE, type Clock, type MailQueue } from '../../../../platform/src/index.js';
+import { CLOCK, CONFIG, MAIL_QUEUE, type Clock, type Config, type MailQueue } from '../../../../platform/src/index.js';
 import { KeyDirectory } from '../../authentication/key-directory.js';
 import { generateResetToken, hashResetToken } from '../../credentials/index.js';
 import { BackgroundTasks } from '../../users/background-tasks.js';
@@ -32,6 +32,7 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     private readonly background: BackgroundTasks,
     @Inject(MAIL_QUEUE) private readonly mail: MailQueue,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   execute({ email }: RequestPasswordResetCommand): Promise<PasswordResetRequested> {
@@ -47,6 +48,8 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     const tokenHash = hashResetToken(token);
     const decided = await this.users.execute(account.user_id, { type: 'RequestPasswordReset', token_hash: tokenHash, now: this.clock.now() });
     if (decided.events.length === 0) return;
+    // Mail only once this instance can look the token up, so a reset right after the mail cannot miss it.
+    await this.directory.waitFor(decided.position!, this.config.projectionWaitMs);
     const name = this.keyDirectory.account(account.account_id)?.name;
     await this.mail.enqueue({
       // The job id names the request without carrying the token.
