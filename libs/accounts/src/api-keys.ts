@@ -75,7 +75,8 @@ export class ApiKeys {
       name: current.name,
       email: current.email,
       tier: this.directory.tierOf(current),
-      expires_at: null,
+      // A rotated personal token keeps its expiry: rotation must not extend a session.
+      expires_at: current.expires_at,
       rotated_from: current.key_id,
       user_id: current.user_id,
     };

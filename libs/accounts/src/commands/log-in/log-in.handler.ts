@@ -6,7 +6,7 @@ import { PasswordHasher } from '../../credentials/index.js';
 import { InvalidCredentialsError, SignInThrottledError, UserChangedConcurrentlyError } from '../../users/errors.js';
 import { PersonalTokens, type PersonalTokenView } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
-import { Users } from '../../users/users.js';
+import { Users, type LoadedUser } from '../../users/users.js';
 import { LogInCommand } from './log-in.command.js';
 
 /**
@@ -51,7 +51,7 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
       throw new InvalidCredentialsError();
     }
 
-    if (this.hasher.needsRehash(stored.hash)) await this.rehash(account.user_id, password);
+    if (this.hasher.needsRehash(stored.hash)) await this.rehash(account.user_id, loaded!, password);
     const issued = await this.tokens.issue(account);
     // A reset or change that landed between our check and the issue must not leave a token made under the old password.
     const after = await this.users.load(account.user_id);
@@ -65,11 +65,11 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
   }
 
   /** BCRYPT_COST changed since the hash was made: store a hash at the new cost while the password is at hand. */
-  private async rehash(userId: string, password: string): Promise<void> {
-    const loaded = await this.users.load(userId);
+  private async rehash(userId: string, verified: LoadedUser, password: string): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
     try {
-      await this.users.decideOn(userId, loaded, { type: 'RehashPassword', password_hash: passwordHash, now: this.clock.now() });
+      // Against the state the password was verified on: if anything changed since, the rehash is dropped, never applied to a newer password.
+      await this.users.decideOn(userId, verified, { type: 'RehashPassword', password_hash: passwordHash, now: this.clock.now() });
     } catch (error) {
       // Someone changed the password meanwhile; the next sign-in rehashes.
       if (!(error instanceof UserChangedConcurrentlyError)) throw error;
