@@ -96,3 +96,57 @@ describe('access rules and the operator interface over HTTP', () => {
     expect(await data(removed)).toMatchObject({ ip_allowlist: [], banking: true });
   });
 });
+
+describe('client IP behind a proxy', () => {
+  it('takes the client IP from X-Forwarded-For for the allowlist only with TRUST_PROXY', async () => {
+    for (const trustProxy of [true, false]) {
+      const service = await bootService({ env: trustProxy ? { TRUST_PROXY: 'true' } : {} });
+      try {
+        const signup = await service.request('POST', '/v2/self/signup', { body: { name: 'Nii', email: 'nii@example.com' } });
+        const key = ((await signup.json()) as { data: { key: string } }).data.key;
+        const me = (await (await service.request('GET', '/v2/me', { key })).json()) as { data: { account_id: string } };
+        await service.request('POST', `/v2/admin/accounts/${me.data.account_id}/banking`, { key: ADMIN_KEY, body: { enabled: true } });
+        await service.request('PUT', `/v2/admin/accounts/${me.data.account_id}/ip-allowlist`, { key: ADMIN_KEY, body: { entries: ['203.0.113.0/24'] } });
+        const response = await service.request('GET', '/v2/banking/audit-log', { key, headers: { 'x-forwarded-for': '203.0.113.7' } });
+        expect(response.status).toBe(trustProxy ? 200 : 403);
+      } finally {
+        await service.close();
+      }
+    }
+  });
+});
+
+describe('audit log pagination', () => {
+  it('walks every entry exactly once with next_cursor, newest first, filtered by time', async () => {
+    const service = await bootService();
+    try {
+      const since = new Date().toISOString();
+      for (let index = 0; index < 7; index++) {
+        await service.request('GET', '/v2/admin/audit?limit=1', { key: ADMIN_KEY, headers: { 'x-request-id': `page-${index}` } });
+      }
+      await eventually(async () => {
+        const response = await service.request('GET', `/v2/admin/audit?account_id=platform&from=${encodeURIComponent(since)}&limit=500`, { key: ADMIN_KEY });
+        const page = ((await response.json()) as { data: { items: Array<{ request_id: string }> } }).data;
+        return page.items.filter((item) => item.request_id.startsWith('page-')).length === 7 ? true : undefined;
+      });
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const query: string = `/v2/admin/audit?account_id=platform&from=${encodeURIComponent(since)}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const page = ((await (await service.request('GET', query, { key: ADMIN_KEY })).json()) as { data: { items: Array<{ request_id: string; at: string }>; next_cursor: string | null } }).data;
+        expect(page.items.length).toBeLessThanOrEqual(2);
+        seen.push(...page.items.map((item) => item.request_id));
+        cursor = page.next_cursor;
+        pages++;
+      } while (cursor && pages < 20);
+      const ours = seen.filter((id) => id.startsWith('page-'));
+      expect(ours).toEqual(['page-6', 'page-5', 'page-4', 'page-3', 'page-2', 'page-1', 'page-0']);
+      expect(new Set(seen).size).toBe(seen.length);
+      const badCursor = await service.request('GET', '/v2/admin/audit?cursor=garbage', { key: ADMIN_KEY });
+      expect(badCursor.status).toBe(400);
+    } finally {
+      await service.close();
+    }
+  });
+});

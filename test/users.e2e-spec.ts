@@ -300,6 +300,25 @@ describe('forgot and reset password', () => {
     }
   });
 
+  it('answers INVALID_API_KEY for an expired personal token', async () => {
+    const account = await withPassword();
+    const { body } = await logIn(account.key, account.email, STRONG);
+    const token = body.data.token;
+    expect((await call('GET', '/v2/me', { key: token })).status).toBe(200);
+    const clock = service.runtime.clock;
+    const realNow = clock.now.bind(clock);
+    const spy = jest.spyOn(clock, 'now').mockImplementation(() => new Date(realNow().getTime() + 31 * 86_400_000));
+    try {
+      const expired = await call('GET', '/v2/me', { key: token });
+      expect(expired.status).toBe(401);
+      expect(expired.body.error.code).toBe('INVALID_API_KEY');
+      // The account key itself does not expire.
+      expect((await call('GET', '/v2/me', { key: account.key })).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('refuses a token after 30 minutes (the service clock moved on)', async () => {
     const account = await withPassword();
     await forgot(account.key, account.email);

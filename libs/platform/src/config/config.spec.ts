@@ -35,4 +35,22 @@ describe('loadConfig', () => {
     expect(config.kafkaBrokers).toEqual(['a:9092', 'b:9092']);
     expect(config.webhookAllowPrivateUrls).toBe(true);
   });
+
+  it('reads the accounts settings with their documented defaults and bounds', () => {
+    const defaults = loadConfig({});
+    expect(defaults).toMatchObject({
+      mailFrom: 'no-reply@location-api.local',
+      throttles: { routing: 60, navigation: 120, language: 20 },
+      devIpDailyLimit: 1000,
+      personalTokenTtlDays: 30,
+      bcryptCost: 12,
+      googleClientIds: [],
+    });
+    const set = loadConfig({ THROTTLE_LANGUAGE_PER_MINUTE: '5', GOOGLE_CLIENT_IDS: 'a.apps, b.apps', PERSONAL_TOKEN_TTL_DAYS: '7' });
+    expect(set.throttles.language).toBe(5);
+    expect(set.googleClientIds).toEqual(['a.apps', 'b.apps']);
+    expect(set.personalTokenTtlDays).toBe(7);
+    expect(() => loadConfig({ THROTTLE_ROUTING_PER_MINUTE: '0' })).toThrow(/THROTTLE_ROUTING_PER_MINUTE/);
+    expect(() => loadConfig({ BCRYPT_COST: '99' })).toThrow(/BCRYPT_COST/);
+  });
 });
