@@ -1,4 +1,4 @@
-import { DomainError, StreamNotFoundError, type Clock, type EventRegistry, type EventStore } from '../../platform/src/index.js';
+import { appendDecided, DomainError, loadStream, type Clock, type EventRegistry, type EventStore } from '../../platform/src/index.js';
 import type { KeyDirectory } from './authentication/key-directory.js';
 import {
   accountStream,
@@ -9,7 +9,6 @@ import {
   type Account,
   type AccountCommand,
   type AccountEvent,
-  type AccountState,
 } from './domain/account.js';
 
 export class AccountNotFoundError extends DomainError {
@@ -32,7 +31,7 @@ export class Accounts {
 
   async execute(accountId: string, command: (now: Date) => AccountCommand): Promise<Account> {
     const stream = accountStream(accountId);
-    const { state, revision } = await this.load(stream);
+    const { state, revision } = await loadStream(this.events, this.registry, stream, evolveAccount, initialAccountState);
     let decided: AccountEvent[];
     try {
       decided = decideAccount(command(this.clock.now()), state);
@@ -40,25 +39,10 @@ export class Accounts {
       if (error instanceof AccountMissingError) throw new AccountNotFoundError(accountId);
       throw error;
     }
-    const result = await this.events.append(
-      stream,
-      decided.map((event) => ({ type: event.type, data: { ...event.data }, metadata: this.registry.metadataFor(event.type) })),
-      revision ?? 'no_stream',
-    );
+    const result = await appendDecided(this.events, this.registry, stream, decided, revision);
     await this.directory.waitFor(result.position, this.waitMs);
     const account = this.directory.account(accountId);
     if (!account) throw new AccountNotFoundError(accountId);
     return account;
-  }
-
-  private async load(stream: string): Promise<{ state: AccountState; revision?: bigint }> {
-    try {
-      const stored = await this.events.readStream(stream);
-      const state = stored.reduce((current, event) => evolveAccount(current, { type: event.type, data: event.data } as AccountEvent), initialAccountState);
-      return { state, revision: stored[stored.length - 1]?.revision };
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return { state: initialAccountState };
-      throw error;
-    }
   }
 }

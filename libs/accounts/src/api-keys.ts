@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConcurrencyError, DomainError, StreamNotFoundError, type Clock, type EventRegistry, type EventStore } from '../../platform/src/index.js';
+import { appendDecided, ConcurrencyError, DomainError, loadStream, StreamNotFoundError, type Clock, type EventRegistry, type EventStore } from '../../platform/src/index.js';
 import { generateApiKey, hashKey, keyPrefix } from './credentials/index.js';
 import type { KeyDirectory, KeyRecord } from './authentication/key-directory.js';
 import {
@@ -11,7 +11,6 @@ import {
   type ApiKeyCommand,
   type ApiKeyEvent,
   type ApiKeyIssued,
-  type ApiKeyState,
 } from './domain/api-key.js';
 
 /** Another request rotated or revoked the same key first. */
@@ -98,7 +97,7 @@ export class ApiKeys {
 
   private async execute(keyId: string, command: ApiKeyCommand): Promise<bigint> {
     const stream = apiKeyStream(keyId);
-    const { state, revision } = await this.load(stream);
+    const { state, revision } = await loadStream(this.events, this.registry, stream, evolveApiKey, initialApiKeyState);
     let decided: ApiKeyEvent[];
     try {
       decided = decideApiKey(command, state);
@@ -107,25 +106,10 @@ export class ApiKeys {
       throw error;
     }
     try {
-      const result = await this.events.append(
-        stream,
-        decided.map((event) => ({ type: event.type, data: { ...event.data }, metadata: this.registry.metadataFor(event.type) })),
-        revision ?? 'no_stream',
-      );
+      const result = await appendDecided(this.events, this.registry, stream, decided, revision);
       return result.position;
     } catch (error) {
       if (error instanceof ConcurrencyError) throw new KeyChangedConcurrentlyError();
-      throw error;
-    }
-  }
-
-  private async load(stream: string): Promise<{ state: ApiKeyState; revision?: bigint }> {
-    try {
-      const stored = await this.events.readStream(stream);
-      const state = stored.reduce((current, event) => evolveApiKey(current, { type: event.type, data: event.data } as ApiKeyEvent), initialApiKeyState);
-      return { state, revision: stored[stored.length - 1]?.revision };
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return { state: initialApiKeyState };
       throw error;
     }
   }

@@ -24,3 +24,4 @@ export * from './health/health.controller.js';
 export * from './platform.module.js';
 export * from './backends.js';
 export * from './projections/projection-waiter.js';
+export * from './events/event-stream.js';

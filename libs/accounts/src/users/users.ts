@@ -1,4 +1,4 @@
-import { ConcurrencyError, StreamNotFoundError, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
+import { appendDecided, ConcurrencyError, loadStream, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
 import { decideUser, evolveUser, initialUserState, userStream, type UserCommand, type UserEvent, type UserState } from './domain/user.js';
 import { UserChangedConcurrentlyError } from './errors.js';
 
@@ -25,19 +25,10 @@ export class Users {
     private readonly registry: EventRegistry,
   ) {}
 
-  async load(userId: string): Promise<LoadedUser> {
-    try {
-      const stored = await this.events.readStream(userStream(userId));
-      const state = stored.reduce((current, recorded) => {
-        const event = this.registry.upcast(recorded);
-        return evolveUser(current, { type: event.type, data: event.data } as UserEvent);
-      }, initialUserState);
-      return { state, revision: stored[stored.length - 1]?.revision };
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return { state: initialUserState };
-      throw error;
-    }
+  load(userId: string): Promise<LoadedUser> {
+    return loadStream(this.events, this.registry, userStream(userId), evolveUser, initialUserState);
   }
+
 
   /**
    * Decides against `loaded` (what the caller checked a password against) and
@@ -75,11 +66,7 @@ export class Users {
   private async append(userId: string, loaded: LoadedUser, events: UserEvent[]): Promise<Decided> {
     const state = events.reduce(evolveUser, loaded.state);
     if (events.length === 0) return { events, state };
-    const result = await this.events.append(
-      userStream(userId),
-      events.map((event) => ({ type: event.type, data: { ...event.data }, metadata: this.registry.metadataFor(event.type) })),
-      loaded.revision ?? 'no_stream',
-    );
+    const result = await appendDecided(this.events, this.registry, userStream(userId), events, loaded.revision);
     return { events, position: result.position, state };
   }
 }
