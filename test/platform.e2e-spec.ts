@@ -23,7 +23,7 @@ describe('platform over HTTP (embedded adapters)', () => {
     const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths['/v2/admin/audit'])).toContain('get');
-    expect(document.paths['/v2/consent/grant'].post).toMatchObject({ responses: { '501': expect.anything() } });
+    expect(document.paths['/v2/monitoring/pings'].post).toMatchObject({ responses: { '501': expect.anything() } });
   });
 
   it('answers an unknown path with 404 NOT_FOUND in the envelope', async () => {
@@ -58,16 +58,16 @@ describe('platform over HTTP (embedded adapters)', () => {
   });
 
   it('refuses a body that is not JSON, and one that is too large, in the envelope', async () => {
-    const broken = await service.request('POST', '/v2/consent/grant', { key: ADMIN_KEY, rawBody: '{"purpose": ' });
+    const broken = await service.request('POST', '/v2/monitoring/pings', { key: ADMIN_KEY, rawBody: '{"customer_id": ' });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ success: false, error: { code: 'INVALID_JSON' } });
-    const huge = await service.request('POST', '/v2/consent/grant', { key: ADMIN_KEY, rawBody: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }) });
+    const huge = await service.request('POST', '/v2/monitoring/pings', { key: ADMIN_KEY, rawBody: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }) });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
   });
 
   it('answers specified-but-unbuilt endpoints with 501 NOT_IMPLEMENTED', async () => {
-    const response = await service.request('POST', '/v2/consent/grant', { key: ADMIN_KEY, body: {} });
+    const response = await service.request('POST', '/v2/monitoring/pings', { key: ADMIN_KEY, body: {} });
     expect(response.status).toBe(501);
     expect(await response.json()).toMatchObject({ success: false, error: { code: 'NOT_IMPLEMENTED' } });
   });

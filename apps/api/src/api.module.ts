@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
+import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { CheckpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
@@ -17,7 +18,7 @@ export class ApiModule {
   static forRoot(runtime: Runtime, options: { projectionsInProcess: boolean }): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), AccountsModule, AuditModule],
+      imports: [CqrsModule.forRoot(), AccountsModule, AuditModule, MonitoringModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         ...(options.projectionsInProcess

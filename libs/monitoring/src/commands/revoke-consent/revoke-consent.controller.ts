@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { CustomerRequest } from '../../consent.requests.js';
+import { Consents } from '../../consents.js';
+
+/** interface.md, "Consent states": granted → revoked; future collection stops. */
+@ApiTags('monitoring')
+@ApiSecurity('api_key')
+@Controller('v2/consent')
+export class RevokeConsentController {
+  constructor(private readonly consents: Consents) {}
+
+  @Post('revoke')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({ summary: "Revoke a customer's consent: collection stops; their data may then be deleted" })
+  @ApiResponse({ status: 200, description: '`{customer_id, status: "revoked", revoked_at, purpose}`' })
+  @ApiResponse({ status: 409, description: 'CONSENT_NOT_GRANTED: never granted, or already revoked' })
+  async revoke(@Req() request: FastifyRequest, @Body() body: CustomerRequest) {
+    const accountId = callingAccount(request);
+    const state = await this.consents.execute(accountId, body.customer_id, (now) => ({
+      type: 'RevokeConsent',
+      account_id: accountId,
+      customer_id: body.customer_id,
+      now,
+    }));
+    if (state.status !== 'revoked') throw new Error('a revoke left the consent not revoked');
+    return { customer_id: body.customer_id, status: state.status, revoked_at: state.revoked_at, purpose: state.purpose };
+  }
+}

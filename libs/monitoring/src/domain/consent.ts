@@ -1,0 +1,126 @@
+import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
+
+/**
+ * A customer's location-monitoring consent, one stream per (account, customer)
+ * (interface.md, "Consent states"). The customer id is the calling account's
+ * own identifier for its customer, so the same id under two accounts is two
+ * customers.
+ */
+export const CONSENT_PURPOSES = ['loan_collections', 'fleet_dispatch', 'delivery_tracking', 'safety_monitoring', 'unspecified'] as const;
+export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
+/** interface.md, "Compatibility" 4: older integrations send no purpose. */
+export const DEFAULT_PURPOSE: ConsentPurpose = 'unspecified';
+
+/** Location pings are the only data collected so far; a grant without a scope covers them. */
+export const DEFAULT_SCOPE: readonly string[] = ['location'];
+export const SCOPE_MAX_ENTRIES = 20;
+export const SCOPE_ENTRY = /^[a-z][a-z0-9_.-]{0,63}$/;
+
+export const CUSTOMER_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface ConsentGranted {
+  type: 'ConsentGranted';
+  data: { account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; granted_at: string };
+}
+export interface ConsentRevoked {
+  type: 'ConsentRevoked';
+  data: { account_id: string; customer_id: string; revoked_at: string };
+}
+export type ConsentEvent = ConsentGranted | ConsentRevoked;
+export const CONSENT_EVENT_TYPES = ['ConsentGranted', 'ConsentRevoked'] as const satisfies readonly ConsentEvent['type'][];
+
+export type ConsentState =
+  | { status: 'none' }
+  | { status: 'granted'; purpose: ConsentPurpose; scope: string[]; granted_at: string }
+  /** The last grant's purpose and scope stay visible: they say what the customer had agreed to. */
+  | { status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string };
+export const initialConsentState: ConsentState = { status: 'none' };
+
+export class ConsentNotGrantedError extends DomainError {
+  readonly code = 'CONSENT_NOT_GRANTED';
+  readonly status = 409;
+  constructor(customerId: string) {
+    super(`customer ${customerId} has no granted consent to revoke`);
+  }
+}
+
+/** interface.md, "Consent states": deleting data before revoking is rejected with HTTP 400. */
+export class ConsentNotRevokedError extends DomainError {
+  readonly code = 'CONSENT_NOT_REVOKED';
+  readonly status = 400;
+  constructor(customerId: string) {
+    super(`revoke the consent of customer ${customerId} before deleting their data`);
+  }
+}
+
+export function parseCustomerId(value: unknown): string {
+  if (typeof value !== 'string' || !CUSTOMER_ID.test(value)) {
+    throw new InvalidParamError('customer_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"', 'customer_id');
+  }
+  return value;
+}
+
+/** Entries are trimmed of duplicates (first occurrence kept); an empty scope would consent to nothing. */
+export function parseScope(value: readonly string[] | undefined): string[] {
+  if (value === undefined) return [...DEFAULT_SCOPE];
+  const scope = [...new Set(value)];
+  if (scope.length === 0) throw new InvalidParamError('scope must name at least one kind of data', 'scope');
+  if (scope.length > SCOPE_MAX_ENTRIES) throw new InvalidParamError(`scope holds at most ${SCOPE_MAX_ENTRIES} entries`, 'scope');
+  const bad = scope.find((entry) => !SCOPE_ENTRY.test(entry));
+  if (bad !== undefined) throw new InvalidParamError(`scope entry ${JSON.stringify(bad)} must be 1-64 characters of a-z, 0-9, "_", "." and "-", starting with a letter`, 'scope');
+  return scope;
+}
+
+/** `consent-<account>:<customer>`: the category has no dash, so EventStoreDB's category projection sees `consent`. */
+export function consentStream(accountId: string, customerId: string): string {
+  return `consent-${accountId}:${parseCustomerId(customerId)}`;
+}
+
+export function evolveConsent(state: ConsentState, event: ConsentEvent): ConsentState {
+  switch (event.type) {
+    case 'ConsentGranted': {
+      const { purpose, scope, granted_at } = event.data;
+      return { status: 'granted', purpose, scope, granted_at };
+    }
+    case 'ConsentRevoked':
+      return state.status === 'granted' ? { ...state, status: 'revoked', revoked_at: event.data.revoked_at } : state;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+export type ConsentCommand =
+  | { type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; now: Date }
+  | { type: 'RevokeConsent'; account_id: string; customer_id: string; now: Date };
+
+/**
+ * Granting is always allowed: after a revoke it is a new grant, and while
+ * granted it replaces purpose and scope (each grant is its own event, so the
+ * history shows what was agreed when). Revoking needs a live grant: a second
+ * revoke, or one for a customer never granted, is CONSENT_NOT_GRANTED (409)
+ * rather than 404, because an unknown customer and a revoked one are both
+ * "nothing to revoke" and the caller owns the customer ids anyway.
+ */
+export function decideConsent(command: ConsentCommand, state: ConsentState): ConsentEvent[] {
+  switch (command.type) {
+    case 'GrantConsent': {
+      const { account_id, customer_id, purpose, scope } = command;
+      return [{ type: 'ConsentGranted', data: { account_id, customer_id, purpose, scope: [...scope], granted_at: command.now.toISOString() } }];
+    }
+    case 'RevokeConsent':
+      if (state.status !== 'granted') throw new ConsentNotGrantedError(command.customer_id);
+      return [{ type: 'ConsentRevoked', data: { account_id: command.account_id, customer_id: command.customer_id, revoked_at: command.now.toISOString() } }];
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
+
+/** interface.md, "Consent states": a customer's data may be erased only once their consent is revoked. */
+export function assertDataDeletable(state: ConsentState, customerId: string): Extract<ConsentState, { status: 'revoked' }> {
+  if (state.status !== 'revoked') throw new ConsentNotRevokedError(customerId);
+  return state;
+}

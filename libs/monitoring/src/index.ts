@@ -1,0 +1,4 @@
+export * from './domain/consent.js';
+export * from './event-types.js';
+export * from './consents.js';
+export * from './monitoring.module.js';

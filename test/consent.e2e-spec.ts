@@ -1,0 +1,123 @@
+import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
+
+/** interface.md, "Consent states" and the consent rows of "Identity, consent, monitoring". */
+describe('consent over HTTP', () => {
+  let service: Service;
+
+  beforeAll(async () => {
+    service = await bootService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const json = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await response.json()) as T;
+  const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await json<{ data: T }>(response)).data;
+
+  async function signUp(): Promise<string> {
+    const response = await service.request('POST', '/v2/self/signup', { body: { name: 'Esi', email: `esi-${Math.random().toString(36).slice(2)}@example.com` } });
+    return (await data<{ key: string }>(response)).key;
+  }
+
+  const status = (key: string, customerId: string) => service.request('GET', `/v2/consent/status?customer_id=${encodeURIComponent(customerId)}`, { key });
+
+  it('grants with the default purpose, shows it, revokes, and refuses deletion until revoked', async () => {
+    const key = await signUp();
+    const customer = 'cust:0042';
+
+    const none = await status(key, customer);
+    expect(none.status).toBe(200);
+    expect(await data(none)).toEqual({ customer_id: customer, status: 'none', purpose: null, scope: null, granted_at: null, revoked_at: null });
+
+    const early = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
+    expect(early.status).toBe(400);
+    expect(await json(early)).toMatchObject({ error: { code: 'CONSENT_NOT_REVOKED' } });
+
+    const granted = await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer } });
+    expect(granted.status).toBe(200);
+    const grant = await data(granted);
+    expect(grant).toMatchObject({ customer_id: customer, status: 'granted', purpose: 'unspecified', scope: ['location'] });
+    expect(typeof grant.granted_at).toBe('string');
+
+    expect(await data(await status(key, customer))).toMatchObject({ status: 'granted', purpose: 'unspecified', scope: ['location'], revoked_at: null });
+
+    const whileGranted = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
+    expect(whileGranted.status).toBe(400);
+    expect(await json(whileGranted)).toMatchObject({ error: { code: 'CONSENT_NOT_REVOKED' } });
+
+    const revoked = await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: customer } });
+    expect(revoked.status).toBe(200);
+    const revoke = await data(revoked);
+    expect(revoke).toMatchObject({ customer_id: customer, status: 'revoked', purpose: 'unspecified' });
+    expect(typeof revoke.revoked_at).toBe('string');
+    expect(await data(await status(key, customer))).toMatchObject({ status: 'revoked', purpose: 'unspecified', revoked_at: revoke.revoked_at });
+
+    const again = await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: customer } });
+    expect(again.status).toBe(409);
+    expect(await json(again)).toMatchObject({ error: { code: 'CONSENT_NOT_GRANTED' } });
+
+    // Pings are not stored yet: the endpoint must not claim an erasure.
+    const deletion = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
+    expect(deletion.status).toBe(501);
+    const body = await json<{ error: { code: string; message: string } }>(deletion);
+    expect(body.error.code).toBe('NOT_IMPLEMENTED');
+    expect(body.error.message).toMatch(/nothing was erased/);
+  });
+
+  it('grants again after a revoke with a new purpose and scope', async () => {
+    const key = await signUp();
+    await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'c1', purpose: 'fleet_dispatch' } });
+    await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: 'c1' } });
+    const regrant = await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'c1', purpose: 'loan_collections', scope: ['location', 'device', 'location'] } });
+    expect(regrant.status).toBe(200);
+    expect(await data(await status(key, 'c1'))).toMatchObject({ status: 'granted', purpose: 'loan_collections', scope: ['location', 'device'], revoked_at: null });
+  });
+
+  it.each([
+    [{ customer_id: 'c1', purpose: 'marketing' }, 'purpose'],
+    [{ customer_id: 'has space' }, 'customer_id'],
+    [{ customer_id: 'x'.repeat(129) }, 'customer_id'],
+    [{}, 'customer_id'],
+    [{ customer_id: 'c1', scope: [] }, 'scope'],
+    [{ customer_id: 'c1', scope: Array.from({ length: 21 }, (_, i) => `s${i}`) }, 'scope'],
+    [{ customer_id: 'c1', scope: 'location' }, 'scope'],
+  ])('refuses the grant %j naming field %s', async (body, field) => {
+    const key = await signUp();
+    const response = await service.request('POST', '/v2/consent/grant', { key, body });
+    expect(response.status).toBe(400);
+    expect(await json(response)).toMatchObject({ error: { code: 'INVALID_PARAM', field } });
+  });
+
+  it('refuses a bad customer id on the status query', async () => {
+    const key = await signUp();
+    const response = await status(key, 'bad id');
+    expect(response.status).toBe(400);
+    expect(await json(response)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'customer_id' } });
+  });
+
+  it('refuses legacy keys: customer ids belong to an account', async () => {
+    const issued = await service.request('POST', '/v2/admin/keys', { key: ADMIN_KEY, body: { name: 'old integration', tier: 'pro' } });
+    const legacy = (await data<{ key: string }>(issued)).key;
+    for (const [method, url, body] of [
+      ['POST', '/v2/consent/grant', { customer_id: 'c1' }],
+      ['POST', '/v2/consent/revoke', { customer_id: 'c1' }],
+      ['POST', '/v2/consent/delete-data', { customer_id: 'c1' }],
+      ['GET', '/v2/consent/status?customer_id=c1', undefined],
+    ] as const) {
+      const response = await service.request(method, url, { key: legacy, body });
+      expect(response.status).toBe(403);
+      expect(await json(response)).toMatchObject({ error: { code: 'ACCOUNT_KEY_REQUIRED' } });
+    }
+  });
+
+  it("keeps one account's customers from another account", async () => {
+    const mine = await signUp();
+    const theirs = await signUp();
+    await service.request('POST', '/v2/consent/grant', { key: mine, body: { customer_id: 'shared-id', purpose: 'safety_monitoring' } });
+    expect(await data(await status(mine, 'shared-id'))).toMatchObject({ status: 'granted', purpose: 'safety_monitoring' });
+    expect(await data(await status(theirs, 'shared-id'))).toMatchObject({ status: 'none', purpose: null });
+    const revoke = await service.request('POST', '/v2/consent/revoke', { key: theirs, body: { customer_id: 'shared-id' } });
+    expect(revoke.status).toBe(409);
+    expect(await data(await status(mine, 'shared-id'))).toMatchObject({ status: 'granted' });
+  });
+});
