@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { transformFileSync } from '@swc/core';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs/promises';
@@ -97,61 +96,12 @@ describe('EmbeddedReadStore on disk', () => {
 
 const RACE_WRITES = 100;
 
-/**
- * Runs the adapter in a separate node process. Jest's transform does not reach
- * a child, so the few sources it needs are compiled with SWC into a temp dir
- * that resolves `lmdb` through this repository's node_modules.
- */
-async function startChild(mode: 'write-forever' | 'race-even', dir: string) {
-  const root = await tempDir();
-  const platform = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  const sources = [
-    'errors.ts',
-    'read-store/read-store.port.ts',
-    'read-store/errors.ts',
-    'read-store/documents.ts',
-    'read-store/query-plan.ts',
-    'read-store/embedded/keys.ts',
-    'read-store/embedded/embedded-read-store.ts',
-  ];
-  for (const source of sources) {
-    const { code } = transformFileSync(path.join(platform, source), {
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-      module: { type: 'es6' },
-    });
-    const target = path.join(root, 'lib', source.replace(/\.ts$/, '.js'));
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, code);
-  }
-  await fs.writeFile(path.join(root, 'package.json'), '{"type":"module"}');
-  await fs.symlink(path.resolve(platform, '../../../node_modules'), path.join(root, 'node_modules'), 'dir');
-  await fs.writeFile(path.join(root, 'child.mjs'), CHILD);
-  const child = spawn(process.execPath, [path.join(root, 'child.mjs'), mode, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return child;
+/** Runs the real adapter in a separate node process through the repository's shared TypeScript loader. */
+function startChild(mode: 'write-forever' | 'race-even', dir: string) {
+  const register = fileURLToPath(new URL('../../testing/register-ts.mjs', import.meta.url));
+  const child = fileURLToPath(new URL('./testing/read-store-child.ts', import.meta.url));
+  return spawn(process.execPath, ['--import', register, child, mode, dir, String(RACE_WRITES)], { stdio: ['ignore', 'pipe', 'inherit'] });
 }
-
-const CHILD = `
-import { EmbeddedReadStore } from './lib/read-store/embedded/embedded-read-store.js';
-const [mode, dir] = process.argv.slice(2);
-const store = await EmbeddedReadStore.open(dir);
-const indexes = [{ name: 'by_n', fields: ['n'] }];
-if (mode === 'write-forever') {
-  const durable = await store.collection('durable', indexes);
-  for (let n = 1; ; n++) {
-    await durable.apply('d' + n, BigInt(n), () => ({ id: 'd' + n, n }));
-    process.stdout.write(n + '\\n');
-  }
-} else {
-  const race = await store.collection('race', indexes);
-  process.stdout.write('ready\\n');
-  const accepted = [];
-  for (let p = 2; p <= 2 * ${RACE_WRITES}; p += 2) {
-    if (await race.apply('x', BigInt(p), (current) => ({ id: 'x', applied: [...(current?.applied ?? []), p] }))) accepted.push(p);
-  }
-  process.stdout.write(JSON.stringify(accepted) + '\\n');
-  await store.close();
-}
-`;
 
 async function exited(child: ReturnType<typeof spawn>): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
