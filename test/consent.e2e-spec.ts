@@ -27,7 +27,7 @@ describe('consent over HTTP', () => {
 
     const none = await status(key, customer);
     expect(none.status).toBe(200);
-    expect(await data(none)).toEqual({ customer_id: customer, status: 'none', purpose: null, scope: null, granted_at: null, revoked_at: null });
+    expect(await data(none)).toEqual({ customer_id: customer, status: 'none', purpose: null, scope: null, granted_at: null, revoked_at: null, data_erased_at: null });
 
     const early = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
     expect(early.status).toBe(400);
@@ -56,12 +56,11 @@ describe('consent over HTTP', () => {
     expect(again.status).toBe(409);
     expect(await json(again)).toMatchObject({ error: { code: 'CONSENT_NOT_GRANTED' } });
 
-    // Pings are not stored yet: the endpoint must not claim an erasure.
     const deletion = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
-    expect(deletion.status).toBe(501);
-    const body = await json<{ error: { code: string; message: string } }>(deletion);
-    expect(body.error.code).toBe('NOT_IMPLEMENTED');
-    expect(body.error.message).toMatch(/nothing was erased/);
+    expect(deletion.status).toBe(200);
+    const erased = await data<{ erased: boolean; erased_at: string; events_erased: number }>(deletion);
+    expect(erased).toMatchObject({ customer_id: customer, erased: true, events_erased: 1 });
+    expect(await data(await status(key, customer))).toMatchObject({ status: 'revoked', data_erased_at: erased.erased_at });
   });
 
   it('grants again after a revoke with a new purpose and scope', async () => {

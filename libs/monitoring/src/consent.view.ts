@@ -9,5 +9,7 @@ export function consentStatusView(customerId: string, state: ConsentState) {
     scope: state.status === 'none' ? null : state.scope,
     granted_at: state.status === 'none' ? null : state.granted_at,
     revoked_at: state.status === 'revoked' ? state.revoked_at : null,
+    /** When the location history was last erased (POST /v2/consent/delete-data), while the consent stays revoked. */
+    data_erased_at: state.status === 'revoked' ? (state.erased_at ?? null) : null,
   };
 }

@@ -24,10 +24,15 @@ export class Consents {
   }
 
   async execute(accountId: string, customerId: string, command: (now: Date) => ConsentCommand): Promise<ConsentState> {
+    return (await this.executeWithPosition(accountId, customerId, command)).state;
+  }
+
+  /** As `execute`, also answering the log position written, for callers that wait on read models. */
+  async executeWithPosition(accountId: string, customerId: string, command: (now: Date) => ConsentCommand): Promise<{ state: ConsentState; position: bigint }> {
     const stream = consentStream(accountId, customerId);
     const { state, revision } = await loadStream(this.events, this.registry, stream, evolveConsent, initialConsentState);
     const decided: ConsentEvent[] = decideConsent(command(this.clock.now()), state);
-    await appendDecided(this.events, this.registry, stream, decided, revision);
-    return decided.reduce(evolveConsent, state);
+    const { position } = await appendDecided(this.events, this.registry, stream, decided, revision);
+    return { state: decided.reduce(evolveConsent, state), position };
   }
 }

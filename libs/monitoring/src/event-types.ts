@@ -1,7 +1,10 @@
 import type { EventTypeDefinition } from '../../platform/src/index.js';
+import { LOCATION_EVENT_TYPES } from './domain/location.js';
 
 /** Schema versions and upcasters of the monitoring context's stored events. */
 export const monitoringEventTypes: EventTypeDefinition[] = [
   { type: 'ConsentGranted', version: 1 },
   { type: 'ConsentRevoked', version: 1 },
+  { type: 'CustomerDataErased', version: 1 },
+  ...LOCATION_EVENT_TYPES.map((type) => ({ type, version: 1 })),
 ];

@@ -4,3 +4,8 @@ export * from './consents.js';
 export * from './monitoring.module.js';
 export * from './notifications.js';
 export * from './monitoring-notifications.js';
+export * from './domain/location.js';
+export * from './location-sealing.js';
+export * from './location-read-models.js';
+export * from './locations.js';
+export * from './drift-view.js';

@@ -1,5 +1,5 @@
 import type { Config } from './config/config.js';
-import { SecretBox } from './crypto/index.js';
+import { EmbeddedDataKeyVault, MongoDataKeyVault, SecretBox, type DataKeyVault } from './crypto/index.js';
 import { MailQueue, openMailer, type Mailer } from './mail/index.js';
 import { openRateLimiter } from './rate-limit/index.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.port.js';
@@ -28,6 +28,8 @@ export interface Backends {
   rateLimiter: RateLimiter;
   /** Secrets at rest (DATA_ENCRYPTION_KEY, or a key generated into DATA_DIR). */
   secretBox: SecretBox;
+  /** Per-customer data keys for crypto-shredding: MongoDB when MONGODB_URL is set, files under DATA_DIR otherwise. */
+  dataKeys: DataKeyVault;
   mailer: Mailer;
   /** Mail goes through the job queue, sealed, and is retried there. */
   mailQueue: MailQueue;
@@ -39,6 +41,9 @@ export async function openBackends(config: Config, clientId: string, logger?: Js
   const queue = await openJobQueue({ redisUrl: config.redisUrl, dataDir: config.dataDir });
   const rateLimiter = await openRateLimiter({ redisUrl: config.redisUrl });
   const secretBox = await SecretBox.fromConfig({ dataEncryptionKey: config.dataEncryptionKey, dataDir: config.dataDir });
+  const dataKeys = config.mongodbUrl
+    ? await MongoDataKeyVault.open(config.mongodbUrl, config.mongodbDatabase, secretBox)
+    : await EmbeddedDataKeyVault.open(config.dataDir, secretBox);
   const mailer = await openMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: config.mailFrom });
   const mailQueue = new MailQueue({ queue, mailer, secretBox, logger: logger ?? { warn: () => undefined, error: () => undefined } });
   const publisher = openIntegrationPublisher({
@@ -46,12 +51,12 @@ export async function openBackends(config: Config, clientId: string, logger?: Js
     clientId,
     log: logger ? (level, message, context) => logger.pino[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ component: 'kafka', ...context }, message) : undefined,
   });
-  return { events, readStore, queue, publisher, rateLimiter, secretBox, mailer, mailQueue };
+  return { events, readStore, queue, publisher, rateLimiter, secretBox, dataKeys, mailer, mailQueue };
 }
 
 /** Closes in reverse order of dependence; every close is attempted even if one fails. */
 export async function closeBackends(backends: Backends): Promise<void> {
-  const results = await Promise.allSettled([backends.publisher?.close(), backends.queue.close(), backends.rateLimiter.close(), backends.mailer.close()]);
+  const results = await Promise.allSettled([backends.publisher?.close(), backends.queue.close(), backends.rateLimiter.close(), backends.mailer.close(), backends.dataKeys.close()]);
   results.push(...(await Promise.allSettled([backends.readStore.close(), backends.events.close()])));
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;

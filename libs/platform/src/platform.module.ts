@@ -10,7 +10,7 @@ import { INTEGRATION_PUBLISHER } from './integration/integration-bus.port.js';
 import { JsonLogger } from './logging/json-logger.js';
 import { JOB_QUEUE } from './queue/job-queue.port.js';
 import { READ_STORE } from './read-store/read-store.port.js';
-import { SecretBox } from './crypto/index.js';
+import { DATA_KEY_VAULT, SecretBox } from './crypto/index.js';
 import { MAIL_QUEUE } from './mail/index.js';
 import { RATE_LIMITER } from './rate-limit/rate-limiter.port.js';
 
@@ -42,6 +42,7 @@ export class PlatformModule {
       { provide: RATE_LIMITER, useValue: runtime.backends.rateLimiter },
       { provide: MAIL_QUEUE, useValue: runtime.backends.mailQueue },
       { provide: SecretBox, useValue: runtime.backends.secretBox },
+      { provide: DATA_KEY_VAULT, useValue: runtime.backends.dataKeys },
     ];
     return {
       module: PlatformModule,

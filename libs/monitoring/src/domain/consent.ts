@@ -26,14 +26,22 @@ export interface ConsentRevoked {
   type: 'ConsentRevoked';
   data: { account_id: string; customer_id: string; revoked_at: string };
 }
-export type ConsentEvent = ConsentGranted | ConsentRevoked;
-export const CONSENT_EVENT_TYPES = ['ConsentGranted', 'ConsentRevoked'] as const satisfies readonly ConsentEvent['type'][];
+/**
+ * The record that a customer's location history was erased: who asked (the
+ * key's prefix), when, and how many events went. Never any location (ADR 12).
+ */
+export interface CustomerDataErased {
+  type: 'CustomerDataErased';
+  data: { account_id: string; customer_id: string; erased_at: string; erased_by: string; events_erased: number };
+}
+export type ConsentEvent = ConsentGranted | ConsentRevoked | CustomerDataErased;
+export const CONSENT_EVENT_TYPES = ['ConsentGranted', 'ConsentRevoked', 'CustomerDataErased'] as const satisfies readonly ConsentEvent['type'][];
 
 export type ConsentState =
   | { status: 'none' }
   | { status: 'granted'; purpose: ConsentPurpose; scope: string[]; granted_at: string }
   /** The last grant's purpose and scope stay visible: they say what the customer had agreed to. */
-  | { status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string };
+  | { status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string; erased_at?: string };
 export const initialConsentState: ConsentState = { status: 'none' };
 
 export class ConsentNotGrantedError extends DomainError {
@@ -84,6 +92,8 @@ export function evolveConsent(state: ConsentState, event: ConsentEvent): Consent
     }
     case 'ConsentRevoked':
       return state.status === 'granted' ? { ...state, status: 'revoked', revoked_at: event.data.revoked_at } : state;
+    case 'CustomerDataErased':
+      return state.status === 'revoked' ? { ...state, erased_at: event.data.erased_at } : state;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -93,7 +103,8 @@ export function evolveConsent(state: ConsentState, event: ConsentEvent): Consent
 
 export type ConsentCommand =
   | { type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; now: Date }
-  | { type: 'RevokeConsent'; account_id: string; customer_id: string; now: Date };
+  | { type: 'RevokeConsent'; account_id: string; customer_id: string; now: Date }
+  | { type: 'RecordErasure'; account_id: string; customer_id: string; erased_by: string; events_erased: number; now: Date };
 
 /**
  * Granting is always allowed: after a revoke it is a new grant, and while
@@ -112,6 +123,11 @@ export function decideConsent(command: ConsentCommand, state: ConsentState): Con
     case 'RevokeConsent':
       if (state.status !== 'granted') throw new ConsentNotGrantedError(command.customer_id);
       return [{ type: 'ConsentRevoked', data: { account_id: command.account_id, customer_id: command.customer_id, revoked_at: command.now.toISOString() } }];
+    case 'RecordErasure': {
+      assertDataDeletable(state, command.customer_id);
+      const { account_id, customer_id, erased_by, events_erased } = command;
+      return [{ type: 'CustomerDataErased', data: { account_id, customer_id, erased_by, events_erased, erased_at: command.now.toISOString() } }];
+    }
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

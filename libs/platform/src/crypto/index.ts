@@ -6,3 +6,4 @@ export {
   type SealedSecretProblem,
   type SecretBoxConfig,
 } from './secret-box.js';
+export * from './data-keys/index.js';

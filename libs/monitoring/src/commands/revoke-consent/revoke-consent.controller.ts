@@ -5,13 +5,21 @@ import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { CustomerRequest } from '../../consent.requests.js';
 import { Consents } from '../../consents.js';
+import { Locations } from '../../locations.js';
 
-/** interface.md, "Consent states": granted → revoked; future collection stops. */
+/**
+ * interface.md, "Consent states": granted → revoked; future collection stops.
+ * The answer waits for the CollectionStopped marker in the location stream:
+ * once it is given, no ping append that read the old consent can succeed (ADR 12).
+ */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class RevokeConsentController {
-  constructor(private readonly consents: Consents) {}
+  constructor(
+    private readonly consents: Consents,
+    private readonly locations: Locations,
+  ) {}
 
   @Post('revoke')
   @HttpCode(200)
@@ -28,6 +36,7 @@ export class RevokeConsentController {
       now,
     }));
     if (state.status !== 'revoked') throw new Error('a revoke left the consent not revoked');
+    await this.locations.stopCollection(accountId, body.customer_id);
     return { customer_id: body.customer_id, status: state.status, revoked_at: state.revoked_at, purpose: state.purpose };
   }
 }

@@ -1,0 +1,59 @@
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly, InvalidParamError, PROJECTION_WAITER, type ProjectionWaiter } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { ConsentRequiredError } from '../../domain/location.js';
+import { settleLocationReadModels } from '../../location-read-models.js';
+import { Locations } from '../../locations.js';
+import { RecordPingsRequest } from './record-pings.request.js';
+
+/**
+ * POST /v2/monitoring/pings. The batch form answers 200 with one outcome per
+ * ping, in request order (`accepted`, `duplicate`, or `refused` with the
+ * reason, CONSENT_REQUIRED among them) and counts. The single-ping form
+ * answers its outcome, or the refusal as an error (400, or 403 CONSENT_REQUIRED).
+ * Drift and geofence_breach events derived from the pings are stored with
+ * them and reach webhooks from the log.
+ */
+@ApiTags('monitoring')
+@ApiSecurity('api_key')
+@Controller('v2/monitoring')
+export class RecordPingsController {
+  constructor(
+    private readonly locations: Locations,
+    @Inject(PROJECTION_WAITER) private readonly waiter: ProjectionWaiter,
+  ) {}
+
+  @Post('pings')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({ summary: 'Record location pings (one, or a batch of up to 1000); idempotent; needs granted consent' })
+  @ApiResponse({ status: 200, description: 'batch: `{items: [{index, status, ping_id?, late?, error?}], accepted, duplicates, refused}`; single: the one outcome' })
+  @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored' })
+  async record(@Req() request: FastifyRequest, @Body() body: RecordPingsRequest) {
+    const accountId = callingAccount(request);
+    const { pings, ...single } = body;
+    const batch = pings !== undefined;
+    if (batch && Object.values(single).some((value) => value !== undefined)) {
+      throw new InvalidParamError('send either one ping or {"pings": [...]}, not both', 'pings');
+    }
+    const raw = batch ? pings : [stripUndefined(single)];
+    const { outcomes, position } = await this.locations.recordPings(accountId, raw);
+    await settleLocationReadModels(this.waiter, position);
+    if (!batch) {
+      const [outcome] = outcomes;
+      if (outcome.status === 'refused') {
+        if (outcome.error.code === 'CONSENT_REQUIRED') throw new ConsentRequiredError(String(single.customer_id));
+        throw new InvalidParamError(outcome.error.message, outcome.error.field ?? 'body');
+      }
+      return outcome;
+    }
+    const count = (status: string) => outcomes.filter((outcome) => outcome.status === status).length;
+    return { items: outcomes, accepted: count('accepted'), duplicates: count('duplicate'), refused: count('refused') };
+  }
+}
+
+function stripUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));
+}

@@ -1,0 +1,54 @@
+import { Body, Controller, Inject, Param, Put, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { latLngToCell } from 'h3-js';
+import { cellFromHexCode } from '../../../../addressing/src/index.js';
+import { AccountOnly, InvalidParamError, PROJECTION_WAITER, type ProjectionWaiter } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { parseCustomerId } from '../../domain/consent.js';
+import { DEFAULT_TOLERANCE_HOPS, DEFAULT_ZONE_RESOLUTION } from '../../domain/location.js';
+import { DriftQueries } from '../../drift-view.js';
+import { settleLocationReadModels } from '../../location-read-models.js';
+import { Locations } from '../../locations.js';
+import { RegisterZoneRequest } from './register-zone.request.js';
+
+/**
+ * PUT /v2/monitoring/zones/{customer_id}: registers (or replaces) the zone
+ * drift is measured against. A zone is the customer's location data too, so
+ * it needs granted consent and is sealed and erased like pings. Replacing a
+ * zone restarts the watch: the next ping decides whether the customer is out.
+ */
+@ApiTags('monitoring')
+@ApiSecurity('api_key')
+@Controller('v2/monitoring/zones')
+export class RegisterZoneController {
+  constructor(
+    private readonly locations: Locations,
+    private readonly drift: DriftQueries,
+    @Inject(PROJECTION_WAITER) private readonly waiter: ProjectionWaiter,
+  ) {}
+
+  @Put(':customer_id')
+  @AccountOnly()
+  @ApiOperation({ summary: "Register a customer's zone: {lat, lng} or {home_hex}, plus tolerance_hops" })
+  @ApiResponse({ status: 200, description: 'the drift state against the new zone (as GET /v2/monitoring/drift)' })
+  @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED: the customer has not granted location consent' })
+  async register(@Req() request: FastifyRequest, @Param('customer_id') customerParam: string, @Body() body: RegisterZoneRequest) {
+    const accountId = callingAccount(request);
+    const customerId = parseCustomerId(customerParam);
+    const homeCell = zoneCell(body);
+    const { position } = await this.locations.registerZone(accountId, customerId, homeCell, body.tolerance_hops ?? DEFAULT_TOLERANCE_HOPS);
+    await settleLocationReadModels(this.waiter, position);
+    return this.drift.current(accountId, customerId);
+  }
+}
+
+function zoneCell(body: RegisterZoneRequest): string {
+  const hasPoint = body.lat !== undefined || body.lng !== undefined;
+  if (body.home_hex !== undefined) {
+    if (hasPoint) throw new InvalidParamError('give either home_hex or lat and lng, not both', 'home_hex');
+    return cellFromHexCode(body.home_hex, 'home_hex');
+  }
+  if (body.lat === undefined || body.lng === undefined) throw new InvalidParamError('give the zone as home_hex or as lat and lng', body.lat === undefined ? 'lat' : 'lng');
+  return latLngToCell(body.lat, body.lng, body.resolution ?? DEFAULT_ZONE_RESOLUTION);
+}

@@ -1,0 +1,298 @@
+import { cellToLatLng, getHexagonEdgeLengthAvg, getResolution, greatCircleDistance, gridDistance, isValidCell, latLngToCell, UNITS } from 'h3-js';
+import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
+
+/**
+ * A monitored customer's location history and what is derived from it at
+ * ingestion: drift out of the registered zone and geofence entries. One
+ * stream per (account, customer): `location-<account>:<customer>`. This module
+ * sees events in the clear; `location-sealing.ts` seals their location fields
+ * with the customer's data key before they are stored (ADR 12).
+ */
+
+export const MAX_PINGS_PER_REQUEST = 1000;
+/** A phone's clock may run a little fast; anything further ahead is a bad timestamp. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+/** Offline phones upload late, but not months late. */
+export const MAX_PING_AGE_MS = 30 * 24 * 3_600_000;
+export const MAX_ACCURACY_M = 100_000;
+export const DEVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Zones given as a point use this H3 resolution (edge ≈ 174 m): a neighbourhood, not an address. */
+export const DEFAULT_ZONE_RESOLUTION = 9;
+export const DEFAULT_TOLERANCE_HOPS = 2;
+export const MAX_TOLERANCE_HOPS = 10_000;
+export const MIN_ZONE_RESOLUTION = 5;
+
+/** A ping as the caller sent it, once validated; `recorded_at` defaults to the time it was received. */
+export interface Ping {
+  lat: number;
+  lng: number;
+  accuracy_m: number | null;
+  recorded_at: string;
+  device_id: string | null;
+}
+
+export interface PingRecorded {
+  type: 'PingRecorded';
+  /** `ping_id` is a keyed hash of the ping's content (see `location-sealing.ts`): equal pings, equal ids. */
+  data: Ping & { account_id: string; customer_id: string; ping_id: string; received_at: string };
+}
+export interface ZoneRegistered {
+  type: 'ZoneRegistered';
+  data: { account_id: string; customer_id: string; home_cell: string; tolerance_hops: number; registered_at: string };
+}
+export interface DriftStarted {
+  type: 'DriftStarted';
+  data: { account_id: string; customer_id: string; home_cell: string; current_cell: string; distance_hops: number; occurred_at: string };
+}
+export interface DriftEnded {
+  type: 'DriftEnded';
+  data: { account_id: string; customer_id: string; home_cell: string; current_cell: string; distance_hops: number; occurred_at: string };
+}
+export interface GeofenceEntered {
+  type: 'GeofenceEntered';
+  data: { account_id: string; customer_id: string; fence_id: string; fence_type: string; loan_id: string | null; lat: number; lng: number; occurred_at: string };
+}
+export interface GeofenceLeft {
+  type: 'GeofenceLeft';
+  data: { account_id: string; customer_id: string; fence_id: string; occurred_at: string };
+}
+/** Written by a consent revoke after the ConsentRevoked event: it fences off ping appends that read the consent before it (ADR 12). */
+export interface CollectionStopped {
+  type: 'CollectionStopped';
+  data: { account_id: string; customer_id: string; stopped_at: string };
+}
+
+export type LocationEvent = PingRecorded | ZoneRegistered | DriftStarted | DriftEnded | GeofenceEntered | GeofenceLeft | CollectionStopped;
+export const LOCATION_EVENT_TYPES = [
+  'PingRecorded',
+  'ZoneRegistered',
+  'DriftStarted',
+  'DriftEnded',
+  'GeofenceEntered',
+  'GeofenceLeft',
+  'CollectionStopped',
+] as const satisfies readonly LocationEvent['type'][];
+
+export interface Zone {
+  home_cell: string;
+  tolerance_hops: number;
+  registered_at: string;
+}
+
+export interface LocationState {
+  zone: Zone | null;
+  /** Set while the customer is out of the zone: the DriftStarted that opened the excursion. */
+  drifting: { since: string; current_cell: string; distance_hops: number } | null;
+  /** The newest ping by `recorded_at`; an older ping arriving late does not replace it. */
+  latest: Pick<Ping, 'lat' | 'lng' | 'recorded_at'> | null;
+  /** Fences the latest ping is inside. */
+  inside_fences: string[];
+  pings: number;
+}
+
+export const initialLocationState: LocationState = { zone: null, drifting: null, latest: null, inside_fences: [], pings: 0 };
+
+export function locationStream(accountId: string, customerId: string): string {
+  return `location-${accountId}:${customerId}`;
+}
+
+export function evolveLocation(state: LocationState, event: LocationEvent): LocationState {
+  switch (event.type) {
+    case 'PingRecorded': {
+      const { lat, lng, recorded_at } = event.data;
+      const newer = state.latest === null || recorded_at >= state.latest.recorded_at;
+      return { ...state, pings: state.pings + 1, latest: newer ? { lat, lng, recorded_at } : state.latest };
+    }
+    case 'ZoneRegistered': {
+      const { home_cell, tolerance_hops, registered_at } = event.data;
+      // A new zone starts a new watch: whether the customer is out of it is decided by the next ping.
+      return { ...state, zone: { home_cell, tolerance_hops, registered_at }, drifting: null };
+    }
+    case 'DriftStarted': {
+      const { occurred_at, current_cell, distance_hops } = event.data;
+      return { ...state, drifting: { since: occurred_at, current_cell, distance_hops } };
+    }
+    case 'DriftEnded':
+      return { ...state, drifting: null };
+    case 'GeofenceEntered':
+      return state.inside_fences.includes(event.data.fence_id) ? state : { ...state, inside_fences: [...state.inside_fences, event.data.fence_id] };
+    case 'GeofenceLeft':
+      return { ...state, inside_fences: state.inside_fences.filter((id) => id !== event.data.fence_id) };
+    case 'CollectionStopped':
+      return state;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** What the caller learns about each ping of a request, in request order. */
+export type PingOutcome =
+  | { index: number; status: 'accepted'; ping_id: string; late: boolean }
+  | { index: number; status: 'duplicate'; ping_id: string }
+  | { index: number; status: 'refused'; error: { code: string; message: string; field?: string } };
+
+/** A validated ping with its id, ready for `decidePings`. */
+export interface IdentifiedPing extends Ping {
+  index: number;
+  ping_id: string;
+}
+
+export interface FenceMatch {
+  fence_id: string;
+  fence_type: string;
+  loan_id: string | null;
+}
+
+/**
+ * Records the new pings of one customer and derives drift and geofence
+ * transitions from them. Pings are taken in `recorded_at` order (an offline
+ * phone's batch arrives late and in any order); a ping older than the newest
+ * one already known is stored in its place in history but changes nothing
+ * about the present, so a late upload cannot raise a stale alarm. Leaving the
+ * zone emits one DriftStarted per excursion, not one per ping; coming back
+ * emits DriftEnded. Entering a fence emits one GeofenceEntered (the
+ * geofence_breach webhook); staying inside emits nothing more; leaving emits
+ * GeofenceLeft, so a later re-entry is a new breach.
+ */
+export function decidePings(
+  state: LocationState,
+  input: {
+    account_id: string;
+    customer_id: string;
+    pings: IdentifiedPing[];
+    /** Ping ids already stored for this customer. */
+    known: ReadonlySet<string>;
+    received_at: string;
+    fencesAt: (lat: number, lng: number) => FenceMatch[];
+  },
+): { events: LocationEvent[]; outcomes: PingOutcome[] } {
+  const { account_id, customer_id } = input;
+  const ordered = [...input.pings].sort((a, b) => (a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : a.index - b.index));
+  const seen = new Set(input.known);
+  const events: LocationEvent[] = [];
+  const outcomes: PingOutcome[] = [];
+  let current = state;
+  const emit = (event: LocationEvent) => {
+    events.push(event);
+    current = evolveLocation(current, event);
+  };
+  for (const ping of ordered) {
+    if (seen.has(ping.ping_id)) {
+      outcomes.push({ index: ping.index, status: 'duplicate', ping_id: ping.ping_id });
+      continue;
+    }
+    seen.add(ping.ping_id);
+    const late = current.latest !== null && ping.recorded_at < current.latest.recorded_at;
+    const { index: _index, ...recorded } = ping;
+    emit({ type: 'PingRecorded', data: { account_id, customer_id, ...recorded, received_at: input.received_at } });
+    outcomes.push({ index: ping.index, status: 'accepted', ping_id: ping.ping_id, late });
+    if (late) continue;
+    const at = ping.recorded_at;
+    if (current.zone) {
+      const { home_cell, tolerance_hops } = current.zone;
+      const current_cell = latLngToCell(ping.lat, ping.lng, getResolution(home_cell));
+      const distance_hops = hopsBetween(home_cell, current_cell);
+      const outside = distance_hops > tolerance_hops;
+      if (outside && !current.drifting) emit({ type: 'DriftStarted', data: { account_id, customer_id, home_cell, current_cell, distance_hops, occurred_at: at } });
+      if (!outside && current.drifting) emit({ type: 'DriftEnded', data: { account_id, customer_id, home_cell, current_cell, distance_hops, occurred_at: at } });
+    }
+    const fences = input.fencesAt(ping.lat, ping.lng);
+    const inside = new Set(fences.map((fence) => fence.fence_id));
+    for (const fence_id of current.inside_fences) {
+      if (!inside.has(fence_id)) emit({ type: 'GeofenceLeft', data: { account_id, customer_id, fence_id, occurred_at: at } });
+    }
+    for (const fence of fences) {
+      if (current.inside_fences.includes(fence.fence_id)) continue;
+      emit({
+        type: 'GeofenceEntered',
+        data: { account_id, customer_id, fence_id: fence.fence_id, fence_type: fence.fence_type, loan_id: fence.loan_id, lat: ping.lat, lng: ping.lng, occurred_at: at },
+      });
+    }
+  }
+  outcomes.sort((a, b) => a.index - b.index);
+  return { events, outcomes };
+}
+
+/**
+ * H3 grid distance between two cells of one resolution. Far apart (across
+ * icosahedron faces or pentagons) H3 cannot count hops; the distance is then
+ * estimated from the great-circle distance and the resolution's mean
+ * centre-to-centre spacing, which is all drift needs: "far outside".
+ */
+export function hopsBetween(a: string, b: string): number {
+  try {
+    return gridDistance(a, b);
+  } catch {
+    const [latA, lngA] = cellToLatLng(a);
+    const [latB, lngB] = cellToLatLng(b);
+    const spacing = Math.sqrt(3) * getHexagonEdgeLengthAvg(getResolution(a), UNITS.m);
+    return Math.max(1, Math.round(greatCircleDistance([latA, lngA], [latB, lngB], UNITS.m) / spacing));
+  }
+}
+
+export function registerZone(input: { account_id: string; customer_id: string; home_cell: string; tolerance_hops: number; now: Date }): ZoneRegistered {
+  const { account_id, customer_id, home_cell, tolerance_hops } = input;
+  if (!isValidCell(home_cell) || getResolution(home_cell) < MIN_ZONE_RESOLUTION) {
+    throw new InvalidParamError(`home_hex must be a cell of resolution ${MIN_ZONE_RESOLUTION} to 15`, 'home_hex');
+  }
+  if (!Number.isInteger(tolerance_hops) || tolerance_hops < 0 || tolerance_hops > MAX_TOLERANCE_HOPS) {
+    throw new InvalidParamError(`tolerance_hops must be an integer from 0 to ${MAX_TOLERANCE_HOPS}`, 'tolerance_hops');
+  }
+  return { type: 'ZoneRegistered', data: { account_id, customer_id, home_cell, tolerance_hops, registered_at: input.now.toISOString() } };
+}
+
+/** interface.md, "Endpoints the specification implies": a ping for a customer without granted consent is refused. */
+export class ConsentRequiredError extends DomainError {
+  readonly code = 'CONSENT_REQUIRED';
+  readonly status = 403;
+  constructor(customerId: string) {
+    super(`customer ${customerId} has not granted location consent; nothing was stored`);
+  }
+}
+
+export type PingCheck = { ok: true; ping: Ping } | { ok: false; error: { code: string; message: string; field: string } };
+
+/**
+ * Validates one ping of a request. A batch reports each bad ping in its
+ * outcome rather than refusing the whole batch, so one broken GPS fix does
+ * not cost the other 999.
+ */
+export function checkPing(raw: Record<string, unknown>, now: Date): PingCheck {
+  const bad = (field: string, message: string): PingCheck => ({ ok: false, error: { code: 'INVALID_PARAM', message, field } });
+  const unknown = Object.keys(raw).find((field) => !PING_FIELDS.has(field));
+  if (unknown !== undefined) return bad(unknown, `${unknown} is not a ping field (customer_id, lat, lng, accuracy_m, recorded_at, device_id)`);
+  const { lat, lng, accuracy_m, recorded_at, device_id } = raw;
+  if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) return bad('lat', 'lat must be a number from -90 to 90');
+  if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) return bad('lng', 'lng must be a number from -180 to 180');
+  if (accuracy_m !== undefined && accuracy_m !== null && (typeof accuracy_m !== 'number' || !Number.isFinite(accuracy_m) || accuracy_m < 0 || accuracy_m > MAX_ACCURACY_M)) {
+    return bad('accuracy_m', `accuracy_m must be a number from 0 to ${MAX_ACCURACY_M}`);
+  }
+  if (device_id !== undefined && device_id !== null && (typeof device_id !== 'string' || !DEVICE_ID.test(device_id))) {
+    return bad('device_id', 'device_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"');
+  }
+  let at = now;
+  if (recorded_at !== undefined && recorded_at !== null) {
+    if (typeof recorded_at !== 'string' || !ISO_TIME.test(recorded_at) || Number.isNaN(Date.parse(recorded_at))) {
+      return bad('recorded_at', 'recorded_at must be an ISO 8601 time with a time zone, e.g. 2026-11-22T09:30:00Z');
+    }
+    at = new Date(recorded_at);
+    if (at.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS) return bad('recorded_at', 'recorded_at is in the future');
+    if (at.getTime() < now.getTime() - MAX_PING_AGE_MS) return bad('recorded_at', 'recorded_at is more than 30 days old');
+  }
+  return {
+    ok: true,
+    ping: {
+      lat,
+      lng,
+      accuracy_m: typeof accuracy_m === 'number' ? accuracy_m : null,
+      recorded_at: at.toISOString(),
+      device_id: typeof device_id === 'string' ? device_id : null,
+    },
+  };
+}
+
+const PING_FIELDS: ReadonlySet<string> = new Set(['customer_id', 'lat', 'lng', 'accuracy_m', 'recorded_at', 'device_id']);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

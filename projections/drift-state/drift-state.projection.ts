@@ -1,0 +1,44 @@
+import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc, type SealedLocationData } from '../../libs/monitoring/src/index.js';
+import type { Projection, RecordedEvent } from '../../libs/platform/src/index.js';
+
+/**
+ * The current drift state of every monitored customer (GET /v2/monitoring/drift).
+ * It copies sealed location fields as they are stored and never holds a key:
+ * the query opens them with the customer's key, and once an erasure destroyed
+ * that key, nothing here is readable even before CustomerDataErased deletes the document.
+ */
+export const driftStateProjection: Projection<DriftStateDoc> = {
+  name: DRIFT_STATE_PROJECTION,
+  version: DRIFT_STATE_VERSION,
+  streamPrefixes: ['location-', 'consent-'],
+  handles: ['ZoneRegistered', 'PingRecorded', 'DriftStarted', 'DriftEnded', 'CustomerDataErased'],
+  indexes: [{ name: 'by_customer', fields: ['account_id', 'customer_id'] }],
+  async apply(event, collection) {
+    const data = event.data as SealedLocationData & Record<string, unknown>;
+    const id = `${data.account_id}:${data.customer_id}`;
+    const fresh = (): DriftStateDoc => ({ id, account_id: data.account_id, customer_id: data.customer_id, zone: null, drifting: false, since: null, latest_ping: null });
+    await collection.apply(id, event.position, (current) => evolve(current ?? fresh(), event, data));
+  },
+};
+
+function evolve(doc: DriftStateDoc, event: RecordedEvent, data: SealedLocationData & Record<string, unknown>): DriftStateDoc | null {
+  switch (event.type) {
+    case 'ZoneRegistered': {
+      const registered_at = String(data.registered_at);
+      return { ...doc, zone: { key_id: data.key_id, sealed: data.sealed, stream: event.streamName, registered_at }, drifting: false, since: registered_at };
+    }
+    case 'PingRecorded': {
+      const recorded_at = String(data.recorded_at);
+      if (doc.latest_ping && doc.latest_ping.recorded_at > recorded_at) return doc;
+      return { ...doc, latest_ping: { key_id: data.key_id, sealed: data.sealed, stream: event.streamName, recorded_at } };
+    }
+    case 'DriftStarted':
+      return { ...doc, drifting: true, since: String(data.occurred_at) };
+    case 'DriftEnded':
+      return { ...doc, drifting: false, since: String(data.occurred_at) };
+    case 'CustomerDataErased':
+      return null;
+    default:
+      return doc;
+  }
+}
