@@ -1,9 +1,10 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 
 /**
- * The load generator, run in a worker thread: on the server's own event loop
- * autocannon would steal the very CPU it measures. It records each response's
+ * The load generator, run in a child process: on the server's own event loop
+ * autocannon would steal the very CPU it measures, and in a thread of the
+ * server's process its CPU time would be counted with the server's
+ * (`process.cpuUsage` covers every thread). It records each response's
  * latency itself, because autocannon's histogram keeps whole milliseconds,
  * too coarse for a ratio of two sub-10 ms figures.
  */
@@ -34,18 +35,35 @@ export interface LoadOutcome {
   autocannon: { p50: number; p99: number; requestsPerSecond: number };
 }
 
-export type LoadMessage = { ok: true; outcome: LoadOutcome } | { ok: false; error: string };
+/** `measuring` is sent when the warm-up is over, so the parent can start counting its CPU time there. */
+export type LoadMessage = { measuring: true } | { ok: true; outcome: LoadOutcome } | { ok: false; error: string };
 
-async function load(request: LoadRequest): Promise<LoadOutcome> {
+/** Set in the child's environment by the parent that forks this file. */
+export const LOAD_CHILD_ENV = 'BENCH_LOAD_CHILD';
+
+/** What a run's counts are, whichever form autocannon resolved to. */
+interface Counts {
+  totalCompletedRequests: number;
+  totalRequests: number;
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+
+async function load(request: LoadRequest, measuring: () => void): Promise<LoadOutcome> {
   const common = { url: request.url, headers: request.headers, connections: request.connections, timeout: 10 };
-  const warmup = raw(await autocannon({ ...common, duration: request.warmupSeconds }));
+  const warmup = counts(await autocannon({ ...common, duration: request.warmupSeconds }));
+  measuring();
   const latencies: number[] = [];
   const instance = autocannon({ ...common, duration: request.seconds });
   instance.on('response', (_client, _status, _bytes, responseTime) => {
     latencies.push(responseTime);
   });
-  const result = raw(await instance);
-  const reference = autocannon.aggregateResult([result], { ...common, duration: request.seconds });
+  const aggregated = await instance;
+  const result = counts(aggregated);
+  const reference = 'totalCompletedRequests' in aggregated ? autocannon.aggregateResult([aggregated], { ...common, duration: request.seconds }) : aggregated;
   const latenciesMs = new Float64Array(new ArrayBuffer(latencies.length * Float64Array.BYTES_PER_ELEMENT));
   latenciesMs.set(latencies);
   const statusCodes: Record<string, number> = {};
@@ -68,16 +86,26 @@ async function load(request: LoadRequest): Promise<LoadOutcome> {
   };
 }
 
-/** Off the main thread autocannon resolves to its raw, unaggregated result. */
-function raw(result: autocannon.Result | autocannon.RawResult): autocannon.RawResult {
-  if (!('totalCompletedRequests' in result)) throw new Error('autocannon aggregated its result on a worker thread; expected the raw form');
-  return result;
+/** On a main thread autocannon resolves to its aggregated result, off it to the raw one: the counts of either. */
+function counts(result: autocannon.Result | autocannon.RawResult): Counts {
+  if ('totalCompletedRequests' in result) return result;
+  return {
+    totalCompletedRequests: result.requests.total,
+    totalRequests: result.requests.sent,
+    duration: result.duration,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statusCodeStats: result.statusCodeStats,
+  };
 }
 
-if (parentPort && workerData?.benchLoad) {
-  const port = parentPort;
-  load(workerData.benchLoad as LoadRequest).then(
-    (outcome) => port.postMessage({ ok: true, outcome } satisfies LoadMessage, [outcome.latenciesMs.buffer]),
-    (error: unknown) => port.postMessage({ ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) } satisfies LoadMessage),
-  );
+if (process.env[LOAD_CHILD_ENV] === '1' && process.send) {
+  const send = (message: LoadMessage) => new Promise<void>((resolve) => process.send!(message, undefined, {}, () => resolve()));
+  process.once('message', (request: LoadRequest) => {
+    load(request, () => void send({ measuring: true })).then(
+      (outcome) => send({ ok: true, outcome }),
+      (error: unknown) => send({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    ).finally(() => process.disconnect());
+  });
 }

@@ -3,20 +3,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
 import Fastify from 'fastify';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { openRuntime } from '../apps/shared/runtime.js';
 import { AccessRecorder, accessStream, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
 import { HttpBenchModule } from './http-bench.module.js';
-import type { LoadMessage, LoadOutcome, LoadRequest } from './http-load.js';
+import { LOAD_CHILD_ENV, type LoadMessage, type LoadOutcome, type LoadRequest } from './http-load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
  * HTTP throughput of the real pipeline against a bare Fastify handler, both
- * loaded by autocannon (in a worker thread) with the same connections and
- * duration, in the same run.
+ * loaded by autocannon (in a child process) with the same connections and
+ * duration, in the same run. Besides requests per second, the server
+ * process's CPU time per request is measured (`process.cpuUsage`, every
+ * thread, so LMDB's write thread counts): on a shared machine it moves less
+ * with other load than the rate does.
  *
  * The pipeline is booted with serveHttp, the very function the api and
  * all-in-one processes use, so the access-audit listener is wired exactly as
@@ -24,6 +27,11 @@ import { toRow, type Check, type Row, type Sample, type Section } from './report
  * (group-committed, durable) before the answer leaves. Afterwards the chain is
  * verified and its entries counted against what autocannon sent, which proves
  * the figures are for real audited requests.
+ *
+ * The audit's own price is the authenticated route with its access append
+ * switched off (`unaudited`) against the same route with it on, in the same
+ * process: the recorder's `record` is swapped for a no-op for those runs only.
+ * The production code has no switch to turn auditing off.
  */
 
 export interface HttpBenchOptions {
@@ -39,7 +47,7 @@ const ENVELOPE = JSON.stringify({ success: true, data: { pong: true } });
 const AUDITED_PATH = '/v2/bench/ping';
 
 interface Target {
-  id: 'bare' | 'public' | 'audited';
+  id: 'bare' | 'public' | 'unaudited' | 'audited';
   label: string;
   url: string;
   headers: Record<string, string>;
@@ -80,31 +88,43 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
     const targets: Target[] = [
       { id: 'bare', label: 'bare Fastify GET /ping', url: `${bareUrl}/ping`, headers: {} },
       { id: 'public', label: 'Nest pipeline, @Public() route', url: `${served.url}/v2/bench/public`, headers: {} },
+      { id: 'unaudited', label: 'Nest pipeline, API key + quota, audit off', url: `${served.url}${AUDITED_PATH}`, headers: { 'x-api-key': benchKey } },
       { id: 'audited', label: 'Nest pipeline, API key + quota + audit', url: `${served.url}${AUDITED_PATH}`, headers: { 'x-api-key': benchKey } },
     ];
-    const checks: Check[] = [await preflight(targets, served.url)];
+    const recorder = served.app.get(AccessRecorder);
+    const record = recorder.record.bind(recorder);
+    const auditing = (on: boolean) => {
+      recorder.record = on ? record : () => Promise.resolve();
+    };
+    const checks: Check[] = [await preflight(targets.filter((target) => target.id !== 'unaudited'), served.url)];
     // The key issue and the preflight made one audited request each.
     const audited = { completed: 2, sent: 2 };
 
-    const samples: Record<Target['id'], Sample[]> = { bare: [], public: [], audited: [] };
-    const failures: Record<Target['id'], { non2xx: number; errors: number; timeouts: number; statusCodes: Record<string, number> }> = {
-      bare: { non2xx: 0, errors: 0, timeouts: 0, statusCodes: {} },
-      public: { non2xx: 0, errors: 0, timeouts: 0, statusCodes: {} },
-      audited: { non2xx: 0, errors: 0, timeouts: 0, statusCodes: {} },
-    };
-    const autocannonFigures: Record<string, LoadOutcome['autocannon'][]> = { bare: [], public: [], audited: [] };
+    const samples: Record<Target['id'], Sample[]> = { bare: [], public: [], unaudited: [], audited: [] };
+    const failures = Object.fromEntries(targets.map((target) => [target.id, { non2xx: 0, errors: 0, timeouts: 0, statusCodes: {} as Record<string, number> }])) as Record<
+      Target['id'],
+      { non2xx: number; errors: number; timeouts: number; statusCodes: Record<string, number> }
+    >;
+    const autocannonFigures: Record<string, LoadOutcome['autocannon'][]> = { bare: [], public: [], unaudited: [], audited: [] };
 
     for (let round = 0; round < options.rounds; round++) {
       const order = round % 2 === 0 ? targets : [...targets].reverse();
       for (const target of order) {
-        const outcome = await runLoad({
-          url: target.url,
-          headers: target.headers,
-          connections: options.connections,
-          warmupSeconds: options.warmupSeconds,
-          seconds: options.seconds,
-        });
-        samples[target.id].push({ ops: outcome.completed, seconds: outcome.seconds, latenciesMs: Array.from(outcome.latenciesMs) });
+        auditing(target.id !== 'unaudited');
+        let outcome: LoadOutcome;
+        let cpuMicros: number;
+        try {
+          ({ outcome, cpuMicros } = await runLoad({
+            url: target.url,
+            headers: target.headers,
+            connections: options.connections,
+            warmupSeconds: options.warmupSeconds,
+            seconds: options.seconds,
+          }));
+        } finally {
+          auditing(true);
+        }
+        samples[target.id].push({ ops: outcome.completed, seconds: outcome.seconds, latenciesMs: Array.from(outcome.latenciesMs), cpuMicros });
         autocannonFigures[target.id].push(outcome.autocannon);
         const failed = failures[target.id];
         failed.non2xx += outcome.non2xx;
@@ -117,7 +137,8 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
         }
         const bad = outcome.non2xx + outcome.errors;
         options.progress(
-          `http ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round(outcome.completed / outcome.seconds)} req/s` +
+          `http ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round(outcome.completed / outcome.seconds)} req/s, ` +
+            `${(cpuMicros / Math.max(1, outcome.completed)).toFixed(1)} µs CPU/req` +
             (bad > 0 ? `  !! ${outcome.non2xx} non-2xx, ${outcome.errors} errors (${JSON.stringify(outcome.statusCodes)})` : ''),
         );
       }
@@ -131,17 +152,31 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
         detail: `non2xx ${failed.non2xx}, errors ${failed.errors}, timeouts ${failed.timeouts}, status codes ${JSON.stringify(failed.statusCodes)}`,
       });
     }
-    checks.push(await auditCheck(served.app.get(AccessRecorder), runtime, audited));
+    checks.push(await auditCheck(recorder, runtime, audited));
 
-    const baseline = toRow(targets[0].label, 'baseline', samples.bare);
-    const publicRow = toRow(targets[1].label, 'ours', samples.public, baseline);
+    const label = (id: Target['id']) => targets.find((target) => target.id === id)!.label;
+    const baseline = toRow(label('bare'), 'baseline', samples.bare);
+    const publicRow = toRow(label('public'), 'ours', samples.public, baseline);
+    const unauditedRow = toRow(label('unaudited'), 'ours', samples.unaudited, baseline);
+    const auditedRow = toRow(label('audited'), 'ours', samples.audited, baseline);
+    // The same figures against the route without the audit: what the audit trail costs on its own (issue #2: at least 0.5×).
+    const auditPrice = toRow(`${label('audited')} (vs audit off)`, 'ours', samples.audited, unauditedRow);
     const rows: Row[] = [
       baseline,
       publicRow,
-      toRow(targets[2].label, 'ours', samples.audited, baseline),
-      // The same figures against the public route: what key auth and the audit append cost on their own.
-      toRow(`${targets[2].label} (vs public route)`, 'ours', samples.audited, publicRow),
+      unauditedRow,
+      auditedRow,
+      // Against the public route: what key auth, the quota count and the audit append cost together.
+      toRow(`${label('audited')} (vs public route)`, 'ours', samples.audited, publicRow),
+      auditPrice,
     ];
+    checks.push({
+      name: 'audit keeps at least half the throughput',
+      ok: (auditPrice.ratio?.perSecond ?? 0) >= 0.5,
+      detail:
+        `audited ÷ audit off: ${auditPrice.ratio?.perSecond.toFixed(2)}× req/s, ${auditPrice.ratio?.perCpu?.toFixed(2)}× by CPU per request ` +
+        `(${auditPrice.cpuUsPerOp} vs ${unauditedRow.cpuUsPerOp} µs)`,
+    });
     return {
       id: `http-${options.connections}`,
       title: `HTTP vs bare Fastify (autocannon, ${options.connections} connections; ratio = row ÷ the row named on the right)`,
@@ -152,7 +187,8 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
         seconds_per_round: options.seconds,
         rounds: options.rounds,
         log_level: 'silent',
-        load_generator: 'autocannon in a worker thread; latency per response from its response event',
+        load_generator: 'autocannon in a child process; latency per response from its response event',
+        cpu: 'process.cpuUsage() of the server process (all its threads) over the measured phase, per completed request',
         autocannon_whole_ms_figures: autocannonFigures,
       },
       rows,
@@ -218,22 +254,34 @@ async function auditCheck(
   };
 }
 
-function runLoad(request: LoadRequest): Promise<LoadOutcome> {
+/** Runs autocannon in a child process; counts this process's CPU time from the end of the warm-up to the outcome. */
+function runLoad(request: LoadRequest): Promise<{ outcome: LoadOutcome; cpuMicros: number }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./http-load.js', import.meta.url), { workerData: { benchLoad: request } });
-    let settled = false;
-    worker.once('message', (message: LoadMessage) => {
-      settled = true;
-      void worker.terminate();
-      if (message.ok) resolve(message.outcome);
-      else reject(new Error(`load generator failed: ${message.error}`));
+    const child = fork(new URL('./http-load.js', import.meta.url), [], {
+      env: { ...process.env, [LOAD_CHILD_ENV]: '1' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    worker.once('error', (error) => {
+    let settled = false;
+    let cpuFrom: NodeJS.CpuUsage | undefined;
+    child.on('message', (message: LoadMessage) => {
+      if ('measuring' in message) {
+        cpuFrom = process.cpuUsage();
+        return;
+      }
+      const cpu = process.cpuUsage(cpuFrom);
+      settled = true;
+      if (!message.ok) reject(new Error(`load generator failed: ${message.error}`));
+      else if (!cpuFrom) reject(new Error('load generator reported without a measured phase'));
+      else resolve({ outcome: message.outcome, cpuMicros: cpu.user + cpu.system });
+    });
+    child.once('error', (error) => {
       settled = true;
       reject(error);
     });
-    worker.once('exit', (code) => {
+    child.once('exit', (code) => {
       if (!settled) reject(new Error(`load generator exited with code ${code} before reporting`));
     });
+    child.send(request);
   });
 }

@@ -4,8 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runEventStoreBench } from './event-store.bench.js';
+import { runGeofenceIndexBench } from './geofence-index.bench.js';
+import { runHexcodeBench } from './hexcode.bench.js';
 import { runHttpBench } from './http.bench.js';
+import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
+import { runSearchBench } from './search.bench.js';
+import { runTilesBench } from './tiles.bench.js';
 
 /**
  * `npm run bench [-- event-store|http]`: every figure next to a baseline
@@ -42,6 +47,35 @@ const benches: Record<string, () => Promise<Section>> = {
   'http-saturated': () =>
     runHttpBench({
       connections: 200,
+      warmupSeconds: quick ? 0.5 : 1,
+      seconds: quick ? 1.5 : 4,
+      rounds: 2,
+      progress,
+    }),
+  pings: () =>
+    runPingsBench({
+      customers: quick ? 1000 : 10_000,
+      fences: quick ? 1000 : 10_000,
+      clients: 16,
+      batches: [1, 100],
+      seconds: quick ? 1 : 4,
+      rounds: 2,
+      progress,
+    }),
+  tiles: () =>
+    runTilesBench({
+      connections: 50,
+      warmupSeconds: quick ? 0.5 : 1,
+      seconds: quick ? 1.5 : 4,
+      rounds: 2,
+      progress,
+    }),
+  search: () => runSearchBench({ queriesPerCase: quick ? 300 : 2000, rounds: 2, progress }),
+  'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
+  hexcode: () =>
+    runHexcodeBench({
+      points: quick ? 20_000 : 200_000,
+      connections: 50,
       warmupSeconds: quick ? 0.5 : 1,
       seconds: quick ? 1.5 : 4,
       rounds: 2,

@@ -9,6 +9,11 @@ export interface Sample {
   ops: number;
   seconds: number;
   latenciesMs: number[];
+  /**
+   * CPU time (user + system, every thread) the measured process spent over the
+   * sample, in microseconds; only where the load comes from another process.
+   */
+  cpuMicros?: number;
 }
 
 export interface Row {
@@ -24,8 +29,13 @@ export interface Row {
   perSecondByRound: number[];
   p50Ms?: number;
   p99Ms?: number;
-  /** ours ÷ baseline: throughput below 1, or latency above 1, means slower than the baseline. */
-  ratio?: { perSecond: number; p50?: number; p99?: number };
+  /** CPU time per operation, in microseconds (see Sample.cpuMicros). */
+  cpuUsPerOp?: number;
+  /**
+   * ours ÷ baseline: throughput below 1, or latency or CPU above 1, means slower than the baseline.
+   * `perCpu` is baseline CPU per op ÷ ours: the throughput ratio the CPU cost alone predicts, noise of other load aside.
+   */
+  ratio?: { perSecond: number; p50?: number; p99?: number; perCpu?: number };
   note?: string;
 }
 
@@ -51,6 +61,7 @@ function pool(samples: Sample[]): Sample {
     ops: samples.reduce((sum, s) => sum + s.ops, 0),
     seconds: samples.reduce((sum, s) => sum + s.seconds, 0),
     latenciesMs: samples.flatMap((s) => s.latenciesMs),
+    cpuMicros: samples.every((s) => s.cpuMicros !== undefined) ? samples.reduce((sum, s) => sum + (s.cpuMicros ?? 0), 0) : undefined,
   };
 }
 
@@ -73,6 +84,7 @@ export function toRow(name: string, role: Row['role'], rounds: Sample[], baselin
     perSecondByRound: rounds.map(rate),
     p50Ms: roundMaybe(percentile(sample.latenciesMs, 50), 3),
     p99Ms: roundMaybe(percentile(sample.latenciesMs, 99), 3),
+    cpuUsPerOp: sample.cpuMicros !== undefined && sample.ops > 0 ? round(sample.cpuMicros / sample.ops, 1) : undefined,
     note,
   };
   if (baseline) {
@@ -81,13 +93,15 @@ export function toRow(name: string, role: Row['role'], rounds: Sample[], baselin
       perSecond: round(row.perSecond / baseline.perSecond, 3),
       p50: row.p50Ms !== undefined && baseline.p50Ms ? round(row.p50Ms / baseline.p50Ms, 3) : undefined,
       p99: row.p99Ms !== undefined && baseline.p99Ms ? round(row.p99Ms / baseline.p99Ms, 3) : undefined,
+      perCpu: row.cpuUsPerOp && baseline.cpuUsPerOp ? round(baseline.cpuUsPerOp / row.cpuUsPerOp, 3) : undefined,
     };
   }
   return row;
 }
 
 export function renderSection(section: Section): string {
-  const header = ['case', `${section.unit}/s`, 'p50 ms', 'p99 ms', `×${section.unit}/s`, '×p50', '×p99', 'compared with'];
+  const withCpu = section.rows.some((row) => row.cpuUsPerOp !== undefined);
+  const header = ['case', `${section.unit}/s`, 'p50 ms', 'p99 ms', `×${section.unit}/s`, '×p50', '×p99', ...(withCpu ? [`CPU µs/${section.unit}`, '×(1/CPU)'] : []), 'compared with'];
   const body = section.rows.map((row) => [
     row.case,
     fixed(row.perSecond, 0),
@@ -96,10 +110,16 @@ export function renderSection(section: Section): string {
     row.ratio ? times(row.ratio.perSecond) : row.role === 'baseline' ? 'baseline' : '—',
     row.ratio?.p50 === undefined ? (row.role === 'baseline' ? 'baseline' : '—') : times(row.ratio.p50),
     row.ratio?.p99 === undefined ? (row.role === 'baseline' ? 'baseline' : '—') : times(row.ratio.p99),
+    ...(withCpu
+      ? [
+          row.cpuUsPerOp === undefined ? '—' : fixed(row.cpuUsPerOp, 1),
+          row.ratio?.perCpu === undefined ? (row.role === 'baseline' && row.cpuUsPerOp !== undefined ? 'baseline' : '—') : times(row.ratio.perCpu),
+        ]
+      : []),
     row.baseline ?? (row.note ? `(${row.note})` : ''),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column].length)));
-  const numeric = new Set([1, 2, 3, 4, 5, 6]);
+  const numeric = new Set(withCpu ? [1, 2, 3, 4, 5, 6, 7, 8] : [1, 2, 3, 4, 5, 6]);
   const line = (cells: string[]) =>
     cells.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join('  ').trimEnd();
   const out = section.rows.length === 0 ? [section.title] : [section.title, line(header), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)];

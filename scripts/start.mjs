@@ -14,6 +14,7 @@ const entries = {
   worker: 'dist/apps/worker/src/main.js',
   ops: 'dist/apps/ops/src/main.js',
   bench: 'dist/bench/main.js',
+  soak: 'dist/bench/soak.js',
 };
 
 const [target, ...rest] = process.argv.slice(2);

@@ -1,12 +1,15 @@
 import { getResolution, latLngToCell } from 'h3-js';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cellFromHexCode, hexCodeForPoint, hexCodeFromCell } from '../libs/addressing/src/index.js';
 import { LocationSealing, locationStream } from '../libs/monitoring/src/index.js';
 import { collectionName, EmbeddedReadStore, rebuildProjection, StreamNotFoundError, type RecordedEvent } from '../libs/platform/src/index.js';
 import { driftStateProjection } from '../projections/index.js';
-import { bootService, type Service } from './support/boot.js';
+import { bootService, eventually, type Service } from './support/boot.js';
 
 /** Consent-gated pings, zones and drift, and erasure (issue 4; decisions.md, "Endpoints the specification implies"). */
 describe('location monitoring over HTTP', () => {
@@ -291,5 +294,67 @@ describe('erasure by crypto-shredding', () => {
     await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer } });
     const again = await data<{ status: string }>(await service.request('POST', '/v2/monitoring/pings', { key, body: { customer_id: customer, lat: 5.55, lng: -0.21 } }));
     expect(again.status).toBe('accepted');
+  });
+});
+
+/** interface.md, "Drift event payload" and "Headers on every delivery": drift reaches a webhook from the log. */
+describe('drift webhooks', () => {
+  let service: Service;
+  beforeAll(async () => {
+    service = await bootService({ env: { WEBHOOK_RETRY_DELAYS_MS: '0,200' } });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
+
+  it('delivers one signed drift per excursion with the spec payload, timestamped by the ping', async () => {
+    const received: Array<{ headers: http.IncomingHttpHeaders; raw: Buffer }> = [];
+    const server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ headers: request.headers, raw: Buffer.concat(chunks) });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { key } = await data<{ key: string }>(await service.request('POST', '/v2/self/signup', { body: { name: 'Yaa', email: 'yaa-drift@example.com' } }));
+      const secret = 'whsec-drift-0123456789abcdef';
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/drift`;
+      expect((await service.request('POST', '/v2/webhooks/configure', { key, body: { url, secret } })).status).toBeLessThan(300);
+      const customer = 'c-hook';
+      await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer } });
+      await service.request('PUT', `/v2/monitoring/zones/${customer}`, { key, body: { lat: 5.5497, lng: -0.2107, tolerance_hops: 1 } });
+      const leftAt = new Date(Date.now() - 120_000).toISOString();
+      const batch = [
+        { customer_id: customer, lat: 5.5755, lng: -0.2301, recorded_at: leftAt },
+        { customer_id: customer, lat: 5.5756, lng: -0.2302, recorded_at: new Date(Date.now() - 60_000).toISOString() },
+      ];
+      expect((await data<{ accepted: number }>(await service.request('POST', '/v2/monitoring/pings', { key, body: { pings: batch } }))).accepted).toBe(2);
+      await eventually(async () => (received.length >= 1 ? true : undefined), 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received).toHaveLength(1);
+      const [delivery] = received;
+      expect(delivery.headers['x-webhook-event']).toBe('drift');
+      const timestamp = String(delivery.headers['x-webhook-timestamp']);
+      expect(delivery.headers['x-webhook-signature']).toBe(createHmac('sha256', secret).update(delivery.raw).digest('hex'));
+      expect(delivery.headers['x-webhook-signature-v2']).toBe(createHmac('sha256', secret).update(`${timestamp}.`).update(delivery.raw).digest('hex'));
+      const payload = JSON.parse(delivery.raw.toString('utf8')) as Record<string, unknown>;
+      expect(payload).toEqual({
+        event: 'drift',
+        customer_id: customer,
+        home_hex: hexCodeFromCell(latLngToCell(5.5497, -0.2107, 9)),
+        current_hex: hexCodeFromCell(latLngToCell(5.5755, -0.2301, 9)),
+        distance_hops: expect.any(Number),
+        timestamp: leftAt,
+      });
+      expect(payload.distance_hops as number).toBeGreaterThan(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

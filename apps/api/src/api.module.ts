@@ -1,9 +1,13 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
+import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
+import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
+import { TilesModule } from '../../../libs/tiles/src/index.js';
+import { PlacesModule } from '../../../libs/places/src/index.js';
 import { CheckpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
@@ -13,18 +17,37 @@ import { projections } from '../../shared/runtime.js';
  * worker module provides the projection waiter; otherwise the api polls the
  * checkpoints the worker writes.
  */
+/**
+ * The api process's projection waiter when the worker runs elsewhere: it polls
+ * the checkpoints the worker writes. Global, as WorkerModule's in-process one
+ * is, so every context's command handlers can wait on their read models.
+ */
+@Global()
+@Module({})
+class PollingWaiterModule {
+  static forRoot(runtime: Runtime): DynamicModule {
+    const provider = { provide: PROJECTION_WAITER, useFactory: () => new CheckpointPollingWaiter(runtime.backends.readStore, projections) };
+    return { module: PollingWaiterModule, providers: [provider], exports: [PROJECTION_WAITER] };
+  }
+}
+
 @Module({})
 export class ApiModule {
   static forRoot(runtime: Runtime, options: { projectionsInProcess: boolean }): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CqrsModule.forRoot(), AccountsModule, AuditModule, MonitoringModule],
-      providers: [
-        { provide: APP_GUARD, useClass: ApiKeyGuard },
-        ...(options.projectionsInProcess
-          ? []
-          : [{ provide: PROJECTION_WAITER, useFactory: () => new CheckpointPollingWaiter(runtime.backends.readStore, projections) }]),
+      imports: [
+        CqrsModule.forRoot(),
+        ...(options.projectionsInProcess ? [] : [PollingWaiterModule.forRoot(runtime)]),
+        AccountsModule,
+        AddressingModule,
+        AuditModule,
+        MonitoringModule,
+        TilesModule,
+        WebhooksModule,
+        PlacesModule,
       ],
+      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };
   }
 }

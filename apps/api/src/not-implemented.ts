@@ -11,12 +11,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 const PLANNED: Array<[Method[], string, string]> = [
   [['GET'], '/v2/admin/traffic/accuracy', 'routing'],
-  [['GET'], '/v2/lookup', 'addressing'],
-  [['GET'], '/v2/reverse', 'addressing'],
   [['GET'], '/v2/address/resolve', 'addressing'],
-  [['POST'], '/v2/address/parse', 'addressing'],
-  [['GET'], '/v2/search', 'addressing'],
-  [['POST'], '/v2/hexcode/bulk', 'addressing'],
   [['GET'], '/v2/hexcode/:code/landmarks', 'addressing'],
   [['GET'], '/v2/landmarks/geocode', 'addressing'],
   [['GET'], '/v2/landmarks/around', 'addressing'],
@@ -40,8 +35,6 @@ const PLANNED: Array<[Method[], string, string]> = [
   [['POST'], '/v2/verify/proximity', 'kyc'],
   [['POST'], '/v2/pod/confirm', 'kyc'],
   [['GET'], '/v2/.well-known/jwks.json', 'kyc'],
-  [['POST'], '/v2/geofence/create', 'monitoring'],
-  [['POST'], '/v2/service-area', 'monitoring'],
   [['POST'], '/v2/collections/register', 'banking'],
   [['POST'], '/v2/collections/bulk-register', 'banking'],
   [['GET', 'POST'], '/v2/collections/locate', 'banking'],

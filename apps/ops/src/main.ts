@@ -25,6 +25,7 @@ import {
 } from '../../../libs/accounts/src/index.js';
 import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
+import { importBoundaries, importGeoNames, importOsm, referenceRoot, ReferenceStore, type ImportOptions, type ImportResult } from '../../../libs/places/src/index.js';
 
 /** Bad arguments: exit code 64 with the command's usage. */
 class UsageError extends Error {}
@@ -54,6 +55,10 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
     run: (runtime, args) => operate(runtime, args, 1, (now) => ({ type: 'ReplaceIpAllowlist', entries: [...IpAllowlist.parse(args.slice(1)).entries], now })),
   },
   'keys:issue': { usage: 'keys:issue NAME free|basic|pro|enterprise   (a legacy key without an account)', run: issueLegacyKey },
+  'import:geonames': { usage: 'import:geonames FILE [--dataset NAME]   (GeoNames dump, e.g. GH.txt)', run: (_, args) => runImport('import:geonames', args, (store, [file], options) => importGeoNames(store, file, options)) },
+  'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
+  'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
+  'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
 };
 
 const [name, ...args] = process.argv.slice(2);
@@ -200,6 +205,49 @@ async function accessStreams(runtime: Runtime): Promise<string[]> {
   }
   bar.stop();
   return [...streams].sort();
+}
+
+/** The reference-data importers (libs/places, docs/adr/0011): a bar per phase, then the new version and its figures. */
+async function runImport(
+  name: string,
+  args: string[],
+  run: (store: ReferenceStore, files: string[], options: ImportOptions) => Promise<ImportResult>,
+  manyFiles = false,
+): Promise<number> {
+  const files: string[] = [];
+  let dataset: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--dataset' && !manyFiles) dataset = args[++i];
+    else if (args[i].startsWith('--')) throw new UsageError(`unknown option ${args[i]}`);
+    else files.push(args[i]);
+  }
+  if (files.length === 0 || (!manyFiles && files.length > 1) || (args.includes('--dataset') && !dataset)) throw new UsageError('expected FILE');
+  const store = new ReferenceStore(referenceRoot(loadConfig()));
+  let phase = '';
+  let bar: ReturnType<typeof progressBar> | null = null;
+  const result = await run(store, files, {
+    dataset,
+    onProgress: (progress) => {
+      if (progress.phase !== phase) {
+        bar?.stop();
+        phase = progress.phase;
+        bar = progressBar(`${name} ${phase}`);
+      }
+      bar!.update(progress.done, progress.total, progress.records);
+    },
+  }).finally(() => bar?.stop());
+  process.stdout.write(`${name}: ${result.version.dataset} is now ${result.version.version} (${result.version.manifest.records} records)\n`);
+  for (const [key, value] of Object.entries(result.stats)) process.stdout.write(`  ${key}: ${value}\n`);
+  return 0;
+}
+
+async function listReference(): Promise<number> {
+  const entries = await new ReferenceStore(referenceRoot(loadConfig())).list();
+  for (const entry of entries) {
+    process.stdout.write(`${entry.current ? '*' : ' '} ${entry.dataset}\t${entry.version}\t${entry.manifest?.records ?? '?'} records\t${entry.manifest?.sources.join(', ') ?? 'no manifest'}\n`);
+  }
+  if (entries.length === 0) process.stdout.write('no reference dataset imported yet\n');
+  return 0;
 }
 
 /** A bar on a terminal; on a pipe (CI, logs) a line every 10 %. */

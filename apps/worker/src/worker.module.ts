@@ -8,6 +8,7 @@ import {
   PROJECTION_WAITER,
   type Runtime,
 } from '../../../libs/platform/src/index.js';
+import { WebhooksWorkerModule } from '../../../libs/webhooks/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
 /** Starts the projections, the Kafka relay and the mail sender once the application is up, stops them on shutdown. */
@@ -50,6 +51,7 @@ export class WorkerModule {
     const relay = publisher ? new IntegrationRelay(backends.events, backends.readStore, publisher, config.kafkaTopicPrefix, logger) : null;
     return {
       module: WorkerModule,
+      imports: [WebhooksWorkerModule],
       providers: [
         { provide: ProjectionRunner, useValue: runner },
         { provide: PROJECTION_WAITER, useValue: new InProcessWaiter(runner) },

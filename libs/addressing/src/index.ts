@@ -8,12 +8,18 @@ export {
   InvalidCellError,
   InvalidCodeError,
   cellFromHexCode,
+  displayHexCode,
   formatHexCode,
   hexCodeForPoint,
   hexCodeFromCell,
   parseHexCode,
   pointForHexCode,
   suggestHexCodes,
+  tryParseHexCode,
   type InvalidCodeReason,
   type ParsedHexCode,
 } from './domain/hexcode.js';
+export { cellCentreProvenance, cellRadiusMeters, HEXCODE_PROVIDER, PROVENANCE_SOURCES, type Provenance, type ProvenanceSource } from './domain/provenance.js';
+export { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from './domain/address-text.js';
+export { bulkAnswerChunks, MAX_BULK_ITEMS } from './domain/bulk.js';
+export { AddressingModule } from './addressing.module.js';

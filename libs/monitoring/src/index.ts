@@ -9,3 +9,5 @@ export * from './location-sealing.js';
 export * from './location-read-models.js';
 export * from './locations.js';
 export * from './drift-view.js';
+export { FenceIndex, type FenceHit } from './geofences/fence-index.js';
+export * from './geofences/index.js';

@@ -145,7 +145,7 @@ export class Locations {
       const key = await this.sealing.keyFor(accountId, customerId);
       const { state, revision, tail } = await loaded(key);
       const pings: IdentifiedPing[] = valid.map(({ index, ping }) => ({ index, ...ping.ping, ping_id: this.sealing.pingId(key, ping.ping) }));
-      const known = await this.knownPingIds(accountId, customerId, pings, tail);
+      const known = await this.knownPingIds(accountId, customerId, pings, tail, state.latest?.recorded_at);
       const decided = decidePings(state, {
         account_id: accountId,
         customer_id: customerId,
@@ -267,10 +267,16 @@ export class Locations {
     }
   }
 
-  private async knownPingIds(accountId: string, customerId: string, pings: IdentifiedPing[], tail: Loaded['tail']): Promise<Set<string>> {
+  /**
+   * Which of the batch's pings are stored already. Every stored ping was
+   * recorded at or before the newest one, so only pings from then or earlier
+   * (late uploads, replays) are looked up: an in-order upload costs no lookup.
+   */
+  private async knownPingIds(accountId: string, customerId: string, pings: IdentifiedPing[], tail: Loaded['tail'], newest: string | undefined): Promise<Set<string>> {
     const known = new Set(tail.map((entry) => entry.ping_id));
+    if (newest === undefined) return known;
     const { pingIds } = await this.open();
-    const candidates = [...new Set(pings.map((ping) => ping.ping_id))].filter((id) => !known.has(id));
+    const candidates = [...new Set(pings.filter((ping) => ping.recorded_at <= newest).map((ping) => ping.ping_id))].filter((id) => !known.has(id));
     const found = await Promise.all(candidates.map((id) => pingIds.get(pingIdDocId(accountId, customerId, id))));
     found.forEach((doc, i) => {
       if (doc) known.add(candidates[i]);

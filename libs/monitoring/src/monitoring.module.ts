@@ -18,6 +18,7 @@ import { RevokeConsentController } from './commands/revoke-consent/revoke-consen
 import { Consents } from './consents.js';
 import { DriftQueries } from './drift-view.js';
 import { FenceIndex } from './geofences/fence-index.js';
+import { GeofencesModule } from './geofences/geofences.module.js';
 import { LocationSealing } from './location-sealing.js';
 import { Locations, type FenceLookup } from './locations.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
@@ -30,7 +31,7 @@ const NO_FENCES: FenceLookup = { fencesContaining: () => [] };
 
 /** Consent-based location monitoring (interface.md, "Identity, consent, monitoring"). */
 @Module({
-  imports: [],
+  imports: [GeofencesModule],
   controllers: [
     GrantConsentController,
     RevokeConsentController,

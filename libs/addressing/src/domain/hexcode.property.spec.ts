@@ -111,8 +111,11 @@ describe(`hex codes against h3-js over ${CELLS.toLocaleString('en')} random cell
             if (!rejects(() => cellFromHexCode(code, 'code', { suggest: false }), InvalidCodeError)) fail(`decoded ${code}, the code of the invalid cell ${raw}`);
             continue;
           }
-          if (indexByFormula(resolution, baseCell, digits) !== cell) fail(`bit layout differs from h3 for ${cell}`);
-          if (codeByFormula(resolution, baseCell, digits) !== hexCodeFromCell(cell)) fail(`code of ${cell} differs from the ADR formula`);
+          // BigInt is slow: the independent formulas check every fourth constructed cell.
+          if (i % 4 === 0) {
+            if (indexByFormula(resolution, baseCell, digits) !== cell) fail(`bit layout differs from h3 for ${cell}`);
+            if (codeByFormula(resolution, baseCell, digits) !== hexCodeFromCell(cell)) fail(`code of ${cell} differs from the ADR formula`);
+          }
         }
 
         const code = hexCodeFromCell(cell);

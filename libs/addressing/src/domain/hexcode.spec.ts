@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { cellToChildren, getBaseCellNumber, getPentagons, getRes0Cells, isValidCell, latLngToCell } from 'h3-js';
 import { InvalidParamError } from '../../../platform/src/errors.js';
 import {
@@ -367,30 +365,5 @@ describe('hexCodeForPoint and pointForHexCode', () => {
       expect(error).toBeInstanceOf(InvalidParamError);
       expect((error as InvalidParamError).field).toBe(field);
     }
-  });
-});
-
-describe('frozen test vectors (__fixtures__/hexcode-vectors.json)', () => {
-  const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, '../__fixtures__/hexcode-vectors.json'), 'utf8')) as {
-    vectors: Array<{ lat?: number; lng?: number; resolution: number; cell: string; code: string; display: string }>;
-    rejected: Array<{ input: string; reason: string }>;
-  };
-
-  it('still gives every committed coordinate and cell the same code', () => {
-    expect(fixture.vectors.length).toBeGreaterThan(1000);
-    const resolutions = new Set<number>();
-    for (const vector of fixture.vectors) {
-      resolutions.add(vector.resolution);
-      if (vector.lat !== undefined && vector.lng !== undefined) expect(hexCodeForPoint(vector.lat, vector.lng, vector.resolution)).toBe(vector.code);
-      expect(hexCodeFromCell(vector.cell)).toBe(vector.code);
-      expect(cellFromHexCode(vector.code)).toBe(vector.cell);
-      expect(cellFromHexCode(vector.display)).toBe(vector.cell);
-      expect(formatHexCode(vector.code)).toBe(vector.display);
-    }
-    expect(resolutions.size).toBe(16);
-  });
-
-  it('still refuses every committed bad input for the same reason', () => {
-    for (const { input, reason } of fixture.rejected) expect(invalidCode(() => cellFromHexCode(input)).reason).toBe(reason);
   });
 });

@@ -188,31 +188,34 @@ const POW8 = Array.from({ length: MAX_RESOLUTION + 1 }, (_, i) => 8 ** i);
  */
 let lastResolution = 0;
 
+/** Why cellPayloadValue refused an index, for the error message. */
+let lastRefusal = '';
+
 /**
- * The payload value of a valid H3 cell index, or −1 when it is not one — the
- * rules of H3's isValidCell: high bit clear, cell mode, reserved bits clear,
- * base cell below 122, digits 0–6 up to the resolution and 7 after it, and no
- * pentagon child in the deleted K direction. Read as two 32-bit halves, since
- * the 64 bits don't fit a double.
+ * The payload value of a valid H3 cell index, or −1 when it is not one (and
+ * lastRefusal says why) — the rules of H3's isValidCell: high bit clear, cell
+ * mode, reserved bits clear, base cell below 122, digits 0–6 up to the
+ * resolution and 7 after it, and no pentagon child in the deleted K direction.
+ * Read as two 32-bit halves, since the 64 bits don't fit a double.
  */
 function cellPayloadValue(cell: string): number {
   const length = cell.length;
-  if (length < 9 || length > 16) return -1;
+  if (length < 9 || length > 16) return refuse('an H3 cell index is 15 hexadecimal characters');
   const split = length - 8;
   let high = 0;
   let low = 0;
   for (let i = 0; i < length; i++) {
     const c = cell.charCodeAt(i);
     const v = c < 128 ? HEX_DIGIT[c] : -1;
-    if (v < 0) return -1;
+    if (v < 0) return refuse('an H3 cell index is 15 hexadecimal characters');
     if (i < split) high = high * 16 + v;
     else low = low * 16 + v;
   }
   // Bits 63–59 (high bits 31–27): the reserved high bit, then mode 1.
-  if (high >>> 27 !== H3_CELL_MODE || ((high >>> 24) & 0x7) !== 0) return -1;
+  if (high >>> 27 !== H3_CELL_MODE || ((high >>> 24) & 0x7) !== 0) return refuse('not an H3 cell index (mode or reserved bits)');
   const resolution = (high >>> 20) & 0xf;
   const baseCell = (high >>> 13) & 0x7f;
-  if (baseCell >= BASE_CELLS) return -1;
+  if (baseCell >= BASE_CELLS) return refuse(`base cell ${baseCell} does not exist`);
   let value = baseCell;
   let firstNonZero = 0;
   for (let r = 1; r <= MAX_RESOLUTION; r++) {
@@ -220,31 +223,21 @@ function cellPayloadValue(cell: string): number {
     const shift = 3 * (MAX_RESOLUTION - r);
     const digit = shift >= 32 ? (high >>> (shift - 32)) & 7 : shift <= 29 ? (low >>> shift) & 7 : ((low >>> 30) | (high << 2)) & 7;
     if (r > resolution) {
-      if (digit !== UNUSED_DIGIT) return -1;
+      if (digit !== UNUSED_DIGIT) return refuse(`digit ${r} is set beyond the resolution ${resolution}`);
     } else {
-      if (digit === UNUSED_DIGIT) return -1;
+      if (digit === UNUSED_DIGIT) return refuse(`digit ${r} is 7, which is no direction`);
       if (firstNonZero === 0) firstNonZero = digit;
       value = value * 7 + digit;
     }
   }
-  if (firstNonZero === K_AXES_DIGIT && IS_PENTAGON[baseCell] === 1) return -1;
+  if (firstNonZero === K_AXES_DIGIT && IS_PENTAGON[baseCell] === 1) return refuse('a pentagon cell has no child in the deleted K direction');
   lastResolution = resolution;
   return OFFSET[resolution] + value;
 }
 
-/** Why an index is not a valid cell, for the error message (the slow path). */
-function whyNotACell(cell: string): string {
-  if (!/^[0-9a-fA-F]{9,16}$/.test(cell)) return 'an H3 cell index is 15 hexadecimal characters';
-  const high = parseInt(cell.slice(0, -8), 16);
-  const low = parseInt(cell.slice(-8), 16);
-  if (high >>> 27 !== H3_CELL_MODE || ((high >>> 24) & 0x7) !== 0) return 'not an H3 cell index (mode or reserved bits)';
-  const resolution = (high >>> 20) & 0xf;
-  const baseCell = (high >>> 13) & 0x7f;
-  if (baseCell >= BASE_CELLS) return `base cell ${baseCell} does not exist`;
-  const digits = Array.from({ length: MAX_RESOLUTION }, (_, i) => Math.floor(((high & 0x1fff) * TWO_POW_32 + low) / POW8[MAX_RESOLUTION - 1 - i]) % 8);
-  for (let i = resolution; i < MAX_RESOLUTION; i++) if (digits[i] !== UNUSED_DIGIT) return `digit ${i + 1} is beyond resolution ${resolution} but set`;
-  for (let i = 0; i < resolution; i++) if (digits[i] === UNUSED_DIGIT) return `digit ${i + 1} is not a direction`;
-  return 'a pentagon cell has no child in the deleted K direction';
+function refuse(why: string): number {
+  lastRefusal = why;
+  return -1;
 }
 
 /**
@@ -289,7 +282,7 @@ const SCRATCH = new Uint8Array(MAX_CODE_LENGTH);
 /** H3 index (hex string) → canonical hex code: upper case, no hyphens, check character last. */
 export function hexCodeFromCell(cell: string): string {
   let value = typeof cell === 'string' ? cellPayloadValue(cell) : -1;
-  if (value < 0) throw new InvalidCellError(typeof cell === 'string' ? whyNotACell(cell) : 'an H3 cell index is a string');
+  if (value < 0) throw new InvalidCellError(typeof cell === 'string' ? lastRefusal : 'an H3 cell index is a string');
   const length = PAYLOAD_LENGTH[lastResolution];
   for (let i = length - 1; i >= 0; i--) {
     const digit = value % RADIX;
@@ -319,6 +312,7 @@ export interface ParsedHexCode {
  * what is wrong (with suggestions when only the check fails).
  */
 export function parseHexCode(input: string, field = 'code', { suggest = true }: { suggest?: boolean } = {}): ParsedHexCode {
+  if (typeof input !== 'string') throw new InvalidCodeError('the hex code must be a string', 'bad_character', field);
   const values = normalise(input, field, suggest);
   const length = values.length;
   if (length < MIN_CODE_LENGTH || length > MAX_CODE_LENGTH) {
@@ -339,6 +333,32 @@ export function parseHexCode(input: string, field = 'code', { suggest = true }: 
   let code = '';
   for (const v of values) code += HEX_CODE_ALPHABET[v];
   return { code, cell, resolution };
+}
+
+/** Like parseHexCode, without exceptions or suggestions: null when the input is no valid code (scanning free text). */
+export function tryParseHexCode(input: string): ParsedHexCode | null {
+  if (typeof input !== 'string' || input.length > MAX_CODE_INPUT_LENGTH) return null;
+  const values: number[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const ch = input.charCodeAt(i);
+    if (ch === 0x2d || ch === 0x20 || ch === 0x09) continue;
+    const value = ch < 128 ? VALUE_OF[ch] : -1;
+    if (value < 0) return null;
+    values.push(value);
+  }
+  const length = values.length;
+  if (length < MIN_CODE_LENGTH || length > MAX_CODE_LENGTH || !checkHolds(values, length)) return null;
+  const cell = cellOfPayload(values, length - 1);
+  if (cell === 'out_of_range' || cell === 'pentagon_deleted_cell') return null;
+  const resolution = lastResolution;
+  let code = '';
+  for (const v of values) code += HEX_CODE_ALPHABET[v];
+  return { code, cell, resolution };
+}
+
+/** Display form of a code already in canonical form (hexCodeFromCell's output); no validation. */
+export function displayHexCode(canonical: string): string {
+  return formatCompact(canonical);
 }
 
 /** Any accepted input shape → H3 index; throws InvalidCodeError. */

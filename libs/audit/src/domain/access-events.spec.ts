@@ -1,4 +1,4 @@
-import { accessStream, canonicalJson, GENESIS_HASH, link, verifyChain, type AccessEntry } from './access-events.js';
+import { accessStream, canonicalJson, chainHash, GENESIS_HASH, link, verifyChain, type AccessEntry } from './access-events.js';
 
 const entry = (n: number): AccessEntry => ({
   account_id: 'acct_1',
@@ -49,6 +49,31 @@ describe('access chain', () => {
 
   it('hashes independently of field order', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+  });
+
+  it('hashes entries exactly as chains already stored were hashed (fixed vectors, fields in any order)', () => {
+    // Computed with the first implementation (createHash over the sorted-key canonical JSON), so stored chains keep verifying.
+    const stored = {
+      request_id: 'req-"1"',
+      account_id: null,
+      key_prefix: 'abcd1234…',
+      principal_kind: 'key',
+      method: 'GET',
+      path: '/v2/ünïcode/\u2028',
+      status: 200,
+      client_ip: '203.0.113.7',
+      at: '2026-01-01T00:00:00.000Z',
+    };
+    expect(chainHash(GENESIS_HASH, 0, stored)).toBe('9cc8a9db06e263c938bdd7d4e98f057843fec1eb8c6a061a157870b412f5cf30');
+    // An entry with a field the usual shape lacks takes the general canonical form.
+    const extended = { ...stored, account_id: 'acct_1', extra: { b: 1, a: [2] } } as AccessEntry;
+    expect(chainHash(GENESIS_HASH, 7, extended)).toBe('78abd7a44b24128544aa97933f2b29cec88b4b3a3401ba2e61d45b3de3256783');
+  });
+
+  it('stores each entry with its link fields and nothing of another entry', () => {
+    const [first, second] = link([entry(0), entry(1)], undefined);
+    expect(first.data).toEqual({ ...entry(0), seq: 0, prev_hash: GENESIS_HASH, hash: first.data.hash });
+    expect(second.data).toEqual({ ...entry(1), seq: 1, prev_hash: first.data.hash, hash: second.data.hash });
   });
 
   it('names one stream per account and one for the platform', () => {

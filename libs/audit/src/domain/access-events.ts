@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * One authenticated request, as the auditor replays it years later
@@ -46,8 +46,30 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** AccessEntry's fields in canonical (sorted) order. */
+const ENTRY_FIELDS = ['account_id', 'at', 'client_ip', 'key_prefix', 'method', 'path', 'principal_kind', 'request_id', 'status'] as const;
+
+/**
+ * canonicalJson of an entry, without sorting keys for the usual one: exactly
+ * the AccessEntry fields, each a string, number, boolean or null, give the
+ * same text from the fixed order. Anything else takes the general path.
+ */
+function canonicalEntry(entry: AccessEntry): string {
+  let count = 0;
+  for (const key in entry) if (Object.hasOwn(entry, key)) count++;
+  if (count !== ENTRY_FIELDS.length) return canonicalJson(entry);
+  let text = '{';
+  for (const field of ENTRY_FIELDS) {
+    if (!Object.hasOwn(entry, field)) return canonicalJson(entry);
+    const value: unknown = entry[field];
+    if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return canonicalJson(entry);
+    text += `${text.length > 1 ? ',' : ''}"${field}":${JSON.stringify(value)}`;
+  }
+  return `${text}}`;
+}
+
 export function chainHash(prevHash: string, seq: number, entry: AccessEntry): string {
-  return createHash('sha256').update(`${prevHash}\n${seq}\n${canonicalJson(entry)}`).digest('hex');
+  return hash('sha256', `${prevHash}\n${seq}\n${canonicalEntry(entry)}`, 'hex');
 }
 
 export interface ChainLink {
@@ -61,7 +83,12 @@ export function link(entries: AccessEntry[], head: ChainLink | undefined): ApiAc
   let seq = head ? head.seq + 1 : 0;
   return entries.map((entry) => {
     const hash = chainHash(prevHash, seq, entry);
-    const event: ApiAccessRecorded = { type: 'ApiAccessRecorded', data: { ...entry, seq, prev_hash: prevHash, hash } };
+    // Object.assign rather than a spread followed by more fields, which V8 runs on a slow path (µs per entry).
+    const data = Object.assign({}, entry) as ApiAccessRecorded['data'];
+    data.seq = seq;
+    data.prev_hash = prevHash;
+    data.hash = hash;
+    const event: ApiAccessRecorded = { type: 'ApiAccessRecorded', data };
     prevHash = hash;
     seq++;
     return event;

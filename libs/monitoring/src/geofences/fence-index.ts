@@ -1,4 +1,5 @@
 import { getResolution, h3IndexToSplitLong, latLngToCell } from 'h3-js';
+import { CellTable } from './cell-table.js';
 import { coverShape } from './domain/cover.js';
 import { shapeOf, type GeofenceDefinition } from './domain/geofence.js';
 import type { Shape } from './domain/geometry.js';
@@ -41,9 +42,10 @@ type Slot = CellEntry | CellEntry[];
 
 class AccountFences {
   readonly fences = new Map<string, IndexedFence>();
-  /** One map per H3 resolution, keyed by `cellKey`. */
-  readonly levels: Array<Map<number, Slot> | undefined> = Array.from({ length: 16 }, () => undefined);
-  /** Resolutions with at least one cell, ascending. */
+  /** Every cell of every resolution, keyed by `cellKey`. */
+  readonly cells = new CellTable<Slot>();
+  /** Cells per resolution, and the resolutions that have any, ascending. */
+  readonly perResolution = new Uint32Array(16);
   resolutions: number[] = [];
 }
 
@@ -61,6 +63,11 @@ function keyAt(lower: number, upper: number, res: number): number {
   const baseCell = (upper >>> 13) & 0x7f;
   const digits = (upper & 0x1fff) * TWO_POW_32 + (lower >>> 0);
   return baseCell * POW8[res] + Math.floor(digits / POW8[15 - res]);
+}
+
+/** The table's two halves of (resolution, key): the key's top 20 bits with the resolution above them, and its low 32 bits. */
+function highHalf(key: number, res: number): number {
+  return (Math.floor(key / TWO_POW_32) | (res << 20)) >>> 0;
 }
 
 /**
@@ -86,7 +93,8 @@ export class FenceIndex {
     const [lower, upper] = h3IndexToSplitLong(latLngToCell(lat, lng, 15));
     const hits: FenceHit[] = [];
     for (const res of account.resolutions) {
-      const slot = account.levels[res]?.get(keyAt(lower, upper, res));
+      const key = keyAt(lower, upper, res);
+      const slot = account.cells.get(highHalf(key, res), key >>> 0);
       if (slot === undefined) continue;
       if (Array.isArray(slot)) {
         for (const entry of slot) if (matches(entry, customerId, lat, lng)) hits.push(entry.fence.hit);
@@ -120,16 +128,18 @@ export class FenceIndex {
     const insideCount = cover.inside.length;
     for (let i = 0; i < keys.length; i++) {
       const res = resolutions[i];
-      let level = account.levels[res];
-      if (!level) {
-        level = account.levels[res] = new Map();
-        account.resolutions = [...account.resolutions, res].sort((a, b) => a - b);
-      }
+      const hi = highHalf(keys[i], res);
+      const lo = keys[i] >>> 0;
       const entry = i < insideCount ? indexed.insideEntry : indexed.boundaryEntry;
-      const slot = level.get(keys[i]);
-      if (slot === undefined) level.set(keys[i], entry);
-      else if (Array.isArray(slot)) slot.push(entry);
-      else level.set(keys[i], [slot, entry]);
+      const slot = account.cells.get(hi, lo);
+      if (slot === undefined) {
+        account.cells.set(hi, lo, entry);
+        if (account.perResolution[res]++ === 0) account.resolutions = [...account.resolutions, res].sort((a, b) => a - b);
+      } else if (Array.isArray(slot)) {
+        slot.push(entry);
+      } else {
+        account.cells.set(hi, lo, [slot, entry]);
+      }
     }
     return indexed.summary;
   }
@@ -141,23 +151,18 @@ export class FenceIndex {
     account.fences.delete(fenceId);
     this.total--;
     for (let i = 0; i < fence.keys.length; i++) {
-      const res: number = fence.resolutions[i];
-      const level: Map<number, Slot> | undefined = account.levels[res];
-      const slot: Slot | undefined = level?.get(fence.keys[i]);
-      if (!level || slot === undefined) continue;
-      if (!Array.isArray(slot)) {
-        if (slot.fence === fence) level.delete(fence.keys[i]);
+      const res = fence.resolutions[i];
+      const hi = highHalf(fence.keys[i], res);
+      const lo = fence.keys[i] >>> 0;
+      const slot: Slot | undefined = account.cells.get(hi, lo);
+      if (slot === undefined) continue;
+      const rest = Array.isArray(slot) ? slot.filter((entry) => entry.fence !== fence) : slot.fence === fence ? [] : [slot];
+      if (rest.length > 0) {
+        account.cells.set(hi, lo, rest.length === 1 ? rest[0] : rest);
         continue;
       }
-      const rest = slot.filter((entry) => entry.fence !== fence);
-      if (rest.length === 0) level.delete(fence.keys[i]);
-      else level.set(fence.keys[i], rest.length === 1 ? rest[0] : rest);
-    }
-    for (const res of new Set(fence.resolutions)) {
-      if (account.levels[res]?.size === 0) {
-        account.levels[res] = undefined;
-        account.resolutions = account.resolutions.filter((r) => r !== res);
-      }
+      account.cells.delete(hi, lo);
+      if (--account.perResolution[res] === 0) account.resolutions = account.resolutions.filter((r) => r !== res);
     }
     if (account.fences.size === 0) this.accounts.delete(accountId);
     return true;

@@ -36,6 +36,27 @@ describe('loadConfig', () => {
     expect(config.webhookAllowPrivateUrls).toBe(true);
   });
 
+  it('lets an explicit WEBHOOK_ALLOW_PRIVATE_URLS win over the environment default', () => {
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).webhookAllowPrivateUrls).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).webhookAllowPrivateUrls).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).webhookAllowPrivateUrls).toBe(true);
+  });
+
+  it('reads the webhook delivery settings: time-out, retry schedule (its length is the cap), concurrency', () => {
+    const defaults = loadConfig({});
+    expect(defaults.webhookTimeoutMs).toBe(10_000);
+    expect(defaults.webhookRetryDelaysMs[0]).toBe(0);
+    expect(defaults.webhookRetryDelaysMs).toHaveLength(11);
+    expect(defaults.webhookConcurrency).toBe(16);
+    const set = loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '0, 50,100', WEBHOOK_TIMEOUT_MS: '500' });
+    expect(set.webhookRetryDelaysMs).toEqual([0, 50, 100]);
+    expect(set.webhookTimeoutMs).toBe(500);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '' }).webhookRetryDelaysMs).toEqual([]);
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '0,-1' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '0,soon' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '10' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
+  });
+
   it('reads the accounts settings with their documented defaults and bounds', () => {
     const defaults = loadConfig({});
     expect(defaults).toMatchObject({

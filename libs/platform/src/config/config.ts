@@ -20,7 +20,14 @@ export interface Config {
   kafkaBrokers?: string[];
   kafkaTopicPrefix: string;
   redisUrl?: string;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS when set; unset: allowed only in development and test (decisions.md). */
   webhookAllowPrivateUrls: boolean;
+  /** How long a webhook receiver has to answer one delivery attempt (connect, send, status line). */
+  webhookTimeoutMs: number;
+  /** Delays before webhook retry 1, 2, …; the number of entries is the number of retries (the cap). */
+  webhookRetryDelaysMs: number[];
+  /** Webhook attempts in flight at once per worker process. */
+  webhookConcurrency: number;
   dataEncryptionKey?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Largest accepted request body in bytes. */
@@ -40,9 +47,33 @@ export interface Config {
   throttles: { routing: number; navigation: number; language: number };
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
   devIpDailyLimit: number;
+  /** Folder of the PMTiles archives served at /v2/tiles/{name}. */
+  tilesDir: string;
+  /** Cache-Control max-age of a served archive, in seconds. */
+  tilesMaxAgeS: number;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Webhook retries (interface.md, "Receiver rules" 5: an immediate retry, then
+ * increasing delays): at once, 10 s, 1 min, 5 min, 15 min, 30 min, then
+ * doubling from 1 h to 16 h. 11 retries, 12 attempts in all, the last about
+ * 31 h 50 min after the first; docs/adr/0010-webhook-delivery.md says why.
+ */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  0,
+  10_000,
+  60_000,
+  5 * 60_000,
+  15 * 60_000,
+  30 * 60_000,
+  60 * 60_000,
+  2 * 60 * 60_000,
+  4 * 60 * 60_000,
+  8 * 60 * 60_000,
+  16 * 60 * 60_000,
+];
 
 type Env = Record<string, string | undefined>;
 
@@ -70,7 +101,11 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaBrokers: kafka ? kafka.split(',').map((b) => b.trim()).filter(Boolean) : undefined,
     kafkaTopicPrefix: optional(env, 'KAFKA_TOPIC_PREFIX') ?? 'location-api',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS') || nodeEnv !== 'production',
+    // An explicit false also holds in development and test, so SSRF refusal can be tried out there.
+    webhookAllowPrivateUrls: optional(env, 'WEBHOOK_ALLOW_PRIVATE_URLS') === undefined ? nodeEnv !== 'production' : flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookRetryDelaysMs: delays(env, 'WEBHOOK_RETRY_DELAYS_MS', DEFAULT_WEBHOOK_RETRY_DELAYS_MS),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
     dataEncryptionKey: optional(env, 'DATA_ENCRYPTION_KEY'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, nodeEnv === 'test' ? 'warn' : 'info'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -82,6 +117,8 @@ export function loadConfig(env: Env = process.env): Config {
       language: int(env, 'THROTTLE_LANGUAGE_PER_MINUTE', 20, 1, 100_000),
     },
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),
+    tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),
+    tilesMaxAgeS: int(env, 'TILES_MAX_AGE_S', 3600, 0, 31_536_000),
     googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',
     googleClientIds: googleClientIds ? googleClientIds.split(',').map((id) => id.trim()).filter(Boolean) : [],
     personalTokenTtlDays: int(env, 'PERSONAL_TOKEN_TTL_DAYS', 30, 1, 365),
@@ -110,6 +147,19 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** A comma-separated list of millisecond delays (0 to 7 days each, at most 30 entries); empty means no retries. */
+function delays(env: Env, name: string, fallback: readonly number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined) return [...fallback];
+  if (raw.trim() === '') return [];
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  const week = 7 * 24 * 60 * 60_000;
+  if (values.length > 30 || values.some((value) => !Number.isInteger(value) || value < 0 || value > week)) {
+    throw new ConfigError(`${name} must be a comma-separated list of at most 30 delays in milliseconds (0 to ${week}), got "${raw}"`);
+  }
+  return values;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

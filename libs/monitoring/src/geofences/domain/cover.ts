@@ -11,7 +11,7 @@ import {
 import { haversineM, Polygon, type Shape } from './geometry.js';
 
 /**
- * The H3 cells a fence is indexed under (docs/adr: geofence index).
+ * The H3 cells a fence is indexed under (README, "Geofences and service areas").
  *
  * A ping is looked up by the *logical* ancestors of its resolution-15 cell
  * (the cell's digits cut short), not by `latLngToCell` at each resolution:

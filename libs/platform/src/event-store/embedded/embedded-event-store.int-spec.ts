@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { open } from 'lmdb';
 import { StreamNotFoundError } from '../errors.js';
 import { describeEventStoreContract } from '../event-store.contract.js';
 import type { RecordedEvent } from '../event-store.port.js';
@@ -104,6 +106,111 @@ describe('EmbeddedEventStore', () => {
     } finally {
       await store.close();
     }
+  });
+
+  describe('category index (filtered subscriptions)', () => {
+    /** Collects what a filtered subscription delivers until `last` arrives. */
+    async function deliveredUntil(store: EmbeddedEventStore, prefixes: string[], last: string): Promise<RecordedEvent[]> {
+      const seen: RecordedEvent[] = [];
+      const subscription = store.subscribeToAll({ streamPrefixes: prefixes }, (e) => {
+        seen.push(e);
+      });
+      try {
+        await eventually(() => seen.some((e) => e.type === last), () => `saw ${seen.length} events, not ${last}`);
+      } finally {
+        await subscription.stop();
+      }
+      return seen;
+    }
+
+    it('delivers several categories in position order across many reads, and only the streams their prefixes name', async () => {
+      const store = await EmbeddedEventStore.open(freshDir());
+      try {
+        const expected: Array<[string, string]> = [];
+        // Far more than one subscription read (256) of each category, unevenly interleaved with each other and with noise.
+        // Appends issued in one turn are written in call order (one transaction), so positions follow this loop.
+        const appends: Array<Promise<unknown>> = [];
+        for (let i = 0; i < 700; i++) {
+          const stream = i % 7 === 0 ? `idx_b-${i % 3}` : i % 2 === 0 ? `idx_a-keep${i % 5}` : `idx_a-drop${i % 5}`;
+          appends.push(store.append(stream, [{ type: `E${i}`, data: { i } }], 'any'));
+          appends.push(store.append(`idx_noise-${i % 4}`, [{ type: 'Noise', data: {} }], 'any'));
+          if (!stream.startsWith('idx_a-drop')) expected.push([stream, `E${i}`]);
+        }
+        // Then a stretch of one category alone, longer than a read: the other category has nothing to add there.
+        for (let i = 700; i < 1500; i++) {
+          appends.push(store.append('idx_a-keep9', [{ type: `E${i}`, data: { i } }], 'any'));
+          expected.push(['idx_a-keep9', `E${i}`]);
+        }
+        await Promise.all(appends);
+        await store.append('idx_a-keep9', [{ type: 'Last', data: {} }], 'any');
+        expected.push(['idx_a-keep9', 'Last']);
+
+        const seen = await deliveredUntil(store, ['idx_a-keep', 'idx_b-'], 'Last');
+        expect(seen.map((e) => [e.streamName, e.type])).toEqual(expected);
+        expect(seen.map((e) => e.position)).toEqual([...seen.map((e) => e.position)].sort((a, b) => (a < b ? -1 : 1)));
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('forgets the events of a deleted stream', async () => {
+      const store = await EmbeddedEventStore.open(freshDir());
+      try {
+        await store.append('idx_gone-1', [{ type: 'Erased', data: {} }], 'no_stream');
+        await store.append('idx_gone-2', [{ type: 'Kept', data: {} }], 'no_stream');
+        await store.deleteStream('idx_gone-1');
+        await store.append('idx_gone-2', [{ type: 'Last', data: {} }], 0n);
+        expect((await deliveredUntil(store, ['idx_gone-'], 'Last')).map((e) => e.type)).toEqual(['Kept', 'Last']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('is built when a format-1 store (before the index) is opened, and the store is format 2 afterwards', async () => {
+      const dir = freshDir();
+      // Format 1 as an earlier build wrote it: the log, the stream index, stream records, head and format.
+      const old = open({ path: dir, maxDbs: 8 });
+      const oldEvents = old.openDB<Record<string, unknown>, number>('events', { encoding: 'json' });
+      const oldIndex = old.openDB<number, [string, number]>('stream_index', { encoding: 'json' });
+      const oldStreams = old.openDB<Record<string, unknown>, string>('streams', { encoding: 'json' });
+      const oldState = old.openDB<number, string>('state', { encoding: 'json' });
+      const written: Array<[string, number]> = [
+        ['legacy_key-1', 0],
+        ['legacy_access-1', 0],
+        ['legacy_key-2', 0],
+        ['legacy_key-1', 1],
+      ];
+      await old.transaction(() => {
+        written.forEach(([stream, revision], index) => {
+          oldEvents.putSync(index + 1, { id: randomUUID(), stream, type: `Old${index + 1}`, revision, data: { index }, metadata: {}, createdAt: Date.now() });
+          oldIndex.putSync([stream, revision], index + 1);
+          oldStreams.putSync(stream, { lastRevision: revision, deleted: false });
+        });
+        oldState.putSync('head', written.length);
+        oldState.putSync('format', 1);
+      });
+      await old.close();
+
+      const store = await EmbeddedEventStore.open(dir);
+      try {
+        await store.append('legacy_key-2', [{ type: 'Last', data: {} }], 0n);
+        expect((await deliveredUntil(store, ['legacy_key-'], 'Last')).map((e) => [e.streamName, e.type, e.position])).toEqual([
+          ['legacy_key-1', 'Old1', 1n],
+          ['legacy_key-2', 'Old3', 3n],
+          ['legacy_key-1', 'Old4', 4n],
+          ['legacy_key-2', 'Last', 5n],
+        ]);
+        expect((await store.readStream('legacy_key-1')).map((e) => e.data)).toEqual([{ index: 0 }, { index: 3 }]);
+      } finally {
+        await store.close();
+      }
+      const reopened = open({ path: dir, maxDbs: 8 });
+      try {
+        expect(reopened.openDB<number, string>('state', { encoding: 'json' }).get('format')).toBe(2);
+      } finally {
+        await reopened.close();
+      }
+    });
   });
 
   describe('across processes', () => {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { asBinary, open, type Database, type RootDatabase } from 'lmdb';
 import { InvalidParamError } from '../../errors.js';
 import { ConcurrencyError, StreamNotFoundError } from '../errors.js';
 import type {
@@ -28,12 +28,21 @@ import { normalizeStreamMetadata } from '../stream-metadata.js';
  * values JSON):
  *   events        position (1, 2, 3…)      → StoredEvent   the global log
  *   stream_index  [stream, revision]       → position      per-stream order
+ *   category_index [category, position]    → (empty)       per-category order, for filtered subscriptions
  *   streams       stream                   → StreamRecord  last revision ever written, deleted flag
  *   stream_meta   stream                   → StreamMetadata
  *   state         'head' | 'format'        → number
  *
  * Positions and revisions are kept as JS numbers inside the store (exact up to
  * 2^53, far beyond any embedded deployment) and become bigints at the port.
+ *
+ * A stream's category is its name up to and including the first `-`
+ * (`access_log-acct_1` → `access_log-`; a name without `-` is its own
+ * category). A subscription whose every prefix contains a `-` names whole
+ * categories, so it reads their index instead of decoding the whole log: the
+ * key directory following `api_key-` and `account-` does not parse every
+ * access event the audit trail appends. Format 2 added the index; opening a
+ * format-1 store builds it once.
  *
  * Writes go through lmdb-js asynchronous transactions: every `transaction()`
  * callback queued in the same event turn runs inside ONE LMDB write
@@ -69,9 +78,14 @@ interface StreamRecord {
 }
 
 type StreamIndexKey = [string, number];
+type CategoryIndexKey = [string, number];
 type StateKey = 'head' | 'format';
 
-const FORMAT_VERSION = 1;
+/** 2: category_index. A format-1 store is upgraded on open; an older build refuses a format-2 one. */
+const FORMAT_VERSION = 2;
+const UPGRADABLE_FORMATS = new Set([1]);
+/** The category index only marks presence; LMDB needs some value. */
+const PRESENT = asBinary(new Uint8Array([1]));
 /** LMDB's key limit is ~1978 bytes; the [stream, revision] key must fit with room to spare. */
 const MAX_STREAM_NAME_BYTES = 512;
 /** How often an idle subscription looks for events appended by another process. */
@@ -84,13 +98,14 @@ const runningHandler = new AsyncLocalStorage<EmbeddedSubscription>();
 
 export class EmbeddedEventStore implements EventStore {
   private readonly subscriptions = new Set<EmbeddedSubscription>();
-  private readonly appendListeners = new Set<() => void>();
+  private readonly appendListeners = new Set<(stream: string) => void>();
   private closed = false;
 
   private constructor(
     private readonly root: RootDatabase,
     private readonly events: Database<StoredEvent, number>,
     private readonly streamIndex: Database<number, StreamIndexKey>,
+    private readonly categoryIndex: Database<Uint8Array, CategoryIndexKey>,
     private readonly streams: Database<StreamRecord, string>,
     private readonly streamMeta: Database<StreamMetadata, string>,
     private readonly state: Database<number, StateKey>,
@@ -104,12 +119,18 @@ export class EmbeddedEventStore implements EventStore {
       root,
       root.openDB<StoredEvent, number>('events', { encoding: 'json' }),
       root.openDB<number, StreamIndexKey>('stream_index', { encoding: 'json' }),
+      root.openDB<Uint8Array, CategoryIndexKey>('category_index', { encoding: 'binary' }),
       root.openDB<StreamRecord, string>('streams', { encoding: 'json' }),
       root.openDB<StreamMetadata, string>('stream_meta', { encoding: 'json' }),
       root.openDB<number, StateKey>('state', { encoding: 'json' }),
     );
     const format = await root.transaction(() => {
       const existing = store.state.get('format');
+      if (existing !== undefined && UPGRADABLE_FORMATS.has(existing)) {
+        store.buildCategoryIndex();
+        store.state.putSync('format', FORMAT_VERSION);
+        return FORMAT_VERSION;
+      }
       if (existing === undefined) store.state.putSync('format', FORMAT_VERSION);
       return existing ?? FORMAT_VERSION;
     });
@@ -128,7 +149,8 @@ export class EmbeddedEventStore implements EventStore {
     const createdAt = Date.now();
     // Serialise before entering the transaction: a throw inside the callback
     // after the first put would leave a half-written append in the batch.
-    const prepared = events.map((event) => prepareEvent(stream, event, createdAt));
+    const prepared = prepareEvents(stream, events, createdAt);
+    const category = categoryOf(stream);
 
     const outcome = await this.root.transaction((): AppendResult | ConcurrencyError => {
       const record = this.streams.get(stream);
@@ -139,8 +161,10 @@ export class EmbeddedEventStore implements EventStore {
       for (const event of prepared) {
         revision += 1;
         position += 1;
-        this.events.putSync(position, { ...event, revision });
+        // The JSON text was made once, outside; LMDB stores it as it is (what `encoding: 'json'` reads back).
+        this.events.putSync(position, asBinary(Buffer.from(`${event.head}${revision}${event.tail}`)) as unknown as StoredEvent);
         this.streamIndex.putSync([stream, revision], position);
+        this.categoryIndex.putSync([category, position], PRESENT as unknown as Uint8Array);
       }
       this.streams.putSync(stream, { lastRevision: revision, deleted: false });
       this.state.putSync('head', position);
@@ -148,7 +172,7 @@ export class EmbeddedEventStore implements EventStore {
     });
     if (outcome instanceof ConcurrencyError) throw outcome;
     await this.root.flushed;
-    this.notifyAppended();
+    this.notifyAppended(stream);
     return outcome;
   }
 
@@ -182,19 +206,23 @@ export class EmbeddedEventStore implements EventStore {
     if (prefixes !== undefined && prefixes.length === 0) {
       throw new InvalidParamError('streamPrefixes must name at least one prefix; omit it to receive every stream', 'streamPrefixes');
     }
-    const matches = prefixes ? (e: RecordedEvent) => prefixes.some((p) => e.streamName.startsWith(p)) : () => true;
+    const categories = prefixes && prefixes.every((prefix) => prefix.includes('-')) ? [...new Set(prefixes.map(categoryOf))] : undefined;
+    const matches = prefixes ? (stream: string) => prefixes.some((p) => stream.startsWith(p)) : () => true;
     const subscription = new EmbeddedSubscription(
       {
-        readAfter: (position, limit) => this.readAfter(position, limit),
+        read: (position, limit) => (categories ? this.readCategoriesAfter(categories, matches, position, limit) : this.readMatchingAfter(matches, position, limit)),
         flushed: () => this.root.flushed,
         isClosed: () => this.closed,
+        // Only appends to streams it follows wake a subscription: the key directory sleeps through the access log.
         onAppend: (listener) => {
-          this.appendListeners.add(listener);
-          return () => this.appendListeners.delete(listener);
+          const wake = (stream: string) => {
+            if (matches(stream)) listener();
+          };
+          this.appendListeners.add(wake);
+          return () => this.appendListeners.delete(wake);
         },
       },
       after,
-      matches,
       handler,
     );
     this.subscriptions.add(subscription);
@@ -227,9 +255,11 @@ export class EmbeddedEventStore implements EventStore {
       if (error || record === undefined || current === undefined) return error;
       // Collect first: removing entries while a cursor walks the same range is not safe in LMDB.
       const entries = [...this.streamIndex.getRange({ start: [stream, 0], end: [stream, LAST_REVISION] })];
+      const category = categoryOf(stream);
       for (const { key, value: position } of entries) {
         this.events.removeSync(position);
         this.streamIndex.removeSync(key);
+        this.categoryIndex.removeSync([category, position]);
       }
       this.streams.putSync(stream, { lastRevision: record.lastRevision, deleted: true });
       return undefined;
@@ -272,6 +302,56 @@ export class EmbeddedEventStore implements EventStore {
     await this.root.close();
   }
 
+  /** Indexes every event of a format-1 log by category; runs inside the upgrade's write transaction. */
+  private buildCategoryIndex(): void {
+    for (const { key, value } of this.events.getRange({ start: 1 })) {
+      this.categoryIndex.putSync([categoryOf(value.stream), key], PRESENT as unknown as Uint8Array);
+    }
+  }
+
+  /** The next events after `position` on streams that `matches`, scanning the log. */
+  private readMatchingAfter(matches: (stream: string) => boolean, position: number, limit: number): SubscriptionRead {
+    const batch = this.readAfter(position, limit);
+    return { events: batch.filter((event) => matches(event.streamName)), through: batch.length > 0 ? Number(batch[batch.length - 1].position) : position };
+  }
+
+  /**
+   * The next events after `position` in `categories` on streams that `matches`,
+   * from the category index. Everything is read synchronously, so in one LMDB
+   * read snapshot: the head first, then each category's positions up to it, so
+   * an event at or below `through` that is not returned does not match.
+   */
+  private readCategoriesAfter(categories: string[], matches: (stream: string) => boolean, position: number, limit: number): SubscriptionRead {
+    const head = this.state.get('head') ?? 0;
+    if (head <= position) return { events: [], through: position };
+    let positions: number[] = [];
+    // Up to `through` every category was read completely: a category that filled its `limit` only up to its last position.
+    let through = head;
+    for (const category of categories) {
+      let count = 0;
+      let last = position;
+      for (const [, at] of this.categoryIndex.getKeys({ start: [category, position + 1], end: [category, head + 1], limit })) {
+        positions.push(at);
+        count++;
+        last = at;
+      }
+      if (count === limit && last < through) through = last;
+    }
+    if (categories.length > 1) {
+      positions = positions.filter((at) => at <= through).sort((a, b) => a - b);
+      if (positions.length > limit) {
+        positions.length = limit;
+        through = positions[limit - 1];
+      }
+    }
+    const events: RecordedEvent[] = [];
+    for (const at of positions) {
+      const stored = this.events.get(at);
+      if (stored !== undefined && matches(stored.stream)) events.push(toRecorded(at, stored));
+    }
+    return { events, through };
+  }
+
   private readAfter(position: number, limit: number | undefined): RecordedEvent[] {
     const out: RecordedEvent[] = [];
     for (const { key, value } of this.events.getRange({ start: position + 1, limit })) {
@@ -287,8 +367,8 @@ export class EmbeddedEventStore implements EventStore {
     return toRecorded(position, stored);
   }
 
-  private notifyAppended(): void {
-    for (const listener of [...this.appendListeners]) listener();
+  private notifyAppended(stream: string): void {
+    for (const listener of [...this.appendListeners]) listener(stream);
   }
 
   private assertOpen(): void {
@@ -296,11 +376,19 @@ export class EmbeddedEventStore implements EventStore {
   }
 }
 
+/** What one read of a subscription found: the matching events, and how far the log was looked at. */
+interface SubscriptionRead {
+  events: RecordedEvent[];
+  /** Every event up to this position was considered; the checkpoint moves here once `events` are delivered. */
+  through: number;
+}
+
 interface SubscriptionSource {
-  readAfter(position: number, limit: number): RecordedEvent[];
+  /** Matching events after `position`: at most `limit`, in position order. */
+  read(position: number, limit: number): SubscriptionRead;
   flushed(): PromiseLike<unknown>;
   isClosed(): boolean;
-  /** Registers a wake-up for the next append by this process; returns the unregister function. */
+  /** Registers a wake-up for the next append by this process to a followed stream; returns the unregister function. */
   onAppend(listener: () => void): () => void;
 }
 
@@ -319,10 +407,9 @@ class EmbeddedSubscription implements Subscription {
   constructor(
     private readonly source: SubscriptionSource,
     after: number,
-    matches: (event: RecordedEvent) => boolean,
     handler: EventHandler,
   ) {
-    this.done = this.run(after, matches, handler);
+    this.done = this.run(after, handler);
   }
 
   async stop(): Promise<void> {
@@ -332,13 +419,14 @@ class EmbeddedSubscription implements Subscription {
     await this.done.catch(() => undefined);
   }
 
-  private async run(after: number, matches: (event: RecordedEvent) => boolean, handler: EventHandler): Promise<void> {
+  private async run(after: number, handler: EventHandler): Promise<void> {
     // Start on a later tick: the caller gets the Subscription (and can attach to `done`) before any handler runs.
     await Promise.resolve();
     let checkpoint = after;
     while (!this.shouldStop()) {
-      const batch = this.source.readAfter(checkpoint, SUBSCRIPTION_BATCH_SIZE);
+      const { events: batch, through } = this.source.read(checkpoint, SUBSCRIPTION_BATCH_SIZE);
       if (batch.length === 0) {
+        checkpoint = through;
         await this.idle();
         continue;
       }
@@ -350,8 +438,9 @@ class EmbeddedSubscription implements Subscription {
       for (const event of batch) {
         if (this.shouldStop()) return;
         checkpoint = Number(event.position);
-        if (matches(event)) await runningHandler.run(this, () => handler(event));
+        await runningHandler.run(this, () => handler(event));
       }
+      checkpoint = through;
     }
   }
 
@@ -375,22 +464,41 @@ class EmbeddedSubscription implements Subscription {
   }
 }
 
-function prepareEvent(stream: string, event: NewEvent, createdAt: number): Omit<StoredEvent, 'revision'> {
-  if (typeof event.type !== 'string' || event.type.length === 0) {
-    throw new InvalidParamError('event type must be a non-empty string', 'type');
-  }
-  return {
-    id: event.id ?? randomUUID(),
-    stream,
-    type: event.type,
-    data: jsonCopy(event.data, 'data'),
-    metadata: jsonCopy(event.metadata ?? {}, 'metadata'),
-    createdAt,
-  };
+/** An event's stored JSON text, but for its revision, which is assigned inside the write transaction. */
+interface PreparedEvent {
+  head: string;
+  tail: string;
 }
 
-/** What a reader gets back is exactly the JSON form, whichever adapter stored it. */
-function jsonCopy(value: unknown, field: string): Record<string, unknown> {
+/**
+ * Serialises each event once: its data and metadata are checked to be JSON
+ * and become part of the text LMDB stores, so what a reader gets back is
+ * exactly the JSON form whichever adapter stored it. Events of one append
+ * often share their metadata object; it is serialised once.
+ */
+function prepareEvents(stream: string, events: NewEvent[], createdAt: number): PreparedEvent[] {
+  const streamJson = JSON.stringify(stream);
+  let lastMetadata: unknown;
+  let lastMetadataJson = '';
+  return events.map((event, index) => {
+    if (typeof event.type !== 'string' || event.type.length === 0) {
+      throw new InvalidParamError('event type must be a non-empty string', 'type');
+    }
+    const metadata = event.metadata ?? {};
+    if (index === 0 || metadata !== lastMetadata) {
+      lastMetadataJson = jsonText(metadata, 'metadata');
+      lastMetadata = metadata;
+    }
+    // The fields of StoredEvent, with the revision left for the transaction to fill in.
+    return {
+      head: `{"id":${JSON.stringify(event.id ?? randomUUID())},"stream":${streamJson},"type":${JSON.stringify(event.type)},"revision":`,
+      tail: `,"data":${jsonText(event.data, 'data')},"metadata":${lastMetadataJson},"createdAt":${createdAt}}`,
+    };
+  });
+}
+
+/** The JSON text of an event's data or metadata, which must be a JSON object. */
+function jsonText(value: unknown, field: string): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -398,7 +506,13 @@ function jsonCopy(value: unknown, field: string): Record<string, unknown> {
     throw new InvalidParamError(`event ${field} is not JSON-serialisable: ${(error as Error).message}`, field);
   }
   if (text === undefined) throw new InvalidParamError(`event ${field} is not JSON-serialisable`, field);
-  return JSON.parse(text) as Record<string, unknown>;
+  return text;
+}
+
+/** `access_log-acct_1` → `access_log-`; a name without `-` is its own category. */
+function categoryOf(streamOrPrefix: string): string {
+  const dash = streamOrPrefix.indexOf('-');
+  return dash < 0 ? streamOrPrefix : streamOrPrefix.slice(0, dash + 1);
 }
 
 function toRecorded(position: number, stored: StoredEvent): RecordedEvent {

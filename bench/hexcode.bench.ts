@@ -1,0 +1,281 @@
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import Fastify from 'fastify';
+import { cellToLatLng, latLngToCell } from 'h3-js';
+import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
+import { openRuntime } from '../apps/shared/runtime.js';
+import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
+import { AddressingModule, bulkAnswerChunks, cellFromHexCode, hexCodeForPoint, hexCodeFromCell, pointForHexCode } from '../libs/addressing/src/index.js';
+import { AuditModule } from '../libs/audit/src/index.js';
+import { closeBackends, PlatformModule, type Runtime } from '../libs/platform/src/index.js';
+import { LOAD_CHILD_ENV, type LoadMessage, type LoadOutcome, type LoadRequest } from './http-load.js';
+import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
+
+/**
+ * Hex codes (ADR 0009), every figure against a baseline in the same run:
+ * - the codec against raw h3-js: hexCodeForPoint vs latLngToCell (what a code
+ *   adds to finding the cell), pointForHexCode vs cellToLatLng;
+ * - bulk coding: bulkAnswerChunks (validation, coding, JSON text) against a
+ *   bare loop of latLngToCell over the same points;
+ * - HTTP: GET /v2/reverse and /v2/lookup on the real pipeline (key, quota,
+ *   audit) against a bare Fastify handler computing the same answer with
+ *   h3-js alone, loaded by autocannon in a child process; and POST
+ *   /v2/hexcode/bulk (1,000 points per request) in items per second against
+ *   a bare handler that codes them with h3-js and answers one JSON buffer.
+ */
+
+export interface HexcodeBenchOptions {
+  /** Points per codec measurement. */
+  points: number;
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+  rounds: number;
+  progress: (line: string) => void;
+}
+
+const BULK_ITEMS = 1000;
+
+export async function runHexcodeBench(options: HexcodeBenchOptions): Promise<Section> {
+  const rows: Row[] = [];
+  const checks: Check[] = [];
+  const points = randomPoints(options.points, 42);
+  const cells = points.map(([lat, lng]) => latLngToCell(lat, lng, 13));
+  const codes = cells.map(hexCodeFromCell);
+  checks.push({
+    name: 'codec round trip over the benchmark points',
+    ok: codes.every((code, i) => cellFromHexCode(code) === cells[i]),
+    detail: `${codes.length} resolution-13 codes decode to their cells`,
+  });
+
+  const codec: Record<string, Sample[]> = { latLngToCell: [], hexCodeForPoint: [], cellToLatLng: [], pointForHexCode: [], bareBulk: [], bulk: [] };
+  let sink = 0;
+  const bulkItems = points.map(([lat, lng]) => ({ lat, lng }));
+  for (let round = 0; round < options.rounds; round++) {
+    codec.latLngToCell.push(time(points.length, () => points.forEach(([lat, lng]) => (sink += latLngToCell(lat, lng, 13).length))));
+    codec.hexCodeForPoint.push(time(points.length, () => points.forEach(([lat, lng]) => (sink += hexCodeForPoint(lat, lng).length))));
+    codec.cellToLatLng.push(time(cells.length, () => cells.forEach((cell) => (sink += cellToLatLng(cell)[0]))));
+    codec.pointForHexCode.push(time(codes.length, () => codes.forEach((code) => (sink += pointForHexCode(code).lat))));
+    codec.bareBulk.push(time(points.length, () => (sink += JSON.stringify(points.map(([lat, lng]) => latLngToCell(lat, lng, 13))).length)));
+    codec.bulk.push(time(bulkItems.length, () => {
+      for (const chunk of bulkAnswerChunks(bulkItems)) sink += chunk.length;
+    }));
+    options.progress(`hexcode codec round ${round + 1}/${options.rounds} done (${sink > 0 ? 'ok' : ''})`);
+  }
+  const encodeBase = toRow('h3-js latLngToCell (res 13)', 'baseline', codec.latLngToCell);
+  const decodeBase = toRow('h3-js cellToLatLng', 'baseline', codec.cellToLatLng);
+  const bulkBase = toRow('bare loop: latLngToCell + JSON.stringify of the cells', 'baseline', codec.bareBulk);
+  rows.push(
+    encodeBase,
+    toRow('hexCodeForPoint (validate, latLngToCell, encode)', 'ours', codec.hexCodeForPoint, encodeBase),
+    decodeBase,
+    toRow('pointForHexCode (parse, check, decode, cellToLatLng)', 'ours', codec.pointForHexCode, decodeBase),
+    bulkBase,
+    toRow('bulkAnswerChunks, points → codes (per item)', 'ours', codec.bulk, bulkBase),
+  );
+
+  rows.push(...(await httpRows(options, points, codes, checks)));
+  return {
+    id: 'hexcode',
+    title: 'Hex codes: codec vs raw h3-js (in process), HTTP reverse/lookup/bulk vs bare Fastify handlers (ratio = row ÷ the row named on the right)',
+    unit: 'op',
+    settings: {
+      points: options.points,
+      rounds: options.rounds,
+      connections: options.connections,
+      seconds_per_round: options.seconds,
+      bulk_items_per_request: BULK_ITEMS,
+      note: 'codec rows: one op = one point or code; HTTP rows: one op = one request, except bulk rows, where one op = one item',
+    },
+    rows,
+    checks,
+  };
+}
+
+async function httpRows(options: HexcodeBenchOptions, points: Array<[number, number]>, codes: string[], checks: Check[]): Promise<Row[]> {
+  const [lat, lng] = points[0];
+  const bulkBody = JSON.stringify({ items: points.slice(0, BULK_ITEMS).map(([a, b]) => ({ lat: a, lng: b })) });
+  const bare = Fastify({ bodyLimit: 1024 * 1024 });
+  bare.get('/reverse', async (request) => {
+    const query = request.query as { lat: string; lng: string };
+    const cell = latLngToCell(Number(query.lat), Number(query.lng), 13);
+    return { success: true, data: { cell } };
+  });
+  bare.get('/lookup', async (request) => {
+    const [a, b] = cellToLatLng((request.query as { cell: string }).cell);
+    return { success: true, data: { lat: a, lng: b } };
+  });
+  bare.post('/bulk', async (request) => {
+    const { items } = request.body as { items: Array<{ lat: number; lng: number }> };
+    return { success: true, data: { items: items.map((item) => latLngToCell(item.lat, item.lng, 13)) } };
+  });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-hexcode-'));
+  const adminKey = randomBytes(24).toString('base64url');
+  let runtime: Runtime | undefined;
+  let served: RunningHttp | undefined;
+  try {
+    runtime = await openRuntime('location-api-bench', { NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' });
+    served = await serveHttp(runtime, HexcodeBenchModule.forRoot(runtime), 'bench', { signals: false });
+    const cases = [
+      { name: 'reverse', bare: `${bareUrl}/reverse?lat=${lat}&lng=${lng}`, ours: `${served.url}/v2/reverse?lat=${lat}&lng=${lng}` },
+      { name: 'lookup', bare: `${bareUrl}/lookup?cell=${cellFromHexCode(codes[0])}`, ours: `${served.url}/v2/lookup?address=${codes[0]}` },
+    ];
+    const rows: Row[] = [];
+    for (const testCase of cases) {
+      const key = await issueKey(served.url, adminKey, `bench-hexcode-${testCase.name}`);
+      const targets: Array<{ id: string; label: string; url: string; headers: Record<string, string> }> = [
+        { id: 'bare', label: `bare Fastify + h3-js, ${testCase.name}`, url: testCase.bare, headers: {} },
+        { id: 'ours', label: `GET /v2/${testCase.name}, key + quota + audit`, url: testCase.ours, headers: { 'x-api-key': key } },
+      ];
+      const samples: Record<string, Sample[]> = { bare: [], ours: [] };
+      const bad: Record<string, number> = { bare: 0, ours: 0 };
+      for (let round = 0; round < options.rounds; round++) {
+        for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+          const { outcome, cpuMicros } = await runLoad({ url: target.url, headers: target.headers, connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.seconds });
+          samples[target.id].push({
+            ops: outcome.completed,
+            seconds: outcome.seconds,
+            latenciesMs: Array.from(outcome.latenciesMs),
+            cpuMicros,
+          });
+          bad[target.id] += outcome.non2xx + outcome.errors;
+          options.progress(`hexcode ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round(outcome.completed / outcome.seconds)} req/s`);
+        }
+      }
+      for (const target of targets) checks.push({ name: `${target.label}: every response 2xx`, ok: bad[target.id] === 0, detail: `${bad[target.id]} non-2xx or errors` });
+      const baseline = toRow(targets[0].label, 'baseline', samples.bare);
+      rows.push(baseline, toRow(targets[1].label, 'ours', samples.ours, baseline));
+    }
+
+    // Bulk: bench/http-load.ts sends GETs only, so a few fetch loops in this process post the batches;
+    // both targets share the same client cost, so the ratio still compares the servers.
+    const bulkKey = await issueKey(served.url, adminKey, 'bench-hexcode-bulk');
+    const bulkTargets: Array<{ id: string; label: string; url: string; headers: Record<string, string> }> = [
+      { id: 'bare', label: `bare Fastify + h3-js, bulk ${BULK_ITEMS} points per request (op = item)`, url: `${bareUrl}/bulk`, headers: { 'content-type': 'application/json' } },
+      { id: 'ours', label: `POST /v2/hexcode/bulk, key + quota + audit, streamed (op = item)`, url: `${served.url}/v2/hexcode/bulk`, headers: { 'content-type': 'application/json', 'x-api-key': bulkKey } },
+    ];
+    const bulkSamples: Record<string, Sample[]> = { bare: [], ours: [] };
+    let bulkBad = 0;
+    for (let round = 0; round < options.rounds; round++) {
+      for (const target of round % 2 === 0 ? bulkTargets : [...bulkTargets].reverse()) {
+        const measured = await postLoop(target.url, target.headers, bulkBody, 4, options.seconds);
+        bulkBad += measured.bad;
+        bulkSamples[target.id].push({ ops: measured.completed * BULK_ITEMS, seconds: measured.seconds, latenciesMs: measured.latenciesMs });
+        options.progress(`hexcode ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round((measured.completed * BULK_ITEMS) / measured.seconds)} items/s`);
+      }
+    }
+    checks.push({ name: 'bulk: every response 200 with every item coded', ok: bulkBad === 0, detail: `${bulkBad} bad responses` });
+    const bulkBaseline = toRow(bulkTargets[0].label, 'baseline', bulkSamples.bare);
+    rows.push(bulkBaseline, toRow(bulkTargets[1].label, 'ours', bulkSamples.ours, bulkBaseline));
+    return rows;
+  } finally {
+    if (served) await served.close();
+    else if (runtime) await closeBackends(runtime.backends);
+    await bare.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The api process's wiring (apps/api/src/api.module.ts) with only the addressing context. */
+@Module({})
+class HexcodeBenchModule {
+  static forRoot(runtime: Runtime): DynamicModule {
+    return {
+      module: HexcodeBenchModule,
+      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule, AddressingModule],
+      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+    };
+  }
+}
+
+/** `concurrency` loops posting the same body for `seconds`; a response counts when it is 200 and its JSON parses. */
+async function postLoop(url: string, headers: Record<string, string>, body: string, concurrency: number, seconds: number) {
+  const latenciesMs: number[] = [];
+  let completed = 0;
+  let bad = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const sent = performance.now();
+        const response = await fetch(url, { method: 'POST', headers, body });
+        const answer = (await response.json()) as { data?: { items?: unknown[] } };
+        latenciesMs.push(performance.now() - sent);
+        if (response.status === 200 && answer.data?.items?.length === BULK_ITEMS) completed++;
+        else bad++;
+      }
+    }),
+  );
+  return { completed, bad, seconds: (performance.now() - started) / 1000, latenciesMs };
+}
+
+function time(ops: number, run: () => void): Sample {
+  const started = performance.now();
+  run();
+  return { ops, seconds: (performance.now() - started) / 1000, latenciesMs: [] };
+}
+
+/** Deterministic points, uniform over Ghana's bounding box (where the codes will be used). */
+function randomPoints(count: number, seed: number): Array<[number, number]> {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return Array.from({ length: count }, () => [4.7 + next() * 6.5, -3.3 + next() * 4.5] as [number, number]);
+}
+
+async function issueKey(url: string, adminKey: string, name: string): Promise<string> {
+  const issued = await fetch(`${url}/v2/admin/keys`, {
+    method: 'POST',
+    headers: { 'x-api-key': adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, tier: 'enterprise' }),
+  });
+  if (issued.status !== 201) throw new Error(`could not issue the bench key: HTTP ${issued.status}`);
+  return ((await issued.json()) as { data: { key: string } }).data.key;
+}
+
+/** autocannon in a child process (bench/http-load.ts); this process's CPU time over the measured phase. */
+function runLoad(request: LoadRequest): Promise<{ outcome: LoadOutcome; cpuMicros: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./http-load.js', import.meta.url), [], {
+      env: { ...process.env, [LOAD_CHILD_ENV]: '1' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let settled = false;
+    let cpuFrom: NodeJS.CpuUsage | undefined;
+    child.on('message', (message: LoadMessage) => {
+      if ('measuring' in message) {
+        cpuFrom = process.cpuUsage();
+        return;
+      }
+      const cpu = process.cpuUsage(cpuFrom);
+      settled = true;
+      if (!message.ok) reject(new Error(`load generator failed: ${message.error}`));
+      else if (!cpuFrom) reject(new Error('load generator reported without a measured phase'));
+      else resolve({ outcome: message.outcome, cpuMicros: cpu.user + cpu.system });
+    });
+    child.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      if (!settled) reject(new Error(`load generator exited with code ${code} before reporting`));
+    });
+    child.send(request);
+  });
+}

@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eventRegistry } from '../apps/shared/runtime.js';
+import { Consents, FenceIndex, LocationSealing, Locations, locationStream } from '../libs/monitoring/src/index.js';
+import { EmbeddedDataKeyVault, EmbeddedEventStore, EmbeddedReadStore, SecretBox, systemClock, type EventStore } from '../libs/platform/src/index.js';
+import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
+
+/**
+ * Ping ingestion (issue 4, "Throughput"): `Locations.recordPings` with 10,000
+ * active geofences and 10,000 customers with a zone, against raw appends of
+ * as many events to the same embedded event store in the same run.
+ *
+ * What a ping costs beyond its append: the snapshot and stream-tail reads,
+ * the consent read, the key lookup (cached), one HMAC and one AES-GCM seal per
+ * ping, a geofence index lookup, drift against the zone, the ping-id index
+ * and the sealed snapshot written after the append.
+ *
+ * Clients each send requests of `batch` pings for one random customer, one
+ * request at a time; latency is per request. Half the customers wander out of
+ * their zone now and then, so drift events are part of the load.
+ */
+
+export interface PingsBenchOptions {
+  customers: number;
+  fences: number;
+  clients: number;
+  batches: number[];
+  seconds: number;
+  rounds: number;
+  progress: (line: string) => void;
+}
+
+const ACCOUNT = 'acct_bench';
+// Greater Accra: fences and zones are spread over about 40 × 40 km.
+const ORIGIN = { lat: 5.45, lng: -0.45 };
+const SPAN = 0.36;
+
+interface Fixture {
+  dir: string;
+  events: EmbeddedEventStore;
+  readStore: EmbeddedReadStore;
+  vault: EmbeddedDataKeyVault;
+  locations: Locations;
+  homes: Array<{ lat: number; lng: number }>;
+}
+
+function randomPoint(): { lat: number; lng: number } {
+  return { lat: ORIGIN.lat + Math.random() * SPAN, lng: ORIGIN.lng + Math.random() * SPAN };
+}
+
+async function openFixture(options: PingsBenchOptions): Promise<Fixture> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-pings-'));
+  const registry = eventRegistry();
+  const events = await EmbeddedEventStore.open(path.join(dir, 'events'));
+  const readStore = await EmbeddedReadStore.open(path.join(dir, 'read-models'), { durability: 'committed' });
+  const vault = await EmbeddedDataKeyVault.open(dir, SecretBox.fromKey(Buffer.alloc(32, 7)));
+  const fences = new FenceIndex();
+  for (let i = 0; i < options.fences; i += 1) {
+    const centre = randomPoint();
+    fences.add({
+      account_id: ACCOUNT,
+      fence_id: `gf_${i.toString(16).padStart(32, '0')}`,
+      fence_type: 'circle',
+      // Most fences belong to one customer, one in ten to the whole account.
+      customer_id: i % 10 === 0 ? null : `cust-${i % options.customers}`,
+      loan_id: `loan-${i}`,
+      center: centre,
+      radius_m: 100 + Math.random() * 900,
+      polygon: null,
+    } as never);
+  }
+  const consents = new Consents(events, registry, systemClock);
+  const locations = new Locations(events, registry, readStore, new LocationSealing(vault), consents, fences, systemClock);
+  const homes: Fixture['homes'] = [];
+  for (let start = 0; start < options.customers; start += 200) {
+    await Promise.all(
+      Array.from({ length: Math.min(200, options.customers - start) }, async (_, offset) => {
+        const i = start + offset;
+        const customer = `cust-${i}`;
+        await consents.execute(ACCOUNT, customer, (now) => ({ type: 'GrantConsent', account_id: ACCOUNT, customer_id: customer, purpose: 'loan_collections', scope: ['location'], now }));
+        const home = randomPoint();
+        homes[i] = home;
+        const { latLngToCell } = await import('h3-js');
+        await locations.registerZone(ACCOUNT, customer, latLngToCell(home.lat, home.lng, 9), 2);
+      }),
+    );
+    if (start % 2000 === 0) options.progress(`pings: ${start + 200}/${options.customers} customers with consent and a zone`);
+  }
+  return { dir, events, readStore, vault, locations, homes };
+}
+
+async function closeFixture(fixture: Fixture): Promise<void> {
+  await fixture.vault.close();
+  await fixture.readStore.close();
+  await fixture.events.close();
+  rmSync(fixture.dir, { recursive: true, force: true });
+}
+
+/** `clients` loops, each one request at a time until the deadline; answers requests and the items they carried. */
+async function drive(clients: number, seconds: number, request: () => Promise<number>): Promise<Sample> {
+  const latenciesMs: number[] = [];
+  let items = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        const begun = performance.now();
+        items += await request();
+        latenciesMs.push(performance.now() - begun);
+      }
+    }),
+  );
+  return { ops: items, seconds: (performance.now() - started) / 1000, latenciesMs };
+}
+
+let clock = Date.now() - 20 * 24 * 3_600_000;
+/** Strictly increasing recorded_at times: every ping is new, and in order. */
+function nextTime(): string {
+  clock += 1000;
+  return new Date(clock).toISOString();
+}
+
+function pingsFor(fixture: Fixture, customer: number, batch: number): Record<string, unknown>[] {
+  const home = fixture.homes[customer];
+  // Every other customer is 2 km from home at the moment: out of a 2-hop zone of ~174 m cells.
+  const wandering = customer % 2 === 0 && Math.random() < 0.5;
+  return Array.from({ length: batch }, () => ({
+    customer_id: `cust-${customer}`,
+    lat: home.lat + (wandering ? 0.018 : 0) + (Math.random() - 0.5) * 0.0005,
+    lng: home.lng + (Math.random() - 0.5) * 0.0005,
+    accuracy_m: 10,
+    recorded_at: nextTime(),
+  }));
+}
+
+function rawAppend(events: EventStore, fixture: Fixture, batch: number): () => Promise<number> {
+  return async () => {
+    const customer = Math.floor(Math.random() * fixture.homes.length);
+    await events.append(
+      `${locationStream(ACCOUNT, `cust-${customer}`)}-raw`,
+      pingsFor(fixture, customer, batch).map((ping) => ({ type: 'PingRecorded', data: ping, metadata: { schema_version: 1 } })),
+      'any',
+    );
+    return batch;
+  };
+}
+
+export async function runPingsBench(options: PingsBenchOptions): Promise<Section> {
+  options.progress(`pings: preparing ${options.customers} customers and ${options.fences} fences`);
+  const fixture = await openFixture(options);
+  const rows: Row[] = [];
+  const checks: Check[] = [];
+  let refused = 0;
+  try {
+    for (const batch of options.batches) {
+      const raw: Sample[] = [];
+      const ours: Sample[] = [];
+      const ingest = async () => {
+        const customer = Math.floor(Math.random() * fixture.homes.length);
+        const { outcomes } = await fixture.locations.recordPings(ACCOUNT, pingsFor(fixture, customer, batch));
+        refused += outcomes.filter((outcome) => outcome.status !== 'accepted').length;
+        return batch;
+      };
+      for (let round = 0; round < options.rounds; round += 1) {
+        const order = round % 2 === 0 ? (['raw', 'ours'] as const) : (['ours', 'raw'] as const);
+        for (const side of order) {
+          const request = side === 'raw' ? rawAppend(fixture.events, fixture, batch) : ingest;
+          await drive(options.clients, options.seconds / 5, request);
+          const sample = await drive(options.clients, options.seconds, request);
+          (side === 'raw' ? raw : ours).push(sample);
+          options.progress(`pings batch ${batch}, ${side}, round ${round + 1}/${options.rounds}: ${Math.round(sample.ops / sample.seconds)} pings/s`);
+        }
+      }
+      const baseline = toRow(`raw EventStore.append of ${batch} event(s)`, 'baseline', raw);
+      rows.push(baseline, toRow(`recordPings, ${batch} ping(s) per request`, 'ours', ours, baseline));
+    }
+  } finally {
+    await closeFixture(fixture);
+  }
+  checks.push({ name: 'every ping accepted', ok: refused === 0, detail: `${refused} pings not accepted` });
+  return {
+    id: 'pings',
+    title: `Ping ingestion with ${options.fences} geofences and ${options.customers} zones vs raw appends (${options.clients} clients)`,
+    unit: 'ping',
+    settings: { customers: options.customers, fences: options.fences, clients: options.clients, batches: options.batches, seconds: options.seconds, rounds: options.rounds },
+    rows,
+    checks,
+  };
+}

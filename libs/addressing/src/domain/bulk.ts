@@ -1,0 +1,91 @@
+import { cellToLatLng, latLngToCell } from 'h3-js';
+import { DomainError } from '../../../platform/src/errors.js';
+import { assertPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode, hexCodeFromCell, parseHexCode } from './hexcode.js';
+import { cellRadiusMeters, HEXCODE_PROVIDER, type Provenance } from './provenance.js';
+
+/**
+ * POST /v2/hexcode/bulk (interface.md: "many items → bulk hex coding"). Each
+ * item is a point to code or a code to decode; an item that fails gets its own
+ * error and the batch goes on. The answer is written as it is computed, in
+ * chunks of CHUNK_ITEMS, so a large batch never sits whole in memory as output.
+ */
+export const MAX_BULK_ITEMS = 10_000;
+export const CHUNK_ITEMS = 256;
+const MAX_ID_LENGTH = 128;
+
+export type BulkItemResult =
+  | { index: number; id?: string | number; code: string; display: string; resolution: number }
+  | { index: number; id?: string | number; code: string; display: string; resolution: number; lat: number; lng: number; accuracy_meters: number }
+  | { index: number; id?: string | number; error: { code: string; message: string; field: string; suggestions?: readonly string[] } };
+
+/** One item: a point `{lat, lng, resolution?}` (or a code `{code}` / a bare string), each with an optional `id` echoed back. */
+export function codeBulkItem(item: unknown, index: number, defaultResolution: number): BulkItemResult {
+  const at = `items[${index}]`;
+  const id = isRecord(item) ? item.id : undefined;
+  const echo = typeof id === 'string' || typeof id === 'number' ? { id } : {};
+  try {
+    if (id !== undefined && !((typeof id === 'string' && id.length <= MAX_ID_LENGTH) || (typeof id === 'number' && Number.isFinite(id)))) {
+      return failed(index, {}, 'INVALID_PARAM', `id must be a string of at most ${MAX_ID_LENGTH} characters or a number`, `${at}.id`);
+    }
+    const given = typeof item === 'string' ? item : isRecord(item) && 'code' in item ? item.code : undefined;
+    if (given !== undefined) {
+      if (isRecord(item) && ('lat' in item || 'lng' in item)) return failed(index, echo, 'INVALID_PARAM', 'give either code or lat and lng, not both', at);
+      const field = typeof item === 'string' ? at : `${at}.code`;
+      const unknown = isRecord(item) ? Object.keys(item).find((key) => key !== 'code' && key !== 'id') : undefined;
+      if (unknown) return failed(index, echo, 'INVALID_PARAM', `property ${unknown} should not exist`, `${at}.${unknown}`);
+      const parsed = parseHexCode(given as string, field);
+      const [lat, lng] = cellToLatLng(parsed.cell);
+      return { index, ...echo, code: parsed.code, display: displayHexCode(parsed.code), resolution: parsed.resolution, lat, lng, accuracy_meters: cellRadiusMeters(parsed.cell) };
+    }
+    if (!isRecord(item)) return failed(index, echo, 'INVALID_PARAM', 'an item is a hex code string, {code} or {lat, lng}', at);
+    const { lat, lng } = item;
+    if (typeof lat !== 'number') return failed(index, echo, 'INVALID_PARAM', 'lat must be a number from -90 to 90', `${at}.lat`);
+    if (typeof lng !== 'number') return failed(index, echo, 'INVALID_PARAM', 'lng must be a number from -180 to 180', `${at}.lng`);
+    const resolution = item.resolution ?? defaultResolution;
+    if (typeof resolution !== 'number' || !Number.isInteger(resolution) || resolution < 0 || resolution > 15) {
+      return failed(index, echo, 'INVALID_PARAM', 'resolution must be an integer from 0 to 15', `${at}.resolution`);
+    }
+    const unknown = Object.keys(item).find((key) => key !== 'lat' && key !== 'lng' && key !== 'resolution' && key !== 'id');
+    if (unknown) return failed(index, echo, 'INVALID_PARAM', `property ${unknown} should not exist`, `${at}.${unknown}`);
+    assertPoint(lat, lng);
+    const code = hexCodeFromCell(latLngToCell(lat, lng, resolution));
+    return { index, ...echo, code, display: displayHexCode(code), resolution };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const field = error.field && !error.field.startsWith(at) ? `${at}.${error.field}` : (error.field ?? at);
+    const suggestions = 'suggestions' in error && Array.isArray(error.suggestions) && error.suggestions.length > 0 ? { suggestions: error.suggestions as string[] } : {};
+    return { index, ...echo, error: { code: error.code, message: error.message, field, ...suggestions } };
+  }
+}
+
+/**
+ * The whole answer, envelope included, as a lazy sequence of JSON text chunks:
+ * `{"success":true,"data":{"items":[…],"count":…,"failed":…,"provenance":…}}`.
+ * The provenance comes last because its accuracy is the largest among the
+ * decoded cells, known only at the end; it is null when no item returned a point.
+ */
+export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number = DEFAULT_ADDRESS_RESOLUTION): Generator<string> {
+  let failures = 0;
+  let widest = -1;
+  let chunk = '{"success":true,"data":{"items":[';
+  for (let index = 0; index < items.length; index++) {
+    const result = codeBulkItem(items[index], index, defaultResolution);
+    if ('error' in result) failures++;
+    else if ('accuracy_meters' in result) widest = Math.max(widest, result.accuracy_meters);
+    chunk += (index === 0 ? '' : ',') + JSON.stringify(result);
+    if ((index + 1) % CHUNK_ITEMS === 0) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  const provenance: Provenance | null = widest < 0 ? null : { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: widest, confidence: 1, verified_at: null };
+  yield `${chunk}],"count":${items.length},"failed":${failures},"provenance":${JSON.stringify(provenance)}}}`;
+}
+
+function failed(index: number, echo: { id?: string | number }, code: string, message: string, field: string): BulkItemResult {
+  return { index, ...echo, error: { code, message, field } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

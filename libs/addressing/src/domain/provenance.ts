@@ -1,0 +1,37 @@
+import { cellToBoundary, cellToLatLng, greatCircleDistance } from 'h3-js';
+
+/** interface.md, "Provenance object": how a returned point was established. */
+export const PROVENANCE_SOURCES = ['device_gps', 'geocoded_text', 'third_party_match', 'user_confirmed', 'agent_verified'] as const;
+export type ProvenanceSource = (typeof PROVENANCE_SOURCES)[number];
+
+export interface Provenance {
+  source: ProvenanceSource;
+  provider: string;
+  accuracy_meters: number;
+  confidence: number;
+  /** Null when nobody verified the point: a computed cell centre is never "verified". */
+  verified_at: string | null;
+}
+
+/** The codec that turned a code into a point (ADR 0009); names the scheme version so a change would show. */
+export const HEXCODE_PROVIDER = 'hexcode-v1 (H3 v4 cell centre)';
+
+/**
+ * The provenance of a cell centre computed from a hex code (ADR 0009,
+ * "Provenance"): `geocoded_text`, because the point was established from the
+ * text of an address code and from nothing observed; the accuracy is the
+ * distance from the centre to the cell's farthest corner, so every point the
+ * code can stand for lies within it; confidence 1 because decoding is exact
+ * (the code names that cell and no other); never verified.
+ */
+export function cellCentreProvenance(cell: string): Provenance {
+  return { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: cellRadiusMeters(cell), confidence: 1, verified_at: null };
+}
+
+/** Centre-to-farthest-corner distance of a cell, in metres, rounded up to the decimetre. */
+export function cellRadiusMeters(cell: string): number {
+  const [lat, lng] = cellToLatLng(cell);
+  let farthest = 0;
+  for (const corner of cellToBoundary(cell)) farthest = Math.max(farthest, greatCircleDistance([lat, lng], corner, 'm'));
+  return Math.ceil(farthest * 10) / 10;
+}

@@ -1,0 +1,34 @@
+import { Readable } from 'node:stream';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { RawResponse } from '../../../../platform/src/index.js';
+import { bulkAnswerChunks, CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
+import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
+import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
+
+/** interface.md, "Addresses, hex codes and search": bulk hex coding, thousands of items per request. */
+@ApiTags('addressing')
+@ApiSecurity('api_key')
+@Controller('v2/hexcode')
+export class BulkHexcodeController {
+  @Post('bulk')
+  @HttpCode(200)
+  // The handler writes the envelope itself, as a stream.
+  @RawResponse()
+  @ApiOperation({
+    summary: 'Code many points, or decode many codes, in one request',
+    description:
+      `Up to ${MAX_BULK_ITEMS} items; the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The answer is streamed as it is computed ` +
+      `(chunked, ${CHUNK_ITEMS} items at a time) and is the usual envelope: \`{success: true, data: {items, count, failed, provenance}}\`. ` +
+      'Each result keeps its `index` (and `id` when given). A failed item carries `error {code, message, field}` (and `suggestions` for a mistyped code) and does not fail the batch. ' +
+      'Decoded items carry the cell centre `lat`, `lng` and `accuracy_meters`; `provenance` (last, null when no item returned a point) is `geocoded_text` with the largest accuracy among them.',
+  })
+  @ApiResponse({ status: 200, description: '`{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?} | {index, id?, error}], count, failed, provenance}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
+  @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
+  bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {
+    const stream = Readable.from(bulkAnswerChunks(body.items, body.resolution ?? DEFAULT_ADDRESS_RESOLUTION), { objectMode: false });
+    return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(stream);
+  }
+}

@@ -1,0 +1,32 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
+
+/** An empty query value stays a string (and fails), where Number('') would quietly be 0. */
+const toNumber = () => Transform(({ value }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value));
+
+/** GET /v2/reverse. */
+export class ReverseRequest {
+  @ApiProperty({ description: 'Latitude, decimal degrees (WGS 84)', minimum: -90, maximum: 90, example: 5.6037 })
+  @toNumber()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number from -90 to 90' })
+  @Min(-90, { message: 'lat must be a number from -90 to 90' })
+  @Max(90, { message: 'lat must be a number from -90 to 90' })
+  lat: number;
+
+  @ApiProperty({ description: 'Longitude, decimal degrees (WGS 84)', minimum: -180, maximum: 180, example: -0.187 })
+  @toNumber()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number from -180 to 180' })
+  @Min(-180, { message: 'lng must be a number from -180 to 180' })
+  @Max(180, { message: 'lng must be a number from -180 to 180' })
+  lng: number;
+
+  @ApiPropertyOptional({ description: 'H3 resolution of the cell to code; 13 (about 44 m²) is the address resolution', minimum: 0, maximum: 15, default: DEFAULT_ADDRESS_RESOLUTION })
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'resolution must be an integer from 0 to 15' })
+  @Min(0, { message: 'resolution must be an integer from 0 to 15' })
+  @Max(15, { message: 'resolution must be an integer from 0 to 15' })
+  resolution?: number;
+}

@@ -1,0 +1,39 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../../platform/src/index.js';
+import { callingAccount } from '../../../calling-account.js';
+import { MAX_FENCES_PER_ACCOUNT, parseFenceGeometry } from '../../domain/geofence.js';
+import { Geofences } from '../../geofences.js';
+import { CreateGeofenceRequest } from './create-geofence.request.js';
+
+/** interface.md, "Identity, consent, monitoring": a geofence; pings that land inside it emit geofence_breach. */
+@ApiTags('geofences')
+@ApiSecurity('api_key')
+@Controller('v2/geofence')
+export class CreateGeofenceController {
+  constructor(private readonly geofences: Geofences) {}
+
+  @Post('create')
+  @HttpCode(201)
+  @AccountOnly()
+  @ApiOperation({
+    summary: 'Create a circle or polygon geofence',
+    description:
+      'Every later ping of a covered customer (customer_id, or all of your customers when it is absent) that lands inside fires geofence_breach. ' +
+      'The fence is evaluated from the moment this answers. Points on the edge count as inside. ' +
+      `Fences are immutable: to change one, create the new one and delete the old. At most ${MAX_FENCES_PER_ACCOUNT} active fences per account.`,
+  })
+  @ApiResponse({
+    status: 201,
+    description: '`{id, fence_type, name, customer_id, loan_id, center, radius_m, polygon, area_m2, h3_resolution, cell_count, created_at}`: cell_count H3 cells of h3_resolution or coarser index the fence',
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring)' })
+  @ApiResponse({ status: 409, description: 'GEOFENCE_LIMIT_REACHED' })
+  @ApiResponse({ status: 501, description: 'NOT_IMPLEMENTED for fence_type isochrone' })
+  async create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest) {
+    const accountId = callingAccount(request);
+    const geometry = parseFenceGeometry(body);
+    return this.geofences.create(accountId, { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null });
+  }
+}

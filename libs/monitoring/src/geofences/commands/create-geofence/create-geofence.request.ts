@@ -1,0 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { CUSTOMER_ID_MESSAGE } from '../../../consent.requests.js';
+import { CUSTOMER_ID } from '../../../domain/consent.js';
+import { FENCE_NAME_MAX, FENCE_TYPES, LOAN_ID, RADIUS_MAX_M, RADIUS_MIN_M, type RequestedFenceType } from '../../domain/geofence.js';
+import { GEOJSON_POLYGON_SCHEMA, POINT_SCHEMA } from '../../geometry.schemas.js';
+
+/** Printable text: no control characters (names end up in webhook payloads and dashboards). */
+const NAME = /^[^\p{Cc}]*$/u;
+
+/** POST /v2/geofence/create. The geometry fields are validated by the domain (domain/geofence.ts), which names the failing field. */
+export class CreateGeofenceRequest {
+  @ApiProperty({ enum: FENCE_TYPES, description: 'circle (center + radius_m) or polygon (polygon); isochrone answers 501 until routing exists' })
+  @IsIn(FENCE_TYPES as unknown as RequestedFenceType[], { message: `fence_type must be one of ${FENCE_TYPES.join(', ')}` })
+  fence_type: RequestedFenceType;
+
+  @ApiPropertyOptional({ ...POINT_SCHEMA, description: 'Circle fences: the centre {lat, lng}' })
+  @IsOptional()
+  @IsObject({ message: 'center must be an object {lat, lng}' })
+  center?: unknown;
+
+  @ApiPropertyOptional({ description: 'Circle fences: the radius in metres; a point at exactly this distance is inside', minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M, example: 250 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'radius_m must be a number' })
+  radius_m?: number;
+
+  @ApiPropertyOptional({ ...GEOJSON_POLYGON_SCHEMA })
+  @IsOptional()
+  @IsObject({ message: 'polygon must be a GeoJSON Polygon object' })
+  polygon?: unknown;
+
+  @ApiPropertyOptional({
+    description: "Your id of the one customer the fence applies to; absent or null: every customer of your account (each customer's pings are checked against it)",
+    pattern: CUSTOMER_ID.source,
+    example: 'cust-0042',
+  })
+  @IsOptional()
+  @Matches(CUSTOMER_ID, { message: CUSTOMER_ID_MESSAGE })
+  customer_id?: string | null;
+
+  @ApiPropertyOptional({ description: 'Your loan reference, carried into geofence_breach events', pattern: LOAN_ID.source, example: 'loan-2024-118' })
+  @IsOptional()
+  @Matches(LOAN_ID, { message: 'loan_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"' })
+  loan_id?: string | null;
+
+  @ApiPropertyOptional({ description: 'A label for people', maxLength: FENCE_NAME_MAX, example: 'Makola market stall' })
+  @IsOptional()
+  @IsString({ message: 'name must be a string' })
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(FENCE_NAME_MAX, { message: `name must be at most ${FENCE_NAME_MAX} characters` })
+  @Matches(NAME, { message: 'name must not contain control characters' })
+  name?: string | null;
+}

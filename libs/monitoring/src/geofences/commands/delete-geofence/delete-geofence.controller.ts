@@ -1,0 +1,23 @@
+import { Controller, Delete, Param, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../../platform/src/index.js';
+import { callingAccount } from '../../../calling-account.js';
+import { Geofences } from '../../geofences.js';
+
+/** Not in interface.md: a lender must be able to stop a fence (decided in the README, "Geofences"). */
+@ApiTags('geofences')
+@ApiSecurity('api_key')
+@Controller('v2/geofence')
+export class DeleteGeofenceController {
+  constructor(private readonly geofences: Geofences) {}
+
+  @Delete(':id')
+  @AccountOnly()
+  @ApiOperation({ summary: 'Delete a geofence: pings are no longer checked against it from the moment this answers' })
+  @ApiResponse({ status: 200, description: '`{id, deleted: true, deleted_at}`' })
+  @ApiResponse({ status: 404, description: 'GEOFENCE_NOT_FOUND: no such active fence under your account (deleting twice is a 404)' })
+  delete(@Req() request: FastifyRequest, @Param('id') id: string) {
+    return this.geofences.delete(callingAccount(request), id);
+  }
+}

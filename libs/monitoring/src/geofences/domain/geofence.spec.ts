@@ -1,0 +1,92 @@
+import { InvalidParamError, NotImplementedError } from '../../../../platform/src/errors.js';
+import {
+  decideGeofence,
+  evolveGeofence,
+  GeofenceExistsError,
+  GeofenceLimitError,
+  GeofenceNotFoundError,
+  initialGeofenceState,
+  MAX_FENCES_PER_ACCOUNT,
+  parseFenceGeometry,
+  type GeofenceCommand,
+  type GeofenceState,
+} from './geofence.js';
+
+const now = new Date('2026-11-22T10:00:00.000Z');
+const create = (active_fences = 0): GeofenceCommand => ({
+  type: 'CreateGeofence',
+  account_id: 'acct_1',
+  fence_id: 'gf_1',
+  geometry: { fence_type: 'circle', center: { lat: 5.6, lng: -0.19 }, radius_m: 200 },
+  name: null,
+  customer_id: 'cust-1',
+  loan_id: 'loan-1',
+  active_fences,
+  now,
+});
+const remove: GeofenceCommand = { type: 'DeleteGeofence', account_id: 'acct_1', fence_id: 'gf_1', now };
+const given = (...commands: GeofenceCommand[]): GeofenceState =>
+  commands.reduce((state, command) => decideGeofence(command, state).reduce(evolveGeofence, state), initialGeofenceState);
+
+describe('geofence decider', () => {
+  it('creates a fence with the geometry of its type and nulls for the other', () => {
+    expect(decideGeofence(create(), initialGeofenceState)).toEqual([
+      {
+        type: 'GeofenceCreated',
+        data: {
+          account_id: 'acct_1',
+          fence_id: 'gf_1',
+          fence_type: 'circle',
+          name: null,
+          customer_id: 'cust-1',
+          loan_id: 'loan-1',
+          center: { lat: 5.6, lng: -0.19 },
+          radius_m: 200,
+          polygon: null,
+          created_at: now.toISOString(),
+        },
+      },
+    ]);
+  });
+
+  it('refuses a second creation of the same id and a creation beyond the account limit', () => {
+    expect(() => decideGeofence(create(), given(create()))).toThrow(GeofenceExistsError);
+    expect(() => decideGeofence(create(MAX_FENCES_PER_ACCOUNT), initialGeofenceState)).toThrow(GeofenceLimitError);
+    expect(decideGeofence(create(MAX_FENCES_PER_ACCOUNT - 1), initialGeofenceState)).toHaveLength(1);
+  });
+
+  it('deletes an active fence once; an unknown or deleted fence is not found', () => {
+    expect(decideGeofence(remove, given(create()))).toEqual([{ type: 'GeofenceDeleted', data: { account_id: 'acct_1', fence_id: 'gf_1', deleted_at: now.toISOString() } }]);
+    expect(given(create(), remove)).toMatchObject({ status: 'deleted', deleted_at: now.toISOString() });
+    expect(() => decideGeofence(remove, given(create(), remove))).toThrow(GeofenceNotFoundError);
+    expect(() => decideGeofence(remove, initialGeofenceState)).toThrow(GeofenceNotFoundError);
+  });
+});
+
+describe('parseFenceGeometry', () => {
+  it('answers 501 for isochrones, which need routing', () => {
+    expect(() => parseFenceGeometry({ fence_type: 'isochrone', center: { lat: 5.6, lng: -0.19 } })).toThrow(NotImplementedError);
+  });
+
+  it('normalises a polygon and keeps a circle as given', () => {
+    expect(parseFenceGeometry({ fence_type: 'circle', center: { lat: 5.6, lng: -0.19 }, radius_m: 10 })).toEqual({ fence_type: 'circle', center: { lat: 5.6, lng: -0.19 }, radius_m: 10 });
+    const polygon = parseFenceGeometry({ fence_type: 'polygon', polygon: { type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01]]] } });
+    expect(polygon).toEqual({ fence_type: 'polygon', polygon: { type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]]] } });
+  });
+
+  it.each([
+    [{ fence_type: 'circle', center: { lat: 84.9, lng: 0 }, radius_m: 20_000 }, 'center'],
+    [{ fence_type: 'circle', center: { lat: 5, lng: 0, alt: 3 }, radius_m: 100 }, 'center.alt'],
+    [{ fence_type: 'circle', center: { lat: 5, lng: 0 }, radius_m: Number.NaN }, 'radius_m'],
+    [{ fence_type: 'polygon', polygon: { type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01]]] }, radius_m: 5 }, 'radius_m'],
+  ] as const)('refuses %j naming %s', (input, field) => {
+    let error: unknown;
+    try {
+      parseFenceGeometry(input);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InvalidParamError);
+    expect((error as InvalidParamError).field).toBe(field);
+  });
+});

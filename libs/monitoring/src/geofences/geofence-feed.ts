@@ -1,0 +1,105 @@
+import type { OnModuleDestroy } from '@nestjs/common';
+import {
+  checkpointName,
+  collectionName,
+  TimeoutError,
+  type EventRegistry,
+  type EventStore,
+  type JsonLogger,
+  type ReadStore,
+  type RecordedEvent,
+  type Subscription,
+} from '../../../platform/src/index.js';
+import type { GeofenceCreated, GeofenceDeleted } from './domain/geofence.js';
+import type { FenceIndex } from './fence-index.js';
+import { definitionOfDoc, GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, type GeofenceDoc } from './geofence-view.js';
+
+const PREFIXES = ['geofence-'];
+
+/**
+ * Fills the FenceIndex and keeps it current, like the key directory: at start
+ * it loads the `geofences` read model as of its checkpoint (so a restart does
+ * not read the whole log, pings included), then follows the `geofence-`
+ * streams from that checkpoint. The read model may be ahead of its checkpoint;
+ * replaying those events again is harmless because adding and removing a
+ * fence are idempotent. A command that created or deleted a fence waits
+ * (`waitFor`) until this process's index has applied it, so a fence is
+ * evaluated against the next ping from the moment its creation is acknowledged.
+ */
+export class GeofenceFeed implements OnModuleDestroy {
+  private position = 0n;
+  private subscription?: Subscription;
+  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly readStore: ReadStore,
+    private readonly registry: EventRegistry,
+    private readonly index: FenceIndex,
+    private readonly logger?: Pick<JsonLogger, 'error'>,
+  ) {}
+
+  async start(): Promise<void> {
+    const checkpointKey = checkpointName(GEOFENCES_READ_MODEL);
+    const checkpoint = await this.readStore.getCheckpoint(checkpointKey);
+    let after: bigint | undefined = checkpoint;
+    if (checkpoint !== undefined) {
+      const collection = await this.readStore.collection<GeofenceDoc>(collectionName(GEOFENCES_READ_MODEL), GEOFENCE_READ_INDEXES);
+      let cursor: string | undefined;
+      do {
+        const page = await collection.find({ index: 'by_created', limit: 1000, cursor });
+        for (const doc of page.items) this.safely(doc.id, () => this.index.add(definitionOfDoc(doc)));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      // A rebuild that cleared the read model meanwhile leaves it behind its old checkpoint: replay everything.
+      const now = await this.readStore.getCheckpoint(checkpointKey);
+      if (now === undefined || now < checkpoint) after = undefined;
+    }
+    this.position = after ?? 0n;
+    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: PREFIXES }, (event) => this.apply(event));
+    this.subscription.done.catch((error: unknown) => this.logger?.error({ msg: 'geofence subscription stopped', err: String(error) }, 'geofences'));
+  }
+
+  onModuleDestroy(): Promise<void> | undefined {
+    return this.subscription?.stop();
+  }
+
+  waitFor(position: bigint, timeoutMs: number): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
+        reject(new TimeoutError(`the geofence index did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ position, resolve: done });
+    });
+  }
+
+  private apply(recorded: RecordedEvent): void {
+    const event = this.registry.upcast(recorded);
+    if (event.type === 'GeofenceCreated') {
+      const data = event.data as unknown as GeofenceCreated['data'];
+      this.safely(data.fence_id, () => this.index.add(data));
+    } else if (event.type === 'GeofenceDeleted') {
+      const data = event.data as unknown as GeofenceDeleted['data'];
+      this.index.remove(data.account_id, data.fence_id);
+    }
+    this.position = event.position;
+    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  /** A fence that cannot be indexed (a stored shape that no longer validates) is logged and skipped: one bad fence must not stop every other. */
+  private safely(fenceId: string, add: () => unknown): void {
+    try {
+      add();
+    } catch (error) {
+      this.logger?.error({ msg: 'geofence not indexed', fence_id: fenceId, err: error instanceof Error ? error.message : String(error) }, 'geofences');
+    }
+  }
+}

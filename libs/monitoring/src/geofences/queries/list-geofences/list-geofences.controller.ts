@@ -1,0 +1,23 @@
+import { Controller, Get, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../../platform/src/index.js';
+import { callingAccount } from '../../../calling-account.js';
+import { Geofences } from '../../geofences.js';
+import { LIST_DEFAULT_LIMIT, ListGeofencesRequest } from './list-geofences.request.js';
+
+/** Not in interface.md; the account's active fences from the `geofences` read model, newest first. */
+@ApiTags('geofences')
+@ApiSecurity('api_key')
+@Controller('v2/geofence')
+export class ListGeofencesController {
+  constructor(private readonly geofences: Geofences) {}
+
+  @Get()
+  @AccountOnly()
+  @ApiOperation({ summary: "The account's active geofences, newest first" })
+  @ApiResponse({ status: 200, description: '`{items: [geofence…], next_cursor}`' })
+  list(@Req() request: FastifyRequest, @Query() query: ListGeofencesRequest) {
+    return this.geofences.list(callingAccount(request), { customer_id: query.customer_id, limit: query.limit ?? LIST_DEFAULT_LIMIT, cursor: query.cursor });
+  }
+}

@@ -1,0 +1,24 @@
+import type { OsmTags } from '../domain/osm-tags.js';
+
+/**
+ * What an OSM reader (XML or PBF) reports, object by object, synchronously:
+ * the readers stream the file block by block and call these for each object,
+ * so a country extract never sits in memory. Relations are not reported.
+ */
+export interface OsmVisitor {
+  /** `tags` is null for an untagged node (most of them: way geometry). */
+  node?(id: number, lat: number, lng: number, tags: OsmTags | null): void;
+  /** Tagged ways only; `refs` decodes the node list on demand. */
+  way?(id: number, tags: OsmTags, refs: () => number[]): void;
+  /** Awaited after each block (PBF) or chunk (XML): where buffered output is written. */
+  afterBlock?(): Promise<void>;
+  /** Polled between blocks: true stops the read early. */
+  finished?(): boolean;
+}
+
+/** Bytes of the file read so far, of its size. */
+export type ReadProgress = (done: number, total: number) => void;
+
+export type OsmReader = (file: string, visitor: OsmVisitor, progress?: ReadProgress) => Promise<void>;
+
+export class OsmFormatError extends Error {}

@@ -1,0 +1,5 @@
+// Basemap tiles: PMTiles archives served by HTTP range.
+export * from './tiles.module.js';
+export { TileArchives, archiveEtag, type ArchiveSummary } from './archives.js';
+export { resolveByteRange, type ByteRange } from './domain/byte-range.js';
+export { PMTILES_CONTENT_TYPE } from './queries/get-archive/get-archive.controller.js';

@@ -1,0 +1,39 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../platform/src/index.js';
+import { DEFAULT_WEBHOOK_EVENT_TYPES } from '../../../../monitoring/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { Webhooks, webhookView } from '../../webhooks.js';
+import { ConfigureWebhookRequest } from './configure-webhook.request.js';
+
+/** interface.md, "Webhook configuration (input)": one endpoint per account; configuring again replaces it. */
+@ApiTags('webhooks')
+@ApiSecurity('api_key')
+@Controller('v2/webhooks')
+export class ConfigureWebhookController {
+  constructor(private readonly webhooks: Webhooks) {}
+
+  @Post('configure')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({
+    summary: "Set the account's webhook endpoint (replaces any previous one)",
+    description:
+      'Deliveries are JSON POSTs with X-Webhook-Event, X-Webhook-Delivery (new per attempt), X-Webhook-Timestamp (attempt time, Unix seconds), X-Webhook-Signature (hex HMAC-SHA256 of the raw body) and X-Webhook-Signature-V2 (hex HMAC-SHA256 of `timestamp.body`). ' +
+      'The receiver has 10 s (WEBHOOK_TIMEOUT_MS) to answer; a 2xx is delivered, anything else fails and is retried: at once, then after 10 s, 1 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h, 8 h and 16 h ' +
+      '(12 attempts over about 32 h; WEBHOOK_RETRY_DELAYS_MS). Deliveries still pending go to the new URL with the new secret.',
+  })
+  @ApiResponse({ status: 200, description: '`{url, event_types, secret_length, configured_at}`; the secret is never returned' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `url`, `secret` or `event_types`); WEBHOOK_URL_NOT_ALLOWED (resolves to a private or loopback address); WEBHOOK_URL_UNRESOLVABLE' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED' })
+  async configure(@Req() request: FastifyRequest, @Body() body: ConfigureWebhookRequest) {
+    const state = await this.webhooks.configure(callingAccount(request), {
+      url: body.url,
+      secret: body.secret,
+      event_types: body.event_types ?? [...DEFAULT_WEBHOOK_EVENT_TYPES],
+    });
+    if (state.status !== 'configured') throw new Error('configuring left no webhook');
+    return webhookView(state);
+  }
+}

@@ -1,0 +1,35 @@
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { Deliveries } from '../../delivery/deliveries.js';
+import { DELIVERY_ID, parseDeliveryId } from '../../domain/delivery.js';
+
+/** interface.md, "Webhook delivery": failed → POST /v2/webhooks/retry/{deliveryId} → attempted. */
+@ApiTags('webhooks')
+@ApiSecurity('api_key')
+@Controller('v2/webhooks')
+export class RetryDeliveryController {
+  constructor(private readonly deliveries: Deliveries) {}
+
+  @Post('retry/:deliveryId')
+  @HttpCode(202)
+  @AccountOnly()
+  @ApiOperation({
+    summary: 'Re-send one delivery now',
+    description:
+      'Queues a new attempt with a new X-Webhook-Delivery id, signed with the current secret and sent to the current URL; a failed re-send is retried on the usual schedule. ' +
+      'Any delivery may be re-sent, a delivered one included (a receiver that lost what it acknowledged asks for it again); automatic retries of a delivery stop once any attempt is delivered. ' +
+      'An erased customer\'s delivery, or one of an event type no longer subscribed, ends abandoned without being sent.',
+  })
+  @ApiParam({ name: 'deliveryId', description: '`delivery_id` from GET /v2/webhooks/deliveries', schema: { type: 'string', pattern: DELIVERY_ID.source } })
+  @ApiResponse({ status: 202, description: '`{delivery_id, status: "attempted", requested_at}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `deliveryId`)' })
+  @ApiResponse({ status: 404, description: "WEBHOOK_DELIVERY_NOT_FOUND (unknown, or another account's); WEBHOOK_NOT_CONFIGURED" })
+  async retry(@Req() request: FastifyRequest, @Param('deliveryId') deliveryId: string) {
+    const id = parseDeliveryId(deliveryId);
+    const { requested_at } = await this.deliveries.requestRetry(callingAccount(request), id);
+    return { delivery_id: id, status: 'attempted' as const, requested_at };
+  }
+}

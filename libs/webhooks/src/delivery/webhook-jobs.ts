@@ -1,0 +1,54 @@
+import type { Job, JobHandler, JobOptions, JobQueue, Worker } from '../../../platform/src/index.js';
+import type { Notification } from '../../../monitoring/src/index.js';
+import { deliveryIdOf } from '../domain/delivery.js';
+
+export const WEBHOOK_QUEUE = 'webhooks';
+/** A notification's automatic delivery, retried on the schedule. */
+export const DELIVER_JOB = 'deliver';
+/** POST /v2/webhooks/retry/{deliveryId}: a manual re-send, retried on the same schedule. */
+export const REDELIVER_JOB = 'redeliver';
+
+/**
+ * The webhook queue. Job data is the Notification and nothing else: no body,
+ * no secret, no location, so the queue's storage (LMDB or Redis) never holds
+ * anything consent erasure would have to purge; the body is built at attempt
+ * time from the stored event.
+ */
+export class WebhookJobs {
+  constructor(
+    private readonly queue: JobQueue,
+    /** Delays before retry 1, 2, …; attempts in all = retries + 1. */
+    private readonly retryDelaysMs: readonly number[],
+  ) {}
+
+  get attempts(): number {
+    return this.retryDelaysMs.length + 1;
+  }
+
+  /** Delay before the retry that follows attempt `attempt` (1-based) of a job; undefined after the last. */
+  retryDelayAfter(attempt: number): number | undefined {
+    return attempt < this.attempts ? this.retryDelaysMs[attempt - 1] : undefined;
+  }
+
+  /** Job id `deliver.<delivery id>`: the fan-out seeing an event again adds nothing. */
+  deliver(notification: Notification): Promise<{ id: string; added: boolean }> {
+    return this.queue.add(WEBHOOK_QUEUE, DELIVER_JOB, notification, { jobId: `deliver.${deliveryIdOf(notification)}`, ...this.options() });
+  }
+
+  /** One job per retry request, named by the revision the request was stored at, so a repeated enqueue adds nothing. */
+  redeliver(notification: Notification, requestRevision: bigint): Promise<{ id: string; added: boolean }> {
+    return this.queue.add(WEBHOOK_QUEUE, REDELIVER_JOB, notification, {
+      jobId: `redeliver.${deliveryIdOf(notification)}.${requestRevision}`,
+      ...this.options(),
+    });
+  }
+
+  process(handler: (job: Job<Notification>, manual: boolean) => Promise<void>, concurrency: number): Worker {
+    const run: JobHandler<Notification> = (job) => handler(job, job.name === REDELIVER_JOB);
+    return this.queue.process<Notification>(WEBHOOK_QUEUE, run, { concurrency });
+  }
+
+  private options(): JobOptions {
+    return { attempts: this.attempts, backoff: { type: 'schedule', delaysMs: [...this.retryDelaysMs] } };
+  }
+}

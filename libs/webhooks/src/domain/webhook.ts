@@ -1,0 +1,120 @@
+import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
+import type { WebhookEventType } from '../../../monitoring/src/index.js';
+
+/**
+ * An account's webhook endpoint, one stream per account (interface.md,
+ * "Webhook configuration (input)"). Configuring again replaces url, secret and
+ * event types; deliveries still pending go to the new endpoint, signed with
+ * the new secret. The secret is stored only sealed (decisions.md, "Secrets at
+ * rest"): the domain never sees it in plain text.
+ */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+export const WEBHOOK_SECRET_MIN_LENGTH = 16;
+export const WEBHOOK_SECRET_MAX_LENGTH = 256;
+/** Printable ASCII: the secret is an HMAC key both sides must type and store the same way. */
+export const WEBHOOK_SECRET = /^[\x21-\x7e]+$/;
+
+export interface WebhookConfigured {
+  type: 'WebhookConfigured';
+  data: {
+    account_id: string;
+    url: string;
+    /** SecretBox output, bound to the stream name as associated data. */
+    secret_sealed: string;
+    secret_length: number;
+    event_types: WebhookEventType[];
+    configured_at: string;
+  };
+}
+export interface WebhookRemoved {
+  type: 'WebhookRemoved';
+  data: { account_id: string; removed_at: string };
+}
+export type WebhookEvent = WebhookConfigured | WebhookRemoved;
+export const WEBHOOK_EVENT_TYPE_NAMES = ['WebhookConfigured', 'WebhookRemoved'] as const satisfies readonly WebhookEvent['type'][];
+
+export type WebhookState =
+  | { status: 'none' }
+  | { status: 'configured'; url: string; secret_sealed: string; secret_length: number; event_types: WebhookEventType[]; configured_at: string };
+export const initialWebhookState: WebhookState = { status: 'none' };
+
+export class WebhookNotConfiguredError extends DomainError {
+  readonly code = 'WEBHOOK_NOT_CONFIGURED';
+  readonly status = 404;
+  constructor() {
+    super('this account has no webhook; configure one with POST /v2/webhooks/configure');
+  }
+}
+
+/** `webhook-<account>`: the category has no dash (style.md, stream names). */
+export function webhookStream(accountId: string): string {
+  return `webhook-${accountId}`;
+}
+
+/** Associated data of the sealed secret: a sealed value copied into another account's stream does not open. */
+export function secretAssociatedData(accountId: string): string {
+  return webhookStream(accountId);
+}
+
+/**
+ * The syntactic rules of a webhook URL; where it points is checked by the
+ * address policy once its host is resolved. Credentials in the URL are
+ * refused (they would sit in the log unsealed and go out in every request);
+ * a fragment is never sent, so it is refused rather than silently dropped.
+ */
+export function parseWebhookUrl(value: string): URL {
+  if (value.length > WEBHOOK_URL_MAX_LENGTH) throw new InvalidParamError(`url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`, 'url');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidParamError('url must be an absolute http or https URL', 'url');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidParamError('url must use http or https', 'url');
+  if (url.username || url.password) throw new InvalidParamError('url must not carry credentials; the secret authenticates deliveries', 'url');
+  if (url.hash) throw new InvalidParamError('url must not have a fragment', 'url');
+  if (!url.hostname) throw new InvalidParamError('url must name a host', 'url');
+  return url;
+}
+
+export function evolveWebhook(state: WebhookState, event: WebhookEvent): WebhookState {
+  switch (event.type) {
+    case 'WebhookConfigured': {
+      const { url, secret_sealed, secret_length, event_types, configured_at } = event.data;
+      return { status: 'configured', url, secret_sealed, secret_length, event_types: [...event_types], configured_at };
+    }
+    case 'WebhookRemoved':
+      return initialWebhookState;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+export type WebhookCommand =
+  | { type: 'ConfigureWebhook'; account_id: string; url: string; secret_sealed: string; secret_length: number; event_types: WebhookEventType[]; now: Date }
+  | { type: 'RemoveWebhook'; account_id: string; now: Date };
+
+/** Configuring always succeeds (it replaces); removing needs a webhook. Event types are de-duplicated, first occurrence kept. */
+export function decideWebhook(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
+  switch (command.type) {
+    case 'ConfigureWebhook': {
+      const { account_id, url, secret_sealed, secret_length } = command;
+      const event_types = [...new Set(command.event_types)];
+      return [{ type: 'WebhookConfigured', data: { account_id, url, secret_sealed, secret_length, event_types, configured_at: command.now.toISOString() } }];
+    }
+    case 'RemoveWebhook':
+      if (state.status !== 'configured') throw new WebhookNotConfiguredError();
+      return [{ type: 'WebhookRemoved', data: { account_id: command.account_id, removed_at: command.now.toISOString() } }];
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Whether a notification of this type goes to the account's endpoint. */
+export function isSubscribed(state: WebhookState, eventType: WebhookEventType): state is Extract<WebhookState, { status: 'configured' }> {
+  return state.status === 'configured' && state.event_types.includes(eventType);
+}
