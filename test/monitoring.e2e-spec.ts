@@ -352,9 +352,92 @@ describe('drift webhooks', () => {
         timestamp: leftAt,
       });
       expect(payload.distance_hops as number).toBeGreaterThan(1);
+
+      // A fence at the customer's current spot: the next ping inside it is one geofence_breach.
+      expect((await service.request('POST', '/v2/webhooks/configure', { key, body: { url, secret, event_types: ['drift', 'geofence_breach'] } })).status).toBeLessThan(300);
+      const fence = await data<{ id: string }>(
+        await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'circle', center: { lat: 5.5755, lng: -0.2301 }, radius_m: 300, customer_id: customer, loan_id: 'loan-7' } }),
+      );
+      const inside = [0, 1].map((i) => ({ customer_id: customer, lat: 5.5757, lng: -0.2300, recorded_at: new Date(Date.now() - 30_000 + i * 10_000).toISOString() }));
+      expect((await data<{ accepted: number }>(await service.request('POST', '/v2/monitoring/pings', { key, body: { pings: inside } }))).accepted).toBe(2);
+      const breach = await eventually(async () => received.find((entry) => entry.headers['x-webhook-event'] === 'geofence_breach'), 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received.filter((entry) => entry.headers['x-webhook-event'] === 'geofence_breach')).toHaveLength(1);
+      expect(JSON.parse(breach.raw.toString('utf8'))).toEqual({
+        event: 'geofence_breach',
+        customer_id: customer,
+        fence_id: fence.id,
+        fence_type: 'circle',
+        loan_id: 'loan-7',
+        current_hex: hexCodeForPoint(5.5757, -0.23),
+        lat: 5.5757,
+        lng: -0.23,
+        timestamp: inside[0].recorded_at,
+      });
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+/** Issue 4: every read model rebuilt from the log equals the one the running service built. */
+describe('projection rebuilds', () => {
+  it('give the same documents for every projection after monitoring, geofence and webhook traffic', async () => {
+    const service = await bootService({ env: { WEBHOOK_RETRY_DELAYS_MS: '0' } });
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const fresh = await EmbeddedReadStore.open(mkdtempSync(path.join(tmpdir(), 'rebuild-all-')));
+    try {
+      const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
+      const { key } = await data<{ key: string }>(await service.request('POST', '/v2/self/signup', { body: { name: 'Efua', email: 'efua-rebuild@example.com' } }));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      await service.request('POST', '/v2/webhooks/configure', { key, body: { url, secret: 'whsec-rebuild-0123456789', event_types: ['drift', 'geofence_breach', 'consent_revoked'] } });
+      for (const customer of ['r1', 'r2', 'r3']) {
+        await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer } });
+        await service.request('PUT', `/v2/monitoring/zones/${customer}`, { key, body: { lat: 5.5497, lng: -0.2107, tolerance_hops: 1 } });
+        await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'circle', center: { lat: 5.5755, lng: -0.2301 }, radius_m: 400, customer_id: customer } });
+        await service.request('POST', '/v2/monitoring/pings', { key, body: { pings: [{ customer_id: customer, lat: 5.5755, lng: -0.2301, recorded_at: new Date(Date.now() - 60_000).toISOString() }] } });
+      }
+      await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: 'r3' } });
+      await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: 'r3' } });
+      // Quiet: every delivery attempted, and the runner caught up with the head of the log.
+      await eventually(async () => {
+        const list = await data<{ items: Array<{ status: string }> }>(await service.request('GET', '/v2/webhooks/deliveries?days=1', { key }));
+        return list.items.length >= 6 && list.items.every((item) => item.status !== 'pending') ? true : undefined;
+      }, 15_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const head = await service.runtime.backends.events.headPosition();
+      const { projections } = await import('../projections/index.js');
+      for (const projection of projections) {
+        await rebuildProjection(projection, service.runtime.backends.events, fresh, service.runtime.registry);
+        const live = await service.runtime.backends.readStore.collection(collectionName(projection));
+        const rebuilt = await fresh.collection(collectionName(projection));
+        const index = projection.indexes[0].name;
+        const all = async (collection: typeof live) => {
+          const docs: unknown[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await collection.find({ index, limit: 1000, cursor });
+            docs.push(...page.items);
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor);
+          return docs;
+        };
+        // No request is made from here on, so the live models stay at the head the rebuild reads to.
+        const [liveDocs, rebuiltDocs] = await Promise.all([all(live), all(rebuilt)]);
+        expect({ projection: projection.name, some: rebuiltDocs.length > 0 }).toEqual({ projection: projection.name, some: true });
+        expect({ projection: projection.name, docs: rebuiltDocs }).toEqual({ projection: projection.name, docs: liveDocs });
+      }
+      expect(await service.runtime.backends.events.headPosition()).toBe(head);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await fresh.close();
+      await service.close();
     }
   });
 });
