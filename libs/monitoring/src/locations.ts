@@ -38,12 +38,23 @@ export interface ConsentReader {
   state(accountId: string, customerId: string): Promise<ConsentState>;
 }
 
-/** Ids of stored pings, per customer: what makes a replayed batch store nothing twice. */
+/**
+ * Ids of a customer's stored pings recorded in one ten-minute bucket: what
+ * makes a replayed batch store nothing twice. One document per bucket rather
+ * than per ping keeps a batch to a few document writes.
+ */
 interface PingIdDoc {
   id: string;
   account_id: string;
   customer_id: string;
+  ids: string[];
   [field: string]: unknown;
+}
+
+/** A ping's identity and the bucket it is filed under. */
+interface FiledPing {
+  ping_id: string;
+  recorded_at: string;
 }
 
 /** The customer's LocationState at a stream revision, sealed under their key: a cache, so a batch need not fold the whole history. */
@@ -73,7 +84,7 @@ interface Loaded {
   state: LocationState;
   revision?: bigint;
   /** Ping ids of the events read after the snapshot, with their positions. */
-  tail: { ping_id: string; position: bigint }[];
+  tail: FiledPing[];
 }
 
 /**
@@ -158,8 +169,8 @@ export class Locations {
       if (decided.events.length === 0) return { outcomes };
       try {
         const result = await this.append(key, stream, decided.events, revision);
-        const stored = decided.events.filter((event): event is PingRecorded => event.type === 'PingRecorded').map((event) => event.data.ping_id);
-        await this.remember(accountId, customerId, key, [...tail.map((entry) => entry.ping_id), ...stored], decided.events.reduce(evolveLocation, state), result);
+        const stored = decided.events.filter((event): event is PingRecorded => event.type === 'PingRecorded').map(({ data }) => ({ ping_id: data.ping_id, recorded_at: data.recorded_at }));
+        await this.remember(accountId, customerId, key, [...tail, ...stored], decided.events.reduce(evolveLocation, state), result);
         return { outcomes, position: result.position };
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt >= MAX_APPEND_ATTEMPTS) throw error;
@@ -180,7 +191,7 @@ export class Locations {
       try {
         const result = await this.append(key, stream, [event], revision);
         const next = evolveLocation(state, event);
-        await this.remember(accountId, customerId, key, tail.map((entry) => entry.ping_id), next, result);
+        await this.remember(accountId, customerId, key, tail, next, result);
         return { state: next, position: result.position };
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt >= MAX_APPEND_ATTEMPTS) throw error;
@@ -252,7 +263,7 @@ export class Locations {
         const event = this.sealing.openWith(key, this.registry.upcast(recorded));
         if (!event) continue;
         state = evolveLocation(state, event);
-        if (event.type === 'PingRecorded') tailIds.push({ ping_id: event.data.ping_id, position: recorded.position });
+        if (event.type === 'PingRecorded') tailIds.push({ ping_id: event.data.ping_id, recorded_at: event.data.recorded_at });
       }
       return { state, revision: events.at(-1)?.revision ?? revision, tail: tailIds };
     };
@@ -276,11 +287,11 @@ export class Locations {
     const known = new Set(tail.map((entry) => entry.ping_id));
     if (newest === undefined) return known;
     const { pingIds } = await this.open();
-    const candidates = [...new Set(pings.filter((ping) => ping.recorded_at <= newest).map((ping) => ping.ping_id))].filter((id) => !known.has(id));
-    const found = await Promise.all(candidates.map((id) => pingIds.get(pingIdDocId(accountId, customerId, id))));
-    found.forEach((doc, i) => {
-      if (doc) known.add(candidates[i]);
-    });
+    const candidates = pings.filter((ping) => ping.recorded_at <= newest && !known.has(ping.ping_id));
+    const buckets = [...new Set(candidates.map((ping) => bucketOf(ping.recorded_at)))];
+    const docs = await Promise.all(buckets.map((bucket) => pingIds.get(pingIdDocId(accountId, customerId, bucket))));
+    const filed = new Set(docs.flatMap((doc) => doc?.ids ?? []));
+    for (const ping of candidates) if (filed.has(ping.ping_id)) known.add(ping.ping_id);
     return known;
   }
 
@@ -294,7 +305,8 @@ export class Locations {
   }
 
   /**
-   * Files the ping ids (those read after the old snapshot and the new ones)
+   * Files the ping ids (those read after the old snapshot and the new ones,
+   * by ten-minute bucket of their recorded_at)
    * before the snapshot that covers them: every ping at or below a snapshot's
    * revision is then in the id index, whichever writer crashed where.
    */
@@ -302,13 +314,21 @@ export class Locations {
     accountId: string,
     customerId: string,
     key: DataKey,
-    ids: string[],
+    pings: FiledPing[],
     state: LocationState,
     result: { nextExpectedRevision: bigint; position: bigint },
   ): Promise<void> {
     const { pingIds, snapshots } = await this.open();
+    const byBucket = new Map<string, string[]>();
+    for (const ping of pings) {
+      const bucket = bucketOf(ping.recorded_at);
+      byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), ping.ping_id]);
+    }
     await Promise.all(
-      ids.map((id) => pingIds.apply(pingIdDocId(accountId, customerId, id), result.position, (current) => current ?? { id: pingIdDocId(accountId, customerId, id), account_id: accountId, customer_id: customerId })),
+      [...byBucket].map(([bucket, ids]) => {
+        const id = pingIdDocId(accountId, customerId, bucket);
+        return pingIds.apply(id, result.position, (current) => ({ id, account_id: accountId, customer_id: customerId, ids: [...new Set([...(current?.ids ?? []), ...ids])] }));
+      }),
     );
     const revision = result.nextExpectedRevision.toString();
     await snapshots.apply(snapshotId(accountId, customerId), result.position, () => ({
@@ -323,15 +343,20 @@ export class Locations {
 
   private open() {
     this.collections ??= (async () => ({
-      pingIds: await this.readStore.collection<PingIdDoc>('location_ping_ids', [BY_CUSTOMER]),
+      pingIds: await this.readStore.collection<PingIdDoc>('location_ping_ids_v2', [BY_CUSTOMER]),
       snapshots: await this.readStore.collection<SnapshotDoc>('location_snapshots', [BY_CUSTOMER]),
     }))();
     return this.collections;
   }
 }
 
-function pingIdDocId(accountId: string, customerId: string, pingId: string): string {
-  return `${accountId}:${customerId}:${pingId}`;
+function pingIdDocId(accountId: string, customerId: string, bucket: string): string {
+  return `${accountId}:${customerId}:${bucket}`;
+}
+
+/** The ten-minute bucket of an ISO time: `2026-11-22T09:3`. */
+function bucketOf(recordedAt: string): string {
+  return recordedAt.slice(0, 15);
 }
 
 function snapshotId(accountId: string, customerId: string): string {
