@@ -13,6 +13,8 @@ declare module 'autocannon' {
       method?: string;
       /** Seconds before a request counts as timed out. */
       timeout?: number;
+      /** Requests per second over all connections; unset means no limit. */
+      overallRate?: number;
       title?: string;
     }
 

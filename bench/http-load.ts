@@ -15,6 +15,8 @@ export interface LoadRequest {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** Requests per second over all connections (open loop); unset: as fast as the answers come (closed loop). */
+  overallRate?: number;
 }
 
 export interface LoadOutcome {
@@ -53,7 +55,7 @@ interface Counts {
 }
 
 async function load(request: LoadRequest, measuring: () => void): Promise<LoadOutcome> {
-  const common = { url: request.url, headers: request.headers, connections: request.connections, timeout: 10 };
+  const common = { url: request.url, headers: request.headers, connections: request.connections, timeout: 10, overallRate: request.overallRate };
   const warmup = counts(await autocannon({ ...common, duration: request.warmupSeconds }));
   measuring();
   const latencies: number[] = [];

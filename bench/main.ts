@@ -17,7 +17,8 @@ import { runTilesBench } from './tiles.bench.js';
  * measured in the same run, as a ratio (the machine is small and noisy, so only
  * ratios compare across runs). `BENCH_QUICK=1` shortens every phase for a smoke
  * run. Prints a table; writes bench/results/latest.json. Exits 1 when a check
- * fails (a non-2xx answer, an audit chain that does not verify).
+ * fails (a non-2xx answer, an audit chain that does not verify); a missed
+ * performance goal is reported but does not fail the run.
  */
 
 const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
@@ -128,7 +129,7 @@ const report = {
 writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 progress(`wrote ${path.relative(process.cwd(), file)}`);
 
-const failed = sections.flatMap((section) => section.checks.filter((check) => !check.ok).map((check) => `${section.id}: ${check.name}`));
+const failed = sections.flatMap((section) => section.checks.filter((check) => !check.ok && !check.goal).map((check) => `${section.id}: ${check.name}`));
 if (failed.length > 0) {
   process.stderr.write(`\n!! ${failed.length} check(s) FAILED — the figures above are not trustworthy:\n${failed.map((f) => `!!   ${f}`).join('\n')}\n`);
   process.exit(1);

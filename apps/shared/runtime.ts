@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { accountsEventTypes } from '../../libs/accounts/src/index.js';
 import { auditEventTypes } from '../../libs/audit/src/index.js';
 import { monitoringEventTypes } from '../../libs/monitoring/src/index.js';
+import { placesEventTypes } from '../../libs/places/src/index.js';
 import { webhooksEventTypes } from '../../libs/webhooks/src/index.js';
 import {
   ConfigError,
@@ -17,7 +18,7 @@ import { projections } from '../../projections/index.js';
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {
-  return new EventRegistry().register(...auditEventTypes, ...accountsEventTypes, ...monitoringEventTypes, ...webhooksEventTypes);
+  return new EventRegistry().register(...auditEventTypes, ...accountsEventTypes, ...monitoringEventTypes, ...webhooksEventTypes, ...placesEventTypes);
 }
 
 export { projections };

@@ -7,7 +7,7 @@ import { AuditModule } from '../../../libs/audit/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
-import { PlacesModule } from '../../../libs/places/src/index.js';
+import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
 import { CheckpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
@@ -40,7 +40,8 @@ export class ApiModule {
         CqrsModule.forRoot(),
         ...(options.projectionsInProcess ? [] : [PollingWaiterModule.forRoot(runtime)]),
         AccountsModule,
-        AddressingModule,
+        // Resolve reads the reference places through a port: places already depends on addressing (docs/adr/0014).
+        AddressingModule.withPlaces({ module: PlacesModule, provider: Gazetteer }),
         AuditModule,
         MonitoringModule,
         TilesModule,

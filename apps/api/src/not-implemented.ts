@@ -11,11 +11,6 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 const PLANNED: Array<[Method[], string, string]> = [
   [['GET'], '/v2/admin/traffic/accuracy', 'routing'],
-  [['GET'], '/v2/address/resolve', 'addressing'],
-  [['GET'], '/v2/hexcode/:code/landmarks', 'addressing'],
-  [['GET'], '/v2/landmarks/geocode', 'addressing'],
-  [['GET'], '/v2/landmarks/around', 'addressing'],
-  [['POST'], '/v2/landmarks/:slug/report', 'addressing'],
   [['POST'], '/v2/route', 'routing'],
   [['GET'], '/v2/route/along', 'routing'],
   [['GET'], '/v2/route/traffic', 'routing'],

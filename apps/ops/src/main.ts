@@ -25,7 +25,19 @@ import {
 } from '../../../libs/accounts/src/index.js';
 import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
-import { importBoundaries, importGeoNames, importOsm, referenceRoot, ReferenceStore, type ImportOptions, type ImportResult } from '../../../libs/places/src/index.js';
+import {
+  Gazetteer,
+  importBoundaries,
+  importGeoNames,
+  importOsm,
+  LandmarkReports,
+  referenceRoot,
+  ReferenceStore,
+  REVIEW_DECISIONS,
+  type ImportOptions,
+  type ImportResult,
+  type ReviewDecision,
+} from '../../../libs/places/src/index.js';
 
 /** Bad arguments: exit code 64 with the command's usage. */
 class UsageError extends Error {}
@@ -59,6 +71,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
+  'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
 };
 
 const [name, ...args] = process.argv.slice(2);
@@ -281,4 +294,18 @@ function progressBar(label: string): { update(value: number, total: number, appl
     },
     stop: () => undefined,
   };
+}
+
+/** The same event as POST /v2/admin/landmarks/{slug}/review; the slug is checked against the live place sets. */
+async function reviewLandmark(runtime: Runtime, args: string[]): Promise<number> {
+  const [slug, decision] = args;
+  if (!slug) throw new UsageError('missing SLUG');
+  if (!(REVIEW_DECISIONS as readonly string[]).includes(decision ?? '')) throw new UsageError(`decision must be one of ${REVIEW_DECISIONS.join(', ')}`);
+  const log = { info: () => undefined, error: (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(fields)}\n`) };
+  const gazetteer = new Gazetteer(new ReferenceStore(referenceRoot(loadConfig())), log, 0);
+  await gazetteer.start();
+  const reports = new LandmarkReports(runtime.backends.events, runtime.registry, runtime.backends.readStore, (key) => gazetteer.landmarks().byKeyOf(key), systemClock, 10_000);
+  const result = await reports.review(slug, decision as ReviewDecision, 'ops');
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
 }

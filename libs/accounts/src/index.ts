@@ -13,4 +13,6 @@ export * from './domain/account.js';
 export { IpAllowlist } from './domain/ip-allowlist.js';
 export { keyRecordView } from './key-record.view.js';
 export { accountView } from './commands/operate-account/operate-account.controller.js';
-export { ipThrottle, ROUTE_STATIC_PER_MINUTE } from './throttling/ip-throttle.js';
+export { ipThrottle, LANDMARK_REPORTS_PER_MINUTE, ROUTE_STATIC_PER_MINUTE } from './throttling/ip-throttle.js';
+/** How a key is looked up in the KeyDirectory (a public endpoint that takes an optional key: landmark reports). */
+export { hashKey } from './credentials/index.js';

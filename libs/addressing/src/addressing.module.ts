@@ -1,14 +1,32 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { BulkHexcodeController } from './queries/bulk-hexcode/bulk-hexcode.controller.js';
 import { LookupController } from './queries/lookup/lookup.controller.js';
 import { ParseAddressController } from './queries/parse-address/parse-address.controller.js';
+import { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
+import { ResolveAddressController } from './queries/resolve-address/resolve-address.controller.js';
 import { ReverseController } from './queries/reverse/reverse.controller.js';
 
 /**
  * Hex codes (interface.md, "Addresses, hex codes and search"; ADR 0009): lookup,
- * reverse, parse and bulk. All computed, no state: nothing to inject.
+ * reverse, parse and bulk, all computed, are the static module (what the codec
+ * benchmark mounts). The service imports `AddressingModule.withPlaces(…)`,
+ * which adds resolve (ADR 0014): it also reads the reference places.
  */
 @Module({
   controllers: [LookupController, ReverseController, ParseAddressController, BulkHexcodeController],
 })
-export class AddressingModule {}
+export class AddressingModule {
+  /**
+   * Binds the resolve endpoint's reference places to `provider` (the places
+   * context's Gazetteer), exported by `module`. The type parameter checks at
+   * compile time that the provider has the port's shape.
+   */
+  static withPlaces<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): DynamicModule {
+    return {
+      module: AddressingModule,
+      imports: [places.module],
+      controllers: [ResolveAddressController],
+      providers: [{ provide: ADDRESS_PLACES, useExisting: places.provider }],
+    };
+  }
+}

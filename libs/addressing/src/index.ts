@@ -23,3 +23,15 @@ export { cellCentreProvenance, cellRadiusMeters, HEXCODE_PROVIDER, PROVENANCE_SO
 export { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from './domain/address-text.js';
 export { bulkAnswerChunks, MAX_BULK_ITEMS } from './domain/bulk.js';
 export { AddressingModule } from './addressing.module.js';
+export { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
+export {
+  AddressNotConvertibleError,
+  AddressNotFoundError,
+  classifyAddress,
+  isStructure,
+  MIN_STRUCTURE_RESOLUTION,
+  type DatasetRef,
+  type NearbyReference,
+  type ReferencePlace,
+  type Resolution,
+} from './domain/resolve-address.js';

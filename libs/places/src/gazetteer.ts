@@ -1,6 +1,8 @@
 import type { Place } from './domain/place.js';
+import { PlaceGrid, type NearbyPlace } from './domain/place-grid.js';
 import { SearchIndex, type SearchQuery, type SearchResult } from './domain/search-index.js';
 import { DatasetNotLoadedError } from './errors.js';
+import { LandmarkIndex } from './landmarks/domain/landmark-index.js';
 import type { DatasetVersion, ReferenceStore } from './reference/reference-store.js';
 
 export interface LoadedDataset {
@@ -13,6 +15,12 @@ export interface LoadedDataset {
 
 interface Snapshot {
   index: SearchIndex;
+  /** The landmarks of the same places, built in the same load so both always answer from one version. */
+  landmarks: LandmarkIndex;
+  /** The same places by position (GET /v2/address/resolve). */
+  grid: PlaceGrid;
+  /** Place id → the dataset version it was loaded from, for `last_seen_at`. */
+  origin: Map<string, LoadedDataset>;
   datasets: LoadedDataset[];
   /** dataset → version, to tell whether the pointers moved. */
   key: string;
@@ -66,6 +74,24 @@ export class Gazetteer {
     return this.snapshot.index.search(query);
   }
 
+  /** The landmark index of the live place sets (docs/adr/0013). */
+  landmarks(): LandmarkIndex {
+    if (!this.snapshot) throw new DatasetNotLoadedError();
+    return this.snapshot.landmarks;
+  }
+
+  /** Places within `radiusM` (bounded by MAX_NEAR_RADIUS_M) of a point, nearest first, with the dataset version each came from. */
+  near(lat: number, lng: number, radiusM: number, limit: number): Array<NearbyPlace & { dataset: LoadedDataset }> {
+    const snapshot = this.snapshot;
+    if (!snapshot) throw new DatasetNotLoadedError();
+    return snapshot.grid.near(lat, lng, radiusM, limit).map((hit) => ({ ...hit, dataset: snapshot.origin.get(hit.place.id)! }));
+  }
+
+  /** The loaded dataset version a place (of the last search or near answer) came from; null once that version is gone. */
+  datasetOf(placeId: string): LoadedDataset | null {
+    return this.snapshot?.origin.get(placeId) ?? null;
+  }
+
   /** Loads the live versions when they differ from the loaded ones; true when it swapped the index. */
   reload(): Promise<boolean> {
     this.reloading ??= this.load().finally(() => {
@@ -89,9 +115,6 @@ export class Gazetteer {
         return true;
       }
       const started = Date.now();
-      const places: Place[] = [];
-      for (const version of versions) for await (const place of this.store.records<Place>(version)) places.push(place);
-      const index = new SearchIndex(places);
       const datasets = versions.map((version) => ({
         dataset: version.dataset,
         version: version.version,
@@ -99,9 +122,20 @@ export class Gazetteer {
         imported_at: version.manifest.imported_at,
         attribution: version.manifest.attribution,
       }));
-      this.snapshot = { index, datasets, key };
+      const places: Place[] = [];
+      const origin = new Map<string, LoadedDataset>();
+      for (const [i, version] of versions.entries()) {
+        for await (const place of this.store.records<Place>(version)) {
+          places.push(place);
+          origin.set(place.id, datasets[i]);
+        }
+      }
+      const index = new SearchIndex(places);
+      const landmarks = new LandmarkIndex(places);
+      if (landmarks.collisions.length > 0) this.log.error({ msg: 'landmark keys shared by two source objects; neither is served', keys: landmarks.collisions.slice(0, 20) });
+      this.snapshot = { index, landmarks, grid: new PlaceGrid(places), origin, datasets, key };
       this.failedKey = null;
-      this.log.info({ msg: 'places loaded', datasets: datasets.map((d) => `${d.dataset}@${d.version}`), places: index.size, ms: Date.now() - started });
+      this.log.info({ msg: 'places loaded', datasets: datasets.map((d) => `${d.dataset}@${d.version}`), places: index.size, landmarks: landmarks.size, ms: Date.now() - started });
       return true;
     } catch (error) {
       this.failedKey = key || null;

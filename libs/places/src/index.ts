@@ -1,9 +1,25 @@
 export * from './domain/place.js';
 export * from './domain/search-index.js';
 export * from './domain/admin-areas.js';
+export { MAX_NEAR_RADIUS_M, PlaceGrid, type NearbyPlace } from './domain/place-grid.js';
 export * from './errors.js';
 export * from './gazetteer.js';
 export * from './places.module.js';
 export * from './reference/reference-store.js';
 export * from './importers/importers.js';
 export { OsmFormatError } from './importers/osm-source.js';
+export { placesEventTypes } from './event-types.js';
+export { isLandmark, landmarkSlug, keyOfSlug, photoUrl, type Landmark } from './landmarks/domain/landmark.js';
+export { LandmarkIndex, type LandmarkHit } from './landmarks/domain/landmark-index.js';
+export {
+  LANDMARK_EVENT_TYPES,
+  REPORT_REASONS,
+  REVIEW_DECISIONS,
+  EXCLUSION_THRESHOLD,
+  type LandmarkEvent,
+  type NarrationStatus,
+  type ReviewDecision,
+} from './landmarks/domain/landmark-reports.js';
+export { Landmarks } from './landmarks/landmarks.js';
+export { LandmarkReports } from './landmarks/landmark-reports.js';
+export { LANDMARK_REPORTS_READ_MODEL, LANDMARK_REPORT_INDEXES, evolveLandmarkReportDoc, type LandmarkReportDoc } from './landmarks/landmark-report-view.js';

@@ -1,7 +1,16 @@
 import path from 'node:path';
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CONFIG, JsonLogger, type Config } from '../../platform/src/index.js';
+import { AccountsModule } from '../../accounts/src/index.js';
 import { Gazetteer } from './gazetteer.js';
+import { ReportLandmarkController } from './landmarks/commands/report-landmark/report-landmark.controller.js';
+import { ReviewLandmarkController } from './landmarks/commands/review-landmark/review-landmark.controller.js';
+import { Landmarks } from './landmarks/landmarks.js';
+import { landmarkProviders } from './landmarks/landmarks.providers.js';
+import { GeocodeLandmarksController } from './landmarks/queries/geocode-landmarks/geocode-landmarks.controller.js';
+import { HexcodeLandmarksController } from './landmarks/queries/hexcode-landmarks/hexcode-landmarks.controller.js';
+import { LandmarksAroundController } from './landmarks/queries/landmarks-around/landmarks-around.controller.js';
+import { ListLandmarkReportsController } from './landmarks/queries/list-landmark-reports/list-landmark-reports.controller.js';
 import { SearchPlacesController } from './queries/search-places/search-places.controller.js';
 import { ReferenceStore } from './reference/reference-store.js';
 
@@ -10,9 +19,18 @@ export function referenceRoot(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'reference');
 }
 
-/** Places and search (interface.md, "Addresses, hex codes and search": GET /v2/search). */
+/** Places, search and landmarks (interface.md, "Addresses, hex codes and search": GET /v2/search, the landmark endpoints). */
 @Module({
-  controllers: [SearchPlacesController],
+  imports: [AccountsModule],
+  controllers: [
+    SearchPlacesController,
+    LandmarksAroundController,
+    GeocodeLandmarksController,
+    HexcodeLandmarksController,
+    ReportLandmarkController,
+    ReviewLandmarkController,
+    ListLandmarkReportsController,
+  ],
   providers: [
     {
       provide: Gazetteer,
@@ -20,8 +38,9 @@ export function referenceRoot(config: Pick<Config, 'dataDir'>): string {
       useFactory: (config: Config, logger: JsonLogger) =>
         new Gazetteer(new ReferenceStore(referenceRoot(config)), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'places') }),
     },
+    ...landmarkProviders,
   ],
-  exports: [Gazetteer],
+  exports: [Gazetteer, Landmarks],
 })
 export class PlacesModule implements OnModuleInit, OnModuleDestroy {
   constructor(@Inject(Gazetteer) private readonly gazetteer: Gazetteer) {}

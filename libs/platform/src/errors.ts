@@ -8,6 +8,12 @@ export abstract class DomainError extends Error {
   abstract readonly status: number;
   /** Field the error is about, when there is one (400s name the field). */
   readonly field?: string;
+  /**
+   * Machine-readable particulars a client can act on, sent as `error.details`
+   * (e.g. INVALID_CODE: `{reason, suggestions}`). Plain JSON only, and never a
+   * secret or a location: it goes to the client as it is.
+   */
+  readonly details?: Readonly<Record<string, unknown>>;
 
   constructor(message: string) {
     super(message);

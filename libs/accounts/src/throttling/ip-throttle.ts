@@ -6,6 +6,9 @@ const MINUTE_MS = 60_000;
 
 /** interface.md, "Limits" 4: the static route image is throttled to 15 per minute per IP. */
 export const ROUTE_STATIC_PER_MINUTE = 15;
+/** Landmark reports are public: a person reports a few landmarks, not dozens a minute (docs/adr/0013). */
+export const LANDMARK_REPORTS_PER_MINUTE = 10;
+const LANDMARK_REPORT_PATH = /^\/v2\/landmarks\/[^/]+\/report$/;
 
 interface Group {
   name: string;
@@ -16,6 +19,7 @@ interface Group {
 /** Endpoint groups with their own per-IP throttles; the first that matches applies. */
 const GROUPS: Group[] = [
   { name: 'route_static', matches: (path) => path === '/v2/route/static', perMinute: () => ROUTE_STATIC_PER_MINUTE },
+  { name: 'landmark_reports', matches: (path) => LANDMARK_REPORT_PATH.test(path), perMinute: () => LANDMARK_REPORTS_PER_MINUTE },
   { name: 'routing', matches: (path) => path === '/v2/route' || path.startsWith('/v2/route/'), perMinute: (config) => config.throttles.routing },
   {
     name: 'navigation',

@@ -142,10 +142,16 @@ export type InvalidCodeReason =
   | 'out_of_range'
   | 'pentagon_deleted_cell';
 
-/** A hex code that does not name an H3 cell; `reason` says what is wrong, `suggestions` what was likely meant. */
+/**
+ * A hex code that does not name an H3 cell; `reason` says what is wrong,
+ * `suggestions` what was likely meant (canonical codes, likeliest first). Both
+ * go to the client as `error.details` so that it can offer the fix without
+ * parsing the message.
+ */
 export class InvalidCodeError extends DomainError {
   readonly code = 'INVALID_CODE';
   readonly status = 400;
+  override readonly details: Readonly<{ reason: InvalidCodeReason; suggestions: readonly string[] }>;
   constructor(
     message: string,
     readonly reason: InvalidCodeReason,
@@ -153,6 +159,7 @@ export class InvalidCodeError extends DomainError {
     readonly suggestions: readonly string[] = [],
   ) {
     super(message);
+    this.details = { reason, suggestions };
   }
 
   /** The same error about another request field (`address`, `items[3].code`). */

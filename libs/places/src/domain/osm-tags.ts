@@ -55,7 +55,7 @@ const WIKIDATA_BONUS = 0.1;
 
 const ALT_NAME_KEYS = ['alt_name', 'old_name', 'official_name', 'short_name', 'loc_name', 'int_name', 'reg_name'];
 /** Kept for landmarks (interface.md, "Landmark": phone, website, opening_hours, photo_url). */
-const EXTRA_TAGS = ['wikidata', 'wikipedia', 'image', 'brand', 'operator', 'addr:street', 'addr:housenumber', 'addr:city', 'addr:postcode'];
+const EXTRA_TAGS = ['wikidata', 'wikipedia', 'image', 'wikimedia_commons', 'brand', 'operator', 'addr:street', 'addr:housenumber', 'addr:city', 'addr:postcode'];
 const MAX_TAG_LENGTH = 255;
 
 export type OsmTags = Readonly<Record<string, string>>;

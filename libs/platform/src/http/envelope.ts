@@ -8,6 +8,8 @@ export interface ErrorBody {
   message: string;
   /** The request field at fault, for 400s. */
   field?: string;
+  /** Particulars of the error a client can act on; its shape is documented per error code (DomainError.details). */
+  details?: Readonly<Record<string, unknown>>;
   request_id?: string;
 }
 

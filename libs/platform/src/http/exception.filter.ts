@@ -20,7 +20,7 @@ const CODES_BY_STATUS: Record<number, string> = {
 
 /**
  * The one place errors become HTTP answers: typed domain errors carry their own
- * code and status; Nest and Fastify errors (bad JSON, body too large) map by
+ * code and status (and `details`, sent as `error.details` when set); Nest and Fastify errors (bad JSON, body too large) map by
  * status; anything else is a 500 whose details go to the log, not the client.
  */
 @Catch()
@@ -31,19 +31,19 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, code, message, field } = this.describe(exception);
+    const { status, code, message, field, details } = this.describe(exception);
     if (status >= 500) {
       this.logger.error({ msg: 'request failed', request_id: request.id, err: errorForLog(exception) });
     }
     void reply
       .status(status)
       .header('content-type', 'application/json; charset=utf-8')
-      .send(failure(code, message, { ...(field ? { field } : {}), request_id: String(request.id) }));
+      .send(failure(code, message, { ...(field ? { field } : {}), ...(details ? { details } : {}), request_id: String(request.id) }));
   }
 
-  private describe(exception: unknown): { status: number; code: string; message: string; field?: string } {
+  private describe(exception: unknown): { status: number; code: string; message: string; field?: string; details?: Readonly<Record<string, unknown>> } {
     if (exception instanceof DomainError) {
-      return { status: exception.status, code: exception.code, message: exception.message, field: exception.field };
+      return { status: exception.status, code: exception.code, message: exception.message, field: exception.field, details: exception.details };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

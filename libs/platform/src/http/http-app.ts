@@ -158,7 +158,11 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
 function serveOpenApi(app: INestApplication, decorate: HttpAppOptions['decorateDocument']): void {
   const builder = new DocumentBuilder()
     .setTitle('Location Addressing, Verification and Monitoring API')
-    .setDescription('The /v2 HTTP JSON interface. Every answer is an envelope { success, data | error } except /health, this document and binary answers.')
+    .setDescription(
+      'The /v2 HTTP JSON interface. Every answer is an envelope { success, data | error } except /health, this document and binary answers. ' +
+        '`error` is `{code, message, field?, details?, request_id}`: `field` names the request field at fault; `details`, when present, holds what a client can act on, ' +
+        'documented per code (INVALID_CODE: `{reason, suggestions}`, reason one of empty, too_long, bad_character, bad_length, check_failed, out_of_range, pentagon_deleted_cell).',
+    )
     .setVersion('5.16.0')
     .setOpenAPIVersion('3.1.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api_key')

@@ -497,7 +497,7 @@ function prepareEvents(stream: string, events: NewEvent[], createdAt: number): P
   });
 }
 
-/** The JSON text of an event's data or metadata, which must be a JSON object. */
+/** The JSON text of an event's data or metadata; InvalidParamError when it has none. */
 function jsonText(value: unknown, field: string): string {
   let text: string | undefined;
   try {

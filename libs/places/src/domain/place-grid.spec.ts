@@ -1,0 +1,56 @@
+import { distanceMetres } from './geo.js';
+import type { Place } from './place.js';
+import { MAX_NEAR_RADIUS_M, PlaceGrid } from './place-grid.js';
+
+function place(id: string, lat: number, lng: number): Place {
+  return { id, source: 'osm', name: id, alt_names: [], kind: 'shop', feature: 'shop=yes', lat, lng, population: null, importance: 0.1, region: null, district: null, phone: null, website: null, opening_hours: null };
+}
+
+/** A deterministic pseudo-random sequence (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('PlaceGrid', () => {
+  it('finds exactly the places a scan of all of them finds, nearest first', () => {
+    const next = random(42);
+    // Accra-sized: 3,000 places in 0.2° × 0.2°, with a dense cluster and some on bucket edges.
+    const places = Array.from({ length: 3000 }, (_, i) => place(`p${i}`, 5.5 + next() * 0.2, -0.3 + next() * 0.2));
+    places.push(place('edge-a', 5.6, -0.2), place('edge-b', 5.61, -0.19), place('twin-1', 5.6001, -0.2001), place('twin-2', 5.6001, -0.2001));
+    const grid = new PlaceGrid(places);
+    for (let q = 0; q < 200; q++) {
+      const lat = 5.48 + next() * 0.24;
+      const lng = -0.32 + next() * 0.24;
+      const radius = [5, 50, 400, 1500, 4000][q % 5];
+      const expected = places
+        .map((p) => ({ id: p.id, d: distanceMetres(lat, lng, p.lat, p.lng) }))
+        .filter((hit) => hit.d <= radius)
+        .sort((a, b) => a.d - b.d);
+      const found = grid.near(lat, lng, radius, 10_000);
+      expect(found.map((hit) => hit.place.id).sort()).toEqual(expected.map((hit) => hit.id).sort());
+      for (let i = 1; i < found.length; i++) expect(found[i].distance_m).toBeGreaterThanOrEqual(found[i - 1].distance_m);
+    }
+  });
+
+  it('keeps the nearest `limit`, breaking distance ties by id', () => {
+    const grid = new PlaceGrid([place('b', 5.6001, -0.2001), place('a', 5.6001, -0.2001), place('far', 5.61, -0.2), place('c', 5.6, -0.2)]);
+    expect(grid.near(5.6, -0.2, 2000, 3).map((hit) => hit.place.id)).toEqual(['c', 'a', 'b']);
+    expect(grid.near(5.6, -0.2, 2000, 3)[0].distance_m).toBe(0);
+    expect(grid.near(5.6, -0.2, 2000, 0)).toEqual([]);
+  });
+
+  it('bounds the radius, and finds places across the antimeridian', () => {
+    const grid = new PlaceGrid([place('east', 0, 179.999), place('west', 0, -179.999), place('far', 0.1, 0)]);
+    expect(grid.near(0, 180, 500, 10).map((hit) => hit.place.id).sort()).toEqual(['east', 'west']);
+    // 0.1° is 11 km: beyond the largest radius a query may ask for.
+    expect(grid.near(0, 0, 50_000, 10)).toEqual([]);
+    expect(grid.near(0, 0, MAX_NEAR_RADIUS_M * 3, 10)).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { hashKey, KeyDirectory } from '../../../../../accounts/src/index.js';
+import { Public } from '../../../../../platform/src/index.js';
+import { LandmarkReports } from '../../landmark-reports.js';
+import { ReporterIdentity } from '../../reporter-identity.js';
+import { ReportLandmarkRequest } from './report-landmark.request.js';
+
+/** interface.md, "Addresses, hex codes and search": POST /v2/landmarks/{slug}/report, Public; repeated reports reinforce one another. */
+@ApiTags('landmarks')
+@Controller('v2/landmarks/:slug/report')
+export class ReportLandmarkController {
+  constructor(
+    private readonly reports: LandmarkReports,
+    private readonly identity: ReporterIdentity,
+    private readonly directory: KeyDirectory,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @Public()
+  @ApiParam({ name: 'slug', description: 'The landmark’s `slug` from a landmark answer' })
+  @ApiOperation({
+    summary: 'Report a problem with a landmark',
+    description:
+      'No key needed. A report counts once per reporter and reason within 30 days: the reporter is a keyed hash of the client IP (never the IP itself), ' +
+      'and the account of an API key sent along, so one account or one network is one reporter. Reports from different reporters reinforce one another (`corroborated_by`); ' +
+      'when 3 different reporters say `wrong_landmark` within 30 days, the landmark is excluded from route narration (`narration_status: "excluded_pending_review"`) until an operator reviews it. ' +
+      'Throttled per IP (10 a minute).',
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      '`{slug, reason, counted, corroborated_by, reports: {wrong_landmark, wrong_side, landmark_gone, other}, narration_status, excluded_from_narration, excluded_at, reviewed_at}`; `counted` is false for a repeat by the same reporter',
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `reason` or `note`' })
+  @ApiResponse({ status: 404, description: 'LANDMARK_NOT_FOUND' })
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many reports from this IP' })
+  report(@Param('slug') slug: string, @Body() body: ReportLandmarkRequest, @Req() request: FastifyRequest) {
+    return this.reports.report(slug, {
+      reason: body.reason,
+      ...(body.note?.trim() ? { note: body.note.trim() } : {}),
+      reporter: this.identity.reporterOf(request.ip),
+      account_id: this.accountOf(request),
+    });
+  }
+
+  /**
+   * The endpoint is public, so the guard does not look at a key; a key sent
+   * anyway names its account when it is a live key. An unknown or revoked key
+   * is ignored rather than refused: it would only merge reports, never add one.
+   */
+  private accountOf(request: FastifyRequest): string | null {
+    const header = request.headers['x-api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key || key.length > 256) return null;
+    const record = this.directory.byKeyHash(hashKey(key));
+    if (!record || record.revoked_at !== null) return null;
+    return record.account_id;
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import {
+  CLOCK,
+  CONFIG,
+  EVENT_STORE,
+  EventRegistry,
+  JsonLogger,
+  PROJECTION_WAITER,
+  READ_STORE,
+  type Clock,
+  type Config,
+  type EventStore,
+  type ProjectionWaiter,
+  type ReadStore,
+} from '../../../platform/src/index.js';
+import { Gazetteer } from '../gazetteer.js';
+import { LandmarkReports } from './landmark-reports.js';
+import { Landmarks } from './landmarks.js';
+import { NarrationFeed } from './narration-feed.js';
+import { ReporterIdentity } from './reporter-identity.js';
+
+/** Loads the narration exclusions before the application serves its first request. */
+@Injectable()
+class NarrationFeedStarter implements OnApplicationBootstrap {
+  constructor(@Inject(NarrationFeed) private readonly feed: NarrationFeed) {}
+  onApplicationBootstrap(): Promise<void> {
+    return this.feed.start();
+  }
+}
+
+export const landmarkProviders: Provider[] = [
+  {
+    provide: NarrationFeed,
+    inject: [EVENT_STORE, READ_STORE, EventRegistry, JsonLogger],
+    useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, logger: JsonLogger) => new NarrationFeed(events, readStore, registry, logger),
+  },
+  NarrationFeedStarter,
+  { provide: Landmarks, inject: [Gazetteer, NarrationFeed], useFactory: (gazetteer: Gazetteer, feed: NarrationFeed) => new Landmarks(gazetteer, feed) },
+  { provide: ReporterIdentity, inject: [CONFIG], useFactory: (config: Config) => ReporterIdentity.fromDataDir(config.dataDir) },
+  {
+    provide: LandmarkReports,
+    inject: [EVENT_STORE, EventRegistry, READ_STORE, Landmarks, NarrationFeed, CLOCK, CONFIG, { token: PROJECTION_WAITER, optional: true }],
+    useFactory: (
+      events: EventStore,
+      registry: EventRegistry,
+      readStore: ReadStore,
+      landmarks: Landmarks,
+      feed: NarrationFeed,
+      clock: Clock,
+      config: Config,
+      waiter?: ProjectionWaiter,
+    ) => new LandmarkReports(events, registry, readStore, (key) => landmarks.bySlugKey(key), clock, config.projectionWaitMs, feed, waiter),
+  },
+];

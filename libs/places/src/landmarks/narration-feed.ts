@@ -1,0 +1,106 @@
+import type { OnModuleDestroy } from '@nestjs/common';
+import {
+  checkpointName,
+  collectionName,
+  TimeoutError,
+  type EventRegistry,
+  type EventStore,
+  type JsonLogger,
+  type ReadStore,
+  type RecordedEvent,
+  type Subscription,
+} from '../../../platform/src/index.js';
+import type { LandmarkExcludedFromNarration, LandmarkReviewed, NarrationStatus } from './domain/landmark-reports.js';
+import { LANDMARK_REPORT_INDEXES, LANDMARK_REPORTS_READ_MODEL, type LandmarkReportDoc } from './landmark-report-view.js';
+
+const PREFIXES = ['landmark-'];
+const EXCLUDED_STATUSES: NarrationStatus[] = ['excluded_pending_review', 'excluded'];
+
+/**
+ * Which landmarks narration must not use, in memory (a handful among
+ * thousands), so every landmark answer and `narrationCandidates` can say it
+ * without a read per landmark. Like the geofence feed: at start it loads the
+ * `landmark_reports` read model as of its checkpoint, then follows the
+ * `landmark-` streams from there. Exclusion and review events state the status
+ * outright, so replaying some of them again changes nothing. Report and review
+ * commands wait (`waitFor`) until this process has applied their events.
+ */
+export class NarrationFeed implements OnModuleDestroy {
+  private readonly excluded = new Map<string, NarrationStatus>();
+  private position = 0n;
+  private subscription?: Subscription;
+  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly readStore: ReadStore,
+    private readonly registry: EventRegistry,
+    private readonly logger?: Pick<JsonLogger, 'error'>,
+  ) {}
+
+  async start(): Promise<void> {
+    const checkpointKey = checkpointName(LANDMARK_REPORTS_READ_MODEL);
+    const checkpoint = await this.readStore.getCheckpoint(checkpointKey);
+    let after: bigint | undefined = checkpoint;
+    if (checkpoint !== undefined) {
+      const collection = await this.readStore.collection<LandmarkReportDoc>(collectionName(LANDMARK_REPORTS_READ_MODEL), LANDMARK_REPORT_INDEXES);
+      for (const status of EXCLUDED_STATUSES) {
+        let cursor: string | undefined;
+        do {
+          const page = await collection.find({ index: 'by_status', equals: [status], limit: 1000, cursor });
+          for (const doc of page.items) this.excluded.set(doc.id, status);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      }
+      // A rebuild that cleared the read model meanwhile leaves it behind its old checkpoint: replay everything.
+      const now = await this.readStore.getCheckpoint(checkpointKey);
+      if (now === undefined || now < checkpoint) after = undefined;
+    }
+    this.position = after ?? 0n;
+    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: PREFIXES }, (event) => this.apply(event));
+    this.subscription.done.catch((error: unknown) => this.logger?.error({ msg: 'landmark narration subscription stopped', err: String(error) }, 'places'));
+  }
+
+  onModuleDestroy(): Promise<void> | undefined {
+    return this.subscription?.stop();
+  }
+
+  /** `candidate` unless reports or an operator took the landmark out of narration. */
+  status(key: string): NarrationStatus {
+    return this.excluded.get(key) ?? 'candidate';
+  }
+
+  isExcluded(key: string): boolean {
+    return this.excluded.has(key);
+  }
+
+  waitFor(position: bigint, timeoutMs: number): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
+        reject(new TimeoutError(`the landmark narration feed did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ position, resolve: done });
+    });
+  }
+
+  private apply(recorded: RecordedEvent): void {
+    const event = this.registry.upcast(recorded);
+    if (event.type === 'LandmarkExcludedFromNarration') {
+      this.excluded.set((event.data as unknown as LandmarkExcludedFromNarration['data']).landmark, 'excluded_pending_review');
+    } else if (event.type === 'LandmarkReviewed') {
+      const data = event.data as unknown as LandmarkReviewed['data'];
+      if (data.decision === 'keep') this.excluded.delete(data.landmark);
+      else this.excluded.set(data.landmark, 'excluded');
+    }
+    this.position = event.position;
+    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
+    for (const waiter of ready) waiter.resolve();
+  }
+}
