@@ -1,21 +1,16 @@
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import Fastify from 'fastify';
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { openRuntime } from '../apps/shared/runtime.js';
-import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
 import { AddressingModule, bulkAnswerChunks, cellFromHexCode, hexCodeForPoint, hexCodeFromCell, pointForHexCode } from '../libs/addressing/src/index.js';
-import { AuditModule } from '../libs/audit/src/index.js';
-import { closeBackends, PlatformModule, type Runtime } from '../libs/platform/src/index.js';
-import { LOAD_CHILD_ENV, type LoadMessage, type LoadOutcome, type LoadRequest } from './http-load.js';
+import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
+import { BenchApiModule } from './http-bench.module.js';
+import { drive, issueKey, loadSample, runLoad, type LoadSettings } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
@@ -31,12 +26,9 @@ import { toRow, type Check, type Row, type Sample, type Section } from './report
  *   a bare handler that codes them with h3-js and answers one JSON buffer.
  */
 
-export interface HexcodeBenchOptions {
+export interface HexcodeBenchOptions extends LoadSettings {
   /** Points per codec measurement. */
   points: number;
-  connections: number;
-  warmupSeconds: number;
-  seconds: number;
   rounds: number;
   progress: (line: string) => void;
 }
@@ -125,7 +117,7 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
   let served: RunningHttp | undefined;
   try {
     runtime = await openRuntime('location-api-bench', { NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' });
-    served = await serveHttp(runtime, HexcodeBenchModule.forRoot(runtime), 'bench', { signals: false });
+    served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [AddressingModule]), 'bench', { signals: false });
     const cases = [
       { name: 'reverse', bare: `${bareUrl}/reverse?lat=${lat}&lng=${lng}`, ours: `${served.url}/v2/reverse?lat=${lat}&lng=${lng}` },
       { name: 'lookup', bare: `${bareUrl}/lookup?cell=${cellFromHexCode(codes[0])}`, ours: `${served.url}/v2/lookup?address=${codes[0]}` },
@@ -141,13 +133,9 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
       const bad: Record<string, number> = { bare: 0, ours: 0 };
       for (let round = 0; round < options.rounds; round++) {
         for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-          const { outcome, cpuMicros } = await runLoad({ url: target.url, headers: target.headers, connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.seconds });
-          samples[target.id].push({
-            ops: outcome.completed,
-            seconds: outcome.seconds,
-            latenciesMs: Array.from(outcome.latenciesMs),
-            cpuMicros,
-          });
+          const measured = await runLoad(target, options);
+          const { outcome } = measured;
+          samples[target.id].push(loadSample(measured));
           bad[target.id] += outcome.non2xx + outcome.errors;
           options.progress(`hexcode ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round(outcome.completed / outcome.seconds)} req/s`);
         }
@@ -170,8 +158,8 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
       for (const target of round % 2 === 0 ? bulkTargets : [...bulkTargets].reverse()) {
         const measured = await postLoop(target.url, target.headers, bulkBody, 4, options.seconds);
         bulkBad += measured.bad;
-        bulkSamples[target.id].push({ ops: measured.completed * BULK_ITEMS, seconds: measured.seconds, latenciesMs: measured.latenciesMs });
-        options.progress(`hexcode ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round((measured.completed * BULK_ITEMS) / measured.seconds)} items/s`);
+        bulkSamples[target.id].push(measured.sample);
+        options.progress(`hexcode ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round(measured.sample.ops / measured.sample.seconds)} items/s`);
       }
     }
     checks.push({ name: 'bulk: every response 200 with every item coded', ok: bulkBad === 0, detail: `${bulkBad} bad responses` });
@@ -186,38 +174,20 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
   }
 }
 
-/** The api process's wiring (apps/api/src/api.module.ts) with only the addressing context. */
-@Module({})
-class HexcodeBenchModule {
-  static forRoot(runtime: Runtime): DynamicModule {
-    return {
-      module: HexcodeBenchModule,
-      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule, AddressingModule],
-      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
-    };
-  }
-}
-
-/** `concurrency` loops posting the same body for `seconds`; a response counts when it is 200 and its JSON parses. */
-async function postLoop(url: string, headers: Record<string, string>, body: string, concurrency: number, seconds: number) {
-  const latenciesMs: number[] = [];
-  let completed = 0;
+/**
+ * `concurrency` loops posting the same body for `seconds`; a response counts, for its BULK_ITEMS items,
+ * when it is 200 and its JSON holds every item.
+ */
+async function postLoop(url: string, headers: Record<string, string>, body: string, concurrency: number, seconds: number): Promise<{ sample: Sample; bad: number }> {
   let bad = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const sent = performance.now();
-        const response = await fetch(url, { method: 'POST', headers, body });
-        const answer = (await response.json()) as { data?: { items?: unknown[] } };
-        latenciesMs.push(performance.now() - sent);
-        if (response.status === 200 && answer.data?.items?.length === BULK_ITEMS) completed++;
-        else bad++;
-      }
-    }),
-  );
-  return { completed, bad, seconds: (performance.now() - started) / 1000, latenciesMs };
+  const sample = await drive(concurrency, seconds, async () => {
+    const response = await fetch(url, { method: 'POST', headers, body });
+    const answer = (await response.json()) as { data?: { items?: unknown[] } };
+    if (response.status === 200 && answer.data?.items?.length === BULK_ITEMS) return BULK_ITEMS;
+    bad++;
+    return 0;
+  });
+  return { sample, bad };
 }
 
 function time(ops: number, run: () => void): Sample {
@@ -236,46 +206,4 @@ function randomPoints(count: number, seed: number): Array<[number, number]> {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return Array.from({ length: count }, () => [4.7 + next() * 6.5, -3.3 + next() * 4.5] as [number, number]);
-}
-
-async function issueKey(url: string, adminKey: string, name: string): Promise<string> {
-  const issued = await fetch(`${url}/v2/admin/keys`, {
-    method: 'POST',
-    headers: { 'x-api-key': adminKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, tier: 'enterprise' }),
-  });
-  if (issued.status !== 201) throw new Error(`could not issue the bench key: HTTP ${issued.status}`);
-  return ((await issued.json()) as { data: { key: string } }).data.key;
-}
-
-/** autocannon in a child process (bench/http-load.ts); this process's CPU time over the measured phase. */
-function runLoad(request: LoadRequest): Promise<{ outcome: LoadOutcome; cpuMicros: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL('./http-load.js', import.meta.url), [], {
-      env: { ...process.env, [LOAD_CHILD_ENV]: '1' },
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let settled = false;
-    let cpuFrom: NodeJS.CpuUsage | undefined;
-    child.on('message', (message: LoadMessage) => {
-      if ('measuring' in message) {
-        cpuFrom = process.cpuUsage();
-        return;
-      }
-      const cpu = process.cpuUsage(cpuFrom);
-      settled = true;
-      if (!message.ok) reject(new Error(`load generator failed: ${message.error}`));
-      else if (!cpuFrom) reject(new Error('load generator reported without a measured phase'));
-      else resolve({ outcome: message.outcome, cpuMicros: cpu.user + cpu.system });
-    });
-    child.once('error', (error) => {
-      settled = true;
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      if (!settled) reject(new Error(`load generator exited with code ${code} before reporting`));
-    });
-    child.send(request);
-  });
 }

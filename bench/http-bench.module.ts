@@ -1,4 +1,4 @@
-import { Controller, DynamicModule, Get, Module } from '@nestjs/common';
+import { Controller, DynamicModule, Get, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
@@ -12,7 +12,7 @@ import { PlatformModule, Public, type Runtime } from '../libs/platform/src/index
  * audited, group-committed access event held before the answer leaves.
  */
 @Controller('v2/bench')
-class BenchController {
+export class BenchController {
   @Get('ping')
   ping(): { pong: boolean } {
     return { pong: true };
@@ -25,14 +25,17 @@ class BenchController {
   }
 }
 
-/** What the api process wires (apps/api/src/api.module.ts), with the bench routes instead of the contexts'. */
+/**
+ * What the api process wires (apps/api/src/api.module.ts): platform, CQRS, accounts (the API-key guard) and
+ * audit, with only the `contexts` a bench measures (or the bench routes, as `controllers`) on top.
+ */
 @Module({})
-export class HttpBenchModule {
-  static forRoot(runtime: Runtime): DynamicModule {
+export class BenchApiModule {
+  static forRoot(runtime: Runtime, contexts: NonNullable<ModuleMetadata['imports']>, controllers: Type[] = []): DynamicModule {
     return {
-      module: HttpBenchModule,
-      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule],
-      controllers: [BenchController],
+      module: BenchApiModule,
+      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule, ...contexts],
+      controllers,
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };
   }

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fork } from 'node:child_process';
 import Fastify from 'fastify';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { openRuntime } from '../apps/shared/runtime.js';
 import { AccessRecorder, accessStream, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
-import { HttpBenchModule } from './http-bench.module.js';
-import { LOAD_CHILD_ENV, type LoadMessage, type LoadOutcome, type LoadRequest } from './http-load.js';
+import { BenchApiModule, BenchController } from './http-bench.module.js';
+import type { LoadOutcome } from './http-load.js';
+import { issueKey, loadSample, runLoad, type LoadSettings, type MeasuredLoad } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
@@ -34,10 +34,7 @@ import { toRow, type Check, type Row, type Sample, type Section } from './report
  * The production code has no switch to turn auditing off.
  */
 
-export interface HttpBenchOptions {
-  connections: number;
-  warmupSeconds: number;
-  seconds: number;
+export interface HttpBenchOptions extends LoadSettings {
   /** Rounds alternate the order of the targets so drift of the machine hits all of them alike. */
   rounds: number;
   progress: (line: string) => void;
@@ -73,23 +70,13 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
       PORT: '0',
       HOST: '127.0.0.1',
     });
-    served = await serveHttp(runtime, HttpBenchModule.forRoot(runtime), 'bench', { signals: false });
+    served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [], [BenchController]), 'bench', { signals: false });
 
     // Issued enterprise keys (100,000 a day each), so the audited path is the real one:
     // key lookup, liveness check, quota count and the access event. The audit-off run
     // has a key of its own: one key's daily quota does not cover both runs.
-    const serviceUrl = served.url;
-    const issueKey = async (name: string) => {
-      const issued = await fetch(`${serviceUrl}/v2/admin/keys`, {
-        method: 'POST',
-        headers: { 'x-api-key': adminKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ name, tier: 'enterprise' }),
-      });
-      if (issued.status !== 201) throw new Error(`could not issue the bench key: HTTP ${issued.status}`);
-      return ((await issued.json()) as { data: { key: string } }).data.key;
-    };
-    const benchKey = await issueKey('bench');
-    const offKey = await issueKey('bench, audit off');
+    const benchKey = await issueKey(served.url, adminKey, 'bench');
+    const offKey = await issueKey(served.url, adminKey, 'bench, audit off');
 
     const targets: Target[] = [
       { id: 'bare', label: 'bare Fastify GET /ping', url: `${bareUrl}/ping`, headers: {} },
@@ -125,16 +112,10 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
       for (const target of order) {
         auditing(target.id !== 'unaudited');
         unrecorded = 0;
-        let outcome: LoadOutcome;
-        let cpuMicros: number;
+        let measured: MeasuredLoad;
         try {
-          ({ outcome, cpuMicros } = await runLoad({
-            url: target.url,
-            headers: target.headers,
-            connections: options.connections,
-            warmupSeconds: options.warmupSeconds,
-            seconds: options.seconds,
-          }));
+          measured = await runLoad(target, options);
+          const { outcome } = measured;
           if (target.id === 'unaudited') {
             const expected = outcome.warmupSent + outcome.sent;
             const drained = await until(() => unrecorded >= expected, 10_000);
@@ -143,7 +124,8 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
         } finally {
           auditing(true);
         }
-        samples[target.id].push({ ops: outcome.completed, seconds: outcome.seconds, latenciesMs: Array.from(outcome.latenciesMs), cpuMicros });
+        const { outcome, cpuMicros } = measured;
+        samples[target.id].push(loadSample(measured));
         autocannonFigures[target.id].push(outcome.autocannon);
         const failed = failures[target.id];
         failed.non2xx += outcome.non2xx;
@@ -282,36 +264,4 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return true;
-}
-
-/** Runs autocannon in a child process; counts this process's CPU time from the end of the warm-up to the outcome. */
-function runLoad(request: LoadRequest): Promise<{ outcome: LoadOutcome; cpuMicros: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL('./http-load.js', import.meta.url), [], {
-      env: { ...process.env, [LOAD_CHILD_ENV]: '1' },
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let settled = false;
-    let cpuFrom: NodeJS.CpuUsage | undefined;
-    child.on('message', (message: LoadMessage) => {
-      if ('measuring' in message) {
-        cpuFrom = process.cpuUsage();
-        return;
-      }
-      const cpu = process.cpuUsage(cpuFrom);
-      settled = true;
-      if (!message.ok) reject(new Error(`load generator failed: ${message.error}`));
-      else if (!cpuFrom) reject(new Error('load generator reported without a measured phase'));
-      else resolve({ outcome: message.outcome, cpuMicros: cpu.user + cpu.system });
-    });
-    child.once('error', (error) => {
-      settled = true;
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      if (!settled) reject(new Error(`load generator exited with code ${code} before reporting`));
-    });
-    child.send(request);
-  });
 }

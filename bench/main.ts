@@ -24,6 +24,8 @@ import { runTilesBench } from './tiles.bench.js';
 const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
 const started = performance.now();
 const progress = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
+/** The autocannon phases of an HTTP section: `seconds` is a full run's measured phase per round. */
+const loadPhases = (connections: number, seconds: number) => ({ connections, warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 1.5 : seconds, rounds: 2, progress });
 
 const benches: Record<string, () => Promise<Section>> = {
   'event-store': () =>
@@ -34,25 +36,11 @@ const benches: Record<string, () => Promise<Section>> = {
       burstSize: 1000,
       progress,
     }),
-  http: () =>
-    runHttpBench({
-      connections: 50,
-      warmupSeconds: quick ? 0.5 : 1,
-      seconds: quick ? 1.5 : 5,
-      rounds: 2,
-      progress,
-    }),
+  http: () => runHttpBench(loadPhases(50, 5)),
   // At 50 connections a closed-loop client is bound by latency: the audited route holds
   // each answer for its group-committed fsync. With more clients waiting, batches grow
   // and the capacity of the audited path shows.
-  'http-saturated': () =>
-    runHttpBench({
-      connections: 200,
-      warmupSeconds: quick ? 0.5 : 1,
-      seconds: quick ? 1.5 : 4,
-      rounds: 2,
-      progress,
-    }),
+  'http-saturated': () => runHttpBench(loadPhases(200, 4)),
   pings: () =>
     runPingsBench({
       customers: quick ? 1000 : 10_000,
@@ -63,25 +51,10 @@ const benches: Record<string, () => Promise<Section>> = {
       rounds: 2,
       progress,
     }),
-  tiles: () =>
-    runTilesBench({
-      connections: 50,
-      warmupSeconds: quick ? 0.5 : 1,
-      seconds: quick ? 1.5 : 4,
-      rounds: 2,
-      progress,
-    }),
+  tiles: () => runTilesBench(loadPhases(50, 4)),
   search: () => runSearchBench({ queriesPerCase: quick ? 300 : 2000, rounds: 2, progress }),
   'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
-  hexcode: () =>
-    runHexcodeBench({
-      points: quick ? 20_000 : 200_000,
-      connections: 50,
-      warmupSeconds: quick ? 0.5 : 1,
-      seconds: quick ? 1.5 : 4,
-      rounds: 2,
-      progress,
-    }),
+  hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, ...loadPhases(50, 4) }),
 };
 
 const requested = process.argv.slice(2);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eventRegistry } from '../apps/shared/runtime.js';
 import { Consents, FenceIndex, LocationSealing, Locations, locationStream } from '../libs/monitoring/src/index.js';
 import { EmbeddedDataKeyVault, EmbeddedEventStore, EmbeddedReadStore, SecretBox, systemClock, type EventStore } from '../libs/platform/src/index.js';
+import { drive } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
@@ -95,24 +96,6 @@ async function closeFixture(fixture: Fixture): Promise<void> {
   await fixture.readStore.close();
   await fixture.events.close();
   rmSync(fixture.dir, { recursive: true, force: true });
-}
-
-/** `clients` loops, each one request at a time until the deadline; answers requests and the items they carried. */
-async function drive(clients: number, seconds: number, request: () => Promise<number>): Promise<Sample> {
-  const latenciesMs: number[] = [];
-  let items = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        const begun = performance.now();
-        items += await request();
-        latenciesMs.push(performance.now() - begun);
-      }
-    }),
-  );
-  return { ops: items, seconds: (performance.now() - started) / 1000, latenciesMs };
 }
 
 let clock = Date.now() - 20 * 24 * 3_600_000;

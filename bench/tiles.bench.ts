@@ -1,21 +1,17 @@
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import Fastify from 'fastify';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { openRuntime } from '../apps/shared/runtime.js';
-import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
-import { AccessRecorder, AuditModule } from '../libs/audit/src/index.js';
-import { closeBackends, PlatformModule, type Runtime } from '../libs/platform/src/index.js';
+import { AccessRecorder } from '../libs/audit/src/index.js';
+import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
 import { TilesModule } from '../libs/tiles/src/index.js';
-import { LOAD_CHILD_ENV, type LoadMessage, type LoadOutcome, type LoadRequest } from './http-load.js';
+import { BenchApiModule } from './http-bench.module.js';
+import { issueKey, loadSample, runLoad, type LoadSettings, type MeasuredLoad } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
@@ -29,10 +25,7 @@ import { toRow, type Check, type Row, type Sample, type Section } from './report
  * for those runs only), so the handler's own price shows apart from the audit's.
  */
 
-export interface TilesBenchOptions {
-  connections: number;
-  warmupSeconds: number;
-  seconds: number;
+export interface TilesBenchOptions extends LoadSettings {
   rounds: number;
   progress: (line: string) => void;
 }
@@ -70,7 +63,7 @@ export async function runTilesBench(options: TilesBenchOptions): Promise<Section
       PORT: '0',
       HOST: '127.0.0.1',
     });
-    served = await serveHttp(runtime, TilesBenchModule.forRoot(runtime), 'bench', { signals: false });
+    served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [TilesModule]), 'bench', { signals: false });
     const ourUrl = `${served.url}/v2/tiles/bench`;
     const recorder = served.app.get(AccessRecorder);
     const record = recorder.record.bind(recorder);
@@ -112,20 +105,14 @@ export async function runTilesBench(options: TilesBenchOptions): Promise<Section
         const order = round % 2 === 0 ? targets : [...targets].reverse();
         for (const target of order) {
           auditing(target.id !== 'unaudited');
-          let measured: { outcome: LoadOutcome; cpuMicros: number };
+          let measured: MeasuredLoad;
           try {
-            measured = await runLoad({
-              url: target.url,
-              headers: target.headers,
-              connections: options.connections,
-              warmupSeconds: options.warmupSeconds,
-              seconds: options.seconds,
-            });
+            measured = await runLoad(target, options);
           } finally {
             auditing(true);
           }
           const { outcome, cpuMicros } = measured;
-          samples[target.id].push({ ops: outcome.completed, seconds: outcome.seconds, latenciesMs: Array.from(outcome.latenciesMs), cpuMicros });
+          samples[target.id].push(loadSample(measured));
           const failed = failures[target.id];
           // autocannon counts 206 as 2xx; anything else (a 200 whole file, a 429) is a failure of the setup.
           for (const [code, count] of Object.entries(outcome.statusCodes)) {
@@ -182,28 +169,6 @@ function bareRangeServer(file: string) {
   return bare;
 }
 
-/** The api process's wiring (apps/api/src/api.module.ts) with only the tiles context. */
-@Module({})
-class TilesBenchModule {
-  static forRoot(runtime: Runtime): DynamicModule {
-    return {
-      module: TilesBenchModule,
-      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule, TilesModule],
-      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
-    };
-  }
-}
-
-async function issueKey(url: string, adminKey: string, name: string): Promise<string> {
-  const issued = await fetch(`${url}/v2/admin/keys`, {
-    method: 'POST',
-    headers: { 'x-api-key': adminKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, tier: 'enterprise' }),
-  });
-  if (issued.status !== 201) throw new Error(`could not issue the bench key: HTTP ${issued.status}`);
-  return ((await issued.json()) as { data: { key: string } }).data.key;
-}
-
 /** Both servers answer the range with the same status, Content-Range and bytes, so the comparison is like for like. */
 async function sameAnswer(targets: Array<{ label: string; url: string; headers: Record<string, string> }>, expected: Buffer, range: string): Promise<Check> {
   const problems: string[] = [];
@@ -219,36 +184,4 @@ async function sameAnswer(targets: Array<{ label: string; url: string; headers: 
     ok: problems.length === 0,
     detail: problems.length === 0 ? `every target answers 206 with the same ${expected.length} bytes` : problems.join('; '),
   };
-}
-
-/** Runs autocannon in a child process (bench/http-load.ts); counts this process's CPU time over the measured phase. */
-function runLoad(request: LoadRequest): Promise<{ outcome: LoadOutcome; cpuMicros: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL('./http-load.js', import.meta.url), [], {
-      env: { ...process.env, [LOAD_CHILD_ENV]: '1' },
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let settled = false;
-    let cpuFrom: NodeJS.CpuUsage | undefined;
-    child.on('message', (message: LoadMessage) => {
-      if ('measuring' in message) {
-        cpuFrom = process.cpuUsage();
-        return;
-      }
-      const cpu = process.cpuUsage(cpuFrom);
-      settled = true;
-      if (!message.ok) reject(new Error(`load generator failed: ${message.error}`));
-      else if (!cpuFrom) reject(new Error('load generator reported without a measured phase'));
-      else resolve({ outcome: message.outcome, cpuMicros: cpu.user + cpu.system });
-    });
-    child.once('error', (error) => {
-      settled = true;
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      if (!settled) reject(new Error(`load generator exited with code ${code} before reporting`));
-    });
-    child.send(request);
-  });
 }

@@ -1,4 +1,5 @@
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
+import { data, json, signUp } from './support/http.js';
 
 /** interface.md, "Consent states" and the consent rows of "Identity, consent, monitoring". */
 describe('consent over HTTP', () => {
@@ -11,18 +12,10 @@ describe('consent over HTTP', () => {
     await service?.close();
   });
 
-  const json = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await response.json()) as T;
-  const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await json<{ data: T }>(response)).data;
-
-  async function signUp(): Promise<string> {
-    const response = await service.request('POST', '/v2/self/signup', { body: { name: 'Esi', email: `esi-${Math.random().toString(36).slice(2)}@example.com` } });
-    return (await data<{ key: string }>(response)).key;
-  }
-
   const status = (key: string, customerId: string) => service.request('GET', `/v2/consent/status?customer_id=${encodeURIComponent(customerId)}`, { key });
 
   it('grants with the default purpose, shows it, revokes, and refuses deletion until revoked', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Esi');
     const customer = 'cust:0042';
 
     const none = await status(key, customer);
@@ -64,7 +57,7 @@ describe('consent over HTTP', () => {
   });
 
   it('grants again after a revoke with a new purpose and scope', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Esi');
     await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'c1', purpose: 'fleet_dispatch' } });
     await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: 'c1' } });
     const regrant = await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'c1', purpose: 'loan_collections', scope: ['location', 'device', 'location'] } });
@@ -81,14 +74,14 @@ describe('consent over HTTP', () => {
     [{ customer_id: 'c1', scope: Array.from({ length: 21 }, (_, i) => `s${i}`) }, 'scope'],
     [{ customer_id: 'c1', scope: 'location' }, 'scope'],
   ])('refuses the grant %j naming field %s', async (body, field) => {
-    const key = await signUp();
+    const key = await signUp(service, 'Esi');
     const response = await service.request('POST', '/v2/consent/grant', { key, body });
     expect(response.status).toBe(400);
     expect(await json(response)).toMatchObject({ error: { code: 'INVALID_PARAM', field } });
   });
 
   it('refuses a bad customer id on the status query', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Esi');
     const response = await status(key, 'bad id');
     expect(response.status).toBe(400);
     expect(await json(response)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'customer_id' } });
@@ -110,8 +103,8 @@ describe('consent over HTTP', () => {
   });
 
   it("keeps one account's customers from another account", async () => {
-    const mine = await signUp();
-    const theirs = await signUp();
+    const mine = await signUp(service, 'Esi');
+    const theirs = await signUp(service, 'Esi');
     await service.request('POST', '/v2/consent/grant', { key: mine, body: { customer_id: 'shared-id', purpose: 'safety_monitoring' } });
     expect(await data(await status(mine, 'shared-id'))).toMatchObject({ status: 'granted', purpose: 'safety_monitoring' });
     expect(await data(await status(theirs, 'shared-id'))).toMatchObject({ status: 'none', purpose: null });

@@ -1,5 +1,6 @@
 import { FenceIndex, LocationSealing } from '../libs/monitoring/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
+import { accountOf, data, json, signUp } from './support/http.js';
 
 /** interface.md: POST /v2/geofence/create and POST /v2/service-area; the README's "Geofences" for the rest. */
 describe('geofences over HTTP', () => {
@@ -11,15 +12,6 @@ describe('geofences over HTTP', () => {
   afterAll(async () => {
     await service?.close();
   });
-
-  const json = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await response.json()) as T;
-  const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await json<{ data: T }>(response)).data;
-
-  async function signUp(): Promise<string> {
-    const response = await service.request('POST', '/v2/self/signup', { body: { name: 'Ama', email: `ama-${Math.random().toString(36).slice(2)}@example.com` } });
-    return (await data<{ key: string }>(response)).key;
-  }
-  const accountOf = async (key: string) => (await data<{ account_id: string }>(await service.request('GET', '/v2/me', { key }))).account_id;
 
   const MAKOLA = { lat: 5.5497, lng: -0.2093 };
   const SQUARE_WITH_HOLE = {
@@ -42,7 +34,7 @@ describe('geofences over HTTP', () => {
   };
 
   it('creates a circle fence, reads it back, lists it, and deletes it', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Ama');
     const created = await service.request('POST', '/v2/geofence/create', {
       key,
       body: { fence_type: 'circle', center: MAKOLA, radius_m: 250, customer_id: 'cust-1', loan_id: 'loan-9', name: 'Makola stall' },
@@ -75,7 +67,7 @@ describe('geofences over HTTP', () => {
     expect((await data<{ items: unknown[] }>(await service.request('GET', '/v2/geofence?customer_id=cust-2', { key }))).items).toEqual([]);
 
     const index = service.app.get(FenceIndex);
-    const accountId = await accountOf(key);
+    const accountId = await accountOf(service, key);
     expect(index.fencesContaining(accountId, 'cust-1', MAKOLA.lat, MAKOLA.lng).map((hit) => hit.fence_id)).toEqual([fence.id]);
 
     const deleted = await service.request('DELETE', `/v2/geofence/${fence.id}`, { key });
@@ -91,7 +83,7 @@ describe('geofences over HTTP', () => {
   });
 
   it('creates a polygon fence with a hole, closing its rings', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Ama');
     const created = await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'polygon', polygon: SQUARE_WITH_HOLE } });
     expect(created.status).toBe(201);
     const fence = await data<{ id: string; polygon: { coordinates: number[][][] }; customer_id: unknown; center: unknown }>(created);
@@ -101,24 +93,24 @@ describe('geofences over HTTP', () => {
 
     // An account-wide fence applies to every customer; the hole is outside it.
     const index = service.app.get(FenceIndex);
-    const accountId = await accountOf(key);
+    const accountId = await accountOf(service, key);
     expect(index.fencesContaining(accountId, 'anyone', 5.545, -0.215).map((hit) => hit.fence_id)).toEqual([fence.id]);
     expect(index.fencesContaining(accountId, 'anyone', 5.55, -0.21)).toEqual([]);
   });
 
   it('keeps accounts apart', async () => {
-    const mine = await signUp();
-    const theirs = await signUp();
+    const mine = await signUp(service, 'Ama');
+    const theirs = await signUp(service, 'Ama');
     const fence = await data<{ id: string }>(await service.request('POST', '/v2/geofence/create', { key: mine, body: { fence_type: 'circle', center: MAKOLA, radius_m: 100 } }));
     expect((await service.request('GET', `/v2/geofence/${fence.id}`, { key: theirs })).status).toBe(404);
     expect((await service.request('DELETE', `/v2/geofence/${fence.id}`, { key: theirs })).status).toBe(404);
     expect((await data<{ items: unknown[] }>(await service.request('GET', '/v2/geofence', { key: theirs }))).items).toEqual([]);
-    expect(service.app.get(FenceIndex).fencesContaining(await accountOf(theirs), 'c', MAKOLA.lat, MAKOLA.lng)).toEqual([]);
+    expect(service.app.get(FenceIndex).fencesContaining(await accountOf(service, theirs), 'c', MAKOLA.lat, MAKOLA.lng)).toEqual([]);
     expect((await service.request('GET', `/v2/geofence/${fence.id}`, { key: mine })).status).toBe(200);
   });
 
   it('answers isochrone fences with 501 in the envelope', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Ama');
     const response = await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'isochrone', center: MAKOLA } });
     expect(response.status).toBe(501);
     expect(await json(response)).toMatchObject({ success: false, error: { code: 'NOT_IMPLEMENTED' } });
@@ -151,14 +143,14 @@ describe('geofences over HTTP', () => {
     [{ fence_type: 'circle', center: MAKOLA, radius_m: 100, name: 'bell\u0007' }, 'name'],
     [{ fence_type: 'circle', center: MAKOLA, radius_m: 100, colour: 'red' }, 'colour'],
   ])('refuses %j naming %s', async (body, field) => {
-    const key = await signUp();
+    const key = await signUp(service, 'Ama');
     const response = await service.request('POST', '/v2/geofence/create', { key, body });
     expect(response.status).toBe(400);
     expect(await json(response)).toMatchObject({ success: false, error: { code: 'INVALID_PARAM', field } });
   });
 
   it('refuses a body that is not JSON, legacy keys, and unknown ids without a 500', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Ama');
     const garbage = await service.request('POST', '/v2/geofence/create', { key, rawBody: '{"fence_type":' });
     expect(garbage.status).toBe(400);
     expect(await json(garbage)).toMatchObject({ error: { code: 'INVALID_JSON' } });
@@ -181,7 +173,7 @@ describe('geofences over HTTP', () => {
   });
 
   it('pages the list newest first', async () => {
-    const key = await signUp();
+    const key = await signUp(service, 'Ama');
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const created = await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'circle', center: { lat: 5.6 + i / 100, lng: -0.2 }, radius_m: 50 } });
@@ -198,8 +190,8 @@ describe('geofences over HTTP', () => {
   });
 
   it('indexes a fence another instance wrote to the log, through the subscription', async () => {
-    const key = await signUp();
-    const accountId = await accountOf(key);
+    const key = await signUp(service, 'Ama');
+    const accountId = await accountOf(service, key);
     const fenceId = `gf_${'ab'.repeat(16)}`;
     // What another API instance's create appends; this process learns of it only from the log.
     await service.runtime.backends.events.append(
@@ -234,8 +226,8 @@ describe('geofences over HTTP', () => {
   });
 
   it('records a geofence entry when a consenting customer pings inside a fence, not for another customer', async () => {
-    const key = await signUp();
-    const accountId = await accountOf(key);
+    const key = await signUp(service, 'Ama');
+    const accountId = await accountOf(service, key);
     for (const customer_id of ['cust-9', 'cust-10']) await service.request('POST', '/v2/consent/grant', { key, body: { customer_id } });
     const fence = await data<{ id: string }>(
       await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'circle', center: MAKOLA, radius_m: 300, customer_id: 'cust-9', loan_id: 'loan-1' } }),
@@ -256,7 +248,7 @@ describe('geofences over HTTP', () => {
     const SQUARE = { type: 'Polygon', coordinates: [[[-0.22, 5.54], [-0.2, 5.54], [-0.2, 5.56], [-0.22, 5.56], [-0.22, 5.54]]] };
 
     it('answers the cells of a polygon as hex codes and H3 indexes, compacted on request', async () => {
-      const key = await signUp();
+      const key = await signUp(service, 'Ama');
       const response = await service.request('POST', '/v2/service-area', { key, body: { polygon: SQUARE, resolution: 9 } });
       expect(response.status).toBe(200);
       const area = await data<{ cells: string[]; h3_cells: string[]; cell_count: number; resolution: number; containment: string; compact: boolean }>(response);
@@ -279,7 +271,7 @@ describe('geofences over HTTP', () => {
     });
 
     it('refuses too many cells with a clear 400 instead of truncating', async () => {
-      const key = await signUp();
+      const key = await signUp(service, 'Ama');
       const response = await service.request('POST', '/v2/service-area', { key, body: { polygon: SQUARE, resolution: 13 } });
       expect(response.status).toBe(400);
       const body = await json<{ error: { code: string; field: string; message: string } }>(response);
@@ -295,7 +287,7 @@ describe('geofences over HTTP', () => {
       [{ polygon: SQUARE, compact: 'yes' }, 'compact'],
       [{ polygon: { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1]]] } }, 'polygon.coordinates[0]'],
     ])('refuses %j naming %s', async (body, field) => {
-      const key = await signUp();
+      const key = await signUp(service, 'Ama');
       const response = await service.request('POST', '/v2/service-area', { key, body });
       expect(response.status).toBe(400);
       expect(await json(response)).toMatchObject({ error: { code: 'INVALID_PARAM', field } });
@@ -314,15 +306,12 @@ describe('geofences over HTTP', () => {
 describe('geofences across a restart', () => {
   it('loads every active fence into the index before serving again', async () => {
     const first = await bootService();
-    const key = await (async () => {
-      const response = await first.request('POST', '/v2/self/signup', { body: { name: 'Kofi', email: `kofi-${Math.random().toString(36).slice(2)}@example.com` } });
-      return ((await response.json()) as { data: { key: string } }).data.key;
-    })();
+    const key = await signUp(first, 'Kofi');
     const create = (body: unknown) => first.request('POST', '/v2/geofence/create', { key, body });
     const kept = ((await (await create({ fence_type: 'circle', center: { lat: 5.6, lng: -0.2 }, radius_m: 500 })).json()) as { data: { id: string } }).data.id;
     const dropped = ((await (await create({ fence_type: 'circle', center: { lat: 5.6, lng: -0.2 }, radius_m: 800 })).json()) as { data: { id: string } }).data.id;
     await first.request('DELETE', `/v2/geofence/${dropped}`, { key });
-    const accountId = ((await (await first.request('GET', '/v2/me', { key })).json()) as { data: { account_id: string } }).data.account_id;
+    const accountId = await accountOf(first, key);
     await first.close();
 
     const second = await bootService({ dataDir: first.dataDir });

@@ -10,6 +10,7 @@ import { LocationSealing, locationStream } from '../libs/monitoring/src/index.js
 import { collectionName, EmbeddedReadStore, rebuildProjection, StreamNotFoundError, type RecordedEvent } from '../libs/platform/src/index.js';
 import { driftStateProjection } from '../projections/index.js';
 import { bootService, eventually, type Service } from './support/boot.js';
+import { accountOf, data, json, signUp } from './support/http.js';
 
 /** Consent-gated pings, zones and drift, and erasure (issue 4; decisions.md, "Endpoints the specification implies"). */
 describe('location monitoring over HTTP', () => {
@@ -22,14 +23,9 @@ describe('location monitoring over HTTP', () => {
     await service?.close();
   });
 
-  const json = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await response.json()) as T;
-  const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await json<{ data: T }>(response)).data;
-
-  async function signUp(): Promise<{ key: string; account: string }> {
-    const response = await service.request('POST', '/v2/self/signup', { body: { name: 'Kofi', email: `kofi-${Math.random().toString(36).slice(2)}@example.com` } });
-    const key = (await data<{ key: string }>(response)).key;
-    const me = await data<{ account_id: string }>(await service.request('GET', '/v2/me', { key }));
-    return { key, account: me.account_id };
+  async function signUpWithAccount(): Promise<{ key: string; account: string }> {
+    const key = await signUp(service, 'Kofi');
+    return { key, account: await accountOf(service, key) };
   }
 
   const grant = (key: string, customer_id: string, scope?: string[]) => service.request('POST', '/v2/consent/grant', { key, body: { customer_id, ...(scope ? { scope } : {}) } });
@@ -52,7 +48,7 @@ describe('location monitoring over HTTP', () => {
   const away = { lat: 5.5755, lng: -0.2301 };
 
   it('refuses pings without granted consent and stores nothing of them', async () => {
-    const { key, account } = await signUp();
+    const { key, account } = await signUpWithAccount();
     const single = await pings(key, { customer_id: 'c-none', ...home });
     expect(single.status).toBe(403);
     expect(await json(single)).toMatchObject({ success: false, error: { code: 'CONSENT_REQUIRED' } });
@@ -68,7 +64,7 @@ describe('location monitoring over HTTP', () => {
   });
 
   it('stores a replayed batch once, reporting duplicates, and checks each ping on its own', async () => {
-    const { key, account } = await signUp();
+    const { key, account } = await signUpWithAccount();
     await grant(key, 'c-replay');
     const batch = [
       { customer_id: 'c-replay', ...home, recorded_at: ago(30), accuracy_m: 8 },
@@ -91,7 +87,7 @@ describe('location monitoring over HTTP', () => {
   });
 
   it('refuses malformed requests with 400 naming the field, never 500', async () => {
-    const { key } = await signUp();
+    const { key } = await signUpWithAccount();
     await grant(key, 'c-bad');
     const cases: Array<[unknown, string]> = [
       [{ pings: Array.from({ length: 1001 }, () => ({ customer_id: 'c-bad', ...home })) }, 'pings'],
@@ -111,7 +107,7 @@ describe('location monitoring over HTTP', () => {
   });
 
   it('emits one drift per excursion, resets on return, and orders late pings by recorded_at', async () => {
-    const { key, account } = await signUp();
+    const { key, account } = await signUpWithAccount();
     const customer = 'c-drift';
     const refused = await service.request('PUT', `/v2/monitoring/zones/${customer}`, { key, body: { ...home, tolerance_hops: 2 } });
     expect(refused.status).toBe(403);
@@ -148,7 +144,7 @@ describe('location monitoring over HTTP', () => {
   });
 
   it('accepts a zone as a hex code and refuses bad zones', async () => {
-    const { key } = await signUp();
+    const { key } = await signUpWithAccount();
     await grant(key, 'c-zone');
     const code = hexCodeForPoint(home.lat, home.lng, 10);
     const zone = await data<{ home_hex: string }>(await service.request('PUT', '/v2/monitoring/zones/c-zone', { key, body: { home_hex: code.toLowerCase(), tolerance_hops: 0 } }));
@@ -168,7 +164,7 @@ describe('location monitoring over HTTP', () => {
   });
 
   it('stores no ping after a revoke is acknowledged, under concurrent batches', async () => {
-    const { key, account } = await signUp();
+    const { key, account } = await signUpWithAccount();
     const customer = 'c-race';
     await grant(key, customer);
     let n = 0;
@@ -231,8 +227,6 @@ describe('erasure by crypto-shredding', () => {
   afterAll(async () => {
     await service?.close();
   });
-
-  const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
 
   /** Every file under the folder, as bytes. */
   function files(dir: string): Array<{ file: string; bytes: Buffer }> {
@@ -306,8 +300,6 @@ describe('drift webhooks', () => {
   afterAll(async () => {
     await service?.close();
   });
-
-  const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
 
   it('delivers one signed drift per excursion with the spec payload, timestamped by the ping', async () => {
     const received: Array<{ headers: http.IncomingHttpHeaders; raw: Buffer }> = [];
@@ -392,7 +384,6 @@ describe('projection rebuilds', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const fresh = await EmbeddedReadStore.open(mkdtempSync(path.join(tmpdir(), 'rebuild-all-')));
     try {
-      const data = async <T = Record<string, unknown>>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
       const { key } = await data<{ key: string }>(await service.request('POST', '/v2/self/signup', { body: { name: 'Efua', email: 'efua-rebuild@example.com' } }));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
       await service.request('POST', '/v2/webhooks/configure', { key, body: { url, secret: 'whsec-rebuild-0123456789', event_types: ['drift', 'geofence_breach', 'consent_revoked'] } });

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { EventRegistry, type RecordedEvent } from '../../platform/src/index.js';
+import { EventRegistry } from '../../platform/src/index.js';
+import { readStoredEvents, upcastStoredEvents } from '../../../test/support/stored-events.js';
 import { CONSENT_EVENT_TYPES, evolveConsent, initialConsentState, type ConsentEvent } from './domain/consent.js';
 import { monitoringEventTypes } from './event-types.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */
-const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, '__fixtures__/consent-events.v1.json'), 'utf8')) as {
-  events: Array<{ type: string; metadata: Record<string, unknown>; data: Record<string, unknown> }>;
-};
+const stored = readStoredEvents(new URL('./__fixtures__/consent-events.v1.json', import.meta.url));
 
 describe('monitoring event types', () => {
   const registry = new EventRegistry().register(...monitoringEventTypes);
@@ -17,19 +14,7 @@ describe('monitoring event types', () => {
   });
 
   it('reads version-1 stored consent events into a revoked consent', () => {
-    const events = fixture.events.map((stored, index) => {
-      const event = registry.upcast({
-        id: `fixture-${index}`,
-        streamName: 'consent-acct_fixture:cust-1',
-        type: stored.type,
-        data: stored.data,
-        metadata: stored.metadata,
-        revision: BigInt(index),
-        position: BigInt(index + 1),
-        createdAt: new Date(0),
-      } satisfies RecordedEvent);
-      return { type: event.type, data: event.data } as unknown as ConsentEvent;
-    });
+    const events = upcastStoredEvents<ConsentEvent>(registry, stored, 'consent-acct_fixture:cust-1');
     expect(events.reduce(evolveConsent, initialConsentState)).toEqual({
       status: 'revoked',
       purpose: 'unspecified',

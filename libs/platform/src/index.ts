@@ -25,3 +25,4 @@ export * from './platform.module.js';
 export * from './backends.js';
 export * from './projections/projection-waiter.js';
 export * from './events/event-stream.js';
+export * from './events/stream-follower.js';

@@ -1,5 +1,5 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import { TimeoutError, type EventStore, type RecordedEvent, type Subscription } from '../../../platform/src/index.js';
+import { StreamFollower, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import { evolveAccount, type Account, type AccountEvent, type AccountState } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked, KeyKind, Tier } from '../domain/api-key.js';
 
@@ -35,11 +35,11 @@ export class KeyDirectory implements OnModuleDestroy {
   private readonly byHash = new Map<string, KeyRecord>();
   private readonly byId = new Map<string, KeyRecord>();
   private readonly accounts = new Map<string, AccountState>();
-  private position = 0n;
-  private subscription?: Subscription;
-  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+  private readonly follower: StreamFollower;
 
-  constructor(private readonly events: EventStore) {}
+  constructor(events: EventStore) {
+    this.follower = new StreamFollower(events, { name: 'key directory', streamPrefixes: PREFIXES, apply: (event) => this.apply(event) });
+  }
 
   /**
    * Reads every key event in the log before answering, so a restarted process
@@ -47,20 +47,12 @@ export class KeyDirectory implements OnModuleDestroy {
    * The scan reads the whole log once at start (a persisted key projection
    * would avoid that: a follow-up).
    */
-  async start(): Promise<void> {
-    let after = this.position;
-    for (;;) {
-      const page = await this.events.readAll({ after, maxCount: 5000 });
-      if (page.length === 0) break;
-      for (const event of page) if (PREFIXES.some((prefix) => event.streamName.startsWith(prefix))) this.apply(event);
-      after = page[page.length - 1].position;
-    }
-    this.position = after;
-    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: PREFIXES }, (event) => this.apply(event));
+  start(): Promise<void> {
+    return this.follower.readAllThenFollow();
   }
 
-  onModuleDestroy(): Promise<void> | undefined {
-    return this.subscription?.stop();
+  onModuleDestroy(): Promise<void> {
+    return this.follower.stop();
   }
 
   byKeyHash(hash: string): KeyRecord | undefined {
@@ -82,18 +74,7 @@ export class KeyDirectory implements OnModuleDestroy {
   }
 
   waitFor(position: bigint, timeoutMs: number): Promise<void> {
-    if (this.position >= position) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
-        reject(new TimeoutError(`key directory did not reach position ${position} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.waiters.push({ position, resolve: done });
-    });
+    return this.follower.waitFor(position, timeoutMs);
   }
 
   private apply(event: RecordedEvent): void {
@@ -116,9 +97,5 @@ export class KeyDirectory implements OnModuleDestroy {
       const next = evolveAccount(this.accounts.get(accountId) ?? { status: 'none' }, { type: event.type, data: event.data } as AccountEvent);
       this.accounts.set(accountId, next);
     }
-    this.position = event.position;
-    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
-    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
-    for (const waiter of ready) waiter.resolve();
   }
 }

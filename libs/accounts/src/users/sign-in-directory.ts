@@ -1,8 +1,10 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import { TimeoutError, type EventRegistry, type EventStore, type RecordedEvent, type Subscription } from '../../../platform/src/index.js';
+import { StreamFollower, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { AccountOpened } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked } from '../domain/api-key.js';
 import { userIdForAccount, type UserPasswordResetRequested } from './domain/user.js';
+
+const STREAM_PREFIXES = ['account-', 'api_key-', 'user-'];
 
 /** The account an e-mail address signs in to, and its user. */
 export interface SignInAccount {
@@ -36,29 +38,21 @@ export class SignInDirectory implements OnModuleDestroy {
   private readonly personalTokens = new Map<string, { user_id: string; expires_at: string | null }>();
   private readonly tokensByUser = new Map<string, Set<string>>();
   private readonly resetTokens = new Map<string, { user_id: string; expires_at: string }>();
-  private position = 0n;
-  private subscription?: Subscription;
-  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+  private readonly follower: StreamFollower;
 
   constructor(
-    private readonly events: EventStore,
+    events: EventStore,
     private readonly registry: EventRegistry,
-  ) {}
-
-  async start(): Promise<void> {
-    let after = this.position;
-    for (;;) {
-      const page = await this.events.readAll({ after, maxCount: 5000 });
-      if (page.length === 0) break;
-      for (const event of page) if (followed(event.streamName)) this.apply(event);
-      after = page[page.length - 1].position;
-    }
-    this.advance(after);
-    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: STREAM_PREFIXES }, (event) => this.apply(event));
+  ) {
+    this.follower = new StreamFollower(events, { name: 'sign-in directory', streamPrefixes: STREAM_PREFIXES, apply: (event) => this.apply(event) });
   }
 
-  onModuleDestroy(): Promise<void> | undefined {
-    return this.subscription?.stop();
+  start(): Promise<void> {
+    return this.follower.readAllThenFollow();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.follower.stop();
   }
 
   /** The account `email` (lower case, as signup stores it) signs in to. */
@@ -97,18 +91,7 @@ export class SignInDirectory implements OnModuleDestroy {
 
   /** Resolves once every event up to `position` is applied here. */
   waitFor(position: bigint, timeoutMs: number): Promise<void> {
-    if (this.position >= position) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
-        reject(new TimeoutError(`sign-in directory did not reach position ${position} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.waiters.push({ position, resolve: done });
-    });
+    return this.follower.waitFor(position, timeoutMs);
   }
 
   private apply(recorded: RecordedEvent): void {
@@ -129,7 +112,6 @@ export class SignInDirectory implements OnModuleDestroy {
       default:
         break;
     }
-    this.advance(event.position);
   }
 
   private accountOpened(data: AccountOpened['data'], position: bigint): void {
@@ -162,17 +144,4 @@ export class SignInDirectory implements OnModuleDestroy {
     for (const [hash, entry] of this.resetTokens) if (entry.expires_at <= data.requested_at) this.resetTokens.delete(hash);
     this.resetTokens.set(data.token_hash, { user_id: data.user_id, expires_at: data.expires_at });
   }
-
-  private advance(position: bigint): void {
-    if (position > this.position) this.position = position;
-    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
-    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
-    for (const waiter of ready) waiter.resolve();
-  }
-}
-
-const STREAM_PREFIXES = ['account-', 'api_key-', 'user-'];
-
-function followed(stream: string): boolean {
-  return STREAM_PREFIXES.some((prefix) => stream.startsWith(prefix));
 }

@@ -9,6 +9,7 @@ import {
   PAYLOAD_LENGTH,
   PENTAGON_BASE_CELLS,
 } from './hexcode.js';
+import { seededRandom } from '../../../../test/support/seeded-random.js';
 
 /**
  * The codec against h3-js over CELLS random cells spread evenly over the 16
@@ -24,15 +25,6 @@ import {
  */
 const CELLS = 1_000_000;
 const SEED = Number(process.env.HEXCODE_SEED ?? 0x5eed_0009);
-
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PENTAGONS = [...PENTAGON_BASE_CELLS];
 
@@ -70,7 +62,7 @@ function rejects(run: () => unknown, type: typeof InvalidCodeError | typeof Inva
 
 describe(`hex codes against h3-js over ${CELLS.toLocaleString('en')} random cells (seed ${SEED})`, () => {
   it('round-trips every valid cell, refuses every invalid one on both sides, and every corrupted code', () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const failures: string[] = [];
     const fail = (what: string) => {
       if (failures.length < 20) failures.push(what);

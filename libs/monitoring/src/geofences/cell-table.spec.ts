@@ -1,17 +1,9 @@
 import { CellTable } from './cell-table.js';
-
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../../test/support/seeded-random.js';
 
 describe('CellTable', () => {
   it('behaves like a Map under random inserts, overwrites and deletes, through growing and shrinking', () => {
-    const next = random(11);
+    const next = seededRandom(11);
     const table = new CellTable<number>();
     const model = new Map<string, number>();
     // A small key space makes collisions, overwrites and deletes of present keys frequent.

@@ -1,16 +1,7 @@
 import { FENCE_POLYGON_LIMITS, shapeOf, type GeofenceDefinition } from './domain/geofence.js';
 import { destination, Polygon, type Shape } from './domain/geometry.js';
 import { FenceIndex } from './fence-index.js';
-
-/** Deterministic, so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../../test/support/seeded-random.js';
 
 type Fence = Pick<GeofenceDefinition, 'account_id' | 'fence_id' | 'fence_type' | 'customer_id' | 'loan_id' | 'center' | 'radius_m' | 'polygon'>;
 
@@ -87,7 +78,7 @@ function bruteForce(fences: Array<Fence & { shape: Shape }>, accountId: string, 
 }
 
 describe('FenceIndex', () => {
-  const next = random(42);
+  const next = seededRandom(42);
   const fences = randomFences(400, next);
   const index = new FenceIndex();
   for (const fence of fences) index.add(fence);

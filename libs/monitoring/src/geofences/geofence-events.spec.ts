@@ -1,29 +1,14 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { EventRegistry, type RecordedEvent } from '../../../platform/src/index.js';
+import { EventRegistry } from '../../../platform/src/index.js';
+import { readStoredEvents, upcastStoredEvents } from '../../../../test/support/stored-events.js';
 import { monitoringEventTypes } from '../event-types.js';
 import { evolveGeofence, GEOFENCE_EVENT_TYPES, initialGeofenceState, shapeOf, type GeofenceEvent } from './domain/geofence.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */
-const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, '__fixtures__/geofence-events.v1.json'), 'utf8')) as {
-  events: Array<{ type: string; metadata: Record<string, unknown>; data: Record<string, unknown> }>;
-};
+const stored = readStoredEvents(new URL('./__fixtures__/geofence-events.v1.json', import.meta.url));
 
 describe('geofence event types', () => {
   const registry = new EventRegistry().register(...monitoringEventTypes);
-  const events = fixture.events.map((stored, index) => {
-    const event = registry.upcast({
-      id: `fixture-${index}`,
-      streamName: 'geofence-acct_fixture:gf_0123456789abcdef0123456789abcdef',
-      type: stored.type,
-      data: stored.data,
-      metadata: stored.metadata,
-      revision: BigInt(index),
-      position: BigInt(index + 1),
-      createdAt: new Date(0),
-    } satisfies RecordedEvent);
-    return { type: event.type, data: event.data } as unknown as GeofenceEvent;
-  });
+  const events = upcastStoredEvents<GeofenceEvent>(registry, stored, 'geofence-acct_fixture:gf_0123456789abcdef0123456789abcdef');
 
   it('registers every geofence event type with a version', () => {
     for (const type of GEOFENCE_EVENT_TYPES) expect(registry.version(type)).toBe(1);

@@ -2,13 +2,12 @@ import type { OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
-  TimeoutError,
+  StreamFollower,
   type EventRegistry,
   type EventStore,
   type JsonLogger,
   type ReadStore,
   type RecordedEvent,
-  type Subscription,
 } from '../../../platform/src/index.js';
 import type { GeofenceCreated, GeofenceDeleted } from './domain/geofence.js';
 import type { FenceIndex } from './fence-index.js';
@@ -27,23 +26,20 @@ const PREFIXES = ['geofence-'];
  * evaluated against the next ping from the moment its creation is acknowledged.
  */
 export class GeofenceFeed implements OnModuleDestroy {
-  private position = 0n;
-  private subscription?: Subscription;
-  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+  private readonly follower: StreamFollower;
 
   constructor(
-    private readonly events: EventStore,
+    events: EventStore,
     private readonly readStore: ReadStore,
     private readonly registry: EventRegistry,
     private readonly index: FenceIndex,
     private readonly logger?: Pick<JsonLogger, 'error'>,
-  ) {}
+  ) {
+    this.follower = new StreamFollower(events, { name: 'the geofence index', streamPrefixes: PREFIXES, apply: (event) => this.apply(event), logger, logContext: 'geofences' });
+  }
 
-  async start(): Promise<void> {
-    const checkpointKey = checkpointName(GEOFENCES_READ_MODEL);
-    const checkpoint = await this.readStore.getCheckpoint(checkpointKey);
-    let after: bigint | undefined = checkpoint;
-    if (checkpoint !== undefined) {
+  start(): Promise<void> {
+    return this.follower.loadThenFollow(this.readStore, checkpointName(GEOFENCES_READ_MODEL), async () => {
       const collection = await this.readStore.collection<GeofenceDoc>(collectionName(GEOFENCES_READ_MODEL), GEOFENCE_READ_INDEXES);
       let cursor: string | undefined;
       do {
@@ -51,32 +47,15 @@ export class GeofenceFeed implements OnModuleDestroy {
         for (const doc of page.items) this.safely(doc.id, () => this.index.add(definitionOfDoc(doc)));
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
-      // A rebuild that cleared the read model meanwhile leaves it behind its old checkpoint: replay everything.
-      const now = await this.readStore.getCheckpoint(checkpointKey);
-      if (now === undefined || now < checkpoint) after = undefined;
-    }
-    this.position = after ?? 0n;
-    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: PREFIXES }, (event) => this.apply(event));
-    this.subscription.done.catch((error: unknown) => this.logger?.error({ msg: 'geofence subscription stopped', err: String(error) }, 'geofences'));
+    });
   }
 
-  onModuleDestroy(): Promise<void> | undefined {
-    return this.subscription?.stop();
+  onModuleDestroy(): Promise<void> {
+    return this.follower.stop();
   }
 
   waitFor(position: bigint, timeoutMs: number): Promise<void> {
-    if (this.position >= position) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
-        reject(new TimeoutError(`the geofence index did not reach position ${position} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.waiters.push({ position, resolve: done });
-    });
+    return this.follower.waitFor(position, timeoutMs);
   }
 
   private apply(recorded: RecordedEvent): void {
@@ -88,10 +67,6 @@ export class GeofenceFeed implements OnModuleDestroy {
       const data = event.data as unknown as GeofenceDeleted['data'];
       this.index.remove(data.account_id, data.fence_id);
     }
-    this.position = event.position;
-    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
-    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
-    for (const waiter of ready) waiter.resolve();
   }
 
   /** A fence that cannot be indexed (a stored shape that no longer validates) is logged and skipped: one bad fence must not stop every other. */

@@ -2,13 +2,12 @@ import type { OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
-  TimeoutError,
+  StreamFollower,
   type EventRegistry,
   type EventStore,
   type JsonLogger,
   type ReadStore,
   type RecordedEvent,
-  type Subscription,
 } from '../../../platform/src/index.js';
 import type { LandmarkExcludedFromNarration, LandmarkReviewed, NarrationStatus } from './domain/landmark-reports.js';
 import { LANDMARK_REPORT_INDEXES, LANDMARK_REPORTS_READ_MODEL, type LandmarkReportDoc } from './landmark-report-view.js';
@@ -27,22 +26,19 @@ const EXCLUDED_STATUSES: NarrationStatus[] = ['excluded_pending_review', 'exclud
  */
 export class NarrationFeed implements OnModuleDestroy {
   private readonly excluded = new Map<string, NarrationStatus>();
-  private position = 0n;
-  private subscription?: Subscription;
-  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+  private readonly follower: StreamFollower;
 
   constructor(
-    private readonly events: EventStore,
+    events: EventStore,
     private readonly readStore: ReadStore,
     private readonly registry: EventRegistry,
-    private readonly logger?: Pick<JsonLogger, 'error'>,
-  ) {}
+    logger?: Pick<JsonLogger, 'error'>,
+  ) {
+    this.follower = new StreamFollower(events, { name: 'the landmark narration feed', streamPrefixes: PREFIXES, apply: (event) => this.apply(event), logger, logContext: 'places' });
+  }
 
-  async start(): Promise<void> {
-    const checkpointKey = checkpointName(LANDMARK_REPORTS_READ_MODEL);
-    const checkpoint = await this.readStore.getCheckpoint(checkpointKey);
-    let after: bigint | undefined = checkpoint;
-    if (checkpoint !== undefined) {
+  start(): Promise<void> {
+    return this.follower.loadThenFollow(this.readStore, checkpointName(LANDMARK_REPORTS_READ_MODEL), async () => {
       const collection = await this.readStore.collection<LandmarkReportDoc>(collectionName(LANDMARK_REPORTS_READ_MODEL), LANDMARK_REPORT_INDEXES);
       for (const status of EXCLUDED_STATUSES) {
         let cursor: string | undefined;
@@ -52,17 +48,11 @@ export class NarrationFeed implements OnModuleDestroy {
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
       }
-      // A rebuild that cleared the read model meanwhile leaves it behind its old checkpoint: replay everything.
-      const now = await this.readStore.getCheckpoint(checkpointKey);
-      if (now === undefined || now < checkpoint) after = undefined;
-    }
-    this.position = after ?? 0n;
-    this.subscription = this.events.subscribeToAll({ after, streamPrefixes: PREFIXES }, (event) => this.apply(event));
-    this.subscription.done.catch((error: unknown) => this.logger?.error({ msg: 'landmark narration subscription stopped', err: String(error) }, 'places'));
+    });
   }
 
-  onModuleDestroy(): Promise<void> | undefined {
-    return this.subscription?.stop();
+  onModuleDestroy(): Promise<void> {
+    return this.follower.stop();
   }
 
   /** `candidate` unless reports or an operator took the landmark out of narration. */
@@ -75,18 +65,7 @@ export class NarrationFeed implements OnModuleDestroy {
   }
 
   waitFor(position: bigint, timeoutMs: number): Promise<void> {
-    if (this.position >= position) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
-        reject(new TimeoutError(`the landmark narration feed did not reach position ${position} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.waiters.push({ position, resolve: done });
-    });
+    return this.follower.waitFor(position, timeoutMs);
   }
 
   private apply(recorded: RecordedEvent): void {
@@ -98,9 +77,5 @@ export class NarrationFeed implements OnModuleDestroy {
       if (data.decision === 'keep') this.excluded.delete(data.landmark);
       else this.excluded.set(data.landmark, 'excluded');
     }
-    this.position = event.position;
-    const ready = this.waiters.filter((waiter) => waiter.position <= this.position);
-    this.waiters = this.waiters.filter((waiter) => waiter.position > this.position);
-    for (const waiter of ready) waiter.resolve();
   }
 }

@@ -1,19 +1,10 @@
 import { cellToLatLng, cellToParent, getHexagonEdgeLengthAvg, getResolution, gridDisk, latLngToCell, UNITS } from 'h3-js';
 import { coverResolution, coverShape, DESCENDANT_REACH_EDGES, FINEST_COVER_RESOLUTION, MAX_COVER_CANDIDATES } from './cover.js';
 import { Circle, haversineM, Polygon } from './geometry.js';
-
-/** Deterministic, so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../../../test/support/seeded-random.js';
 
 describe('the H3 facts the cover relies on', () => {
-  const next = random(7);
+  const next = seededRandom(7);
   const points = Array.from({ length: 30_000 }, () => ({
     lat: (Math.asin(2 * next() - 1) * 180) / Math.PI * (85 / 90),
     lng: next() * 360 - 180,
