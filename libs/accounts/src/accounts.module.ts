@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
 import { Accounts } from './accounts.js';
@@ -22,14 +22,6 @@ import { SetPasswordHandler } from './commands/set-password/set-password.handler
 import { SignInWithGoogleController } from './commands/sign-in-with-google/sign-in-with-google.controller.js';
 import { SignInWithGoogleHandler } from './commands/sign-in-with-google/sign-in-with-google.handler.js';
 import { userProviders } from './users/users.providers.js';
-
-@Injectable()
-class KeyDirectoryStarter implements OnApplicationBootstrap {
-  constructor(@Inject(KeyDirectory) private readonly directory: KeyDirectory) {}
-  onApplicationBootstrap(): Promise<void> {
-    return this.directory.start();
-  }
-}
 
 /** Keys and accounts (interface.md, "Keys and accounts"); its guard authenticates every request. */
 @Module({
@@ -61,7 +53,6 @@ class KeyDirectoryStarter implements OnApplicationBootstrap {
       useFactory: (events: EventStore, registry: EventRegistry, directory: KeyDirectory, clock: Clock, config: Config) =>
         new Accounts(events, registry, directory, clock, config.projectionWaitMs),
     },
-    KeyDirectoryStarter,
     SignUpHandler,
     ...userProviders,
     SetPasswordHandler,

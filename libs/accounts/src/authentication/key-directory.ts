@@ -1,4 +1,4 @@
-import type { OnModuleDestroy } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { StreamFollower, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import { evolveAccount, type Account, type AccountEvent, type AccountState } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked, KeyKind, Tier } from '../domain/api-key.js';
@@ -31,7 +31,7 @@ export interface KeyRecord {
  * revoked key is refused by this instance from the moment the revocation is
  * acknowledged.
  */
-export class KeyDirectory implements OnModuleDestroy {
+export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly byHash = new Map<string, KeyRecord>();
   private readonly byId = new Map<string, KeyRecord>();
   private readonly accounts = new Map<string, AccountState>();
@@ -49,6 +49,11 @@ export class KeyDirectory implements OnModuleDestroy {
    */
   start(): Promise<void> {
     return this.follower.readAllThenFollow();
+  }
+
+  /** Nest starts it before the application serves its first request. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
   }
 
   onModuleDestroy(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { OnModuleDestroy } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { StreamFollower, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { AccountOpened } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked } from '../domain/api-key.js';
@@ -30,7 +30,7 @@ export interface SignInAccount {
  * Like the key directory it reads the whole log once at start; a persisted
  * read model would avoid that (a follow-up for both).
  */
-export class SignInDirectory implements OnModuleDestroy {
+export class SignInDirectory implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly accountByEmail = new Map<string, string>();
   private readonly emailByAccount = new Map<string, string>();
   /** Where each account was opened: the key directory has the account once it reaches this position. */
@@ -49,6 +49,11 @@ export class SignInDirectory implements OnModuleDestroy {
 
   start(): Promise<void> {
     return this.follower.readAllThenFollow();
+  }
+
+  /** Nest starts it before the application serves its first request. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
   }
 
   onModuleDestroy(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import type { Provider } from '@nestjs/common';
 import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
 import { ApiKeys } from '../api-keys.js';
 import { KeyDirectory } from '../authentication/key-directory.js';
@@ -11,18 +11,9 @@ import { Users } from './users.js';
 /** Nest token of the GoogleIdTokenVerifier, or null when GOOGLE_CLIENT_IDS is unset. */
 export const GOOGLE_ID_TOKEN_VERIFIER = Symbol('GoogleIdTokenVerifier');
 
-@Injectable()
-class SignInDirectoryStarter implements OnApplicationBootstrap {
-  constructor(@Inject(SignInDirectory) private readonly directory: SignInDirectory) {}
-  onApplicationBootstrap(): Promise<void> {
-    return this.directory.start();
-  }
-}
-
 /** What the user slices (passwords, sign-in, reset) share. */
 export const userProviders: Provider[] = [
   { provide: SignInDirectory, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new SignInDirectory(events, registry) },
-  SignInDirectoryStarter,
   { provide: Users, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new Users(events, registry) },
   { provide: PasswordHasher, inject: [CONFIG], useFactory: (config: Config) => new PasswordHasher({ cost: config.bcryptCost }) },
   {

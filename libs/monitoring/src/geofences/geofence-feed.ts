@@ -1,4 +1,4 @@
-import type { OnModuleDestroy } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
@@ -25,7 +25,7 @@ const PREFIXES = ['geofence-'];
  * (`waitFor`) until this process's index has applied it, so a fence is
  * evaluated against the next ping from the moment its creation is acknowledged.
  */
-export class GeofenceFeed implements OnModuleDestroy {
+export class GeofenceFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly follower: StreamFollower;
 
   constructor(
@@ -48,6 +48,11 @@ export class GeofenceFeed implements OnModuleDestroy {
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
     });
+  }
+
+  /** Nest starts it before the application serves its first request. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
   }
 
   onModuleDestroy(): Promise<void> {

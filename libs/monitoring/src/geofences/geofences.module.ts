@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import {
   CLOCK,
   CONFIG,
@@ -22,15 +22,6 @@ import { GetGeofenceController } from './queries/get-geofence/get-geofence.contr
 import { ListGeofencesController } from './queries/list-geofences/list-geofences.controller.js';
 import { ServiceAreaController } from './queries/service-area/service-area.controller.js';
 
-/** Loads the fence index before the application serves its first request. */
-@Injectable()
-class GeofenceFeedStarter implements OnApplicationBootstrap {
-  constructor(@Inject(GeofenceFeed) private readonly feed: GeofenceFeed) {}
-  onApplicationBootstrap(): Promise<void> {
-    return this.feed.start();
-  }
-}
-
 /**
  * Geofences and service areas (interface.md, "Identity, consent, monitoring").
  * Exports the FenceIndex that ping ingestion asks for geofence_breach.
@@ -45,7 +36,6 @@ class GeofenceFeedStarter implements OnApplicationBootstrap {
       useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, index: FenceIndex, logger: JsonLogger) =>
         new GeofenceFeed(events, readStore, registry, index, logger),
     },
-    GeofenceFeedStarter,
     {
       provide: Geofences,
       inject: [EVENT_STORE, EventRegistry, READ_STORE, FenceIndex, GeofenceFeed, CLOCK, CONFIG, { token: PROJECTION_WAITER, optional: true }],

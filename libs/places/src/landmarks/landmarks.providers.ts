@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import type { Provider } from '@nestjs/common';
 import {
   CLOCK,
   CONFIG,
@@ -19,22 +19,12 @@ import { Landmarks } from './landmarks.js';
 import { NarrationFeed } from './narration-feed.js';
 import { ReporterIdentity } from './reporter-identity.js';
 
-/** Loads the narration exclusions before the application serves its first request. */
-@Injectable()
-class NarrationFeedStarter implements OnApplicationBootstrap {
-  constructor(@Inject(NarrationFeed) private readonly feed: NarrationFeed) {}
-  onApplicationBootstrap(): Promise<void> {
-    return this.feed.start();
-  }
-}
-
 export const landmarkProviders: Provider[] = [
   {
     provide: NarrationFeed,
     inject: [EVENT_STORE, READ_STORE, EventRegistry, JsonLogger],
     useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, logger: JsonLogger) => new NarrationFeed(events, readStore, registry, logger),
   },
-  NarrationFeedStarter,
   { provide: Landmarks, inject: [Gazetteer, NarrationFeed], useFactory: (gazetteer: Gazetteer, feed: NarrationFeed) => new Landmarks(gazetteer, feed) },
   { provide: ReporterIdentity, inject: [CONFIG], useFactory: (config: Config) => ReporterIdentity.fromDataDir(config.dataDir) },
   {

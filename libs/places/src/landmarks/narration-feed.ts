@@ -1,4 +1,4 @@
-import type { OnModuleDestroy } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
@@ -24,7 +24,7 @@ const EXCLUDED_STATUSES: NarrationStatus[] = ['excluded_pending_review', 'exclud
  * outright, so replaying some of them again changes nothing. Report and review
  * commands wait (`waitFor`) until this process has applied their events.
  */
-export class NarrationFeed implements OnModuleDestroy {
+export class NarrationFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly excluded = new Map<string, NarrationStatus>();
   private readonly follower: StreamFollower;
 
@@ -49,6 +49,11 @@ export class NarrationFeed implements OnModuleDestroy {
         } while (cursor);
       }
     });
+  }
+
+  /** Nest starts it before the application serves its first request. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
   }
 
   onModuleDestroy(): Promise<void> {
