@@ -1,24 +1,36 @@
 import 'reflect-metadata';
-import { accountsEventTypes } from '../../libs/accounts/src/index.js';
-import { auditEventTypes } from '../../libs/audit/src/index.js';
-import { monitoringEventTypes } from '../../libs/monitoring/src/index.js';
-import { placesEventTypes } from '../../libs/places/src/index.js';
-import { webhooksEventTypes } from '../../libs/webhooks/src/index.js';
+import { accountsManifest } from '../../libs/accounts/src/index.js';
+import { auditManifest } from '../../libs/audit/src/index.js';
+import { monitoringManifest } from '../../libs/monitoring/src/index.js';
+import { placesManifest } from '../../libs/places/src/index.js';
+import { webhooksManifest } from '../../libs/webhooks/src/index.js';
 import {
+  checkManifests,
   ConfigError,
-  EventRegistry,
+  Followers,
   JsonLogger,
   loadConfig,
   openBackends,
+  platformManifest,
   Readiness,
+  ReadModels,
+  registryOf,
   systemClock,
+  type ContextManifest,
+  type EventRegistry,
   type Runtime,
 } from '../../libs/platform/src/index.js';
 import { projections } from '../../projections/index.js';
 
+/**
+ * Every bounded context of the service: the one list a new context is added
+ * to (README, "Adding a context"). Start-up checks that they fit together.
+ */
+export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest];
+
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {
-  return new EventRegistry().register(...auditEventTypes, ...accountsEventTypes, ...monitoringEventTypes, ...webhooksEventTypes, ...placesEventTypes);
+  return registryOf(manifests);
 }
 
 export { projections };
@@ -43,6 +55,7 @@ export async function openRuntime(clientId: string, env: Record<string, string |
     throw error;
   }
   const logger = new JsonLogger(config.logLevel);
+  checkManifests(manifests, projections);
   const backends = await openBackends(config, clientId, logger);
   const readiness = new Readiness();
   readiness.add({ name: 'event_store', ping: () => backends.events.ping() });
@@ -51,5 +64,7 @@ export async function openRuntime(clientId: string, env: Record<string, string |
   const publisher = backends.publisher;
   if (publisher) readiness.add({ name: 'integration', ping: () => publisher.ping() });
   readiness.add({ name: 'rate_limits', ping: () => backends.rateLimiter.ping() });
-  return { config, logger, clock: systemClock, backends, registry: eventRegistry(), readiness };
+  const followers = new Followers();
+  readiness.add(followers.healthCheck());
+  return { config, logger, clock: systemClock, backends, manifests, registry: eventRegistry(), readiness, readModels: new ReadModels(), followers };
 }

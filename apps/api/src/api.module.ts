@@ -8,7 +8,7 @@ import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
 import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
-import { CheckpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
+import { checkpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
 /**
@@ -26,7 +26,9 @@ import { projections } from '../../shared/runtime.js';
 @Module({})
 class PollingWaiterModule {
   static forRoot(runtime: Runtime): DynamicModule {
-    const provider = { provide: PROJECTION_WAITER, useFactory: () => new CheckpointPollingWaiter(runtime.backends.readStore, projections) };
+    const { readModels, backends } = runtime;
+    for (const projection of projections) readModels.register(projection.name, checkpointPollingWaiter(backends.readStore, projection));
+    const provider = { provide: PROJECTION_WAITER, useValue: { waitFor: (name: string, position: bigint, timeoutMs: number) => readModels.waitFor(name, position, timeoutMs) } };
     return { module: PollingWaiterModule, providers: [provider], exports: [PROJECTION_WAITER] };
   }
 }

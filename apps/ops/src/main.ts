@@ -125,7 +125,7 @@ function parseTier(value: string | undefined): Tier {
 
 /** The same event the admin endpoint records; the directory is read from the log first. */
 async function directoryOf(runtime: Runtime): Promise<KeyDirectory> {
-  const directory = new KeyDirectory(runtime.backends.events);
+  const directory = new KeyDirectory(runtime.backends.events, runtime.registry);
   await directory.start();
   return directory;
 }

@@ -1,13 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
-import {
-  InProcessWaiter,
-  MAIL_QUEUE,
-  type MailQueue,
-  IntegrationRelay,
-  ProjectionRunner,
-  PROJECTION_WAITER,
-  type Runtime,
-} from '../../../libs/platform/src/index.js';
+import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { WebhooksWorkerModule } from '../../../libs/webhooks/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
@@ -37,24 +29,26 @@ class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 
 /**
  * Background work: projections into the read store, the integration relay to
- * Kafka and (from later issues) the queue processors. Global so that the
- * projection waiter it provides reaches the API's command handlers in the
- * all-in-one process.
+ * Kafka, the mail sender and the webhook fan-out and delivery. Each
+ * projection is registered as a read model commands can wait for, in this
+ * process (the all-in-one one serves HTTP too).
  */
 @Global()
 @Module({})
 export class WorkerModule {
   static forRoot(runtime: Runtime): DynamicModule {
-    const { backends, registry, logger, config } = runtime;
-    const runner = new ProjectionRunner(backends.events, backends.readStore, registry, projections, logger);
+    const { backends, registry, logger, config, readModels, followers } = runtime;
+    const runner = new ProjectionRunner(backends.events, backends.readStore, registry, projections, logger, {}, followers);
+    for (const projection of projections) readModels.register(projection.name, { waitFor: (position, timeoutMs) => runner.waitFor(projection.name, position, timeoutMs) });
     const publisher = backends.publisher;
-    const relay = publisher ? new IntegrationRelay(backends.events, backends.readStore, publisher, config.kafkaTopicPrefix, logger) : null;
+    const relay = publisher ? new IntegrationRelay(backends.events, backends.readStore, publisher, config.kafkaTopicPrefix, registry, logger) : null;
+    if (relay) followers.add(relay.logFollower);
     return {
       module: WorkerModule,
       imports: [WebhooksWorkerModule],
       providers: [
         { provide: ProjectionRunner, useValue: runner },
-        { provide: PROJECTION_WAITER, useValue: new InProcessWaiter(runner) },
+        { provide: PROJECTION_WAITER, useValue: { waitFor: (name: string, position: bigint, timeoutMs: number) => readModels.waitFor(name, position, timeoutMs) } },
         ...(relay ? [{ provide: IntegrationRelay, useValue: relay }] : []),
         WorkerLifecycle,
       ],

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
+import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
 import { Accounts } from './accounts.js';
 import { ApiKeys } from './api-keys.js';
 import { KeyDirectory } from './authentication/key-directory.js';
@@ -40,7 +40,12 @@ import { userProviders } from './users/users.providers.js';
     ResetPasswordController,
   ],
   providers: [
-    { provide: KeyDirectory, inject: [EVENT_STORE], useFactory: (events: EventStore) => new KeyDirectory(events) },
+    {
+      provide: KeyDirectory,
+      inject: [EVENT_STORE, EventRegistry, ReadModels, Followers, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
+        registerView(new KeyDirectory(events, registry, logger), KeyDirectory.readModel, readModels, followers),
+    },
     {
       provide: ApiKeys,
       inject: [EVENT_STORE, EventRegistry, KeyDirectory, CLOCK, CONFIG],

@@ -16,3 +16,4 @@ export { accountView } from './commands/operate-account/operate-account.controll
 export { ipThrottle, LANDMARK_REPORTS_PER_MINUTE, ROUTE_STATIC_PER_MINUTE } from './throttling/ip-throttle.js';
 /** How a key is looked up in the KeyDirectory (a public endpoint that takes an optional key: landmark reports). */
 export { hashKey } from './credentials/index.js';
+export * from './manifest.js';

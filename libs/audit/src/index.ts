@@ -3,3 +3,4 @@ export * from './event-types.js';
 export * from './recording/access-recorder.js';
 export * from './recording/access-listener.js';
 export * from './audit.module.js';
+export * from './manifest.js';

@@ -11,3 +11,4 @@ export * from './locations.js';
 export * from './drift-view.js';
 export { FenceIndex, type FenceHit } from './geofences/fence-index.js';
 export * from './geofences/index.js';
+export * from './manifest.js';

@@ -23,3 +23,4 @@ export {
 export { Landmarks } from './landmarks/landmarks.js';
 export { LandmarkReports } from './landmarks/landmark-reports.js';
 export { LANDMARK_REPORTS_READ_MODEL, LANDMARK_REPORT_INDEXES, evolveLandmarkReportDoc, type LandmarkReportDoc } from './landmarks/landmark-report-view.js';
+export * from './manifest.js';

@@ -1,27 +1,38 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Backends } from './backends.js';
 import { CLOCK, type Clock } from './clock.js';
+import { CommandPipeline } from './commands/command-pipeline.js';
+import { ReadModels } from './commands/read-models.js';
 import { CONFIG, type Config } from './config/config.js';
 import { EVENT_STORE } from './event-store/event-store.port.js';
 import { EventRegistry } from './events/event-registry.js';
+import { Followers } from './followers/followers.js';
 import { HealthController } from './health/health.controller.js';
 import { Readiness } from './health/readiness.js';
 import { INTEGRATION_PUBLISHER } from './integration/integration-bus.port.js';
 import { JsonLogger } from './logging/json-logger.js';
+import { CONTEXT_MANIFESTS, type ContextManifest } from './manifest/context-manifest.js';
 import { JOB_QUEUE } from './queue/job-queue.port.js';
 import { READ_STORE } from './read-store/read-store.port.js';
 import { DATA_KEY_VAULT, SecretBox } from './crypto/index.js';
 import { MAIL_QUEUE } from './mail/index.js';
 import { RATE_LIMITER } from './rate-limit/rate-limiter.port.js';
 
-/** What a process opens before Nest starts: configuration, logger, backends, the event registry. */
+/** What a process opens before Nest starts: configuration, logger, backends, the contexts' manifests and what is built from them. */
 export interface Runtime {
   config: Config;
   logger: JsonLogger;
   clock: Clock;
   backends: Backends;
+  /** Every context's manifest, checked at start-up (checkManifests). */
+  manifests: readonly ContextManifest[];
   registry: EventRegistry;
   readiness: Readiness;
+  /** Read models commands wait for: projections and in-memory views register here. */
+  readModels: ReadModels;
+  /** Every log follower of the process (health signal). */
+  followers: Followers;
 }
 
 /** Makes the runtime injectable everywhere; closing the backends is the entry point's job. */
@@ -35,6 +46,9 @@ export class PlatformModule {
       { provide: JsonLogger, useValue: runtime.logger },
       { provide: EventRegistry, useValue: runtime.registry },
       { provide: Readiness, useValue: runtime.readiness },
+      { provide: ReadModels, useValue: runtime.readModels },
+      { provide: Followers, useValue: runtime.followers },
+      { provide: CONTEXT_MANIFESTS, useValue: runtime.manifests },
       { provide: EVENT_STORE, useValue: runtime.backends.events },
       { provide: READ_STORE, useValue: runtime.backends.readStore },
       { provide: JOB_QUEUE, useValue: runtime.backends.queue },
@@ -43,6 +57,15 @@ export class PlatformModule {
       { provide: MAIL_QUEUE, useValue: runtime.backends.mailQueue },
       { provide: SecretBox, useValue: runtime.backends.secretBox },
       { provide: DATA_KEY_VAULT, useValue: runtime.backends.dataKeys },
+      {
+        provide: CommandPipeline,
+        inject: [ModuleRef],
+        useFactory: (modules: ModuleRef) =>
+          new CommandPipeline(runtime.backends.events, runtime.registry, runtime.readModels, runtime.clock, {
+            waitMs: runtime.config.projectionWaitMs,
+            resolve: (token) => modules.get(token as never, { strict: false }),
+          }),
+      },
     ];
     return {
       module: PlatformModule,

@@ -12,3 +12,4 @@ export * from './delivery/fan-out.js';
 export * from './webhooks.js';
 export * from './webhooks.module.js';
 export * from './webhooks-worker.module.js';
+export * from './manifest.js';

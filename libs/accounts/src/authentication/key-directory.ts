@@ -1,5 +1,5 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { StreamFollower, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { LogFollower, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type RecordedEvent } from '../../../platform/src/index.js';
 import { evolveAccount, type Account, type AccountEvent, type AccountState } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked, KeyKind, Tier } from '../domain/api-key.js';
 
@@ -31,14 +31,16 @@ export interface KeyRecord {
  * revoked key is refused by this instance from the moment the revocation is
  * acknowledged.
  */
-export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy {
+export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy, FollowedView {
+  /** The read model name commands wait for. */
+  static readonly readModel = 'key_directory';
   private readonly byHash = new Map<string, KeyRecord>();
   private readonly byId = new Map<string, KeyRecord>();
   private readonly accounts = new Map<string, AccountState>();
-  private readonly follower: StreamFollower;
+  readonly follower: LogFollower;
 
-  constructor(events: EventStore) {
-    this.follower = new StreamFollower(events, { name: 'key directory', streamPrefixes: PREFIXES, apply: (event) => this.apply(event) });
+  constructor(events: EventStore, registry: EventRegistry, logger?: JsonLogger) {
+    this.follower = new LogFollower(events, registry, undefined, { name: 'key directory', streamPrefixes: PREFIXES, start: { from: 'beginning' }, sink: { handle: (event) => this.apply(event) } }, logger);
   }
 
   /**
@@ -48,7 +50,7 @@ export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy {
    * would avoid that: a follow-up).
    */
   start(): Promise<void> {
-    return this.follower.readAllThenFollow();
+    return this.follower.start();
   }
 
   /** Nest starts it before the application serves its first request. */

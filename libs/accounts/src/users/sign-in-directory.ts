@@ -1,5 +1,5 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { StreamFollower, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { LogFollower, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type RecordedEvent } from '../../../platform/src/index.js';
 import type { AccountOpened } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked } from '../domain/api-key.js';
 import { userIdForAccount, type UserPasswordResetRequested } from './domain/user.js';
@@ -30,7 +30,8 @@ export interface SignInAccount {
  * Like the key directory it reads the whole log once at start; a persisted
  * read model would avoid that (a follow-up for both).
  */
-export class SignInDirectory implements OnApplicationBootstrap, OnModuleDestroy {
+export class SignInDirectory implements OnApplicationBootstrap, OnModuleDestroy, FollowedView {
+  static readonly readModel = 'sign_in_directory';
   private readonly accountByEmail = new Map<string, string>();
   private readonly emailByAccount = new Map<string, string>();
   /** Where each account was opened: the key directory has the account once it reaches this position. */
@@ -38,17 +39,14 @@ export class SignInDirectory implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly personalTokens = new Map<string, { user_id: string; expires_at: string | null }>();
   private readonly tokensByUser = new Map<string, Set<string>>();
   private readonly resetTokens = new Map<string, { user_id: string; expires_at: string }>();
-  private readonly follower: StreamFollower;
+  readonly follower: LogFollower;
 
-  constructor(
-    events: EventStore,
-    private readonly registry: EventRegistry,
-  ) {
-    this.follower = new StreamFollower(events, { name: 'sign-in directory', streamPrefixes: STREAM_PREFIXES, apply: (event) => this.apply(event) });
+  constructor(events: EventStore, registry: EventRegistry, logger?: JsonLogger) {
+    this.follower = new LogFollower(events, registry, undefined, { name: 'sign-in directory', streamPrefixes: STREAM_PREFIXES, start: { from: 'beginning' }, sink: { handle: (event) => this.apply(event) } }, logger);
   }
 
   start(): Promise<void> {
-    return this.follower.readAllThenFollow();
+    return this.follower.start();
   }
 
   /** Nest starts it before the application serves its first request. */
@@ -99,8 +97,7 @@ export class SignInDirectory implements OnApplicationBootstrap, OnModuleDestroy 
     return this.follower.waitFor(position, timeoutMs);
   }
 
-  private apply(recorded: RecordedEvent): void {
-    const event = this.registry.upcast(recorded);
+  private apply(event: RecordedEvent): void {
     switch (event.type) {
       case 'AccountOpened':
         this.accountOpened(event.data as unknown as AccountOpened['data'], event.position);

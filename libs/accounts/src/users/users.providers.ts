@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
+import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
 import { ApiKeys } from '../api-keys.js';
 import { KeyDirectory } from '../authentication/key-directory.js';
 import { GoogleIdTokenVerifier, PasswordHasher } from '../credentials/index.js';
@@ -13,7 +13,12 @@ export const GOOGLE_ID_TOKEN_VERIFIER = Symbol('GoogleIdTokenVerifier');
 
 /** What the user slices (passwords, sign-in, reset) share. */
 export const userProviders: Provider[] = [
-  { provide: SignInDirectory, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new SignInDirectory(events, registry) },
+  {
+    provide: SignInDirectory,
+    inject: [EVENT_STORE, EventRegistry, ReadModels, Followers, JsonLogger],
+    useFactory: (events: EventStore, registry: EventRegistry, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
+      registerView(new SignInDirectory(events, registry, logger), SignInDirectory.readModel, readModels, followers),
+  },
   { provide: Users, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new Users(events, registry) },
   { provide: PasswordHasher, inject: [CONFIG], useFactory: (config: Config) => new PasswordHasher({ cost: config.bcryptCost }) },
   {

@@ -2,7 +2,8 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
-  StreamFollower,
+  LogFollower,
+  type FollowedView,
   type EventRegistry,
   type EventStore,
   type JsonLogger,
@@ -25,29 +26,43 @@ const PREFIXES = ['geofence-'];
  * (`waitFor`) until this process's index has applied it, so a fence is
  * evaluated against the next ping from the moment its creation is acknowledged.
  */
-export class GeofenceFeed implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly follower: StreamFollower;
+export class GeofenceFeed implements OnApplicationBootstrap, OnModuleDestroy, FollowedView {
+  static readonly readModel = 'geofence_index';
+  readonly follower: LogFollower;
 
   constructor(
     events: EventStore,
     private readonly readStore: ReadStore,
-    private readonly registry: EventRegistry,
+    registry: EventRegistry,
     private readonly index: FenceIndex,
-    private readonly logger?: Pick<JsonLogger, 'error'>,
+    private readonly logger?: Pick<JsonLogger, 'error' | 'warn'>,
   ) {
-    this.follower = new StreamFollower(events, { name: 'the geofence index', streamPrefixes: PREFIXES, apply: (event) => this.apply(event), logger, logContext: 'geofences' });
+    this.follower = new LogFollower(
+      events,
+      registry,
+      readStore,
+      {
+        name: 'geofence index',
+        streamPrefixes: PREFIXES,
+        start: { from: 'load', key: checkpointName(GEOFENCES_READ_MODEL), load: () => this.load() },
+        sink: { handle: (event) => this.apply(event) },
+      },
+      logger,
+    );
   }
 
   start(): Promise<void> {
-    return this.follower.loadThenFollow(this.readStore, checkpointName(GEOFENCES_READ_MODEL), async () => {
-      const collection = await this.readStore.collection<GeofenceDoc>(collectionName(GEOFENCES_READ_MODEL), GEOFENCE_READ_INDEXES);
-      let cursor: string | undefined;
-      do {
-        const page = await collection.find({ index: 'by_created', limit: 1000, cursor });
-        for (const doc of page.items) this.safely(doc.id, () => this.index.add(definitionOfDoc(doc)));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-    });
+    return this.follower.start();
+  }
+
+  private async load(): Promise<void> {
+    const collection = await this.readStore.collection<GeofenceDoc>(collectionName(GEOFENCES_READ_MODEL), GEOFENCE_READ_INDEXES);
+    let cursor: string | undefined;
+    do {
+      const page = await collection.find({ index: 'by_created', limit: 1000, cursor });
+      for (const doc of page.items) this.safely(doc.id, () => this.index.add(definitionOfDoc(doc)));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
   }
 
   /** Nest starts it before the application serves its first request. */
@@ -63,8 +78,7 @@ export class GeofenceFeed implements OnApplicationBootstrap, OnModuleDestroy {
     return this.follower.waitFor(position, timeoutMs);
   }
 
-  private apply(recorded: RecordedEvent): void {
-    const event = this.registry.upcast(recorded);
+  private apply(event: RecordedEvent): void {
     if (event.type === 'GeofenceCreated') {
       const data = event.data as unknown as GeofenceCreated['data'];
       this.safely(data.fence_id, () => this.index.add(data));

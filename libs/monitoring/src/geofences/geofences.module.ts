@@ -4,7 +4,10 @@ import {
   CONFIG,
   EVENT_STORE,
   EventRegistry,
+  Followers,
   JsonLogger,
+  ReadModels,
+  registerView,
   PROJECTION_WAITER,
   READ_STORE,
   type Clock,
@@ -32,9 +35,9 @@ import { ServiceAreaController } from './queries/service-area/service-area.contr
     { provide: FenceIndex, useFactory: () => new FenceIndex() },
     {
       provide: GeofenceFeed,
-      inject: [EVENT_STORE, READ_STORE, EventRegistry, FenceIndex, JsonLogger],
-      useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, index: FenceIndex, logger: JsonLogger) =>
-        new GeofenceFeed(events, readStore, registry, index, logger),
+      inject: [EVENT_STORE, READ_STORE, EventRegistry, FenceIndex, JsonLogger, ReadModels, Followers],
+      useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, index: FenceIndex, logger: JsonLogger, readModels: ReadModels, followers: Followers) =>
+        registerView(new GeofenceFeed(events, readStore, registry, index, logger), GeofenceFeed.readModel, readModels, followers),
     },
     {
       provide: Geofences,

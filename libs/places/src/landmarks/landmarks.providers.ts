@@ -4,7 +4,10 @@ import {
   CONFIG,
   EVENT_STORE,
   EventRegistry,
+  Followers,
   JsonLogger,
+  ReadModels,
+  registerView,
   PROJECTION_WAITER,
   READ_STORE,
   type Clock,
@@ -22,8 +25,9 @@ import { ReporterIdentity } from './reporter-identity.js';
 export const landmarkProviders: Provider[] = [
   {
     provide: NarrationFeed,
-    inject: [EVENT_STORE, READ_STORE, EventRegistry, JsonLogger],
-    useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, logger: JsonLogger) => new NarrationFeed(events, readStore, registry, logger),
+    inject: [EVENT_STORE, READ_STORE, EventRegistry, JsonLogger, ReadModels, Followers],
+    useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, logger: JsonLogger, readModels: ReadModels, followers: Followers) =>
+      registerView(new NarrationFeed(events, readStore, registry, logger), NarrationFeed.readModel, readModels, followers),
   },
   { provide: Landmarks, inject: [Gazetteer, NarrationFeed], useFactory: (gazetteer: Gazetteer, feed: NarrationFeed) => new Landmarks(gazetteer, feed) },
   { provide: ReporterIdentity, inject: [CONFIG], useFactory: (config: Config) => ReporterIdentity.fromDataDir(config.dataDir) },

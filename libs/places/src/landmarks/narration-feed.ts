@@ -2,7 +2,8 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
-  StreamFollower,
+  LogFollower,
+  type FollowedView,
   type EventRegistry,
   type EventStore,
   type JsonLogger,
@@ -24,21 +25,37 @@ const EXCLUDED_STATUSES: NarrationStatus[] = ['excluded_pending_review', 'exclud
  * outright, so replaying some of them again changes nothing. Report and review
  * commands wait (`waitFor`) until this process has applied their events.
  */
-export class NarrationFeed implements OnApplicationBootstrap, OnModuleDestroy {
+export class NarrationFeed implements OnApplicationBootstrap, OnModuleDestroy, FollowedView {
+  static readonly readModel = 'narration_feed';
   private readonly excluded = new Map<string, NarrationStatus>();
-  private readonly follower: StreamFollower;
+  readonly follower: LogFollower;
 
   constructor(
     events: EventStore,
     private readonly readStore: ReadStore,
-    private readonly registry: EventRegistry,
-    logger?: Pick<JsonLogger, 'error'>,
+    registry: EventRegistry,
+    logger?: Pick<JsonLogger, 'error' | 'warn'>,
   ) {
-    this.follower = new StreamFollower(events, { name: 'the landmark narration feed', streamPrefixes: PREFIXES, apply: (event) => this.apply(event), logger, logContext: 'places' });
+    this.follower = new LogFollower(
+      events,
+      registry,
+      readStore,
+      {
+        name: 'landmark narration feed',
+        streamPrefixes: PREFIXES,
+        start: { from: 'load', key: checkpointName(LANDMARK_REPORTS_READ_MODEL), load: () => this.load() },
+        sink: { handle: (event) => this.apply(event) },
+      },
+      logger,
+    );
   }
 
   start(): Promise<void> {
-    return this.follower.loadThenFollow(this.readStore, checkpointName(LANDMARK_REPORTS_READ_MODEL), async () => {
+    return this.follower.start();
+  }
+
+  private async load(): Promise<void> {
+    {
       const collection = await this.readStore.collection<LandmarkReportDoc>(collectionName(LANDMARK_REPORTS_READ_MODEL), LANDMARK_REPORT_INDEXES);
       for (const status of EXCLUDED_STATUSES) {
         let cursor: string | undefined;
@@ -48,7 +65,7 @@ export class NarrationFeed implements OnApplicationBootstrap, OnModuleDestroy {
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
       }
-    });
+    }
   }
 
   /** Nest starts it before the application serves its first request. */
@@ -73,8 +90,7 @@ export class NarrationFeed implements OnApplicationBootstrap, OnModuleDestroy {
     return this.follower.waitFor(position, timeoutMs);
   }
 
-  private apply(recorded: RecordedEvent): void {
-    const event = this.registry.upcast(recorded);
+  private apply(event: RecordedEvent): void {
     if (event.type === 'LandmarkExcludedFromNarration') {
       this.excluded.set((event.data as unknown as LandmarkExcludedFromNarration['data']).landmark, 'excluded_pending_review');
     } else if (event.type === 'LandmarkReviewed') {

@@ -134,19 +134,19 @@ describe('projection runner on the embedded adapters', () => {
   });
 });
 
-describe('CheckpointPollingWaiter (api process without projections)', () => {
+describe('checkpointPollingWaiter (api process without projections)', () => {
   it('resolves once the checkpoint written by another process reaches the position, and times out otherwise', async () => {
-    const { CheckpointPollingWaiter } = await import('./projection-waiter.js');
+    const { checkpointPollingWaiter } = await import('./projection-waiter.js');
     const dir = mkdtempSync(path.join(tmpdir(), 'waiter-'));
     const readStore = await EmbeddedReadStore.open(dir);
     try {
-      const waiter = new CheckpointPollingWaiter(readStore, [tally as unknown as Projection], 5);
-      const waiting = waiter.waitFor('tally', 7n, 2000);
+      const waiter = checkpointPollingWaiter(readStore, tally as unknown as Projection, 5);
+      const waiting = waiter.waitFor(7n, 2000);
       await readStore.setCheckpoint(checkpointName(tally), 6n);
       await new Promise((resolve) => setTimeout(resolve, 20));
       await readStore.setCheckpoint(checkpointName(tally), 7n);
       await expect(waiting).resolves.toBeUndefined();
-      await expect(waiter.waitFor('tally', 8n, 30)).rejects.toBeInstanceOf(TimeoutError);
+      await expect(waiter.waitFor(8n, 30)).rejects.toBeInstanceOf(TimeoutError);
     } finally {
       await readStore.close();
     }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import kafkajs from 'kafkajs';
 import { EmbeddedEventStore } from '../event-store/index.js';
 import { KafkaPublisher } from '../integration/index.js';
+import { EventRegistry } from '../events/event-registry.js';
 import { JsonLogger } from '../logging/json-logger.js';
 import { EmbeddedReadStore } from '../read-store/index.js';
 import { IntegrationRelay, RELAY_CHECKPOINT } from './integration-relay.js';
@@ -64,7 +65,7 @@ describeIf('IntegrationRelay to a real Kafka broker', () => {
         await events.append(streams[index % 3], [{ type: 'ThingHappened', data: { index } }], 'any');
       }
       const publisher = new KafkaPublisher({ brokers, clientId: 'relay-spec', log: () => undefined });
-      const relay = new IntegrationRelay(events, checkpoints, publisher, prefix, logger);
+      const relay = new IntegrationRelay(events, checkpoints, publisher, prefix, new EventRegistry(), logger);
       await relay.start();
       const head = await events.headPosition();
       for (let waited = 0; relay.position < head && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -76,7 +77,7 @@ describeIf('IntegrationRelay to a real Kafka broker', () => {
         await events.append(streams[index % 3], [{ type: 'ThingHappened', data: { index } }], 'any');
       }
       const publisher2 = new KafkaPublisher({ brokers, clientId: 'relay-spec-2', log: () => undefined });
-      const resumed = new IntegrationRelay(events, checkpoints, publisher2, prefix, logger);
+      const resumed = new IntegrationRelay(events, checkpoints, publisher2, prefix, new EventRegistry(), logger);
       await resumed.start();
       const head2 = await events.headPosition();
       for (let waited = 0; resumed.position < head2 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,0 +1,43 @@
+import type { ReadModels } from '../commands/read-models.js';
+import type { HealthCheck } from '../health/readiness.js';
+import type { FollowerStatus, LogFollower } from './log-follower.js';
+
+/**
+ * Every log follower of the process, for start-up order, shutdown, and the
+ * health signal: /health answers 503 naming a follower that keeps failing
+ * (stuck), since its read model, view or outbound stream has stopped moving.
+ */
+export class Followers {
+  private readonly all: LogFollower[] = [];
+
+  add(follower: LogFollower): LogFollower {
+    if (this.all.some((existing) => existing.name === follower.name)) throw new Error(`follower ${follower.name} declared twice`);
+    this.all.push(follower);
+    return follower;
+  }
+
+  statuses(): FollowerStatus[] {
+    return this.all.map((follower) => follower.status());
+  }
+
+  healthCheck(): HealthCheck {
+    return {
+      name: 'followers',
+      ping: async () => {
+        const stuck = this.statuses().filter((status) => status.stuck);
+        if (stuck.length > 0) throw new Error(`stuck: ${stuck.map((status) => `${status.name} (${status.last_error})`).join('; ')}`);
+      },
+    };
+  }
+}
+
+/** An in-memory view kept current by a LogFollower: registered as a read model commands can wait for, and as a follower. */
+export interface FollowedView {
+  readonly follower: LogFollower;
+}
+
+export function registerView<View extends FollowedView>(view: View, readModel: string, readModels: ReadModels, followers: Followers): View {
+  readModels.register(readModel, view.follower);
+  followers.add(view.follower);
+  return view;
+}

@@ -1,0 +1,190 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jest } from '@jest/globals';
+import { EmbeddedEventStore } from '../event-store/index.js';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port.js';
+import { EventRegistry } from '../events/event-registry.js';
+import { TimeoutError } from '../errors.js';
+import { EmbeddedReadStore } from '../read-store/index.js';
+import type { ReadStore } from '../read-store/read-store.port.js';
+import { LogFollower, type FollowerSink, type FollowerSpec } from './log-follower.js';
+import { Followers } from './followers.js';
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}
+
+describe('LogFollower on the embedded adapters', () => {
+  let events: EventStore;
+  let readStore: ReadStore;
+  let registry: EventRegistry;
+  const followers: LogFollower[] = [];
+
+  beforeEach(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'follower-'));
+    events = await EmbeddedEventStore.open(path.join(dir, 'events'));
+    readStore = await EmbeddedReadStore.open(path.join(dir, 'read-models'));
+    // Version 2 renamed `n` to `value`.
+    registry = new EventRegistry().register({ type: 'Happened', version: 2, upcast: (data) => ({ value: data.n }) }, { type: 'Other', version: 1 });
+  });
+  afterEach(async () => {
+    for (const follower of followers.splice(0)) await follower.stop();
+    await readStore.close();
+    await events.close();
+  });
+
+  const put = async (stream: string, value: number, type = 'Happened') => (await events.append(stream, [{ type, data: { value }, metadata: { schema_version: 2 } }], 'any')).position;
+  const follow = (spec: Partial<FollowerSpec> & Pick<FollowerSpec, 'sink'>, logger?: { error: jest.Mock; warn: jest.Mock }) => {
+    const follower = new LogFollower(events, registry, readStore, { name: 'test follower', streamPrefixes: ['a-', 'b-'], start: { from: 'beginning' }, ...spec }, logger as never, { restartMinMs: 5, restartMaxMs: 20, stuckAfterFailures: 3 });
+    followers.push(follower);
+    return follower;
+  };
+  const values = (seen: RecordedEvent[]) => seen.map((event) => `${event.streamName}=${String(event.data.value)}`);
+
+  it('from the beginning: applies the followed streams already in the log before start resolves, upcast, then live ones', async () => {
+    await put('a-1', 1);
+    await put('other-1', 2);
+    await events.append('b-1', [{ type: 'Happened', data: { n: 3 }, metadata: { schema_version: 1 } }], 'any');
+    const seen: RecordedEvent[] = [];
+    const follower = follow({ sink: { handle: (event) => void seen.push(event) } });
+    await follower.start();
+    expect(values(seen)).toEqual(['a-1=1', 'b-1=3']);
+    expect(follower.position).toBe(3n);
+    const live = await put('a-2', 4);
+    await follower.waitFor(live, 2000);
+    expect(values(seen)).toEqual(['a-1=1', 'b-1=3', 'a-2=4']);
+  });
+
+  it('hands on only the event types it handles, opened (codec) before upcasting', async () => {
+    await events.append('a-1', [{ type: 'Happened', data: { sealed: JSON.stringify({ n: 7 }) }, metadata: { schema_version: 1 } }], 'any');
+    await put('a-1', 8, 'Other');
+    const seen: RecordedEvent[] = [];
+    const follower = follow({
+      handles: ['Happened'],
+      open: async (event) => ({ ...event, data: JSON.parse(String(event.data.sealed)) as Record<string, unknown> }),
+      sink: { handle: (event) => void seen.push(event) },
+    });
+    await follower.start();
+    expect(seen.map((event) => event.data)).toEqual([{ value: 7 }]);
+    expect(follower.position).toBe(2n);
+  });
+
+  it('refuses to handle an unregistered event type', () => {
+    expect(() => follow({ handles: ['Typo'], sink: { handle: () => undefined } })).toThrow(/Typo/);
+  });
+
+  it('waitFor times out with a TimeoutError naming the follower', async () => {
+    const follower = follow({ sink: { handle: () => undefined } });
+    await follower.start();
+    await expect(follower.waitFor(99n, 10)).rejects.toEqual(new TimeoutError('test follower did not reach position 99 within 10 ms'));
+  });
+
+  it('checkpointed: resumes after its checkpoint without handling anything twice', async () => {
+    const seen: RecordedEvent[] = [];
+    const spec = { start: { from: 'checkpoint' as const, key: 'test:checkpoint' }, checkpointEveryMs: 5, sink: { handle: (event: RecordedEvent) => void seen.push(event) } };
+    const first = follow(spec);
+    await first.start();
+    const one = await put('a-1', 1);
+    await first.waitFor(one, 2000);
+    await first.stop();
+    expect(await readStore.getCheckpoint('test:checkpoint')).toBe(one);
+    await put('a-1', 2);
+    const second = follow(spec);
+    await second.start();
+    const three = await put('b-1', 3);
+    await second.waitFor(three, 2000);
+    expect(values(seen)).toEqual(['a-1=1', 'a-1=2', 'b-1=3']);
+    await until(() => second.status().durable === String(three));
+  });
+
+  it('restarts with backoff after the sink fails, from the last handled event, logs it, and reports stuck while it keeps failing', async () => {
+    const logger = { error: jest.fn(), warn: jest.fn() };
+    let failing = true;
+    const seen: number[] = [];
+    const follower = follow(
+      {
+        start: { from: 'checkpoint', key: 'test:restart' },
+        sink: {
+          handle: (event) => {
+            if (event.data.value === 2 && failing) throw new Error('transient');
+            seen.push(Number(event.data.value));
+          },
+        },
+      },
+      logger,
+    );
+    const followersOfProcess = new Followers();
+    followersOfProcess.add(follower);
+    await follower.start();
+    await put('a-1', 1);
+    await put('a-1', 2);
+    await until(() => follower.status().stuck);
+    await expect(followersOfProcess.healthCheck().ping()).rejects.toThrow(/test follower \(transient\)/);
+    expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ follower: 'test follower', err: 'transient' }));
+    failing = false;
+    const last = await put('a-1', 3);
+    await follower.waitFor(last, 5000);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(follower.status()).toMatchObject({ failures: 0, stuck: false });
+    await expect(followersOfProcess.healthCheck().ping()).resolves.toBeUndefined();
+  });
+
+  it('a buffering sink: checkpoints only what it flushed, and after a failed flush resumes from there with its buffer reset', async () => {
+    const published: number[] = [];
+    let buffer: number[] = [];
+    let failFlush = 1;
+    const sink: FollowerSink = {
+      handle: (event) => void buffer.push(Number(event.data.value)),
+      flush: async () => {
+        if (buffer.length > 0 && failFlush-- > 0) throw new Error('broker down');
+        published.push(...buffer);
+        buffer = [];
+      },
+      reset: () => {
+        buffer = [];
+      },
+    };
+    const follower = follow({ start: { from: 'checkpoint', key: 'test:relay' }, checkpointEveryMs: 5, checkpointEveryEvents: 2, sink });
+    await follower.start();
+    let last = 0n;
+    for (let value = 1; value <= 5; value++) last = await put('a-1', value);
+    await until(() => follower.status().durable === String(last));
+    expect(published).toEqual([1, 2, 3, 4, 5]);
+    expect(await readStore.getCheckpoint('test:relay')).toBe(last);
+  });
+
+  it('load: fills the view from a read model, then follows after its checkpoint; without a checkpoint replays everything', async () => {
+    await put('a-1', 1);
+    const two = await put('a-1', 2);
+    await readStore.setCheckpoint('view:checkpoint', two);
+    const seen: number[] = [];
+    const loaded = jest.fn(async () => undefined);
+    const follower = follow({ start: { from: 'load', key: 'view:checkpoint', load: loaded }, sink: { handle: (event) => void seen.push(Number(event.data.value)) } });
+    await follower.start();
+    const three = await put('a-1', 3);
+    await follower.waitFor(three, 2000);
+    expect(loaded).toHaveBeenCalledTimes(1);
+    expect(seen).toEqual([3]);
+
+    const fresh: number[] = [];
+    const other = follow({ name: 'second', start: { from: 'load', key: 'missing:checkpoint', load: loaded }, sink: { handle: (event) => void fresh.push(Number(event.data.value)) } });
+    await other.start();
+    await other.waitFor(three, 2000);
+    expect(fresh).toEqual([1, 2, 3]);
+    expect(loaded).toHaveBeenCalledTimes(1);
+  });
+
+  it('stop ends following: later events are not handled', async () => {
+    const seen: number[] = [];
+    const follower = follow({ sink: { handle: (event) => void seen.push(Number(event.data.value)) } });
+    await follower.start();
+    await follower.waitFor(await put('a-1', 1), 2000);
+    await follower.stop();
+    await put('a-1', 2);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(seen).toEqual([1]);
+  });
+});

@@ -1,0 +1,296 @@
+import { TimeoutError } from '../errors.js';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port.js';
+import type { EventRegistry } from '../events/event-registry.js';
+import type { JsonLogger } from '../logging/json-logger.js';
+import type { ReadStore } from '../read-store/read-store.port.js';
+
+const READ_PAGE_SIZE = 5000;
+
+/**
+ * Where a follower starts:
+ * - `checkpoint`: after the position stored under `key` in the read store
+ *   (projections, fan-out, relay); it writes that checkpoint as it goes.
+ * - `beginning`: reads the whole log before `start` resolves, then follows
+ *   (in-memory views that must be complete before the first request).
+ * - `load`: fills the view from a read model with `load`, then follows from
+ *   that read model's checkpoint `key`; everything, when there is none or a
+ *   rebuild moved it back meanwhile. The read model may be ahead of its
+ *   checkpoint, so the sink must tolerate seeing an event again.
+ */
+export type FollowerStart = { from: 'checkpoint'; key: string } | { from: 'beginning' } | { from: 'load'; key: string; load: () => Promise<void> };
+
+/** What a follower hands events to. */
+export interface FollowerSink {
+  /** One event, opened and upcast, in log order. A throw restarts the follower from its last durable position. */
+  handle(event: RecordedEvent): Promise<void> | void;
+  /** Makes everything handled so far durable downstream (a relay's batch); runs before each checkpoint. */
+  flush?(): Promise<void>;
+  /** Drops what was handled but not flushed: the follower restarts from its last durable position. */
+  reset?(): void;
+}
+
+export interface FollowerSpec {
+  /** What logs, health and timeouts call it: `projection drift_state`, `key directory`. */
+  name: string;
+  /** Only streams starting with one of these; empty follows every stream. */
+  streamPrefixes: readonly string[];
+  /** Only these event types reach the sink (others only move the position); absent: every type. */
+  handles?: readonly string[];
+  /** Unsealing under a stream codec, before upcasting; undefined skips the event. */
+  open?: (event: RecordedEvent) => Promise<RecordedEvent | undefined>;
+  start: FollowerStart;
+  sink: FollowerSink;
+  /** Checkpoint (and flush) at most this often; default 100 ms. */
+  checkpointEveryMs?: number;
+  /** …or after this many events; default 500. */
+  checkpointEveryEvents?: number;
+}
+
+export interface FollowerOptions {
+  /** First restart delay after a failure; doubles up to `restartMaxMs`. */
+  restartMinMs?: number;
+  restartMaxMs?: number;
+  /** Consecutive failures after which the follower reports itself stuck. */
+  stuckAfterFailures?: number;
+}
+
+export interface FollowerStatus {
+  name: string;
+  /** Last position handled (or skipped past). */
+  position: string;
+  /** Last position made durable (checkpointed, flushed). */
+  durable: string;
+  failures: number;
+  stuck: boolean;
+  last_error: string | null;
+}
+
+/**
+ * The one kind of thing that follows the log (style.md: "Anything that follows
+ * the log … is one follower kind"): projections, in-memory views, the webhook
+ * fan-out and the Kafka relay are each a sink under a LogFollower. It hands
+ * each event on opened (codec) and upcast, in order; checkpoints where asked;
+ * restarts with exponential backoff after any failure, from the last durable
+ * position; lets commands wait (`waitFor`) for a position; and reports itself
+ * stuck after repeated failures (`status`, surfaced by /health).
+ */
+export class LogFollower {
+  private handled = 0n;
+  private durable = 0n;
+  private subscription?: Subscription;
+  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+  private stopping = false;
+  private restartTimer?: NodeJS.Timeout;
+  private saveTimer?: NodeJS.Timeout;
+  private failures = 0;
+  private lastError: string | null = null;
+  private lastSave = Date.now();
+  private sinceSave = 0;
+  private saving: Promise<void> = Promise.resolve();
+  private readonly handles?: ReadonlySet<string>;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+    private readonly checkpoints: ReadStore | undefined,
+    readonly spec: FollowerSpec,
+    private readonly logger?: Pick<JsonLogger, 'error' | 'warn'>,
+    private readonly options: FollowerOptions = {},
+  ) {
+    if (spec.handles) {
+      registry.assertKnown(spec.handles, spec.name);
+      this.handles = new Set(spec.handles);
+    }
+    if (spec.start.from !== 'beginning' && !checkpoints) throw new Error(`${spec.name} starts from a checkpoint but has no read store`);
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** Last position handled (or skipped past). */
+  get position(): bigint {
+    return this.handled;
+  }
+
+  /** Starts following; with `from: 'beginning'` resolves once the whole log so far is applied. */
+  async start(): Promise<void> {
+    this.stopping = false;
+    const start = this.spec.start;
+    if (start.from === 'checkpoint') {
+      this.resumeFrom((await this.checkpoints!.getCheckpoint(start.key)) ?? 0n);
+    } else if (start.from === 'load') {
+      const checkpoint = await this.checkpoints!.getCheckpoint(start.key);
+      let after = 0n;
+      if (checkpoint !== undefined) {
+        await start.load();
+        const now = await this.checkpoints!.getCheckpoint(start.key);
+        if (now !== undefined && now >= checkpoint) after = checkpoint;
+      }
+      this.resumeFrom(after);
+    } else {
+      let after = this.handled;
+      for (;;) {
+        const page = await this.events.readAll({ after, maxCount: READ_PAGE_SIZE });
+        if (page.length === 0) break;
+        for (const event of page) if (this.follows(event.streamName)) await this.deliver(event);
+        after = page[page.length - 1].position;
+        this.advance(after);
+      }
+      this.durable = this.handled;
+    }
+    this.subscribe();
+  }
+
+  /** Resolves once every event up to `position` is handled here; TimeoutError after `timeoutMs`. */
+  waitFor(position: bigint, timeoutMs: number): Promise<void> {
+    if (this.handled >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
+        reject(new TimeoutError(`${this.spec.name} did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ position, resolve: done });
+    });
+  }
+
+  /** Stops following (and restarting), then flushes and checkpoints what was handled; safe from inside the sink. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.saveTimer);
+    this.restartTimer = undefined;
+    await this.subscription?.stop();
+    await this.save().catch((error: unknown) => this.log('error', 'follower could not save on stop', error));
+  }
+
+  status(): FollowerStatus {
+    return {
+      name: this.spec.name,
+      position: this.handled.toString(),
+      durable: this.durable.toString(),
+      failures: this.failures,
+      stuck: this.failures >= (this.options.stuckAfterFailures ?? 3),
+      last_error: this.lastError,
+    };
+  }
+
+  private resumeFrom(position: bigint): void {
+    this.handled = position;
+    this.durable = position;
+    this.advance(position);
+  }
+
+  private follows(stream: string): boolean {
+    return this.spec.streamPrefixes.length === 0 || this.spec.streamPrefixes.some((prefix) => stream.startsWith(prefix));
+  }
+
+  private async deliver(recorded: RecordedEvent): Promise<void> {
+    if (!this.handles || this.handles.has(recorded.type)) {
+      const opened = this.spec.open ? await this.spec.open(recorded) : recorded;
+      if (opened) await this.spec.sink.handle(this.registry.upcast(opened));
+    }
+    this.advance(recorded.position);
+  }
+
+  private advance(position: bigint): void {
+    if (position > this.handled) this.handled = position;
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((waiter) => waiter.position <= this.handled);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > this.handled);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  private subscribe(): void {
+    const prefixes = this.spec.streamPrefixes.length > 0 ? [...this.spec.streamPrefixes] : undefined;
+    const subscription = this.events.subscribeToAll({ after: this.handled === 0n ? undefined : this.handled, streamPrefixes: prefixes }, async (event) => {
+      await this.deliver(event);
+      this.sinceSave++;
+      this.afterEvent();
+      if (this.failures > 0) {
+        this.failures = 0;
+        this.lastError = null;
+      }
+    });
+    this.subscription = subscription;
+    subscription.done.then(
+      () => undefined,
+      (error: unknown) => this.failed(subscription, error),
+    );
+  }
+
+  private afterEvent(): void {
+    if (this.spec.start.from === 'beginning' || this.spec.start.from === 'load') {
+      this.durable = this.handled;
+      return;
+    }
+    const everyMs = this.spec.checkpointEveryMs ?? 100;
+    if (this.sinceSave >= (this.spec.checkpointEveryEvents ?? 500) || Date.now() - this.lastSave >= everyMs) {
+      void this.saveInBackground();
+    } else {
+      this.saveTimer ??= setTimeout(() => {
+        this.saveTimer = undefined;
+        void this.saveInBackground();
+      }, everyMs);
+      this.saveTimer.unref?.();
+    }
+  }
+
+  private saveInBackground(): Promise<void> {
+    return this.save().catch((error: unknown) => {
+      // Nothing is lost: the follower restarts from its last durable position.
+      this.log('error', 'follower could not flush or checkpoint; restarting', error);
+      void this.subscription?.stop().then(() => this.failed(this.subscription!, error));
+    });
+  }
+
+  /** Flushes the sink, then writes the checkpoint; serialised, so checkpoints never go backwards. */
+  private save(): Promise<void> {
+    const run = this.saving.then(async () => {
+      const position = this.handled;
+      if (position === this.durable && this.sinceSave === 0) return;
+      await this.spec.sink.flush?.();
+      if (this.spec.start.from === 'checkpoint' && position > this.durable) await this.checkpoints!.setCheckpoint(this.spec.start.key, position);
+      if (position > this.durable) this.durable = position;
+      this.lastSave = Date.now();
+      this.sinceSave = 0;
+    });
+    // A failed save must not fail every later one: the chain only orders them.
+    this.saving = run.catch(() => undefined);
+    return run;
+  }
+
+  private failed(subscription: Subscription, error: unknown): void {
+    if (this.stopping || this.subscription !== subscription || this.restartTimer) return;
+    this.failures++;
+    this.lastError = error instanceof Error ? error.message : String(error);
+    const min = this.options.restartMinMs ?? 200;
+    const delay = Math.min(min * 2 ** Math.min(this.failures - 1, 16), this.options.restartMaxMs ?? 30_000);
+    this.log('error', 'follower failed; restarting from its last durable position', error, { delay_ms: delay, failures: this.failures });
+    this.restartTimer = setTimeout(() => this.restart(), delay);
+    this.restartTimer.unref?.();
+  }
+
+  private restart(): void {
+    this.restartTimer = undefined;
+    if (this.stopping) return;
+    // What was handled but not flushed is handed on again: the sink drops its unflushed part first.
+    this.spec.sink.reset?.();
+    // A buffering sink (flush) lost its unflushed part: resume after what it made durable.
+    if (this.spec.sink.flush) this.handled = this.durable;
+    try {
+      this.subscribe();
+    } catch (error) {
+      // The store refuses a new subscription (closed): nothing left to follow.
+      this.log('error', 'follower could not restart', error);
+    }
+  }
+
+  private log(level: 'error' | 'warn', msg: string, error: unknown, extra: Record<string, unknown> = {}): void {
+    this.logger?.[level]({ msg, follower: this.spec.name, err: error instanceof Error ? error.message : String(error), ...extra });
+  }
+}
