@@ -46,7 +46,7 @@ interface Point {
   code: string;
   in_cell: boolean | null;
   last_seen_at: string | null;
-  provenance: { source: string; accuracy_meters: number; confidence: number; verified_at: null };
+  provenance: { source: string; accuracy_meters: number; confidence: number; verified_at: string };
 }
 interface Answer {
   lat: number;
@@ -57,7 +57,7 @@ interface Answer {
   precision: string;
   label: string | null;
   last_seen_at: string | null;
-  provenance: { source: string; provider: string; accuracy_meters: number; confidence: number; verified_at: null };
+  provenance: { source: string; provider: string; accuracy_meters: number; confidence: number; verified_at: string };
   points: Point[];
   meta: Record<string, unknown> & { datasets: Array<{ dataset: string; version: string; imported_at: string }>; alternatives: Array<{ label: string }> };
 }
@@ -117,13 +117,15 @@ describe('GET /v2/address/resolve', () => {
       const [lat, lng] = cellToLatLng(cell);
       const result = await answer(code);
       expect(result).toMatchObject({ lat, lng, code, resolution: 13, precision: 'structure', label: 'Blue Gate Pharmacy', last_seen_at: osmImportedAt });
-      expect(result.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: null });
+      expect(result.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1 });
+      // A decoded cell centre is verified when decoded: by this answer.
+      expect(Date.parse(result.provenance.verified_at)).toBeGreaterThan(Date.now() - 60_000);
       expect(result.points.map((point) => [point.label, point.in_cell])).toEqual([
         ['Blue Gate Pharmacy', true],
         ['Mama Ama Chop Bar', false],
       ]);
       for (const point of result.points) {
-        expect(point).toMatchObject({ last_seen_at: osmImportedAt, provenance: { source: 'third_party_match', verified_at: null } });
+        expect(point).toMatchObject({ last_seen_at: osmImportedAt, provenance: { source: 'third_party_match', verified_at: osmImportedAt } });
         expect(point.code).toBe(hexCodeFromCell(latLngToCell(point.lat, point.lng, 13)));
       }
       expect(result.meta).toMatchObject({
@@ -155,7 +157,7 @@ describe('GET /v2/address/resolve', () => {
     it('resolves the name of a structure to it, with structure precision', async () => {
       const result = await answer('Korle Bu Teaching Hospital');
       expect(result).toMatchObject({ lat: 5.536, lng: -0.227, precision: 'structure', label: 'Korle Bu Teaching Hospital', last_seen_at: osmImportedAt });
-      expect(result.provenance).toMatchObject({ source: 'geocoded_text', verified_at: null });
+      expect(result.provenance).toMatchObject({ source: 'geocoded_text', verified_at: osmImportedAt });
       expect(result.points).toEqual([expect.objectContaining({ label: 'Korle Bu Teaching Hospital', last_seen_at: osmImportedAt })]);
       expect(result.code).toBe(hexCodeFromCell(latLngToCell(5.536, -0.227, 13)));
       expect(result.meta).toMatchObject({ input_kind: 'text', matched_by: 'place_search', text_match: 'exact' });

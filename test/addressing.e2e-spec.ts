@@ -20,7 +20,9 @@ describe('hex codes over HTTP', () => {
   const body = async <T = Record<string, any>>(response: Response): Promise<T> => (await response.json()) as T;
   const SOURCES = ['device_gps', 'geocoded_text', 'third_party_match', 'user_confirmed', 'agent_verified'];
 
-  it('reverses a point to the code of its resolution-13 cell, with the provenance of the cell centre', async () => {
+  const isoTime = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+  it('reverses a point to the code of its resolution-13 cell, with the provenance of the point sent (device_gps by default)', async () => {
     const response = await get('/v2/reverse?lat=5.6037&lng=-0.1870');
     expect(response.status).toBe(200);
     const { data } = await body(response);
@@ -28,10 +30,19 @@ describe('hex codes over HTTP', () => {
     const [lat, lng] = cellToLatLng(cell);
     expect(data).toMatchObject({ code: '6Q3HQKQ4ZA', display: '6Q3-HQK-Q4ZA', resolution: 13, cell, lat, lng });
     expect(data.distance_m).toBeLessThan(data.provenance.accuracy_meters);
-    expect(data.provenance).toEqual({ source: 'geocoded_text', provider: expect.stringContaining('hexcode-v1'), accuracy_meters: expect.any(Number), confidence: 1, verified_at: null });
+    expect(data.provenance).toEqual({ source: 'device_gps', provider: 'caller', accuracy_meters: expect.any(Number), confidence: 1, verified_at: isoTime });
     expect(SOURCES).toContain(data.provenance.source);
     expect(data.provenance.accuracy_meters).toBeGreaterThan(3);
     expect(data.provenance.accuracy_meters).toBeLessThan(6);
+  });
+
+  it('lets the caller say how the point was established, and how accurate it is', async () => {
+    const { data } = await body(await get('/v2/reverse?lat=5.6037&lng=-0.1870&source=agent_verified&accuracy_m=3.5'));
+    expect(data.provenance).toMatchObject({ source: 'agent_verified', provider: 'caller', accuracy_meters: 3.5, confidence: 1, verified_at: isoTime });
+    const refused = await get('/v2/reverse?lat=5.6037&lng=-0.1870&source=guess');
+    expect(refused.status).toBe(400);
+    expect(await body(refused)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'source' } });
+    expect((await get('/v2/reverse?lat=5.6037&lng=-0.1870&accuracy_m=-1')).status).toBe(400);
   });
 
   it('codes other resolutions when asked', async () => {
@@ -62,7 +73,7 @@ describe('hex codes over HTTP', () => {
       expect(response.status).toBe(200);
       const { data } = await body(response);
       expect(data).toMatchObject({ code: '6Q3HQKQ4ZA', display: '6Q3-HQK-Q4ZA', resolution: 13, cell, lat, lng });
-      expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: null });
+      expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: isoTime });
     }
   });
 
@@ -156,7 +167,7 @@ describe('hex codes over HTTP', () => {
     expect(notAnItem.error).toMatchObject({ code: 'INVALID_PARAM', field: 'items[4005]' });
     expect(coarse).toMatchObject({ resolution: 3 });
     expect(coarse.code).toHaveLength(5);
-    expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: null, accuracy_meters: decoded.accuracy_meters });
+    expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: isoTime, accuracy_meters: decoded.accuracy_meters });
   });
 
   it('refuses a bulk request beyond the documented maximum, or without items', async () => {

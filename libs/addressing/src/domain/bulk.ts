@@ -64,7 +64,7 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
  * The provenance comes last because its accuracy is the largest among the
  * decoded cells, known only at the end; it is null when no item returned a point.
  */
-export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number = DEFAULT_ADDRESS_RESOLUTION): Generator<string> {
+export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, now: Date): Generator<string> {
   let failures = 0;
   let widest = -1;
   let chunk = '{"success":true,"data":{"items":[';
@@ -78,7 +78,7 @@ export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: 
       chunk = '';
     }
   }
-  const provenance: Provenance | null = widest < 0 ? null : { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: widest, confidence: 1, verified_at: null };
+  const provenance: Provenance | null = widest < 0 ? null : { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: widest, confidence: 1, verified_at: now.toISOString() };
   yield `${chunk}],"count":${items.length},"failed":${failures},"provenance":${JSON.stringify(provenance)}}}`;
 }
 

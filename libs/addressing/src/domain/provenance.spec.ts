@@ -1,11 +1,19 @@
 import { cellToBoundary, cellToLatLng, getHexagonEdgeLengthAvg, greatCircleDistance, latLngToCell } from 'h3-js';
-import { cellCentreProvenance, cellRadiusMeters, PROVENANCE_SOURCES } from './provenance.js';
+import { callerPointProvenance, cellCentreProvenance, cellRadiusMeters, PROVENANCE_SOURCES } from './provenance.js';
 
 describe('cell centre provenance', () => {
-  it('is geocoded from the code, exact, never verified, with a source from the specification', () => {
-    const provenance = cellCentreProvenance(latLngToCell(5.6037, -0.187, 13));
+  it('is geocoded from the code, exact, verified when decoded (never null), with a source from the specification', () => {
+    const decodedAt = new Date('2026-11-23T12:00:00.000Z');
+    const provenance = cellCentreProvenance(latLngToCell(5.6037, -0.187, 13), decodedAt);
     expect(PROVENANCE_SOURCES).toContain(provenance.source);
-    expect(provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: null });
+    expect(provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: '2026-11-23T12:00:00.000Z' });
+  });
+
+  it('describes a caller’s point as the caller says, accurate to their accuracy or else to the cell', () => {
+    const cell = latLngToCell(5.6037, -0.187, 13);
+    const at = new Date('2026-11-23T12:00:00.000Z');
+    expect(callerPointProvenance('agent_verified', 4, cell, at)).toEqual({ source: 'agent_verified', provider: 'caller', accuracy_meters: 4, confidence: 1, verified_at: at.toISOString() });
+    expect(callerPointProvenance('device_gps', undefined, cell, at).accuracy_meters).toBe(cellRadiusMeters(cell));
   });
 
   it.each([0, 5, 9, 13, 15])('bounds every corner of a resolution-%i cell', (res) => {

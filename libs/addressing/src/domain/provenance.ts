@@ -9,7 +9,14 @@ export interface Provenance {
   provider: string;
   accuracy_meters: number;
   confidence: number;
-  /** Null when nobody verified the point: a computed cell centre is never "verified". */
+  /**
+   * When the point was last established from its source (ADR 9, "Provenance"):
+   * a code's cell centre, when it was decoded (this answer: decoding is exact,
+   * so it is verified each time); a dataset record, when that dataset was
+   * imported; a caller's coordinate, when the caller sent it. Never null on
+   * lookup, reverse, resolve and bulk; landmark answers still send null until
+   * their dataset's import time reaches them.
+   */
   verified_at: string | null;
 }
 
@@ -24,8 +31,22 @@ export const HEXCODE_PROVIDER = 'hexcode-v1 (H3 v4 cell centre)';
  * code can stand for lies within it; confidence 1 because decoding is exact
  * (the code names that cell and no other); never verified.
  */
-export function cellCentreProvenance(cell: string): Provenance {
-  return { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: cellRadiusMeters(cell), confidence: 1, verified_at: null };
+export function cellCentreProvenance(cell: string, decodedAt: Date): Provenance {
+  return { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: cellRadiusMeters(cell), confidence: 1, verified_at: decodedAt.toISOString() };
+}
+
+/** The provider named when the caller supplied the coordinate (GET /v2/reverse). */
+export const CALLER_PROVIDER = 'caller';
+
+/**
+ * The provenance of a coordinate the caller sent (GET /v2/reverse): how the
+ * caller says they got it (default `device_gps`, what most callers send),
+ * accurate to the caller's `accuracy_m` when given, else to the cell the point
+ * was coded to; confidence 1 (the point is exactly what was sent); verified
+ * when the request arrived.
+ */
+export function callerPointProvenance(source: ProvenanceSource, accuracyM: number | undefined, cell: string, receivedAt: Date): Provenance {
+  return { source, provider: CALLER_PROVIDER, accuracy_meters: accuracyM ?? cellRadiusMeters(cell), confidence: 1, verified_at: receivedAt.toISOString() };
 }
 
 /** Centre-to-farthest-corner distance of a cell, in metres, rounded up to the decimetre. */

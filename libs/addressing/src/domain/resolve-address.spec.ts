@@ -36,6 +36,9 @@ const at = (target: string, id: string, name: string, feature: string, dataset: 
 };
 const codeInput = (text: string) => classifyAddress(text) as Extract<AddressInput, { kind: 'hex_code' }>;
 
+/** The instant answers are computed at: a decoded cell centre is verified then. */
+const NOW = new Date('2026-11-23T12:00:00.000Z');
+
 describe('classifyAddress', () => {
   it.each([code, code.toLowerCase(), `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`, `${code.slice(0, 3)} ${code.slice(3, 6)} ${code.slice(6)}`])('takes %j for the code', (text) => {
     expect(classifyAddress(text)).toMatchObject({ kind: 'hex_code', parsed: { code, cell, resolution: 13 }, embedded: false });
@@ -87,14 +90,14 @@ describe('resolveCode', () => {
       at(twoAway, 'osm:node/4', 'Too Far Chapel', 'amenity=place_of_worship'),
       at(otherNeighbour, 'geonames:77', 'Old Fort', 'S.FT', geonames),
     ];
-    const answer = resolveCode(codeInput(code), nearby, [osm, geonames]);
+    const answer = resolveCode(codeInput(code), nearby, [osm, geonames], NOW);
     expect(answer).toMatchObject({ code, cell, resolution: 13, lat: centreLat, lng: centreLng, precision: 'structure', label: 'Blue Kiosk', last_seen_at: osm.imported_at });
-    expect(answer.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: null });
+    expect(answer.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: NOW.toISOString() });
     expect(answer.points.map((point) => [point.label, point.in_cell])).toEqual([
       ['Blue Kiosk', true],
       ...[['Next Door Pharmacy', false], ['Old Fort', false]].sort((a, b) => distanceOf(nearby, a[0] as string) - distanceOf(nearby, b[0] as string)),
     ]);
-    expect(answer.points[0]).toMatchObject({ place_id: 'osm:node/1', kind: 'kiosk', code, last_seen_at: osm.imported_at, provenance: { source: 'third_party_match', accuracy_meters: 10, verified_at: null } });
+    expect(answer.points[0]).toMatchObject({ place_id: 'osm:node/1', kind: 'kiosk', code, last_seen_at: osm.imported_at, provenance: { source: 'third_party_match', accuracy_meters: 10, verified_at: osm.imported_at } });
     expect(answer.points.find((point) => point.label === 'Old Fort')).toMatchObject({ last_seen_at: geonames.imported_at, provenance: { provider: `GeoNames (places/geonames@${geonames.version})` } });
     expect(answer.meta).toMatchObject({
       input_kind: 'hex_code',
@@ -109,26 +112,26 @@ describe('resolveCode', () => {
   });
 
   it('has cell precision, and no label nor last_seen_at, when no structure stands there', () => {
-    const answer = resolveCode(codeInput(code), [at(cell, 'osm:node/3', 'Osu', 'place=suburb'), at(twoAway, 'osm:node/4', 'Too Far Chapel', 'amenity=place_of_worship')], [osm]);
+    const answer = resolveCode(codeInput(code), [at(cell, 'osm:node/3', 'Osu', 'place=suburb'), at(twoAway, 'osm:node/4', 'Too Far Chapel', 'amenity=place_of_worship')], [osm], NOW);
     expect(answer).toMatchObject({ precision: 'cell', label: null, last_seen_at: null, points: [] });
     expect(answer.meta.attribution).toEqual([]);
   });
 
   it('says why it did not look for structures: a coarse code, or no dataset', () => {
     const coarse = hexCodeFromCell(latLngToCell(5.6037, -0.187, 9));
-    expect(resolveCode(codeInput(coarse), null, [osm]).meta).toMatchObject({ structure_search: null, structure_search_skipped: 'resolution_too_coarse', datasets: [] });
-    expect(resolveCode(codeInput(code), null, []).meta).toMatchObject({ structure_search: null, structure_search_skipped: 'dataset_not_loaded' });
+    expect(resolveCode(codeInput(coarse), null, [osm], NOW).meta).toMatchObject({ structure_search: null, structure_search_skipped: 'resolution_too_coarse', datasets: [] });
+    expect(resolveCode(codeInput(code), null, [], NOW).meta).toMatchObject({ structure_search: null, structure_search_skipped: 'dataset_not_loaded' });
   });
 
   it(`returns at most ${MAX_STRUCTURE_POINTS} points`, () => {
     const many = Array.from({ length: 25 }, (_, i) => at(i % 2 ? cell : neighbour, `osm:node/${100 + i}`, `Shop ${i}`, 'shop=yes'));
-    const answer = resolveCode(codeInput(code), many, [osm]);
+    const answer = resolveCode(codeInput(code), many, [osm], NOW);
     expect(answer.points).toHaveLength(MAX_STRUCTURE_POINTS);
     expect(answer.points.every((point) => point.in_cell)).toBe(true);
   });
 
   it('marks a code found in text', () => {
-    expect(resolveCode(codeInput(`at ${code} please`), [], [osm]).meta).toMatchObject({ matched_by: 'code_in_text', matched_text: code });
+    expect(resolveCode(codeInput(`at ${code} please`), [], [osm], NOW).meta).toMatchObject({ matched_by: 'code_in_text', matched_text: code });
   });
 });
 
@@ -139,35 +142,35 @@ describe('resolveText', () => {
   const hospital = place('osm:node/1', 'Korle Bu Teaching Hospital', 'amenity=hospital', 5.536, -0.227);
 
   it('resolves to the best place, with geocoded_text provenance and the dataset import as last_seen_at', () => {
-    const answer = resolveText('Kumasi', [hit(kumasi, 0.95, 'exact'), hit(kumasiVillage, 0.6, 'exact')], null, [geonames]);
+    const answer = resolveText('Kumasi', [hit(kumasi, 0.95, 'exact'), hit(kumasiVillage, 0.6, 'exact')], null, [geonames], NOW);
     expect(answer).toMatchObject({ lat: 6.688, lng: -1.624, precision: 'place', label: 'Kumasi', last_seen_at: geonames.imported_at, points: [], resolution: 13 });
     expect(answer.code).toBe(hexCodeFromCell(latLngToCell(6.688, -1.624, 13)));
-    expect(answer.provenance).toEqual({ source: 'geocoded_text', provider: `GeoNames (places/geonames@${geonames.version})`, accuracy_meters: 5000, confidence: 0.9, verified_at: null });
+    expect(answer.provenance).toEqual({ source: 'geocoded_text', provider: `GeoNames (places/geonames@${geonames.version})`, accuracy_meters: 5000, confidence: 0.9, verified_at: geonames.imported_at });
     expect(answer.meta).toMatchObject({ input_kind: 'text', matched_by: 'place_search', text_match: 'exact', ambiguous: false, alternatives: [], candidates_considered: 2 });
   });
 
   it('lists near-equal matches as alternatives and lowers the confidence', () => {
-    const answer = resolveText('Kumasi', [hit(kumasi, 0.8, 'exact'), hit(kumasiVillage, 0.75, 'exact')], null, [geonames]);
+    const answer = resolveText('Kumasi', [hit(kumasi, 0.8, 'exact'), hit(kumasiVillage, 0.75, 'exact')], null, [geonames], NOW);
     expect(answer.meta.ambiguous).toBe(true);
     expect(answer.meta.alternatives).toEqual([expect.objectContaining({ place_id: 'geonames:2298892', label: 'Kumasi', kind: 'village', score: 0.75 })]);
     expect(answer.provenance.confidence).toBeLessThan(0.9);
   });
 
   it('gives a structure found by name structure precision and a point', () => {
-    const answer = resolveText('korle bu', [hit(hospital, 0.7, 'prefix', osm)], null, [osm]);
+    const answer = resolveText('korle bu', [hit(hospital, 0.7, 'prefix', osm)], null, [osm], NOW);
     expect(answer).toMatchObject({ precision: 'structure', label: 'Korle Bu Teaching Hospital', last_seen_at: osm.imported_at });
     expect(answer.points).toEqual([expect.objectContaining({ label: 'Korle Bu Teaching Hospital', last_seen_at: osm.imported_at, in_cell: null, provenance: expect.objectContaining({ source: 'third_party_match' }) })]);
     expect(answer.meta.attribution).toEqual(['© OpenStreetMap contributors']);
   });
 
   it('keeps did_you_mean, and answers last_seen_at null when the dataset is no longer known', () => {
-    const answer = resolveText('Kumsai', [hit(kumasi, 0.6, 'fuzzy', null)], 'Kumasi', [geonames]);
+    const answer = resolveText('Kumsai', [hit(kumasi, 0.6, 'fuzzy', null)], 'Kumasi', [geonames], NOW);
     expect(answer).toMatchObject({ last_seen_at: null, meta: { did_you_mean: 'Kumasi', text_match: 'fuzzy' } });
     expect(answer.provenance.confidence).toBe(0.4);
   });
 
   it('answers 404 ADDRESS_NOT_FOUND when nothing matches', () => {
-    const error = catchError(() => resolveText('Atlantis', [], null, [geonames]));
+    const error = catchError(() => resolveText('Atlantis', [], null, [geonames], NOW));
     expect(error).toBeInstanceOf(AddressNotFoundError);
     expect(error).toMatchObject({ status: 404, code: 'ADDRESS_NOT_FOUND', field: 'address' });
   });

@@ -218,6 +218,7 @@ export function resolveCode(
   input: Extract<AddressInput, { kind: 'hex_code' | 'text_or_code' }>,
   nearby: readonly NearbyReference[] | null,
   datasets: readonly DatasetRef[],
+  now: Date,
 ): Resolution {
   const { parsed } = input;
   const [lat, lng] = cellToLatLng(parsed.cell);
@@ -227,7 +228,7 @@ export function resolveCode(
     if (!isStructure(candidate.place)) continue;
     const cell = latLngToCell(candidate.place.lat, candidate.place.lng, parsed.resolution);
     if (!disk.has(cell)) continue;
-    found.push({ point: structurePoint(candidate, candidate.distance_m, cell === parsed.cell), dataset: candidate.dataset });
+    found.push({ point: structurePoint(candidate, candidate.distance_m, cell === parsed.cell, now), dataset: candidate.dataset });
   }
   // In the cell before next to it; nearest to the centre first.
   found.sort((a, b) => Number(b.point.in_cell) - Number(a.point.in_cell) || a.point.distance_m - b.point.distance_m || (a.point.place_id < b.point.place_id ? -1 : 1));
@@ -245,7 +246,7 @@ export function resolveCode(
     precision: named ? 'structure' : 'cell',
     label: named?.label ?? null,
     last_seen_at: named?.last_seen_at ?? null,
-    provenance: cellCentreProvenance(parsed.cell),
+    provenance: cellCentreProvenance(parsed.cell, now),
     points,
     meta: {
       input_kind: 'hex_code',
@@ -272,6 +273,7 @@ export function resolveText(
   hits: readonly TextCandidate[],
   didYouMean: string | null,
   datasets: readonly DatasetRef[],
+  now: Date,
 ): Resolution {
   const [best, ...rest] = hits;
   if (!best) throw new AddressNotFoundError(datasets);
@@ -299,7 +301,8 @@ export function resolveText(
     provider: providerOf(place, best.dataset),
     accuracy_meters: nominalAccuracy(place),
     confidence: round2(matchConfidence(best.match) * (ambiguous ? AMBIGUOUS_FACTOR : 1)),
-    verified_at: null,
+    // The place is as its dataset had it when imported.
+    verified_at: best.dataset?.imported_at ?? now.toISOString(),
   };
   return {
     lat: place.lat,
@@ -313,7 +316,7 @@ export function resolveText(
     last_seen_at: lastSeen,
     provenance,
     points: structure
-      ? [{ ...structurePoint({ place, distance_m: 0, dataset: best.dataset }, 0, null), provenance: { ...provenance, source: 'third_party_match' } }]
+      ? [{ ...structurePoint({ place, distance_m: 0, dataset: best.dataset }, 0, null, now), provenance: { ...provenance, source: 'third_party_match' } }]
       : [],
     meta: {
       input_kind: 'text',
@@ -377,7 +380,7 @@ function matchConfidence(match: string): number {
   }
 }
 
-function structurePoint(candidate: NearbyReference, distance: number, inCell: boolean | null): ResolvedPoint {
+function structurePoint(candidate: NearbyReference, distance: number, inCell: boolean | null, now: Date): ResolvedPoint {
   const { place, dataset } = candidate;
   const code = hexCodeForPoint(place.lat, place.lng);
   return {
@@ -399,7 +402,7 @@ function structurePoint(candidate: NearbyReference, distance: number, inCell: bo
       accuracy_meters: nominalAccuracy(place),
       // The record is exactly where its source puts it; whether it is what the code's occupant calls home is less sure next door.
       confidence: inCell === false ? 0.5 : 0.8,
-      verified_at: null,
+      verified_at: dataset?.imported_at ?? now.toISOString(),
     },
   };
 }

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { RawResponse } from '../../../../platform/src/index.js';
+import { CLOCK, RawResponse, type Clock } from '../../../../platform/src/index.js';
 import { bulkAnswerChunks, CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
 import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
@@ -12,6 +12,8 @@ import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/hexcode')
 export class BulkHexcodeController {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
   @Post('bulk')
   @HttpCode(200)
   // The handler writes the envelope itself, as a stream.
@@ -28,7 +30,7 @@ export class BulkHexcodeController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
   bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {
-    const stream = Readable.from(bulkAnswerChunks(body.items, body.resolution ?? DEFAULT_ADDRESS_RESOLUTION), { objectMode: false });
+    const stream = Readable.from(bulkAnswerChunks(body.items, body.resolution ?? DEFAULT_ADDRESS_RESOLUTION, this.clock.now()), { objectMode: false });
     return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(stream);
   }
 }

@@ -1,4 +1,5 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { displayHexCode, pointForHexCode } from '../../domain/hexcode.js';
 import { cellCentreProvenance } from '../../domain/provenance.js';
@@ -9,12 +10,14 @@ import { LookupRequest } from './lookup.request.js';
 @ApiSecurity('api_key')
 @Controller('v2')
 export class LookupController {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
   @Get('lookup')
   @ApiOperation({
     summary: 'The point a hex code stands for: the centre of its H3 cell',
     description:
       'Accepts every shape of a code (compact, hyphenated, lower case; I, L, O read as 1, 1, 0). ' +
-      '`provenance.source` is `geocoded_text`: the point is computed from the code, `accuracy_meters` is the centre-to-corner distance of the cell, `verified_at` is null.',
+      '`provenance.source` is `geocoded_text`: the point is computed from the code, `accuracy_meters` is the centre-to-corner distance of the cell, `verified_at` is when this answer decoded it (decoding is exact).',
   })
   @ApiResponse({ status: 200, description: '`{code, display, resolution, cell, lat, lng, provenance}`' })
   @ApiResponse({
@@ -30,7 +33,7 @@ export class LookupController {
       cell: point.cell,
       lat: point.lat,
       lng: point.lng,
-      provenance: cellCentreProvenance(point.cell),
+      provenance: cellCentreProvenance(point.cell, this.clock.now()),
     };
   }
 }

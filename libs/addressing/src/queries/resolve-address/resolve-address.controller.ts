@@ -12,6 +12,7 @@ import {
   type AddressInput,
   type Resolution,
 } from '../../domain/resolve-address.js';
+import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { ADDRESS_PLACES, type AddressPlaces } from './address-places.port.js';
 import { ResolveAddressRequest } from './resolve-address.request.js';
 
@@ -23,7 +24,10 @@ const NEAR_CANDIDATES = 500;
 @ApiSecurity('api_key')
 @Controller('v2/address')
 export class ResolveAddressController {
-  constructor(@Inject(ADDRESS_PLACES) private readonly places: AddressPlaces) {}
+  constructor(
+    @Inject(ADDRESS_PLACES) private readonly places: AddressPlaces,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get('resolve')
   @ApiOperation({
@@ -69,9 +73,9 @@ export class ResolveAddressController {
 
   private byCode(input: Extract<AddressInput, { kind: 'hex_code' | 'text_or_code' }>): Resolution {
     const datasets = this.places.datasets;
-    if (!structuresWanted(input.parsed) || datasets.length === 0) return resolveCode(input, null, datasets);
+    if (!structuresWanted(input.parsed) || datasets.length === 0) return resolveCode(input, null, datasets, this.clock.now());
     const [lat, lng] = cellToLatLng(input.parsed.cell);
-    return resolveCode(input, this.places.near(lat, lng, structureRadius(input.parsed.cell), NEAR_CANDIDATES), datasets);
+    return resolveCode(input, this.places.near(lat, lng, structureRadius(input.parsed.cell), NEAR_CANDIDATES), datasets, this.clock.now());
   }
 
   /** A place the search matches on its own spelling wins; a code otherwise (a did-you-mean guess does not beat a valid code). */
@@ -79,12 +83,12 @@ export class ResolveAddressController {
     if (this.places.datasets.length === 0) return this.byCode(input);
     const found = this.search(input.text);
     if (!found.hits.some((hit) => hit.match !== 'fuzzy')) return this.byCode(input);
-    return resolveText(input.text, found.hits, found.did_you_mean, this.places.datasets);
+    return resolveText(input.text, found.hits, found.did_you_mean, this.places.datasets, this.clock.now());
   }
 
   private byText(text: string): Resolution {
     const found = this.search(text);
-    return resolveText(text, found.hits, found.did_you_mean, this.places.datasets);
+    return resolveText(text, found.hits, found.did_you_mean, this.places.datasets, this.clock.now());
   }
 
   private search(text: string) {

@@ -1,8 +1,9 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { greatCircleDistance } from 'h3-js';
 import { DEFAULT_ADDRESS_RESOLUTION, displayHexCode, hexCodeForPoint, pointForHexCode } from '../../domain/hexcode.js';
-import { cellCentreProvenance } from '../../domain/provenance.js';
+import { callerPointProvenance } from '../../domain/provenance.js';
 import { ReverseRequest } from './reverse.request.js';
 
 /** interface.md, "Addresses, hex codes and search"; decisions.md: `data.code` with `data.provenance`. */
@@ -10,12 +11,15 @@ import { ReverseRequest } from './reverse.request.js';
 @ApiSecurity('api_key')
 @Controller('v2')
 export class ReverseController {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
   @Get('reverse')
   @ApiOperation({
     summary: 'The hex code of the cell holding a point',
     description:
-      'Answers the code, its display form, and the centre of its cell (`lat`, `lng`) with the provenance of that centre: ' +
-      '`geocoded_text` (computed from the code), `accuracy_meters` the centre-to-corner distance of the cell. `distance_m` is how far the given point lies from the centre.',
+      'Answers the code, its display form, and the centre of its cell (`lat`, `lng`). `distance_m` is how far the given point lies from the centre. ' +
+      'The `provenance` describes the point you sent: `source` as you say you got it (`source`, default `device_gps`), `provider: "caller"`, ' +
+      '`accuracy_meters` your `accuracy_m` (default: the centre-to-corner distance of the cell), `confidence` 1, `verified_at` when the request arrived.',
   })
   @ApiResponse({ status: 200, description: '`{code, display, resolution, cell, lat, lng, distance_m, provenance}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `resolution`' })
@@ -30,7 +34,7 @@ export class ReverseController {
       lat: centre.lat,
       lng: centre.lng,
       distance_m: Math.round(greatCircleDistance([query.lat, query.lng], [centre.lat, centre.lng], 'm') * 10) / 10,
-      provenance: cellCentreProvenance(centre.cell),
+      provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracy_m, centre.cell, this.clock.now()),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { PROVENANCE_SOURCES, type ProvenanceSource } from '../../domain/provenance.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
 
 /** An empty query value stays a string (and fails), where Number('') would quietly be 0. */
@@ -29,4 +30,17 @@ export class ReverseRequest {
   @Min(0, { message: 'resolution must be an integer from 0 to 15' })
   @Max(15, { message: 'resolution must be an integer from 0 to 15' })
   resolution?: number;
+
+  @ApiPropertyOptional({ description: 'How you got the point (interface.md, "Provenance object")', enum: PROVENANCE_SOURCES, default: 'device_gps' })
+  @IsOptional()
+  @IsIn(PROVENANCE_SOURCES, { message: `source must be one of ${PROVENANCE_SOURCES.join(', ')}` })
+  source?: ProvenanceSource;
+
+  @ApiPropertyOptional({ description: 'Accuracy of the point you sent, in metres (a GPS fix’s horizontal accuracy)', minimum: 0, maximum: 100000 })
+  @IsOptional()
+  @toNumber()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'accuracy_m must be a number of metres from 0 to 100000' })
+  @Min(0, { message: 'accuracy_m must be a number of metres from 0 to 100000' })
+  @Max(100_000, { message: 'accuracy_m must be a number of metres from 0 to 100000' })
+  accuracy_m?: number;
 }
