@@ -20,7 +20,7 @@
  * context's internals is testing the wrong thing, or the context is missing an
  * export.
  */
-const root = process.env.DEPCRUISE_ROOT ? `${process.env.DEPCRUISE_ROOT.replace(/\/?$/, '/')}` : '';
+const root = process.env.DEPCRUISE_ROOT ? process.env.DEPCRUISE_ROOT.replace(/\/?$/, '/') : '';
 const at = `^${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
 
 /** A domain folder anywhere in a context: src/domain/, src/geofences/domain/, ... ($1 = the context). */
@@ -47,7 +47,7 @@ module.exports = {
     {
       name: 'domain-is-pure',
       comment:
-        'domain/ holds events, deciders, value objects and errors: no Nest, no drivers, and of the platform only errors.ts and the Decider type (its specs may also use the testing helpers)',
+        'domain/ holds events, deciders, value objects and errors: no Nest, no drivers, and of the platform only errors.ts and the Decider type (its specs may also use the testing helpers, which testing-stays-in-tests keeps out of the code itself)',
       severity: 'error',
       from: { path: domain },
       to: {
