@@ -15,7 +15,8 @@ export default {
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.e2e-spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/'],
+  // The architecture fixtures break the rules on purpose and are never run (boundaries.spec.ts cruises them).
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/data/', '/test/architecture/fixtures/'],
   setupFiles: ['<rootDir>/test/setup.ts'],
   globalSetup: '<rootDir>/test/global-setup.mjs',
   testTimeout: 30000,

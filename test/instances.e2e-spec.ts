@@ -1,14 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeWith } from '../libs/platform/src/testing/server-suites.js';
 import { bootService, type Service } from './support/boot.js';
 
 // Two api instances share the event store (the same data folder) and Redis (queue and
 // quota counters), as two production api processes share EventStoreDB and Redis.
 // `.ci/run` sets REDIS_URL; without it there is nothing to share counters through.
 const redisUrl = process.env.REDIS_URL;
-const describeIf = redisUrl ? describe : describe.skip;
-if (!redisUrl) console.info('instances.e2e-spec: REDIS_URL is not set, skipping the two-instance tests');
+const describeIf = describeWith('REDIS_URL', 'the two-instance tests (instances.e2e-spec)');
 
 describeIf('two api instances', () => {
   let first: Service;

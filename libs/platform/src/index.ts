@@ -34,4 +34,3 @@ export * from './commands/read-models.js';
 export * from './commands/stream-codec.js';
 export * from './manifest/context-manifest.js';
 export * from './manifest/platform-manifest.js';
-export * from './testing/decider-spec.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeWith } from '../testing/server-suites.js';
 import kafkajs from 'kafkajs';
 import { EmbeddedEventStore } from '../event-store/index.js';
 import { KafkaPublisher } from '../integration/index.js';
@@ -11,8 +12,7 @@ import { EmbeddedReadStore } from '../read-store/index.js';
 import { IntegrationRelay, RELAY_CHECKPOINT } from './integration-relay.js';
 
 // Needs a real broker (`.ci/run` starts one and sets KAFKA_BROKERS); skipped, and says so, without it.
-const describeIf = process.env.KAFKA_BROKERS ? describe : describe.skip;
-if (!process.env.KAFKA_BROKERS) console.info('integration-relay.int-spec: KAFKA_BROKERS is not set, skipping the relay tests');
+const describeIf = describeWith('KAFKA_BROKERS', 'the integration relay tests (integration-relay.int-spec)');
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
 
 interface Relayed {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import kafkajs from 'kafkajs';
 import type { IHeaders } from 'kafkajs';
+import { describeWith } from '../../testing/server-suites.js';
 import type { IntegrationMessage } from '../integration-bus.port.js';
 import { KafkaPublisher, type KafkaPublisherOptions } from './kafka-publisher.js';
 
@@ -8,9 +9,8 @@ const { Kafka, logLevel } = kafkajs;
 
 // Needs a real broker: `.ci/services.sh start` runs one on 127.0.0.1:9092 and
 // `.ci/run` exports KAFKA_BROKERS. Without it these tests are skipped, and say so.
-const describeIf = process.env.KAFKA_BROKERS ? describe : describe.skip;
+const describeIf = describeWith('KAFKA_BROKERS', 'the Kafka publisher tests (kafka-publisher.int-spec)');
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-if (!process.env.KAFKA_BROKERS) console.info('kafka-publisher.int-spec: KAFKA_BROKERS is not set, skipping the Kafka tests');
 
 /** Generous: the first consumer group on a fresh broker creates __consumer_offsets. */
 const TEST_TIMEOUT_MS = 90_000;

@@ -3,12 +3,12 @@ import { openJobQueue } from '../index.js';
 import { describeJobQueueContract } from '../job-queue.contract.js';
 import { BullMqJobQueue } from './bullmq-job-queue.js';
 import { Redis } from 'ioredis';
+import { describeWith } from '../../testing/server-suites.js';
 
 const redisUrl = process.env.REDIS_URL;
 
 // Needs a real Redis: CI sets REDIS_URL; without it the suite is skipped, not faked.
-const describeIf = redisUrl ? describe : describe.skip;
-if (!redisUrl) console.info('bullmq-job-queue.int-spec: REDIS_URL is not set; skipping the BullMQ adapter tests');
+const describeIf = describeWith('REDIS_URL', 'the BullMQ job-queue tests (bullmq-job-queue.int-spec)');
 
 // A prefix per run keeps runs apart on a shared Redis and lets cleanup delete exactly this run's keys.
 const prefix = `test-jq-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

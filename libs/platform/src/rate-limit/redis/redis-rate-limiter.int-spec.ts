@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { BackendUnavailableError } from '../../errors.js';
+import { describeWith } from '../../testing/server-suites.js';
 import { InProcessRateLimiter } from '../embedded/in-process-rate-limiter.js';
 import { openRateLimiter } from '../index.js';
 import { describeRateLimiterContract } from '../rate-limiter.contract.js';
@@ -9,12 +10,11 @@ import { RedisRateLimiter } from './redis-rate-limiter.js';
 const redisUrl = process.env.REDIS_URL;
 
 // Needs a real Redis: CI sets REDIS_URL; without it the suite is skipped, not faked.
-const describeIf = redisUrl ? describe : describe.skip;
-if (!redisUrl) console.info('redis-rate-limiter.int-spec: REDIS_URL is not set; skipping the Redis rate-limiter tests');
+const describeIf = describeWith('REDIS_URL', 'the Redis rate-limiter tests (redis-rate-limiter.int-spec)');
 
 const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
 const describeWithRedisServer = redisServer ? describe : describe.skip;
-if (!redisServer) console.info('redis-rate-limiter.int-spec: no redis-server binary; skipping the outage test');
+if (!redisServer) process.stderr.write('no redis-server binary: skipping the Redis outage test (redis-rate-limiter.int-spec)\n');
 
 // A prefix per run keeps runs apart on a shared Redis and lets cleanup delete exactly this run's keys.
 const prefix = `test-rl-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}:`;

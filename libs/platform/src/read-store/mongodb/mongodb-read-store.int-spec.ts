@@ -1,15 +1,14 @@
-import { describe } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
 import { describeReadStoreContract } from '../read-store.contract.js';
+import { describeWith } from '../../testing/server-suites.js';
 import { MongoReadStore } from './mongodb-read-store.js';
 
 const url = process.env.MONGODB_URL;
 
 // The contract needs a real MongoDB. Where none is configured (CI has none,
 // nor do most laptops) the suite is skipped, visibly, rather than failed.
-const describeIf = url ? describe : describe.skip;
-if (!url) console.info('MONGODB_URL is not set: skipping the MongoDB read-store contract');
+const describeIf = describeWith('MONGODB_URL', 'the MongoDB read-store contract (mongodb-read-store.int-spec)');
 
 describeIf('MongoReadStore', () => {
   // A database of its own per run (collections also carry a random suffix),
