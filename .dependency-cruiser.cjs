@@ -40,7 +40,7 @@ const platformForDomain = ['errors\\.ts$', 'commands/decider\\.ts$'];
  * edge is seen, because node_modules is only not followed, never excluded.
  */
 const frameworksAndDrivers =
-  '(^|/node_modules/)(@nestjs|@eventstore|@kurrent|@fastify|mongodb|lmdb|kafkajs|ioredis|bullmq|fastify|nodemailer|smtp-server)(/|$)';
+  '(^|(^|/)node_modules/)(@nestjs|@eventstore|@kurrent|@fastify|mongodb|lmdb|kafkajs|ioredis|bullmq|fastify|nodemailer|smtp-server)(/|$)';
 
 module.exports = {
   forbidden: [

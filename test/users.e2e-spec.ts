@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { KeyDirectory } from '../libs/accounts/src/index.js';
-import { BackgroundTasks } from '../libs/accounts/src/users/background-tasks.js';
+import { BackgroundTasks } from '../libs/accounts/src/index.js';
 import { parseEml } from '../libs/platform/src/mail/testing/parse-eml.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 

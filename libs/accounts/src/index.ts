@@ -17,3 +17,4 @@ export { ipThrottle, LANDMARK_REPORTS_PER_MINUTE, ROUTE_STATIC_PER_MINUTE } from
 /** How a key is looked up in the KeyDirectory (a public endpoint that takes an optional key: landmark reports). */
 export { hashKey } from './credentials/index.js';
 export * from './manifest.js';
+export { BackgroundTasks } from './users/background-tasks.js';
