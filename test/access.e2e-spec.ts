@@ -61,6 +61,14 @@ describe('access rules and the operator interface over HTTP', () => {
     expect(await data(me)).toMatchObject({ tier: 'basic', daily_limit: 5000 });
   });
 
+  it('answers 10 concurrent identical tier changes all with 200 (issue #10, item 10)', async () => {
+    const { key, accountId } = await signUp();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => service.request('PUT', `/v2/admin/accounts/${accountId}/tier`, { key: ADMIN_KEY, body: { tier: 'pro' } })));
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    for (const response of responses) expect(await data(response)).toMatchObject({ account_id: accountId, tier: 'pro', daily_limit: 20_000 });
+    expect((await service.request('GET', '/v2/me', { key })).headers.get('x-ratelimit-limit')).toBe('20000');
+  });
+
   it('opens the banking audit log only to provisioned accounts, from allowed IPs, with their own history only', async () => {
     const { key, accountId } = await signUp();
     const other = await signUp();
