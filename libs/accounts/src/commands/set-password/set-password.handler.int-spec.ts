@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChangedConcurrentlyError, CommandPipeline, EmbeddedEventStore, EventRegistry, ReadModels, type EventStore } from '../../../../platform/src/index.js';
 import { PasswordHasher } from '../../credentials/index.js';
-import { userStream, type UserIdentity } from '../../domain/user.js';
+import { userDecider, userStream, type UserIdentity } from '../../domain/user.js';
 import { CurrentPasswordRequiredError } from '../../domain/user-errors.js';
 import { accountsEventTypes } from '../../event-types.js';
 import { setPassword } from './set-password.handler.js';
 
+const USER_STREAM = { decider: userDecider };
 const identity: UserIdentity = { user_id: 'usr_1', account_id: 'acct_1', email: 'ama@example.com' };
 
 describe('set-password through the command pipeline', () => {
@@ -31,7 +32,7 @@ describe('set-password through the command pipeline', () => {
 
   const set = (password: string, current?: string) => commands.run(setPassword, { type: 'SetPassword', identity, secrets: { password, current_password: current } });
   const storedHash = async () => {
-    const { state } = await commands.read(setPassword, userStream('usr_1'));
+    const { state } = await commands.read(USER_STREAM, userStream('usr_1'));
     return state.status === 'registered' ? state.password?.hash : undefined;
   };
 
