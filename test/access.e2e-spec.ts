@@ -1,3 +1,16 @@
+import { jest } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Controller, Get, Module, Req, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { AccountsModule, ApiKeyGuard, KeyDirectory } from '../libs/accounts/src/index.js';
+import { AuditModule } from '../libs/audit/src/index.js';
+import { OptionalKey, PlatformModule, type Runtime } from '../libs/platform/src/index.js';
+import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
+import { openRuntime } from '../apps/shared/runtime.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 
 interface Issued {
@@ -59,6 +72,14 @@ describe('access rules and the operator interface over HTTP', () => {
     const me = await service.request('GET', '/v2/me', { key });
     expect(me.headers.get('x-ratelimit-limit')).toBe('5000');
     expect(await data(me)).toMatchObject({ tier: 'basic', daily_limit: 5000 });
+  });
+
+  it('answers 10 concurrent identical tier changes all with 200 (issue #10, item 10)', async () => {
+    const { key, accountId } = await signUp();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => service.request('PUT', `/v2/admin/accounts/${accountId}/tier`, { key: ADMIN_KEY, body: { tier: 'pro' } })));
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    for (const response of responses) expect(await data(response)).toMatchObject({ account_id: accountId, tier: 'pro', daily_limit: 20_000 });
+    expect((await service.request('GET', '/v2/me', { key })).headers.get('x-ratelimit-limit')).toBe('20000');
   });
 
   it('opens the banking audit log only to provisioned accounts, from allowed IPs, with their own history only', async () => {
@@ -148,5 +169,118 @@ describe('audit log pagination', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+/** A public endpoint that takes an optional key, as POST /v2/landmarks/{slug}/report does: who the guard says is calling. */
+@Controller('v2/test/optional')
+class OptionalKeyController {
+  @Get()
+  @OptionalKey()
+  whoIsCalling(@Req() request: FastifyRequest) {
+    return { kind: request.principal?.kind ?? null, account_id: request.principal?.account_id ?? null };
+  }
+}
+
+@Module({})
+class OptionalKeyTestModule {
+  static forRoot(runtime: Runtime): DynamicModule {
+    return {
+      module: OptionalKeyTestModule,
+      imports: [PlatformModule.forRoot(runtime, { http: true }), AccountsModule, AuditModule],
+      controllers: [OptionalKeyController],
+      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+    };
+  }
+}
+
+describe('the optional-key access level', () => {
+  let served: RunningHttp;
+  let runtime: Runtime;
+
+  beforeAll(async () => {
+    runtime = await openRuntime('optional-key-test', {
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'location-api-optional-key-')),
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOG_LEVEL: 'silent',
+      BCRYPT_COST: '4',
+    });
+    served = await serveHttp(runtime, OptionalKeyTestModule.forRoot(runtime), 'test', { signals: false });
+  });
+  afterAll(() => served?.close());
+
+  const call = async (method: string, url: string, key?: string, body?: unknown) => {
+    const response = await fetch(`${served.url}${url}`, {
+      method,
+      headers: { ...(key ? { 'x-api-key': key } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, data: ((await response.json()) as { data: Record<string, unknown> }).data };
+  };
+  const caller = (key?: string) => call('GET', '/v2/test/optional', key);
+  const signUp = async () => {
+    const email = `opt-${Math.random().toString(36).slice(2)}@example.com`;
+    const { data: issued } = await call('POST', '/v2/self/signup', undefined, { name: 'Adwoa', email });
+    const { data: me } = await call('GET', '/v2/me', String(issued.key));
+    return { key: String(issued.key), email, accountId: String(me.account_id) };
+  };
+
+  it('answers without a key, and with a key that is not one (ignored, not refused)', async () => {
+    expect(await caller()).toEqual({ status: 200, data: { kind: null, account_id: null } });
+    expect(await caller('f'.repeat(64))).toEqual({ status: 200, data: { kind: null, account_id: null } });
+    expect(await caller('x'.repeat(300))).toEqual({ status: 200, data: { kind: null, account_id: null } });
+  });
+
+  it('names the account of a live key, without counting it against the quota', async () => {
+    const { key, accountId } = await signUp();
+    expect(await caller(key)).toEqual({ status: 200, data: { kind: 'key', account_id: accountId } });
+    expect(await caller(key)).toEqual({ status: 200, data: { kind: 'key', account_id: accountId } });
+    // Signup's own /v2/me was the one counted request; this one makes two.
+    expect((await call('GET', '/v2/usage', key)).data).toMatchObject({ used: 2 });
+  });
+
+  it('names the operator for the admin key', async () => {
+    expect(await caller(ADMIN_KEY)).toEqual({ status: 200, data: { kind: 'admin', account_id: null } });
+  });
+
+  it('ignores a revoked key', async () => {
+    const { key } = await signUp();
+    expect((await call('DELETE', '/v2/me/key', key)).status).toBe(200);
+    expect(await caller(key)).toEqual({ status: 200, data: { kind: null, account_id: null } });
+  });
+
+  it('ignores an expired personal token (the hand-read key in landmark reports skipped this check)', async () => {
+    const { key, email, accountId } = await signUp();
+    expect((await call('POST', '/v2/me/password', key, { password: 'kelewele at midnight' })).status).toBe(200);
+    const { data: session } = await call('POST', '/v2/auth/login', key, { email, password: 'kelewele at midnight' });
+    const token = String(session.token);
+    expect(await caller(token)).toEqual({ status: 200, data: { kind: 'user', account_id: accountId } });
+    const realNow = runtime.clock.now.bind(runtime.clock);
+    const spy = jest.spyOn(runtime.clock, 'now').mockImplementation(() => new Date(realNow().getTime() + 31 * 86_400_000));
+    try {
+      expect((await call('GET', '/v2/me', token)).status).toBe(401);
+      expect(await caller(token)).toEqual({ status: 200, data: { kind: null, account_id: null } });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('ignores a key revoked on the log before this instance\'s key directory has heard of it (another instance revoked it)', async () => {
+    const { key } = await signUp();
+    const directory = served.app.get(KeyDirectory);
+    const record = directory.byKeyHash(createHash('sha256').update(key).digest('hex'))!;
+    // As if another api instance revoked it: this instance's directory does not follow the log meanwhile.
+    await directory.follower.stop();
+    await runtime.backends.events.append(
+      `api_key-${record.key_id}`,
+      [{ type: 'ApiKeyRevoked', data: { key_id: record.key_id, reason: 'deleted', revoked_at: new Date().toISOString(), replaced_by: null }, metadata: { schema_version: 1 } }],
+      0n,
+    );
+    expect(directory.byKeyHash(record.key_hash)).toBeDefined();
+    expect(await caller(key)).toEqual({ status: 200, data: { kind: null, account_id: null } });
+    expect((await call('GET', '/v2/me', key)).status).toBe(401);
   });
 });

@@ -45,3 +45,105 @@ describe('AUTH_DISABLED in development', () => {
     }
   });
 });
+
+/** Issue #10, item 4: ~4,800 signups from one IP in ~8 s, 60 with one address. */
+describe('signup throttles', () => {
+  const signUp = (service: Service, email: string) => service.request('POST', '/v2/self/signup', { body: { name: 'Ama', email } });
+  const address = () => `signup-${Math.random().toString(36).slice(2)}@example.com`;
+
+  it('accepts SIGNUP_LIMIT_PER_IP_PER_HOUR signups from one IP, then answers 429 RATE_LIMITED with Retry-After', async () => {
+    const service = await bootService({ env: { SIGNUP_LIMIT_PER_IP_PER_HOUR: '3' } });
+    try {
+      const statuses: number[] = [];
+      for (let index = 0; index < 3; index++) statuses.push((await signUp(service, address())).status);
+      expect(statuses).toEqual([201, 201, 201]);
+      const refused = await signUp(service, address());
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('allows 20 signups per IP an hour when SIGNUP_LIMIT_PER_IP_PER_HOUR is unset', async () => {
+    // The test harness raises the limit for every other suite; an empty value means unset.
+    const service = await bootService({ env: { SIGNUP_LIMIT_PER_IP_PER_HOUR: '' } });
+    try {
+      const statuses: number[] = [];
+      for (let index = 0; index < 21; index++) statuses.push((await signUp(service, address())).status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(20);
+      expect(statuses[20]).toBe(429);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('accepts 3 signups per e-mail address an hour, whatever the IP allows', async () => {
+    const service = await bootService();
+    try {
+      const email = address();
+      const statuses: number[] = [];
+      for (let index = 0; index < 3; index++) statuses.push((await signUp(service, email)).status);
+      expect(statuses).toEqual([201, 201, 201]);
+      // The same address in other letter cases is the same address.
+      const refused = await signUp(service, email.toUpperCase());
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await signUp(service, address())).status).toBe(201);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+/** interface.md, "Limits" 2: every response carries X-RateLimit-Limit, -Remaining and -Reset. */
+describe('rate-limit headers on every response', () => {
+  let service: Service;
+
+  beforeAll(async () => {
+    service = await bootService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const headersOf = (response: Response) => ({
+    limit: response.headers.get('x-ratelimit-limit'),
+    remaining: response.headers.get('x-ratelimit-remaining'),
+    reset: Number(response.headers.get('x-ratelimit-reset')),
+  });
+
+  it("a keyed request to an unknown path reports the key's quota without counting it", async () => {
+    const key = ((await (await service.request('POST', '/v2/self/signup', { body: { name: 'Kojo', email: `kojo-${Date.now()}@example.com` } })).json()) as { data: { key: string } }).data.key;
+    expect(headersOf(await service.request('GET', '/v2/me', { key }))).toMatchObject({ limit: '100', remaining: '99' });
+    const missing = await service.request('GET', '/v2/no-such-thing', { key });
+    expect(missing.status).toBe(404);
+    const headers = headersOf(missing);
+    expect(headers).toMatchObject({ limit: '100', remaining: '99' });
+    expect(headers.reset).toBeGreaterThan(Date.now() / 1000 - 1);
+  });
+
+  it('a request without a key reports the per-IP ceiling of public calls: public endpoints, unknown paths and 401s alike', async () => {
+    for (const [method, url, status] of [
+      ['GET', '/v2/weather/alerts', 501],
+      ['GET', '/v2/no-such-thing', 404],
+      ['GET', '/v2/me', 401],
+    ] as const) {
+      const response = await service.request(method, url);
+      expect(response.status).toBe(status);
+      const headers = headersOf(response);
+      expect(headers.limit).toBe('600');
+      expect(Number(headers.remaining)).toBeLessThanOrEqual(600);
+      expect(headers.reset).toBeGreaterThan(0);
+    }
+  });
+
+  it('a public endpoint with its own throttle reports that one', async () => {
+    const response = await service.request('GET', '/v2/route/static?from=5.6,-0.18&to=5.61,-0.2');
+    expect(headersOf(response).limit).toBe('15');
+  });
+});

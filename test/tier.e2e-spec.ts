@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Controller, Get, Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
 import { AuditModule } from '../libs/audit/src/index.js';
 import { PlatformModule, RequiresTier, type Runtime } from '../libs/platform/src/index.js';
@@ -26,7 +25,7 @@ class TierTestModule {
   static forRoot(runtime: Runtime): DynamicModule {
     return {
       module: TierTestModule,
-      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule],
+      imports: [PlatformModule.forRoot(runtime, { http: true }), AccountsModule, AuditModule],
       controllers: [EnterpriseOnlyController],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

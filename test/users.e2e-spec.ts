@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import bcrypt from 'bcryptjs';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -402,6 +403,89 @@ describe('POST /v2/auth/google/mobile', () => {
   });
 });
 
+/** Issue #10, item 5: password hashing stalled the service, and password attempts were not throttled. */
+describe('password hashing and attempts', () => {
+  it('keeps a password hashed with bcrypt working, and stores it as scrypt at the next sign-in', async () => {
+    const account = await signUp();
+    const userId = account.account_id.replace(/^acct_/, 'usr_');
+    // As stored before passwords moved to scrypt: a bcrypt hash at the cost then configured.
+    const legacy = await bcrypt.hash(STRONG, 4);
+    const at = new Date().toISOString();
+    await service.runtime.backends.events.append(
+      `user-${userId}`,
+      [
+        { type: 'UserRegistered', data: { user_id: userId, account_id: account.account_id, email: account.email, registered_at: at }, metadata: { schema_version: 1 } },
+        { type: 'UserPasswordAttached', data: { user_id: userId, password_hash: legacy, attached_at: at }, metadata: { schema_version: 1 } },
+      ],
+      'no_stream',
+    );
+    expect((await logIn(account.key, account.email, 'not the password at all')).status).toBe(401);
+    expect((await logIn(account.key, account.email, STRONG)).status).toBe(200);
+    const [last] = await service.runtime.backends.events.readStream(`user-${userId}`, { direction: 'backwards', maxCount: 1 });
+    expect(last).toMatchObject({ type: 'UserPasswordRehashed', data: { password_hash: expect.stringMatching(/^\$scrypt\$ln=7,r=8,p=\d+\$/) } });
+    expect((await logIn(account.key, account.email, STRONG)).status).toBe(200);
+    expect((await logIn(account.key, account.email, STRONGER)).status).toBe(401);
+  });
+
+  it('throttles wrong current passwords per account: 429 RATE_LIMITED with Retry-After after 10', async () => {
+    const account = await withPassword();
+    for (let i = 0; i < 10; i += 1) {
+      const wrong = await call('POST', '/v2/me/password', { key: account.key, body: { password: STRONGER, current_password: `not it ${i}` } });
+      expect(wrong.body.error.code).toBe('INVALID_CURRENT_PASSWORD');
+    }
+    const throttled = await service.request('POST', '/v2/me/password', { key: account.key, body: { password: STRONGER, current_password: STRONG } });
+    expect(throttled.status).toBe(429);
+    expect(((await throttled.json()) as Envelope).error.code).toBe('RATE_LIMITED');
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('throttles failed sign-ins per client IP across addresses: 429 RATE_LIMITED with Retry-After after 50', async () => {
+    const own = await bootService({ env: { BCRYPT_COST: '4' } });
+    try {
+      const signup = await own.request('POST', '/v2/self/signup', { body: { name: 'Kofi', email: uniqueEmail() } });
+      const { key } = ((await signup.json()) as Envelope<{ key: string }>).data;
+      const attempt = () => own.request('POST', '/v2/auth/login', { key, body: { email: uniqueEmail(), password: STRONG } });
+      for (let i = 0; i < 50; i += 1) expect((await attempt()).status).toBe(401);
+      const throttled = await attempt();
+      expect(throttled.status).toBe(429);
+      expect(((await throttled.json()) as Envelope).error.code).toBe('RATE_LIMITED');
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('answers other requests while wrong passwords are being checked in parallel', async () => {
+    // A production cost: each check takes long enough that a hash on the event loop would hold everything else up.
+    const own = await bootService({ env: { BCRYPT_COST: '12' } });
+    try {
+      const signup = await own.request('POST', '/v2/self/signup', { body: { name: 'Kofi', email: uniqueEmail() } });
+      const { key } = ((await signup.json()) as Envelope<{ key: string }>).data;
+      expect((await own.request('POST', '/v2/me/password', { key, body: { password: STRONG } })).status).toBe(200);
+
+      let stormOver = false;
+      const storm = Promise.all(
+        Array.from({ length: 8 }, (_, i) => own.request('POST', '/v2/me/password', { key, body: { password: STRONGER, current_password: `wrong guess ${i}` } })),
+      ).finally(() => {
+        stormOver = true;
+      });
+      // Health checks one after another, each sent when the previous one is answered, for as long as the storm lasts.
+      let answered = 0;
+      while (!stormOver && answered < 20) {
+        const health = await own.request('GET', '/health');
+        expect(health.status).toBe(200);
+        if (!stormOver) answered += 1;
+      }
+      const statuses = (await storm).map((response) => response.status);
+      expect(statuses).toEqual(Array(8).fill(400));
+      // A hash on the event loop lets through a handful at most before the storm is over.
+      expect(answered).toBe(20);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+});
+
 describe('after a restart', () => {
   it('still knows passwords, addresses, personal tokens and unspent reset tokens', async () => {
     const account = await withPassword();
@@ -409,13 +493,13 @@ describe('after a restart', () => {
     await forgot(account.key, account.email);
     const token = await resetTokenMailedTo(account.email);
     await service.close();
-    // With a higher cost, too: the first sign-in stores the same password hashed at the new cost.
+    // With a higher cost, too: the first sign-in stores the same password hashed at the new cost (scrypt N = 2^(cost + 3)).
     service = await bootService({ dataDir: service.dataDir, env: { BCRYPT_COST: '5', GOOGLE_JWKS_URL: jwksUrl, GOOGLE_CLIENT_IDS: CLIENT_ID } });
 
     expect((await call('GET', '/v2/me', { key: session.token })).status).toBe(200);
     expect((await logIn(account.key, account.email, STRONG)).status).toBe(200);
     const [last] = await service.runtime.backends.events.readStream(`user-${session.user_id}`, { direction: 'backwards', maxCount: 1 });
-    expect(last).toMatchObject({ type: 'UserPasswordRehashed', data: { password_hash: expect.stringMatching(/^\$2b\$05\$/) } });
+    expect(last).toMatchObject({ type: 'UserPasswordRehashed', data: { password_hash: expect.stringMatching(/^\$scrypt\$ln=8,/) } });
     expect((await logIn(account.key, account.email, STRONG)).status).toBe(200);
     const reset = await call('POST', '/v2/auth/reset-password', { key: account.key, body: { token, password: STRONGER } });
     expect(reset.status).toBe(200);

@@ -24,6 +24,8 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     DATA_DIR: dataDir,
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
+    // Suites sign up many accounts from 127.0.0.1; the signup throttle has its own tests (throttles.e2e-spec.ts).
+    SIGNUP_LIMIT_PER_IP_PER_HOUR: '100000',
     ...options.env,
   });
   const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });

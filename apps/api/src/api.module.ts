@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
@@ -39,7 +38,6 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        CqrsModule.forRoot(),
         ...(options.projectionsInProcess ? [] : [PollingWaiterModule.forRoot(runtime)]),
         AccountsModule,
         // Resolve reads the reference places through a port: places already depends on addressing (docs/adr/0014).

@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { ipThrottle } from '../../../libs/accounts/src/index.js';
+import { ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
 import { closeBackends, createHttpApp, describeBackends, type Runtime } from '../../../libs/platform/src/index.js';
 import { handleShutdown } from '../../shared/lifecycle.js';
@@ -19,7 +19,10 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const { config, logger } = runtime;
   const http = await createHttpApp(module, config, logger, { registerRoutes: registerPlannedRoutes, decorateDocument: describePlannedRoutes });
   await http.app.init();
-  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock));
+  const keys = http.app.get(KeyDirectory, { strict: false });
+  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys));
+  // X-RateLimit-* on the answers the guard never saw (unknown paths, routes outside Nest, refusals before the quota).
+  http.onResponse(rateLimitHeadersOnEveryResponse(runtime.backends.rateLimiter, config, runtime.clock, keys));
   http.onResponse(accessListener(http.app.get(AccessRecorder)));
   await http.app.listen({ port: config.port, host: config.host });
   const fastify = http.app.getHttpAdapter().getInstance() as FastifyInstance;

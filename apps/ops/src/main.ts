@@ -2,8 +2,10 @@ import cliProgress from 'cli-progress';
 import { verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
 import {
   collectionName,
+  CommandPipeline,
   ConfigError,
   loadConfig,
+  ReadModels,
   openEventStore,
   openReadStore,
   rebuildProjection,
@@ -14,13 +16,14 @@ import {
 } from '../../../libs/platform/src/index.js';
 import {
   accountView,
-  Accounts,
-  ApiKeys,
+  changeTier,
   IpAllowlist,
+  issueLegacyKey,
   KeyDirectory,
   keyRecordView,
+  replaceIpAllowlist,
+  setBankingAccess,
   TIERS,
-  type AccountCommand,
   type Tier,
 } from '../../../libs/accounts/src/index.js';
 import { systemClock } from '../../../libs/platform/src/index.js';
@@ -60,13 +63,22 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'projections:list': { usage: 'projections:list', run: listProjections },
   'projections:rebuild': { usage: 'projections:rebuild NAME', run: rebuild },
   'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain)', run: verifyAudit },
-  'accounts:banking': { usage: 'accounts:banking ACCOUNT_ID true|false', run: (runtime, args) => operate(runtime, args, 2, (now) => ({ type: 'SetBankingAccess', enabled: parseBoolean(args[1]), now })) },
-  'accounts:tier': { usage: 'accounts:tier ACCOUNT_ID free|basic|pro|enterprise', run: (runtime, args) => operate(runtime, args, 2, (now) => ({ type: 'ChangeTier', tier: parseTier(args[1]), now })) },
+  'accounts:banking': {
+    usage: 'accounts:banking ACCOUNT_ID true|false',
+    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.run(setBankingAccess, { type: 'SetBankingAccess', account_id: accountId, enabled: parseBoolean(args[1]) })),
+  },
+  'accounts:tier': {
+    usage: 'accounts:tier ACCOUNT_ID free|basic|pro|enterprise',
+    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.run(changeTier, { type: 'ChangeTier', account_id: accountId, tier: parseTier(args[1]) })),
+  },
   'accounts:ip-allowlist': {
     usage: 'accounts:ip-allowlist ACCOUNT_ID [ENTRY …]   (no entries removes the allowlist)',
-    run: (runtime, args) => operate(runtime, args, 1, (now) => ({ type: 'ReplaceIpAllowlist', entries: [...IpAllowlist.parse(args.slice(1)).entries], now })),
+    run: (runtime, args) =>
+      operate(runtime, args, 1, (commands, accountId) =>
+        commands.run(replaceIpAllowlist, { type: 'ReplaceIpAllowlist', account_id: accountId, entries: [...IpAllowlist.parse(args.slice(1)).entries] }),
+      ),
   },
-  'keys:issue': { usage: 'keys:issue NAME free|basic|pro|enterprise   (a legacy key without an account)', run: issueLegacyKey },
+  'keys:issue': { usage: 'keys:issue NAME free|basic|pro|enterprise   (a legacy key without an account)', run: issueLegacy },
   'import:geonames': { usage: 'import:geonames FILE [--dataset NAME]   (GeoNames dump, e.g. GH.txt)', run: (_, args) => runImport('import:geonames', args, (store, [file], options) => importGeoNames(store, file, options)) },
   'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
@@ -123,38 +135,41 @@ function parseTier(value: string | undefined): Tier {
   throw new UsageError(`tier must be one of ${TIERS.join(', ')}`);
 }
 
-/** The same event the admin endpoint records; the directory is read from the log first. */
-async function directoryOf(runtime: Runtime): Promise<KeyDirectory> {
+/**
+ * The admin endpoints' own commands, through a command pipeline of this
+ * process: the key directory is read from the log first, and is the read
+ * model the commands wait for.
+ */
+async function withCommands<T>(runtime: Runtime, run: (commands: CommandPipeline, directory: KeyDirectory) => Promise<T>): Promise<T> {
   const directory = new KeyDirectory(runtime.backends.events, runtime.registry);
   await directory.start();
-  return directory;
-}
-
-async function operate(runtime: Runtime, args: string[], minArgs: number, command: (now: Date) => AccountCommand): Promise<number> {
-  if (args.length < minArgs || !args[0]) throw new UsageError('missing arguments');
-  const directory = await directoryOf(runtime);
   try {
-    const accounts = new Accounts(runtime.backends.events, runtime.registry, directory, systemClock, 10_000);
-    const account = await accounts.execute(args[0], command);
-    process.stdout.write(`${JSON.stringify(accountView(account), null, 2)}\n`);
-    return 0;
+    const readModels = new ReadModels().register(KeyDirectory.readModel, directory.follower);
+    const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, {
+      waitMs: 10_000,
+      resolve: (token) => {
+        throw new Error(`the operator CLI has no container to resolve ${String(token)}`);
+      },
+    });
+    return await run(commands, directory);
   } finally {
     await directory.onModuleDestroy();
   }
 }
 
-async function issueLegacyKey(runtime: Runtime, args: string[]): Promise<number> {
+async function operate(runtime: Runtime, args: string[], minArgs: number, command: (commands: CommandPipeline, accountId: string) => Promise<{ state: Parameters<typeof accountView>[0] }>): Promise<number> {
+  if (args.length < minArgs || !args[0]) throw new UsageError('missing arguments');
+  const { state } = await withCommands(runtime, (commands) => command(commands, args[0]));
+  process.stdout.write(`${JSON.stringify(accountView(state), null, 2)}\n`);
+  return 0;
+}
+
+async function issueLegacy(runtime: Runtime, args: string[]): Promise<number> {
   const [name, tier] = args;
   if (!name) throw new UsageError('missing NAME');
-  const directory = await directoryOf(runtime);
-  try {
-    const keys = new ApiKeys(runtime.backends.events, runtime.registry, directory, systemClock, 10_000);
-    const { key, record } = await keys.issue({ kind: 'legacy', account_id: null, name, email: null, tier: parseTier(tier), expires_at: null, rotated_from: null });
-    process.stdout.write(`${JSON.stringify(keyRecordView(record, key), null, 2)}\n`);
-    return 0;
-  } finally {
-    await directory.onModuleDestroy();
-  }
+  const { key, record } = await withCommands(runtime, (commands, directory) => issueLegacyKey(commands, directory, { name, tier: parseTier(tier) }));
+  process.stdout.write(`${JSON.stringify(keyRecordView(record, key), null, 2)}\n`);
+  return 0;
 }
 
 async function listProjections(runtime: Runtime): Promise<number> {

@@ -8,7 +8,7 @@ export const accountsEventTypes: EventTypeDefinition[] = [
   { type: 'AccountTierChanged', version: 1 },
   { type: 'BankingAccessChanged', version: 1 },
   { type: 'IpAllowlistReplaced', version: 1 },
-  // Users (users/domain/user.ts): passwords, reset tokens, Google links.
+  // Users (domain/user.ts): passwords, reset tokens, Google links.
   { type: 'UserRegistered', version: 1 },
   { type: 'UserPasswordAttached', version: 1 },
   { type: 'UserPasswordChanged', version: 1 },

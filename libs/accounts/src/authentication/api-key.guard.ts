@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ACCESS_LEVEL,
   CLOCK,
+  CommandPipeline,
   CONFIG,
   RATE_LIMITER,
   rateLimitHeaders,
@@ -13,9 +14,8 @@ import {
   type Config,
   type RateLimiter,
 } from '../../../platform/src/index.js';
-import { ApiKeys } from '../api-keys.js';
 import { hashKey, keyPrefix } from '../credentials/index.js';
-import { TIERS, type Tier } from '../domain/api-key.js';
+import { apiKeyDecider, apiKeyStream, isUsable, TIERS, type Tier } from '../domain/api-key.js';
 import {
   AccountKeyRequiredError,
   AdminKeyRequiredError,
@@ -31,12 +31,17 @@ import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 import { secretsEqual } from './constant-time.js';
 import { KeyDirectory, type KeyRecord } from './key-directory.js';
 
+/** How the guard folds a key's stream (one definition object: the pipeline keeps per-definition wiring). */
+const KEY_STREAM = { decider: apiKeyDecider };
+
 /**
  * Authenticates X-API-Key on every route not marked public (interface.md,
  * "Authentication"), applies the access rules (account keys, banking, IP
  * allowlist, tier), then counts the request against the key's rolling 24 h
  * quota and sets the X-RateLimit-* headers ("Limits"). Refused requests do not
- * use quota.
+ * use quota. On `optional-key` routes a key that passes the same checks names
+ * the caller and anything else leaves the request anonymous; no quota is
+ * counted there (the route is public, under its per-IP throttle).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -48,7 +53,7 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly directory: KeyDirectory,
-    private readonly keys: ApiKeys,
+    private readonly commands: CommandPipeline,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -60,6 +65,7 @@ export class ApiKeyGuard implements CanActivate {
     if (this.config.authDisabled && level === 'key') return true;
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
+    if (level === 'optional-key') return this.identifyIfValid(request, key);
     if (!key) throw new MissingApiKeyError();
     if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) {
       request.principal = { kind: 'admin', account_id: null, key_prefix: keyPrefix(key) };
@@ -70,11 +76,7 @@ export class ApiKeyGuard implements CanActivate {
 
     const now = this.clock.now();
     const record = await this.authenticate(key, now);
-    request.apiKey = record;
-    request.principal =
-      record.kind === 'personal' && record.user_id
-        ? { kind: 'user', account_id: record.account_id, key_prefix: record.key_prefix, user_id: record.user_id }
-        : { kind: 'key', account_id: record.account_id, key_prefix: record.key_prefix };
+    identify(request, record);
     const tier = this.checkAccess(level, this.reflector.getAllAndOverride<Tier | undefined>(REQUIRED_TIER, targets), record, request.ip);
 
     const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS }, now);
@@ -88,16 +90,34 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
+  /** `optional-key`: the caller when the key passes every check, else an anonymous request; never a refusal. */
+  private async identifyIfValid(request: FastifyRequest, key: string | undefined): Promise<true> {
+    if (!key) return true;
+    if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) {
+      request.principal = { kind: 'admin', account_id: null, key_prefix: keyPrefix(key) };
+      return true;
+    }
+    try {
+      identify(request, await this.authenticate(key, this.clock.now()));
+    } catch (error) {
+      // A key that is unknown, revoked or expired is ignored: it could only have merged the request with another caller's.
+      if (!(error instanceof InvalidApiKeyError)) throw error;
+    }
+    return true;
+  }
+
   /**
-   * One hash and one map lookup find the key; its stream's head then confirms
-   * it is still live, so a key revoked through another api instance is refused
-   * at once here too, before this instance's directory has caught up.
+   * One hash and one map lookup find the key; its stream then confirms it is
+   * still live and unexpired, so a key revoked through another api instance
+   * is refused at once here too, before this instance's directory has caught up.
    */
   private async authenticate(key: string, now: Date): Promise<KeyRecord> {
     const record = key.length <= 256 ? this.directory.byKeyHash(hashKey(key)) : undefined;
     if (!record) throw new InvalidApiKeyError();
     if (record.expires_at !== null && new Date(record.expires_at).getTime() <= now.getTime()) throw new InvalidApiKeyError();
-    if (!(await this.keys.isLive(record.key_id))) throw new InvalidApiKeyError();
+    // A key's stream holds its issue and at most its revocation: two events.
+    const { state } = await this.commands.read(KEY_STREAM, apiKeyStream(record.key_id));
+    if (!isUsable(state, now)) throw new InvalidApiKeyError();
     return record;
   }
 
@@ -124,4 +144,12 @@ export class ApiKeyGuard implements CanActivate {
     }
     return parsed;
   }
+}
+
+function identify(request: FastifyRequest, record: KeyRecord): void {
+  request.apiKey = record;
+  request.principal =
+    record.kind === 'personal' && record.user_id
+      ? { kind: 'user', account_id: record.account_id, key_prefix: record.key_prefix, user_id: record.user_id }
+      : { kind: 'key', account_id: record.account_id, key_prefix: record.key_prefix };
 }

@@ -26,10 +26,10 @@ export interface KeyRecord {
 /**
  * Every API key and account, held in memory (keys by hash) and kept current by a catch-up
  * subscription to the `api_key-` streams: authentication is one map lookup
- * per request. Commands that change a key wait (`waitFor`) until this
- * process's directory has applied their event before they answer, so a
- * revoked key is refused by this instance from the moment the revocation is
- * acknowledged.
+ * per request. It is the read model `key_directory`: commands that change a
+ * key or an account declare `awaits: ['key_directory']`, so this process's
+ * directory has applied their event before they answer, and a revoked key is
+ * refused by this instance from the moment the revocation is acknowledged.
  */
 export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy, FollowedView {
   /** The read model name commands wait for. */

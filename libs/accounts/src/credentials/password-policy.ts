@@ -8,8 +8,8 @@ export const PASSWORD_MIN_LENGTH = 8;
 
 /**
  * Long passphrases are welcome; the ceiling only bounds the strength
- * estimator's work (zxcvbn's own cap is 256). bcrypt reads only 72 bytes,
- * which {@link PasswordHasher} handles by pre-hashing longer inputs, so every
+ * estimator's work (zxcvbn's own cap is 256). scrypt reads every byte (and
+ * the legacy bcrypt hashes pre-hashed inputs past 72 bytes), so every
  * character up to this limit counts.
  */
 export const PASSWORD_MAX_LENGTH = 256;

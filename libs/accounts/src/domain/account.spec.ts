@@ -1,31 +1,45 @@
-import { AccountMissingError, decideAccount, evolveAccount, initialAccountState, type AccountCommand, type AccountEvent } from './account.js';
+import { deciderSpec } from '../../../platform/src/testing/decider-spec.js';
+import { accountDecider, AccountExistsError, type AccountCommand } from './account.js';
+import { AccountNotFoundError } from './errors.js';
 
 const now = new Date('2026-11-22T08:00:00.000Z');
-const replay = (events: AccountEvent[]) => events.reduce(evolveAccount, initialAccountState);
-const opened = decideAccount({ type: 'OpenAccount', data: { account_id: 'acct_1', name: 'Ama', email: 'ama@example.com', tier: 'free' }, now }, initialAccountState);
+const { given, history } = deciderSpec(accountDecider, now);
+const open: AccountCommand = { type: 'OpenAccount', account_id: 'acct_1', name: 'Ama', email: 'ama@example.com', tier: 'free' };
 
 describe('account decider', () => {
   it('opens a free account without banking and without an allowlist', () => {
-    expect(replay(opened)).toEqual({
+    const { events, state } = given([]).when(open);
+    expect(events).toEqual([{ type: 'AccountOpened', data: { account_id: 'acct_1', name: 'Ama', email: 'ama@example.com', tier: 'free', opened_at: now.toISOString() } }]);
+    expect(state).toEqual({
       status: 'open',
       account: { account_id: 'acct_1', name: 'Ama', email: 'ama@example.com', tier: 'free', banking: false, ip_allowlist: [], opened_at: now.toISOString() },
     });
   });
 
-  it('changes tier, banking and allowlist by events', () => {
-    let events = [...opened];
-    const commands: AccountCommand[] = [
-      { type: 'ChangeTier', tier: 'pro', now },
-      { type: 'SetBankingAccess', enabled: true, now },
-      { type: 'ReplaceIpAllowlist', entries: ['10.0.0.0/8'], now },
-    ];
-    for (const command of commands) {
-      events = [...events, ...decideAccount(command, replay(events))];
-    }
-    expect(replay(events)).toMatchObject({ account: { tier: 'pro', banking: true, ip_allowlist: ['10.0.0.0/8'] } });
+  it('refuses to open an account id twice', () => {
+    expect(given(history(open)).when(open).error).toBeInstanceOf(AccountExistsError);
   });
 
-  it('refuses operator actions on an account that does not exist', () => {
-    expect(() => decideAccount({ type: 'ChangeTier', tier: 'pro', now }, initialAccountState)).toThrow(AccountMissingError);
+  it('changes tier, banking and allowlist by events', () => {
+    const events = history(
+      open,
+      { type: 'ChangeTier', account_id: 'acct_1', tier: 'pro' },
+      { type: 'SetBankingAccess', account_id: 'acct_1', enabled: true },
+      { type: 'ReplaceIpAllowlist', account_id: 'acct_1', entries: ['10.0.0.0/8'] },
+    );
+    expect(events.map((event) => event.type)).toEqual(['AccountOpened', 'AccountTierChanged', 'BankingAccessChanged', 'IpAllowlistReplaced']);
+    expect(given(events).state).toMatchObject({ account: { tier: 'pro', banking: true, ip_allowlist: ['10.0.0.0/8'] } });
+  });
+
+  it('records an operator action that changes nothing, so the history shows every request', () => {
+    const { events, state } = given(history(open)).when({ type: 'ChangeTier', account_id: 'acct_1', tier: 'free' });
+    expect(events).toEqual([{ type: 'AccountTierChanged', data: { account_id: 'acct_1', tier: 'free', changed_at: now.toISOString() } }]);
+    expect(state).toMatchObject({ account: { tier: 'free' } });
+  });
+
+  it('refuses operator actions on an account that does not exist: 404 ACCOUNT_NOT_FOUND', () => {
+    const { error } = given([]).when({ type: 'ChangeTier', account_id: 'acct_missing', tier: 'pro' });
+    expect(error).toBeInstanceOf(AccountNotFoundError);
+    expect(error).toMatchObject({ code: 'ACCOUNT_NOT_FOUND', status: 404, message: 'no account acct_missing' });
   });
 });

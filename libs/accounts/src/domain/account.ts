@@ -1,4 +1,6 @@
+import type { Decider } from '../../../platform/src/commands/decider.js';
 import type { Tier } from './api-key.js';
+import { AccountNotFoundError } from './errors.js';
 
 /**
  * The account aggregate: plan tier, banking provisioning and the IP allowlist
@@ -61,24 +63,48 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
   }
 }
 
-export type AccountCommand =
-  | { type: 'OpenAccount'; data: Omit<AccountOpened['data'], 'opened_at'>; now: Date }
-  | { type: 'ChangeTier'; tier: Tier; now: Date }
-  | { type: 'SetBankingAccess'; enabled: boolean; now: Date }
-  | { type: 'ReplaceIpAllowlist'; entries: string[]; now: Date };
+export interface OpenAccount {
+  type: 'OpenAccount';
+  account_id: string;
+  name: string;
+  email: string;
+  tier: Tier;
+}
+export interface ChangeTier {
+  type: 'ChangeTier';
+  account_id: string;
+  tier: Tier;
+}
+export interface SetBankingAccess {
+  type: 'SetBankingAccess';
+  account_id: string;
+  enabled: boolean;
+}
+export interface ReplaceIpAllowlist {
+  type: 'ReplaceIpAllowlist';
+  account_id: string;
+  /** Normalised by IpAllowlist.parse at the edge. */
+  entries: string[];
+}
+export type AccountCommand = OpenAccount | ChangeTier | SetBankingAccess | ReplaceIpAllowlist;
 
+/** An account id chosen twice: ids are random, so this is a defect, never a client error. */
 export class AccountExistsError extends Error {}
-export class AccountMissingError extends Error {}
 
-/** Operator actions that change nothing still record an event: the audit trail shows the request. */
-export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
+/**
+ * Operator actions that change nothing still record an event: the account's
+ * history shows every request, from the admin endpoints and from `npm run ops`
+ * alike. So an operator action is idempotent in its outcome, not in its events.
+ */
+function decideAccount(command: AccountCommand, state: AccountState, now: Date): AccountEvent[] {
   if (command.type === 'OpenAccount') {
-    if (state.status !== 'none') throw new AccountExistsError(command.data.account_id);
-    return [{ type: 'AccountOpened', data: { ...command.data, opened_at: command.now.toISOString() } }];
+    if (state.status !== 'none') throw new AccountExistsError(command.account_id);
+    const { account_id, name, email, tier } = command;
+    return [{ type: 'AccountOpened', data: { account_id, name, email, tier, opened_at: now.toISOString() } }];
   }
-  if (state.status !== 'open') throw new AccountMissingError();
+  if (state.status !== 'open') throw new AccountNotFoundError(command.account_id);
   const account_id = state.account.account_id;
-  const changed_at = command.now.toISOString();
+  const changed_at = now.toISOString();
   switch (command.type) {
     case 'ChangeTier':
       return [{ type: 'AccountTierChanged', data: { account_id, tier: command.tier, changed_at } }];
@@ -92,3 +118,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     }
   }
 }
+
+export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
+  initialState: initialAccountState,
+  evolve: evolveAccount,
+  decide: decideAccount,
+};

@@ -1,7 +1,10 @@
+import type { Decider } from '../../../platform/src/commands/decider.js';
+import { DomainError } from '../../../platform/src/errors.js';
+
 /**
  * The API key aggregate (interface.md, "API key states"): issued → active,
- * then revoked by rotation, deletion or the operator. Pure decider: the
- * command handlers load the key's stream, decide, and append with the
+ * then revoked by rotation, deletion or the operator. A pure decider; the
+ * command pipeline loads the key's stream, decides, and appends with the
  * expected revision.
  */
 
@@ -74,27 +77,52 @@ export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyStat
   }
 }
 
-export type ApiKeyCommand =
-  | { type: 'IssueApiKey'; data: Omit<ApiKeyIssued['data'], 'issued_at'>; now: Date }
-  | { type: 'RevokeApiKey'; data: { key_id: string; reason: ApiKeyRevoked['data']['reason']; replaced_by: string | null }; now: Date };
+export interface IssueApiKey {
+  type: 'IssueApiKey';
+  data: Omit<ApiKeyIssued['data'], 'issued_at'>;
+}
+export interface RevokeApiKey {
+  type: 'RevokeApiKey';
+  data: { key_id: string; reason: ApiKeyRevoked['data']['reason']; replaced_by: string | null };
+}
+export type ApiKeyCommand = IssueApiKey | RevokeApiKey;
 
+/** A key id chosen twice: ids are random UUIDs, so this is a defect, never a client error. */
 export class KeyAlreadyIssuedError extends Error {}
-export class KeyNotActiveError extends Error {}
 
-export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKeyEvent[] {
+/**
+ * The key is revoked already: another request (a rotation, a sign-out, a
+ * password reset) got there first. The API's one answer for "changed
+ * concurrently": 409 CONCURRENCY_CONFLICT.
+ */
+export class KeyNotActiveError extends DomainError {
+  readonly code = 'CONCURRENCY_CONFLICT';
+  readonly status = 409;
+  constructor() {
+    super('the key was rotated or revoked by another request at the same moment; use the key you now hold');
+  }
+}
+
+function decideApiKey(command: ApiKeyCommand, state: ApiKeyState, now: Date): ApiKeyEvent[] {
   switch (command.type) {
     case 'IssueApiKey':
       if (state.status !== 'none') throw new KeyAlreadyIssuedError(`key ${command.data.key_id} exists`);
-      return [{ type: 'ApiKeyIssued', data: { ...command.data, issued_at: command.now.toISOString() } }];
+      return [{ type: 'ApiKeyIssued', data: { ...command.data, issued_at: now.toISOString() } }];
     case 'RevokeApiKey':
-      if (state.status !== 'active') throw new KeyNotActiveError(`key ${command.data.key_id} is not active`);
-      return [{ type: 'ApiKeyRevoked', data: { ...command.data, revoked_at: command.now.toISOString() } }];
+      if (state.status !== 'active') throw new KeyNotActiveError();
+      return [{ type: 'ApiKeyRevoked', data: { ...command.data, revoked_at: now.toISOString() } }];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
     }
   }
 }
+
+export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyState, ApiKeyEvent> = {
+  initialState: initialApiKeyState,
+  evolve: evolveApiKey,
+  decide: decideApiKey,
+};
 
 /** Expired keys answer INVALID_API_KEY like revoked ones (interface.md, "API key states"). */
 export function isUsable(state: ApiKeyState, now: Date): boolean {

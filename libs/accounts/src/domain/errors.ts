@@ -70,3 +70,28 @@ export class TierRequiredError extends DomainError {
     super(`this endpoint needs the ${required} tier`);
   }
 }
+
+/** An operator action names an account nobody opened. */
+export class AccountNotFoundError extends DomainError {
+  readonly code = 'ACCOUNT_NOT_FOUND';
+  readonly status = 404;
+  constructor(accountId: string) {
+    super(`no account ${accountId}`);
+  }
+}
+
+/**
+ * interface.md, "Errors": RATE_LIMITED for a throttle other than the key's
+ * daily quota (signups per address, password attempts). The answer carries
+ * Retry-After.
+ */
+export class ThrottledError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,47 +1,66 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { failure, rateLimitHeaders, type Clock, type Config, type RateLimiter, type RateLimitRule, type RequestGate } from '../../../platform/src/index.js';
-import { QUOTA_WINDOW_MS } from '../quota.js';
+import { failure, rateLimitHeaders, type Clock, type Config, type RateLimiter, type RateLimitRule, type RequestGate, type ResponseListener } from '../../../platform/src/index.js';
+import { secretsEqual } from '../authentication/constant-time.js';
+import type { KeyDirectory, KeyRecord } from '../authentication/key-directory.js';
+import { hashKey } from '../credentials/index.js';
+import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 /** interface.md, "Limits" 4: the static route image is throttled to 15 per minute per IP. */
 export const ROUTE_STATIC_PER_MINUTE = 15;
 /** Landmark reports are public: a person reports a few landmarks, not dozens a minute (docs/adr/0013). */
 export const LANDMARK_REPORTS_PER_MINUTE = 10;
+/**
+ * Requests without a valid key that no group below covers (public endpoints,
+ * and calls that end in 401 or 404): the per-IP ceiling their X-RateLimit-*
+ * headers report (interface.md, "Limits" 2).
+ */
+export const PUBLIC_PER_IP_PER_MINUTE = 600;
+const PUBLIC_RULE: RateLimitRule = { limit: PUBLIC_PER_IP_PER_MINUTE, windowMs: MINUTE_MS };
 const LANDMARK_REPORT_PATH = /^\/v2\/landmarks\/[^/]+\/report$/;
 
 interface Group {
   name: string;
-  matches: (path: string) => boolean;
-  perMinute: (config: Config) => number;
+  matches: (method: string, path: string) => boolean;
+  rule: (config: Config) => RateLimitRule;
 }
+
+const perMinute = (limit: number): RateLimitRule => ({ limit, windowMs: MINUTE_MS });
 
 /** Endpoint groups with their own per-IP throttles; the first that matches applies. */
 const GROUPS: Group[] = [
-  { name: 'route_static', matches: (path) => path === '/v2/route/static', perMinute: () => ROUTE_STATIC_PER_MINUTE },
-  { name: 'landmark_reports', matches: (path) => LANDMARK_REPORT_PATH.test(path), perMinute: () => LANDMARK_REPORTS_PER_MINUTE },
-  { name: 'routing', matches: (path) => path === '/v2/route' || path.startsWith('/v2/route/'), perMinute: (config) => config.throttles.routing },
+  // Issue #10, item 4: thousands of signups from one address in seconds.
+  { name: 'signup', matches: (method, path) => method === 'POST' && path === '/v2/self/signup', rule: (config) => ({ limit: config.signupLimitPerIpPerHour, windowMs: HOUR_MS }) },
+  { name: 'route_static', matches: (_, path) => path === '/v2/route/static', rule: () => perMinute(ROUTE_STATIC_PER_MINUTE) },
+  { name: 'landmark_reports', matches: (_, path) => LANDMARK_REPORT_PATH.test(path), rule: () => perMinute(LANDMARK_REPORTS_PER_MINUTE) },
+  { name: 'routing', matches: (_, path) => path === '/v2/route' || path.startsWith('/v2/route/'), rule: (config) => perMinute(config.throttles.routing) },
   {
     name: 'navigation',
-    matches: (path) => path.startsWith('/v2/navigate/') || path.startsWith('/v2/navigation/'),
-    perMinute: (config) => config.throttles.navigation,
+    matches: (_, path) => path.startsWith('/v2/navigate/') || path.startsWith('/v2/navigation/'),
+    rule: (config) => perMinute(config.throttles.navigation),
   },
-  { name: 'language', matches: (path) => path.startsWith('/v2/language/'), perMinute: (config) => config.throttles.language },
+  { name: 'language', matches: (_, path) => path.startsWith('/v2/language/'), rule: (config) => perMinute(config.throttles.language) },
 ];
 
 /**
  * Per-IP throttles, applied before routing so they hold for every endpoint of
- * a group whoever calls it (keyed or public). With AUTH_DISABLED, requests
- * without a key are limited per IP over a rolling 24 h instead of per key.
- * The client IP is Fastify's `request.ip`, which honours TRUST_PROXY.
+ * a group whoever calls it (keyed or public). A request without a valid key
+ * outside every group counts against the public ceiling. With AUTH_DISABLED,
+ * requests without a key are also limited per IP over a rolling 24 h instead
+ * of per key. The client IP is Fastify's `request.ip`, which honours TRUST_PROXY.
  */
-export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock): RequestGate {
+export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory): RequestGate {
+  const callers = new Callers(config, directory);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
-    const group = GROUPS.find((candidate) => candidate.matches(path));
+    if (!path.startsWith('/v2/')) return false;
+    const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const rules: Array<[string, RateLimitRule]> = [];
-    if (group) rules.push([`ip:${group.name}:${request.ip}`, { limit: group.perMinute(config), windowMs: MINUTE_MS }]);
-    if (config.authDisabled && path.startsWith('/v2/') && !request.headers['x-api-key']) {
+    if (group) rules.push([`ip:${group.name}:${request.ip}`, group.rule(config)]);
+    else if (callers.of(request) === 'anonymous') rules.push([publicKey(request), PUBLIC_RULE]);
+    if (config.authDisabled && !request.headers['x-api-key']) {
       rules.push([`ip:daily:${request.ip}`, { limit: config.devIpDailyLimit, windowMs: QUOTA_WINDOW_MS }]);
     }
     for (const [key, rule] of rules) {
@@ -58,4 +77,47 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock): 
     }
     return false;
   };
+}
+
+/**
+ * interface.md, "Limits" 2: every response carries X-RateLimit-*. The guard
+ * and the per-IP throttles set them where they count; this fills in the rest
+ * without counting anything: a keyed request that never reached the guard (an
+ * unknown path, a route outside Nest) or that the guard refused before its
+ * quota (403) reports its key's daily quota; anything else reports the
+ * client's public per-IP ceiling. Outside /v2 (`/health`) nothing is added.
+ */
+export function rateLimitHeadersOnEveryResponse(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory): ResponseListener {
+  const callers = new Callers(config, directory);
+  return async (request, reply) => {
+    if (reply.hasHeader('x-ratelimit-limit') || !request.url.startsWith('/v2/')) return;
+    const caller = callers.of(request);
+    try {
+      const decision =
+        typeof caller === 'object'
+          ? await limiter.peek(quotaKey(caller.key_id), { limit: dailyLimitOf(directory.tierOf(caller)), windowMs: QUOTA_WINDOW_MS }, clock.now())
+          : await limiter.peek(publicKey(request), PUBLIC_RULE, clock.now());
+      void reply.headers({ ...rateLimitHeaders(decision) });
+    } catch {
+      // The answer matters more than its headers: a rate limiter that cannot be read (Redis down) leaves them out.
+    }
+  };
+}
+
+const publicKey = (request: FastifyRequest) => `ip:public:${request.ip}`;
+
+/** Who sent a request, as far as its X-API-Key tells without reading the log: the key's record, the operator, or nobody known. */
+class Callers {
+  constructor(
+    private readonly config: Config,
+    private readonly directory: KeyDirectory,
+  ) {}
+
+  of(request: FastifyRequest): KeyRecord | 'operator' | 'anonymous' {
+    const header = request.headers['x-api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key || key.length > 256) return 'anonymous';
+    if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) return 'operator';
+    return this.directory.byKeyHash(hashKey(key)) ?? 'anonymous';
+  }
 }

@@ -2,7 +2,7 @@ import { DomainError } from '../../../platform/src/errors.js';
 
 /**
  * POST /v2/auth/login: one answer, with the same message and after the same
- * bcrypt work, for an unknown address, a user without a password and a wrong
+ * hashing work, for an unknown address, a user without a password and a wrong
  * password, so the endpoint does not tell which addresses have accounts.
  */
 export class InvalidCredentialsError extends DomainError {
@@ -10,15 +10,6 @@ export class InvalidCredentialsError extends DomainError {
   readonly status = 401;
   constructor() {
     super('the e-mail address or the password is wrong');
-  }
-}
-
-/** Too many failed sign-ins for one address (see FAILED_SIGN_INS in the login handler). */
-export class SignInThrottledError extends DomainError {
-  readonly code = 'RATE_LIMITED';
-  readonly status = 429;
-  constructor(retryAfterSeconds: number) {
-    super(`too many failed sign-ins for this address; try again in ${retryAfterSeconds} s`);
   }
 }
 
@@ -44,15 +35,6 @@ export class SignInEmailTakenError extends DomainError {
   readonly status = 409;
   constructor() {
     super('another account signed up with this e-mail address first, and sign-in by e-mail belongs to that account');
-  }
-}
-
-/** Another request changed the user between our read and our write, after we had checked a password against the old state. */
-export class UserChangedConcurrentlyError extends DomainError {
-  readonly code = 'USER_CHANGED';
-  readonly status = 409;
-  constructor() {
-    super('the user was changed by another request at the same moment; try again');
   }
 }
 

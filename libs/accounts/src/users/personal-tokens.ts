@@ -1,6 +1,8 @@
-import type { Clock } from '../../../platform/src/index.js';
-import { KeyChangedConcurrentlyError, type ApiKeys } from '../api-keys.js';
+import { ChangedConcurrentlyError, type Clock, type CommandPipeline } from '../../../platform/src/index.js';
 import type { KeyDirectory } from '../authentication/key-directory.js';
+import { issueNewKey } from '../commands/issue-key/issue-key.handler.js';
+import { revokeKey } from '../commands/revoke-key/revoke-key.handler.js';
+import { KeyNotActiveError } from '../domain/api-key.js';
 import type { SignInAccount, SignInDirectory } from './sign-in-directory.js';
 
 /** What POST /v2/auth/login and POST /v2/auth/google/mobile answer. */
@@ -16,7 +18,7 @@ export interface PersonalTokenView {
 export interface PersonalTokenOptions {
   /** PERSONAL_TOKEN_TTL_DAYS. */
   ttlDays: number;
-  /** PROJECTION_WAIT_MS: how long to wait for the sign-in directory to see a write. */
+  /** PROJECTION_WAIT_MS: how long to wait for the key directory to have a freshly opened account. */
   waitMs: number;
 }
 
@@ -25,11 +27,12 @@ const DAY_MS = 24 * 60 * 60_000;
 /**
  * Per-user tokens are API keys of kind `personal`: scoped to one user, with
  * the name, address and tier of the user's account, and an expiry. The key
- * guard maps them to a `user` principal.
+ * guard maps them to a `user` principal. What the sign-in slices share: issue
+ * one (`issueKey`), and sign a user out everywhere (`revokeKey` for each).
  */
 export class PersonalTokens {
   constructor(
-    private readonly keys: ApiKeys,
+    private readonly commands: CommandPipeline,
     private readonly keyDirectory: KeyDirectory,
     private readonly directory: SignInDirectory,
     private readonly clock: Clock,
@@ -46,7 +49,7 @@ export class PersonalTokens {
     }
     if (!current) throw new Error(`account ${account.account_id} is missing from the key directory`);
     const expiresAt = new Date(this.clock.now().getTime() + this.options.ttlDays * DAY_MS);
-    const { key, record } = await this.keys.issue({
+    const { key, record } = await issueNewKey(this.commands, this.keyDirectory, {
       kind: 'personal',
       account_id: account.account_id,
       user_id: account.user_id,
@@ -60,34 +63,29 @@ export class PersonalTokens {
   }
 
   /**
-   * Revokes every live personal token of the user issued before `position`
-   * (the password replacement), except `keep`; answers how many. Waiting for
-   * the directory to reach `position` is what makes "every" true: a token
-   * issued before the replacement is in the directory by then, and one issued
-   * after it is withdrawn by the sign-in that issued it.
+   * Revokes every live personal token of the user, except `keep`; answers how
+   * many. Called after a password replacement whose command waited for the
+   * sign-in directory: a token issued before the replacement is in the
+   * directory by then, and one issued after it is withdrawn by the sign-in
+   * that issued it.
    */
-  async revokeAll(userId: string, position: bigint, keep?: string): Promise<number> {
-    await this.directory.waitFor(position, this.options.waitMs);
+  async revokeAll(userId: string, keep?: string): Promise<number> {
     let revoked = 0;
     for (const keyId of this.directory.liveTokensOf(userId, this.clock.now())) {
       if (keyId === keep) continue;
-      try {
-        await this.keys.revoke(keyId, 'deleted');
-        revoked += 1;
-      } catch (error) {
-        // Signed out (DELETE /v2/me/key) at the same moment: gone either way.
-        if (!(error instanceof KeyChangedConcurrentlyError)) throw error;
-      }
+      if (await this.withdraw(keyId)) revoked += 1;
     }
     return revoked;
   }
 
-  /** Withdraws a token this process just issued (a sign-in that lost a race with a password reset). */
-  async withdraw(keyId: string): Promise<void> {
+  /** Revokes one token; false when another request (a sign-out, say) revoked it at the same moment: gone either way. */
+  async withdraw(keyId: string): Promise<boolean> {
     try {
-      await this.keys.revoke(keyId, 'deleted');
+      await this.commands.run(revokeKey, { type: 'RevokeApiKey', data: { key_id: keyId, reason: 'deleted', replaced_by: null } });
+      return true;
     } catch (error) {
-      if (!(error instanceof KeyChangedConcurrentlyError)) throw error;
+      if (error instanceof KeyNotActiveError || error instanceof ChangedConcurrentlyError) return false;
+      throw error;
     }
   }
 }

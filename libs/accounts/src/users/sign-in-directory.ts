@@ -2,7 +2,7 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { LogFollower, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type RecordedEvent } from '../../../platform/src/index.js';
 import type { AccountOpened } from '../domain/account.js';
 import type { ApiKeyIssued, ApiKeyRevoked } from '../domain/api-key.js';
-import { userIdForAccount, type UserPasswordResetRequested } from './domain/user.js';
+import { userIdForAccount, type UserPasswordResetRequested } from '../domain/user.js';
 
 const STREAM_PREFIXES = ['account-', 'api_key-', 'user-'];
 
@@ -26,7 +26,8 @@ export interface SignInAccount {
  * - user → live personal tokens, which a password reset revokes.
  * - reset-token hash → user, for POST /v2/auth/reset-password.
  *
- * Commands that must see their own write wait for its position (`waitFor`).
+ * It is the read model `sign_in_directory`: commands whose answer or next
+ * step reads it declare `awaits: ['sign_in_directory']`.
  * Like the key directory it reads the whole log once at start; a persisted
  * read model would avoid that (a follow-up for both).
  */

@@ -1,12 +1,10 @@
 import type { Provider } from '@nestjs/common';
-import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
-import { ApiKeys } from '../api-keys.js';
+import { CLOCK, CommandPipeline, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
 import { KeyDirectory } from '../authentication/key-directory.js';
 import { GoogleIdTokenVerifier, PasswordHasher } from '../credentials/index.js';
 import { BackgroundTasks } from './background-tasks.js';
 import { PersonalTokens } from './personal-tokens.js';
 import { SignInDirectory } from './sign-in-directory.js';
-import { Users } from './users.js';
 
 /** Nest token of the GoogleIdTokenVerifier, or null when GOOGLE_CLIENT_IDS is unset. */
 export const GOOGLE_ID_TOKEN_VERIFIER = Symbol('GoogleIdTokenVerifier');
@@ -19,7 +17,6 @@ export const userProviders: Provider[] = [
     useFactory: (events: EventStore, registry: EventRegistry, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
       registerView(new SignInDirectory(events, registry, logger), SignInDirectory.readModel, readModels, followers),
   },
-  { provide: Users, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new Users(events, registry) },
   { provide: PasswordHasher, inject: [CONFIG], useFactory: (config: Config) => new PasswordHasher({ cost: config.bcryptCost }) },
   {
     provide: GOOGLE_ID_TOKEN_VERIFIER,
@@ -29,9 +26,9 @@ export const userProviders: Provider[] = [
   },
   {
     provide: PersonalTokens,
-    inject: [ApiKeys, KeyDirectory, SignInDirectory, CLOCK, CONFIG],
-    useFactory: (keys: ApiKeys, keyDirectory: KeyDirectory, directory: SignInDirectory, clock: Clock, config: Config) =>
-      new PersonalTokens(keys, keyDirectory, directory, clock, { ttlDays: config.personalTokenTtlDays, waitMs: config.projectionWaitMs }),
+    inject: [CommandPipeline, KeyDirectory, SignInDirectory, CLOCK, CONFIG],
+    useFactory: (commands: CommandPipeline, keyDirectory: KeyDirectory, directory: SignInDirectory, clock: Clock, config: Config) =>
+      new PersonalTokens(commands, keyDirectory, directory, clock, { ttlDays: config.personalTokenTtlDays, waitMs: config.projectionWaitMs }),
   },
   BackgroundTasks,
 ];

@@ -47,6 +47,8 @@ export interface Config {
   throttles: { routing: number; navigation: number; language: number };
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
   devIpDailyLimit: number;
+  /** SIGNUP_LIMIT_PER_IP_PER_HOUR: signups accepted from one client IP in a rolling hour (decisions.md). */
+  signupLimitPerIpPerHour: number;
   /** Folder of the PMTiles archives served at /v2/tiles/{name}. */
   tilesDir: string;
   /** Cache-Control max-age of a served archive, in seconds. */
@@ -117,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
       language: int(env, 'THROTTLE_LANGUAGE_PER_MINUTE', 20, 1, 100_000),
     },
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),
+    signupLimitPerIpPerHour: int(env, 'SIGNUP_LIMIT_PER_IP_PER_HOUR', 20, 1, 10_000_000),
     tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),
     tilesMaxAgeS: int(env, 'TILES_MAX_AGE_S', 3600, 0, 31_536_000),
     googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',

@@ -1,14 +1,16 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { LogInCommand } from './log-in.command.js';
+import type { FastifyRequest } from 'fastify';
+import { RetryAfterInterceptor } from '../../throttling/retry-after.interceptor.js';
+import { LogInHandler } from './log-in.handler.js';
 import { LogInRequest } from './log-in.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth')
+@UseInterceptors(RetryAfterInterceptor)
 export class LogInController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly handler: LogInHandler) {}
 
   @Post('login')
   @HttpCode(200)
@@ -18,13 +20,13 @@ export class LogInController {
       'Any valid key may call it (interface.md: "Key by the general rule").',
       'The token is an X-API-Key value scoped to the user: send it in X-API-Key like a key. It carries the account\'s tier and expires after PERSONAL_TOKEN_TTL_DAYS (default 30);',
       'DELETE /v2/me/key with it signs out, and a password reset revokes it.',
-      'A wrong address and a wrong password get the same 401 INVALID_CREDENTIALS; 10 failures per address in 15 minutes give 429 RATE_LIMITED.',
+      'A wrong address and a wrong password get the same 401 INVALID_CREDENTIALS; 10 failures per address, or 50 failed password checks per client IP, in 15 minutes give 429 RATE_LIMITED with Retry-After.',
     ].join(' '),
   })
   @ApiResponse({ status: 200, description: '`{token, token_prefix, expires_at, user_id, account_id}`; the token is shown once' })
   @ApiResponse({ status: 401, description: 'INVALID_CREDENTIALS' })
-  @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many failed sign-ins for this address, or the calling key\'s quota' })
-  logIn(@Body() body: LogInRequest) {
-    return this.commands.execute(new LogInCommand(body.email, body.password));
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many failed sign-ins for this address or from this IP (Retry-After), or the calling key\'s quota' })
+  logIn(@Req() request: FastifyRequest, @Body() body: LogInRequest) {
+    return this.handler.execute(body, request.ip);
   }
 }

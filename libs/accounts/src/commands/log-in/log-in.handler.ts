@@ -1,60 +1,61 @@
-import { createHash } from 'node:crypto';
-import { Inject, Logger } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, RATE_LIMITER, type Clock, type RateLimiter } from '../../../../platform/src/index.js';
+import { Injectable, Logger } from '@nestjs/common';
+import { ChangedConcurrentlyError, command, CommandPipeline } from '../../../../platform/src/index.js';
 import { PasswordHasher } from '../../credentials/index.js';
-import { InvalidCredentialsError, SignInThrottledError, UserChangedConcurrentlyError } from '../../users/errors.js';
+import { userDecider, userStream, type RehashPassword, type UserEvent, type UserState } from '../../domain/user.js';
+import { attemptCounters, Attempts } from '../../throttling/attempts.js';
+import { InvalidCredentialsError } from '../../users/errors.js';
 import { PersonalTokens, type PersonalTokenView } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
-import { Users, type LoadedUser } from '../../users/users.js';
-import { LogInCommand } from './log-in.command.js';
 
-/**
- * Failed sign-ins allowed per address in a rolling 15 minutes. Counted for
- * every address asked about, known or not, so the limit tells nothing about
- * which addresses exist; it caps guessing against one address at 40 an hour,
- * whatever keys the guesser holds.
- */
-export const FAILED_SIGN_INS = { limit: 10, windowMs: 15 * 60_000 };
+/** Stores a verified password hashed again: another cost, or a bcrypt hash from before scrypt. */
+export const rehashPassword = command<RehashPassword, UserState, UserEvent>({
+  name: 'accounts.rehash-password',
+  stream: (input) => userStream(input.user_id),
+  decider: userDecider,
+  // The decider drops a rehash whose `replaces` is no longer the stored hash, so deciding again on fresh state is sound.
+  onConflict: { retry: 3 },
+  // Nothing reads the hash but the user's own stream.
+});
+
+/** A user's stream as sign-in reads it (the pipeline keeps per-definition wiring: one object). */
+const USER_STREAM = { decider: userDecider };
 
 /**
  * E-mail and password sign-in (interface.md, "Authentication" 4): a personal
  * token for the user of the account the address signs in to. Every refusal is
- * the same 401 INVALID_CREDENTIALS after one bcrypt comparison at the
- * configured cost, whether the address is unknown, has no password, or the
- * password is wrong.
+ * the same 401 INVALID_CREDENTIALS after one password check at the configured
+ * cost, whether the address is unknown, has no password, or the password is
+ * wrong. Failures are throttled per address and per client IP.
  */
-@CommandHandler(LogInCommand)
-export class LogInHandler implements ICommandHandler<LogInCommand> {
+@Injectable()
+export class LogInHandler {
   private readonly logger = new Logger('login');
 
   constructor(
+    private readonly commands: CommandPipeline,
     private readonly directory: SignInDirectory,
-    private readonly users: Users,
     private readonly hasher: PasswordHasher,
     private readonly tokens: PersonalTokens,
-    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly attempts: Attempts,
   ) {}
 
-  async execute({ email, password }: LogInCommand): Promise<PersonalTokenView> {
-    const throttle = `sign-in-failures:${createHash('sha256').update(email).digest('hex')}`;
-    const allowance = await this.limiter.peek(throttle, FAILED_SIGN_INS, this.clock.now());
-    if (!allowance.allowed) throw new SignInThrottledError(Math.max(1, Math.ceil(allowance.retryAfterMs / 1000)));
+  async execute({ email, password }: { email: string; password: string }, clientIp: string): Promise<PersonalTokenView> {
+    const counters = [attemptCounters.signInsFor(email), attemptCounters.passwordChecksFrom(clientIp)];
+    await this.attempts.check(...counters);
 
     const account = this.directory.accountForEmail(email);
-    const loaded = account ? await this.users.load(account.user_id) : undefined;
+    const loaded = account ? await this.commands.read(USER_STREAM, userStream(account.user_id)) : undefined;
     const stored = loaded?.state.status === 'registered' ? loaded.state.password : null;
     const matches = account && stored ? await this.hasher.verify(password, stored.hash) : await this.hasher.verifyAgainstDummy(password);
     if (!account || !stored || !matches) {
-      await this.limiter.consume(throttle, FAILED_SIGN_INS, this.clock.now());
+      await this.attempts.failed(...counters);
       throw new InvalidCredentialsError();
     }
 
-    if (this.hasher.needsRehash(stored.hash)) await this.rehash(account.user_id, loaded!, password);
+    if (this.hasher.needsRehash(stored.hash)) await this.rehash(account.user_id, stored.hash, password);
     const issued = await this.tokens.issue(account);
     // A reset or change that landed between our check and the issue must not leave a token made under the old password.
-    const after = await this.users.load(account.user_id);
+    const after = await this.commands.read(USER_STREAM, userStream(account.user_id));
     if (after.state.status !== 'registered' || after.state.password?.epoch !== stored.epoch) {
       await this.tokens.withdraw(issued.key_id);
       throw new InvalidCredentialsError();
@@ -64,15 +65,13 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
     return view;
   }
 
-  /** BCRYPT_COST changed since the hash was made: store a hash at the new cost while the password is at hand. */
-  private async rehash(userId: string, verified: LoadedUser, password: string): Promise<void> {
-    const passwordHash = await this.hasher.hash(password);
+  /** While the password is at hand; against the hash it was verified on, so it never lands on a newer password. */
+  private async rehash(userId: string, verified: string, password: string): Promise<void> {
     try {
-      // Against the state the password was verified on: if anything changed since, the rehash is dropped, never applied to a newer password.
-      await this.users.decideOn(userId, verified, { type: 'RehashPassword', password_hash: passwordHash, now: this.clock.now() });
+      await this.commands.run(rehashPassword, { type: 'RehashPassword', user_id: userId, replaces: verified, password_hash: await this.hasher.hash(password) });
     } catch (error) {
-      // Someone changed the password meanwhile; the next sign-in rehashes.
-      if (!(error instanceof UserChangedConcurrentlyError)) throw error;
+      // The user's stream kept moving; the sign-in stands and the next one rehashes.
+      if (!(error instanceof ChangedConcurrentlyError)) throw error;
     }
   }
 }

@@ -1,14 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { RequestPasswordResetCommand } from './request-password-reset.command.js';
+import { RequestPasswordResetHandler } from './request-password-reset.handler.js';
 import { RequestPasswordResetRequest } from './request-password-reset.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth')
 export class RequestPasswordResetController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly handler: RequestPasswordResetHandler) {}
 
   @Post('forgot-password')
   @HttpCode(202)
@@ -22,6 +21,6 @@ export class RequestPasswordResetController {
   })
   @ApiResponse({ status: 202, description: '`{accepted: true, message}`, identical for every address' })
   requestReset(@Body() body: RequestPasswordResetRequest) {
-    return this.commands.execute(new RequestPasswordResetCommand(body.email));
+    return this.handler.execute(body.email);
   }
 }

@@ -1,13 +1,27 @@
-import { Inject, Logger } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, CONFIG, MAIL_QUEUE, type Clock, type Config, type MailQueue } from '../../../../platform/src/index.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { command, CommandPipeline, MAIL_QUEUE, type MailQueue } from '../../../../platform/src/index.js';
 import { KeyDirectory } from '../../authentication/key-directory.js';
 import { generateResetToken, hashResetToken } from '../../credentials/index.js';
+import { RESET_TOKEN_TTL_MS, userDecider, userStream, type RequestPasswordReset, type UserEvent, type UserState } from '../../domain/user.js';
 import { BackgroundTasks } from '../../users/background-tasks.js';
-import { RESET_TOKEN_TTL_MS } from '../../users/domain/user.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
-import { Users } from '../../users/users.js';
-import { RequestPasswordResetCommand, type PasswordResetRequested } from './request-password-reset.command.js';
+
+/** Mints a reset token for a user with a password, at most 3 unexpired at a time (the decider says when). */
+export const requestPasswordReset = command<RequestPasswordReset, UserState, UserEvent>({
+  name: 'accounts.request-password-reset',
+  stream: (input) => userStream(input.user_id),
+  decider: userDecider,
+  // Every rule (a password to reset, the cap on unexpired tokens) is in the decider: deciding again on fresh state is sound.
+  onConflict: { retry: 3 },
+  // The token is mailed only once this instance can look it up, so a reset right after the mail cannot miss it.
+  awaits: ['sign_in_directory'],
+});
+
+/** The one answer, whatever the address. */
+export interface PasswordResetRequested {
+  accepted: true;
+  message: string;
+}
 
 const ANSWER: PasswordResetRequested = {
   accepted: true,
@@ -21,35 +35,30 @@ const ANSWER: PasswordResetRequested = {
  * lookup, the token and the mail happen in a background task, so neither the
  * body nor the time tells a known address from an unknown one.
  */
-@CommandHandler(RequestPasswordResetCommand)
-export class RequestPasswordResetHandler implements ICommandHandler<RequestPasswordResetCommand> {
+@Injectable()
+export class RequestPasswordResetHandler {
   private readonly logger = new Logger('password-reset');
 
   constructor(
+    private readonly commands: CommandPipeline,
     private readonly directory: SignInDirectory,
-    private readonly users: Users,
     private readonly keyDirectory: KeyDirectory,
     private readonly background: BackgroundTasks,
     @Inject(MAIL_QUEUE) private readonly mail: MailQueue,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  execute({ email }: RequestPasswordResetCommand): Promise<PasswordResetRequested> {
+  execute(email: string): PasswordResetRequested {
     this.background.run('password-reset-mail', () => this.mailToken(email));
-    return Promise.resolve(ANSWER);
+    return ANSWER;
   }
 
-  /** Mails a token only to a user who has a password, at most 3 unexpired at a time (the decider says when). */
   private async mailToken(email: string): Promise<void> {
     const account = this.directory.accountForEmail(email);
     if (!account) return;
     const token = generateResetToken();
     const tokenHash = hashResetToken(token);
-    const decided = await this.users.execute(account.user_id, { type: 'RequestPasswordReset', token_hash: tokenHash, now: this.clock.now() });
-    if (decided.events.length === 0) return;
-    // Mail only once this instance can look the token up, so a reset right after the mail cannot miss it.
-    await this.directory.waitFor(decided.position!, this.config.projectionWaitMs);
+    const { events } = await this.commands.run(requestPasswordReset, { type: 'RequestPasswordReset', user_id: account.user_id, token_hash: tokenHash });
+    if (events.length === 0) return;
     const name = this.keyDirectory.account(account.account_id)?.name;
     await this.mail.enqueue({
       // The job id names the request without carrying the token.

@@ -1,14 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ResetPasswordCommand } from './reset-password.command.js';
+import { ResetPasswordHandler } from './reset-password.handler.js';
 import { ResetPasswordRequest } from './reset-password.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth')
 export class ResetPasswordController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly handler: ResetPasswordHandler) {}
 
   @Post('reset-password')
   @HttpCode(200)
@@ -20,8 +19,9 @@ export class ResetPasswordController {
     ].join(' '),
   })
   @ApiResponse({ status: 200, description: '`{user_id, account_id, password_set_at, personal_tokens_revoked}`' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the user was changed by several requests at the same moment; try again' })
   @ApiResponse({ status: 400, description: 'INVALID_RESET_TOKEN (field `token`: malformed, unknown, used or expired); WEAK_PASSWORD (field `password`; the token stays unspent)' })
   resetPassword(@Body() body: ResetPasswordRequest) {
-    return this.commands.execute(new ResetPasswordCommand(body.token, body.password));
+    return this.handler.execute(body);
   }
 }

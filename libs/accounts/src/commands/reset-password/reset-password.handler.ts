@@ -1,13 +1,32 @@
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, command, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
 import { assertAcceptablePassword, hashResetToken, isWellFormedResetToken, PasswordHasher } from '../../credentials/index.js';
-import { assertResetTokenUsable } from '../../users/domain/user.js';
-import { InvalidResetTokenError } from '../../users/domain/errors.js';
+import { assertResetTokenUsable, userDecider, userStream, type ResetPassword, type UserEvent, type UserState } from '../../domain/user.js';
+import { InvalidResetTokenError } from '../../domain/user-errors.js';
 import { PersonalTokens } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
-import { Users } from '../../users/users.js';
-import { ResetPasswordCommand, type PasswordResetResult } from './reset-password.command.js';
+
+/** Spends a reset token and replaces the password. */
+export const resetPassword = command<ResetPassword, UserState, UserEvent>({
+  name: 'accounts.reset-password',
+  stream: (input) => userStream(input.user_id),
+  decider: userDecider,
+  // The token's validity is a rule of the decider: deciding again on fresh state is sound, and of two resets racing with one token, one wins.
+  onConflict: { retry: 3 },
+  // A reset signs the user out everywhere: the sign-in directory must list every token issued before it.
+  awaits: ['sign_in_directory'],
+});
+
+export interface PasswordResetResult {
+  user_id: string;
+  account_id: string;
+  password_set_at: string;
+  /** Personal tokens issued under the old password, now revoked. */
+  personal_tokens_revoked: number;
+}
+
+/** A user's stream as the reset reads it before hashing (one object: the pipeline keeps per-definition wiring). */
+const USER_STREAM = { decider: userDecider };
 
 /**
  * Spends a mailed reset token (interface.md, "Authentication" 5: one-time,
@@ -15,31 +34,29 @@ import { ResetPasswordCommand, type PasswordResetResult } from './reset-password
  * every other outstanding token of the user is void, and the personal tokens
  * issued under the old password are revoked.
  */
-@CommandHandler(ResetPasswordCommand)
-export class ResetPasswordHandler implements ICommandHandler<ResetPasswordCommand> {
+@Injectable()
+export class ResetPasswordHandler {
   constructor(
+    private readonly commands: CommandPipeline,
     private readonly directory: SignInDirectory,
-    private readonly users: Users,
     private readonly hasher: PasswordHasher,
     private readonly tokens: PersonalTokens,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ token, password }: ResetPasswordCommand): Promise<PasswordResetResult> {
+  async execute({ token, password }: { token: string; password: string }): Promise<PasswordResetResult> {
     if (!isWellFormedResetToken(token)) throw new InvalidResetTokenError();
     const tokenHash = hashResetToken(token);
     // The directory follows the log within milliseconds; a token read from a mail is minutes old.
     const userId = this.directory.userForResetToken(tokenHash, this.clock.now());
     if (!userId) throw new InvalidResetTokenError();
-    const loaded = await this.users.load(userId);
-    // Token first: a caller without a valid token learns nothing from the password checks.
-    assertResetTokenUsable(loaded.state, tokenHash, this.clock.now());
-    assertAcceptablePassword(password, { userInputs: [loaded.state.email] });
-    const passwordHash = await this.hasher.hash(password);
-    // The decider checks the token again against the latest stream: of two resets racing with one token, one wins.
-    const decided = await this.users.execute(userId, { type: 'ResetPassword', token_hash: tokenHash, password_hash: passwordHash, now: this.clock.now() });
-    const revoked = await this.tokens.revokeAll(userId, decided.position!);
-    const state = decided.state.status === 'registered' ? decided.state : loaded.state;
-    return { user_id: userId, account_id: state.account_id, password_set_at: state.password!.set_at, personal_tokens_revoked: revoked };
+    // Token first, before any hashing: a caller without a valid token learns nothing from the password checks.
+    const { state } = await this.commands.read(USER_STREAM, userStream(userId));
+    assertResetTokenUsable(state, tokenHash, this.clock.now());
+    assertAcceptablePassword(password, { userInputs: [state.email] });
+    const result = await this.commands.run(resetPassword, { type: 'ResetPassword', user_id: userId, token_hash: tokenHash, password_hash: await this.hasher.hash(password) });
+    const revoked = await this.tokens.revokeAll(userId);
+    const after = result.state.status === 'registered' ? result.state : state;
+    return { user_id: userId, account_id: after.account_id, password_set_at: after.password!.set_at, personal_tokens_revoked: revoked };
   }
 }

@@ -1,21 +1,24 @@
 import { Controller, Delete, HttpCode, Req } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeys } from '../../api-keys.js';
+import { CommandPipeline } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
+import { revokeKey } from './revoke-key.handler.js';
 
 @ApiTags('keys')
 @ApiSecurity('api_key')
 @Controller('v2/me')
 export class RevokeKeyController {
-  constructor(private readonly keys: ApiKeys) {}
+  constructor(private readonly commands: CommandPipeline) {}
 
   @Delete('key')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke the calling key at once' })
+  @ApiResponse({ status: 200, description: '`{key_prefix, revoked: true}`' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: another request rotated or revoked the key at the same moment' })
   async revoke(@Req() request: FastifyRequest) {
     const record = callingKey(request);
-    await this.keys.revoke(record.key_id, 'deleted');
+    await this.commands.run(revokeKey, { type: 'RevokeApiKey', data: { key_id: record.key_id, reason: 'deleted', replaced_by: null } });
     return { key_prefix: record.key_prefix, revoked: true };
   }
 }

@@ -1,23 +1,23 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeys } from '../../api-keys.js';
 import { callingKey } from '../../authentication/calling-key.js';
 import { keyRecordView } from '../../key-record.view.js';
+import { RotateKeyHandler } from './rotate-key.handler.js';
 
 @ApiTags('keys')
 @ApiSecurity('api_key')
 @Controller('v2/me')
 export class RotateKeyController {
-  constructor(
-    private readonly keys: ApiKeys,
-  ) {}
+  constructor(private readonly rotation: RotateKeyHandler) {}
 
   @Post('rotate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Issue a new key and revoke the calling one at once; the new key is returned once' })
+  @ApiResponse({ status: 200, description: 'The API key record of the new key' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: another request rotated or revoked the key at the same moment; no key was issued' })
   async rotate(@Req() request: FastifyRequest) {
-    const { key, record } = await this.keys.rotate(callingKey(request));
+    const { key, record } = await this.rotation.execute(callingKey(request));
     return keyRecordView(record, key);
   }
 }

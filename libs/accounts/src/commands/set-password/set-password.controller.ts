@@ -1,17 +1,18 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
-import { SetPasswordCommand } from './set-password.command.js';
+import { RetryAfterInterceptor } from '../../throttling/retry-after.interceptor.js';
+import { SetPasswordHandler } from './set-password.handler.js';
 import { SetPasswordRequest } from './set-password.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/me')
+@UseInterceptors(RetryAfterInterceptor)
 export class SetPasswordController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly handler: SetPasswordHandler) {}
 
   @Post('password')
   @AccountOnly()
@@ -22,14 +23,15 @@ export class SetPasswordController {
       'The user is the person behind the calling key\'s account; they sign in with the account\'s e-mail address (POST /v2/auth/login).',
       'Needs an account key or a personal token: a legacy or the operator key gets 403 ACCOUNT_KEY_REQUIRED.',
       'The first password is attached without more; changing it needs `current_password`, and revokes the user\'s other personal tokens.',
-      'Only a bcrypt hash is stored.',
+      'Only a scrypt hash is stored. 10 wrong current passwords per account, or 50 failed password checks per client IP, in 15 minutes give 429 RATE_LIMITED.',
     ].join(' '),
   })
   @ApiResponse({ status: 200, description: '`{user_id, account_id, email, password: "attached" | "changed", password_set_at, personal_tokens_revoked}`' })
   @ApiResponse({ status: 400, description: 'WEAK_PASSWORD (field `password`: shorter than 8, common, or easy to guess); CURRENT_PASSWORD_REQUIRED or INVALID_CURRENT_PASSWORD (field `current_password`); INVALID_PARAM' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED' })
-  @ApiResponse({ status: 409, description: 'EMAIL_IN_USE: another account signed up with this address first and signs in with it; USER_CHANGED: a concurrent change, try again' })
+  @ApiResponse({ status: 409, description: 'EMAIL_IN_USE: another account signed up with this address first and signs in with it; CONCURRENCY_CONFLICT: the password changed at the same moment, try again' })
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many wrong passwords (Retry-After), or the calling key\'s quota' })
   setPassword(@Req() request: FastifyRequest, @Body() body: SetPasswordRequest) {
-    return this.commands.execute(new SetPasswordCommand(callingKey(request), body.password, body.current_password));
+    return this.handler.execute(callingKey(request), request.ip, body.password, body.current_password);
   }
 }

@@ -1,66 +1,109 @@
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, CONFIG, type Clock, type Config } from '../../../../platform/src/index.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { command, CommandPipeline, CONFIG, type Config } from '../../../../platform/src/index.js';
+import type { KeyRecord } from '../../authentication/key-directory.js';
 import { assertAcceptablePassword, PasswordHasher } from '../../credentials/index.js';
 import { AccountKeyRequiredError } from '../../domain/errors.js';
-import { userIdForAccount } from '../../users/domain/user.js';
+import { userDecider, userIdForAccount, userStream, type SetPassword, type UserEvent, type UserState } from '../../domain/user.js';
+import { InvalidCurrentPasswordError } from '../../domain/user-errors.js';
+import { attemptCounters, Attempts } from '../../throttling/attempts.js';
 import { SignInEmailTakenError } from '../../users/errors.js';
 import { PersonalTokens } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
-import { Users } from '../../users/users.js';
-import { SetPasswordCommand, type SetPasswordResult } from './set-password.command.js';
+
+/** The command as the handler gives it: the passwords in clear, which `prepare` turns into the hash and the verdict. */
+export interface SetPasswordInput extends SetPassword {
+  secrets?: { password: string; current_password?: string };
+}
+
+/**
+ * Attaches or changes the user's password. `prepare` checks `current_password`
+ * against the hash of the stream as read and hashes the new password, both off
+ * the event loop; the decider then rules on that verdict.
+ */
+export const setPassword = command<SetPasswordInput, UserState, UserEvent, { hasher: PasswordHasher }>({
+  name: 'accounts.set-password',
+  stream: (input) => userStream(input.identity.user_id),
+  decider: userDecider,
+  inject: { hasher: PasswordHasher },
+  async prepare({ secrets, ...input }, { state }, { hasher }) {
+    if (!secrets) throw new Error('set-password needs the passwords');
+    const stored = state.status === 'registered' ? state.password : null;
+    let current: 'absent' | 'verified' | 'wrong' = 'absent';
+    if (stored && secrets.current_password !== undefined) current = (await hasher.verify(secrets.current_password, stored.hash)) ? 'verified' : 'wrong';
+    // A change refused anyway is not worth a hash.
+    const password_hash = stored && current !== 'verified' ? '' : await hasher.hash(secrets.password);
+    return { ...input, checked: { password_hash, current_password: current } };
+  },
+  // The verdict on current_password was checked outside the decider, against the stream as read: on any other state it
+  // proves nothing, so a conflict is answered 409 and never decided again.
+  onConflict: { retry: 0 },
+  // A change signs the user out elsewhere: the sign-in directory must list every token issued before it.
+  awaits: ['sign_in_directory'],
+});
+
+export interface SetPasswordResult {
+  user_id: string;
+  account_id: string;
+  email: string;
+  /** `attached`: the user had no password; `changed`: the current one was verified and replaced. */
+  password: 'attached' | 'changed';
+  password_set_at: string;
+  /** Personal tokens revoked by a change (the calling one, if personal, is kept). */
+  personal_tokens_revoked: number;
+}
 
 /**
  * Attaches a password to the caller's user, or changes it after verifying the
  * current one (interface.md, "Authentication" 5). A change signs the user out
  * everywhere else: the user's other personal tokens are revoked, as after a
  * reset, since the usual reason to change a password is that someone else may
- * know it.
+ * know it. Wrong current passwords are throttled per account and per client IP.
  */
-@CommandHandler(SetPasswordCommand)
-export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
+@Injectable()
+export class SetPasswordHandler {
   constructor(
-    private readonly users: Users,
+    private readonly commands: CommandPipeline,
     private readonly directory: SignInDirectory,
-    private readonly hasher: PasswordHasher,
     private readonly tokens: PersonalTokens,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly attempts: Attempts,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  async execute({ key, password, currentPassword }: SetPasswordCommand): Promise<SetPasswordResult> {
+  async execute(key: KeyRecord, clientIp: string, password: string, currentPassword: string | undefined): Promise<SetPasswordResult> {
     // Account keys, and personal tokens (scoped to that account's user); never a legacy key.
     if (!key.account_id || key.kind === 'legacy') throw new AccountKeyRequiredError();
     const accountId = key.account_id;
+    // The sign-in directory follows the same log as the key directory that found this key; let it reach the key's issue.
     await this.directory.waitFor(BigInt(key.record_id), this.config.projectionWaitMs);
     const account = this.directory.account(accountId);
     if (!account) throw new AccountKeyRequiredError();
     if (!this.directory.signsInWithItsEmail(accountId)) throw new SignInEmailTakenError();
     assertAcceptablePassword(password, { userInputs: [key.name, account.email] });
 
+    const counters = [attemptCounters.passwordChecksOf(accountId), attemptCounters.passwordChecksFrom(clientIp)];
+    await this.attempts.check(...counters);
     const userId = userIdForAccount(accountId);
-    const loaded = await this.users.load(userId);
-    const stored = loaded.state.status === 'registered' ? loaded.state.password : null;
-    let current: 'absent' | 'verified' | 'wrong' = 'absent';
-    if (stored && currentPassword !== undefined) current = (await this.hasher.verify(currentPassword, stored.hash)) ? 'verified' : 'wrong';
-    // Only the bcrypt hash is stored; the decider refuses a change without the right current password.
-    const passwordHash = stored && current !== 'verified' ? '' : await this.hasher.hash(password);
-    const decided = await this.users.decideOn(userId, loaded, {
-      type: 'SetPassword',
-      identity: { user_id: userId, account_id: accountId, email: account.email },
-      password_hash: passwordHash,
-      current_password: current,
-      now: this.clock.now(),
-    });
-    const changed = decided.events.some((event) => event.type === 'UserPasswordChanged');
-    const revoked = changed ? await this.tokens.revokeAll(userId, decided.position!, key.kind === 'personal' ? key.key_id : undefined) : 0;
-    const state = decided.state.status === 'registered' ? decided.state : undefined;
+    let result;
+    try {
+      result = await this.commands.run(setPassword, {
+        type: 'SetPassword',
+        identity: { user_id: userId, account_id: accountId, email: account.email },
+        secrets: { password, current_password: currentPassword },
+      });
+    } catch (error) {
+      if (error instanceof InvalidCurrentPasswordError) await this.attempts.failed(...counters);
+      throw error;
+    }
+    const changed = result.events.some((event) => event.type === 'UserPasswordChanged');
+    const revoked = changed ? await this.tokens.revokeAll(userId, key.kind === 'personal' ? key.key_id : undefined) : 0;
+    const stored = result.state.status === 'registered' ? result.state.password : null;
+    if (!stored) throw new Error(`user ${userId} has no password after setting one`);
     return {
       user_id: userId,
       account_id: accountId,
       email: account.email,
       password: changed ? 'changed' : 'attached',
-      password_set_at: state?.password?.set_at ?? this.clock.now().toISOString(),
+      password_set_at: stored.set_at,
       personal_tokens_revoked: revoked,
     };
   }

@@ -1,14 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { SignInWithGoogleCommand } from './sign-in-with-google.command.js';
+import { SignInWithGoogleHandler } from './sign-in-with-google.handler.js';
 import { SignInWithGoogleRequest } from './sign-in-with-google.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth/google')
 export class SignInWithGoogleController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly handler: SignInWithGoogleHandler) {}
 
   @Post('mobile')
   @HttpCode(200)
@@ -24,8 +23,9 @@ export class SignInWithGoogleController {
   @ApiResponse({ status: 401, description: 'INVALID_ID_TOKEN (one message whatever the fault)' })
   @ApiResponse({ status: 403, description: 'GOOGLE_ACCOUNT_MISMATCH' })
   @ApiResponse({ status: 404, description: 'ACCOUNT_NOT_FOUND' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the user was changed by several requests at the same moment; try again' })
   @ApiResponse({ status: 503, description: "SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: GOOGLE_CLIENT_IDS is not set" })
   signIn(@Body() body: SignInWithGoogleRequest) {
-    return this.commands.execute(new SignInWithGoogleCommand(body.id_token));
+    return this.handler.execute(body.id_token);
   }
 }

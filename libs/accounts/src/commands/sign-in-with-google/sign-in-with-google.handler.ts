@@ -1,36 +1,41 @@
-import { Inject, Logger } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { command, CommandPipeline } from '../../../../platform/src/index.js';
 import { IdentityProviderUnavailableError, InvalidIdTokenError, type GoogleIdTokenVerifier } from '../../credentials/index.js';
-import { NoAccountForAddressError, GoogleSignInUnavailableError } from '../../users/errors.js';
+import { userDecider, userStream, type LinkGoogleIdentity, type UserEvent, type UserState } from '../../domain/user.js';
+import { GoogleSignInUnavailableError, NoAccountForAddressError } from '../../users/errors.js';
 import { PersonalTokens, type PersonalTokenView } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
 import { GOOGLE_ID_TOKEN_VERIFIER } from '../../users/users.providers.js';
-import { Users } from '../../users/users.js';
-import { SignInWithGoogleCommand } from './sign-in-with-google.command.js';
+
+/** Ties the user to the Google account (`sub`) on the first Google sign-in; refuses another one afterwards. */
+export const linkGoogleIdentity = command<LinkGoogleIdentity, UserState, UserEvent>({
+  name: 'accounts.link-google-identity',
+  stream: (input) => userStream(input.identity.user_id),
+  decider: userDecider,
+  // Every rule (first link, same subject, another subject) is in the decider: deciding again on fresh state is sound.
+  onConflict: { retry: 3 },
+  // Nothing but the user's own stream reads the link.
+});
 
 /**
  * Google sign-in from a mobile app (interface.md, "Authentication" 4): the
  * verified address finds the account it signs in to, the same one e-mail and
  * password sign-in reaches, and its user gets a personal token. No account is
  * created: an address no account signed up with is 404 ACCOUNT_NOT_FOUND, so
- * a Google sign-in can never split a person across two accounts. The first
- * sign-in ties the user to the Google account (`sub`); a token for the same
- * address from another Google account is refused afterwards.
+ * a Google sign-in can never split a person across two accounts.
  */
-@CommandHandler(SignInWithGoogleCommand)
-export class SignInWithGoogleHandler implements ICommandHandler<SignInWithGoogleCommand> {
+@Injectable()
+export class SignInWithGoogleHandler {
   private readonly logger = new Logger('google-sign-in');
 
   constructor(
     @Inject(GOOGLE_ID_TOKEN_VERIFIER) private readonly verifier: GoogleIdTokenVerifier | null,
+    private readonly commands: CommandPipeline,
     private readonly directory: SignInDirectory,
-    private readonly users: Users,
     private readonly tokens: PersonalTokens,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ idToken }: SignInWithGoogleCommand): Promise<PersonalTokenView> {
+  async execute(idToken: string): Promise<PersonalTokenView> {
     if (!this.verifier) throw new GoogleSignInUnavailableError();
     let identity;
     try {
@@ -43,11 +48,10 @@ export class SignInWithGoogleHandler implements ICommandHandler<SignInWithGoogle
     }
     const account = this.directory.accountForEmail(identity.email.toLowerCase());
     if (!account) throw new NoAccountForAddressError();
-    await this.users.execute(account.user_id, {
+    await this.commands.run(linkGoogleIdentity, {
       type: 'LinkGoogleIdentity',
       identity: { user_id: account.user_id, account_id: account.account_id, email: account.email },
       subject: identity.subject,
-      now: this.clock.now(),
     });
     const { key_id: _keyId, ...view } = await this.tokens.issue(account);
     this.logger.log({ msg: 'signed in with Google', user_id: account.user_id, token_prefix: view.token_prefix });

@@ -1,20 +1,26 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../../platform/src/index.js';
-import { SignUpCommand } from './sign-up.command.js';
+import { RetryAfterInterceptor } from '../../throttling/retry-after.interceptor.js';
+import { SignUpHandler } from './sign-up.handler.js';
 import { SignUpRequest } from './sign-up.request.js';
 
 @ApiTags('keys')
 @Controller('v2/self/signup')
+@UseInterceptors(RetryAfterInterceptor)
 export class SignUpController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly signUp: SignUpHandler) {}
 
   @Post()
   @Public()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Free-tier key (100 requests per rolling 24 h); the key is returned once and e-mailed' })
-  signUp(@Body() request: SignUpRequest) {
-    return this.commands.execute(new SignUpCommand(request.name, request.email));
+  @ApiOperation({
+    summary: 'Free-tier key (100 requests per rolling 24 h); the key is returned once and e-mailed',
+    description: 'Throttled per client IP (SIGNUP_LIMIT_PER_IP_PER_HOUR, default 20 in a rolling hour) and per e-mail address (3 in a rolling hour).',
+  })
+  @ApiResponse({ status: 201, description: 'The API key record' })
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many signups from this IP or with this address; Retry-After says when to try again' })
+  create(@Body() request: SignUpRequest) {
+    return this.signUp.execute(request);
   }
 }

@@ -1,49 +1,59 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Logger } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { MAIL_QUEUE, type MailQueue } from '../../../../platform/src/index.js';
-import { Accounts } from '../../accounts.js';
-import { ApiKeys } from '../../api-keys.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { command, CommandPipeline, MAIL_QUEUE, type MailQueue } from '../../../../platform/src/index.js';
+import { KeyDirectory } from '../../authentication/key-directory.js';
+import { accountDecider, accountStream, type AccountEvent, type AccountState, type OpenAccount } from '../../domain/account.js';
 import { keyRecordView } from '../../key-record.view.js';
 import { dailyLimitOf } from '../../quota.js';
-import { SignUpCommand } from './sign-up.command.js';
+import { attemptCounters, Attempts } from '../../throttling/attempts.js';
+import { issueNewKey } from '../issue-key/issue-key.handler.js';
+
+/** Opens a free account; the first event of its stream. */
+export const openAccount = command<OpenAccount, AccountState, AccountEvent>({
+  name: 'accounts.open-account',
+  stream: (input) => accountStream(input.account_id),
+  decider: accountDecider,
+  // The account id is fresh and random: a conflict would mean another request chose the same id, and deciding again would only refuse it.
+  onConflict: { retry: 0 },
+  // Nothing to wait for here: the key issued next waits for the key directory, which then has the account too (one log, in order).
+});
 
 /**
- * Free-tier signup: a new account and its key, returned once and mailed.
- * The mail goes through the job queue, so signup succeeds while SMTP is down.
+ * Free-tier signup (interface.md, "Authentication" 2): a new account and its
+ * key, returned once and mailed. The mail goes through the job queue, so
+ * signup succeeds while SMTP is down. Throttled per client IP before routing
+ * (SIGNUP_LIMIT_PER_IP_PER_HOUR) and per e-mail address here (issue #10).
  */
-@CommandHandler(SignUpCommand)
-export class SignUpHandler implements ICommandHandler<SignUpCommand> {
+@Injectable()
+export class SignUpHandler {
   private readonly logger = new Logger('signup');
 
   constructor(
-    private readonly keys: ApiKeys,
-    private readonly accounts: Accounts,
+    private readonly commands: CommandPipeline,
+    private readonly directory: KeyDirectory,
+    private readonly attempts: Attempts,
     @Inject(MAIL_QUEUE) private readonly mail: MailQueue,
   ) {}
 
-  async execute(command: SignUpCommand): Promise<ReturnType<typeof keyRecordView>> {
+  async execute({ name, email }: { name: string; email: string }): Promise<ReturnType<typeof keyRecordView>> {
+    await this.attempts.consume(attemptCounters.signUpsWith(email));
     const accountId = `acct_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-    await this.accounts.execute(accountId, (now) => ({
-      type: 'OpenAccount',
-      data: { account_id: accountId, name: command.name, email: command.email, tier: 'free' },
-      now,
-    }));
-    const { key, record } = await this.keys.issue({
+    await this.commands.run(openAccount, { type: 'OpenAccount', account_id: accountId, name, email, tier: 'free' });
+    const { key, record } = await issueNewKey(this.commands, this.directory, {
       kind: 'account',
       account_id: accountId,
-      name: command.name,
-      email: command.email,
+      name,
+      email,
       tier: 'free',
       expires_at: null,
       rotated_from: null,
     });
     await this.mail.enqueue({
       id: `signup-${record.key_id}`,
-      to: command.email,
+      to: email,
       subject: 'Your API key',
       text: [
-        `Hello ${command.name},`,
+        `Hello ${name},`,
         '',
         'Here is your API key. Send it in the X-API-Key header of every request.',
         '',

@@ -1,8 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { hashKey, KeyDirectory } from '../../../../../accounts/src/index.js';
-import { Public } from '../../../../../platform/src/index.js';
+import { OptionalKey } from '../../../../../platform/src/index.js';
 import { LandmarkReports } from '../../landmark-reports.js';
 import { ReporterIdentity } from '../../reporter-identity.js';
 import { ReportLandmarkRequest } from './report-landmark.request.js';
@@ -14,18 +13,17 @@ export class ReportLandmarkController {
   constructor(
     private readonly reports: LandmarkReports,
     private readonly identity: ReporterIdentity,
-    private readonly directory: KeyDirectory,
   ) {}
 
   @Post()
   @HttpCode(200)
-  @Public()
+  @OptionalKey()
   @ApiParam({ name: 'slug', description: 'The landmark’s `slug` from a landmark answer' })
   @ApiOperation({
     summary: 'Report a problem with a landmark',
     description:
       'No key needed. A report counts once per reporter and reason within 30 days: the reporter is a keyed hash of the client IP (never the IP itself), ' +
-      'and the account of an API key sent along, so one account or one network is one reporter. Reports from different reporters reinforce one another (`corroborated_by`); ' +
+      'and the account of a valid API key sent along (an unknown, revoked or expired key is ignored), so one account or one network is one reporter. Reports from different reporters reinforce one another (`corroborated_by`); ' +
       'when 3 different reporters say `wrong_landmark` within 30 days, the landmark is excluded from route narration (`narration_status: "excluded_pending_review"`) until an operator reviews it. ' +
       'Throttled per IP (10 a minute).',
   })
@@ -42,21 +40,8 @@ export class ReportLandmarkController {
       reason: body.reason,
       ...(body.note?.trim() ? { note: body.note.trim() } : {}),
       reporter: this.identity.reporterOf(request.ip),
-      account_id: this.accountOf(request),
+      // The guard names the account of a valid key sent along (@OptionalKey); any other key leaves the report anonymous.
+      account_id: request.principal?.account_id ?? null,
     });
-  }
-
-  /**
-   * The endpoint is public, so the guard does not look at a key; a key sent
-   * anyway names its account when it is a live key. An unknown or revoked key
-   * is ignored rather than refused: it would only merge reports, never add one.
-   */
-  private accountOf(request: FastifyRequest): string | null {
-    const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!key || key.length > 256) return null;
-    const record = this.directory.byKeyHash(hashKey(key));
-    if (!record || record.revoked_at !== null) return null;
-    return record.account_id;
   }
 }

@@ -5,10 +5,12 @@
  * account id ({@link userIdForAccount}), so an account key finds its user
  * without a lookup.
  *
- * Pure decider: the handlers hash passwords, verify them and read the clock,
- * then pass the outcome in; nothing here does I/O, reads time or makes ids.
+ * Pure decider: the handlers hash passwords and verify them, then pass the
+ * outcome in; the pipeline hands in the time. Nothing here does I/O, reads
+ * the clock or makes ids.
  */
-import { CurrentPasswordRequiredError, GoogleIdentityMismatchError, InvalidCurrentPasswordError, InvalidResetTokenError, NoPasswordError } from './errors.js';
+import type { Decider } from '../../../platform/src/commands/decider.js';
+import { CurrentPasswordRequiredError, GoogleIdentityMismatchError, InvalidCurrentPasswordError, InvalidResetTokenError, NoPasswordError } from './user-errors.js';
 
 /** interface.md, "Limits" 7: a reset token lives 30 minutes. */
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
@@ -26,7 +28,7 @@ export interface UserRegistered {
   data: { user_id: string; account_id: string; email: string; registered_at: string };
 }
 
-/** A first password, through POST /v2/me/password. Only the bcrypt hash is stored. */
+/** A first password, through POST /v2/me/password. Only the hash is stored (scrypt; bcrypt before). */
 export interface UserPasswordAttached {
   type: 'UserPasswordAttached';
   data: { user_id: string; password_hash: string; attached_at: string };
@@ -38,7 +40,7 @@ export interface UserPasswordChanged {
   data: { user_id: string; password_hash: string; changed_at: string };
 }
 
-/** The same password hashed again with the configured cost after a successful sign-in; the credential does not change. */
+/** The same password hashed again after a successful sign-in (another cost, or bcrypt to scrypt); the credential does not change. */
 export interface UserPasswordRehashed {
   type: 'UserPasswordRehashed';
   data: { user_id: string; password_hash: string; rehashed_at: string };
@@ -168,57 +170,73 @@ export interface UserIdentity {
   email: string;
 }
 
-export type UserCommand =
-  | {
-      type: 'SetPassword';
-      identity: UserIdentity;
-      password_hash: string;
-      /** What the handler found when it checked `current_password` against the stored hash. */
-      current_password: 'absent' | 'verified' | 'wrong';
-      now: Date;
-    }
-  | { type: 'RehashPassword'; password_hash: string; now: Date }
-  | { type: 'RequestPasswordReset'; token_hash: string; now: Date }
-  | { type: 'ResetPassword'; token_hash: string; password_hash: string; now: Date }
-  | { type: 'LinkGoogleIdentity'; identity: UserIdentity; subject: string; now: Date };
+/** POST /v2/me/password. */
+export interface SetPassword {
+  type: 'SetPassword';
+  identity: UserIdentity;
+  /**
+   * What the handler found against this very state: the new password's hash,
+   * and whether `current_password` was absent, right or wrong. Set by the
+   * command's `prepare` after the stream is read; a command without it is a defect.
+   */
+  checked?: { password_hash: string; current_password: 'absent' | 'verified' | 'wrong' };
+}
+/** After a successful sign-in: the same password, hashed again. */
+export interface RehashPassword {
+  type: 'RehashPassword';
+  user_id: string;
+  /** The hash the password was verified against: a rehash never lands on another password. */
+  replaces: string;
+  password_hash: string;
+}
+export interface RequestPasswordReset {
+  type: 'RequestPasswordReset';
+  user_id: string;
+  token_hash: string;
+}
+export interface ResetPassword {
+  type: 'ResetPassword';
+  user_id: string;
+  token_hash: string;
+  password_hash: string;
+}
+export interface LinkGoogleIdentity {
+  type: 'LinkGoogleIdentity';
+  identity: UserIdentity;
+  subject: string;
+}
+export type UserCommand = SetPassword | RehashPassword | RequestPasswordReset | ResetPassword | LinkGoogleIdentity;
 
-export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+function decideUser(command: UserCommand, state: UserState, now: Date): UserEvent[] {
+  const at = now.toISOString();
   switch (command.type) {
     case 'SetPassword': {
-      const at = command.now.toISOString();
+      if (!command.checked) throw new Error('SetPassword reached the decider without its checked passwords');
+      const { password_hash, current_password } = command.checked;
       if (state.status === 'none') {
-        return [registered(command.identity, at), { type: 'UserPasswordAttached', data: { user_id: command.identity.user_id, password_hash: command.password_hash, attached_at: at } }];
+        return [registered(command.identity, at), { type: 'UserPasswordAttached', data: { user_id: command.identity.user_id, password_hash, attached_at: at } }];
       }
-      if (!state.password) return [{ type: 'UserPasswordAttached', data: { user_id: state.user_id, password_hash: command.password_hash, attached_at: at } }];
-      if (command.current_password === 'absent') throw new CurrentPasswordRequiredError();
-      if (command.current_password === 'wrong') throw new InvalidCurrentPasswordError();
-      return [{ type: 'UserPasswordChanged', data: { user_id: state.user_id, password_hash: command.password_hash, changed_at: at } }];
+      if (!state.password) return [{ type: 'UserPasswordAttached', data: { user_id: state.user_id, password_hash, attached_at: at } }];
+      if (current_password === 'absent') throw new CurrentPasswordRequiredError();
+      if (current_password === 'wrong') throw new InvalidCurrentPasswordError();
+      return [{ type: 'UserPasswordChanged', data: { user_id: state.user_id, password_hash, changed_at: at } }];
     }
     case 'RehashPassword':
       if (state.status !== 'registered' || !state.password) throw new NoPasswordError();
-      return [{ type: 'UserPasswordRehashed', data: { user_id: state.user_id, password_hash: command.password_hash, rehashed_at: command.now.toISOString() } }];
+      // The password was changed or rehashed since it was verified: the next sign-in rehashes.
+      if (state.password.hash !== command.replaces) return [];
+      return [{ type: 'UserPasswordRehashed', data: { user_id: state.user_id, password_hash: command.password_hash, rehashed_at: at } }];
     case 'RequestPasswordReset': {
       // No password, nothing to reset: no token, no mail, and the caller is answered as if there were.
       if (state.status !== 'registered' || !state.password) return [];
-      if (unexpiredResets(state, command.now) >= MAX_PENDING_RESET_TOKENS) return [];
-      const expiresAt = new Date(command.now.getTime() + RESET_TOKEN_TTL_MS);
-      return [
-        {
-          type: 'UserPasswordResetRequested',
-          data: { user_id: state.user_id, token_hash: command.token_hash, requested_at: command.now.toISOString(), expires_at: expiresAt.toISOString() },
-        },
-      ];
+      if (unexpiredResets(state, now) >= MAX_PENDING_RESET_TOKENS) return [];
+      const expiresAt = new Date(now.getTime() + RESET_TOKEN_TTL_MS);
+      return [{ type: 'UserPasswordResetRequested', data: { user_id: state.user_id, token_hash: command.token_hash, requested_at: at, expires_at: expiresAt.toISOString() } }];
     }
     case 'ResetPassword':
-      assertResetTokenUsable(state, command.token_hash, command.now);
-      return [
-        {
-          type: 'UserPasswordReset',
-          data: { user_id: state.user_id, token_hash: command.token_hash, password_hash: command.password_hash, reset_at: command.now.toISOString() },
-        },
-      ];
+      assertResetTokenUsable(state, command.token_hash, now);
+      return [{ type: 'UserPasswordReset', data: { user_id: state.user_id, token_hash: command.token_hash, password_hash: command.password_hash, reset_at: at } }];
     case 'LinkGoogleIdentity': {
-      const at = command.now.toISOString();
       const linked: UserGoogleIdentityLinked = { type: 'UserGoogleIdentityLinked', data: { user_id: command.identity.user_id, subject: command.subject, linked_at: at } };
       if (state.status === 'none') return [registered(command.identity, at), linked];
       if (state.google_subject === command.subject) return [];
@@ -231,6 +249,12 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
   }
 }
+
+export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
+  initialState: initialUserState,
+  evolve: evolveUser,
+  decide: decideUser,
+};
 
 /**
  * A reset token is usable when this user minted it, it has not been spent,

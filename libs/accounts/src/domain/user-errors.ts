@@ -1,4 +1,4 @@
-import { DomainError } from '../../../../platform/src/errors.js';
+import { DomainError } from '../../../platform/src/errors.js';
 
 /** POST /v2/me/password on a user who has a password: changing it needs the current one. */
 export class CurrentPasswordRequiredError extends DomainError {

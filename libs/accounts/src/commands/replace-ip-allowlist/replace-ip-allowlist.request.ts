@@ -1,13 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
-import { TIERS, type Tier } from '../../domain/api-key.js';
+import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
 
-export class SetBankingRequest {
-  @ApiProperty()
-  @IsBoolean()
-  enabled: boolean;
-}
-
+/** PUT /v2/admin/accounts/{accountId}/ip-allowlist; each entry is parsed strictly by IpAllowlist. */
 export class ReplaceIpAllowlistRequest {
   @ApiProperty({ type: [String], maxItems: 1000, example: ['203.0.113.7', '10.0.0.0/8', '2001:db8::/32'], description: 'Exact IPs and CIDR ranges; empty removes the allowlist' })
   @IsArray()
@@ -15,10 +9,4 @@ export class ReplaceIpAllowlistRequest {
   @IsString({ each: true })
   @MaxLength(64, { each: true })
   entries: string[];
-}
-
-export class ChangeTierRequest {
-  @ApiProperty({ enum: TIERS })
-  @IsIn(TIERS as Tier[])
-  tier: Tier;
 }

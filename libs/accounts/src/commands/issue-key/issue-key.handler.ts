@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { command, type CommandPipeline } from '../../../../platform/src/index.js';
+import type { KeyDirectory, KeyRecord } from '../../authentication/key-directory.js';
+import { generateApiKey, hashKey, keyPrefix } from '../../credentials/index.js';
+import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyIssued, type ApiKeyState, type IssueApiKey } from '../../domain/api-key.js';
+
+/**
+ * Issues an API key of any kind: at signup, by rotation, for the operator
+ * (legacy keys) and at sign-in (personal tokens). No HTTP door of its own: the
+ * process handlers of those slices run it.
+ */
+export const issueKey = command<IssueApiKey, ApiKeyState, ApiKeyEvent>({
+  name: 'accounts.issue-key',
+  stream: (input) => apiKeyStream(input.data.key_id),
+  decider: apiKeyDecider,
+  // The key id is a fresh random UUID: a conflict would mean another request chose the same id, and deciding again would only refuse it.
+  onConflict: { retry: 0 },
+  // The answer hands out the key: this instance's directory must know it before the caller's next request.
+  awaits: ['key_directory'],
+});
+
+export type NewKey = Omit<ApiKeyIssued['data'], 'issued_at' | 'key_id' | 'key_hash' | 'key_prefix'>;
+
+/**
+ * Makes the key (32 random bytes, shown once; only its SHA-256 is stored),
+ * issues it, and answers it with its directory record. `keyId` is given when
+ * the id must be known first (a rotation names its replacement).
+ */
+export async function issueNewKey(commands: CommandPipeline, directory: KeyDirectory, details: NewKey, keyId: string = randomUUID()): Promise<{ key: string; record: KeyRecord }> {
+  const key = generateApiKey();
+  await commands.run(issueKey, { type: 'IssueApiKey', data: { ...details, key_id: keyId, key_hash: hashKey(key), key_prefix: keyPrefix(key) } });
+  const record = directory.byKeyId(keyId);
+  if (!record) throw new Error(`issued key ${keyId} is missing from the key directory`);
+  return { key, record };
+}
