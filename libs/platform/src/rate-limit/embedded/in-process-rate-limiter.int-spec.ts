@@ -1,4 +1,3 @@
-import { openRateLimiter } from '../index.js';
 import { describeRateLimiterContract } from '../rate-limiter.contract.js';
 import { InProcessRateLimiter } from './in-process-rate-limiter.js';
 
@@ -14,15 +13,6 @@ describe('InProcessRateLimiter', () => {
   });
 
   afterEach(() => limiter.close());
-
-  it('is what openRateLimiter gives without a Redis URL', async () => {
-    const opened = await openRateLimiter({});
-    try {
-      expect(opened).toBeInstanceOf(InProcessRateLimiter);
-    } finally {
-      await opened.close();
-    }
-  });
 
   it('keeps one bucket for a burst, however large the limit', async () => {
     const rule = { limit: 100_000, windowMs: DAY };

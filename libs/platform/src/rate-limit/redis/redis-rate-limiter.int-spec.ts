@@ -46,7 +46,7 @@ describeIf('RedisRateLimiter', () => {
     afterEach(() => limiter.close());
 
     it('is what openRateLimiter gives when a Redis URL is set', async () => {
-      const opened = await openRateLimiter({ redisUrl: redisUrl! });
+      const opened = await openRateLimiter({ redisUrl: redisUrl!, dataDir: '/nonexistent' });
       try {
         expect(opened).toBeInstanceOf(RedisRateLimiter);
         await opened.ping();
