@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DirectoryInUseError, DirectoryLock } from './directory-lock.js';
+import { DirectoryInUseError, DirectoryLock, lockAddress } from './directory-lock.js';
 
 describe('DirectoryLock', () => {
   let root: string;
@@ -46,5 +47,29 @@ describe('DirectoryLock', () => {
     const lock = await DirectoryLock.acquire(root);
     await Promise.all([lock.release(), lock.release()]);
     await expect(lock.release()).resolves.toBeUndefined();
+  });
+
+  describe('as a socket file (macOS)', () => {
+    it('replaces the file a killed holder left, and refuses while a holder listens', async () => {
+      const { path: socket, file } = lockAddress(root, 'darwin');
+      expect(file).toBe(true);
+      // A holder that dies without closing: its socket file stays behind.
+      const holder = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('ready'))`], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      await expect(DirectoryLock.acquire(root, undefined, 'darwin')).rejects.toMatchObject({ name: 'DirectoryInUseError', pid: undefined });
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => holder.once('exit', resolve));
+      expect(existsSync(socket)).toBe(true);
+
+      const lock = await DirectoryLock.acquire(root, undefined, 'darwin');
+      try {
+        await expect(DirectoryLock.acquire(root, undefined, 'darwin')).rejects.toMatchObject({ pid: process.pid });
+      } finally {
+        await lock.release();
+        rmSync(socket, { force: true });
+      }
+    });
   });
 });

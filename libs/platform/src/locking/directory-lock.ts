@@ -22,10 +22,12 @@ import path from 'node:path';
  *   but not a network are not kept apart (they never were: the pid check
  *   presumed an owner on another host gone).
  * - Windows: a named pipe, which the system also closes with its process.
- * - Elsewhere (macOS): a socket file in the directory. A crashed holder leaves
- *   the file behind; a bind that finds it and a connect that is refused mean
- *   nobody listens, so the file is replaced. Two openers racing over the same
- *   stale file could both win; that platform is for development only.
+ * - Elsewhere (macOS): a socket file in /tmp named after the directory's
+ *   device and inode (in /tmp, as a socket path is limited to 104 bytes). A
+ *   crashed holder leaves the file behind; a bind that finds it and a connect
+ *   that is refused mean nobody listens, so the file is replaced. Two openers
+ *   racing over the same stale file could both win; that platform is for
+ *   development only.
  *
  * Node opens sockets close-on-exec, so a child process never inherits the hold.
  * Whoever connects is told the holder's pid, which the refusal then names.
@@ -55,10 +57,13 @@ export class DirectoryLock {
     private readonly socketFile: string | undefined,
   ) {}
 
-  /** Takes the directory (which must exist) or fails with DirectoryInUseError. */
-  static async acquire(dir: string, what?: string): Promise<DirectoryLock> {
+  /**
+   * Takes the directory (which must exist) or fails with DirectoryInUseError.
+   * `platform` picks the kind of socket; tests pass another to run each kind here.
+   */
+  static async acquire(dir: string, what?: string, platform: NodeJS.Platform = process.platform): Promise<DirectoryLock> {
     const resolved = realpathSync(dir);
-    const address = lockAddress(resolved);
+    const address = lockAddress(resolved, platform);
     for (let attempt = 1; ; attempt++) {
       const server = await bind(address.path);
       if (server) return new DirectoryLock(server, address.file ? address.path : undefined);
@@ -77,16 +82,15 @@ export class DirectoryLock {
   }
 }
 
-function lockAddress(dir: string): { path: string; file: boolean } {
-  if (process.platform === 'linux') {
-    const { dev, ino } = statSync(dir, { bigint: true });
-    return { path: `\0location-api-lock:${dev}:${ino}`, file: false };
-  }
-  if (process.platform === 'win32') {
+/** Where the holder of `dir` listens. */
+export function lockAddress(dir: string, platform: NodeJS.Platform = process.platform): { path: string; file: boolean } {
+  if (platform === 'win32') {
     const digest = createHash('sha256').update(dir.toLowerCase()).digest('hex').slice(0, 32);
     return { path: `\\\\?\\pipe\\location-api-lock-${digest}`, file: false };
   }
-  return { path: path.join(dir, '.lock.sock'), file: true };
+  const { dev, ino } = statSync(dir, { bigint: true });
+  if (platform === 'linux') return { path: `\0location-api-lock:${dev}:${ino}`, file: false };
+  return { path: path.join('/tmp', `location-api-lock-${dev}-${ino}.sock`), file: true };
 }
 
 /** The listening server, or undefined when the address is taken. */
