@@ -448,7 +448,7 @@ export class EmbeddedJobQueue implements JobQueue {
     return seq;
   }
 
-  /** Records this process as owner and puts the previous owner's active jobs back (at-least-once). */
+  /** Puts the previous owner's active jobs back (at-least-once); the directory lock is already held. */
   private async takeOwnership(): Promise<void> {
     await this.root.transaction(() => {
       // Builds before the directory lock recorded their pid here; nothing reads it any more.
