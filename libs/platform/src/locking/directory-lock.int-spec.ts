@@ -16,7 +16,7 @@ describe('DirectoryLock', () => {
   it('refuses a second hold, naming the holder, until the first is released', async () => {
     const lock = await DirectoryLock.acquire(root);
     try {
-      const refused = DirectoryLock.acquire(root, 'Rate-limit directory');
+      const refused = DirectoryLock.acquire(root, { what: 'Rate-limit directory' });
       await expect(refused).rejects.toBeInstanceOf(DirectoryInUseError);
       await expect(refused).rejects.toMatchObject({ pid: process.pid, message: `Rate-limit directory ${root} is in use by process ${process.pid}` });
     } finally {
@@ -49,6 +49,38 @@ describe('DirectoryLock', () => {
     await expect(lock.release()).resolves.toBeUndefined();
   });
 
+  describe('a holder that does not answer (being killed, or stopped)', () => {
+    /** Holds `root`'s lock from a child process that accepts connections but never says who it is. */
+    async function silentHolder() {
+      const { path: address } = lockAddress(root);
+      const holder = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(address)}, () => console.log('ready'))`], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      const gone = new Promise((resolve) => holder.once('exit', resolve));
+      return { kill: async () => (holder.kill('SIGKILL'), await gone) };
+    }
+
+    it('is waited for, and the directory taken as soon as it is gone', async () => {
+      const holder = await silentHolder();
+      const started = Date.now();
+      const acquiring = DirectoryLock.acquire(root, { waitMs: 10_000 });
+      setTimeout(() => void holder.kill(), 1500);
+      const lock = await acquiring;
+      await lock.release();
+      expect(Date.now() - started).toBeLessThan(4000);
+    });
+
+    it('refuses the directory once the wait is over', async () => {
+      const holder = await silentHolder();
+      try {
+        await expect(DirectoryLock.acquire(root, { waitMs: 200 })).rejects.toMatchObject({ name: 'DirectoryInUseError', pid: undefined });
+      } finally {
+        await holder.kill();
+      }
+    });
+  });
+
   describe('as a socket file (macOS)', () => {
     it('replaces the file a killed holder left, and refuses while a holder listens', async () => {
       const { path: socket, file } = lockAddress(root, 'darwin');
@@ -58,14 +90,14 @@ describe('DirectoryLock', () => {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      await expect(DirectoryLock.acquire(root, undefined, 'darwin')).rejects.toMatchObject({ name: 'DirectoryInUseError', pid: undefined });
+      await expect(DirectoryLock.acquire(root, { platform: 'darwin', waitMs: 0 })).rejects.toMatchObject({ name: 'DirectoryInUseError', pid: undefined });
       holder.kill('SIGKILL');
       await new Promise((resolve) => holder.once('exit', resolve));
       expect(existsSync(socket)).toBe(true);
 
-      const lock = await DirectoryLock.acquire(root, undefined, 'darwin');
+      const lock = await DirectoryLock.acquire(root, { platform: 'darwin', waitMs: 0 });
       try {
-        await expect(DirectoryLock.acquire(root, undefined, 'darwin')).rejects.toMatchObject({ pid: process.pid });
+        await expect(DirectoryLock.acquire(root, { platform: 'darwin', waitMs: 0 })).rejects.toMatchObject({ pid: process.pid });
       } finally {
         await lock.release();
         rmSync(socket, { force: true });

@@ -30,7 +30,10 @@ import path from 'node:path';
  *   development only.
  *
  * Node opens sockets close-on-exec, so a child process never inherits the hold.
- * Whoever connects is told the holder's pid, which the refusal then names.
+ * Whoever connects is told the holder's pid, which the refusal then names: a
+ * holder that answers is alive and running, and is refused at once. One that
+ * holds the name but cannot answer is being killed (its socket closes when its
+ * exit completes) or is stopped; it is waited for, up to `waitMs`.
  */
 export class DirectoryInUseError extends Error {
   constructor(
@@ -44,33 +47,51 @@ export class DirectoryInUseError extends Error {
   }
 }
 
-/** How long a holder has to say who it is; a stopped (SIGSTOP) holder still refuses the directory. */
+export interface DirectoryLockOptions {
+  /** Refused directories name this ('Job queue directory'); default 'Directory'. */
+  what?: string;
+  /**
+   * How long to wait for a holder that holds the socket but does not answer:
+   * a process being killed (its socket closes once its exit completes, which
+   * took 1–2 s under disk load) or a stopped one. Default 5000 ms. A holder
+   * that answers is alive and running: it is refused at once.
+   */
+  waitMs?: number;
+  /** The kind of socket; tests pass another platform to run each kind here. */
+  platform?: NodeJS.Platform;
+}
+
+/** How long a holder has to say who it is. */
 const ASK_TIMEOUT_MS = 1000;
-/** A holder can close between our failed bind and our connect: bind again, a few times. */
-const BIND_ATTEMPTS = 5;
+/** Pause between binds while a silent holder goes away. */
+const RETRY_MS = 100;
+/** Binds retried at once after finding nobody listening: only a racing opener takes the name again each time. */
+const MAX_UNHELD = 5;
 
 export class DirectoryLock {
   private released?: Promise<void>;
 
-  private constructor(
-    private readonly server: net.Server,
-    private readonly socketFile: string | undefined,
-  ) {}
+  private constructor(private readonly server: net.Server) {}
 
-  /**
-   * Takes the directory (which must exist) or fails with DirectoryInUseError.
-   * `platform` picks the kind of socket; tests pass another to run each kind here.
-   */
-  static async acquire(dir: string, what?: string, platform: NodeJS.Platform = process.platform): Promise<DirectoryLock> {
+  /** Takes the directory (which must exist) or fails with DirectoryInUseError. */
+  static async acquire(dir: string, options: DirectoryLockOptions = {}): Promise<DirectoryLock> {
     const resolved = realpathSync(dir);
-    const address = lockAddress(resolved, platform);
-    for (let attempt = 1; ; attempt++) {
+    const address = lockAddress(resolved, options.platform);
+    const deadline = Date.now() + (options.waitMs ?? 5000);
+    // Nobody listening although the bind failed: the holder closed meanwhile, or (socket file) crashed.
+    let unheld = 0;
+    for (;;) {
       const server = await bind(address.path);
-      if (server) return new DirectoryLock(server, address.file ? address.path : undefined);
+      if (server) return new DirectoryLock(server);
       const holder = await askHolder(address.path);
-      if (holder.listening) throw new DirectoryInUseError(resolved, holder.pid, what);
-      if (address.file) rmSync(address.path, { force: true }); // left by a crashed holder
-      if (attempt === BIND_ATTEMPTS) throw new DirectoryInUseError(resolved, undefined, what);
+      if (holder.pid !== undefined) throw new DirectoryInUseError(resolved, holder.pid, options.what);
+      if (holder.listening) {
+        if (Date.now() >= deadline) throw new DirectoryInUseError(resolved, undefined, options.what);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      } else {
+        if (++unheld > MAX_UNHELD) throw new DirectoryInUseError(resolved, undefined, options.what);
+        if (address.file) rmSync(address.path, { force: true });
+      }
     }
   }
 

@@ -70,6 +70,8 @@ export interface EmbeddedJobQueueOptions {
   maxStalledCount?: number;
   /** Errors no caller can receive (a completion that could not be written). */
   onError?: (error: unknown) => void;
+  /** How long to wait for an owner that is still dying (`DirectoryLockOptions.waitMs`); default 5000. */
+  lockWaitMs?: number;
 }
 
 type Status = 'queued' | 'active' | 'completed' | 'failed';
@@ -147,7 +149,7 @@ export class EmbeddedJobQueue implements JobQueue {
     // Taken before LMDB opens: an environment must not be opened twice in one process either.
     let lock: DirectoryLock;
     try {
-      lock = await DirectoryLock.acquire(resolved);
+      lock = await DirectoryLock.acquire(resolved, { waitMs: options.lockWaitMs });
     } catch (error) {
       if (error instanceof DirectoryInUseError) throw new QueueDirectoryInUseError(error.dir, error.pid);
       throw error;

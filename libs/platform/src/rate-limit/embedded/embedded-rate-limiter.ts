@@ -13,6 +13,8 @@ export interface EmbeddedRateLimiterOptions extends InProcessRateLimiterOptions 
   flushIntervalMs?: number;
   /** A journal commit that failed (it is retried with the next one); default console.error. */
   onError?: (error: unknown) => void;
+  /** How long to wait for an owner that is still dying (`DirectoryLockOptions.waitMs`); default 5000. */
+  lockWaitMs?: number;
 }
 
 /** What a flush must write for one key since the last one. */
@@ -73,7 +75,7 @@ export class EmbeddedRateLimiter extends InProcessRateLimiter {
     if (!Number.isFinite(flushIntervalMs) || flushIntervalMs <= 0) throw new Error(`flushIntervalMs must be > 0, got ${flushIntervalMs}`);
     const resolved = path.resolve(dir);
     mkdirSync(resolved, { recursive: true });
-    const lock = await DirectoryLock.acquire(resolved, 'Rate-limit directory');
+    const lock = await DirectoryLock.acquire(resolved, { what: 'Rate-limit directory', waitMs: options.lockWaitMs });
     let root: RootDatabase | undefined;
     try {
       root = open({ path: resolved });
