@@ -55,6 +55,8 @@ const AFTER_NUMBERS = '\uffff';
  */
 export class EmbeddedRateLimiter extends InProcessRateLimiter {
   private dirty = new Map<string, Change>();
+  /** The oldest bucket in the journal per key; -Infinity: not known, look at all of them. */
+  private readonly storedFrom = new Map<string, number>();
   private flushTimer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private closing?: Promise<void>;
@@ -165,6 +167,8 @@ export class EmbeddedRateLimiter extends InProcessRateLimiter {
     } catch (error) {
       this.onError(error);
       for (const [key, change] of changes) {
+        // The transaction was rolled back after `write` noted what it stored: the next one looks at everything.
+        this.storedFrom.set(key, -Infinity);
         const newer = this.dirty.get(key);
         this.dirty.set(key, newer ? { rewrite: newer.rewrite || change.rewrite, from: Math.min(newer.from, change.from) } : change);
       }
@@ -175,15 +179,24 @@ export class EmbeddedRateLimiter extends InProcessRateLimiter {
   /** Inside the commit's transaction. */
   private write(key: string, change: Change): void {
     const window = this.windows.get(key);
-    // Buckets below the oldest one held in memory have left the window (or the key was dropped).
+    // Stored buckets below the oldest one held in memory have left the window (all of them, if the key was
+    // dropped). Looked for only when there can be some: a range scan per write would cost more than the put.
     const keepFrom = change.rewrite || !window ? AFTER_NUMBERS : window.oldestBucket ?? AFTER_NUMBERS;
-    for (const stale of [...this.buckets.getKeys({ start: [key], end: [key, keepFrom] as [string, number] })]) {
-      this.buckets.remove(stale);
+    const storedFrom = this.storedFrom.get(key);
+    if (storedFrom !== undefined && (typeof keepFrom === 'string' || storedFrom < keepFrom)) {
+      const start: [string] | [string, number] = storedFrom === -Infinity ? [key] : [key, storedFrom];
+      for (const stale of [...this.buckets.getKeys({ start: start as [string, number], end: [key, keepFrom] as [string, number] })]) {
+        this.buckets.remove(stale);
+      }
     }
-    if (!window) return;
+    if (!window || window.oldestBucket === undefined) {
+      this.storedFrom.delete(key);
+      return;
+    }
     for (const { bucket, count, latestMs } of window.stored(change.rewrite ? -Infinity : change.from)) {
       this.buckets.put([key, bucket], [count, latestMs, window.windowMs]);
     }
+    this.storedFrom.set(key, window.oldestBucket);
   }
 
   /** Rebuilds the windows from the journal; buckets that have left are dropped at the key's next use or sweep. */
@@ -199,6 +212,7 @@ export class EmbeddedRateLimiter extends InProcessRateLimiter {
         finish();
         key = rateKey;
         stored = [];
+        this.storedFrom.set(rateKey, bucket);
       }
       // A key is written whole after it changes window, so mixed windows mean nothing newer than the last one counts.
       if (bucketWindowMs !== windowMs) stored = [];
