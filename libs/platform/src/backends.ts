@@ -24,7 +24,7 @@ export interface Backends {
   queue: JobQueue;
   /** Absent when KAFKA_BROKERS is unset: no relay. */
   publisher?: IntegrationPublisher;
-  /** Quota and throttle counters: Redis when REDIS_URL is set, in-process otherwise. */
+  /** Quota and throttle counters: Redis when REDIS_URL is set, in-process and journaled under DATA_DIR otherwise. */
   rateLimiter: RateLimiter;
   /** Secrets at rest (DATA_ENCRYPTION_KEY, or a key generated into DATA_DIR). */
   secretBox: SecretBox;
@@ -39,7 +39,11 @@ export async function openBackends(config: Config, clientId: string, logger?: Js
   const events = await openEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir });
   const readStore = await openReadStore({ mongodbUrl: config.mongodbUrl, mongodbDatabase: config.mongodbDatabase, dataDir: config.dataDir });
   const queue = await openJobQueue({ redisUrl: config.redisUrl, dataDir: config.dataDir });
-  const rateLimiter = await openRateLimiter({ redisUrl: config.redisUrl });
+  const rateLimiter = await openRateLimiter({
+    redisUrl: config.redisUrl,
+    dataDir: config.dataDir,
+    onError: logger ? (error) => logger.pino.error({ component: 'rate-limits', err: error }, 'rate-limit counters failed') : undefined,
+  });
   const secretBox = await SecretBox.fromConfig({ dataEncryptionKey: config.dataEncryptionKey, dataDir: config.dataDir });
   const dataKeys = config.mongodbUrl
     ? await MongoDataKeyVault.open(config.mongodbUrl, config.mongodbDatabase, secretBox)
@@ -68,7 +72,7 @@ export function describeBackends(config: Config): Record<string, string> {
     read_store: config.mongodbUrl ? 'mongodb' : 'embedded',
     queue: config.redisUrl ? 'bullmq' : 'embedded',
     integration: config.kafkaBrokers ? 'kafka' : 'none',
-    rate_limits: config.redisUrl ? 'redis' : 'in-process',
+    rate_limits: config.redisUrl ? 'redis' : 'embedded',
     mail: config.smtpUrl ? 'smtp' : 'outbox',
   };
 }

@@ -1,10 +1,12 @@
-import { InProcessRateLimiter } from './embedded/in-process-rate-limiter.js';
+import path from 'node:path';
+import { EmbeddedRateLimiter } from './embedded/embedded-rate-limiter.js';
 import type { RateDecision, RateLimitRule, RateLimiter } from './rate-limiter.port.js';
 import { RedisRateLimiter } from './redis/redis-rate-limiter.js';
 
 export * from './rate-limiter.port.js';
 export { BUCKETS_PER_WINDOW, bucketSizeMs } from './sliding-window.js';
 export { InProcessRateLimiter, type InProcessRateLimiterOptions } from './embedded/in-process-rate-limiter.js';
+export { EmbeddedRateLimiter, type EmbeddedRateLimiterOptions } from './embedded/embedded-rate-limiter.js';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './redis/redis-rate-limiter.js';
 
 export interface RateLimiterOptions {
@@ -12,15 +14,17 @@ export interface RateLimiterOptions {
   redisUrl?: string;
   /** Redis key prefix; default 'ratelimit:'. */
   prefix?: string;
+  /** DATA_DIR; without Redis the counters are journaled in `<dataDir>/rate-limits`. */
+  dataDir: string;
   onError?: (error: unknown) => void;
 }
 
-/** Redis when a URL is configured, in-process counters otherwise (decisions.md, REDIS_URL). */
-export async function openRateLimiter(options: RateLimiterOptions = {}): Promise<RateLimiter> {
+/** Redis when a URL is configured, in-process counters journaled under DATA_DIR otherwise (decisions.md, REDIS_URL). */
+export async function openRateLimiter(options: RateLimiterOptions): Promise<RateLimiter> {
   if (options.redisUrl) {
     return RedisRateLimiter.open({ redisUrl: options.redisUrl, prefix: options.prefix, onError: options.onError });
   }
-  return new InProcessRateLimiter();
+  return EmbeddedRateLimiter.open(path.join(options.dataDir, 'rate-limits'), { onError: options.onError });
 }
 
 // Plan tiers and their daily limits belong to the accounts context (libs/accounts/src/quota.ts).

@@ -13,8 +13,9 @@ export interface RateLimiterContractOptions {
  * Keys carry a per-run suffix, so runs sharing a Redis never meet.
  *
  * The instants follow `sliding-window.ts`: with a 24-hour window buckets are
- * epoch-aligned minutes, and a request made at 00:00:30 stops counting at
- * 00:01:00 the next day (the end of its bucket plus the window).
+ * epoch-aligned minutes, and a request stops counting 24 hours after the
+ * latest request of its minute (a request made alone at 00:00:30 stops at
+ * 00:00:30 the next day).
  */
 export function describeRateLimiterContract(
   name: string,
@@ -56,8 +57,8 @@ export function describeRateLimiterContract(
         allowed: false,
         limit: 5,
         remaining: 0,
-        resetAt: at('2025-03-02T00:01:00Z'),
-        retryAfterMs: at('2025-03-02T00:01:00Z').getTime() - at('2025-03-01T09:00:00Z').getTime(),
+        resetAt: at('2025-03-02T00:00:30Z'),
+        retryAfterMs: at('2025-03-02T00:00:30Z').getTime() - at('2025-03-01T09:00:00Z').getTime(),
       });
     });
 
@@ -70,9 +71,9 @@ export function describeRateLimiterContract(
       expect(refusals.every((d) => !d.allowed && d.remaining === 0)).toBe(true);
 
       // The first request leaves: room for exactly one, as if the ten refusals had never happened.
-      const [freed, again] = await consumeTimes(k, rule, at('2025-03-02T00:01:00Z'), 2);
-      expect(freed).toMatchObject({ allowed: true, remaining: 0, resetAt: at('2025-03-02T01:01:00Z') });
-      expect(again).toMatchObject({ allowed: false, remaining: 0, resetAt: at('2025-03-02T01:01:00Z') });
+      const [freed, again] = await consumeTimes(k, rule, at('2025-03-02T00:00:30Z'), 2);
+      expect(freed).toMatchObject({ allowed: true, remaining: 0, resetAt: at('2025-03-02T01:00:30Z') });
+      expect(again).toMatchObject({ allowed: false, remaining: 0, resetAt: at('2025-03-02T01:00:30Z') });
     });
 
     it('reports remaining and when the oldest counted bucket leaves; peek counts nothing', async () => {
@@ -85,13 +86,13 @@ export function describeRateLimiterContract(
         allowed: true,
         limit: 100,
         remaining: 99,
-        resetAt: at('2025-03-02T00:01:00Z'),
+        resetAt: at('2025-03-02T00:00:30.500Z'),
         retryAfterMs: 0,
       });
       const later = at('2025-03-01T05:17:45Z');
-      expect(await limiter.consume(k, rule, later)).toMatchObject({ remaining: 98, resetAt: at('2025-03-02T00:01:00Z') });
+      expect(await limiter.consume(k, rule, later)).toMatchObject({ remaining: 98, resetAt: at('2025-03-02T00:00:30.500Z') });
       const peeked = await limiter.peek(k, rule, later);
-      expect(peeked).toEqual({ allowed: true, limit: 100, remaining: 98, resetAt: at('2025-03-02T00:01:00Z'), retryAfterMs: 0 });
+      expect(peeked).toEqual({ allowed: true, limit: 100, remaining: 98, resetAt: at('2025-03-02T00:00:30.500Z'), retryAfterMs: 0 });
       expect(await limiter.peek(k, rule, later)).toEqual(peeked);
     });
 
@@ -105,39 +106,39 @@ export function describeRateLimiterContract(
       expect(await limiter.consume(k, rule, at('2025-03-01T23:59:59Z'))).toMatchObject({
         allowed: false,
         remaining: 0,
-        resetAt: at('2025-03-02T00:01:00Z'),
-        retryAfterMs: 61_000,
+        resetAt: at('2025-03-02T00:00:30Z'),
+        retryAfterMs: 31_000,
       });
 
-      // 00:00:30's requests count until the end of their minute, 24 hours on.
-      expect(await limiter.peek(k, rule, at('2025-03-02T00:00:59.999Z'))).toMatchObject({ allowed: false, remaining: 0 });
+      // 00:00:30's requests count for 24 hours.
+      expect(await limiter.peek(k, rule, at('2025-03-02T00:00:29.999Z'))).toMatchObject({ allowed: false, remaining: 0 });
       // Then those 25 leave, and only they: a fixed window would have reset to 100.
-      expect(await limiter.peek(k, rule, at('2025-03-02T00:01:00Z'))).toMatchObject({
+      expect(await limiter.peek(k, rule, at('2025-03-02T00:00:30Z'))).toMatchObject({
         allowed: true,
         remaining: 25,
-        resetAt: at('2025-03-02T06:01:00Z'),
+        resetAt: at('2025-03-02T06:00:30Z'),
       });
-      const refill = await consumeTimes(k, rule, at('2025-03-02T00:01:00Z'), 26);
+      const refill = await consumeTimes(k, rule, at('2025-03-02T00:00:30Z'), 26);
       expect(refill.filter((d) => d.allowed)).toHaveLength(25);
-      expect(refill[25]).toMatchObject({ allowed: false, resetAt: at('2025-03-02T06:01:00Z'), retryAfterMs: 6 * HOUR });
+      expect(refill[25]).toMatchObject({ allowed: false, resetAt: at('2025-03-02T06:00:30Z'), retryAfterMs: 6 * HOUR });
 
-      expect(await limiter.peek(k, rule, at('2025-03-02T06:00:59.999Z'))).toMatchObject({ remaining: 0 });
-      expect(await limiter.peek(k, rule, at('2025-03-02T06:01:00Z'))).toMatchObject({ remaining: 25, resetAt: at('2025-03-02T12:01:00Z') });
+      expect(await limiter.peek(k, rule, at('2025-03-02T06:00:29.999Z'))).toMatchObject({ remaining: 0 });
+      expect(await limiter.peek(k, rule, at('2025-03-02T06:00:30Z'))).toMatchObject({ remaining: 25, resetAt: at('2025-03-02T12:00:30Z') });
     });
 
     it('throttles over a short window with 42 ms buckets (15 per minute)', async () => {
       const k = key('throttle');
       const rule = { limit: 15, windowMs: 60_000 };
       expect(bucketSizeMs(rule.windowMs)).toBe(42);
-      // Bucket [1740000000018, 1740000000060): its requests count until 1740000060060.
-      const made = 1_740_000_000_020;
-      expect((await consumeTimes(k, rule, new Date(made), 15)).every((d) => d.allowed)).toBe(true);
-      expect(await limiter.consume(k, rule, new Date(made + 60_039))).toMatchObject({
+      // Bucket [1740000000018, 1740000000060): 10 at ..020 and 5 at ..050 count until ..050 plus the window.
+      expect((await consumeTimes(k, rule, new Date(1_740_000_000_020), 10)).every((d) => d.allowed)).toBe(true);
+      expect((await consumeTimes(k, rule, new Date(1_740_000_000_050), 5)).every((d) => d.allowed)).toBe(true);
+      expect(await limiter.consume(k, rule, new Date(1_740_000_060_049))).toMatchObject({
         allowed: false,
-        resetAt: new Date(1_740_000_060_060),
+        resetAt: new Date(1_740_000_060_050),
         retryAfterMs: 1,
       });
-      const freed = await consumeTimes(k, rule, new Date(1_740_000_060_060), 16);
+      const freed = await consumeTimes(k, rule, new Date(1_740_000_060_050), 16);
       expect(freed.filter((d) => d.allowed)).toHaveLength(15);
     });
 
@@ -153,13 +154,47 @@ export function describeRateLimiterContract(
         allowed: false,
         limit: 7,
         remaining: 0,
-        resetAt: at('2025-03-02T00:01:00Z'),
-        retryAfterMs: at('2025-03-02T01:01:00Z').getTime() - now.getTime(),
+        resetAt: at('2025-03-02T00:00:30Z'),
+        retryAfterMs: at('2025-03-02T01:00:30Z').getTime() - now.getTime(),
       });
-      expect(await limiter.peek(k, { limit: 7, windowMs: DAY }, at('2025-03-02T01:01:00Z'))).toMatchObject({
+      expect(await limiter.peek(k, { limit: 7, windowMs: DAY }, at('2025-03-02T01:00:30Z'))).toMatchObject({
         allowed: true,
         remaining: 1,
       });
+    });
+
+    it('never announces a reset more than one window ahead, and the reset it announces is when room comes back', async () => {
+      const k = key('reset-bound');
+      const rule = { limit: 1000, windowMs: DAY };
+      // 44 s into a minute: a reset at the end of that minute plus 24 h would be 86,416 s ahead.
+      const first = at('2025-03-01T00:00:44Z').getTime();
+      for (const offset of [0, 1, 15_000, 15_999, 16_000, 60_000, 61_000, 3 * HOUR]) {
+        const now = first + offset;
+        for (const decision of [await limiter.consume(k, rule, new Date(now)), await limiter.peek(k, rule, new Date(now))]) {
+          expect(decision.resetAt.getTime()).toBeLessThanOrEqual(now + DAY);
+        }
+      }
+      // The 00:00 minute holds the four requests made from 00:00:44 to 00:00:59.999: they leave together,
+      // one window after the latest of them, and not a millisecond before that.
+      const left = first + 15_999 + DAY;
+      expect(await limiter.peek(k, rule, new Date(left - 1))).toMatchObject({ remaining: 1000 - 8, resetAt: new Date(left) });
+      expect(await limiter.peek(k, rule, new Date(left))).toMatchObject({ remaining: 1000 - 4, resetAt: new Date(first + 61_000 + DAY) });
+    });
+
+    it('throttles a short window by the same rule: a request stops counting one window after the latest of its bucket', async () => {
+      const k = key('reset-bound-short');
+      const rule = { limit: 3, windowMs: 60_000 };
+      // Both in the 42 ms bucket [1740000000018, 1740000000060).
+      const counted = [];
+      for (const made of [1_740_000_000_020, 1_740_000_000_050, 1_740_000_000_059]) counted.push(await limiter.consume(k, rule, new Date(made)));
+      expect(counted.every((d) => d.allowed)).toBe(true);
+      expect(await limiter.consume(k, rule, new Date(1_740_000_000_059))).toMatchObject({
+        allowed: false,
+        resetAt: new Date(1_740_000_060_059),
+        retryAfterMs: 60_000,
+      });
+      expect(await limiter.peek(k, rule, new Date(1_740_000_060_058))).toMatchObject({ remaining: 0 });
+      expect(await limiter.peek(k, rule, new Date(1_740_000_060_059))).toMatchObject({ remaining: 3 });
     });
 
     it('keeps keys apart', async () => {
@@ -225,37 +260,39 @@ export function describeRateLimiterContract(
       expect(await limiter.consume(k, rule, now)).toMatchObject({ allowed: false, remaining: 0 });
     });
 
-    it('counts one request a minute over two days at minute precision', async () => {
+    it('counts one request a minute over two days, each for exactly 24 hours', async () => {
       const k = key('spread');
       const rule = { limit: 100_000, windowMs: DAY };
       const start = at('2025-03-01T00:00:30Z').getTime();
-      for (let minute = 0; minute <= 2 * 1440; minute++) {
+      for (let minute = 0; minute < 2 * 1440; minute++) {
         await limiter.consume(k, rule, new Date(start + minute * MINUTE));
       }
-      // At 03-03 00:00:30 the request of 03-02 00:00:30, exactly 24 h old, still counts
-      // (until 00:01:00): 1441 requests, the documented bucket of slack.
-      expect(await limiter.peek(k, rule, at('2025-03-03T00:00:30Z'))).toMatchObject({
-        remaining: 100_000 - 1441,
-        resetAt: at('2025-03-03T00:01:00Z'),
+      // Alone in its minute, the request of 03-02 00:00:30 counts until 03-03 00:00:30 and no longer.
+      expect(await limiter.peek(k, rule, at('2025-03-03T00:00:29.999Z'))).toMatchObject({
+        remaining: 100_000 - 1440,
+        resetAt: at('2025-03-03T00:00:30Z'),
       });
-      expect(await limiter.peek(k, rule, at('2025-03-03T00:01:00Z'))).toMatchObject({ remaining: 100_000 - 1440 });
+      expect(await limiter.peek(k, rule, at('2025-03-03T00:00:30Z'))).toMatchObject({
+        remaining: 100_000 - 1439,
+        resetAt: at('2025-03-03T00:01:30Z'),
+      });
     });
 
     it('counts a request stamped earlier than the newest bucket in that bucket', async () => {
       const k = key('out-of-order');
       const rule = { limit: 10, windowMs: DAY };
       await limiter.consume(k, rule, at('2025-03-01T01:00:30Z'));
-      // A caller that read the clock a minute earlier arrives late: its request
-      // counts in the 01:00 bucket (leaving at 01:01 the next day), not in 00:59.
+      // A caller that read the clock a minute earlier arrives late: its request counts in
+      // the 01:00 bucket and leaves with it, 24 h after 01:00:30, not 24 h after 00:59:59.
       expect(await limiter.consume(k, rule, at('2025-03-01T00:59:59Z'))).toEqual({
         allowed: true,
         limit: 10,
         remaining: 8,
-        resetAt: at('2025-03-02T01:01:00Z'),
+        resetAt: at('2025-03-02T01:00:30Z'),
         retryAfterMs: 0,
       });
-      expect(await limiter.peek(k, rule, at('2025-03-02T01:00:59Z'))).toMatchObject({ remaining: 8 });
-      expect(await limiter.peek(k, rule, at('2025-03-02T01:01:00Z'))).toMatchObject({ remaining: 10 });
+      expect(await limiter.peek(k, rule, at('2025-03-02T01:00:29.999Z'))).toMatchObject({ remaining: 8 });
+      expect(await limiter.peek(k, rule, at('2025-03-02T01:00:30Z'))).toMatchObject({ remaining: 10 });
     });
 
     it('starts a key over when it is used with another window', async () => {

@@ -7,31 +7,38 @@ import type { RateDecision, RateLimitRule } from './rate-limiter.port.js';
  * Time is cut into fixed buckets of `bucketSizeMs(windowMs)` = ⌈windowMs / 1440⌉
  * milliseconds, aligned on the Unix epoch (one minute for a 24-hour window, 42 ms
  * for a one-minute throttle). A request made at t is counted in bucket
- * b = ⌊t / bucketMs⌋. A bucket is counted at `now` while its END is inside the
- * window, i.e. while (b + 1) · bucketMs > now − windowMs; so a request stops
- * counting at (b + 1) · bucketMs + windowMs.
+ * b = ⌊t / bucketMs⌋, which keeps, besides its count, the latest t counted in
+ * it. The bucket's requests stop counting together, one window after that
+ * latest request: at latest(b) + windowMs.
  *
- * Precision: a request keeps counting for more than windowMs and at most
- * windowMs + bucketMs (a 24-hour quota frees a request up to one minute late,
- * never early). Hence no span of windowMs ever holds more than `limit` allowed
- * requests: "100 per 24 hours" is exact, and the error only delays capacity.
+ * Precision: every request counts for at least windowMs (it was made at or
+ * before its bucket's latest) and at most windowMs + bucketMs (the bucket's
+ * latest is less than one bucket after it). Hence no span of windowMs ever
+ * holds more than `limit` allowed requests: "100 per 24 hours" is exact, and
+ * the error only delays capacity, by under a minute on a 24-hour quota.
  *
  * X-RateLimit-Reset (`resetAt`) is when the oldest counted bucket leaves the
  * window, the next moment remaining increases; capacity comes back bucket by
- * bucket, not all at once as with a fixed window. `retryAfterMs` of a refusal
- * is when enough of the oldest buckets have left for one more request; that is
- * `resetAt` unless more than `limit` are counted (the limit was lowered, e.g. a
- * tier downgrade), when it may be a later bucket.
+ * bucket, not all at once as with a fixed window. As every counted request was
+ * made at or before the latest `now` seen, the reset is never more than one
+ * window after it (a bucket's end plus the window, the earlier rule, announced
+ * up to a bucket more: 86,416 s ahead on a 24-hour quota). `retryAfterMs` of a
+ * refusal is when enough of the oldest buckets have left for one more request;
+ * that is `resetAt` unless more than `limit` are counted (the limit was
+ * lowered, e.g. a tier downgrade), when it may be a later bucket.
  *
  * Memory: only non-empty buckets are stored, at most min(limit, 1441) per key
  * (1440 buckets plus the one partly outside the window), so an enterprise key
- * (100,000 a day) costs at most 1441 counters, and checking it is O(1)
- * amortized: a running total is kept and buckets leave from the oldest end.
+ * (100,000 a day) costs at most 1441 entries, and checking it is O(1)
+ * amortized: a running total is kept and buckets leave from the oldest end
+ * (the latest requests of successive buckets increase, so the oldest bucket
+ * always leaves first).
  *
  * Out-of-order calls: concurrent callers may arrive with `now` slightly out of
  * order. A request is counted in its own bucket or the newest stored one,
- * whichever is later: buckets are only ever appended, and an early-stamped
- * request is at worst counted a little longer (conservative).
+ * whichever is later, and never lowers a bucket's latest: buckets are only
+ * ever appended, and an early-stamped request is at worst counted a little
+ * longer (conservative).
  */
 
 /** Buckets per window: 1440 makes a 24-hour window minute-grained. */
@@ -41,9 +48,11 @@ export function bucketSizeMs(windowMs: number): number {
   return Math.max(1, Math.ceil(windowMs / BUCKETS_PER_WINDOW));
 }
 
-/** When a bucket stops being counted. */
-export function bucketLeavesWindowAt(bucket: number, bucketMs: number, windowMs: number): number {
-  return (bucket + 1) * bucketMs + windowMs;
+/** One stored bucket: its index (⌊t / bucketMs⌋), how many it counts, and the latest t among them. */
+export interface Bucket {
+  bucket: number;
+  count: number;
+  latestMs: number;
 }
 
 /**
@@ -51,9 +60,10 @@ export function bucketLeavesWindowAt(bucket: number, bucketMs: number, windowMs:
  * updates it without awaiting in between is atomic on the Node event loop.
  */
 export class BucketWindow {
-  /** Bucket indexes, strictly increasing, each with a count ≥ 1 in `counts`. */
+  /** Bucket indexes, strictly increasing, each with a count ≥ 1 in `counts` and its latest request in `latest`. */
   private readonly buckets: number[] = [];
   private readonly counts: number[] = [];
+  private readonly latest: number[] = [];
   private total = 0;
 
   constructor(
@@ -61,37 +71,52 @@ export class BucketWindow {
     readonly windowMs: number,
   ) {}
 
+  /** A window holding `stored` (oldest first, as `stored()` gives them). */
+  static restore(bucketMs: number, windowMs: number, stored: Iterable<Bucket>): BucketWindow {
+    const window = new BucketWindow(bucketMs, windowMs);
+    for (const { bucket, count, latestMs } of stored) {
+      window.buckets.push(bucket);
+      window.counts.push(count);
+      window.latest.push(latestMs);
+      window.total += count;
+    }
+    return window;
+  }
+
   /** Requests counted, after buckets that have left the window at `nowMs` are dropped. */
   counted(nowMs: number): number {
-    const first = Math.floor((nowMs - this.windowMs) / this.bucketMs);
     let gone = 0;
-    while (gone < this.buckets.length && this.buckets[gone] < first) {
+    while (gone < this.buckets.length && this.latest[gone] + this.windowMs <= nowMs) {
       this.total -= this.counts[gone];
       gone++;
     }
     if (gone > 0) {
       this.buckets.splice(0, gone);
       this.counts.splice(0, gone);
+      this.latest.splice(0, gone);
     }
     return this.total;
   }
 
-  /** Counts one request made at `nowMs`; call `counted(nowMs)` first. */
-  add(nowMs: number): void {
+  /** Counts one request made at `nowMs`; call `counted(nowMs)` first. Answers the bucket it went into. */
+  add(nowMs: number): number {
     const last = this.buckets.length - 1;
-    const bucket = Math.max(Math.floor(nowMs / this.bucketMs), last >= 0 ? this.buckets[last] : -Infinity);
-    if (last >= 0 && this.buckets[last] === bucket) {
-      this.counts[last]++;
-    } else {
-      this.buckets.push(bucket);
-      this.counts.push(1);
-    }
+    const own = Math.floor(nowMs / this.bucketMs);
     this.total++;
+    if (last >= 0 && this.buckets[last] >= own) {
+      this.counts[last]++;
+      if (nowMs > this.latest[last]) this.latest[last] = nowMs;
+      return this.buckets[last];
+    }
+    this.buckets.push(own);
+    this.counts.push(1);
+    this.latest.push(nowMs);
+    return own;
   }
 
   /** When remaining next increases; undefined when nothing is counted. */
   resetAtMs(): number | undefined {
-    return this.buckets.length === 0 ? undefined : bucketLeavesWindowAt(this.buckets[0], this.bucketMs, this.windowMs);
+    return this.buckets.length === 0 ? undefined : this.latest[0] + this.windowMs;
   }
 
   /** When the count falls below `limit`; call `counted(nowMs)` first. */
@@ -100,15 +125,28 @@ export class BucketWindow {
     if (excess <= 0) return undefined;
     for (let i = 0; i < this.buckets.length; i++) {
       excess -= this.counts[i];
-      if (excess <= 0) return bucketLeavesWindowAt(this.buckets[i], this.bucketMs, this.windowMs);
+      if (excess <= 0) return this.latest[i] + this.windowMs;
     }
     return undefined; // unreachable: limit ≥ 1, so the stored counts always cover the excess
   }
 
   /** From this moment on nothing stored is counted any more. */
   emptyAtMs(): number {
-    const last = this.buckets.length - 1;
-    return last < 0 ? -Infinity : bucketLeavesWindowAt(this.buckets[last], this.bucketMs, this.windowMs);
+    const last = this.latest.length - 1;
+    return last < 0 ? -Infinity : this.latest[last] + this.windowMs;
+  }
+
+  /** The oldest stored bucket's index; undefined when none is. */
+  get oldestBucket(): number | undefined {
+    return this.buckets[0];
+  }
+
+  /** The stored buckets from index `from` on (all by default), oldest first. */
+  *stored(from = -Infinity): IterableIterator<Bucket> {
+    // From the newest end: a caller asking for recent buckets only walks those.
+    let first = this.buckets.length;
+    while (first > 0 && this.buckets[first - 1] >= from) first--;
+    for (let i = first; i < this.buckets.length; i++) yield { bucket: this.buckets[i], count: this.counts[i], latestMs: this.latest[i] };
   }
 
   /** Stored buckets (memory bound checks). */

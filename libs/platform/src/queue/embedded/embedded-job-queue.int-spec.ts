@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { open } from 'lmdb';
 import { openJobQueue } from '../index.js';
 import { describeJobQueueContract } from '../job-queue.contract.js';
 import type { Job } from '../job-queue.port.js';
@@ -131,6 +132,53 @@ describe('EmbeddedJobQueue', () => {
       }
     });
 
+    it('refuses a second process while the first lives, naming it', async () => {
+      const dir = freshDir();
+      const child = spawnQueueChild(dir, 'idle');
+      await child.waitForLine(/^ready$/);
+      try {
+        // Two processes must never share the directory: each would claim the other's jobs as stranded.
+        await expect(EmbeddedJobQueue.open(dir)).rejects.toMatchObject({ name: 'QueueDirectoryInUseError', pid: child.pid });
+      } finally {
+        await child.kill();
+      }
+    });
+
+    it('opens at once after its owner is SIGKILLed, before the dead process has been reaped', async () => {
+      const dir = freshDir();
+      const child = spawnQueueChild(dir, 'idle');
+      await child.waitForLine(/^ready$/);
+      process.kill(child.pid, 'SIGKILL');
+      // Without yielding to the event loop, so Node cannot reap it: the pid stays taken by a zombie,
+      // as when a supervisor restarts the service before the old process is collected.
+      waitUntilZombie(child.pid);
+      const opening = EmbeddedJobQueue.open(dir);
+      try {
+        await expect(opening).resolves.toBeInstanceOf(EmbeddedJobQueue);
+      } finally {
+        await (await opening.catch(() => undefined))?.close();
+        await child.kill();
+      }
+    });
+
+    it('is not kept from starting by an owner record naming a live, unrelated process', async () => {
+      const dir = freshDir();
+      const setup = await EmbeddedJobQueue.open(dir);
+      const { id } = await setup.add('mail', 'send', {});
+      await setup.close();
+      // What a crashed build before the directory lock left behind, its pid now reused: pid 1 is always alive.
+      const raw = open({ path: dir });
+      await raw.openDB({ name: 'meta' }).put('owner', { pid: 1, host: os.hostname() });
+      await raw.close();
+
+      const queue = await EmbeddedJobQueue.open(dir);
+      try {
+        expect((await queue.getJob('mail', id))?.state).toBe('waiting');
+      } finally {
+        await queue.close();
+      }
+    });
+
     it('fails a job that was running in two crashed processes instead of looping', async () => {
       const dir = freshDir();
       const setup = await EmbeddedJobQueue.open(dir);
@@ -155,6 +203,17 @@ describe('EmbeddedJobQueue', () => {
     });
   });
 });
+
+/** Busy-waits (no await) until `pid` is a zombie: dead, its descriptors closed, not yet reaped. */
+function waitUntilZombie(pid: number): void {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The state follows the parenthesised command name, which may itself contain spaces.
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return;
+    if (Date.now() > deadline) throw new Error(`process ${pid} did not die`);
+  }
+}
 
 async function until(condition: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 8000;

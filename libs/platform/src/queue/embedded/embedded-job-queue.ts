@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { systemClock, type Clock } from '../../clock.js';
+import { DirectoryInUseError, DirectoryLock } from '../../locking/directory-lock.js';
 import { assertQueueName, checkConcurrency, checkJobOptions, failureReason } from '../job-options.js';
 import {
   backoffDelay,
@@ -24,7 +24,7 @@ import {
  *   ready    [queue, readyAt, seq]                → id   waiting and delayed jobs, due time first
  *   active   [queue, id]                          → true   jobs being run, found again after a crash
  *   finished [queue, 'completed'|'failed', finishedAt, seq] → id   retained history, oldest first
- *   meta     'seq' → last sequence number; 'owner' → the process that has the directory open
+ *   meta     'seq' → last sequence number
  * Every state change rewrites the job and its index entries in one transaction,
  * so the indexes never disagree with `jobs`. `seq` (a persistent counter) keeps
  * jobs due in the same millisecond in insertion order and index keys unique.
@@ -35,10 +35,10 @@ import {
  * or power loss. Claims and completions are not flushed: losing one only means
  * the job runs again, which at-least-once delivery allows.
  *
- * Recovery: one process owns the directory at a time (checked on open through
- * the `owner` entry and a liveness probe of its pid; an owner recorded on
- * another host is presumed gone — a container restarted under a new hostname —
- * as LMDB cannot be shared between hosts anyway). On open, jobs left
+ * Recovery: one process owns the directory at a time, through a `DirectoryLock`
+ * that the kernel releases when the owner dies (not a recorded pid, which stays
+ * "alive" while the dead owner awaits reaping or once another process gets the
+ * number: either kept a restarted service down). On open, jobs left
  * `active` by a previous owner go back to waiting: the handler may run twice,
  * never zero times. A job found active after more than `maxStalledCount`
  * crashes is failed instead, so a job that kills the process cannot loop
@@ -70,6 +70,8 @@ export interface EmbeddedJobQueueOptions {
   maxStalledCount?: number;
   /** Errors no caller can receive (a completion that could not be written). */
   onError?: (error: unknown) => void;
+  /** How long to wait for an owner that is still dying (`DirectoryLockOptions.waitMs`); default 5000. */
+  lockWaitMs?: number;
 }
 
 type Status = 'queued' | 'active' | 'completed' | 'failed';
@@ -95,11 +97,6 @@ interface StoredJob {
   addedAt: number;
 }
 
-interface Owner {
-  pid: number;
-  host: string;
-}
-
 interface Processor {
   queue: string;
   handler: JobHandler<unknown>;
@@ -118,12 +115,10 @@ const AFTER_NUMBERS = '\uffff';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const STALLED_REASON = 'job stalled more than allowable limit';
 
-/** Directories open in this process; LMDB environments must not be opened twice. */
-const openDirs = new Set<string>();
-
-export class QueueDirectoryInUseError extends Error {
-  constructor(dir: string, pid: number) {
-    super(`Job queue directory ${dir} is in use by process ${pid}`);
+/** Another process (or another queue in this one) has the directory open: LMDB state and the job claims are one owner's. */
+export class QueueDirectoryInUseError extends DirectoryInUseError {
+  constructor(dir: string, pid: number | undefined) {
+    super(dir, pid, 'Job queue directory');
     this.name = 'QueueDirectoryInUseError';
   }
 }
@@ -134,7 +129,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private closing?: Promise<void>;
 
   private constructor(
-    private readonly dir: string,
+    private readonly lock: DirectoryLock,
     private readonly root: RootDatabase,
     private readonly jobs: Database<StoredJob, [string, string]>,
     private readonly ready: Database<string, [string, number, number]>,
@@ -150,12 +145,20 @@ export class EmbeddedJobQueue implements JobQueue {
 
   static async open(dir: string, options: EmbeddedJobQueueOptions = {}): Promise<EmbeddedJobQueue> {
     const resolved = path.resolve(dir);
-    if (openDirs.has(resolved)) throw new QueueDirectoryInUseError(resolved, process.pid);
     mkdirSync(resolved, { recursive: true });
-    const root = open({ path: resolved });
+    // Taken before LMDB opens: an environment must not be opened twice in one process either.
+    let lock: DirectoryLock;
     try {
+      lock = await DirectoryLock.acquire(resolved, { waitMs: options.lockWaitMs });
+    } catch (error) {
+      if (error instanceof DirectoryInUseError) throw new QueueDirectoryInUseError(error.dir, error.pid);
+      throw error;
+    }
+    let root: RootDatabase | undefined;
+    try {
+      root = open({ path: resolved });
       const queue = new EmbeddedJobQueue(
-        resolved,
+        lock,
         root,
         root.openDB({ name: 'jobs' }),
         root.openDB({ name: 'ready' }),
@@ -168,15 +171,11 @@ export class EmbeddedJobQueue implements JobQueue {
         options.maxStalledCount ?? 1,
         options.onError ?? ((error) => console.error('[embedded-job-queue]', error)),
       );
-      const owner = queue.meta.get('owner') as Owner | undefined;
-      if (owner && owner.host === os.hostname() && owner.pid !== process.pid && isAlive(owner.pid)) {
-        throw new QueueDirectoryInUseError(resolved, owner.pid);
-      }
       await queue.takeOwnership();
-      openDirs.add(resolved);
       return queue;
     } catch (error) {
-      await root.close();
+      await root?.close();
+      await lock.release();
       throw error;
     }
   }
@@ -280,10 +279,8 @@ export class EmbeddedJobQueue implements JobQueue {
     this.closing ??= (async () => {
       this.closed = true;
       await Promise.all([...this.processors.values()].map((processor) => this.closeProcessor(processor)));
-      // A clean close frees the directory; only a crash leaves an owner entry behind.
-      await this.meta.remove('owner');
       await this.root.close();
-      openDirs.delete(this.dir);
+      await this.lock.release();
     })();
     return this.closing;
   }
@@ -453,10 +450,11 @@ export class EmbeddedJobQueue implements JobQueue {
     return seq;
   }
 
-  /** Records this process as owner and puts the previous owner's active jobs back (at-least-once). */
+  /** Puts the previous owner's active jobs back (at-least-once); the directory lock is already held. */
   private async takeOwnership(): Promise<void> {
     await this.root.transaction(() => {
-      this.meta.put('owner', { pid: process.pid, host: os.hostname() } satisfies Owner);
+      // Builds before the directory lock recorded their pid here; nothing reads it any more.
+      this.meta.remove('owner');
       const stranded = [...this.active.getRange({})];
       for (const { key } of stranded) {
         this.active.remove(key);
@@ -502,14 +500,4 @@ export class EmbeddedJobQueue implements JobQueue {
 
 function toJob(job: StoredJob): Job<unknown> {
   return { id: job.id, queue: job.queue, name: job.name, data: job.data, attemptsMade: job.attemptsMade };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

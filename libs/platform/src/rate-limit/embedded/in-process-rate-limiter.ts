@@ -9,8 +9,9 @@ export interface InProcessRateLimiterOptions {
 /**
  * Rate-limit counters in this process's memory (decisions.md: REDIS_URL unset,
  * "in-process counters"). They are not shared: two processes each allow the
- * full limit, and a restart forgets the counts. That suits the all-in-one
- * process; run several instances only with REDIS_URL set.
+ * full limit. On their own they are forgotten by a restart; the service runs
+ * them journaled (`EmbeddedRateLimiter`, which extends this class through the
+ * `recorded`/`forgotten` hooks). Run several instances only with REDIS_URL set.
  *
  * Atomicity: consume reads and updates a key's `BucketWindow` synchronously,
  * with no await in between, so concurrent async callers are serialized by the
@@ -23,11 +24,11 @@ export interface InProcessRateLimiterOptions {
  * system clock, so tests that control time are not disturbed by it.
  */
 export class InProcessRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, BucketWindow>();
+  protected readonly windows = new Map<string, BucketWindow>();
   /** Latest `now` seen by any call: the sweep's clock. */
   private latestMs = -Infinity;
   private readonly timer: NodeJS.Timeout;
-  private closed = false;
+  protected closed = false;
 
   constructor(options: InProcessRateLimiterOptions = {}) {
     const interval = options.sweepIntervalMs ?? 60_000;
@@ -48,6 +49,7 @@ export class InProcessRateLimiter implements RateLimiter {
     this.assertOpen();
     checkKey(key);
     this.windows.delete(key);
+    this.forgotten(key);
   }
 
   async ping(): Promise<void> {
@@ -66,6 +68,7 @@ export class InProcessRateLimiter implements RateLimiter {
     for (const [key, window] of this.windows) {
       if (window.emptyAtMs() <= this.latestMs) {
         this.windows.delete(key);
+        this.forgotten(key);
         evicted++;
       }
     }
@@ -89,6 +92,7 @@ export class InProcessRateLimiter implements RateLimiter {
     // A key is meant to keep one window; used with another, it starts over (as on Redis).
     if (window && (window.windowMs !== rule.windowMs || window.emptyAtMs() <= nowMs)) {
       this.windows.delete(key);
+      this.forgotten(key);
       window = undefined;
     }
     const counted = window ? window.counted(nowMs) : 0;
@@ -100,9 +104,15 @@ export class InProcessRateLimiter implements RateLimiter {
       window = new BucketWindow(bucketSizeMs(rule.windowMs), rule.windowMs);
       this.windows.set(key, window);
     }
-    window.add(nowMs);
+    this.recorded(key, window.add(nowMs));
     return toDecision(rule, nowMs, true, counted + 1, window.resetAtMs(), undefined);
   }
+
+  /** A request was counted in `bucket` of `key`'s window (called synchronously, inside the atomic step). */
+  protected recorded(_key: string, _bucket: number): void {}
+
+  /** Everything counted for `key` was dropped: reset, evicted, or started over. */
+  protected forgotten(_key: string): void {}
 
   private assertOpen(): void {
     if (this.closed) throw new Error('The rate limiter is closed');

@@ -46,7 +46,7 @@ describeIf('RedisRateLimiter', () => {
     afterEach(() => limiter.close());
 
     it('is what openRateLimiter gives when a Redis URL is set', async () => {
-      const opened = await openRateLimiter({ redisUrl: redisUrl! });
+      const opened = await openRateLimiter({ redisUrl: redisUrl!, dataDir: '/nonexistent' });
       try {
         expect(opened).toBeInstanceOf(RedisRateLimiter);
         await opened.ping();
@@ -64,11 +64,10 @@ describeIf('RedisRateLimiter', () => {
     it('keeps a key under its prefix, expiring when its newest bucket leaves the window', async () => {
       const now = Date.now();
       await limiter.consume('ttl', { limit: 5, windowMs: DAY }, new Date(now));
-      const bucketEnd = (Math.floor(now / 60_000) + 1) * 60_000;
       const ttl = await redis.pttl(`${prefix}ttl`);
-      // The script set exactly bucketEnd + DAY - now; some of it may have run down since.
-      expect(ttl).toBeGreaterThan(DAY);
-      expect(ttl).toBeLessThanOrEqual(bucketEnd + DAY - now);
+      // The script set exactly one window (the request is its bucket's latest); some of it may have run down since.
+      expect(ttl).toBeGreaterThan(DAY - 5000);
+      expect(ttl).toBeLessThanOrEqual(DAY);
     });
 
     it('uses the default prefix ratelimit:', async () => {
@@ -89,21 +88,40 @@ describeIf('RedisRateLimiter', () => {
       for (let batch = 0; batch < 20; batch++) {
         await Promise.all(Array.from({ length: 250 }, () => limiter.consume('burst', rule, new Date(t0))));
       }
-      // One bucket field plus the four bookkeeping fields (w, t, lo, hi).
-      expect(await redis.hlen(`${prefix}burst`)).toBe(1 + 4);
+      // One bucket's count and latest plus the four bookkeeping fields (w, t, lo, hi).
+      expect(await redis.hlen(`${prefix}burst`)).toBe(2 + 4);
       expect(await redis.hget(`${prefix}burst`, 't')).toBe('5000');
     });
 
     it('keeps at most 1441 buckets for a key used every minute for days', async () => {
       const rule = { limit: 100_000, windowMs: DAY };
-      for (let minute = 0; minute <= 3 * 1440; minute++) await limiter.consume('spread', rule, new Date(t0 + minute * 60_000));
-      expect(await redis.hlen(`${prefix}spread`)).toBe(1441 + 4);
+      // Early and late in every minute: a minute's bucket then outlives the 24 h by almost a minute.
+      const start = Date.parse('2025-03-01T00:00:00.500Z');
+      let most = 0;
+      for (let minute = 0; minute <= 3 * 1440; minute++) {
+        for (const second of [0, 59_000]) {
+          await limiter.consume('spread', rule, new Date(start + minute * 60_000 + second));
+          if (minute >= 1440) most = Math.max(most, await redis.hlen(`${prefix}spread`));
+        }
+      }
+      expect(most).toBe(2 * 1441 + 4);
+    });
+
+    it('reads a key stored before buckets kept their latest request as counting to the end of each bucket', async () => {
+      const rule = { limit: 5, windowMs: DAY };
+      // Three requests in the 00:00 minute of t0 and one in the 01:00 minute, as the earlier script stored them.
+      const first = Math.floor(t0 / 60_000);
+      await redis.hset(`${prefix}legacy`, String(first), '3', String(first + 60), '1', 'w', String(DAY), 't', '4', 'lo', String(first), 'hi', String(first + 60));
+      const end = (first + 1) * 60_000 + DAY;
+      expect(await limiter.consume('legacy', rule, new Date(t0 + 3_600_000))).toMatchObject({ allowed: true, remaining: 0, resetAt: new Date(end - 1) });
+      expect(await limiter.peek('legacy', rule, new Date(end - 2))).toMatchObject({ remaining: 0 });
+      expect(await limiter.peek('legacy', rule, new Date(end - 1))).toMatchObject({ remaining: 3 });
     });
 
     it('drops a key whose every bucket has left the window', async () => {
       const rule = { limit: 5, windowMs: 60_000 };
       await limiter.consume('emptied', rule, new Date(t0));
-      expect(await limiter.peek('emptied', rule, new Date(t0 + 60_042))).toMatchObject({ remaining: 5, resetAt: new Date(t0 + 60_042) });
+      expect(await limiter.peek('emptied', rule, new Date(t0 + 60_000))).toMatchObject({ remaining: 5, resetAt: new Date(t0 + 60_000) });
       expect(await redis.exists(`${prefix}emptied`)).toBe(0);
     });
 

@@ -4,12 +4,18 @@
  * sends it.
  *
  * KEYS[1]  the key's hash: field '<bucket index>' → requests counted in that
- *          bucket, plus 'w' windowMs, 't' total of the stored buckets,
- *          'lo'/'hi' oldest/newest stored bucket. Bucket fields are decimal
- *          integers, so they never collide with the letters.
+ *          bucket, 'l<bucket index>' → the latest request counted in it (epoch
+ *          ms; the bucket leaves the window one window after it), plus 'w'
+ *          windowMs, 't' total of the stored buckets, 'lo'/'hi' oldest/newest
+ *          stored bucket. Bucket fields are decimal integers, so they never
+ *          collide with the others.
  * ARGV     nowMs, limit, windowMs, bucketMs, consume ('1') or peek ('0')
  * returns  { allowed (1|0), counted (after this request), resetAtMs, roomAtMs }
  *          resetAtMs means something only when counted > 0, roomAtMs only when refused.
+ *
+ * Keys written before the 'l' fields existed are read as if each bucket's
+ * latest request were at its last millisecond: they count as long as they did
+ * then (never less), and nobody's usage is forgotten by the upgrade.
  *
  * Cost: O(1) amortized. The running total answers the check; buckets leave
  * from 'lo' upwards and the walk to the next stored one covers each bucket
@@ -30,14 +36,18 @@ local size = tonumber(ARGV[4])
 local consume = ARGV[5] == '1'
 
 local function int(n) return string.format('%d', n) end
-local function leaves(bucket) return (bucket + 1) * size + window end
+local function latest(bucket)
+  local stamp = redis.call('HGET', key, 'l' .. int(bucket))
+  if stamp then return tonumber(stamp) end
+  return (bucket + 1) * size - 1
+end
+local function leaves(bucket) return latest(bucket) + window end
 
-local first = math.floor((now - window) / size)
 local total, lo, hi = 0, 0, 0
 local meta = redis.call('HMGET', key, 'w', 't', 'lo', 'hi')
 if meta[1] then
   -- A key used with another window starts over; one whose newest bucket has left is empty.
-  if tonumber(meta[1]) == window and tonumber(meta[4]) >= first then
+  if tonumber(meta[1]) == window and leaves(tonumber(meta[4])) > now then
     total, lo, hi = tonumber(meta[2]), tonumber(meta[3]), tonumber(meta[4])
   else
     redis.call('DEL', key)
@@ -45,27 +55,34 @@ if meta[1] then
 end
 
 local dirty = false
-if total > 0 and lo < first then
+if total > 0 then
+  -- 'hi' is still counted, so this stops.
   local bucket = lo
-  while bucket < first do
+  while true do
     local count = redis.call('HGET', key, int(bucket))
     if count then
+      if leaves(bucket) > now then break end
       total = total - tonumber(count)
-      redis.call('HDEL', key, int(bucket))
+      redis.call('HDEL', key, int(bucket), 'l' .. int(bucket))
     end
     bucket = bucket + 1
   end
-  -- 'hi' >= first is still stored, so this stops.
-  while redis.call('HEXISTS', key, int(bucket)) == 0 do bucket = bucket + 1 end
-  lo = bucket
-  dirty = true
+  if bucket ~= lo then
+    lo = bucket
+    dirty = true
+  end
 end
 
 local allowed = total < limit
 if consume and allowed then
   local bucket = math.floor(now / size)
-  if total > 0 and hi > bucket then bucket = hi end
+  local stamp = now
+  if total > 0 and hi >= bucket then
+    bucket = hi
+    stamp = math.max(now, latest(hi))
+  end
   redis.call('HINCRBY', key, int(bucket), 1)
+  redis.call('HSET', key, 'l' .. int(bucket), int(stamp))
   if total == 0 then lo = bucket end
   hi = bucket
   total = total + 1

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export interface QueueChild {
+  readonly pid: number;
   /** Every stdout line so far. */
   readonly lines: string[];
   /** Resolves with the first line matching; rejects if the child exits first. */
@@ -40,6 +41,7 @@ export function spawnQueueChild(dir: string, queue: string): QueueChild {
   });
 
   return {
+    pid: proc.pid!,
     lines,
     waitForLine(pattern) {
       return new Promise<string>((resolve, reject) => {
