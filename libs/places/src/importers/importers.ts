@@ -7,7 +7,7 @@ import { placeFromOsm, poiFeature, type OsmTags } from '../domain/osm-tags.js';
 import { ATTRIBUTION, type Place } from '../domain/place.js';
 import { DATASET_NAME, type DatasetVersion, type DatasetWriter, type ReferenceStore } from '../reference/reference-store.js';
 import { readOsmPbf } from './osm-pbf.js';
-import { OsmFormatError, type OsmReader, type OsmVisitor } from './osm-source.js';
+import { OsmFormatError, type OsmReader, type OsmVisitor, type ReadProgress } from './osm-source.js';
 import { readOsmXml } from './osm-xml.js';
 import { headOf, openSource, readSource, sourceFile } from './source-file.js';
 
@@ -277,6 +277,12 @@ function annotate(place: Place, admin: AdminAreas | null, stats: Record<string, 
 function add(writer: DatasetWriter, place: Place, stats: Record<string, number>): void {
   writer.add(place);
   stats.places++;
+}
+
+/** An OSM file (XML, gzipped XML or PBF) object by object, as the importers read it: for other tools (the starter build). */
+export async function readOsm(file: string, visitor: OsmVisitor, progress?: ReadProgress): Promise<void> {
+  const read = await readerFor(file);
+  await read(file, visitor, progress);
 }
 
 /**
