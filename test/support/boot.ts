@@ -24,6 +24,8 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     DATA_DIR: dataDir,
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
+    // Tests that need the starter pack say so (test/starter.e2e-spec.ts); importing it takes seconds.
+    STARTER_DATA: 'false',
     ...options.env,
   });
   const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });
