@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ReferenceStore } from '../libs/places/src/index.js';
+import { readManifest, verifyPack } from '../libs/starter/src/index.js';
 import { eventually } from './support/boot.js';
 
 /**
@@ -146,4 +147,35 @@ describe('the Ghana starter pack on first start', () => {
     const page = await get<{ items: unknown[] }>('/v2/search?q=Makola');
     expect(page.items.length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('npm run ops -- starter:build', () => {
+  const ops = (...args: string[]) =>
+    spawnSync(process.execPath, ['scripts/start.mjs', 'ops', ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60_000 });
+
+  it('builds a pack from the given recipe and sources, step by step on stderr, a summary on stdout', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'location-api-starter-build-'));
+    const recipe = path.join(work, 'recipe.json');
+    const licence = { what: 'fixture', origin: 'fixture', licence: 'CC BY 4.0', licence_url: 'https://creativecommons.org/licenses/by/4.0/', attribution: 'GeoNames (geonames.org), CC BY 4.0' };
+    writeFileSync(recipe, JSON.stringify({ name: 'sample', title: 'Sample', covers: 'A sample.', sources: [{ role: 'geonames', file: 'geonames-sample.txt', ...licence }] }));
+    const out = path.join(work, 'pack');
+    const result = ops('starter:build', out, '--recipe', recipe, '--sources', path.join(root, 'libs/places/src/__fixtures__'));
+    expect({ status: result.status, stderr: result.stderr }).toMatchObject({ status: 0 });
+    expect(result.stderr).toContain('places: geonames-sample.txt → places/geonames-sample.txt.gz (18 rows, unchanged)');
+    expect(result.stdout).toMatch(/sample pack in .*: 4 files/);
+    expect(result.stdout).toContain('places\tplaces/geonames\trows 18');
+    const manifest = await readManifest(out);
+    expect(await verifyPack(out, manifest)).toEqual([]);
+    expect(readFileSync(path.join(out, 'recipe.json'), 'utf8')).toBe(readFileSync(recipe, 'utf8'));
+  }, 90_000);
+
+  it('answers 64 with the usage for bad arguments, and 1 naming a missing source', () => {
+    const usage = ops('starter:build');
+    expect(usage.status).toBe(64);
+    expect(usage.stderr).toContain('usage: npm run ops -- starter:build DIR');
+    const missing = ops('starter:build', mkdtempSync(path.join(tmpdir(), 'location-api-starter-build-')), '--sources', '/nonexistent');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/ghana-places\/gha_adm1_regions.geojson \(boundaries\): not found under \/nonexistent/);
+    expect(existsSync('/nonexistent')).toBe(false);
+  }, 90_000);
 });
