@@ -16,5 +16,7 @@ WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./
+# The starter pack the api imports on first start when no dataset of a kind is live (STARTER_DATA=false turns it off).
+COPY starter starter
 USER node
 CMD ["node", "dist/apps/api/src/main.js"]

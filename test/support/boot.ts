@@ -26,6 +26,8 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     LOG_LEVEL: 'silent',
     // Suites sign up many accounts from 127.0.0.1; the signup throttle has its own tests (throttles.e2e-spec.ts).
     SIGNUP_LIMIT_PER_IP_PER_HOUR: '100000',
+    // Tests that need the starter pack say so (test/starter.e2e-spec.ts); importing it takes seconds.
+    STARTER_DATA: 'false',
     ...options.env,
   });
   const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });

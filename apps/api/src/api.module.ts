@@ -7,6 +7,7 @@ import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
 import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
+import { StarterModule } from '../../../libs/starter/src/index.js';
 import { checkpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
@@ -47,6 +48,8 @@ export class ApiModule {
         TilesModule,
         WebhooksModule,
         PlacesModule,
+        // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
+        StarterModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
 import {
@@ -28,6 +30,7 @@ import {
 } from '../../../libs/accounts/src/index.js';
 import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
+import { appRoot, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe } from '../../../libs/starter/src/index.js';
 import {
   Gazetteer,
   importBoundaries,
@@ -86,10 +89,27 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
 };
 
+/** Commands that need neither the configuration nor the backends. */
+const standalone: Record<string, { usage: string; run: (args: string[]) => Promise<number> }> = {
+  'starter:build': { usage: 'starter:build DIR [--sources DIR] [--recipe FILE]   (the starter pack from its sources; default sources ../shared/data, recipe starter/ghana/recipe.json)', run: buildStarter },
+};
+
 const [name, ...args] = process.argv.slice(2);
 const command = name ? commands[name] : undefined;
+const standaloneCommand = name ? standalone[name] : undefined;
+if (standaloneCommand) {
+  let exitCode = 1;
+  try {
+    exitCode = await standaloneCommand.run(args);
+  } catch (error) {
+    process.stderr.write(`${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof UsageError) process.stderr.write(`usage: npm run ops -- ${standaloneCommand.usage}\n`);
+    exitCode = error instanceof UsageError ? 64 : 1;
+  }
+  process.exit(exitCode);
+}
 if (!command) {
-  process.stderr.write(`usage: npm run ops -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}\n`);
+  process.stderr.write(`usage: npm run ops -- <command>\n${[...Object.values(commands), ...Object.values(standalone)].map((c) => `  ${c.usage}`).join('\n')}\n`);
   process.exit(name ? 64 : 0);
 }
 try {
@@ -322,5 +342,39 @@ async function reviewLandmark(runtime: Runtime, args: string[]): Promise<number>
   const reports = new LandmarkReports(runtime.backends.events, runtime.registry, runtime.backends.readStore, (key) => gazetteer.landmarks().byKeyOf(key), systemClock, 10_000);
   const result = await reports.review(slug, decision as ReviewDecision, 'ops');
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
+}
+
+/**
+ * The starter pack (docs/adr/0017) from its recipe's sources: a line per step
+ * on stderr, the manifest's summary on stdout. Paths given are relative to the
+ * working directory; the defaults to the repository.
+ */
+async function buildStarter(args: string[]): Promise<number> {
+  let outDir: string | undefined;
+  const root = appRoot();
+  let sourcesDir = path.resolve(root, DEFAULT_SOURCES);
+  let recipeFile = path.resolve(root, DEFAULT_PACK, 'recipe.json');
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--sources' && args[i + 1]) sourcesDir = path.resolve(args[++i]);
+    else if (args[i] === '--recipe' && args[i + 1]) recipeFile = path.resolve(args[++i]);
+    else if (args[i].startsWith('--') || outDir !== undefined) throw new UsageError(`unexpected argument ${args[i]}`);
+    else outDir = path.resolve(args[i]);
+  }
+  if (!outDir) throw new UsageError('expected DIR');
+  const recipeText = await readFile(recipeFile, 'utf8').catch((error: Error) => {
+    throw new UsageError(`recipe ${recipeFile}: ${error.message}`);
+  });
+  const started = Date.now();
+  const manifest = await buildStarterPack({
+    recipe: parseRecipe(recipeText, recipeFile),
+    recipeText,
+    sourcesDir,
+    outDir,
+    onProgress: (line) => process.stderr.write(`starter:build: ${line}\n`),
+  });
+  const bytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
+  process.stdout.write(`starter:build: ${manifest.name} pack in ${outDir}: ${Object.keys(manifest.files).length + 1} files, ${(bytes / 1e6).toFixed(2)} MB, ${Date.now() - started} ms\n`);
+  for (const dataset of manifest.datasets) process.stdout.write(`  ${dataset.kind}\t${dataset.dataset ?? '(no importer yet)'}\t${Object.entries(dataset.counts).map(([key, value]) => `${key} ${value}`).join(', ')}\n`);
   return 0;
 }

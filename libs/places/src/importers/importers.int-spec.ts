@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { Place } from '../domain/place.js';
 import { ReferenceStore } from '../reference/reference-store.js';
 import { importBoundaries, importGeoNames, importOsm, ImportError, type ImportProgress } from './importers.js';
@@ -159,6 +160,60 @@ describe('OSM PBF import', () => {
     writeFileSync(cut, whole.subarray(0, whole.length - 10));
     await expect(importOsm(store, cut)).rejects.toThrow(/truncated|ends inside/);
     expect(await store.current('places/osm')).toBeNull();
+  });
+});
+
+describe('gzipped sources (told by their first bytes, whatever their name)', () => {
+  const gzipped = (store: ReferenceStore, name: string, target: string) => {
+    const file = path.join(store.root, target);
+    writeFileSync(file, gzipSync(readFileSync(fixture(name))));
+    return file;
+  };
+  const withoutVersion = (list: Place[]) => list.map((place) => JSON.stringify(place)).sort();
+
+  it('imports the same places and boundaries from .gz files as from the plain ones, with progress to the file size', async () => {
+    const plain = freshStore();
+    await importBoundaries(plain, [REGIONS, DISTRICTS]);
+    await importGeoNames(plain, fixture('geonames-sample.txt'));
+    await importOsm(plain, fixture('osm-sample.osm'));
+
+    const store = freshStore();
+    const boundaries = await importBoundaries(store, [gzipped(store, 'boundaries-regions.geojson', 'regions.geojson.gz'), gzipped(store, 'boundaries-districts.geojson', 'districts')], {
+      attribution: ['OCHA COD-AB'],
+    });
+    expect(boundaries.stats).toMatchObject({ level_1: 2, level_2: 3 });
+    expect(boundaries.version.manifest.attribution).toEqual(['OCHA COD-AB']);
+    const progress: ImportProgress[] = [];
+    const geonamesFile = gzipped(store, 'geonames-sample.txt', 'GH.txt.gz');
+    await importGeoNames(store, geonamesFile, { onProgress: (p) => progress.push(p) });
+    expect(progress.at(-1)).toMatchObject({ done: readFileSync(geonamesFile).length, total: readFileSync(geonamesFile).length });
+    const { stats } = await importOsm(store, gzipped(store, 'osm-sample.osm', 'accra.osm.gz'));
+    expect(stats).toMatchObject({ poi_nodes: 3, poi_ways: 1 });
+
+    for (const dataset of ['places/geonames', 'places/osm']) expect(withoutVersion(await places(store, dataset))).toEqual(withoutVersion(await places(plain, dataset)));
+    expectFixturePlaces(await places(store, 'places/osm'));
+  });
+
+  it('refuses a gzipped PBF, and a gzipped file cut short leaves the live version', async () => {
+    const store = freshStore();
+    const pbf = path.join(store.root, 'fixture.osm.pbf');
+    writePbf(pbf, { nodes: [{ id: 1, lat: 5, lng: -0.2, tags: { amenity: 'cafe', name: 'Cafe' } }], ways: [] }, { compress: true });
+    writeFileSync(`${pbf}.gz`, gzipSync(readFileSync(pbf)));
+    await expect(importOsm(store, `${pbf}.gz`)).rejects.toThrow(/gzipped but not OSM XML/);
+    const live = await importGeoNames(store, fixture('geonames-sample.txt'));
+    const cut = path.join(store.root, 'cut.txt.gz');
+    const whole = gzipSync(readFileSync(fixture('geonames-sample.txt')));
+    writeFileSync(cut, whole.subarray(0, whole.length - 20));
+    await expect(importGeoNames(store, cut)).rejects.toThrow(/unexpected end of file/);
+    expect(await store.currentVersion('places/geonames')).toBe(live.version.version);
+  });
+
+  it('leaves the live place sets alone when told not to reannotate', async () => {
+    const store = freshStore();
+    const live = await importGeoNames(store, fixture('geonames-sample.txt'));
+    const { stats } = await importBoundaries(store, [REGIONS, DISTRICTS], { reannotate: false });
+    expect(Object.keys(stats).filter((key) => key.startsWith('reannotated:'))).toEqual([]);
+    expect(await store.currentVersion('places/geonames')).toBe(live.version.version);
   });
 });
 

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { AdminAreas, boundaryFromFeature, type Boundary } from '../domain/admin-areas.js';
@@ -8,8 +7,9 @@ import { placeFromOsm, poiFeature, type OsmTags } from '../domain/osm-tags.js';
 import { ATTRIBUTION, type Place } from '../domain/place.js';
 import { DATASET_NAME, type DatasetVersion, type DatasetWriter, type ReferenceStore } from '../reference/reference-store.js';
 import { readOsmPbf } from './osm-pbf.js';
-import { OsmFormatError, type OsmReader, type OsmVisitor } from './osm-source.js';
+import { OsmFormatError, type OsmReader, type OsmVisitor, type ReadProgress } from './osm-source.js';
 import { readOsmXml } from './osm-xml.js';
+import { headOf, openSource, readSource, sourceFile } from './source-file.js';
 
 /**
  * The importers behind `npm run ops -- import:geonames|import:osm|import:boundaries`
@@ -32,6 +32,14 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Tests: runs after the new version is durable and before it goes live. */
   beforeSwitch?: () => Promise<void>;
+  /**
+   * Boundaries only: also rewrite every live place set with the new region and
+   * district names (default true). The starter (docs/adr/0017) passes false: it
+   * never writes a new version of a place set it did not import.
+   */
+  reannotate?: boolean;
+  /** Boundaries only: what the boundaries' source requires (the default, unknown for a plain GeoJSON, is none). */
+  attribution?: string[];
 }
 
 export interface ImportResult {
@@ -47,17 +55,18 @@ const MAX_BOUNDARY_FILE_BYTES = 512 * 1024 * 1024;
 
 export async function importGeoNames(store: ReferenceStore, file: string, options: ImportOptions = {}): Promise<ImportResult> {
   const dataset = placeDataset(options.dataset ?? 'geonames');
-  const total = (await stat(file)).size;
+  const source = await sourceFile(file);
+  const total = source.size;
   const admin = await loadAdminAreas(store);
   const writer = await store.begin(dataset);
   const stats: Record<string, number> = { rows: 0, places: 0, skipped_rows: 0, with_admin_names: 0 };
   try {
-    const input = createReadStream(file, { highWaterMark: 1 << 20 });
+    const { input, file: raw } = openSource(source);
     let lines = 0;
-    // Characters of the lines handled so far: the stream's own count runs a megabyte ahead.
+    // Characters of the lines handled so far: the stream's own count runs a megabyte ahead (compressed: the file's bytes read).
     let consumed = 0;
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-      consumed += line.length + 1;
+      consumed = source.gzip ? raw.bytesRead : consumed + line.length + 1;
       if (line === '' || line.startsWith('#')) continue;
       stats.rows++;
       const place = placeFromGeoNames(line.split('\t'));
@@ -185,11 +194,11 @@ export async function importBoundaries(store: ReferenceStore, files: string[], o
   const boundaries: Boundary[] = [];
   try {
     for (const [index, file] of files.entries()) {
-      const size = (await stat(file)).size;
-      if (size > MAX_BOUNDARY_FILE_BYTES) throw new ImportError(`${path.basename(file)} is ${size} bytes; simplify it below ${MAX_BOUNDARY_FILE_BYTES} first`);
+      const source = await sourceFile(file);
+      if (source.size > MAX_BOUNDARY_FILE_BYTES) throw new ImportError(`${path.basename(file)} is ${source.size} bytes; simplify it below ${MAX_BOUNDARY_FILE_BYTES} first`);
       let document: unknown;
       try {
-        document = JSON.parse(await readFile(file, 'utf8'));
+        document = JSON.parse((await readSource(source)).toString('utf8'));
       } catch (error) {
         throw new ImportError(`${path.basename(file)} is not JSON: ${(error as Error).message}`);
       }
@@ -209,13 +218,14 @@ export async function importBoundaries(store: ReferenceStore, files: string[], o
       options.onProgress?.({ phase: 'reading', done: index + 1, total: files.length, records: writer.records });
     }
     if (boundaries.length === 0) throw new ImportError('no admin boundary (ADM1_*/ADM2_* or name + admin_level 4/6 properties) in the given files');
-    await writer.commit({ sources: files.map((file) => path.basename(file)), attribution: [], stats }, options.beforeSwitch);
+    await writer.commit({ sources: files.map((file) => path.basename(file)), attribution: options.attribution ?? [], stats }, options.beforeSwitch);
   } catch (error) {
     await writer.abort();
     throw error;
   }
   const version = (await store.current(BOUNDARIES))!;
   const admin = new AdminAreas(boundaries);
+  if (options.reannotate === false) return { version, stats };
   for (const dataset of await store.placeDatasets()) stats[`reannotated:${dataset}`] = await reannotate(store, dataset, admin, options);
   return { version, stats };
 }
@@ -269,15 +279,22 @@ function add(writer: DatasetWriter, place: Place, stats: Record<string, number>)
   stats.places++;
 }
 
-/** XML starts with `<` (after an optional byte-order mark and white space); anything else is taken for PBF. */
+/** An OSM file (XML, gzipped XML or PBF) object by object, as the importers read it: for other tools (the starter build). */
+export async function readOsm(file: string, visitor: OsmVisitor, progress?: ReadProgress): Promise<void> {
+  const read = await readerFor(file);
+  await read(file, visitor, progress);
+}
+
+/**
+ * XML starts with `<` (after an optional byte-order mark and white space);
+ * anything else is taken for PBF. Gzipped XML is read as it is; a gzipped PBF
+ * is refused (its blobs are compressed already), and so are bzip2 and zip.
+ */
 async function readerFor(file: string): Promise<OsmReader> {
-  if (/\.(bz2|gz|zip)$/i.test(file)) throw new OsmFormatError('compressed OSM XML is not read directly: decompress it first, or use the .osm.pbf');
-  const handle = await open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(64), 0, 64, 0);
-    const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-    return head.startsWith('<') ? readOsmXml : readOsmPbf;
-  } finally {
-    await handle.close();
-  }
+  if (/\.(bz2|zip)$/i.test(file)) throw new OsmFormatError('bzip2 or zip compressed OSM is not read directly: decompress it first (gzip is read), or use the .osm.pbf');
+  const source = await sourceFile(file);
+  const head = (await headOf(source, 64)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (head.startsWith('<')) return readOsmXml;
+  if (source.gzip) throw new OsmFormatError(`${path.basename(file)} is gzipped but not OSM XML: a .osm.pbf is read uncompressed`);
+  return readOsmPbf;
 }

@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { OsmFormatError, type OsmVisitor, type ReadProgress } from './osm-source.js';
+import { openSource, sourceFile } from './source-file.js';
 
 /**
  * A streaming reader of OSM XML (.osm, Overpass output): a small tokenizer for
@@ -9,20 +9,24 @@ import { OsmFormatError, type OsmVisitor, type ReadProgress } from './osm-source
  * one unfinished tag of the current chunk in memory, never the document.
  */
 export async function readOsmXml(file: string, visitor: OsmVisitor, progress?: ReadProgress): Promise<void> {
-  const total = (await stat(file)).size;
-  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const source = await sourceFile(file);
+  const { input, file: raw } = openSource(source);
+  // A UTF-8 sequence may straddle two chunks: the decoder holds its first bytes back.
+  const decoder = new StringDecoder('utf8');
   const parser = new OsmXmlParser(visitor);
   try {
-    for await (const chunk of input as AsyncIterable<string>) {
-      parser.feed(chunk);
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      parser.feed(decoder.write(chunk));
       await visitor.afterBlock?.();
-      progress?.(input.bytesRead, total);
+      progress?.(raw.bytesRead, source.size);
       if (visitor.finished?.()) break;
     }
   } finally {
     input.destroy();
+    raw.destroy();
   }
   if (!visitor.finished?.()) {
+    parser.feed(decoder.end());
     parser.end();
     await visitor.afterBlock?.();
   }

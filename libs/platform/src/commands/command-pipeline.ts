@@ -36,7 +36,7 @@ interface Wirable {
  * Runs every command: read is decode → open → upcast → evolve, write is
  * decide → seal → append with the expected revision; a conflict follows the
  * command's policy; then the answer waits for the read models the command
- * names. docs/adr/0015-command-pipeline.md.
+ * names. docs/adr/0015-command-pipeline-and-log-follower.md.
  */
 export class CommandPipeline {
   private readonly prepared = new WeakMap<object, { deps: unknown; codec: StreamCodec<unknown> }>();

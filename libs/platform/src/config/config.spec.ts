@@ -74,4 +74,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ THROTTLE_ROUTING_PER_MINUTE: '0' })).toThrow(/THROTTLE_ROUTING_PER_MINUTE/);
     expect(() => loadConfig({ BCRYPT_COST: '99' })).toThrow(/BCRYPT_COST/);
   });
+
+  it('imports the starter data unless STARTER_DATA=false', () => {
+    expect(loadConfig({}).starterData).toBe(true);
+    expect(loadConfig({ STARTER_DATA: 'true' }).starterData).toBe(true);
+    expect(loadConfig({ STARTER_DATA: 'false' }).starterData).toBe(false);
+    expect(loadConfig({ STARTER_DATA: '0' }).starterData).toBe(false);
+    expect(() => loadConfig({ STARTER_DATA: 'no' })).toThrow(/STARTER_DATA/);
+  });
 });

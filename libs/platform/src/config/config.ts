@@ -53,6 +53,8 @@ export interface Config {
   tilesDir: string;
   /** Cache-Control max-age of a served archive, in seconds. */
   tilesMaxAgeS: number;
+  /** Import the bundled starter pack's dataset of each kind that has no live dataset, on start (STARTER_DATA, decisions.md). */
+  starterData: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     signupLimitPerIpPerHour: int(env, 'SIGNUP_LIMIT_PER_IP_PER_HOUR', 20, 1, 10_000_000),
     tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),
     tilesMaxAgeS: int(env, 'TILES_MAX_AGE_S', 3600, 0, 31_536_000),
+    starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
     googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',
     googleClientIds: googleClientIds ? googleClientIds.split(',').map((id) => id.trim()).filter(Boolean) : [],
     personalTokenTtlDays: int(env, 'PERSONAL_TOKEN_TTL_DAYS', 30, 1, 365),

@@ -16,7 +16,8 @@ export class HealthController {
   @RawResponse()
   async health(@Res() reply: FastifyReply): Promise<void> {
     if (!this.readiness.isReady) {
-      await reply.status(503).header('cache-control', 'no-store').send({ status: 'starting' });
+      const pending = this.readiness.pending;
+      await reply.status(503).header('cache-control', 'no-store').send(pending.length > 0 ? { status: 'starting', pending } : { status: 'starting' });
       return;
     }
     const failing = await this.readiness.failing();

@@ -4,10 +4,15 @@ export interface HealthCheck {
   ping(): Promise<void>;
 }
 
-/** Flips to ready once the service accepts requests (decisions.md: 503 while starting). */
+/**
+ * Flips to ready once the service accepts requests (decisions.md: 503 while
+ * starting). Start-up work that goes on after the server listens (the starter
+ * data import) holds readiness back until it releases its hold.
+ */
 export class Readiness {
   private ready = false;
   private readonly checks: HealthCheck[] = [];
+  private readonly holds = new Map<symbol, string>();
 
   add(check: HealthCheck): void {
     this.checks.push(check);
@@ -19,7 +24,21 @@ export class Readiness {
     this.ready = false;
   }
   get isReady(): boolean {
-    return this.ready;
+    return this.ready && this.holds.size === 0;
+  }
+
+  /** Keeps the service not ready until the returned function is called (once is enough; more are harmless). */
+  hold(name: string): () => void {
+    const token = Symbol(name);
+    this.holds.set(token, name);
+    return () => {
+      this.holds.delete(token);
+    };
+  }
+
+  /** What start-up work is still holding readiness back. */
+  get pending(): string[] {
+    return [...new Set(this.holds.values())].sort();
   }
 
   /** Pings every backend with a deadline; answers the failing ones. */

@@ -1,0 +1,27 @@
+import { Readiness } from './readiness.js';
+
+describe('Readiness', () => {
+  it('is ready once marked and no start-up work holds it back', () => {
+    const readiness = new Readiness();
+    const releaseImport = readiness.hold('starter_data');
+    const releaseOther = readiness.hold('warm_up');
+    readiness.markReady();
+    expect(readiness.isReady).toBe(false);
+    expect(readiness.pending).toEqual(['starter_data', 'warm_up']);
+    releaseImport();
+    releaseImport();
+    expect(readiness.pending).toEqual(['warm_up']);
+    expect(readiness.isReady).toBe(false);
+    releaseOther();
+    expect(readiness.isReady).toBe(true);
+    readiness.markStopping();
+    expect(readiness.isReady).toBe(false);
+  });
+
+  it('is not ready before it is marked, even with nothing held', () => {
+    const readiness = new Readiness();
+    readiness.hold('starter_data')();
+    expect(readiness.isReady).toBe(false);
+    expect(readiness.pending).toEqual([]);
+  });
+});

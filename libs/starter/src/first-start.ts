@@ -1,0 +1,201 @@
+import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import {
+  ATTRIBUTION,
+  importBoundaries,
+  importGeoNames,
+  importOsm,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportResult,
+  type ReferenceStore,
+} from '../../places/src/index.js';
+import { readManifest, StarterPackError, verifyPack, type PackDataset, type StarterKind } from './pack.js';
+
+/**
+ * On start, the starter pack's dataset of each kind that has no live dataset
+ * (docs/adr/0017): boundaries first, so places get their region and district,
+ * then the gazetteer, then the landmarks, through the same importers as
+ * `npm run ops -- import:*`. A live dataset is never replaced, so a restart
+ * imports nothing and an operator's own import always wins. Each dataset is
+ * switched in atomically by the reference store: a crash leaves the kinds done
+ * so far live, and the next start imports the rest.
+ */
+
+export interface StarterLog {
+  info(fields: Record<string, unknown>): void;
+}
+
+export interface StarterImportOptions {
+  log: StarterLog;
+  /** Aborts between progress reports of an import (shutdown during the first start); the version being written is dropped. */
+  signal?: AbortSignal;
+  /** Tests: each importer's progress. */
+  onProgress?: (kind: StarterKind, progress: ImportProgress) => void;
+  /** Another process importing the starter into the same folder: how long its lock may go untouched before it counts as dead. */
+  staleLockMs?: number;
+}
+
+export interface StarterImportReport {
+  imported: Array<{ kind: StarterKind; dataset: string; version: string; records: number; ms: number }>;
+  /** Kinds of the pack left alone: a dataset of that kind is live, or no importer reads it yet. */
+  skipped: Array<{ kind: StarterKind; reason: 'live' | 'no_importer' }>;
+  ms: number;
+}
+
+export class StarterAbortedError extends Error {}
+
+/** The kinds an importer exists for, in the order they must run. */
+const IMPORT_ORDER: readonly StarterKind[] = ['boundaries', 'places', 'landmarks'];
+const LOCK = '.starter-import.lock';
+/** Locks this process holds: its own pid in a lock file means stale only when the lock is not one of these. */
+const heldHere = new Set<string>();
+const HEARTBEAT_MS = 2000;
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Which kinds have a live dataset. A place set counts as landmarks when it
+ * came from OpenStreetMap (its manifest carries the OSM attribution, as
+ * `import:osm` writes it) and as places otherwise (GeoNames).
+ */
+export async function liveKinds(store: ReferenceStore): Promise<Map<StarterKind, string[]>> {
+  const live = new Map<StarterKind, string[]>();
+  const note = (kind: StarterKind, dataset: string) => live.set(kind, [...(live.get(kind) ?? []), dataset]);
+  if (await store.currentVersion('boundaries')) note('boundaries', 'boundaries');
+  for (const dataset of await store.placeDatasets()) {
+    const version = await store.current(dataset);
+    if (!version) continue;
+    note(version.manifest.attribution.includes(ATTRIBUTION.osm) ? 'landmarks' : 'places', dataset);
+  }
+  return live;
+}
+
+export async function importStarterData(store: ReferenceStore, packDir: string, options: StarterImportOptions): Promise<StarterImportReport> {
+  const started = Date.now();
+  const manifest = await readManifest(packDir);
+  const report: StarterImportReport = { imported: [], skipped: [], ms: 0 };
+  const wanted = async () => {
+    const live = await liveKinds(store);
+    return manifest.datasets.filter((dataset) => IMPORT_ORDER.includes(dataset.kind) && !live.has(dataset.kind));
+  };
+  if ((await wanted()).length > 0) {
+    await withLock(store.root, options, async () => {
+      // Another process may have imported while this one waited for the lock: look again.
+      const todo = (await wanted()).sort((a, b) => IMPORT_ORDER.indexOf(a.kind) - IMPORT_ORDER.indexOf(b.kind));
+      const problems = await verifyPack(packDir, manifest, todo.flatMap((dataset) => dataset.files));
+      if (problems.length > 0) throw new StarterPackError(`starter pack ${packDir} does not match its manifest: ${problems.join('; ')}`);
+      for (const dataset of todo) {
+        const begun = Date.now();
+        const result = await importDataset(store, packDir, dataset, options);
+        const entry = { kind: dataset.kind, dataset: result.version.dataset, version: result.version.version, records: result.version.manifest.records, ms: Date.now() - begun };
+        report.imported.push(entry);
+        options.log.info({ msg: 'starter dataset imported', pack: manifest.name, ...entry });
+      }
+    });
+  }
+  const imported = new Set(report.imported.map((entry) => entry.kind));
+  for (const dataset of manifest.datasets) {
+    if (!imported.has(dataset.kind)) report.skipped.push({ kind: dataset.kind, reason: IMPORT_ORDER.includes(dataset.kind) ? 'live' : 'no_importer' });
+  }
+  report.ms = Date.now() - started;
+  return report;
+}
+
+function importDataset(store: ReferenceStore, packDir: string, dataset: PackDataset, options: StarterImportOptions): Promise<ImportResult> {
+  const files = dataset.files.map((file) => path.join(packDir, file));
+  const importOptions: ImportOptions = {
+    onProgress: (progress) => {
+      // Thrown inside the importer, which drops its unfinished version.
+      if (options.signal?.aborted) throw new StarterAbortedError('starter import aborted');
+      options.onProgress?.(dataset.kind, progress);
+    },
+  };
+  switch (dataset.kind) {
+    case 'boundaries':
+      // Never a new version of a place set the starter did not import: no reannotation.
+      return importBoundaries(store, files, { ...importOptions, reannotate: false, attribution: dataset.attribution });
+    case 'places':
+      return importGeoNames(store, single(files, dataset), { ...importOptions, dataset: placeSetName(dataset) });
+    case 'landmarks':
+      return importOsm(store, single(files, dataset), { ...importOptions, dataset: placeSetName(dataset) });
+    default:
+      throw new StarterPackError(`no importer for ${dataset.kind}`);
+  }
+}
+
+function single(files: string[], dataset: PackDataset): string {
+  if (files.length !== 1) throw new StarterPackError(`the ${dataset.kind} dataset of a starter pack is one file, not ${files.length}`);
+  return files[0];
+}
+
+function placeSetName(dataset: PackDataset): string {
+  if (!dataset.dataset?.startsWith('places/')) throw new StarterPackError(`the ${dataset.kind} dataset must be a place set (places/…), not ${dataset.dataset}`);
+  return dataset.dataset.slice('places/'.length);
+}
+
+/**
+ * One process imports the starter at a time: API instances sharing a data
+ * volume start together. The lock is a folder (mkdir is atomic) with its
+ * owner inside, touched while held; a lock untouched for `staleLockMs`, or
+ * held by a process of this host that is gone, is taken over.
+ */
+async function withLock<T>(root: string, options: StarterImportOptions, run: () => Promise<T>): Promise<T> {
+  await mkdir(root, { recursive: true });
+  const lock = path.join(root, LOCK);
+  const staleMs = options.staleLockMs ?? STALE_LOCK_MS;
+  let waitingSince = 0;
+  for (;;) {
+    if (options.signal?.aborted) throw new StarterAbortedError('starter import aborted');
+    try {
+      await mkdir(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (await isStale(lock, staleMs)) {
+      await rm(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (waitingSince === 0) {
+      waitingSince = Date.now();
+      options.log.info({ msg: 'starter data: another process is importing it; waiting', lock });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  heldHere.add(lock);
+  await writeFile(path.join(lock, 'owner'), `${hostname()} ${process.pid}\n`);
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    void utimes(lock, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  try {
+    return await run();
+  } finally {
+    clearInterval(heartbeat);
+    await rm(lock, { recursive: true, force: true });
+    heldHere.delete(lock);
+  }
+}
+
+async function isStale(lock: string, staleMs: number): Promise<boolean> {
+  const info = await stat(lock).catch(() => null);
+  if (!info) return false;
+  if (Date.now() - info.mtimeMs > staleMs) return true;
+  const owner = await readFile(path.join(lock, 'owner'), 'utf8').catch(() => null);
+  if (!owner) return false;
+  const [host, pidText] = owner.trim().split(' ');
+  const pid = Number(pidText);
+  // This process cannot hold it here (a container restarted under the same pid), and a pid of this host that is gone holds nothing.
+  return host === hostname() && Number.isInteger(pid) && (pid === process.pid ? !heldHere.has(lock) : !isRunning(pid));
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * A child process for the first-start crash test, killed with SIGKILL by
+ * first-start.int-spec.ts while it writes the landmarks (the boundaries and
+ * the gazetteer are live by then). It prints `writing` and freezes (the event
+ * loop blocked, as a hung process would be) until it is killed.
+ *
+ *   starter-child.ts <reference-root> <pack-dir>
+ */
+import { ReferenceStore } from '../../../places/src/index.js';
+import { importStarterData } from '../first-start.js';
+
+const [root, packDir] = process.argv.slice(2);
+
+await importStarterData(new ReferenceStore(root), packDir, {
+  log: { info: () => undefined },
+  onProgress: (kind, progress) => {
+    if (kind !== 'landmarks' || progress.records === 0) return;
+    // stdout to a pipe is synchronous on Linux: the parent sees the line before the freeze.
+    process.stdout.write('writing\n');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  },
+});
+process.stdout.write('committed\n');
