@@ -10,6 +10,7 @@ import { TilesModule } from '../../../libs/tiles/src/index.js';
 import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
 import { CheckpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
+import { PlannedEndpointsModule } from './not-implemented.js';
 
 /**
  * The HTTP application: every bounded context's controllers behind the API-key
@@ -47,6 +48,7 @@ export class ApiModule {
         TilesModule,
         WebhooksModule,
         PlacesModule,
+        PlannedEndpointsModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

@@ -59,14 +59,7 @@ class ConventionalFastifyAdapter extends FastifyAdapter {
  * endpoint shares: the envelope, one exception filter, the validation pipe,
  * 404/405 in the envelope, body limits, request ids and the OpenAPI document.
  */
-export interface HttpAppOptions {
-  /** Routes registered on Fastify directly, outside Nest (e.g. the planned-but-unbuilt endpoints). */
-  registerRoutes?: (fastify: FastifyInstance) => void;
-  /** Adds to the generated OpenAPI document what `registerRoutes` serves. */
-  decorateDocument?: (document: { paths: Record<string, Record<string, unknown>> }) => void;
-}
-
-export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger, options: HttpAppOptions = {}): Promise<HttpApp> {
+export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger): Promise<HttpApp> {
   const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     const allowed = METHODS.filter((method) => routes.find(method, path) !== null);
@@ -140,8 +133,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   app.useGlobalFilters(new EnvelopeExceptionFilter());
   app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
   app.useGlobalPipes(createValidationPipe());
-  options.registerRoutes?.(fastify);
-  serveOpenApi(app, options.decorateDocument);
+  serveOpenApi(app);
   const stop = async () => {
     stopping = true;
     const sweeper = setInterval(() => fastify.server.closeIdleConnections?.(), 50);
@@ -155,7 +147,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
 }
 
 /** The OpenAPI 3.1 document is generated from the controllers and DTOs (decisions.md). */
-function serveOpenApi(app: INestApplication, decorate: HttpAppOptions['decorateDocument']): void {
+function serveOpenApi(app: INestApplication): void {
   const builder = new DocumentBuilder()
     .setTitle('Location Addressing, Verification and Monitoring API')
     .setDescription(
@@ -171,9 +163,7 @@ function serveOpenApi(app: INestApplication, decorate: HttpAppOptions['decorateD
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.get('/v2/openapi.json', async (_request, reply) => {
     if (!document) {
-      const generated = SwaggerModule.createDocument(app, builder);
-      decorate?.(generated as unknown as { paths: Record<string, Record<string, unknown>> });
-      document = generated;
+      document = SwaggerModule.createDocument(app, builder);
     }
     return reply.header('cache-control', 'no-cache').send(document);
   });
