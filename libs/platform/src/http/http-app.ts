@@ -9,7 +9,9 @@ import type { Config } from '../config/config.js';
 import { JsonLogger } from '../logging/json-logger.js';
 import { EnvelopeInterceptor } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
-import { EnvelopeExceptionFilter, fastifyClientError } from './exception.filter.js';
+import { EnvelopeExceptionFilter } from './exception.filter.js';
+import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, MAX_PARAM_LENGTH, refuseEncodedBody } from './http-edge.js';
+import { boundedJsonParser, type BodyParser } from './json-body.js';
 import { createValidationPipe } from './validation.js';
 
 /** Called for every response just before it is sent; may delay it (the audit append does). */
@@ -57,7 +59,8 @@ class ConventionalFastifyAdapter extends FastifyAdapter {
 /**
  * Builds the Nest application on Fastify with the HTTP conventions every
  * endpoint shares: the envelope, one exception filter, the validation pipe,
- * 404/405 in the envelope, body limits, request ids and the OpenAPI document.
+ * 404/405 in the envelope, body limits and shapes, time-outs, request ids and
+ * the OpenAPI document.
  */
 export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger): Promise<HttpApp> {
   const notFound = (request: FastifyRequest, reply: FastifyReply) => {
@@ -81,9 +84,20 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Fastify's default of 0 disables Node's request time-out: a client trickling a declared body held its connection for ever.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // Node checks both time-outs only this often (30 s by default), which would let a trickle run that long past its limit.
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(config.headersTimeoutMs / 10))),
+    },
+    clientErrorHandler: clientErrorHandler(config, logger),
+    frameworkErrors: frameworkErrorHandler(logger),
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  // Registered through Nest, so that Nest does not install its own JSON parser over it.
+  adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, boundedJsonParser(fastify.getDefaultJsonParser('error', 'error') as BodyParser<string>));
   const listeners: ResponseListener[] = [];
   const gates: RequestGate[] = [];
   const routes = FindMyWay();
@@ -100,7 +114,12 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     (request as { startedAt?: bigint }).startedAt = process.hrtime.bigint();
     request.receivedAt = new Date().toISOString();
     void reply.header('x-request-id', request.id);
+    if (refuseEncodedBody(request, reply)) return reply;
     for (const gate of gates) if (await gate(request, reply)) return reply;
+  });
+  fastify.addHook('preValidation', async (request, reply) => {
+    const error = illFormedParameter(request);
+    if (error) return reply.status(error.status).send(failure(error.code, error.message, { field: error.field, request_id: String(request.id) }));
   });
   let stopping = false;
   fastify.addHook('onSend', async (request, reply, payload) => {
