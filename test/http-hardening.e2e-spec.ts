@@ -46,6 +46,24 @@ describe('HTTP edge hardening', () => {
       expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', field: 'body', details: { limit: 'values', max: 100_000 } } });
     });
 
+    it('refuses an object of more than 1,000 members', async () => {
+      const members = (count: number) => `{${Array.from({ length: count }, (_, index) => `"k${index}":0`).join(',')}}`;
+      const response = await service.request('POST', '/v2/self/signup', { rawBody: members(1001) });
+      expect(response.status).toBe(400);
+      expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', details: { limit: 'members', max: 1000 } } });
+      const nestedObject = await service.request('POST', '/v2/hexcode/bulk', { key, rawBody: `{"items":[${members(1001)}]}` });
+      expect(await json<ErrorAnswer>(nestedObject)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', details: { limit: 'members' } } });
+      const within = await service.request('POST', '/v2/self/signup', { rawBody: members(1000) });
+      expect(await json<ErrorAnswer>(within)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'k0' } });
+    });
+
+    it('takes JSON only: a form-encoded body is 415', async () => {
+      const fields = Array.from({ length: 100 }, (_, index) => `k${index}=0`).join('&');
+      const response = await service.request('POST', '/v2/self/signup', { rawBody: `name=Ama&email=ama%40example.com&${fields}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(response.status).toBe(415);
+      expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'content-type' } });
+    });
+
     it('keeps the event loop free while deep bodies arrive', async () => {
       const body = nested(50_000);
       const flood = Array.from({ length: 10 }, () => service.request('POST', '/v2/self/signup', { rawBody: body }));

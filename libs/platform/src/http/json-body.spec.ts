@@ -1,6 +1,6 @@
 import { BodyTooComplexError, boundedJsonParser, illFormedPath, IllFormedTextError, JSON_BODY_LIMITS, scanJsonText, type BodyParser } from './json-body.js';
 
-const limits = { maxDepth: 3, maxValues: 10 };
+const limits = { maxDepth: 3, maxValues: 20, maxMembers: 4 };
 
 describe('scanJsonText', () => {
   it('counts nesting of arrays and objects, not brackets inside strings', () => {
@@ -13,10 +13,18 @@ describe('scanJsonText', () => {
   });
 
   it('counts array elements and object members, each container as one more', () => {
-    expect(scanJsonText(`[${'0,'.repeat(9)}0]`, limits).breach).toBeUndefined();
-    expect(scanJsonText(`[${'0,'.repeat(10)}0]`, limits).breach).toBe('values');
-    expect(scanJsonText('{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11}', limits).breach).toBe('values');
+    expect(scanJsonText(`[${'0,'.repeat(19)}0]`, limits).breach).toBeUndefined();
+    expect(scanJsonText(`[${'0,'.repeat(20)}0]`, limits).breach).toBe('values');
+    expect(scanJsonText(`[${'{"a":1,"b":2},'.repeat(7)}0]`, limits).breach).toBe('values');
     expect(scanJsonText(`["${','.repeat(50)}"]`, limits).breach).toBeUndefined();
+  });
+
+  it('counts the members of each object on its own', () => {
+    expect(scanJsonText('{"a":1,"b":2,"c":3,"d":{"e":1,"f":2,"g":3,"h":4}}', limits).breach).toBeUndefined();
+    expect(scanJsonText('{"a":1,"b":2,"c":3,"d":4,"e":5}', limits).breach).toBe('members');
+    expect(scanJsonText('[{"a":1,"b":2,"c":3,"d":4},{"a":1,"b":2,"c":3,"d":4}]', limits).breach).toBeUndefined();
+    expect(scanJsonText('{"a":{"x":1},"b":[1,2,3,4,5,6],"c":"d:e:f:g:h","d":4,"e":5}', limits).breach).toBe('members');
+    expect(scanJsonText('{"a":{"x":1},"b":[1,2,3,4,5,6],"c":"d:e:f:g:h","d":4}', limits).breach).toBeUndefined();
   });
 
   it('stops at the first breach of a huge text without parsing it', () => {
@@ -32,7 +40,7 @@ describe('scanJsonText', () => {
     const ring = Array.from({ length: 1000 }, (_, index) => [index / 1000, index / 2000]);
     const polygon = JSON.stringify({ fence_type: 'polygon', customer_id: 'c', polygon: { type: 'Polygon', coordinates: Array.from({ length: 21 }, () => ring) } });
     expect(scanJsonText(polygon).breach).toBeUndefined();
-    expect(JSON_BODY_LIMITS).toEqual({ maxDepth: 32, maxValues: 100_000 });
+    expect(JSON_BODY_LIMITS).toEqual({ maxDepth: 32, maxValues: 100_000, maxMembers: 1000 });
   });
 
   it('flags a surrogate escape in any case, not an escaped backslash before "ud800"', () => {
@@ -67,7 +75,7 @@ describe('boundedJsonParser', () => {
   };
   const run = (text: string) =>
     new Promise<{ error: Error | null; value?: unknown }>((resolve) => {
-      boundedJsonParser(parse, limits)({} as never, Buffer.from(text), (error, value) => resolve({ error, value }));
+      boundedJsonParser(parse, limits)({} as never, text, (error, value) => resolve({ error, value }));
     });
 
   it('refuses a breach before parsing, with the limit in the details', async () => {

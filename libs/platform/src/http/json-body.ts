@@ -5,40 +5,48 @@ import { DomainError, InvalidParamError } from '../errors.js';
  * Bounds on the shape of a JSON request body, checked on the raw text before
  * JSON.parse and before anything walks the parsed value (issue #10): class-
  * transformer recurses per level and overflowed the stack near 1,300 levels
- * (a 500), and a 1 MiB body of half a million tiny values held the event loop
- * for seconds. The largest legitimate bodies stay well inside: a full
- * `/v2/hexcode/bulk` batch is about 50,000 values, a geofence polygon of
- * 1,000 vertices and 20 holes about 63,000, and nothing nests beyond 6 levels.
+ * (a 500); a 1 MiB body of half a million tiny values held the event loop for
+ * seconds; and one object of 90,000 members took 10–15 s in the validation
+ * pipe (its cost grows faster than the member count). The largest legitimate
+ * bodies stay well inside: a full `/v2/hexcode/bulk` batch is about 50,000
+ * values, a geofence polygon of 1,000 vertices and 20 holes about 63,000; no
+ * request object has more than a dozen members, nor nests beyond 6 levels.
  */
 export const JSON_BODY_LIMITS = {
   /** Arrays and objects inside one another. */
   maxDepth: 32,
   /** Array elements and object members in the whole body (each array or object counts as one more). */
   maxValues: 100_000,
+  /** Members of any one object. */
+  maxMembers: 1_000,
 } as const;
 
-export type JsonBodyLimits = { maxDepth: number; maxValues: number };
+export type JsonBodyLimits = { maxDepth: number; maxValues: number; maxMembers: number };
+export type JsonBodyLimit = 'depth' | 'values' | 'members';
+
+const LIMIT_MESSAGES: Record<JsonBodyLimit, (max: number) => string> = {
+  depth: (max) => `request body nests arrays and objects deeper than ${max} levels`,
+  values: (max) => `request body holds more than ${max} values (array elements and object members)`,
+  members: (max) => `an object of the request body has more than ${max} members`,
+};
 
 /** 400 BODY_TOO_COMPLEX: the body breaks one of JSON_BODY_LIMITS; `details` says which and the bound. */
 export class BodyTooComplexError extends DomainError {
   readonly code = 'BODY_TOO_COMPLEX';
   readonly status = 400;
   override readonly field = 'body';
-  override readonly details: Readonly<{ limit: 'depth' | 'values'; max: number }>;
+  override readonly details: Readonly<{ limit: JsonBodyLimit; max: number }>;
 
-  constructor(limit: 'depth' | 'values', max: number) {
-    super(
-      limit === 'depth'
-        ? `request body nests arrays and objects deeper than ${max} levels`
-        : `request body holds more than ${max} values (array elements and object members)`,
-    );
+  constructor(limit: JsonBodyLimit, limits: JsonBodyLimits = JSON_BODY_LIMITS) {
+    const max = limit === 'depth' ? limits.maxDepth : limit === 'values' ? limits.maxValues : limits.maxMembers;
+    super(LIMIT_MESSAGES[limit](max));
     this.details = { limit, max };
   }
 }
 
 export interface JsonTextScan {
   /** The first limit the text breaks, if any. */
-  breach?: 'depth' | 'values';
+  breach?: JsonBodyLimit;
   /** A `\uD800`–`\uDFFF` escape occurs in a string: JSON.parse may then yield a lone surrogate. */
   surrogateEscape: boolean;
 }
@@ -46,19 +54,23 @@ export interface JsonTextScan {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
 /**
- * One pass over the text, no allocation, stopping at the first breach. It
- * does not decide whether the text is JSON (JSON.parse does, afterwards): it
- * only counts brackets and separators outside strings, so a breach is found
- * whatever else is wrong with the text. Values are counted as separators plus
- * containers, exact for non-empty containers.
+ * One pass over the text, stopping at the first breach. It does not decide
+ * whether the text is JSON (JSON.parse does, afterwards): it only counts
+ * brackets, separators and member colons outside strings, so a breach is
+ * found whatever else is wrong with the text. Values are counted as
+ * separators plus containers, exact for non-empty containers.
  */
 export function scanJsonText(text: string, limits: JsonBodyLimits = JSON_BODY_LIMITS): JsonTextScan {
+  // Per open container (index = depth): whether it is an object, and its members so far.
+  const isObject = new Uint8Array(limits.maxDepth + 1);
+  const members = new Uint32Array(limits.maxDepth + 1);
   let depth = 0;
   let values = 0;
   let inString = false;
@@ -81,10 +93,15 @@ export function scanJsonText(text: string, limits: JsonBodyLimits = JSON_BODY_LI
       case OPEN_BRACE:
         if (++depth > limits.maxDepth) return { breach: 'depth', surrogateEscape };
         if (++values > limits.maxValues) return { breach: 'values', surrogateEscape };
+        isObject[depth] = char === OPEN_BRACE ? 1 : 0;
+        members[depth] = 0;
         break;
       case CLOSE_BRACKET:
       case CLOSE_BRACE:
-        depth--;
+        if (depth > 0) depth--;
+        break;
+      case COLON:
+        if (isObject[depth] === 1 && ++members[depth] > limits.maxMembers) return { breach: 'members', surrogateEscape };
         break;
       case COMMA:
         if (++values > limits.maxValues) return { breach: 'values', surrogateEscape };
@@ -141,21 +158,20 @@ export class IllFormedTextError extends InvalidParamError {
   }
 }
 
+type Done = (error: Error | null, body?: unknown) => void;
+/** A body parser in Fastify's callback form (Fastify's own JSON parser is one). */
+export type BodyParser<Raw extends string | Buffer> = (request: FastifyRequest, body: Raw, done: Done) => void;
+
 /**
  * The application/json parser: the shape scan first, then Fastify's own
  * parser (which keeps its prototype-poisoning checks), then — only when the
  * text had a surrogate escape — the well-formedness walk.
  */
-type Done = (error: Error | null, body?: unknown) => void;
-/** A body parser in Fastify's callback form (Fastify's own JSON parser is one). */
-export type BodyParser<Raw extends string | Buffer> = (request: FastifyRequest, body: Raw, done: Done) => void;
-
-export function boundedJsonParser(parse: BodyParser<string>, limits: JsonBodyLimits = JSON_BODY_LIMITS): BodyParser<Buffer> {
-  return (request, body, done) => {
-    const text = body.toString('utf8');
+export function boundedJsonParser(parse: BodyParser<string>, limits: JsonBodyLimits = JSON_BODY_LIMITS): BodyParser<string> {
+  return (request, text, done) => {
     const scan = scanJsonText(text, limits);
     if (scan.breach) {
-      done(new BodyTooComplexError(scan.breach, scan.breach === 'depth' ? limits.maxDepth : limits.maxValues));
+      done(new BodyTooComplexError(scan.breach, limits));
       return;
     }
     parse(request, text, (error, value) => {
