@@ -57,11 +57,13 @@ describe('HTTP edge hardening', () => {
       expect(await json<ErrorAnswer>(within)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'k0' } });
     });
 
-    it('takes JSON only: a form-encoded body is 415', async () => {
+    it('takes JSON only: a form-encoded or text body is 415', async () => {
       const fields = Array.from({ length: 100 }, (_, index) => `k${index}=0`).join('&');
       const response = await service.request('POST', '/v2/self/signup', { rawBody: `name=Ama&email=ama%40example.com&${fields}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(response.status).toBe(415);
       expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'content-type' } });
+      const text = await service.request('POST', '/v2/address/parse', { key, rawBody: '{"text":"6Q3-HQK-Q4ZA"}', headers: { 'content-type': 'text/plain' } });
+      expect(text.status).toBe(415);
     });
 
     it('keeps the event loop free while deep bodies arrive', async () => {

@@ -11,7 +11,7 @@ import { EnvelopeInterceptor } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
 import { EnvelopeExceptionFilter } from './exception.filter.js';
 import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, MAX_PARAM_LENGTH, refuseEncodedBody } from './http-edge.js';
-import { boundedJsonParser, type BodyParser } from './json-body.js';
+import { boundedJsonParser, JSON_BODY_LIMITS, type BodyParser } from './json-body.js';
 import { createValidationPipe } from './validation.js';
 
 /** Called for every response just before it is sent; may delay it (the audit append does). */
@@ -96,8 +96,9 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     frameworkErrors: frameworkErrorHandler(logger),
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  // Request bodies are JSON (interface.md). Nest's body parsers are off (`bodyParser: false` below): its
-  // form parser took 1 MiB of `a0=&a1=&…` for 20 s of event loop, and JSON goes through the bounded parser.
+  // Request bodies are JSON (interface.md), anything else is 415. Nest's body parsers are off (`bodyParser: false`
+  // below): its form parser took 1 MiB of `a0=&a1=&…` for 20 s of event loop; JSON goes through the bounded parser.
+  fastify.removeContentTypeParser('text/plain');
   fastify.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
@@ -177,7 +178,10 @@ function serveOpenApi(app: INestApplication): void {
     .setDescription(
       'The /v2 HTTP JSON interface. Every answer is an envelope { success, data | error } except /health, this document and binary answers. ' +
         '`error` is `{code, message, field?, details?, request_id}`: `field` names the request field at fault; `details`, when present, holds what a client can act on, ' +
-        'documented per code (INVALID_CODE: `{reason, suggestions}`, reason one of empty, too_long, bad_character, bad_length, check_failed, out_of_range, pentagon_deleted_cell).',
+        'documented per code (INVALID_CODE: `{reason, suggestions}`, reason one of empty, too_long, bad_character, bad_length, check_failed, out_of_range, pentagon_deleted_cell). ' +
+        `Request bodies are application/json without a Content-Encoding (else 415 UNSUPPORTED_MEDIA_TYPE), nested at most ${JSON_BODY_LIMITS.maxDepth} levels, ` +
+        `with at most ${JSON_BODY_LIMITS.maxValues} values (array elements and object members) and ${JSON_BODY_LIMITS.maxMembers} members per object ` +
+        '(else 400 BODY_TOO_COMPLEX, details `{limit: depth|values|members, max}`); a lone UTF-16 surrogate in any string is 400 INVALID_PARAM.',
     )
     .setVersion('5.16.0')
     .setOpenAPIVersion('3.1.0')
