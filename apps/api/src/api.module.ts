@@ -10,6 +10,7 @@ import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
 import { StarterModule } from '../../../libs/starter/src/index.js';
 import { checkpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
+import { PlannedEndpointsModule } from './not-implemented.js';
 
 /**
  * The HTTP application: every bounded context's controllers behind the API-key
@@ -48,6 +49,7 @@ export class ApiModule {
         TilesModule,
         WebhooksModule,
         PlacesModule,
+        PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,
       ],

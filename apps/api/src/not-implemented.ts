@@ -1,73 +1,111 @@
-import type { FastifyInstance } from 'fastify';
-import { failure } from '../../../libs/platform/src/index.js';
+import { Controller, Module, RequestMapping, RequestMethod, type Type } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { AccountOnly, AdminOnly, BankingOnly, NotImplementedError, Public, RequiresTier } from '../../../libs/platform/src/index.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** interface.md's "Access" column; `key` is every other endpoint (Authentication 1). */
+type Access = 'public' | 'key' | 'account' | 'banking' | 'admin' | 'enterprise';
 
 /**
  * Endpoints of interface.md (and decisions.md's implied ones) that later
  * issues build. Until a context registers the real route, they answer
  * 501 NOT_IMPLEMENTED in the envelope, so a client can tell "not yet" from a
- * typo (404). A route is dropped from here when its context lands.
+ * typo (404) — but only after the same access checks the built endpoint will
+ * make, so that a missing or wrong key is never told anything else (issue #10).
+ * A route is dropped from here when its context lands.
  */
-const PLANNED: Array<[Method[], string, string]> = [
-  [['GET'], '/v2/admin/traffic/accuracy', 'routing'],
-  [['POST'], '/v2/route', 'routing'],
-  [['GET'], '/v2/route/along', 'routing'],
-  [['GET'], '/v2/route/traffic', 'routing'],
-  [['GET', 'POST'], '/v2/route/incidents', 'routing'],
-  [['POST'], '/v2/route/transit', 'transit'],
-  [['GET'], '/v2/transit/departures', 'transit'],
-  [['POST'], '/v2/navigate/route', 'routing'],
-  [['POST'], '/v2/navigation/arrival', 'routing'],
-  [['GET'], '/v2/route/static', 'routing'],
-  [['GET'], '/v2/analytics/traffic-heatmap', 'routing'],
-  [['GET'], '/v2/analytics/retail-density', 'addressing'],
-  [['GET'], '/v2/weather/alerts', 'weather'],
-  [['GET'], '/v2/precipitation-forecast', 'weather'],
-  [['POST'], '/v2/language/translate', 'language'],
-  [['POST'], '/v2/language/transcribe', 'language'],
-  [['POST'], '/v2/kyc/verify', 'kyc'],
-  [['POST'], '/v2/verify/proximity', 'kyc'],
-  [['POST'], '/v2/pod/confirm', 'kyc'],
-  [['GET'], '/v2/.well-known/jwks.json', 'kyc'],
-  [['POST'], '/v2/collections/register', 'banking'],
-  [['POST'], '/v2/collections/bulk-register', 'banking'],
-  [['GET', 'POST'], '/v2/collections/locate', 'banking'],
-  [['POST'], '/v2/analytics/portfolio-risk', 'banking'],
-  [['GET', 'POST', 'DELETE'], '/v2/verify/schedule', 'banking'],
-  [['POST'], '/v2/locator/share-token', 'locator'],
-  [['POST'], '/v2/locator/redeem', 'locator'],
-  [['GET'], '/v2/locator/viewers', 'locator'],
-  [['GET'], '/v2/locator/watching', 'locator'],
-  [['DELETE'], '/v2/locator/viewers/:pairingId', 'locator'],
-  [['POST'], '/v2/locator/checkin', 'locator'],
-  [['GET'], '/v2/locator/:targetId/location', 'locator'],
+const PLANNED: Array<[Method[], string, string, Access]> = [
+  [['GET'], '/v2/admin/traffic/accuracy', 'routing', 'admin'],
+  [['POST'], '/v2/route', 'routing', 'key'],
+  [['GET'], '/v2/route/along', 'routing', 'key'],
+  [['GET'], '/v2/route/traffic', 'routing', 'key'],
+  [['GET', 'POST'], '/v2/route/incidents', 'routing', 'public'],
+  [['POST'], '/v2/route/transit', 'transit', 'key'],
+  [['GET'], '/v2/transit/departures', 'transit', 'public'],
+  [['POST'], '/v2/navigate/route', 'routing', 'public'],
+  [['POST'], '/v2/navigation/arrival', 'routing', 'key'],
+  [['GET'], '/v2/route/static', 'routing', 'public'],
+  [['GET'], '/v2/analytics/traffic-heatmap', 'routing', 'key'],
+  [['GET'], '/v2/analytics/retail-density', 'addressing', 'enterprise'],
+  [['GET'], '/v2/weather/alerts', 'weather', 'public'],
+  [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
+  [['POST'], '/v2/language/translate', 'language', 'public'],
+  [['POST'], '/v2/language/transcribe', 'language', 'public'],
+  // "Key (any account)" (Authentication 7).
+  [['POST'], '/v2/kyc/verify', 'kyc', 'account'],
+  [['POST'], '/v2/verify/proximity', 'kyc', 'account'],
+  [['POST'], '/v2/pod/confirm', 'kyc', 'key'],
+  [['GET'], '/v2/.well-known/jwks.json', 'kyc', 'public'],
+  [['POST'], '/v2/collections/register', 'banking', 'banking'],
+  [['POST'], '/v2/collections/bulk-register', 'banking', 'banking'],
+  [['GET', 'POST'], '/v2/collections/locate', 'banking', 'banking'],
+  [['POST'], '/v2/analytics/portfolio-risk', 'banking', 'banking'],
+  [['GET', 'POST', 'DELETE'], '/v2/verify/schedule', 'banking', 'banking'],
+  // Shares and pairings belong to an account ("Partner locator": a pairing is tied to the redeemer's own account).
+  [['POST'], '/v2/locator/share-token', 'locator', 'account'],
+  [['POST'], '/v2/locator/redeem', 'locator', 'account'],
+  [['GET'], '/v2/locator/viewers', 'locator', 'account'],
+  [['GET'], '/v2/locator/watching', 'locator', 'account'],
+  [['DELETE'], '/v2/locator/viewers/:pairingId', 'locator', 'account'],
+  [['POST'], '/v2/locator/checkin', 'locator', 'account'],
+  [['GET'], '/v2/locator/:targetId/location', 'locator', 'account'],
 ];
 
-export function registerPlannedRoutes(fastify: FastifyInstance): void {
-  for (const [methods, url, context] of PLANNED) {
-    fastify.route({
-      method: methods,
-      url,
-      handler: async (request, reply) =>
-        reply.status(501).send(failure('NOT_IMPLEMENTED', `${request.method} ${url} is specified but not built yet (${context} context)`, { request_id: String(request.id) })),
-    });
-  }
-}
+const ACCESS_DECORATORS: Record<Access, Array<MethodDecorator & ClassDecorator>> = {
+  public: [Public()],
+  key: [],
+  account: [AccountOnly()],
+  banking: [BankingOnly()],
+  admin: [AdminOnly()],
+  enterprise: [RequiresTier('enterprise')],
+};
 
-/** Adds the planned routes to the generated OpenAPI document, marked as answering 501. */
-export function describePlannedRoutes(document: { paths: Record<string, Record<string, unknown>> }): void {
-  for (const [methods, url, context] of PLANNED) {
-    const path = url.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const parameters = [...url.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-    document.paths[path] ??= {};
+const ACCESS_RESPONSES: Record<Access, string> = {
+  public: '',
+  key: 'MISSING_API_KEY or INVALID_API_KEY',
+  account: 'MISSING_API_KEY or INVALID_API_KEY; 403 ACCOUNT_KEY_REQUIRED for a key without an account',
+  banking: 'MISSING_API_KEY or INVALID_API_KEY; 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED or IP_NOT_ALLOWED',
+  admin: 'MISSING_API_KEY or INVALID_API_KEY (the operator key only)',
+  enterprise: 'MISSING_API_KEY or INVALID_API_KEY; 403 TIER_REQUIRED below the Enterprise tier',
+};
+
+/**
+ * One Nest controller for all of them, so the global API-key guard (and its
+ * quota, and the access audit) runs exactly as on a built endpoint; the
+ * OpenAPI document lists them from the same decorators.
+ */
+function plannedEndpointsController(): Type<unknown> {
+  class PlannedEndpointsController {}
+  const prototype = PlannedEndpointsController.prototype as unknown as Record<string, unknown>;
+  for (const [methods, url, context, access] of PLANNED) {
     for (const method of methods) {
-      document.paths[path][method.toLowerCase()] = {
-        tags: [context],
-        summary: 'Specified in interface.md; not built yet',
-        parameters,
-        responses: { '501': { description: 'NOT_IMPLEMENTED in the envelope' } },
+      const name = `${method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`;
+      const message = `${method} ${url} is specified but not built yet (${context} context)`;
+      const descriptor: PropertyDescriptor = {
+        value: function notBuilt(): never {
+          throw new NotImplementedError(message);
+        },
+        writable: true,
+        configurable: true,
       };
+      Object.defineProperty(prototype, name, descriptor);
+      const pathParameters = [...url.matchAll(/:([A-Za-z_]+)/g)].map(([, parameter]) => ApiParam({ name: parameter, type: String }));
+      const decorators: MethodDecorator[] = [
+        RequestMapping({ path: url, method: RequestMethod[method] }),
+        ApiTags(context),
+        ApiOperation({ summary: 'Specified in interface.md; not built yet' }),
+        ApiResponse({ status: 501, description: 'NOT_IMPLEMENTED in the envelope' }),
+        ...pathParameters,
+        ...ACCESS_DECORATORS[access],
+        ...(access === 'public' ? [] : [ApiSecurity('api_key'), ApiResponse({ status: 401, description: ACCESS_RESPONSES[access] })]),
+      ];
+      const decorated = Reflect.decorate(decorators, prototype, name, descriptor) as PropertyDescriptor | undefined;
+      if (decorated) Object.defineProperty(prototype, name, decorated);
     }
   }
+  Reflect.decorate([Controller()], PlannedEndpointsController);
+  return PlannedEndpointsController;
 }
+
+@Module({ controllers: [plannedEndpointsController()] })
+export class PlannedEndpointsModule {}

@@ -5,7 +5,6 @@ import { ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse } from '../..
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
 import { closeBackends, createHttpApp, describeBackends, type Runtime } from '../../../libs/platform/src/index.js';
 import { handleShutdown } from '../../shared/lifecycle.js';
-import { describePlannedRoutes, registerPlannedRoutes } from './not-implemented.js';
 
 /** Boots the HTTP app on `module`, wires the access audit, listens, and handles SIGTERM. */
 export interface RunningHttp {
@@ -17,7 +16,7 @@ export interface RunningHttp {
 
 export async function serveHttp(runtime: Runtime, module: DynamicModule, role: string, options: { signals: boolean } = { signals: true }): Promise<RunningHttp> {
   const { config, logger } = runtime;
-  const http = await createHttpApp(module, config, logger, { registerRoutes: registerPlannedRoutes, decorateDocument: describePlannedRoutes });
+  const http = await createHttpApp(module, config, logger);
   await http.app.init();
   const keys = http.app.get(KeyDirectory, { strict: false });
   http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys));

@@ -82,4 +82,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ STARTER_DATA: '0' }).starterData).toBe(false);
     expect(() => loadConfig({ STARTER_DATA: 'no' })).toThrow(/STARTER_DATA/);
   });
+
+  it('reads the request and header time-outs, the headers one no longer than the request one', () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '4000' })).toMatchObject({ requestTimeoutMs: 4000, headersTimeoutMs: 4000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '60000', HEADERS_TIMEOUT_MS: '5000' })).toMatchObject({ requestTimeoutMs: 60_000, headersTimeoutMs: 5000 });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '50' })).toThrow(/HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(/HEADERS_TIMEOUT_MS/);
+  });
 });

@@ -32,6 +32,10 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Largest accepted request body in bytes. */
   bodyLimitBytes: number;
+  /** How long a client has to send a whole request, headers and body; then 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** How long a client has to send the request line and headers; at most requestTimeoutMs. */
+  headersTimeoutMs: number;
   /** How long a read-your-own-write command waits for projections. */
   projectionWaitMs: number;
   shutdownTimeoutMs: number;
@@ -88,6 +92,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('AUTH_DISABLED=true is honoured only with NODE_ENV=development; refusing to start');
   }
   const kafka = optional(env, 'KAFKA_BROKERS');
+  // Slow-loris defence (issue #10): without a request time-out a client trickling a declared body holds its connection for ever.
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 600_000);
+  // Node refuses a headers time-out longer than the request time-out, and the headers are part of the request.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
   const googleClientIds = optional(env, 'GOOGLE_CLIENT_IDS');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -113,6 +124,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataEncryptionKey: optional(env, 'DATA_ENCRYPTION_KEY'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, nodeEnv === 'test' ? 'warn' : 'info'),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    requestTimeoutMs,
+    headersTimeoutMs,
     projectionWaitMs: int(env, 'PROJECTION_WAIT_MS', 5000, 0, 60000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 60000),
     throttles: {

@@ -9,7 +9,9 @@ import type { Config } from '../config/config.js';
 import { JsonLogger } from '../logging/json-logger.js';
 import { EnvelopeInterceptor } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
-import { EnvelopeExceptionFilter, fastifyClientError } from './exception.filter.js';
+import { EnvelopeExceptionFilter } from './exception.filter.js';
+import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, MAX_PARAM_LENGTH, refuseEncodedBody } from './http-edge.js';
+import { boundedJsonParser, JSON_BODY_LIMITS, type BodyParser } from './json-body.js';
 import { createValidationPipe } from './validation.js';
 
 /** Called for every response just before it is sent; may delay it (the audit append does). */
@@ -57,16 +59,10 @@ class ConventionalFastifyAdapter extends FastifyAdapter {
 /**
  * Builds the Nest application on Fastify with the HTTP conventions every
  * endpoint shares: the envelope, one exception filter, the validation pipe,
- * 404/405 in the envelope, body limits, request ids and the OpenAPI document.
+ * 404/405 in the envelope, body limits and shapes, time-outs, request ids and
+ * the OpenAPI document.
  */
-export interface HttpAppOptions {
-  /** Routes registered on Fastify directly, outside Nest (e.g. the planned-but-unbuilt endpoints). */
-  registerRoutes?: (fastify: FastifyInstance) => void;
-  /** Adds to the generated OpenAPI document what `registerRoutes` serves. */
-  decorateDocument?: (document: { paths: Record<string, Record<string, unknown>> }) => void;
-}
-
-export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger, options: HttpAppOptions = {}): Promise<HttpApp> {
+export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger): Promise<HttpApp> {
   const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     const allowed = METHODS.filter((method) => routes.find(method, path) !== null);
@@ -88,9 +84,26 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Fastify's default of 0 disables Node's request time-out: a client trickling a declared body held its connection for ever.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // Node checks both time-outs only this often (30 s by default), which would let a trickle run that long past its limit.
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(config.headersTimeoutMs / 10))),
+    },
+    clientErrorHandler: clientErrorHandler(config, logger),
+    frameworkErrors: frameworkErrorHandler(logger),
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  // Request bodies are JSON (interface.md), anything else is 415. Nest's body parsers are off (`bodyParser: false`
+  // below): its form parser took 1 MiB of `a0=&a1=&…` for 20 s of event loop; JSON goes through the bounded parser.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
+    boundedJsonParser(fastify.getDefaultJsonParser('error', 'error') as BodyParser<string>),
+  );
   const listeners: ResponseListener[] = [];
   const gates: RequestGate[] = [];
   const routes = FindMyWay();
@@ -107,7 +120,12 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     (request as { startedAt?: bigint }).startedAt = process.hrtime.bigint();
     request.receivedAt = new Date().toISOString();
     void reply.header('x-request-id', request.id);
+    if (refuseEncodedBody(request, reply)) return reply;
     for (const gate of gates) if (await gate(request, reply)) return reply;
+  });
+  fastify.addHook('preValidation', async (request, reply) => {
+    const error = illFormedParameter(request);
+    if (error) return reply.status(error.status).send(failure(error.code, error.message, { field: error.field, request_id: String(request.id) }));
   });
   let stopping = false;
   fastify.addHook('onSend', async (request, reply, payload) => {
@@ -136,12 +154,11 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
       key_prefix: request.principal?.key_prefix,
     });
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: false, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: false, abortOnError: false, bodyParser: false });
   app.useGlobalFilters(new EnvelopeExceptionFilter());
   app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
   app.useGlobalPipes(createValidationPipe());
-  options.registerRoutes?.(fastify);
-  serveOpenApi(app, options.decorateDocument);
+  serveOpenApi(app);
   const stop = async () => {
     stopping = true;
     const sweeper = setInterval(() => fastify.server.closeIdleConnections?.(), 50);
@@ -155,13 +172,16 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
 }
 
 /** The OpenAPI 3.1 document is generated from the controllers and DTOs (decisions.md). */
-function serveOpenApi(app: INestApplication, decorate: HttpAppOptions['decorateDocument']): void {
+function serveOpenApi(app: INestApplication): void {
   const builder = new DocumentBuilder()
     .setTitle('Location Addressing, Verification and Monitoring API')
     .setDescription(
       'The /v2 HTTP JSON interface. Every answer is an envelope { success, data | error } except /health, this document and binary answers. ' +
         '`error` is `{code, message, field?, details?, request_id}`: `field` names the request field at fault; `details`, when present, holds what a client can act on, ' +
-        'documented per code (INVALID_CODE: `{reason, suggestions}`, reason one of empty, too_long, bad_character, bad_length, check_failed, out_of_range, pentagon_deleted_cell).',
+        'documented per code (INVALID_CODE: `{reason, suggestions}`, reason one of empty, too_long, bad_character, bad_length, check_failed, out_of_range, pentagon_deleted_cell). ' +
+        `Request bodies are application/json without a Content-Encoding (else 415 UNSUPPORTED_MEDIA_TYPE), nested at most ${JSON_BODY_LIMITS.maxDepth} levels, ` +
+        `with at most ${JSON_BODY_LIMITS.maxValues} values (array elements and object members) and ${JSON_BODY_LIMITS.maxMembers} members per object ` +
+        '(else 400 BODY_TOO_COMPLEX, details `{limit: depth|values|members, max}`); a lone UTF-16 surrogate in any string is 400 INVALID_PARAM.',
     )
     .setVersion('5.16.0')
     .setOpenAPIVersion('3.1.0')
@@ -171,9 +191,7 @@ function serveOpenApi(app: INestApplication, decorate: HttpAppOptions['decorateD
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.get('/v2/openapi.json', async (_request, reply) => {
     if (!document) {
-      const generated = SwaggerModule.createDocument(app, builder);
-      decorate?.(generated as unknown as { paths: Record<string, Record<string, unknown>> });
-      document = generated;
+      document = SwaggerModule.createDocument(app, builder);
     }
     return reply.header('cache-control', 'no-cache').send(document);
   });

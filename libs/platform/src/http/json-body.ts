@@ -1,0 +1,184 @@
+import type { FastifyRequest } from 'fastify';
+import { DomainError, InvalidParamError } from '../errors.js';
+
+/**
+ * Bounds on the shape of a JSON request body, checked on the raw text before
+ * JSON.parse and before anything walks the parsed value (issue #10): class-
+ * transformer recurses per level and overflowed the stack near 1,300 levels
+ * (a 500); a 1 MiB body of half a million tiny values held the event loop for
+ * seconds; and one object of 90,000 members took 10–15 s in the validation
+ * pipe (its cost grows faster than the member count). The largest legitimate
+ * bodies stay well inside: a full `/v2/hexcode/bulk` batch is about 50,000
+ * values, a geofence polygon of 1,000 vertices and 20 holes about 63,000; no
+ * request object has more than a dozen members, nor nests beyond 6 levels.
+ */
+export const JSON_BODY_LIMITS = {
+  /** Arrays and objects inside one another. */
+  maxDepth: 32,
+  /** Array elements and object members in the whole body (each array or object counts as one more). */
+  maxValues: 100_000,
+  /** Members of any one object. */
+  maxMembers: 1_000,
+} as const;
+
+export type JsonBodyLimits = { maxDepth: number; maxValues: number; maxMembers: number };
+export type JsonBodyLimit = 'depth' | 'values' | 'members';
+
+const LIMIT_MESSAGES: Record<JsonBodyLimit, (max: number) => string> = {
+  depth: (max) => `request body nests arrays and objects deeper than ${max} levels`,
+  values: (max) => `request body holds more than ${max} values (array elements and object members)`,
+  members: (max) => `an object of the request body has more than ${max} members`,
+};
+
+/** 400 BODY_TOO_COMPLEX: the body breaks one of JSON_BODY_LIMITS; `details` says which and the bound. */
+export class BodyTooComplexError extends DomainError {
+  readonly code = 'BODY_TOO_COMPLEX';
+  readonly status = 400;
+  override readonly field = 'body';
+  override readonly details: Readonly<{ limit: JsonBodyLimit; max: number }>;
+
+  constructor(limit: JsonBodyLimit, limits: JsonBodyLimits = JSON_BODY_LIMITS) {
+    const max = limit === 'depth' ? limits.maxDepth : limit === 'values' ? limits.maxValues : limits.maxMembers;
+    super(LIMIT_MESSAGES[limit](max));
+    this.details = { limit, max };
+  }
+}
+
+export interface JsonTextScan {
+  /** The first limit the text breaks, if any. */
+  breach?: JsonBodyLimit;
+  /** A `\uD800`–`\uDFFF` escape occurs in a string: JSON.parse may then yield a lone surrogate. */
+  surrogateEscape: boolean;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * One pass over the text, stopping at the first breach. It does not decide
+ * whether the text is JSON (JSON.parse does, afterwards): it only counts
+ * brackets, separators and member colons outside strings, so a breach is
+ * found whatever else is wrong with the text. Values are counted as
+ * separators plus containers, exact for non-empty containers.
+ */
+export function scanJsonText(text: string, limits: JsonBodyLimits = JSON_BODY_LIMITS): JsonTextScan {
+  // Per open container (index = depth): whether it is an object, and its members so far.
+  const isObject = new Uint8Array(limits.maxDepth + 1);
+  const members = new Uint32Array(limits.maxDepth + 1);
+  let depth = 0;
+  let values = 0;
+  let inString = false;
+  let surrogateEscape = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === QUOTE) inString = false;
+      else if (char === BACKSLASH) {
+        if (text.charCodeAt(index + 1) === 0x75 && isSurrogateEscape(text, index + 2)) surrogateEscape = true;
+        index++;
+      }
+      continue;
+    }
+    switch (char) {
+      case QUOTE:
+        inString = true;
+        break;
+      case OPEN_BRACKET:
+      case OPEN_BRACE:
+        if (++depth > limits.maxDepth) return { breach: 'depth', surrogateEscape };
+        if (++values > limits.maxValues) return { breach: 'values', surrogateEscape };
+        isObject[depth] = char === OPEN_BRACE ? 1 : 0;
+        members[depth] = 0;
+        break;
+      case CLOSE_BRACKET:
+      case CLOSE_BRACE:
+        if (depth > 0) depth--;
+        break;
+      case COLON:
+        if (isObject[depth] === 1 && ++members[depth] > limits.maxMembers) return { breach: 'members', surrogateEscape };
+        break;
+      case COMMA:
+        if (++values > limits.maxValues) return { breach: 'values', surrogateEscape };
+        break;
+    }
+  }
+  return { surrogateEscape };
+}
+
+/** `DXXX` with X ≥ 8 in the first place: the escape names a code unit of the surrogate range. */
+function isSurrogateEscape(text: string, at: number): boolean {
+  const first = text.charCodeAt(at) | 0x20;
+  if (first !== 0x64) return false; // d or D
+  const second = text.charCodeAt(at + 1) | 0x20;
+  return (second >= 0x38 && second <= 0x39) || (second >= 0x61 && second <= 0x66); // 8, 9, a–f
+}
+
+/** Matches only unpaired surrogates: with the `u` flag a well-formed pair is one code point, outside the category. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/**
+ * The path of the first string (or member name) that is not well-formed
+ * UTF-16, in the validation pipe's notation (`pings[3].customer_id`; `body`
+ * for the body itself or a bad member name at its top). Validators such as
+ * `isEmail` throw on a lone surrogate, and no store or log should hold one.
+ * Recursion is bounded by JSON_BODY_LIMITS.maxDepth, checked before.
+ */
+export function illFormedPath(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return isWellFormedText(value) ? undefined : path || 'body';
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = illFormedPath(value[index], `${path || 'body'}[${index}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [name, member] of Object.entries(value)) {
+      if (!isWellFormedText(name)) return path || 'body';
+      const found = illFormedPath(member, path ? `${path}.${name}` : name);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+export class IllFormedTextError extends InvalidParamError {
+  constructor(field: string) {
+    super(`${field} is not well-formed Unicode: it holds a lone UTF-16 surrogate (a \\ud800–\\udfff escape without its pair)`, field);
+  }
+}
+
+type Done = (error: Error | null, body?: unknown) => void;
+/** A body parser in Fastify's callback form (Fastify's own JSON parser is one). */
+export type BodyParser<Raw extends string | Buffer> = (request: FastifyRequest, body: Raw, done: Done) => void;
+
+/**
+ * The application/json parser: the shape scan first, then Fastify's own
+ * parser (which keeps its prototype-poisoning checks), then — only when the
+ * text had a surrogate escape — the well-formedness walk.
+ */
+export function boundedJsonParser(parse: BodyParser<string>, limits: JsonBodyLimits = JSON_BODY_LIMITS): BodyParser<string> {
+  return (request, text, done) => {
+    const scan = scanJsonText(text, limits);
+    if (scan.breach) {
+      done(new BodyTooComplexError(scan.breach, limits));
+      return;
+    }
+    parse(request, text, (error, value) => {
+      if (error) return done(error);
+      const field = scan.surrogateEscape ? illFormedPath(value) : undefined;
+      if (field !== undefined) return done(new IllFormedTextError(field));
+      done(null, value);
+    });
+  };
+}

@@ -1,0 +1,245 @@
+import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
+import { json, signUp } from './support/http.js';
+import { rawExchange } from './support/raw-http.js';
+
+/** Issue #10: what a black-box probe found at the HTTP edge; every answer in the envelope, none a 5xx. */
+type ErrorAnswer = { success: false; error: { code: string; message: string; field?: string; details?: Record<string, unknown>; request_id: string } };
+
+const nested = (depth: number, inner = '0') => '['.repeat(depth) + inner + ']'.repeat(depth);
+
+describe('HTTP edge hardening', () => {
+  let service: Service;
+  let key: string;
+
+  beforeAll(async () => {
+    service = await bootService();
+    key = await signUp(service, 'Edge');
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  describe('request bodies too complex to walk', () => {
+    it('refuses JSON nested deeper than 32 levels with 400 BODY_TOO_COMPLEX', async () => {
+      for (const depth of [33, 2000, 100_000]) {
+        const response = await service.request('POST', '/v2/self/signup', { rawBody: nested(depth) });
+        expect(response.status).toBe(400);
+        expect(await json<ErrorAnswer>(response)).toMatchObject({
+          success: false,
+          error: { code: 'BODY_TOO_COMPLEX', field: 'body', details: { limit: 'depth', max: 32 }, request_id: expect.any(String) },
+        });
+      }
+      const objects = await service.request('POST', '/v2/self/signup', { rawBody: '{"name":'.repeat(40) + '1' + '}'.repeat(40) });
+      expect(await json<ErrorAnswer>(objects)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX' } });
+    });
+
+    it('takes 32 levels, and brackets inside strings do not count', async () => {
+      const deep = await service.request('POST', '/v2/self/signup', { rawBody: `{"name":${nested(31)},"email":"a@example.com"}` });
+      expect(await json<ErrorAnswer>(deep)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'name' } });
+      const bracketed = await service.request('POST', '/v2/self/signup', { body: { name: '[[[[{{{{'.repeat(10), email: `brackets-${Date.now()}@example.com` } });
+      expect(bracketed.status).toBe(201);
+    });
+
+    it('refuses a body of more than 100,000 values (array elements and object members)', async () => {
+      const response = await service.request('POST', '/v2/hexcode/bulk', { key, rawBody: `{"items":[${'0,'.repeat(100_000)}0]}` });
+      expect(response.status).toBe(400);
+      expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', field: 'body', details: { limit: 'values', max: 100_000 } } });
+    });
+
+    it('refuses an object of more than 1,000 members', async () => {
+      const members = (count: number) => `{${Array.from({ length: count }, (_, index) => `"k${index}":0`).join(',')}}`;
+      const response = await service.request('POST', '/v2/self/signup', { rawBody: members(1001) });
+      expect(response.status).toBe(400);
+      expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', details: { limit: 'members', max: 1000 } } });
+      const nestedObject = await service.request('POST', '/v2/hexcode/bulk', { key, rawBody: `{"items":[${members(1001)}]}` });
+      expect(await json<ErrorAnswer>(nestedObject)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', details: { limit: 'members' } } });
+      const within = await service.request('POST', '/v2/self/signup', { rawBody: members(1000) });
+      expect(await json<ErrorAnswer>(within)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'k0' } });
+    });
+
+    it('takes JSON only: a form-encoded or text body is 415', async () => {
+      const fields = Array.from({ length: 100 }, (_, index) => `k${index}=0`).join('&');
+      const response = await service.request('POST', '/v2/self/signup', { rawBody: `name=Ama&email=ama%40example.com&${fields}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(response.status).toBe(415);
+      expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'content-type' } });
+      const text = await service.request('POST', '/v2/address/parse', { key, rawBody: '{"text":"6Q3-HQK-Q4ZA"}', headers: { 'content-type': 'text/plain' } });
+      expect(text.status).toBe(415);
+    });
+
+    it('keeps the event loop free while deep bodies arrive', async () => {
+      const body = nested(50_000);
+      const flood = Array.from({ length: 10 }, () => service.request('POST', '/v2/self/signup', { rawBody: body }));
+      const started = performance.now();
+      const health = await service.request('GET', '/health');
+      const healthMs = performance.now() - started;
+      const statuses = await Promise.all(flood.map(async (response) => (await response).status));
+      expect(health.status).toBe(200);
+      expect(statuses.every((status) => status === 400)).toBe(true);
+      expect(healthMs).toBeLessThan(500);
+    });
+  });
+
+  describe('strings that are not well-formed Unicode', () => {
+    it('answers a lone surrogate in a body field with 400 INVALID_PARAM naming the field', async () => {
+      const email = await service.request('POST', '/v2/self/signup', { rawBody: '{"name":"Ama","email":"ama\\ud800@example.com"}' });
+      expect(email.status).toBe(400);
+      expect(await json<ErrorAnswer>(email)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'email' } });
+      const name = await service.request('POST', '/v2/self/signup', { rawBody: '{"name":"Ama\\udfff","email":"ama@example.com"}' });
+      expect(await json<ErrorAnswer>(name)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'name' } });
+      const nestedPing = await service.request('POST', '/v2/monitoring/pings', { key, rawBody: '{"pings":[{"customer_id":"c1","lat":1,"lng":1},{"customer_id":"\\ud83d","lat":1,"lng":1}]}' });
+      expect(await json<ErrorAnswer>(nestedPing)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'pings[1].customer_id' } });
+      const inKey = await service.request('POST', '/v2/self/signup', { rawBody: '{"name":"Ama","email":"ama@example.com","\\udc00":1}' });
+      expect(await json<ErrorAnswer>(inKey)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'body' } });
+      const bare = await service.request('POST', '/v2/address/parse', { key, rawBody: '"\\ud800"' });
+      expect(await json<ErrorAnswer>(bare)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'body' } });
+    });
+
+    it('accepts escaped surrogate pairs (an emoji is not a lone surrogate)', async () => {
+      const response = await service.request('POST', '/v2/self/signup', { rawBody: `{"name":"Ama \\ud83d\\ude00","email":"emoji-${Date.now()}@example.com"}` });
+      expect(response.status).toBe(201);
+    });
+  });
+
+  describe('errors the router and the HTTP parser answer', () => {
+    it('answers a malformed %-escape in a path parameter with 400 in the envelope', async () => {
+      for (const path of ['/v2/hexcode/%zz/landmarks', '/v2/hexcode/%ED%A0%80/landmarks']) {
+        const response = await service.request('GET', path, { key });
+        expect(response.status).toBe(400);
+        expect(response.headers.get('x-request-id')).toBeTruthy();
+        expect(await json<ErrorAnswer>(response)).toMatchObject({ success: false, error: { code: 'INVALID_PARAM', field: 'path', request_id: response.headers.get('x-request-id') } });
+      }
+    });
+
+    it('answers an over-long path parameter with 414 in the envelope', async () => {
+      const response = await service.request('GET', `/v2/hexcode/${'A'.repeat(600)}/landmarks`, { key });
+      expect(response.status).toBe(414);
+      expect(await json<ErrorAnswer>(response)).toMatchObject({ success: false, error: { code: 'URI_TOO_LONG', request_id: expect.any(String) } });
+    });
+
+    it('answers malformed HTTP with 400 in the envelope', async () => {
+      const answer = await rawExchange(service.url, ['GET /health HTTP/1.1\r\nHost: x\r\nThis is not a header\r\n\r\n']);
+      expect(answer.status).toBe(400);
+      expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: 'MALFORMED_REQUEST', request_id: expect.any(String) } });
+      expect(answer.closedAfterMs).toBeDefined();
+    });
+
+    it('answers oversized headers with 431 in the envelope', async () => {
+      const answer = await rawExchange(service.url, [`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
+      expect(answer.status).toBe(431);
+      expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: 'HEADERS_TOO_LARGE', request_id: expect.any(String) } });
+    });
+  });
+
+  describe('specified-but-unbuilt endpoints', () => {
+    it('authenticate before answering 501', async () => {
+      const missing = await service.request('POST', '/v2/route', { body: {} });
+      expect(missing.status).toBe(401);
+      expect(await json<ErrorAnswer>(missing)).toMatchObject({ error: { code: 'MISSING_API_KEY' } });
+      const invalid = await service.request('POST', '/v2/route', { key: 'no-such-key', body: {} });
+      expect(invalid.status).toBe(401);
+      expect(await json<ErrorAnswer>(invalid)).toMatchObject({ error: { code: 'INVALID_API_KEY' } });
+      const valid = await service.request('POST', '/v2/route', { key, body: {} });
+      expect(valid.status).toBe(501);
+      expect(await json<ErrorAnswer>(valid)).toMatchObject({ error: { code: 'NOT_IMPLEMENTED' } });
+      const pathParam = await service.request('GET', '/v2/locator/target-1/location');
+      expect(await json<ErrorAnswer>(pathParam)).toMatchObject({ error: { code: 'MISSING_API_KEY' } });
+    });
+
+    it('apply the access rules of the specification (admin, banking, tier)', async () => {
+      expect(await json<ErrorAnswer>(await service.request('GET', '/v2/admin/traffic/accuracy', { key }))).toMatchObject({ error: { code: 'INVALID_API_KEY' } });
+      expect((await service.request('GET', '/v2/admin/traffic/accuracy', { key: ADMIN_KEY })).status).toBe(501);
+      const banking = await service.request('POST', '/v2/collections/register', { key, body: {} });
+      expect(banking.status).toBe(403);
+      expect(await json<ErrorAnswer>(banking)).toMatchObject({ error: { code: 'BANKING_ACCESS_REQUIRED' } });
+      const tier = await service.request('GET', '/v2/analytics/retail-density', { key });
+      expect(tier.status).toBe(403);
+      expect(await json<ErrorAnswer>(tier)).toMatchObject({ error: { code: 'TIER_REQUIRED' } });
+      const legacy = await service.request('POST', '/v2/kyc/verify', { key: ADMIN_KEY, body: {} });
+      expect(await json<ErrorAnswer>(legacy)).toMatchObject({ error: { code: 'ACCOUNT_KEY_REQUIRED' } });
+    });
+
+    it('keep the public ones public', async () => {
+      for (const [method, path] of [
+        ['GET', '/v2/weather/alerts'],
+        ['GET', '/v2/precipitation-forecast'],
+        ['GET', '/v2/route/incidents'],
+        ['POST', '/v2/route/incidents'],
+        ['GET', '/v2/transit/departures'],
+        ['POST', '/v2/navigate/route'],
+        ['GET', '/v2/.well-known/jwks.json'],
+      ]) {
+        const response = await service.request(method, path, method === 'POST' ? { body: {} } : {});
+        expect([method, path, response.status]).toEqual([method, path, 501]);
+      }
+    });
+
+    it('are documented with their 501 and their access', async () => {
+      const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
+      expect(document.paths['/v2/route'].post.responses).toHaveProperty('501');
+      expect(document.paths['/v2/route'].post.security).toEqual([{ api_key: [] }]);
+      expect(document.paths['/v2/locator/{targetId}/location'].get.responses).toHaveProperty('501');
+      expect(document.paths['/v2/weather/alerts'].get.security ?? []).toEqual([]);
+    });
+  });
+
+  describe('compressed request bodies', () => {
+    it('are refused with 415 UNSUPPORTED_MEDIA_TYPE, whatever the coding', async () => {
+      for (const coding of ['gzip', 'deflate', 'br', 'x-custom']) {
+        const response = await service.request('POST', '/v2/self/signup', { rawBody: '{"name":"a","email":"a@example.com"}', headers: { 'content-encoding': coding } });
+        expect(response.status).toBe(415);
+        expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'content-encoding' } });
+      }
+    });
+
+    it('takes identity', async () => {
+      const response = await service.request('POST', '/v2/self/signup', {
+        body: { name: 'Identity', email: `identity-${Date.now()}@example.com` },
+        headers: { 'content-encoding': 'identity' },
+      });
+      expect(response.status).toBe(201);
+    });
+  });
+});
+
+describe('request and header time-outs', () => {
+  let service: Service;
+
+  beforeAll(async () => {
+    service = await bootService({ env: { REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '500' } });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('answers a body trickled past REQUEST_TIMEOUT_MS with 408 in the envelope and closes', async () => {
+    const head = 'POST /v2/self/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
+    const answer = await rawExchange(service.url, [head, ...Array.from({ length: 60 }, () => ' ')], { intervalMs: 100, deadlineMs: 5000 });
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: 'REQUEST_TIMEOUT', request_id: expect.any(String) } });
+    expect(answer.closedAfterMs).toBeLessThan(2500);
+  });
+
+  it('answers headers trickled past HEADERS_TIMEOUT_MS with 408 and closes', async () => {
+    const head = 'GET /health HTTP/1.1\r\nHost: x\r\n';
+    const answer = await rawExchange(service.url, [head, ...Array.from({ length: 60 }, (_, index) => `X-Slow-${index}: 1\r\n`)], { intervalMs: 100, deadlineMs: 5000 });
+    expect(answer.status).toBe(408);
+    expect(answer.closedAfterMs).toBeLessThan(2000);
+  });
+
+  it('closes a connection that sends nothing', async () => {
+    const answer = await rawExchange(service.url, [], { deadlineMs: 5000 });
+    expect(answer.closedAfterMs).toBeLessThan(2000);
+  });
+
+  it('leaves an idle keep-alive connection to the keep-alive time-out', async () => {
+    const get = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n';
+    const answer = await rawExchange(service.url, [get, get], { intervalMs: 1500, deadlineMs: 2500 });
+    expect(answer.body.match(/HTTP\/1\.1 200/g)).toHaveLength(1);
+    expect(answer.body).not.toContain('REQUEST_TIMEOUT');
+  });
+
+  it('still serves a request that arrives in time', async () => {
+    expect((await service.request('GET', '/health')).status).toBe(200);
+  });
+});
