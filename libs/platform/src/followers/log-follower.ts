@@ -87,6 +87,10 @@ export class LogFollower {
   private lastSave = Date.now();
   private sinceSave = 0;
   private saving: Promise<void> = Promise.resolve();
+  /** Bumped whenever the follower gives up on a subscription: events a stopping subscription still delivers are dropped. */
+  private generation = 0;
+  /** A restart is pending: nothing is handled or saved until it resubscribes from the last durable position. */
+  private restarting = false;
   private readonly handles?: ReadonlySet<string>;
 
   constructor(
@@ -207,7 +211,9 @@ export class LogFollower {
 
   private subscribe(): void {
     const prefixes = this.spec.streamPrefixes.length > 0 ? [...this.spec.streamPrefixes] : undefined;
+    const generation = ++this.generation;
     const subscription = this.events.subscribeToAll({ after: this.handled === 0n ? undefined : this.handled, streamPrefixes: prefixes }, async (event) => {
+      if (generation !== this.generation || this.restarting) return;
       await this.deliver(event);
       this.sinceSave++;
       this.afterEvent();
@@ -243,8 +249,10 @@ export class LogFollower {
   private saveInBackground(): Promise<void> {
     return this.save().catch((error: unknown) => {
       // Nothing is lost: the follower restarts from its last durable position.
-      this.log('error', 'follower could not flush or checkpoint; restarting', error);
-      void this.subscription?.stop().then(() => this.failed(this.subscription!, error));
+      const subscription = this.subscription!;
+      this.generation++;
+      this.failed(subscription, error);
+      void subscription.stop();
     });
   }
 
@@ -252,7 +260,7 @@ export class LogFollower {
   private save(): Promise<void> {
     const run = this.saving.then(async () => {
       const position = this.handled;
-      if (position === this.durable && this.sinceSave === 0) return;
+      if (this.restarting || (position === this.durable && this.sinceSave === 0)) return;
       await this.spec.sink.flush?.();
       if (this.spec.start.from === 'checkpoint' && position > this.durable) await this.checkpoints!.setCheckpoint(this.spec.start.key, position);
       if (position > this.durable) this.durable = position;
@@ -265,7 +273,9 @@ export class LogFollower {
   }
 
   private failed(subscription: Subscription, error: unknown): void {
-    if (this.stopping || this.subscription !== subscription || this.restartTimer) return;
+    if (this.stopping || this.subscription !== subscription || this.restarting) return;
+    this.restarting = true;
+    this.generation++;
     this.failures++;
     this.lastError = error instanceof Error ? error.message : String(error);
     const min = this.options.restartMinMs ?? 200;
@@ -277,6 +287,7 @@ export class LogFollower {
 
   private restart(): void {
     this.restartTimer = undefined;
+    this.restarting = false;
     if (this.stopping) return;
     // What was handled but not flushed is handed on again: the sink drops its unflushed part first.
     this.spec.sink.reset?.();
