@@ -311,6 +311,8 @@ describe('webhook deliveries of erased data', () => {
     const receiver = await startReceiver();
     const customer = `cust-erasure-canary-${randomBytes(4).toString('hex')}`;
     try {
+      // The fan-out is one of the process's log followers, so /health reports it when it is stuck.
+      expect(service.runtime.followers.statuses().map((status) => status.name)).toContain('webhook fan-out');
       const key = await signUp(service);
       await service.request('POST', '/v2/webhooks/configure', { key, body: { url: receiver.url, secret: 'a-long-enough-secret', event_types: ['drift', 'geofence_breach', 'consent_revoked'] } });
       expect((await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer } })).status).toBe(200);
