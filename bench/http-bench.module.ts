@@ -1,6 +1,5 @@
 import { Controller, DynamicModule, Get, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
 import { AuditModule } from '../libs/audit/src/index.js';
 import { PlatformModule, Public, type Runtime } from '../libs/platform/src/index.js';
@@ -34,7 +33,7 @@ export class BenchApiModule {
   static forRoot(runtime: Runtime, contexts: NonNullable<ModuleMetadata['imports']>, controllers: Type[] = []): DynamicModule {
     return {
       module: BenchApiModule,
-      imports: [PlatformModule.forRoot(runtime, { http: true }), CqrsModule.forRoot(), AccountsModule, AuditModule, ...contexts],
+      imports: [PlatformModule.forRoot(runtime, { http: true }), AccountsModule, AuditModule, ...contexts],
       controllers,
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

@@ -57,6 +57,7 @@ const data = async <T = Record<string, unknown>>(response: Response): Promise<T>
 
 interface DeliveryItem {
   delivery_id: string;
+  abandoned_reason: string | null;
   event_type: string;
   customer_id: string;
   event_timestamp: string;
@@ -157,6 +158,31 @@ describe('webhooks over HTTP (private receivers allowed, as in NODE_ENV=test)', 
       const malformed = await service.request('POST', '/v2/webhooks/retry/not-an-id', { key });
       expect(malformed.status).toBe(400);
       expect(await json(malformed)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'deliveryId' } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('answers 200 to ten identical configurations sent at once (issue #10, item 10)', async () => {
+    const key = await signUp(service);
+    const body = { url: 'https://hooks.example.com/concurrent', secret: 'a-long-enough-secret', event_types: ['drift'] };
+    const responses = await Promise.all(Array.from({ length: 10 }, () => service.request('POST', '/v2/webhooks/configure', { key, body })));
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    expect(await data(await service.request('GET', '/v2/webhooks', { key }))).toMatchObject({ url: body.url, event_types: ['drift'], secret_length: body.secret.length });
+  });
+
+  it('says retries_exhausted once a failing delivery has used up its schedule (issue #10, item 12c)', async () => {
+    const receiver = await startReceiver(() => 500);
+    try {
+      const key = await signUp(service);
+      await service.request('POST', '/v2/webhooks/configure', { key, body: { url: receiver.url, secret: 'a-long-enough-secret', event_types: ['consent_revoked'] } });
+      await revoke(service, key, 'cust-exhausted');
+      // WEBHOOK_RETRY_DELAYS_MS=0,300,600: four attempts in all.
+      const [item] = await eventually(async () => {
+        const items = await deliveriesOf(service, key);
+        return items[0]?.attempt_count === 4 ? items : undefined;
+      }, 10_000);
+      expect(item).toMatchObject({ status: 'failed', next_attempt_at: null, abandoned_reason: 'retries_exhausted' });
     } finally {
       await receiver.close();
     }
@@ -275,6 +301,57 @@ describe('webhooks over HTTP (private receivers allowed, as in NODE_ENV=test)', 
     const response = await service.request('POST', '/v2/webhooks/configure', { key: legacy, body: { url: 'https://hooks.example.com/', secret: 'a-long-enough-secret' } });
     expect(response.status).toBe(403);
     expect(await json(response)).toMatchObject({ error: { code: 'ACCOUNT_KEY_REQUIRED' } });
+  });
+});
+
+/** Issue #10, item 6: after POST /v2/consent/delete-data, what the erased data was (customer, type, time) is gone from the delivery history and the queue. */
+describe('webhook deliveries of erased data', () => {
+  it('are no longer listed once the customer is erased, and never named in the clear in the queue or the delivery streams', async () => {
+    const service = await bootService({ env: { WEBHOOK_RETRY_DELAYS_MS: '0' } });
+    const receiver = await startReceiver();
+    const customer = `cust-erasure-canary-${randomBytes(4).toString('hex')}`;
+    try {
+      // The fan-out is one of the process's log followers, so /health reports it when it is stuck.
+      expect(service.runtime.followers.statuses().map((status) => status.name)).toContain('webhook fan-out');
+      const key = await signUp(service);
+      await service.request('POST', '/v2/webhooks/configure', { key, body: { url: receiver.url, secret: 'a-long-enough-secret', event_types: ['drift', 'geofence_breach', 'consent_revoked'] } });
+      expect((await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer } })).status).toBe(200);
+      await service.request('PUT', `/v2/monitoring/zones/${customer}`, { key, body: { lat: 5.5497, lng: -0.2107, tolerance_hops: 1 } });
+      await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'circle', center: { lat: 5.5755, lng: -0.2301 }, radius_m: 400, customer_id: customer } });
+      const pinged = await service.request('POST', '/v2/monitoring/pings', { key, body: { pings: [{ customer_id: customer, lat: 5.5755, lng: -0.2301, recorded_at: new Date(Date.now() - 60_000).toISOString() }] } });
+      expect(pinged.status).toBe(200);
+      await revoke(service, key, customer);
+      const before = await eventually(async () => {
+        const items = await deliveriesOf(service, key);
+        return items.length === 3 && items.every((item) => item.status === 'delivered') ? items : undefined;
+      }, 10_000);
+      expect(before.map((item) => item.event_type).sort()).toEqual(['consent_revoked', 'drift', 'geofence_breach']);
+      expect(before.every((item) => item.customer_id === customer)).toBe(true);
+
+      // Nothing queued or recorded for a delivery names the customer in the clear (the list opens the sealed id).
+      const { events, queue } = service.runtime.backends;
+      const account = (await data<{ account_id: string }>(await service.request('GET', '/v2/me', { key }))).account_id;
+      for (const item of before) {
+        const job = await queue.getJob('webhooks', `deliver.${item.delivery_id}`);
+        expect(job).toBeDefined();
+        expect(JSON.stringify(job?.data)).not.toContain(customer);
+        const recorded = await events.readStream(`webhook_delivery-${account}:${item.delivery_id}`);
+        expect(recorded.length).toBeGreaterThan(0);
+        expect(JSON.stringify(recorded.map((event) => event.data))).not.toContain(customer);
+      }
+
+      const erased = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
+      expect(erased.status).toBe(200);
+      const after = await eventually(async () => {
+        const items = await deliveriesOf(service, key);
+        return items.length === 1 ? items : undefined;
+      }, 10_000);
+      // The consent history is kept (ADR 12), and so is the delivery of its consent_revoked.
+      expect(after).toEqual([expect.objectContaining({ event_type: 'consent_revoked', customer_id: customer })]);
+    } finally {
+      await receiver.close();
+      await service.close();
+    }
   });
 });
 

@@ -1,18 +1,14 @@
-import type { AccessEntry, ApiAccessRecorded } from '../../libs/audit/src/index.js';
-import type { Doc, Projection } from '../../libs/platform/src/index.js';
+import { ACCESS_LOG_INDEXES, ACCESS_LOG_READ_MODEL, type AccessLogDoc, type ApiAccessRecorded } from '../../libs/audit/src/index.js';
+import type { Projection } from '../../libs/platform/src/index.js';
+
+export type { AccessLogDoc };
 
 /** One document per access event; serves /v2/admin/audit and /v2/banking/audit-log. */
-export type AccessLogDoc = Doc & AccessEntry & { stream: string; seq: number };
-
 export const accessLogProjection: Projection<AccessLogDoc> = {
-  name: 'access_log',
-  version: 1,
+  ...ACCESS_LOG_READ_MODEL,
   streamPrefixes: ['access_log-'],
   handles: ['ApiAccessRecorded'],
-  indexes: [
-    { name: 'by_account_time', fields: ['account_id', 'at'] },
-    { name: 'by_time', fields: ['at'] },
-  ],
+  indexes: ACCESS_LOG_INDEXES,
   async apply(event, collection) {
     const { data } = event as unknown as { data: ApiAccessRecorded['data'] };
     await collection.apply(event.id, event.position, () => ({

@@ -7,9 +7,9 @@ import {
   CommandPipeline,
   ConfigError,
   loadConfig,
-  ReadModels,
   openEventStore,
   openReadStore,
+  ReadModels,
   rebuildProjection,
   StreamNotFoundError,
   type EventRegistry,
@@ -36,10 +36,10 @@ import {
   importBoundaries,
   importGeoNames,
   importOsm,
-  LandmarkReports,
   referenceRoot,
   ReferenceStore,
   REVIEW_DECISIONS,
+  ReviewLandmarkHandler,
   type ImportOptions,
   type ImportResult,
   type ReviewDecision,
@@ -339,8 +339,11 @@ async function reviewLandmark(runtime: Runtime, args: string[]): Promise<number>
   const log = { info: () => undefined, error: (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(fields)}\n`) };
   const gazetteer = new Gazetteer(new ReferenceStore(referenceRoot(loadConfig())), log, 0);
   await gazetteer.start();
-  const reports = new LandmarkReports(runtime.backends.events, runtime.registry, runtime.backends.readStore, (key) => gazetteer.landmarks().byKeyOf(key), systemClock, 10_000);
-  const result = await reports.review(slug, decision as ReviewDecision, 'ops');
+  // The service's narration feed and projection take the event from the log; the CLI has neither to wait for.
+  const readModels = new ReadModels().register('narration_feed', { waitFor: async () => undefined }).register('landmark_reports', { waitFor: async () => undefined });
+  const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, { waitMs: 10_000, resolve: () => undefined });
+  const reviews = new ReviewLandmarkHandler(commands, { bySlugKey: (key) => gazetteer.landmarks().byKeyOf(key) });
+  const result = await reviews.execute(slug, decision as ReviewDecision, 'ops');
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
+import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksWorkerModule } from '../../../libs/webhooks/src/index.js';
 import { projections } from '../../shared/runtime.js';
 
@@ -28,6 +29,13 @@ class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /**
+ * The contexts whose manifests declare webhook notification sources: their
+ * modules provide the sources the webhook fan-out resolves by token, so they
+ * are part of every process that runs it (webhooks import none of them).
+ */
+const NOTIFYING_CONTEXTS = [MonitoringModule];
+
+/**
  * Background work: projections into the read store, the integration relay to
  * Kafka, the mail sender and the webhook fan-out and delivery. Each
  * projection is registered as a read model commands can wait for, in this
@@ -45,7 +53,7 @@ export class WorkerModule {
     if (relay) followers.add(relay.logFollower);
     return {
       module: WorkerModule,
-      imports: [WebhooksWorkerModule],
+      imports: [WebhooksWorkerModule, ...NOTIFYING_CONTEXTS],
       providers: [
         { provide: ProjectionRunner, useValue: runner },
         { provide: PROJECTION_WAITER, useValue: { waitFor: (name: string, position: bigint, timeoutMs: number) => readModels.waitFor(name, position, timeoutMs) } },

@@ -4,3 +4,4 @@ export * from './recording/access-recorder.js';
 export * from './recording/access-listener.js';
 export * from './audit.module.js';
 export * from './manifest.js';
+export * from './read-models/access-log.read-model.js';

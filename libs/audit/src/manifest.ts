@@ -1,9 +1,15 @@
 import type { ContextManifest } from '../../platform/src/index.js';
 import { auditEventTypes } from './event-types.js';
 
-/** What the audit context brings to a process (checked at start-up). */
+/**
+ * What the audit context brings to a process (checked at start-up). No
+ * commands: the access recorder appends hash-chained entries in group commits
+ * (ADR 4), linking each batch onto the chain head itself; a load → decide →
+ * append per request would put one round trip and one fsync on every answer.
+ */
 export const auditManifest: ContextManifest = {
   name: 'audit',
   events: auditEventTypes,
+  commands: [],
   readModels: { projections: ['access_log'] },
 };

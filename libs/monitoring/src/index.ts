@@ -2,7 +2,6 @@ export * from './domain/consent.js';
 export * from './event-types.js';
 export * from './consents.js';
 export * from './monitoring.module.js';
-export * from './notifications.js';
 export * from './monitoring-notifications.js';
 export * from './domain/location.js';
 export * from './location-sealing.js';

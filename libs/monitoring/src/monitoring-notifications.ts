@@ -1,9 +1,10 @@
 import { hexCodeForPoint, hexCodeFromCell } from '../../addressing/src/index.js';
 import { StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../platform/src/index.js';
-import type { ConsentRevoked } from './domain/consent.js';
+import type { CustomerErasure, Notification, NotificationSource, WebhookEventType } from '../../webhooks/src/index.js';
+import type { ConsentRevoked, CustomerDataErased } from './domain/consent.js';
 import type { DriftStarted, GeofenceEntered } from './domain/location.js';
+// The location opener (exported by monitoring's index as well); used by the one call in `open` below.
 import type { LocationSealing } from './location-sealing.js';
-import type { Notification, NotificationSource, WebhookEventType } from './notifications.js';
 
 /** Stored event type → webhook event type, and the clear field holding the event's own time. */
 const NOTIFYING: Record<string, { event_type: WebhookEventType; time: string }> = {
@@ -11,15 +12,22 @@ const NOTIFYING: Record<string, { event_type: WebhookEventType; time: string }> 
   DriftStarted: { event_type: 'drift', time: 'occurred_at' },
   GeofenceEntered: { event_type: 'geofence_breach', time: 'occurred_at' },
 };
+/** What POST /v2/consent/delete-data erases (ADR 12): the location streams, so every notification built from them. */
+const ERASED_BY_DELETE_DATA: readonly WebhookEventType[] = ['drift', 'geofence_breach'];
 
 /**
  * The monitoring context's webhook notifications: consent_revoked from the
- * consent streams, drift and geofence_breach from the location streams. The
- * notification itself carries no location; the payload is opened with the
+ * consent streams, drift and geofence_breach from the location streams; a
+ * `CustomerDataErased` takes the drift and geofence_breach notifications of
+ * that customer with it (consent_revoked stays: the consent history is kept).
+ * The notification itself carries no location; the payload is opened with the
  * customer's key at attempt time, so after an erasure there is none to send.
+ * Declared in `manifest.ts` (`notifications`).
  */
 export class MonitoringNotifications implements NotificationSource {
   readonly streamPrefixes = ['consent-', 'location-'] as const;
+  static readonly notifies: readonly WebhookEventType[] = ['consent_revoked', 'drift', 'geofence_breach'];
+  static readonly from: readonly string[] = ['ConsentRevoked', 'DriftStarted', 'GeofenceEntered', 'CustomerDataErased'];
 
   constructor(
     private readonly events: EventStore,
@@ -42,6 +50,12 @@ export class MonitoringNotifications implements NotificationSource {
     };
   }
 
+  erasureOf(event: RecordedEvent): CustomerErasure | undefined {
+    if (event.type !== 'CustomerDataErased') return undefined;
+    const { account_id, customer_id, erased_at } = event.data as unknown as CustomerDataErased['data'];
+    return { account_id, customer_id, erased_at, event_types: ERASED_BY_DELETE_DATA };
+  }
+
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
     const stored = await this.read(notification);
     if (!stored) return undefined;
@@ -53,15 +67,11 @@ export class MonitoringNotifications implements NotificationSource {
         return { event: 'consent_revoked', customer_id, timestamp: revoked_at };
       }
       case 'DriftStarted': {
-        const event = (await this.sealing.open(stored)) as DriftStarted | undefined;
-        if (!event) return undefined;
-        const { home_cell, current_cell, distance_hops } = event.data;
+        const { home_cell, current_cell, distance_hops } = (stored as unknown as DriftStarted).data;
         return { event: 'drift', customer_id, home_hex: hexCodeFromCell(home_cell), current_hex: hexCodeFromCell(current_cell), distance_hops, timestamp };
       }
       case 'GeofenceEntered': {
-        const event = (await this.sealing.open(stored)) as GeofenceEntered | undefined;
-        if (!event) return undefined;
-        const { fence_id, fence_type, loan_id, lat, lng } = event.data;
+        const { fence_id, fence_type, loan_id, lat, lng } = (stored as unknown as GeofenceEntered).data;
         return { event: 'geofence_breach', customer_id, fence_id, fence_type, loan_id, current_hex: hexCodeForPoint(lat, lng), lat, lng, timestamp };
       }
       default:
@@ -69,15 +79,28 @@ export class MonitoringNotifications implements NotificationSource {
     }
   }
 
-  /** The notified event if it is still stored (erasure deletes location streams). */
+  /**
+   * The notified event if it is still stored (erasure deletes location
+   * streams) and can be opened (its key still exists): read, opened, then
+   * upcast, so an upcaster sees the fields it was written for.
+   */
   private async read(notification: Notification): Promise<RecordedEvent | undefined> {
+    let raw: RecordedEvent | undefined;
     try {
-      const [event] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
-      if (!event || event.id !== notification.event_id) return undefined;
-      return this.registry.upcast(event);
+      [raw] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
     } catch (error) {
       if (error instanceof StreamNotFoundError) return undefined;
       throw error;
     }
+    if (!raw || raw.id !== notification.event_id) return undefined;
+    const opened = await this.open(raw);
+    return opened && this.registry.upcast(opened);
+  }
+
+  /** Location events are sealed under the customer's key; undefined once it is destroyed. */
+  private async open(raw: RecordedEvent): Promise<RecordedEvent | undefined> {
+    if (!raw.streamName.startsWith('location-')) return raw;
+    const opened = await this.sealing.open(raw);
+    return opened && { ...raw, data: opened.data as unknown as Record<string, unknown> };
   }
 }

@@ -22,7 +22,6 @@ import { GeofencesModule } from './geofences/geofences.module.js';
 import { LocationSealing } from './location-sealing.js';
 import { Locations, type FenceLookup } from './locations.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
-import { NOTIFICATION_SOURCE } from './notifications.js';
 import { GetConsentStatusController } from './queries/get-consent-status/get-consent-status.controller.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';
 
@@ -63,12 +62,13 @@ const NO_FENCES: FenceLookup = { fencesContaining: () => [] };
       inject: [READ_STORE, LocationSealing],
       useFactory: (readStore: ReadStore, sealing: LocationSealing) => new DriftQueries(readStore, sealing),
     },
+    // The webhook notification source this context declares in its manifest (`notifications`).
     {
-      provide: NOTIFICATION_SOURCE,
+      provide: MonitoringNotifications,
       inject: [EVENT_STORE, EventRegistry, LocationSealing],
       useFactory: (events: EventStore, registry: EventRegistry, sealing: LocationSealing) => new MonitoringNotifications(events, registry, sealing),
     },
   ],
-  exports: [Consents, Locations, NOTIFICATION_SOURCE],
+  exports: [Consents, Locations, MonitoringNotifications],
 })
 export class MonitoringModule {}

@@ -1,47 +1,73 @@
 import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import {
   CLOCK,
+  CommandPipeline,
   CONFIG,
+  CONTEXT_MANIFESTS,
   EVENT_STORE,
   EventRegistry,
+  Followers,
   JsonLogger,
   READ_STORE,
   type Clock,
   type Config,
+  type ContextManifest,
   type EventStore,
   type ReadStore,
   type Worker,
 } from '../../platform/src/index.js';
-import { MonitoringModule, NOTIFICATION_SOURCE, type NotificationSource } from '../../monitoring/src/index.js';
-import { Deliveries } from './delivery/deliveries.js';
+import { EraseDeliveriesHandler } from './commands/erase-deliveries/erase-deliveries.handler.js';
 import { DeliveryProcessor } from './delivery/delivery-processor.js';
 import { WebhookFanOut } from './delivery/fan-out.js';
 import { WebhookJobs } from './delivery/webhook-jobs.js';
+import { NotificationCipher } from './notifications/notification-cipher.js';
+import { NotificationSources } from './notifications/notification-sources.js';
 import { UrlGuard } from './outbound/url-guard.js';
 import { WebhookTransport } from './outbound/webhook-transport.js';
 import { WebhooksCoreModule } from './webhooks.module.js';
-import { Webhooks } from './webhooks.js';
 
-/** Starts the fan-out and the delivery processor with the worker; on shutdown aborts attempts in flight (the queue retries them). */
+/**
+ * Starts the fan-out and the delivery processor with the worker; on shutdown
+ * aborts attempts in flight (the queue retries them). The notification
+ * sources are gathered at bootstrap, once every context's providers exist:
+ * each manifest names its source's token, resolved anywhere in the container,
+ * so this module imports no context. A webhook event type with no source or
+ * two stops the start.
+ */
 @Injectable()
 class WebhooksWorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   private worker?: Worker;
+  private fanOut?: WebhookFanOut;
 
   constructor(
-    private readonly fanOut: WebhookFanOut,
-    private readonly processor: DeliveryProcessor,
+    private readonly modules: ModuleRef,
+    @Inject(CONTEXT_MANIFESTS) private readonly manifests: readonly ContextManifest[],
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly registry: EventRegistry,
+    private readonly commands: CommandPipeline,
+    private readonly followers: Followers,
+    private readonly cipher: NotificationCipher,
+    private readonly erasures: EraseDeliveriesHandler,
     private readonly transport: WebhookTransport,
     private readonly jobs: WebhookJobs,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly logger: JsonLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.worker = this.jobs.process((job, manual) => this.processor.handle(job, manual), this.config.webhookConcurrency);
+    const sources = NotificationSources.fromManifests(this.manifests, (token) => this.modules.get(token as never, { strict: false }));
+    const processor = new DeliveryProcessor(this.commands, sources, this.cipher, this.transport, this.jobs, this.clock, this.logger);
+    this.fanOut = new WebhookFanOut(this.events, this.readStore, this.registry, sources, this.commands, this.cipher, this.jobs, this.erasures, this.logger);
+    this.followers.add(this.fanOut.follower);
+    this.worker = this.jobs.process((job, manual) => processor.handle(job, manual), this.config.webhookConcurrency);
     await this.fanOut.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.fanOut.stop();
+    await this.fanOut?.stop();
     this.transport.abortAll();
     await this.worker?.close();
   }
@@ -49,21 +75,9 @@ class WebhooksWorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy
 
 /** Webhook fan-out and delivery, in the worker (and the all-in-one process). */
 @Module({
-  imports: [WebhooksCoreModule, MonitoringModule],
+  imports: [WebhooksCoreModule],
   providers: [
     { provide: WebhookTransport, inject: [UrlGuard, CONFIG], useFactory: (guard: UrlGuard, config: Config) => new WebhookTransport(guard, config.webhookTimeoutMs) },
-    {
-      provide: DeliveryProcessor,
-      inject: [Webhooks, Deliveries, NOTIFICATION_SOURCE, WebhookTransport, WebhookJobs, CLOCK, JsonLogger],
-      useFactory: (webhooks: Webhooks, deliveries: Deliveries, source: NotificationSource, transport: WebhookTransport, jobs: WebhookJobs, clock: Clock, logger: JsonLogger) =>
-        new DeliveryProcessor(webhooks, deliveries, source, transport, jobs, clock, logger),
-    },
-    {
-      provide: WebhookFanOut,
-      inject: [EVENT_STORE, READ_STORE, EventRegistry, NOTIFICATION_SOURCE, Webhooks, WebhookJobs, JsonLogger],
-      useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, source: NotificationSource, webhooks: Webhooks, jobs: WebhookJobs, logger: JsonLogger) =>
-        new WebhookFanOut(events, readStore, registry, source, webhooks, jobs, logger),
-    },
     WebhooksWorkerLifecycle,
   ],
 })

@@ -1,6 +1,5 @@
 import type { Provider } from '@nestjs/common';
 import {
-  CLOCK,
   CONFIG,
   EVENT_STORE,
   EventRegistry,
@@ -8,19 +7,18 @@ import {
   JsonLogger,
   ReadModels,
   registerView,
-  PROJECTION_WAITER,
   READ_STORE,
-  type Clock,
   type Config,
   type EventStore,
-  type ProjectionWaiter,
   type ReadStore,
 } from '../../../platform/src/index.js';
 import { Gazetteer } from '../gazetteer.js';
-import { LandmarkReports } from './landmark-reports.js';
+import { ReportLandmarkHandler } from './commands/report-landmark/report-landmark.handler.js';
+import { ReviewLandmarkHandler } from './commands/review-landmark/review-landmark.handler.js';
 import { Landmarks } from './landmarks.js';
-import { NarrationFeed } from './narration-feed.js';
+import { ListLandmarkReportsHandler } from './queries/list-landmark-reports/list-landmark-reports.handler.js';
 import { ReporterIdentity } from './reporter-identity.js';
+import { NarrationFeed } from './views/narration-feed.js';
 
 export const landmarkProviders: Provider[] = [
   {
@@ -31,18 +29,7 @@ export const landmarkProviders: Provider[] = [
   },
   { provide: Landmarks, inject: [Gazetteer, NarrationFeed], useFactory: (gazetteer: Gazetteer, feed: NarrationFeed) => new Landmarks(gazetteer, feed) },
   { provide: ReporterIdentity, inject: [CONFIG], useFactory: (config: Config) => ReporterIdentity.fromDataDir(config.dataDir) },
-  {
-    provide: LandmarkReports,
-    inject: [EVENT_STORE, EventRegistry, READ_STORE, Landmarks, NarrationFeed, CLOCK, CONFIG, { token: PROJECTION_WAITER, optional: true }],
-    useFactory: (
-      events: EventStore,
-      registry: EventRegistry,
-      readStore: ReadStore,
-      landmarks: Landmarks,
-      feed: NarrationFeed,
-      clock: Clock,
-      config: Config,
-      waiter?: ProjectionWaiter,
-    ) => new LandmarkReports(events, registry, readStore, (key) => landmarks.bySlugKey(key), clock, config.projectionWaitMs, feed, waiter),
-  },
+  ReportLandmarkHandler,
+  ReviewLandmarkHandler,
+  ListLandmarkReportsHandler,
 ];

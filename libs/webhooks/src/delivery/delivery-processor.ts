@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, Job, JsonLogger } from '../../../platform/src/index.js';
-import type { Notification, NotificationSource } from '../../../monitoring/src/index.js';
-import { deliveryIdOf, isSuccess, shouldAttempt, type AttemptResult } from '../domain/delivery.js';
+import type { Clock, CommandPipeline, Job, JsonLogger } from '../../../platform/src/index.js';
+import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
+import { recordDeliveryAttempt } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
+import { deliveryIdOf, deliveryStream, isSuccess, shouldAttempt, type AbandonReason, type AttemptResult, type DeliveryState } from '../domain/delivery.js';
 import { signDelivery } from '../domain/signature.js';
-import { isSubscribed } from '../domain/webhook.js';
+import { isSubscribed, webhookStream } from '../domain/webhook.js';
+import type { NotificationCipher } from '../notifications/notification-cipher.js';
+import type { NotificationSources } from '../notifications/notification-sources.js';
+import type { Notification, StoredNotification } from '../domain/notification.js';
 import type { WebhookTransport } from '../outbound/webhook-transport.js';
-import type { Webhooks } from '../webhooks.js';
-import type { Deliveries } from './deliveries.js';
 import type { WebhookJobs } from './webhook-jobs.js';
 
 /** Thrown after a failed attempt is recorded, so the queue schedules the next one. */
@@ -25,59 +27,75 @@ export class DeliveryAttemptFailedError extends Error {
  */
 export class DeliveryProcessor {
   constructor(
-    private readonly webhooks: Webhooks,
-    private readonly deliveries: Deliveries,
-    private readonly source: NotificationSource,
+    private readonly commands: CommandPipeline,
+    private readonly sources: NotificationSources,
+    private readonly cipher: NotificationCipher,
     private readonly transport: WebhookTransport,
     private readonly jobs: WebhookJobs,
     private readonly clock: Clock,
     private readonly logger: Pick<JsonLogger, 'warn'>,
   ) {}
 
-  async handle(job: Job<Notification>, manual: boolean): Promise<void> {
-    const notification = job.data;
-    const { account_id: accountId } = notification;
-    const deliveryId = deliveryIdOf(notification);
-    const delivery = await this.deliveries.state(accountId, deliveryId);
+  async handle(job: Job<StoredNotification>, manual: boolean): Promise<void> {
+    const stored = job.data;
+    const { account_id: accountId } = stored;
+    const deliveryId = deliveryIdOf(stored);
+    const { state: delivery } = await this.commands.read(recordDeliveryAttempt, deliveryStream(accountId, deliveryId));
     if (!shouldAttempt(delivery, manual)) return;
 
-    const webhook = await this.webhooks.state(accountId);
-    if (!isSubscribed(webhook, notification.event_type)) {
-      await this.deliveries.record(accountId, deliveryId, { type: 'Abandon', delivery_id: deliveryId, notification, reason: 'not_subscribed', now: this.clock.now() });
-      return;
-    }
-    const payload = await this.source.payloadOf(notification);
-    if (payload === undefined) {
-      await this.deliveries.record(accountId, deliveryId, { type: 'Abandon', delivery_id: deliveryId, notification, reason: 'data_erased', now: this.clock.now() });
-      return;
-    }
+    const { state: webhook } = await this.commands.read(configureWebhook, webhookStream(accountId));
+    if (!isSubscribed(webhook, stored.event_type)) return void (await this.abandon(stored, deliveryId, 'not_subscribed'));
+
+    const notification = this.open(stored);
+    const payload = notification && (await this.payloadOf(notification));
+    if (notification && payload === undefined) return void (await this.abandon(stored, deliveryId, 'data_erased'));
 
     const attemptedAt = this.clock.now();
     const attemptId = randomUUID();
     let result: Omit<AttemptResult, 'next_attempt_at'>;
-    let secret: string | undefined;
-    try {
-      secret = this.webhooks.secretOf(accountId, webhook);
-    } catch {
-      // DATA_ENCRYPTION_KEY changed: nothing can be signed until the key is back or the webhook is configured again.
-      secret = undefined;
-    }
-    if (secret === undefined) {
+    if (payload === undefined || webhook.secret === null) {
+      // DATA_ENCRYPTION_KEY changed: nothing can be opened or signed until the key is back or the webhook is configured again.
       result = { attempt_id: attemptId, attempted_at: attemptedAt, status_code: null, error: 'secret_unavailable', duration_ms: 0 };
     } else {
       const body = JSON.stringify(payload);
-      const headers = { 'X-Webhook-Event': notification.event_type, 'X-Webhook-Delivery': attemptId, ...signDelivery(secret, body, attemptedAt) };
+      const headers = { 'X-Webhook-Event': stored.event_type, 'X-Webhook-Delivery': attemptId, ...signDelivery(webhook.secret, body, attemptedAt) };
       const posted = await this.transport.post(new URL(webhook.url), headers, body);
       result = { attempt_id: attemptId, attempted_at: attemptedAt, ...posted };
     }
 
     const retryDelay = isSuccess(result.status_code) ? undefined : this.jobs.retryDelayAfter(job.attemptsMade + 1);
     const next_attempt_at = retryDelay === undefined ? null : new Date(this.clock.now().getTime() + retryDelay);
-    const recorded = await this.deliveries.record(accountId, deliveryId, { type: 'RecordAttempt', delivery_id: deliveryId, notification, manual, result: { ...result, next_attempt_at } });
+    const { state: recorded } = await this.commands.run(recordDeliveryAttempt, {
+      type: 'RecordAttempt',
+      account_id: accountId,
+      delivery_id: deliveryId,
+      notification: stored,
+      manual,
+      result: { ...result, next_attempt_at },
+    });
     if (recorded.status === 'delivered') return;
     const attempt = recorded.status === 'none' ? 0 : recorded.attempts;
-    // Never the URL, the body or the secret: the delivery id finds the rest in the deliveries list.
+    // Never the URL, the body, the customer or the secret: the delivery id finds the rest in the deliveries list.
     this.logger.warn({ msg: 'webhook attempt failed', delivery_id: deliveryId, account_id: accountId, attempt, status_code: result.status_code, error: result.error, will_retry: next_attempt_at !== null });
     throw new DeliveryAttemptFailedError(deliveryId, attempt);
+  }
+
+  private open(stored: StoredNotification): Notification | undefined {
+    try {
+      return this.cipher.open(stored);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
+    const source = this.sources.sourceOf(notification.event_type);
+    if (!source) throw new Error(`no notification source produces ${notification.event_type}`);
+    return source.source.payloadOf(notification);
+  }
+
+  private async abandon(notification: StoredNotification, deliveryId: string, reason: AbandonReason): Promise<DeliveryState> {
+    const { state } = await this.commands.run(recordDeliveryAttempt, { type: 'Abandon', account_id: notification.account_id, delivery_id: deliveryId, notification, reason });
+    return state;
   }
 }

@@ -1,90 +1,82 @@
-import type { EventRegistry, EventStore, JsonLogger, ReadStore, RecordedEvent, Subscription } from '../../../platform/src/index.js';
-import type { NotificationSource } from '../../../monitoring/src/index.js';
-import { isSubscribed } from '../domain/webhook.js';
-import type { Webhooks } from '../webhooks.js';
+import { LogFollower, type CommandPipeline, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
+import type { EraseDeliveriesHandler } from '../commands/erase-deliveries/erase-deliveries.handler.js';
+import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
+import { isSubscribed, webhookStream } from '../domain/webhook.js';
+import type { NotificationCipher } from '../notifications/notification-cipher.js';
+import type { NotificationSources, ResolvedSource } from '../notifications/notification-sources.js';
 import type { WebhookJobs } from './webhook-jobs.js';
 
-/** The fan-out's position in the log, kept in the read store like a projection's. */
+/** The fan-out's position in the log, kept in the read store like a projection's (unchanged, so existing data resumes). */
 export const FAN_OUT_CHECKPOINT = 'webhook_fan_out';
-const CHECKPOINT_EVERY_MS = 100;
-const RESTART_DELAY_MS = 1000;
 
 /**
- * Webhook fan-out, derived from the event stream and never sent inline: a
- * checkpointed catch-up subscription over the notification source's streams
- * asks, for each event, whether it notifies; when the account's webhook
- * subscribes to that event type, a delivery job is queued. Delivery of events
- * is at least once and job ids are deterministic, so an event seen twice
- * queues one job. The checkpoint moves only after the job is stored.
+ * Webhook fan-out, derived from the event stream and never sent inline
+ * (docs/adr/0010): a sink under a checkpointed LogFollower over the streams of
+ * every notification source. For each event a source turns into a
+ * notification, when the account's webhook subscribes to its type, a delivery
+ * job is queued (sealed: no customer id in the queue). Events come at least
+ * once and job ids are deterministic, so an event seen twice queues one job;
+ * the checkpoint only covers events whose job is stored. An event a source
+ * reports as an erasure erases the customer's deliveries of the types it took.
  *
  * Subscription is judged when the fan-out reads the event (normally
  * milliseconds after it was stored); the delivery checks it again per attempt.
  */
-export class WebhookFanOut {
-  private subscription?: Subscription;
-  private position = 0n;
-  private saved = 0n;
-  private lastSave = 0;
-  private stopping = false;
-  private restart?: NodeJS.Timeout;
+export class WebhookFanOut implements FollowedView {
+  readonly follower: LogFollower;
 
   constructor(
-    private readonly events: EventStore,
-    private readonly readStore: ReadStore,
-    private readonly registry: EventRegistry,
-    private readonly source: NotificationSource,
-    private readonly webhooks: Webhooks,
+    events: EventStore,
+    readStore: ReadStore,
+    registry: EventRegistry,
+    private readonly sources: NotificationSources,
+    private readonly commands: CommandPipeline,
+    private readonly cipher: NotificationCipher,
     private readonly jobs: WebhookJobs,
-    private readonly logger: Pick<JsonLogger, 'error'>,
-  ) {}
-
-  async start(): Promise<void> {
-    this.stopping = false;
-    this.position = (await this.readStore.getCheckpoint(FAN_OUT_CHECKPOINT)) ?? 0n;
-    this.saved = this.position;
-    this.subscribe();
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.restart);
-    await this.subscription?.stop();
-    await this.save();
-  }
-
-  /** Last position handled, for tests and progress output. */
-  get handledPosition(): bigint {
-    return this.position;
-  }
-
-  private subscribe(): void {
-    this.subscription = this.events.subscribeToAll({ after: this.position, streamPrefixes: [...this.source.streamPrefixes] }, (event) => this.handle(event));
-    this.subscription.done.then(
-      () => undefined,
-      (error: unknown) => {
-        if (this.stopping) return;
-        this.logger.error({ msg: 'webhook fan-out failed; restarting from its last position', err: error instanceof Error ? error.message : String(error) });
-        this.restart = setTimeout(() => !this.stopping && this.subscribe(), RESTART_DELAY_MS);
-        this.restart.unref();
+    private readonly erasures: Pick<EraseDeliveriesHandler, 'execute'>,
+    logger?: Pick<JsonLogger, 'error' | 'warn'>,
+  ) {
+    this.follower = new LogFollower(
+      events,
+      registry,
+      readStore,
+      {
+        name: 'webhook fan-out',
+        streamPrefixes: sources.streamPrefixes,
+        handles: sources.handles,
+        start: { from: 'checkpoint', key: FAN_OUT_CHECKPOINT },
+        sink: { handle: (event) => this.handle(event) },
       },
+      logger,
     );
   }
 
-  private async handle(event: RecordedEvent): Promise<void> {
-    const notification = this.registry.has(event.type) ? this.source.notificationOf(this.registry.upcast(event)) : undefined;
-    let queued = false;
-    if (notification && isSubscribed(await this.webhooks.state(notification.account_id), notification.event_type)) {
-      await this.jobs.deliver(notification);
-      queued = true;
-    }
-    this.position = event.position;
-    if (queued || Date.now() - this.lastSave >= CHECKPOINT_EVERY_MS) await this.save();
+  start(): Promise<void> {
+    return this.follower.start();
   }
 
-  private async save(): Promise<void> {
-    if (this.position === this.saved) return;
-    await this.readStore.setCheckpoint(FAN_OUT_CHECKPOINT, this.position);
-    this.saved = this.position;
-    this.lastSave = Date.now();
+  stop(): Promise<void> {
+    return this.follower.stop();
+  }
+
+  private async handle(event: RecordedEvent): Promise<void> {
+    for (const entry of this.sources.all) {
+      if (!entry.source.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix))) continue;
+      await this.notify(entry, event);
+      const erasure = entry.source.erasureOf?.(event);
+      if (erasure) {
+        const foreign = erasure.event_types.filter((type) => !entry.notifies.includes(type));
+        if (foreign.length > 0) throw new Error(`the ${entry.context} notification source erased types it does not notify: ${foreign.join(', ')}`);
+        await this.erasures.execute(erasure);
+      }
+    }
+  }
+
+  private async notify(entry: ResolvedSource, event: RecordedEvent): Promise<void> {
+    const notification = entry.source.notificationOf(event);
+    if (!notification) return;
+    if (!entry.notifies.includes(notification.event_type)) throw new Error(`the ${entry.context} notification source produced ${notification.event_type}, which it does not declare`);
+    const { state } = await this.commands.read(configureWebhook, webhookStream(notification.account_id));
+    if (isSubscribed(state, notification.event_type)) await this.jobs.deliver(this.cipher.seal(notification));
   }
 }

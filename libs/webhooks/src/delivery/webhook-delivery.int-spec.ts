@@ -4,32 +4,43 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Notification, NotificationSource, WebhookEventType } from '../../../monitoring/src/index.js';
 import {
+  CommandPipeline,
   EmbeddedJobQueue,
   EventRegistry,
   openEventStore,
   openReadStore,
+  ReadModels,
   SecretBox,
+  type ContextManifest,
   type EventStore,
   type Job,
   type ReadStore,
   type RecordedEvent,
 } from '../../../platform/src/index.js';
-import { deliveryIdOf, DeliveryNotFoundError } from '../domain/delivery.js';
+import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
+import { EraseDeliveriesHandler } from '../commands/erase-deliveries/erase-deliveries.handler.js';
+import { recordDeliveryAttempt } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
+import { removeWebhook } from '../commands/remove-webhook/remove-webhook.handler.js';
+import { RetryDeliveryHandler } from '../commands/retry-delivery/retry-delivery.handler.js';
+import { deliveryIdOf, DeliveryNotFoundError, deliveryStream } from '../domain/delivery.js';
+import { webhookStream, WebhookNotConfiguredError } from '../domain/webhook.js';
 import { webhooksEventTypes } from '../event-types.js';
+import { NotificationCipher } from '../notifications/notification-cipher.js';
+import type { NotificationSource } from '../notifications/notification-source.js';
+import { NotificationSources } from '../notifications/notification-sources.js';
+import type { CustomerErasure, Notification, StoredNotification, WebhookEventType } from '../domain/notification.js';
 import type { HostResolver } from '../outbound/host-resolver.js';
 import { UrlGuard } from '../outbound/url-guard.js';
 import { WebhookTransport } from '../outbound/webhook-transport.js';
-import { Webhooks } from '../webhooks.js';
-import { Deliveries } from './deliveries.js';
 import { DeliveryAttemptFailedError, DeliveryProcessor } from './delivery-processor.js';
 import { FAN_OUT_CHECKPOINT, WebhookFanOut } from './fan-out.js';
 import { WEBHOOK_QUEUE, WebhookJobs } from './webhook-jobs.js';
 
 /**
- * A notification source that plays the monitoring context: `thing-` streams,
- * `ThingHappened` events naming the account, customer and webhook event type;
+ * A notification source that plays a context: `thing-` streams,
+ * `ThingHappened` events naming the account, customer and webhook event type,
+ * `ThingErased` erasing a customer's drift and geofence_breach notifications;
  * a customer in `erased` has no payload any more.
  */
 class FakeSource implements NotificationSource {
@@ -48,6 +59,11 @@ class FakeSource implements NotificationSource {
       event_id: event.id,
     };
   }
+  erasureOf(event: RecordedEvent): CustomerErasure | undefined {
+    if (event.type !== 'ThingErased') return undefined;
+    const data = event.data as { account_id: string; customer_id: string; at: string };
+    return { account_id: data.account_id, customer_id: data.customer_id, erased_at: data.at, event_types: ['drift', 'geofence_breach'] };
+  }
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
     if (this.erased.has(notification.customer_id)) return undefined;
     return { event: notification.event_type, customer_id: notification.customer_id, timestamp: notification.occurred_at };
@@ -58,18 +74,23 @@ const noDns: HostResolver = { resolve: async () => [] };
 const silent = { warn: () => undefined, error: () => undefined };
 const SECRET = 'whsec_test_secret_0123456789';
 const DELAYS = [0, 60_000, 120_000];
+const SOURCE = Symbol('FakeSource');
+const manifest = (notifies: WebhookEventType[]): ContextManifest => ({ name: 'things', events: [], notifications: [{ token: SOURCE, notifies, from: ['ThingHappened', 'ThingErased'] }] });
 
 describe('webhook fan-out and delivery', () => {
   let dir: string;
   let events: EventStore;
   let readStore: ReadStore;
   let queue: EmbeddedJobQueue;
-  let webhooks: Webhooks;
+  let commands: CommandPipeline;
   let jobs: WebhookJobs;
-  let deliveries: Deliveries;
+  let cipher: NotificationCipher;
+  let sources: NotificationSources;
+  let erasures: EraseDeliveriesHandler;
+  let retries: RetryDeliveryHandler;
   let processor: DeliveryProcessor;
   const source = new FakeSource();
-  const registry = new EventRegistry().register(...webhooksEventTypes, { type: 'ThingHappened', version: 1 });
+  const registry = new EventRegistry().register(...webhooksEventTypes, { type: 'ThingHappened', version: 1 }, { type: 'ThingErased', version: 1 });
   const clock = { now: () => new Date('2026-11-22T10:00:00.000Z') };
   let server: http.Server;
   let url: string;
@@ -82,10 +103,16 @@ describe('webhook fan-out and delivery', () => {
     readStore = await openReadStore({ dataDir: dir, mongodbDatabase: 'unused' });
     queue = await EmbeddedJobQueue.open(path.join(dir, 'queue'));
     const guard = new UrlGuard(noDns, true);
-    webhooks = new Webhooks(events, registry, clock, SecretBox.fromKey(randomBytes(32)), guard);
+    const box = SecretBox.fromKey(randomBytes(32));
+    const container = new Map<unknown, unknown>([[SecretBox, box], [UrlGuard, guard], [SOURCE, source]]);
+    commands = new CommandPipeline(events, registry, new ReadModels(), clock, { waitMs: 1000, resolve: (token) => container.get(token) });
+    container.set(CommandPipeline, commands);
     jobs = new WebhookJobs(queue, DELAYS);
-    deliveries = new Deliveries(events, registry, clock, webhooks, jobs);
-    processor = new DeliveryProcessor(webhooks, deliveries, source, new WebhookTransport(guard, 2000), jobs, clock, silent);
+    cipher = new NotificationCipher(box);
+    sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked'])], (token) => container.get(token));
+    erasures = new EraseDeliveriesHandler(commands, cipher, jobs, events, readStore);
+    retries = new RetryDeliveryHandler(commands, jobs);
+    processor = new DeliveryProcessor(commands, sources, cipher, new WebhookTransport(guard, 2000), jobs, clock, silent);
     server = http.createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -110,32 +137,41 @@ describe('webhook fan-out and delivery', () => {
     statuses = [];
   });
 
+  const configure = (accountId: string, eventTypes: WebhookEventType[]) =>
+    commands.run(configureWebhook, { type: 'ConfigureWebhook', account_id: accountId, url, secret: SECRET, event_types: eventTypes });
   async function happen(accountId: string, customerId: string, kind: WebhookEventType): Promise<Notification> {
     const stream = `thing-${accountId}:${customerId}`;
     await events.append(stream, [{ type: 'ThingHappened', data: { account_id: accountId, customer_id: customerId, kind, at: '2026-11-22T09:59:00.000Z' } }], 'any');
     const stored = await events.readStream(stream, { direction: 'backwards', maxCount: 1 });
     return source.notificationOf(stored[0]) as Notification;
   }
-  const job = (notification: Notification, attemptsMade = 0): Job<Notification> => ({ id: 'j', queue: WEBHOOK_QUEUE, name: 'deliver', data: notification, attemptsMade });
+  const job = (notification: StoredNotification, attemptsMade = 0): Job<StoredNotification> => ({ id: 'j', queue: WEBHOOK_QUEUE, name: 'deliver', data: notification, attemptsMade });
+  const sealed = (notification: Notification) => cipher.seal(notification);
+  const fanOut = (over: WebhookJobs = jobs) => new WebhookFanOut(events, readStore, registry, sources, commands, cipher, over, erasures, silent);
+  const deliveryState = async (accountId: string, id: string) => (await commands.read(recordDeliveryAttempt, deliveryStream(accountId, id))).state;
 
-  it('queues one job per subscribed notification, none for others, and none again after a replay', async () => {
-    await webhooks.configure('acct_a', { url, secret: SECRET, event_types: ['drift'] });
-    await webhooks.configure('acct_b', { url, secret: SECRET, event_types: ['consent_revoked'] });
-    const a1 = await happen('acct_a', 'c1', 'drift');
-    const a2 = await happen('acct_a', 'c2', 'drift');
-    const b1 = await happen('acct_b', 'c1', 'drift');
-    const c1 = await happen('acct_c', 'c1', 'drift');
+  it('queues one sealed job per subscribed notification, none for others, and none again after a replay', async () => {
+    await configure('acct_a', ['drift']);
+    await configure('acct_b', ['consent_revoked']);
+    const a1 = await happen('acct_a', 'customer-alpha', 'drift');
+    const a2 = await happen('acct_a', 'customer-beta', 'drift');
+    const b1 = await happen('acct_b', 'customer-alpha', 'drift');
+    const c1 = await happen('acct_c', 'customer-alpha', 'drift');
     await events.append('other-stream', [{ type: 'ThingHappened', data: { account_id: 'acct_a', customer_id: 'x', kind: 'drift', at: '' } }], 'any');
-
-    const fanOut = new WebhookFanOut(events, readStore, registry, source, webhooks, jobs, silent);
-    await fanOut.start();
     const last = (await events.readStream(c1.stream))[0].position;
-    for (let i = 0; i < 200 && fanOut.handledPosition < last; i++) await new Promise((r) => setTimeout(r, 10));
-    await fanOut.stop();
+
+    const first = fanOut();
+    await first.start();
+    await first.follower.waitFor(last, 2000);
+    await first.stop();
     expect(await readStore.getCheckpoint(FAN_OUT_CHECKPOINT)).toBeGreaterThanOrEqual(last);
 
-    const queued = async (n: Notification) => queue.getJob<Notification>(WEBHOOK_QUEUE, `deliver.${deliveryIdOf(n)}`);
-    expect((await queued(a1))?.data).toEqual(a1);
+    const queued = async (n: Notification) => queue.getJob<StoredNotification>(WEBHOOK_QUEUE, `deliver.${deliveryIdOf(n)}`);
+    const job1 = await queued(a1);
+    // Issue #10, item 6: the queue holds the customer as a keyed hash, and the stream (which names the customer) sealed.
+    expect(job1?.data).toEqual({ account_id: 'acct_a', event_type: 'drift', occurred_at: a1.occurred_at, event_id: a1.event_id, customer_hash: cipher.customerHash('acct_a', 'customer-alpha'), sealed: expect.any(String) });
+    expect(JSON.stringify(job1?.data)).not.toContain('customer-alpha');
+    expect(cipher.open(job1!.data)).toEqual(a1);
     expect(await queued(a2)).toBeDefined();
     expect(await queued(b1)).toBeUndefined();
     expect(await queued(c1)).toBeUndefined();
@@ -147,17 +183,17 @@ describe('webhook fan-out and delivery', () => {
       { ...queue, add: async (...args: Parameters<EmbeddedJobQueue['add']>) => { const result = await queue.add(...args); adds.push(result.added); return result; } } as unknown as EmbeddedJobQueue,
       DELAYS,
     );
-    const replay = new WebhookFanOut(events, readStore, registry, source, webhooks, counting, silent);
+    const replay = fanOut(counting);
     await replay.start();
-    for (let i = 0; i < 200 && adds.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await replay.follower.waitFor(last, 2000);
     await replay.stop();
     expect(adds).toEqual([false, false]);
   });
 
   it('delivers with every header, both signatures valid, the payload timestamp being the event time', async () => {
-    await webhooks.configure('acct_d', { url, secret: SECRET, event_types: ['drift', 'geofence_breach'] });
+    await configure('acct_d', ['drift', 'geofence_breach']);
     const notification = await happen('acct_d', 'c1', 'geofence_breach');
-    await processor.handle(job(notification), false);
+    await processor.handle(job(sealed(notification)), false);
     expect(received).toHaveLength(1);
     const [{ headers, body }] = received;
     expect(JSON.parse(body)).toEqual({ event: 'geofence_breach', customer_id: 'c1', timestamp: '2026-11-22T09:59:00.000Z' });
@@ -165,25 +201,34 @@ describe('webhook fan-out and delivery', () => {
     expect(headers['x-webhook-timestamp']).toBe(String(Math.floor(clock.now().getTime() / 1000)));
     expect(headers['x-webhook-signature']).toBe(createHmac('sha256', SECRET).update(body).digest('hex'));
     expect(headers['x-webhook-signature-v2']).toBe(createHmac('sha256', SECRET).update(`${headers['x-webhook-timestamp']}.${body}`).digest('hex'));
-    const state = await deliveries.state('acct_d', deliveryIdOf(notification));
-    expect(state).toMatchObject({ status: 'delivered', attempts: 1 });
-    const [attempted] = await events.readStream(`webhook_delivery-acct_d:${deliveryIdOf(notification)}`);
+    expect(await deliveryState('acct_d', deliveryIdOf(notification))).toMatchObject({ status: 'delivered', attempts: 1 });
+    const [attempted] = await events.readStream(deliveryStream('acct_d', deliveryIdOf(notification)));
     expect(attempted.data).toMatchObject({ attempt_id: headers['x-webhook-delivery'], status_code: 200, outcome: 'delivered', manual: false });
+    expect(attempted.metadata).toEqual({ schema_version: 2 });
     expect(JSON.stringify(attempted.data)).not.toContain(SECRET);
+    expect(JSON.stringify(attempted.data)).not.toContain(notification.stream);
 
     // An automatic retry of a delivered delivery sends nothing.
-    await processor.handle(job(notification, 1), false);
+    await processor.handle(job(sealed(notification), 1), false);
     expect(received).toHaveLength(1);
   });
 
+  it('still runs a job queued before schema version 2, its notification in the clear', async () => {
+    await configure('acct_l', ['drift']);
+    const notification = await happen('acct_l', 'c1', 'drift');
+    await processor.handle(job(notification), false);
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0].body)).toMatchObject({ customer_id: 'c1' });
+  });
+
   it('records failures with the next attempt time, throws so the queue retries, and none after the last', async () => {
-    await webhooks.configure('acct_e', { url, secret: SECRET, event_types: ['drift'] });
-    const notification = await happen('acct_e', 'c1', 'drift');
+    await configure('acct_e', ['drift']);
+    const notification = sealed(await happen('acct_e', 'c1', 'drift'));
     statuses = [500, 503, 502, 500];
     await expect(processor.handle(job(notification, 0), false)).rejects.toBeInstanceOf(DeliveryAttemptFailedError);
     await expect(processor.handle(job(notification, 1), false)).rejects.toBeInstanceOf(DeliveryAttemptFailedError);
     await expect(processor.handle(job(notification, 3), false)).rejects.toBeInstanceOf(DeliveryAttemptFailedError);
-    const recorded = await events.readStream(`webhook_delivery-acct_e:${deliveryIdOf(notification)}`);
+    const recorded = await events.readStream(deliveryStream('acct_e', deliveryIdOf(notification)));
     expect(recorded.map((event) => [event.data.attempt, event.data.status_code, event.data.next_attempt_at])).toEqual([
       [1, 500, '2026-11-22T10:00:00.000Z'],
       [2, 503, '2026-11-22T10:01:00.000Z'],
@@ -193,34 +238,81 @@ describe('webhook fan-out and delivery', () => {
   });
 
   it('abandons without sending when the data was erased or the type is no longer subscribed', async () => {
-    await webhooks.configure('acct_f', { url, secret: SECRET, event_types: ['drift'] });
-    const erased = await happen('acct_f', 'gone', 'drift');
+    await configure('acct_f', ['drift']);
+    const erased = sealed(await happen('acct_f', 'gone', 'drift'));
     source.erased.add('gone');
     await processor.handle(job(erased), false);
-    expect(await deliveries.state('acct_f', deliveryIdOf(erased))).toMatchObject({ status: 'abandoned' });
+    expect(await deliveryState('acct_f', deliveryIdOf(erased))).toMatchObject({ status: 'abandoned' });
 
-    const unsubscribed = await happen('acct_f', 'c2', 'drift');
-    await webhooks.configure('acct_f', { url, secret: SECRET, event_types: ['consent_revoked'] });
+    const unsubscribed = sealed(await happen('acct_f', 'c2', 'drift'));
+    await configure('acct_f', ['consent_revoked']);
     await processor.handle(job(unsubscribed), false);
-    const [abandoned] = await events.readStream(`webhook_delivery-acct_f:${deliveryIdOf(unsubscribed)}`);
+    const [abandoned] = await events.readStream(deliveryStream('acct_f', deliveryIdOf(unsubscribed)));
     expect(abandoned).toMatchObject({ type: 'WebhookDeliveryAbandoned', data: { reason: 'not_subscribed' } });
     expect(received).toHaveLength(0);
   });
 
-  it('queues a manual re-send for a known delivery of the same account only', async () => {
-    await webhooks.configure('acct_g', { url, secret: SECRET, event_types: ['drift'] });
-    const notification = await happen('acct_g', 'c1', 'drift');
+  it('queues a manual re-send for a known delivery of the same account only, with a configured webhook', async () => {
+    await configure('acct_g', ['drift']);
+    const notification = sealed(await happen('acct_g', 'c1', 'drift'));
     await processor.handle(job(notification), false);
     const id = deliveryIdOf(notification);
-    await expect(deliveries.requestRetry('acct_h', id)).rejects.toBeInstanceOf(DeliveryNotFoundError);
-    await expect(deliveries.requestRetry('acct_g', 'dlv_00000000000000000000000000000000')).rejects.toBeInstanceOf(DeliveryNotFoundError);
-    await deliveries.requestRetry('acct_g', id);
-    expect(await deliveries.state('acct_g', id)).toMatchObject({ status: 'attempted' });
-    const queued = await queue.getJob<Notification>(WEBHOOK_QUEUE, `redeliver.${id}.1`);
+    await expect(retries.execute('acct_h', id)).rejects.toBeInstanceOf(DeliveryNotFoundError);
+    await expect(retries.execute('acct_g', 'dlv_00000000000000000000000000000000')).rejects.toBeInstanceOf(DeliveryNotFoundError);
+    const { requested_at } = await retries.execute('acct_g', id);
+    expect(requested_at).toBe(clock.now().toISOString());
+    expect(await deliveryState('acct_g', id)).toMatchObject({ status: 'attempted' });
+    const queued = await queue.getJob<StoredNotification>(WEBHOOK_QUEUE, `redeliver.${id}.1`);
     expect(queued).toMatchObject({ name: 'redeliver', data: notification });
 
     await processor.handle({ ...job(notification), name: 'redeliver' }, true);
     expect(received).toHaveLength(2);
-    expect(await deliveries.state('acct_g', id)).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(await deliveryState('acct_g', id)).toMatchObject({ status: 'delivered', attempts: 2 });
+
+    await commands.run(removeWebhook, { type: 'RemoveWebhook', account_id: 'acct_g' });
+    await expect(retries.execute('acct_g', id)).rejects.toBeInstanceOf(WebhookNotConfiguredError);
+  });
+
+  it('records an erasure a source reports under the keyed customer hash, once however often it is seen', async () => {
+    const erasedAt = '2026-11-22T10:30:00.000Z';
+    const appended = await events.append('thing-acct_k:c9', [{ type: 'ThingErased', data: { account_id: 'acct_k', customer_id: 'c9', at: erasedAt } }], 'any');
+    await readStore.deleteCheckpoint(FAN_OUT_CHECKPOINT);
+    for (let pass = 0; pass < 2; pass++) {
+      const follower = fanOut();
+      await follower.start();
+      await follower.follower.waitFor(appended.position, 2000);
+      await follower.stop();
+      await readStore.deleteCheckpoint(FAN_OUT_CHECKPOINT);
+    }
+    const recorded = await events.readStream(`webhook_erasure-acct_k:${cipher.customerHash('acct_k', 'c9')}`);
+    expect(recorded.map((event) => event.data)).toEqual([
+      { account_id: 'acct_k', customer_hash: cipher.customerHash('acct_k', 'c9'), event_types: ['drift', 'geofence_breach'], erased_at: erasedAt, legacy_delivery_ids: [] },
+    ]);
+  });
+
+  it('lets ten clients configure the same webhook at once: every one succeeds (issue #10, item 10)', async () => {
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => configure('acct_race', ['drift'])));
+    expect(results.map((result) => result.status)).toEqual(Array(10).fill('fulfilled'));
+    expect((await commands.read(configureWebhook, webhookStream('acct_race'))).state).toMatchObject({ status: 'configured', secret: SECRET, secret_length: SECRET.length });
+  });
+});
+
+describe('notification sources from the manifests', () => {
+  const source = new FakeSource();
+  const resolve = (token: unknown) => (token === SOURCE ? source : undefined);
+
+  it('refuses a webhook event type without a source, one with two, and a token that is no source', () => {
+    expect(() => NotificationSources.fromManifests([manifest(['drift', 'consent_revoked'])], resolve)).toThrow(/geofence_breach has no notification source/);
+    const twice: ContextManifest = { ...manifest(['drift']), name: 'others' };
+    expect(() => NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked']), twice], resolve)).toThrow(/drift has two sources: things and others/);
+    expect(() => NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked'])], () => ({}))).toThrow(/does not resolve to a NotificationSource/);
+  });
+
+  it('accepts one source per type, delivery.confirmed having none until the identity context adds it', () => {
+    const sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked'])], resolve);
+    expect(sources.sourceOf('drift')?.source).toBe(source);
+    expect(sources.sourceOf('delivery.confirmed')).toBeUndefined();
+    expect(sources.streamPrefixes).toEqual(['thing-']);
+    expect(sources.handles).toEqual(['ThingHappened', 'ThingErased']);
   });
 });

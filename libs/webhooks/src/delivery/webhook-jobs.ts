@@ -1,6 +1,6 @@
 import type { Job, JobHandler, JobOptions, JobQueue, Worker } from '../../../platform/src/index.js';
-import type { Notification } from '../../../monitoring/src/index.js';
 import { deliveryIdOf } from '../domain/delivery.js';
+import type { SealedNotification, StoredNotification } from '../domain/notification.js';
 
 export const WEBHOOK_QUEUE = 'webhooks';
 /** A notification's automatic delivery, retried on the schedule. */
@@ -9,10 +9,13 @@ export const DELIVER_JOB = 'deliver';
 export const REDELIVER_JOB = 'redeliver';
 
 /**
- * The webhook queue. Job data is the Notification and nothing else: no body,
- * no secret, no location, so the queue's storage (LMDB or Redis) never holds
- * anything consent erasure would have to purge; the body is built at attempt
- * time from the stored event.
+ * The webhook queue. Job data is the sealed notification and nothing else: no
+ * body, no secret, no location and no customer id in the clear (a keyed hash,
+ * and the pointer to the stored event sealed), so the queue's storage (LMDB or
+ * Redis, finished jobs included) never holds anything consent erasure would
+ * have to purge; the body is built at attempt time from the stored event,
+ * which erasure deletes. Jobs queued before delivery schema version 2 hold the
+ * notification in the clear and are still run.
  */
 export class WebhookJobs {
   constructor(
@@ -31,21 +34,26 @@ export class WebhookJobs {
   }
 
   /** Job id `deliver.<delivery id>`: the fan-out seeing an event again adds nothing. */
-  deliver(notification: Notification): Promise<{ id: string; added: boolean }> {
+  deliver(notification: SealedNotification): Promise<{ id: string; added: boolean }> {
     return this.queue.add(WEBHOOK_QUEUE, DELIVER_JOB, notification, { jobId: `deliver.${deliveryIdOf(notification)}`, ...this.options() });
   }
 
   /** One job per retry request, named by the revision the request was stored at, so a repeated enqueue adds nothing. */
-  redeliver(notification: Notification, requestRevision: bigint): Promise<{ id: string; added: boolean }> {
+  redeliver(notification: StoredNotification, requestRevision: bigint): Promise<{ id: string; added: boolean }> {
     return this.queue.add(WEBHOOK_QUEUE, REDELIVER_JOB, notification, {
       jobId: `redeliver.${deliveryIdOf(notification)}.${requestRevision}`,
       ...this.options(),
     });
   }
 
-  process(handler: (job: Job<Notification>, manual: boolean) => Promise<void>, concurrency: number): Worker {
-    const run: JobHandler<Notification> = (job) => handler(job, job.name === REDELIVER_JOB);
-    return this.queue.process<Notification>(WEBHOOK_QUEUE, run, { concurrency });
+  /** Drops a delivery's automatic job, whatever its state (erasure of a delivery that named its customer in the clear). */
+  removeDelivery(deliveryId: string): Promise<void> {
+    return this.queue.remove(WEBHOOK_QUEUE, `deliver.${deliveryId}`);
+  }
+
+  process(handler: (job: Job<StoredNotification>, manual: boolean) => Promise<void>, concurrency: number): Worker {
+    const run: JobHandler<StoredNotification> = (job) => handler(job, job.name === REDELIVER_JOB);
+    return this.queue.process<StoredNotification>(WEBHOOK_QUEUE, run, { concurrency });
   }
 
   private options(): JobOptions {

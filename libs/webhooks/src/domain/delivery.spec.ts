@@ -1,17 +1,17 @@
-import type { Notification } from '../../../monitoring/src/index.js';
+import { deciderSpec } from '../../../platform/src/testing/decider-spec.js';
+import type { Notification } from './notification.js';
 import {
-  decideDelivery,
+  deliveryDecider,
   deliveryIdOf,
   DeliveryNotFoundError,
   deliveryStream,
-  evolveDelivery,
   initialDeliveryState,
   parseDeliveryId,
   shouldAttempt,
   type AttemptResult,
   type DeliveryCommand,
-  type DeliveryEvent,
 } from './delivery.js';
+import { WebhookNotConfiguredError } from './webhook.js';
 
 const notification: Notification = {
   account_id: 'acct_1',
@@ -34,16 +34,15 @@ const result = (status: number | null, second: number, next: Date | null = null)
 });
 const attempt = (status: number | null, second: number, manual = false, next: Date | null = null): DeliveryCommand => ({
   type: 'RecordAttempt',
+  account_id: 'acct_1',
   delivery_id: id,
   notification,
   manual,
   result: result(status, second, next),
 });
-
-function history(...commands: DeliveryCommand[]): DeliveryEvent[] {
-  return commands.reduce<DeliveryEvent[]>((events, command) => [...events, ...decideDelivery(command, events.reduce(evolveDelivery, initialDeliveryState))], []);
-}
-const stateOf = (events: DeliveryEvent[]) => events.reduce(evolveDelivery, initialDeliveryState);
+const retry = (webhook_configured = true): DeliveryCommand => ({ type: 'RequestRetry', account_id: 'acct_1', delivery_id: id, webhook_configured });
+const { given, history } = deciderSpec(deliveryDecider, at(0));
+const stateOf = (...commands: DeliveryCommand[]) => given(history(...commands)).state;
 
 describe('delivery decider', () => {
   it('records a failed attempt with its next time, then a delivered one; numbers attempts from 1', () => {
@@ -54,35 +53,41 @@ describe('delivery decider', () => {
       [3, 'delivered', null],
     ]);
     expect(events[1]).toMatchObject({ data: { error: 'timeout', status_code: null } });
-    expect(stateOf(events)).toMatchObject({ status: 'delivered', attempts: 3 });
+    expect(given(events).state).toMatchObject({ status: 'delivered', attempts: 3 });
   });
 
   it('treats every non-2xx answer as failed, redirects included', () => {
-    for (const status of [301, 302, 400, 404, 500]) expect(stateOf(history(attempt(status, 0))).status).toBe('failed');
-    for (const status of [200, 201, 202, 204, 299]) expect(stateOf(history(attempt(status, 0))).status).toBe('delivered');
+    for (const status of [301, 302, 400, 404, 500]) expect(stateOf(attempt(status, 0)).status).toBe('failed');
+    for (const status of [200, 201, 202, 204, 299]) expect(stateOf(attempt(status, 0)).status).toBe('delivered');
   });
 
   it('clears the error of a delivered attempt and the next time of a delivered one', () => {
-    const [event] = history({ type: 'RecordAttempt', delivery_id: id, notification, manual: false, result: { ...result(200, 0, at(5)), error: 'timeout' } });
-    expect(event).toMatchObject({ data: { error: null, next_attempt_at: null } });
+    const { events } = given([]).when({ type: 'RecordAttempt', account_id: 'acct_1', delivery_id: id, notification, manual: false, result: { ...result(200, 0, at(5)), error: 'timeout' } });
+    expect(events).toMatchObject([{ data: { error: null, next_attempt_at: null } }]);
   });
 
-  it('moves failed → attempted on a retry request, and refuses one for an unknown delivery', () => {
-    const events = history(attempt(500, 0));
-    const retried = history(attempt(500, 0), { type: 'RequestRetry', delivery_id: id, account_id: 'acct_1', now: at(30) });
-    expect(stateOf(events).status).toBe('failed');
-    expect(stateOf(retried)).toMatchObject({ status: 'attempted', attempts: 1 });
-    expect(() => decideDelivery({ type: 'RequestRetry', delivery_id: id, account_id: 'acct_1', now: at(30) }, initialDeliveryState)).toThrow(DeliveryNotFoundError);
+  it('moves failed → attempted on a retry request at the time it is decided', () => {
+    const failed = given(history(attempt(500, 0)));
+    expect(failed.state.status).toBe('failed');
+    const retried = failed.when(retry(), at(30));
+    expect(retried.events).toEqual([{ type: 'WebhookRetryRequested', data: { delivery_id: id, account_id: 'acct_1', requested_at: at(30).toISOString() } }]);
+    expect(retried.state).toMatchObject({ status: 'attempted', attempts: 1 });
+  });
+
+  it('refuses a retry for an unknown delivery first, then one without a configured webhook', () => {
+    expect(given([]).when(retry(false)).error).toBeInstanceOf(DeliveryNotFoundError);
+    expect(given(history(attempt(500, 0))).when(retry(false)).error).toBeInstanceOf(WebhookNotConfiguredError);
   });
 
   it('abandons a delivery whose data was erased', () => {
-    const events = history({ type: 'Abandon', delivery_id: id, notification, reason: 'data_erased', now: at(0) });
-    expect(stateOf(events)).toEqual({ status: 'abandoned', notification, attempts: 0 });
+    const abandoned = given([]).when({ type: 'Abandon', account_id: 'acct_1', delivery_id: id, notification, reason: 'data_erased' }, at(3));
+    expect(abandoned.events).toEqual([{ type: 'WebhookDeliveryAbandoned', data: { delivery_id: id, notification, reason: 'data_erased', abandoned_at: at(3).toISOString() } }]);
+    expect(abandoned.state).toEqual({ status: 'abandoned', notification, attempts: 0 });
   });
 
   it('stops automatic attempts once delivered but always makes a manual one', () => {
-    const delivered = stateOf(history(attempt(200, 0)));
-    const failed = stateOf(history(attempt(500, 0)));
+    const delivered = stateOf(attempt(200, 0));
+    const failed = stateOf(attempt(500, 0));
     expect(shouldAttempt(delivered, false)).toBe(false);
     expect(shouldAttempt(delivered, true)).toBe(true);
     expect(shouldAttempt(failed, false)).toBe(true);

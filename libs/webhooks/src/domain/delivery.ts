@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
+import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
-import type { Notification } from '../../../monitoring/src/index.js';
+import type { StoredNotification } from './notification.js';
+import { WebhookNotConfiguredError } from './webhook.js';
 
 /**
  * One logical delivery: a notification on its way to an account's endpoint,
  * with every attempt recorded as an event (interface.md, "Webhook delivery").
- * Stream `webhook_delivery-<account>:<delivery id>`; no payload, no secret and
- * no location is stored here, only what the notification says and how each
- * attempt went.
+ * Stream `webhook_delivery-<account>:<delivery id>`; no payload, no secret, no
+ * location and no customer id in the clear is stored here, only the sealed
+ * notification and how each attempt went.
  *
  * States as the specification names them: `delivered` after a 2xx (no further
  * automatic retry); `failed` after a non-2xx, a time-out or a refused address
@@ -37,7 +39,8 @@ export interface WebhookDeliveryAttempted {
   type: 'WebhookDeliveryAttempted';
   data: {
     delivery_id: string;
-    notification: Notification;
+    /** Sealed since schema version 2; version 1 stored it in the clear (still read). */
+    notification: StoredNotification;
     /** 1-based over the delivery's whole history, manual re-sends included. */
     attempt: number;
     /** The X-Webhook-Delivery header of this attempt. */
@@ -55,7 +58,7 @@ export interface WebhookDeliveryAttempted {
 }
 export interface WebhookDeliveryAbandoned {
   type: 'WebhookDeliveryAbandoned';
-  data: { delivery_id: string; notification: Notification; reason: AbandonReason; abandoned_at: string };
+  data: { delivery_id: string; notification: StoredNotification; reason: AbandonReason; abandoned_at: string };
 }
 export interface WebhookRetryRequested {
   type: 'WebhookRetryRequested';
@@ -66,7 +69,7 @@ export const DELIVERY_EVENT_TYPES = ['WebhookDeliveryAttempted', 'WebhookDeliver
 
 export type DeliveryState =
   | { status: 'none' }
-  | { status: DeliveryStatus; notification: Notification; attempts: number };
+  | { status: DeliveryStatus; notification: StoredNotification; attempts: number };
 export const initialDeliveryState: DeliveryState = { status: 'none' };
 
 export class DeliveryNotFoundError extends DomainError {
@@ -84,7 +87,7 @@ export const DELIVERY_ID = /^dlv_[0-9a-f]{32}$/;
  * Deterministic, so the fan-out seeing an event twice (at-least-once) names
  * the same delivery and the queue's job-id deduplication drops the second.
  */
-export function deliveryIdOf(notification: Pick<Notification, 'account_id' | 'event_id' | 'event_type'>): string {
+export function deliveryIdOf(notification: Pick<StoredNotification, 'account_id' | 'event_id' | 'event_type'>): string {
   const digest = createHash('sha256').update(`${notification.account_id}\n${notification.event_type}\n${notification.event_id}`).digest('hex');
   return `dlv_${digest.slice(0, 32)}`;
 }
@@ -123,10 +126,13 @@ export interface AttemptResult {
   next_attempt_at: Date | null;
 }
 
-export type DeliveryCommand =
-  | { type: 'RecordAttempt'; delivery_id: string; notification: Notification; manual: boolean; result: AttemptResult }
-  | { type: 'Abandon'; delivery_id: string; notification: Notification; reason: AbandonReason; now: Date }
-  | { type: 'RequestRetry'; delivery_id: string; account_id: string; now: Date };
+/** What the delivery processor records: an attempt it made, or why it made none. */
+export type AttemptCommand =
+  | { type: 'RecordAttempt'; account_id: string; delivery_id: string; notification: StoredNotification; manual: boolean; result: AttemptResult }
+  | { type: 'Abandon'; account_id: string; delivery_id: string; notification: StoredNotification; reason: AbandonReason };
+/** POST /v2/webhooks/retry/{deliveryId}; `webhook_configured` is read from the account's webhook stream first. */
+export type RequestRetry = { type: 'RequestRetry'; account_id: string; delivery_id: string; webhook_configured: boolean };
+export type DeliveryCommand = AttemptCommand | RequestRetry;
 
 /** interface.md, "Receiver rules" 4: a 2xx is success, anything else a failure. */
 export function isSuccess(statusCode: number | null): boolean {
@@ -137,9 +143,10 @@ export function isSuccess(statusCode: number | null): boolean {
  * Re-sending is allowed whatever the state, a delivered one included (a
  * receiver that lost what it acknowledged asks for it again, as GitHub's and
  * Stripe's "redeliver" allow); each re-send is a new attempt with a new
- * X-Webhook-Delivery id. Only an unknown delivery is refused.
+ * X-Webhook-Delivery id. Only an unknown delivery is refused, and a re-send
+ * without an endpoint (it could only be abandoned).
  */
-export function decideDelivery(command: DeliveryCommand, state: DeliveryState): DeliveryEvent[] {
+export function decideDelivery(command: DeliveryCommand, state: DeliveryState, now: Date): DeliveryEvent[] {
   switch (command.type) {
     case 'RecordAttempt': {
       const { result } = command;
@@ -167,12 +174,13 @@ export function decideDelivery(command: DeliveryCommand, state: DeliveryState): 
       return [
         {
           type: 'WebhookDeliveryAbandoned',
-          data: { delivery_id: command.delivery_id, notification: command.notification, reason: command.reason, abandoned_at: command.now.toISOString() },
+          data: { delivery_id: command.delivery_id, notification: command.notification, reason: command.reason, abandoned_at: now.toISOString() },
         },
       ];
     case 'RequestRetry':
       if (state.status === 'none') throw new DeliveryNotFoundError(command.delivery_id);
-      return [{ type: 'WebhookRetryRequested', data: { delivery_id: command.delivery_id, account_id: command.account_id, requested_at: command.now.toISOString() } }];
+      if (!command.webhook_configured) throw new WebhookNotConfiguredError();
+      return [{ type: 'WebhookRetryRequested', data: { delivery_id: command.delivery_id, account_id: command.account_id, requested_at: now.toISOString() } }];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
@@ -188,3 +196,9 @@ export function decideDelivery(command: DeliveryCommand, state: DeliveryState): 
 export function shouldAttempt(state: DeliveryState, manual: boolean): boolean {
   return manual || state.status !== 'delivered';
 }
+
+export const deliveryDecider: Decider<DeliveryCommand, DeliveryState, DeliveryEvent> = {
+  initialState: initialDeliveryState,
+  evolve: evolveDelivery,
+  decide: decideDelivery,
+};

@@ -1,58 +1,44 @@
-import type { WebhookEventType } from '../../../monitoring/src/index.js';
-import {
-  decideWebhook,
-  evolveWebhook,
-  initialWebhookState,
-  isSubscribed,
-  parseWebhookUrl,
-  webhookStream,
-  WebhookNotConfiguredError,
-  type WebhookCommand,
-  type WebhookEvent,
-} from './webhook.js';
+import { deciderSpec } from '../../../platform/src/testing/decider-spec.js';
+import type { WebhookEventType } from './notification.js';
+import { isSubscribed, parseWebhookUrl, webhookDecider, webhookStream, WebhookNotConfiguredError, webhookView, type WebhookCommand } from './webhook.js';
 
 const t1 = new Date('2026-11-22T08:00:00.000Z');
 const t2 = new Date('2026-11-22T09:00:00.000Z');
-const configure = (url: string, eventTypes: WebhookEventType[], now: Date): WebhookCommand => ({
-  type: 'ConfigureWebhook',
-  account_id: 'acct_1',
-  url,
-  secret_sealed: 'v1.sealed',
-  secret_length: 24,
-  event_types: eventTypes,
-  now,
-});
-
-function given(events: WebhookEvent[]) {
-  const state = events.reduce(evolveWebhook, initialWebhookState);
-  return { state, when: (command: WebhookCommand) => decideWebhook(command, state) };
-}
+const SECRET = 'whsec_0123456789abcdef01';
+const configure = (url: string, eventTypes: WebhookEventType[]): WebhookCommand => ({ type: 'ConfigureWebhook', account_id: 'acct_1', url, secret: SECRET, event_types: eventTypes });
+const remove: WebhookCommand = { type: 'RemoveWebhook', account_id: 'acct_1' };
+const { given, history } = deciderSpec(webhookDecider, t1);
 
 describe('webhook decider', () => {
-  it('configures, de-duplicating event types', () => {
-    expect(given([]).when(configure('https://a.example/hook', ['drift', 'consent_revoked', 'drift'], t1))).toEqual([
+  it('configures, de-duplicating event types and normalising the URL; the secret goes to the codec, its length to the views', () => {
+    expect(given([]).when(configure('HTTPS://A.example/hook', ['drift', 'consent_revoked', 'drift'])).events).toEqual([
       {
         type: 'WebhookConfigured',
-        data: { account_id: 'acct_1', url: 'https://a.example/hook', secret_sealed: 'v1.sealed', secret_length: 24, event_types: ['drift', 'consent_revoked'], configured_at: t1.toISOString() },
+        data: { account_id: 'acct_1', url: 'https://a.example/hook', secret: SECRET, secret_length: SECRET.length, event_types: ['drift', 'consent_revoked'], configured_at: t1.toISOString() },
       },
     ]);
   });
 
+  it('refuses a URL the rules refuse, before anything is decided', () => {
+    expect(given([]).when(configure('ftp://a.example/', ['drift'])).error).toMatchObject({ code: 'INVALID_PARAM', field: 'url' });
+  });
+
   it('replaces the endpoint when configured again', () => {
-    const first = given([]).when(configure('https://a.example/hook', ['drift'], t1));
-    const second = given(first).when(configure('https://b.example/hook', ['geofence_breach'], t2));
-    const { state } = given([...first, ...second]);
+    const { state } = given(history([configure('https://a.example/hook', ['drift']), t1], [configure('https://b.example/hook', ['geofence_breach']), t2]));
     expect(state).toMatchObject({ status: 'configured', url: 'https://b.example/hook', event_types: ['geofence_breach'], configured_at: t2.toISOString() });
     expect(isSubscribed(state, 'geofence_breach')).toBe(true);
     expect(isSubscribed(state, 'drift')).toBe(false);
+    if (state.status !== 'configured') throw new Error('not configured');
+    expect(webhookView(state)).toEqual({ url: 'https://b.example/hook', event_types: ['geofence_breach'], secret_length: SECRET.length, configured_at: t2.toISOString() });
   });
 
   it('removes a webhook, and refuses to remove none', () => {
-    const configured = given([]).when(configure('https://a.example/hook', ['drift'], t1));
-    const removed = given(configured).when({ type: 'RemoveWebhook', account_id: 'acct_1', now: t2 });
-    expect(given([...configured, ...removed]).state).toEqual({ status: 'none' });
-    expect(isSubscribed(given([...configured, ...removed]).state, 'drift')).toBe(false);
-    expect(() => given([]).when({ type: 'RemoveWebhook', account_id: 'acct_1', now: t2 })).toThrow(WebhookNotConfiguredError);
+    const configured = history(configure('https://a.example/hook', ['drift']));
+    const removed = given(configured).when(remove, t2);
+    expect(removed.events).toEqual([{ type: 'WebhookRemoved', data: { account_id: 'acct_1', removed_at: t2.toISOString() } }]);
+    expect(removed.state).toEqual({ status: 'none' });
+    expect(isSubscribed(removed.state, 'drift')).toBe(false);
+    expect(given([]).when(remove).error).toBeInstanceOf(WebhookNotConfiguredError);
   });
 
   it('names the stream by account', () => {

@@ -1,12 +1,15 @@
+import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
-import type { WebhookEventType } from '../../../monitoring/src/index.js';
+import type { WebhookEventType } from './notification.js';
 
 /**
  * An account's webhook endpoint, one stream per account (interface.md,
  * "Webhook configuration (input)"). Configuring again replaces url, secret and
  * event types; deliveries still pending go to the new endpoint, signed with
  * the new secret. The secret is stored only sealed (decisions.md, "Secrets at
- * rest"): the domain never sees it in plain text.
+ * rest"): the stream's codec seals it on the way to the store and opens it on
+ * the way back (`webhookSecretCodec`), so the decider deals in the secret
+ * itself and never in its ciphertext.
  */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_SECRET_MIN_LENGTH = 16;
@@ -19,8 +22,12 @@ export interface WebhookConfigured {
   data: {
     account_id: string;
     url: string;
-    /** SecretBox output, bound to the stream name as associated data. */
-    secret_sealed: string;
+    /**
+     * The signing secret. Stored as `secret_sealed` (SecretBox, bound to the
+     * stream name); null when it cannot be opened any more (DATA_ENCRYPTION_KEY
+     * changed): nothing can be signed until the webhook is configured again.
+     */
+    secret: string | null;
     secret_length: number;
     event_types: WebhookEventType[];
     configured_at: string;
@@ -33,9 +40,8 @@ export interface WebhookRemoved {
 export type WebhookEvent = WebhookConfigured | WebhookRemoved;
 export const WEBHOOK_EVENT_TYPE_NAMES = ['WebhookConfigured', 'WebhookRemoved'] as const satisfies readonly WebhookEvent['type'][];
 
-export type WebhookState =
-  | { status: 'none' }
-  | { status: 'configured'; url: string; secret_sealed: string; secret_length: number; event_types: WebhookEventType[]; configured_at: string };
+export type ConfiguredWebhook = { status: 'configured'; url: string; secret: string | null; secret_length: number; event_types: WebhookEventType[]; configured_at: string };
+export type WebhookState = { status: 'none' } | ConfiguredWebhook;
 export const initialWebhookState: WebhookState = { status: 'none' };
 
 export class WebhookNotConfiguredError extends DomainError {
@@ -80,8 +86,8 @@ export function parseWebhookUrl(value: string): URL {
 export function evolveWebhook(state: WebhookState, event: WebhookEvent): WebhookState {
   switch (event.type) {
     case 'WebhookConfigured': {
-      const { url, secret_sealed, secret_length, event_types, configured_at } = event.data;
-      return { status: 'configured', url, secret_sealed, secret_length, event_types: [...event_types], configured_at };
+      const { url, secret, secret_length, event_types, configured_at } = event.data;
+      return { status: 'configured', url, secret, secret_length, event_types: [...event_types], configured_at };
     }
     case 'WebhookRemoved':
       return initialWebhookState;
@@ -93,20 +99,26 @@ export function evolveWebhook(state: WebhookState, event: WebhookEvent): Webhook
 }
 
 export type WebhookCommand =
-  | { type: 'ConfigureWebhook'; account_id: string; url: string; secret_sealed: string; secret_length: number; event_types: WebhookEventType[]; now: Date }
-  | { type: 'RemoveWebhook'; account_id: string; now: Date };
+  | { type: 'ConfigureWebhook'; account_id: string; url: string; secret: string; event_types: WebhookEventType[] }
+  | { type: 'RemoveWebhook'; account_id: string };
 
-/** Configuring always succeeds (it replaces); removing needs a webhook. Event types are de-duplicated, first occurrence kept. */
-export function decideWebhook(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
+/**
+ * Configuring always succeeds (it replaces whatever was there, so deciding it
+ * again on a newer state gives the same event); removing needs a webhook.
+ * Event types are de-duplicated, first occurrence kept; the URL is stored as
+ * the URL parser normalised it.
+ */
+export function decideWebhook(command: WebhookCommand, state: WebhookState, now: Date): WebhookEvent[] {
   switch (command.type) {
     case 'ConfigureWebhook': {
-      const { account_id, url, secret_sealed, secret_length } = command;
+      const { account_id, secret } = command;
+      const url = parseWebhookUrl(command.url).href;
       const event_types = [...new Set(command.event_types)];
-      return [{ type: 'WebhookConfigured', data: { account_id, url, secret_sealed, secret_length, event_types, configured_at: command.now.toISOString() } }];
+      return [{ type: 'WebhookConfigured', data: { account_id, url, secret, secret_length: secret.length, event_types, configured_at: now.toISOString() } }];
     }
     case 'RemoveWebhook':
       if (state.status !== 'configured') throw new WebhookNotConfiguredError();
-      return [{ type: 'WebhookRemoved', data: { account_id: command.account_id, removed_at: command.now.toISOString() } }];
+      return [{ type: 'WebhookRemoved', data: { account_id: command.account_id, removed_at: now.toISOString() } }];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
@@ -114,7 +126,18 @@ export function decideWebhook(command: WebhookCommand, state: WebhookState): Web
   }
 }
 
+export const webhookDecider: Decider<WebhookCommand, WebhookState, WebhookEvent> = {
+  initialState: initialWebhookState,
+  evolve: evolveWebhook,
+  decide: decideWebhook,
+};
+
 /** Whether a notification of this type goes to the account's endpoint. */
-export function isSubscribed(state: WebhookState, eventType: WebhookEventType): state is Extract<WebhookState, { status: 'configured' }> {
+export function isSubscribed(state: WebhookState, eventType: WebhookEventType): state is ConfiguredWebhook {
   return state.status === 'configured' && state.event_types.includes(eventType);
+}
+
+/** GET /v2/webhooks and the configure answer: never the secret, only its length. */
+export function webhookView(state: ConfiguredWebhook) {
+  return { url: state.url, event_types: state.event_types, secret_length: state.secret_length, configured_at: state.configured_at };
 }

@@ -1,22 +1,20 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../../../platform/src/index.js';
-import { GetAdminAuditQuery, type AuditPage } from './get-admin-audit.query.js';
+import type { AuditPage } from '../../read-models/access-log.read-model.js';
+import { GetAdminAuditHandler } from './get-admin-audit.handler.js';
 import { GetAdminAuditRequest } from './get-admin-audit.request.js';
 
 @ApiTags('admin')
 @ApiSecurity('api_key')
 @Controller('v2/admin/audit')
 export class GetAdminAuditController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(private readonly handler: GetAdminAuditHandler) {}
 
   @Get()
   @AdminOnly()
   @ApiOperation({ summary: 'Platform-wide access log, newest first (operator key only)' })
   get(@Query() request: GetAdminAuditRequest): Promise<AuditPage> {
-    return this.queries.execute(
-      new GetAdminAuditQuery(request.account_id, request.from, request.to, request.limit ?? 100, request.cursor),
-    );
+    return this.handler.execute({ account_id: request.account_id, from: request.from, to: request.to, limit: request.limit ?? 100, cursor: request.cursor });
   }
 }

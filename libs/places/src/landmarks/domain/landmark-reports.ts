@@ -1,3 +1,4 @@
+import type { Decider } from '../../../../platform/src/commands/decider.js';
 import { DomainError } from '../../../../platform/src/errors.js';
 
 /**
@@ -130,9 +131,9 @@ export function corroboration(state: LandmarkReportState, reason: ReportReason, 
   return distinct;
 }
 
-export type LandmarkReportCommand =
-  | { type: 'ReportLandmark'; landmark: string; slug: string; reason: ReportReason; note?: string; reporter: string; account_id: string | null; now: Date }
-  | { type: 'ReviewLandmark'; landmark: string; slug: string; decision: ReviewDecision; reviewed_by: string; now: Date };
+export type ReportLandmark = { type: 'ReportLandmark'; landmark: string; slug: string; reason: ReportReason; note?: string; reporter: string; account_id: string | null };
+export type ReviewLandmark = { type: 'ReviewLandmark'; landmark: string; slug: string; decision: ReviewDecision; reviewed_by: string };
+export type LandmarkReportCommand = ReportLandmark | ReviewLandmark;
 
 /**
  * A report is recorded unless the same reporter (IP or account) already made
@@ -143,10 +144,10 @@ export type LandmarkReportCommand =
  * and starts the count afresh, `exclude` takes it out for good (until a later
  * `keep`).
  */
-export function decideLandmarkReports(command: LandmarkReportCommand, state: LandmarkReportState): LandmarkEvent[] {
+export function decideLandmarkReports(command: LandmarkReportCommand, state: LandmarkReportState, now: Date): LandmarkEvent[] {
   switch (command.type) {
     case 'ReportLandmark': {
-      const { landmark, slug, reason, note, reporter, account_id, now } = command;
+      const { landmark, slug, reason, note, reporter, account_id } = command;
       const since = now.getTime() - CORROBORATION_WINDOW_MS;
       const repeated = state.open.some(
         (report) => report.reason === reason && report.at > since && (report.reporter === reporter || (account_id !== null && report.account_id === account_id)),
@@ -163,7 +164,7 @@ export function decideLandmarkReports(command: LandmarkReportCommand, state: Lan
       return [reported, { type: 'LandmarkExcludedFromNarration', data: { landmark, slug, reporters, excluded_at: now.toISOString() } }];
     }
     case 'ReviewLandmark': {
-      const { landmark, slug, decision, reviewed_by, now } = command;
+      const { landmark, slug, decision, reviewed_by } = command;
       return [{ type: 'LandmarkReviewed', data: { landmark, slug, decision, reviewed_by, reviewed_at: now.toISOString() } }];
     }
     default: {
@@ -172,6 +173,12 @@ export function decideLandmarkReports(command: LandmarkReportCommand, state: Lan
     }
   }
 }
+
+export const landmarkReportsDecider: Decider<LandmarkReportCommand, LandmarkReportState, LandmarkEvent> = {
+  initialState: initialLandmarkReportState,
+  evolve: evolveLandmarkReports,
+  decide: decideLandmarkReports,
+};
 
 export class LandmarkNotFoundError extends DomainError {
   readonly code = 'LANDMARK_NOT_FOUND';

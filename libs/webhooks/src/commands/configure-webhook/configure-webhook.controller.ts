@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly } from '../../../../platform/src/index.js';
-import { DEFAULT_WEBHOOK_EVENT_TYPES } from '../../../../monitoring/src/index.js';
+import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
-import { Webhooks, webhookView } from '../../webhooks.js';
+import { webhookView } from '../../domain/webhook.js';
+import { DEFAULT_WEBHOOK_EVENT_TYPES } from '../../domain/notification.js';
+import { configureWebhook } from './configure-webhook.handler.js';
 import { ConfigureWebhookRequest } from './configure-webhook.request.js';
 
 /** interface.md, "Webhook configuration (input)": one endpoint per account; configuring again replaces it. */
@@ -12,7 +13,7 @@ import { ConfigureWebhookRequest } from './configure-webhook.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/webhooks')
 export class ConfigureWebhookController {
-  constructor(private readonly webhooks: Webhooks) {}
+  constructor(private readonly commands: CommandPipeline) {}
 
   @Post('configure')
   @HttpCode(200)
@@ -27,8 +28,11 @@ export class ConfigureWebhookController {
   @ApiResponse({ status: 200, description: '`{url, event_types, secret_length, configured_at}`; the secret is never returned' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `url`, `secret` or `event_types`); WEBHOOK_URL_NOT_ALLOWED (resolves to a private or loopback address); WEBHOOK_URL_UNRESOLVABLE' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the configuration kept changing under more than ten concurrent requests; send it again' })
   async configure(@Req() request: FastifyRequest, @Body() body: ConfigureWebhookRequest) {
-    const state = await this.webhooks.configure(callingAccount(request), {
+    const { state } = await this.commands.run(configureWebhook, {
+      type: 'ConfigureWebhook',
+      account_id: callingAccount(request),
       url: body.url,
       secret: body.secret,
       event_types: body.event_types ?? [...DEFAULT_WEBHOOK_EVENT_TYPES],

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { DEFAULT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../../monitoring/src/index.js';
 import { WEBHOOK_SECRET, WEBHOOK_SECRET_MAX_LENGTH, WEBHOOK_SECRET_MIN_LENGTH, WEBHOOK_URL_MAX_LENGTH } from '../../domain/webhook.js';
+import { DEFAULT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/notification.js';
 
 /** POST /v2/webhooks/configure (interface.md, "Webhook configuration (input)"). */
 export class ConfigureWebhookRequest {

@@ -3,15 +3,15 @@ import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nest
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
-import { Deliveries } from '../../delivery/deliveries.js';
 import { DELIVERY_ID, parseDeliveryId } from '../../domain/delivery.js';
+import { RetryDeliveryHandler } from './retry-delivery.handler.js';
 
 /** interface.md, "Webhook delivery": failed → POST /v2/webhooks/retry/{deliveryId} → attempted. */
 @ApiTags('webhooks')
 @ApiSecurity('api_key')
 @Controller('v2/webhooks')
 export class RetryDeliveryController {
-  constructor(private readonly deliveries: Deliveries) {}
+  constructor(private readonly handler: RetryDeliveryHandler) {}
 
   @Post('retry/:deliveryId')
   @HttpCode(202)
@@ -27,9 +27,10 @@ export class RetryDeliveryController {
   @ApiResponse({ status: 202, description: '`{delivery_id, status: "attempted", requested_at}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `deliveryId`)' })
   @ApiResponse({ status: 404, description: "WEBHOOK_DELIVERY_NOT_FOUND (unknown, or another account's); WEBHOOK_NOT_CONFIGURED" })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the delivery kept changing under concurrent attempts; send it again' })
   async retry(@Req() request: FastifyRequest, @Param('deliveryId') deliveryId: string) {
     const id = parseDeliveryId(deliveryId);
-    const { requested_at } = await this.deliveries.requestRetry(callingAccount(request), id);
+    const { requested_at } = await this.handler.execute(callingAccount(request), id);
     return { delivery_id: id, status: 'attempted' as const, requested_at };
   }
 }

@@ -2,8 +2,8 @@ import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { OptionalKey } from '../../../../../platform/src/index.js';
-import { LandmarkReports } from '../../landmark-reports.js';
 import { ReporterIdentity } from '../../reporter-identity.js';
+import { ReportLandmarkHandler } from './report-landmark.handler.js';
 import { ReportLandmarkRequest } from './report-landmark.request.js';
 
 /** interface.md, "Addresses, hex codes and search": POST /v2/landmarks/{slug}/report, Public; repeated reports reinforce one another. */
@@ -11,7 +11,7 @@ import { ReportLandmarkRequest } from './report-landmark.request.js';
 @Controller('v2/landmarks/:slug/report')
 export class ReportLandmarkController {
   constructor(
-    private readonly reports: LandmarkReports,
+    private readonly handler: ReportLandmarkHandler,
     private readonly identity: ReporterIdentity,
   ) {}
 
@@ -34,9 +34,10 @@ export class ReportLandmarkController {
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `reason` or `note`' })
   @ApiResponse({ status: 404, description: 'LANDMARK_NOT_FOUND' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the landmark kept changing under concurrent reports; send it again' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many reports from this IP' })
   report(@Param('slug') slug: string, @Body() body: ReportLandmarkRequest, @Req() request: FastifyRequest) {
-    return this.reports.report(slug, {
+    return this.handler.execute(slug, {
       reason: body.reason,
       ...(body.note?.trim() ? { note: body.note.trim() } : {}),
       reporter: this.identity.reporterOf(request.ip),

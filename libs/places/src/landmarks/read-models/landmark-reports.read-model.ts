@@ -1,4 +1,4 @@
-import type { IndexSpec } from '../../../platform/src/index.js';
+import type { IndexSpec } from '../../../../platform/src/index.js';
 import {
   evolveLandmarkReports,
   initialLandmarkReportState,
@@ -7,7 +7,7 @@ import {
   type NarrationStatus,
   type ReportReason,
   type ReviewDecision,
-} from './domain/landmark-reports.js';
+} from '../domain/landmark-reports.js';
 
 /** The `landmark_reports` read model: one document per reported or reviewed landmark (projections/landmark-reports). */
 export const LANDMARK_REPORTS_READ_MODEL = { name: 'landmark_reports', version: 1 } as const;

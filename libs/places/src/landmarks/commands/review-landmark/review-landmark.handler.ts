@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { command, CommandPipeline } from '../../../../../platform/src/index.js';
+import { landmarkReportsDecider, landmarkStream, type LandmarkEvent, type LandmarkReportState, type ReviewDecision, type ReviewLandmark } from '../../domain/landmark-reports.js';
+import { Landmarks } from '../../landmarks.js';
+import { landmarkOfSlug, reportSummary, type LandmarkLookup } from '../landmark-report-answer.js';
+
+/** The operator's keep/exclude on a landmark's stream; always accepted. */
+export const reviewLandmark = command<ReviewLandmark, LandmarkReportState, LandmarkEvent>({
+  name: 'places.review-landmark',
+  stream: (input) => landmarkStream(input.landmark),
+  decider: landmarkReportsDecider,
+  // A review racing a report is decided again on the new state: the review settles whatever reports came before it.
+  onConflict: { retry: 3 },
+  awaits: [
+    // Routes must follow the decision once it is acknowledged.
+    'narration_feed',
+    // Soft: the answer is folded from the stream; a slow projection only
+    // delays the review queue's update (the review is stored either way).
+    { readModel: 'landmark_reports', soft: true },
+  ],
+});
+
+/** POST /v2/admin/landmarks/{slug}/review and `npm run ops -- landmarks:review`. */
+@Injectable()
+export class ReviewLandmarkHandler {
+  constructor(
+    private readonly commands: CommandPipeline,
+    @Inject(Landmarks) private readonly landmarks: LandmarkLookup,
+  ) {}
+
+  async execute(slug: string, decision: ReviewDecision, reviewedBy: string) {
+    const landmark = landmarkOfSlug(this.landmarks, slug);
+    const { state } = await this.commands.run(reviewLandmark, { type: 'ReviewLandmark', landmark: landmark.key, slug: landmark.slug, decision, reviewed_by: reviewedBy });
+    return { slug: landmark.slug, name: landmark.place.name, decision, ...reportSummary(state) };
+  }
+}

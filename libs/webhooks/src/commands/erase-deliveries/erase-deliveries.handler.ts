@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { collectionName, command, CommandPipeline, EVENT_STORE, READ_STORE, StreamNotFoundError, type EventStore, type ReadStore } from '../../../../platform/src/index.js';
+import { deliveryStream } from '../../domain/delivery.js';
+import { deliveryErasureDecider, deliveryErasureStream, type EraseDeliveries } from '../../domain/delivery-erasure.js';
+import { WebhookJobs } from '../../delivery/webhook-jobs.js';
+import { NotificationCipher } from '../../notifications/notification-cipher.js';
+import type { CustomerErasure } from '../../domain/notification.js';
+import { DELIVERIES_BY_LEGACY_CUSTOMER, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, type DeliveryDoc } from '../../read-models/webhook-deliveries.read-model.js';
+
+/** Records that a customer's deliveries of some types are erased; the webhook_deliveries projection forgets them. */
+export const eraseDeliveries = command({
+  name: 'webhooks.erase-deliveries',
+  stream: (input: EraseDeliveries) => deliveryErasureStream(input.account_id, input.customer_hash),
+  decider: deliveryErasureDecider,
+  // Recording an erasure twice records nothing (the decider checks): a retry on fresh state is safe.
+  onConflict: { retry: 3 },
+});
+
+/**
+ * Issue #10, item 6: when a source erases a customer's data (the fan-out sees
+ * its erasure event), the delivery history must not keep listing what that
+ * data was (customer, type, time). A process of the webhooks context, run by
+ * the fan-out: deliveries stored before schema version 2 name the customer in
+ * the clear, so their streams are deleted and their automatic jobs removed;
+ * then the erasure is recorded under the customer's keyed hash, which is all
+ * the projection needs to drop the rest. Every step can be repeated.
+ */
+@Injectable()
+export class EraseDeliveriesHandler {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly cipher: NotificationCipher,
+    private readonly jobs: WebhookJobs,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute(erasure: CustomerErasure): Promise<void> {
+    const { account_id, customer_id, erased_at } = erasure;
+    const legacy = await this.legacyDeliveries(account_id, customer_id, erasure.event_types, erased_at);
+    for (const id of legacy) {
+      await this.jobs.removeDelivery(id);
+      await this.events.deleteStream(deliveryStream(account_id, id)).catch((error: unknown) => {
+        if (!(error instanceof StreamNotFoundError)) throw error;
+      });
+    }
+    await this.commands.run(eraseDeliveries, {
+      type: 'EraseDeliveries',
+      account_id,
+      customer_hash: this.cipher.customerHash(account_id, customer_id),
+      event_types: [...erasure.event_types],
+      erased_at,
+      legacy_delivery_ids: legacy,
+    });
+  }
+
+  private async legacyDeliveries(accountId: string, customerId: string, types: readonly string[], erasedAt: string): Promise<string[]> {
+    const collection = await this.readStore.collection<DeliveryDoc>(collectionName(DELIVERIES_READ_MODEL), DELIVERIES_INDEXES);
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await collection.find({ index: DELIVERIES_BY_LEGACY_CUSTOMER, equals: [accountId, customerId], limit: 1000, cursor });
+      for (const doc of page.items) if (types.includes(doc.event_type) && doc.event_timestamp <= erasedAt) ids.push(doc.id);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return ids;
+  }
+}

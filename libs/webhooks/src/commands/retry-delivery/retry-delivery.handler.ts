@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { deliveryDecider, deliveryStream, type DeliveryEvent, type DeliveryState, type RequestRetry } from '../../domain/delivery.js';
+import { webhookStream } from '../../domain/webhook.js';
+import { WebhookJobs } from '../../delivery/webhook-jobs.js';
+import { configureWebhook } from '../configure-webhook/configure-webhook.handler.js';
+
+/**
+ * Records a manual re-send request on the delivery's stream (the delivery
+ * shows `attempted`). Another account's delivery is a different stream, so
+ * it is as unknown as a made-up id; without an endpoint the re-send could
+ * only be abandoned, so it is refused before anything is recorded.
+ */
+export const requestRetry = command<RequestRetry, DeliveryState, DeliveryEvent, { pipeline: CommandPipeline }>({
+  name: 'webhooks.retry-delivery',
+  stream: (input: RequestRetry) => deliveryStream(input.account_id, input.delivery_id),
+  decider: deliveryDecider,
+  inject: { pipeline: CommandPipeline },
+  async prepare(input, _loaded, { pipeline }) {
+    const { state } = await pipeline.read(configureWebhook, webhookStream(input.account_id));
+    return { ...input, webhook_configured: state.status === 'configured' };
+  },
+  // The decider holds both rules (known delivery, configured webhook, the
+  // latter read again in prepare): a retry on fresh state decides right.
+  onConflict: { retry: 3 },
+});
+
+/**
+ * POST /v2/webhooks/retry/{deliveryId} (interface.md, "Webhook delivery":
+ * failed → attempted, manual re-send): a process of two steps, the request
+ * recorded, then a `redeliver` job queued under the revision it was recorded
+ * at (so repeating the enqueue adds nothing).
+ */
+@Injectable()
+export class RetryDeliveryHandler {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly jobs: WebhookJobs,
+  ) {}
+
+  async execute(accountId: string, deliveryId: string): Promise<{ requested_at: string }> {
+    const { state, events, revision } = await this.commands.run(requestRetry, { type: 'RequestRetry', account_id: accountId, delivery_id: deliveryId, webhook_configured: false });
+    const [requested] = events;
+    if (state.status === 'none' || requested?.type !== 'WebhookRetryRequested' || revision === undefined) throw new Error('a retry request recorded nothing');
+    await this.jobs.redeliver(state.notification, revision);
+    return { requested_at: requested.data.requested_at };
+  }
+}
