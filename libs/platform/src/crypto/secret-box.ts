@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -104,6 +104,16 @@ export class SecretBox {
     const ciphertext = Buffer.concat([cipher.update(data), cipher.final()]);
     const tag = cipher.getAuthTag();
     return [VERSION, this.kid, b64url(iv), b64url(tag), b64url(ciphertext)].join('.');
+  }
+
+  /**
+   * A 32-byte key for one purpose (HKDF-SHA256 of this box's key, the purpose
+   * as info): keyed hashes, such as pseudonyms of customer ids in read-model
+   * keys, without handing out the key that seals secrets.
+   */
+  derive(purpose: string): Buffer {
+    if (purpose.length === 0) throw new TypeError('a derived key needs a purpose');
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `secret-box derive|${purpose}`, KEY_BYTES));
   }
 
   /** Decrypts a value sealed as UTF-8 text; throws `SealedSecretError` if it was altered or the aad differs. */
