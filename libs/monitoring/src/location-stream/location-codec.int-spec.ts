@@ -44,7 +44,9 @@ async function setUp(types: EventTypeDefinition[] = monitoringEventTypes) {
     [FenceIndex, new FenceIndex()],
   ]);
   const registry = new EventRegistry().register(...types);
-  const commands = new CommandPipeline(events, registry, new ReadModels(), { now: () => now }, { waitMs: 100, resolve: (token) => deps.get(token) });
+  // The codec is under test, not the drift projection (none runs here): its wait answers at once.
+  const readModels = new ReadModels().register('drift_state', { waitFor: async () => undefined });
+  const commands = new CommandPipeline(events, registry, readModels, { now: () => now }, { waitMs: 100, resolve: (token) => deps.get(token) });
   deps.set(CommandPipeline, commands);
   const grant = (customer: string) => commands.run(grantConsent, { type: 'GrantConsent', account_id: ACCOUNT, customer_id: customer, purpose: 'unspecified', scope: ['location'] });
   const record = async (customer: string, batch: IndexedPing[]) => {

@@ -80,7 +80,7 @@ export class CommandPipeline {
   }
 
   /** Folds a stream as a command would, without deciding (queries straight from a short stream). */
-  async read<State, Event extends DomainEvent>(definition: Pick<CommandDefinition<never, State, Event, unknown>, 'decider' | 'codec' | 'inject'>, stream: string): Promise<LoadedState<State>> {
+  async read<State, Event extends DomainEvent, Deps>(definition: Pick<CommandDefinition<never, State, Event, Deps>, 'decider' | 'codec' | 'inject'>, stream: string): Promise<LoadedState<State>> {
     const { codec } = this.wiring(definition as Wirable);
     return this.load(stream, definition.decider, codec.session(stream) as CodecSession<State>);
   }

@@ -61,12 +61,16 @@ export const recordPings = command<RecordPings, LocationState, LocationEvent, De
   // against what the other batch stored, so a retry is as good as a first attempt. Conflicts come from
   // batches for the same customer arriving together (a phone's offline backlog).
   onConflict: { retry: 20 },
-  // No `awaits` here: a request may hold pings of many customers, and RecordPingsHandler waits once,
-  // for the highest position, instead of once per customer.
+  // GET /v2/monitoring/drift reads the request's own pings.
+  awaits: [DRIFT_STATE_PROJECTION],
 });
 
-/** The read models a ping request waits for before it answers: GET /v2/monitoring/drift reads its own pings. */
-export const recordPingsRequest = { name: 'monitoring.record-pings request', awaits: [DRIFT_STATE_PROJECTION] } as const;
+/**
+ * `recordPings` as each customer of a request runs it: without its wait, which
+ * the request makes once, for the highest position written, rather than once
+ * per customer (a request may hold pings of a thousand customers).
+ */
+const recordCustomerPings = { ...recordPings, awaits: [] };
 
 /** Customers of one request processed at once. */
 const CUSTOMER_CONCURRENCY = 8;
@@ -92,7 +96,7 @@ export class RecordPingsHandler {
 
   async record(accountId: string, raw: readonly Record<string, unknown>[]): Promise<PingsResult> {
     const result = await this.ingest(accountId, raw);
-    if (result.position !== undefined) await this.commands.settle(recordPingsRequest, result.position);
+    if (result.position !== undefined) await this.commands.settle(recordPings, result.position);
     return result;
   }
 
@@ -129,7 +133,7 @@ export class RecordPingsHandler {
 
   private async recordCustomer(accountId: string, customerId: string, pings: IndexedPing[]): Promise<PingsResult> {
     try {
-      const result = await this.commands.run(recordPings, { type: 'RecordPings', account_id: accountId, customer_id: customerId, pings });
+      const result = await this.commands.run(recordCustomerPings, { type: 'RecordPings', account_id: accountId, customer_id: customerId, pings });
       const { prepared } = result.command;
       if (!prepared?.collecting) throw new Error('pings were decided without a confirmed consent');
       return { outcomes: pingOutcomes(prepared.pings, result.previous, result.events), position: result.position };
