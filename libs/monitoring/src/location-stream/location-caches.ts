@@ -90,7 +90,9 @@ export class LocationCaches {
     const byBucket = new Map<string, string[]>();
     for (const ping of pings) {
       const bucket = bucketOf(ping.recorded_at);
-      byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), ping.ping_id]);
+      const ids = byBucket.get(bucket) ?? [];
+      ids.push(ping.ping_id);
+      byBucket.set(bucket, ids);
     }
     await Promise.all(
       [...byBucket].map(([bucket, ids]) => {

@@ -116,7 +116,9 @@ export class RecordPingsHandler {
         outcomes.push({ index, status: 'refused', error: checked.error });
         return;
       }
-      byCustomer.set(customerId, [...(byCustomer.get(customerId) ?? []), { index, ...checked.ping }]);
+      const group = byCustomer.get(customerId) ?? [];
+      group.push({ index, ...checked.ping });
+      byCustomer.set(customerId, group);
     });
     let position: bigint | undefined;
     const groups = [...byCustomer.entries()];
