@@ -56,6 +56,36 @@ describe('consent over HTTP', () => {
     expect(await data(await status(key, customer))).toMatchObject({ status: 'revoked', data_erased_at: erased.erased_at });
   });
 
+  it('answers twenty identical grants sent at once all with 200 and the one grant (issue 10: 409 CONCURRENCY_CONFLICT before)', async () => {
+    const key = await signUp(service, 'Esi');
+    const body = { customer_id: 'c-burst', purpose: 'loan_collections', scope: ['location'] };
+    const responses = await Promise.all(Array.from({ length: 20 }, () => service.request('POST', '/v2/consent/grant', { key, body })));
+    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    const grants = await Promise.all(responses.map((response) => data<{ granted_at: string }>(response)));
+    expect(new Set(grants.map((grant) => JSON.stringify(grant))).size).toBe(1);
+    expect(await data(await status(key, 'c-burst'))).toMatchObject({ status: 'granted', purpose: 'loan_collections', granted_at: grants[0].granted_at });
+  });
+
+  it('erases idempotently under concurrent delete-data: every caller gets the same 200 (issue 10: 500 ENOENT before)', async () => {
+    const key = await signUp(service, 'Esi');
+    const customer_id = 'c-erase-burst';
+    await service.request('POST', '/v2/consent/grant', { key, body: { customer_id } });
+    const pings = Array.from({ length: 5 }, (_, i) => ({ customer_id, lat: 5.55 + i * 1e-4, lng: -0.2, recorded_at: new Date(Date.now() - (10 - i) * 60_000).toISOString() }));
+    expect((await data<{ accepted: number }>(await service.request('POST', '/v2/monitoring/pings', { key, body: { pings } }))).accepted).toBe(5);
+    expect((await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id } })).status).toBe(200);
+    const answers: Array<{ status: number; body: { data?: unknown; error?: unknown } }> = [];
+    for (let burst = 0; burst < 5; burst += 1) {
+      const responses = await Promise.all(Array.from({ length: 10 }, () => service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id } })));
+      answers.push(...(await Promise.all(responses.map(async (response) => ({ status: response.status, body: await json(response) })))));
+    }
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+    // Five pings and the revoke's CollectionStopped marker.
+    const [first] = answers.map((answer) => answer.body.data as { erased_at: string });
+    expect(first).toMatchObject({ customer_id, erased: true, events_erased: 6 });
+    expect(answers.filter((answer) => JSON.stringify(answer.body.data) !== JSON.stringify(first))).toEqual([]);
+    expect(await data(await status(key, customer_id))).toMatchObject({ status: 'revoked', data_erased_at: first.erased_at });
+  });
+
   it('grants again after a revoke with a new purpose and scope', async () => {
     const key = await signUp(service, 'Esi');
     await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'c1', purpose: 'fleet_dispatch' } });

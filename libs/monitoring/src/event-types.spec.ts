@@ -1,26 +1,82 @@
 import { EventRegistry } from '../../platform/src/index.js';
-import { readStoredEvents, upcastStoredEvents } from '../../../test/support/stored-events.js';
+import { readStoredEvents, upcastStoredEvents, type StoredEvent } from '../../../test/support/stored-events.js';
 import { CONSENT_EVENT_TYPES, evolveConsent, initialConsentState, type ConsentEvent } from './domain/consent.js';
+import { evolveLocation, initialLocationState, LOCATION_EVENT_TYPES, type LocationEvent } from './domain/location.js';
 import { monitoringEventTypes } from './event-types.js';
+import { LocationSealing } from './location-stream/location-sealing.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */
-const stored = readStoredEvents(new URL('./__fixtures__/consent-events.v1.json', import.meta.url));
+const fixture = (name: string) => readStoredEvents(new URL(`./__fixtures__/${name}`, import.meta.url));
+const consentEvents = fixture('consent-events.v1.json');
+const erasure = fixture('customer-data-erased.v1.json');
+const locationEvents = fixture('location-events.v1.json');
+const geofenceEvents = readStoredEvents(new URL('./geofences/__fixtures__/geofence-events.v1.json', import.meta.url));
 
 describe('monitoring event types', () => {
   const registry = new EventRegistry().register(...monitoringEventTypes);
 
-  it('registers every consent event type with a version', () => {
-    for (const type of CONSENT_EVENT_TYPES) expect(registry.version(type)).toBe(1);
+  it('registers every consent and location event type with a version', () => {
+    for (const type of [...CONSENT_EVENT_TYPES, ...LOCATION_EVENT_TYPES]) expect(registry.version(type)).toBe(1);
+  });
+
+  it('has a stored-JSON fixture for every event type it registers', () => {
+    const fixtured = new Set([...consentEvents, ...erasure, ...locationEvents, ...geofenceEvents].map((event) => event.type));
+    expect(monitoringEventTypes.map((definition) => definition.type).filter((type) => !fixtured.has(type))).toEqual([]);
   });
 
   it('reads version-1 stored consent events into a revoked consent', () => {
-    const events = upcastStoredEvents<ConsentEvent>(registry, stored, 'consent-acct_fixture:cust-1');
+    const events = upcastStoredEvents<ConsentEvent>(registry, consentEvents, 'consent-acct_fixture:cust-1');
     expect(events.reduce(evolveConsent, initialConsentState)).toEqual({
       status: 'revoked',
       purpose: 'unspecified',
       scope: ['location'],
       granted_at: '2026-11-22T00:00:00.000Z',
       revoked_at: '2026-11-22T01:00:00.000Z',
+    });
+  });
+
+  it('reads a version-1 erasure record, from before it carried a pseudonym, into an erased consent', () => {
+    const events = upcastStoredEvents<ConsentEvent>(registry, erasure, 'consent-acct_fixture:cust-2');
+    expect(events.reduce(evolveConsent, initialConsentState)).toMatchObject({ status: 'revoked', erased: { at: '2026-11-22T02:00:00.000Z', events_erased: 14 } });
+  });
+
+  it('reads version-1 sealed location events, opened with their key and then upcast, into a location state', () => {
+    const stream = 'location-acct_fixture:cust-1';
+    const key = { id: 'fixture-key-1', key: Buffer.alloc(32, 0x11) };
+    const sealing = new LocationSealing({} as never);
+    // The read order of the location codec: open (with the key) first, then upcast, then evolve.
+    const opened: StoredEvent[] = locationEvents.map((stored) => {
+      const event = sealing.openWith(key, { type: stored.type, data: stored.data, streamName: stream });
+      if (!event) throw new Error(`fixture ${stored.type} does not open with the fixture key`);
+      return { ...stored, data: event.data as unknown as Record<string, unknown> };
+    });
+    const events = upcastStoredEvents<LocationEvent>(registry, opened, stream);
+    expect(events.map((event) => event.type)).toEqual(locationEvents.map((event) => event.type));
+    expect(events[1]).toEqual({
+      type: 'PingRecorded',
+      data: {
+        account_id: 'acct_fixture',
+        customer_id: 'cust-1',
+        ping_id: 'fixture-ping-1',
+        recorded_at: '2026-11-22T00:10:00.000Z',
+        lat: 5.6037,
+        lng: -0.187,
+        accuracy_m: 12,
+        device_id: 'phone-7',
+        received_at: '2026-11-22T00:10:05.000Z',
+      },
+    });
+    expect(events.reduce(evolveLocation, initialLocationState)).toEqual({
+      zone: { home_cell: '89757694263ffff', tolerance_hops: 1, registered_at: '2026-11-22T00:00:00.000Z' },
+      drifting: null,
+      latest: { lat: 5.55, lng: -0.2, recorded_at: '2026-11-22T00:20:00.000Z' },
+      inside_fences: [],
+      seen_ping_ids: ['fixture-ping-1', 'fixture-ping-2'],
+    });
+    // Midway, after DriftStarted and GeofenceEntered:
+    expect(events.slice(0, 4).reduce(evolveLocation, initialLocationState)).toMatchObject({
+      drifting: { since: '2026-11-22T00:10:00.000Z', current_cell: '897576970b3ffff', distance_hops: 4 },
+      inside_fences: ['gf_0123456789abcdef0123456789abcdef'],
     });
   });
 });

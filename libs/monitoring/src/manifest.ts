@@ -1,12 +1,19 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { recordErasure } from './commands/delete-consent-data/delete-consent-data.handler.js';
+import { grantConsent } from './commands/grant-consent/grant-consent.handler.js';
+import { recordPings } from './commands/record-pings/record-pings.handler.js';
+import { registerZone } from './commands/register-zone/register-zone.handler.js';
+import { revokeConsent, stopCollection } from './commands/revoke-consent/revoke-consent.handler.js';
 import { monitoringEventTypes } from './event-types.js';
+import { createGeofence } from './geofences/commands/create-geofence/create-geofence.handler.js';
+import { deleteGeofence } from './geofences/commands/delete-geofence/delete-geofence.handler.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
 
 /** What the monitoring context brings to a process (checked at start-up). */
 export const monitoringManifest: ContextManifest = {
   name: 'monitoring',
   events: monitoringEventTypes,
-  commands: [],
+  commands: [grantConsent, revokeConsent, stopCollection, recordErasure, recordPings, registerZone, createGeofence, deleteGeofence],
   readModels: { projections: ['drift_state', 'geofences'], views: ['geofence_index'] },
   notifications: [{ token: MonitoringNotifications, notifies: MonitoringNotifications.notifies, from: MonitoringNotifications.from }],
 };

@@ -6,7 +6,7 @@ import { latLngToCell } from 'h3-js';
 import { EmbeddedDataKeyVault, EmbeddedEventStore, EventRegistry, SecretBox, type EventStore } from '../../platform/src/index.js';
 import type { Notification } from '../../webhooks/src/index.js';
 import type { DriftStarted } from './domain/location.js';
-import { LocationSealing } from './location-sealing.js';
+import { LocationSealing } from './location-stream/location-sealing.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
 
 describe('monitoring notification source', () => {
@@ -32,7 +32,7 @@ describe('monitoring notification source', () => {
     const stream = `location-acct_1:${customerId}`;
     const key = await sealing.keyFor('acct_1', customerId);
     const v1 = { type: 'DriftStarted', data: { account_id: 'acct_1', customer_id: customerId, home_cell: home, current_cell: current, hops: 4, occurred_at: '2026-11-22T09:00:00.000Z' } };
-    const stored = sealing.seal(key, stream, v1 as unknown as DriftStarted, { schema_version: 1 });
+    const stored = sealing.seal(key, stream, { ...(v1 as unknown as DriftStarted), metadata: { schema_version: 1 } }, 'pseudonym-of-the-customer');
     await events.append(stream, [stored], 'any');
     const [recorded] = await events.readStream(stream);
     return new MonitoringNotifications(events, new EventRegistry(), sealing).notificationOf(recorded)!;

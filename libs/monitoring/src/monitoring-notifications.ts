@@ -4,7 +4,7 @@ import type { CustomerErasure, Notification, NotificationSource, WebhookEventTyp
 import type { ConsentRevoked, CustomerDataErased } from './domain/consent.js';
 import type { DriftStarted, GeofenceEntered } from './domain/location.js';
 // The location opener (exported by monitoring's index as well); used by the one call in `open` below.
-import type { LocationSealing } from './location-sealing.js';
+import type { LocationSealing } from './location-stream/location-sealing.js';
 
 /** Stored event type → webhook event type, and the clear field holding the event's own time. */
 const NOTIFYING: Record<string, { event_type: WebhookEventType; time: string }> = {

@@ -1,44 +1,36 @@
+import { deciderSpec } from '../../../platform/src/testing/decider-spec.js';
 import { InvalidParamError } from '../../../platform/src/errors.js';
 import {
   assertDataDeletable,
+  consentDecider,
   consentStream,
   ConsentNotGrantedError,
   ConsentNotRevokedError,
-  decideConsent,
-  evolveConsent,
-  initialConsentState,
   parseCustomerId,
   parseScope,
   type ConsentCommand,
-  type ConsentEvent,
 } from './consent.js';
 
 const t1 = new Date('2026-11-22T08:00:00.000Z');
 const t2 = new Date('2026-11-22T09:00:00.000Z');
 const t3 = new Date('2026-11-22T10:00:00.000Z');
 const who = { account_id: 'acct_1', customer_id: 'cust-42' };
-const grant = (purpose: 'unspecified' | 'fleet_dispatch' | 'loan_collections', now: Date, scope = ['location']): ConsentCommand => ({ type: 'GrantConsent', ...who, purpose, scope, now });
-const revoke = (now: Date): ConsentCommand => ({ type: 'RevokeConsent', ...who, now });
-
-/** given past events, when a command, then the new events (or the error thrown). */
-function given(events: ConsentEvent[]) {
-  const state = events.reduce(evolveConsent, initialConsentState);
-  return { when: (command: ConsentCommand) => decideConsent(command, state), state };
-}
-const history = (...commands: ConsentCommand[]) =>
-  commands.reduce<ConsentEvent[]>((events, command) => [...events, ...given(events).when(command)], []);
+const grant = (purpose: 'unspecified' | 'fleet_dispatch' | 'loan_collections', scope = ['location']): ConsentCommand => ({ type: 'GrantConsent', ...who, purpose, scope });
+const revoke: ConsentCommand = { type: 'RevokeConsent', ...who };
+const erase = (events_erased: number): ConsentCommand => ({ type: 'RecordErasure', ...who, erased_by: 'key_abc', events_erased, pseudonym: 'p-42' });
+const { given, history } = deciderSpec(consentDecider);
 
 describe('consent decider', () => {
   it('grants a first consent', () => {
-    expect(given([]).when(grant('unspecified', t1))).toEqual([
+    expect(given([]).when(grant('unspecified'), t1).events).toEqual([
       { type: 'ConsentGranted', data: { ...who, purpose: 'unspecified', scope: ['location'], granted_at: t1.toISOString() } },
     ]);
   });
 
   it('revokes a granted consent, keeping the purpose and scope it had', () => {
-    const events = history(grant('fleet_dispatch', t1));
-    expect(given(events).when(revoke(t2))).toEqual([{ type: 'ConsentRevoked', data: { ...who, revoked_at: t2.toISOString() } }]);
-    expect(given(history(grant('fleet_dispatch', t1), revoke(t2))).state).toEqual({
+    const events = history([grant('fleet_dispatch'), t1]);
+    expect(given(events).when(revoke, t2).events).toEqual([{ type: 'ConsentRevoked', data: { ...who, revoked_at: t2.toISOString() } }]);
+    expect(given(history([grant('fleet_dispatch'), t1], [revoke, t2])).state).toEqual({
       status: 'revoked',
       purpose: 'fleet_dispatch',
       scope: ['location'],
@@ -48,28 +40,51 @@ describe('consent decider', () => {
   });
 
   it('grants again after a revoke: grant → revoke → grant is granted with the new purpose', () => {
-    const events = history(grant('fleet_dispatch', t1), revoke(t2), grant('loan_collections', t3));
+    const events = history([grant('fleet_dispatch'), t1], [revoke, t2], [grant('loan_collections'), t3]);
     expect(events.map((event) => event.type)).toEqual(['ConsentGranted', 'ConsentRevoked', 'ConsentGranted']);
     expect(given(events).state).toEqual({ status: 'granted', purpose: 'loan_collections', scope: ['location'], granted_at: t3.toISOString() });
   });
 
   it('replaces purpose and scope when granting while granted', () => {
-    const events = history(grant('unspecified', t1), grant('fleet_dispatch', t2, ['location', 'device']));
+    const events = history([grant('unspecified'), t1], [grant('fleet_dispatch', ['location', 'device']), t2]);
     expect(given(events).state).toEqual({ status: 'granted', purpose: 'fleet_dispatch', scope: ['location', 'device'], granted_at: t2.toISOString() });
   });
 
+  it('records nothing for a grant identical to the standing one (a retried or concurrent request)', () => {
+    const granted = history([grant('fleet_dispatch', ['location', 'device']), t1]);
+    const again = given(granted).when(grant('fleet_dispatch', ['location', 'device']), t2);
+    expect(again.events).toEqual([]);
+    expect(again.state).toMatchObject({ status: 'granted', granted_at: t1.toISOString() });
+    expect(given(granted).when(grant('fleet_dispatch', ['device', 'location']), t2).events).toHaveLength(1);
+    expect(given(granted).when(grant('loan_collections', ['location', 'device']), t2).events).toHaveLength(1);
+  });
+
   it('refuses to revoke a consent never granted or already revoked', () => {
-    expect(() => given([]).when(revoke(t1))).toThrow(ConsentNotGrantedError);
-    expect(() => given(history(grant('unspecified', t1), revoke(t2))).when(revoke(t3))).toThrow(ConsentNotGrantedError);
+    expect(given([]).when(revoke, t1).error).toBeInstanceOf(ConsentNotGrantedError);
+    expect(given(history([grant('unspecified'), t1], [revoke, t2])).when(revoke, t3).error).toBeInstanceOf(ConsentNotGrantedError);
   });
 
   it('allows data deletion only once revoked', () => {
     expect(() => assertDataDeletable(given([]).state, 'cust-42')).toThrow(ConsentNotRevokedError);
-    expect(() => assertDataDeletable(given(history(grant('unspecified', t1))).state, 'cust-42')).toThrow(ConsentNotRevokedError);
-    expect(assertDataDeletable(given(history(grant('unspecified', t1), revoke(t2))).state, 'cust-42')).toMatchObject({ status: 'revoked' });
-    expect(() => assertDataDeletable(given(history(grant('unspecified', t1), revoke(t2), grant('unspecified', t3))).state, 'cust-42')).toThrow(
-      ConsentNotRevokedError,
-    );
+    expect(() => assertDataDeletable(given(history(grant('unspecified'))).state, 'cust-42')).toThrow(ConsentNotRevokedError);
+    expect(assertDataDeletable(given(history(grant('unspecified'), revoke)).state, 'cust-42')).toMatchObject({ status: 'revoked' });
+    expect(() => assertDataDeletable(given(history(grant('unspecified'), revoke, grant('unspecified'))).state, 'cust-42')).toThrow(ConsentNotRevokedError);
+    expect(given(history(grant('unspecified'))).when(erase(3)).error).toBeInstanceOf(ConsentNotRevokedError);
+  });
+
+  it('records an erasure once per revoke: a repeat answers the first record', () => {
+    const revoked = history([grant('unspecified'), t1], [revoke, t2]);
+    const first = given(revoked).when(erase(7), t3);
+    expect(first.events).toEqual([
+      { type: 'CustomerDataErased', data: { ...who, erased_by: 'key_abc', events_erased: 7, erased_at: t3.toISOString(), pseudonym: 'p-42' } },
+    ]);
+    const repeat = given([...revoked, ...first.events]).when(erase(0), new Date('2026-11-22T11:00:00.000Z'));
+    expect(repeat.events).toEqual([]);
+    expect(repeat.state).toMatchObject({ status: 'revoked', erased: { at: t3.toISOString(), events_erased: 7 } });
+    // A new grant and revoke start a new history, which is erased on its own.
+    const later = [...revoked, ...first.events, ...history([grant('unspecified'), t3], [revoke, t3])];
+    expect(given(later).state).not.toHaveProperty('erased');
+    expect(given(later).when(erase(2)).events).toHaveLength(1);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
 
 /**
@@ -32,7 +33,19 @@ export interface ConsentRevoked {
  */
 export interface CustomerDataErased {
   type: 'CustomerDataErased';
-  data: { account_id: string; customer_id: string; erased_at: string; erased_by: string; events_erased: number };
+  data: {
+    account_id: string;
+    customer_id: string;
+    erased_at: string;
+    erased_by: string;
+    events_erased: number;
+    /**
+     * The keyed pseudonym that names the customer's read-model documents
+     * (drift_state deletes its document by it). Absent in events stored
+     * before read models were keyed by pseudonym.
+     */
+    pseudonym?: string;
+  };
 }
 export type ConsentEvent = ConsentGranted | ConsentRevoked | CustomerDataErased;
 export const CONSENT_EVENT_TYPES = ['ConsentGranted', 'ConsentRevoked', 'CustomerDataErased'] as const satisfies readonly ConsentEvent['type'][];
@@ -41,7 +54,7 @@ export type ConsentState =
   | { status: 'none' }
   | { status: 'granted'; purpose: ConsentPurpose; scope: string[]; granted_at: string }
   /** The last grant's purpose and scope stay visible: they say what the customer had agreed to. */
-  | { status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string; erased_at?: string };
+  | { status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string; erased?: { at: string; events_erased: number } };
 export const initialConsentState: ConsentState = { status: 'none' };
 
 export class ConsentNotGrantedError extends DomainError {
@@ -93,7 +106,7 @@ export function evolveConsent(state: ConsentState, event: ConsentEvent): Consent
     case 'ConsentRevoked':
       return state.status === 'granted' ? { ...state, status: 'revoked', revoked_at: event.data.revoked_at } : state;
     case 'CustomerDataErased':
-      return state.status === 'revoked' ? { ...state, erased_at: event.data.erased_at } : state;
+      return state.status === 'revoked' ? { ...state, erased: { at: event.data.erased_at, events_erased: event.data.events_erased } } : state;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -102,37 +115,63 @@ export function evolveConsent(state: ConsentState, event: ConsentEvent): Consent
 }
 
 export type ConsentCommand =
-  | { type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; now: Date }
-  | { type: 'RevokeConsent'; account_id: string; customer_id: string; now: Date }
-  | { type: 'RecordErasure'; account_id: string; customer_id: string; erased_by: string; events_erased: number; now: Date };
+  | { type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[] }
+  | { type: 'RevokeConsent'; account_id: string; customer_id: string }
+  | { type: 'RecordErasure'; account_id: string; customer_id: string; erased_by: string; events_erased: number; pseudonym: string };
+
+export type GrantConsent = Extract<ConsentCommand, { type: 'GrantConsent' }>;
+export type RevokeConsent = Extract<ConsentCommand, { type: 'RevokeConsent' }>;
+export type RecordErasure = Extract<ConsentCommand, { type: 'RecordErasure' }>;
+
+/** Whether location may be collected now: a granted consent whose scope covers location. */
+export function collectsLocation(state: ConsentState): boolean {
+  return state.status === 'granted' && state.scope.includes('location');
+}
 
 /**
  * Granting is always allowed: after a revoke it is a new grant, and while
- * granted it replaces purpose and scope (each grant is its own event, so the
- * history shows what was agreed when). Revoking needs a live grant: a second
- * revoke, or one for a customer never granted, is CONSENT_NOT_GRANTED (409)
- * rather than 404, because an unknown customer and a revoked one are both
- * "nothing to revoke" and the caller owns the customer ids anyway.
+ * granted a grant with another purpose or scope replaces them (each such
+ * grant is its own event, so the history shows what was agreed when). A grant
+ * identical to the standing one records nothing and answers the standing
+ * grant: repeating a request (a client retry, or twenty of them at once)
+ * changes nothing. Revoking needs a live grant: a second revoke, or one for a
+ * customer never granted, is CONSENT_NOT_GRANTED (409) rather than 404,
+ * because an unknown customer and a revoked one are both "nothing to revoke"
+ * and the caller owns the customer ids anyway. An erasure is recorded once per
+ * revoke: repeating it (concurrently, or after a crash half way) answers the
+ * first record, since nothing can be collected in between.
  */
-export function decideConsent(command: ConsentCommand, state: ConsentState): ConsentEvent[] {
+export function decideConsent(command: ConsentCommand, state: ConsentState, now: Date): ConsentEvent[] {
   switch (command.type) {
     case 'GrantConsent': {
       const { account_id, customer_id, purpose, scope } = command;
-      return [{ type: 'ConsentGranted', data: { account_id, customer_id, purpose, scope: [...scope], granted_at: command.now.toISOString() } }];
+      if (state.status === 'granted' && state.purpose === purpose && sameList(state.scope, scope)) return [];
+      return [{ type: 'ConsentGranted', data: { account_id, customer_id, purpose, scope: [...scope], granted_at: now.toISOString() } }];
     }
     case 'RevokeConsent':
       if (state.status !== 'granted') throw new ConsentNotGrantedError(command.customer_id);
-      return [{ type: 'ConsentRevoked', data: { account_id: command.account_id, customer_id: command.customer_id, revoked_at: command.now.toISOString() } }];
+      return [{ type: 'ConsentRevoked', data: { account_id: command.account_id, customer_id: command.customer_id, revoked_at: now.toISOString() } }];
     case 'RecordErasure': {
-      assertDataDeletable(state, command.customer_id);
-      const { account_id, customer_id, erased_by, events_erased } = command;
-      return [{ type: 'CustomerDataErased', data: { account_id, customer_id, erased_by, events_erased, erased_at: command.now.toISOString() } }];
+      if (assertDataDeletable(state, command.customer_id).erased) return [];
+      const { account_id, customer_id, erased_by, events_erased, pseudonym } = command;
+      return [{ type: 'CustomerDataErased', data: { account_id, customer_id, erased_by, events_erased, erased_at: now.toISOString(), pseudonym } }];
     }
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
     }
   }
+}
+
+/** The consent stream's aggregate, as the command pipeline runs it. */
+export const consentDecider: Decider<ConsentCommand, ConsentState, ConsentEvent> = {
+  initialState: initialConsentState,
+  evolve: evolveConsent,
+  decide: decideConsent,
+};
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((entry, i) => entry === b[i]);
 }
 
 /** interface.md, "Consent states": a customer's data may be erased only once their consent is revoked. */

@@ -1,12 +1,14 @@
 import { cellToLatLng, getHexagonEdgeLengthAvg, getResolution, greatCircleDistance, gridDistance, isValidCell, latLngToCell, UNITS } from 'h3-js';
+import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
 
 /**
  * A monitored customer's location history and what is derived from it at
  * ingestion: drift out of the registered zone and geofence entries. One
  * stream per (account, customer): `location-<account>:<customer>`. This module
- * sees events in the clear; `location-sealing.ts` seals their location fields
- * with the customer's data key before they are stored (ADR 12).
+ * sees events in the clear; the location stream codec
+ * (`location-stream/location-codec.ts`) seals their location fields with the
+ * customer's data key before they are stored and opens them when read (ADR 12).
  */
 
 export const MAX_PINGS_PER_REQUEST = 1000;
@@ -34,7 +36,7 @@ export interface Ping {
 
 export interface PingRecorded {
   type: 'PingRecorded';
-  /** `ping_id` is a keyed hash of the ping's content (see `location-sealing.ts`): equal pings, equal ids. */
+  /** `ping_id` is a keyed hash of the ping's content (see `location-stream/location-sealing.ts`): equal pings, equal ids. */
   data: Ping & { account_id: string; customer_id: string; ping_id: string; received_at: string };
 }
 export interface ZoneRegistered {
@@ -88,21 +90,33 @@ export interface LocationState {
   latest: Pick<Ping, 'lat' | 'lng' | 'recorded_at'> | null;
   /** Fences the latest ping is inside. */
   inside_fences: string[];
-  pings: number;
+  /**
+   * Ids of the pings this state has folded. A stored snapshot starts with
+   * none: the location codec files the ids a snapshot covers in its ping-id
+   * index, and a batch's `prepare` looks them up there (`known`).
+   */
+  seen_ping_ids: readonly string[];
 }
 
-export const initialLocationState: LocationState = { zone: null, drifting: null, latest: null, inside_fences: [], pings: 0 };
+export const initialLocationState: LocationState = { zone: null, drifting: null, latest: null, inside_fences: [], seen_ping_ids: [] };
 
 export function locationStream(accountId: string, customerId: string): string {
   return `location-${accountId}:${customerId}`;
 }
 
+/** The (account, customer) of a location stream name. Account ids hold no colon; customer ids may. */
+export function locationStreamOwner(stream: string): { account_id: string; customer_id: string } {
+  const separator = stream.indexOf(':');
+  if (!stream.startsWith('location-') || separator < 0) throw new Error(`${stream} is not a location stream`);
+  return { account_id: stream.slice('location-'.length, separator), customer_id: stream.slice(separator + 1) };
+}
+
 export function evolveLocation(state: LocationState, event: LocationEvent): LocationState {
   switch (event.type) {
     case 'PingRecorded': {
-      const { lat, lng, recorded_at } = event.data;
+      const { lat, lng, recorded_at, ping_id } = event.data;
       const newer = state.latest === null || recorded_at >= state.latest.recorded_at;
-      return { ...state, pings: state.pings + 1, latest: newer ? { lat, lng, recorded_at } : state.latest };
+      return { ...state, seen_ping_ids: [...state.seen_ping_ids, ping_id], latest: newer ? { lat, lng, recorded_at } : state.latest };
     }
     case 'ZoneRegistered': {
       const { home_cell, tolerance_hops, registered_at } = event.data;
@@ -134,10 +148,15 @@ export type PingOutcome =
   | { index: number; status: 'duplicate'; ping_id: string }
   | { index: number; status: 'refused'; error: { code: string; message: string; field?: string } };
 
-/** A validated ping with its id, ready for `decidePings`. */
-export interface IdentifiedPing extends Ping {
+/** A validated ping and where it stood in the request. */
+export interface IndexedPing extends Ping {
   index: number;
+}
+
+/** A ping with what `prepare` learned about it: its id (a keyed hash, see `location-stream/location-sealing.ts`) and the fences it lies in. */
+export interface IdentifiedPing extends IndexedPing {
   ping_id: string;
+  fences: FenceMatch[];
 }
 
 export interface FenceMatch {
@@ -145,6 +164,61 @@ export interface FenceMatch {
   fence_type: string;
   loan_id: string | null;
 }
+
+/**
+ * What a ping batch's `prepare` read after the stream (ADR 12, "Ordering
+ * against a revoke"): whether the consent allows collecting location now, and
+ * only then the pings with their ids (their key exists from then on) and the
+ * ids among them already stored beyond those the state has seen.
+ */
+export type PreparedPings = { collecting: false } | { collecting: true; pings: IdentifiedPing[]; known: ReadonlySet<string> };
+
+export type LocationCommand =
+  | {
+      type: 'RecordPings';
+      account_id: string;
+      customer_id: string;
+      pings: IndexedPing[];
+      /** Filled by the command's `prepare`; absent, nothing is collected. */
+      prepared?: PreparedPings;
+    }
+  | {
+      type: 'RegisterZone';
+      account_id: string;
+      customer_id: string;
+      home_cell: string;
+      tolerance_hops: number;
+      /** Whether the consent, read after the stream, allows collecting location now; absent, nothing is collected. */
+      collecting?: boolean;
+    }
+  /** A consent revoke's marker (ADR 12): it fences off ping appends that read the consent before the revoke. */
+  | { type: 'StopCollection'; account_id: string; customer_id: string };
+export type RecordPings = Extract<LocationCommand, { type: 'RecordPings' }>;
+export type RegisterZone = Extract<LocationCommand, { type: 'RegisterZone' }>;
+
+/** The location stream's aggregate, as the command pipeline runs it (through the location codec). */
+export const locationDecider: Decider<LocationCommand, LocationState, LocationEvent> = {
+  initialState: initialLocationState,
+  evolve: evolveLocation,
+  decide(command, state, now) {
+    switch (command.type) {
+      case 'RecordPings':
+        return decidePings(state, command, now);
+      case 'RegisterZone': {
+        // The zone is checked before the consent, so a bad zone is a 400 whatever the consent.
+        const event = registerZone({ ...command, now });
+        if (!command.collecting) throw new ConsentRequiredError(command.customer_id);
+        return [event];
+      }
+      case 'StopCollection':
+        return [{ type: 'CollectionStopped', data: { account_id: command.account_id, customer_id: command.customer_id, stopped_at: now.toISOString() } }];
+      default: {
+        const _exhaustive: never = command;
+        return _exhaustive;
+      }
+    }
+  },
+};
 
 /**
  * Records the new pings of one customer and derives drift and geofence
@@ -155,40 +229,27 @@ export interface FenceMatch {
  * zone emits one DriftStarted per excursion, not one per ping; coming back
  * emits DriftEnded. Entering a fence emits one GeofenceEntered (the
  * geofence_breach webhook); staying inside emits nothing more; leaving emits
- * GeofenceLeft, so a later re-entry is a new breach.
+ * GeofenceLeft, so a later re-entry is a new breach. A ping whose id is known
+ * (stored before, or earlier in the batch) is a duplicate and stores nothing.
  */
-export function decidePings(
-  state: LocationState,
-  input: {
-    account_id: string;
-    customer_id: string;
-    pings: IdentifiedPing[];
-    /** Ping ids already stored for this customer. */
-    known: ReadonlySet<string>;
-    received_at: string;
-    fencesAt: (lat: number, lng: number) => FenceMatch[];
-  },
-): { events: LocationEvent[]; outcomes: PingOutcome[] } {
-  const { account_id, customer_id } = input;
-  const ordered = [...input.pings].sort((a, b) => (a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : a.index - b.index));
-  const seen = new Set(input.known);
+export function decidePings(state: LocationState, command: RecordPings, now: Date): LocationEvent[] {
+  const { account_id, customer_id, prepared } = command;
+  if (!prepared?.collecting) throw new ConsentRequiredError(customer_id);
+  const ordered = [...prepared.pings].sort(inRecordedOrder);
+  const seen = new Set(state.seen_ping_ids);
   const events: LocationEvent[] = [];
-  const outcomes: PingOutcome[] = [];
   let current = state;
   const emit = (event: LocationEvent) => {
     events.push(event);
     current = evolveLocation(current, event);
   };
+  const received_at = now.toISOString();
   for (const ping of ordered) {
-    if (seen.has(ping.ping_id)) {
-      outcomes.push({ index: ping.index, status: 'duplicate', ping_id: ping.ping_id });
-      continue;
-    }
+    if (seen.has(ping.ping_id) || prepared.known.has(ping.ping_id)) continue;
     seen.add(ping.ping_id);
     const late = current.latest !== null && ping.recorded_at < current.latest.recorded_at;
-    const { index: _index, ...recorded } = ping;
-    emit({ type: 'PingRecorded', data: { account_id, customer_id, ...recorded, received_at: input.received_at } });
-    outcomes.push({ index: ping.index, status: 'accepted', ping_id: ping.ping_id, late });
+    const { index: _index, fences, ...recorded } = ping;
+    emit({ type: 'PingRecorded', data: { account_id, customer_id, ...recorded, received_at } });
     if (late) continue;
     const at = ping.recorded_at;
     if (current.zone) {
@@ -199,7 +260,6 @@ export function decidePings(
       if (outside && !current.drifting) emit({ type: 'DriftStarted', data: { account_id, customer_id, home_cell, current_cell, distance_hops, occurred_at: at } });
       if (!outside && current.drifting) emit({ type: 'DriftEnded', data: { account_id, customer_id, home_cell, current_cell, distance_hops, occurred_at: at } });
     }
-    const fences = input.fencesAt(ping.lat, ping.lng);
     const inside = new Set(fences.map((fence) => fence.fence_id));
     for (const fence_id of current.inside_fences) {
       if (!inside.has(fence_id)) emit({ type: 'GeofenceLeft', data: { account_id, customer_id, fence_id, occurred_at: at } });
@@ -212,8 +272,29 @@ export function decidePings(
       });
     }
   }
-  outcomes.sort((a, b) => a.index - b.index);
-  return { events, outcomes };
+  return events;
+}
+
+/**
+ * What the caller learns about each prepared ping, in request order, from
+ * what was decided: stored (and whether it was late: older than the newest
+ * ping known before the batch, which is what `decidePings` compares with,
+ * since a batch is taken oldest first), or a duplicate. Of equal pings in one
+ * batch the first in the request is the one stored.
+ */
+export function pingOutcomes(pings: readonly IdentifiedPing[], previous: LocationState, events: readonly LocationEvent[]): PingOutcome[] {
+  const stored = new Set(events.flatMap((event) => (event.type === 'PingRecorded' ? [event.data.ping_id] : [])));
+  const newest = previous.latest?.recorded_at;
+  return [...pings]
+    .sort((a, b) => a.index - b.index)
+    .map((ping): PingOutcome => {
+      if (!stored.delete(ping.ping_id)) return { index: ping.index, status: 'duplicate', ping_id: ping.ping_id };
+      return { index: ping.index, status: 'accepted', ping_id: ping.ping_id, late: newest !== undefined && ping.recorded_at < newest };
+    });
+}
+
+function inRecordedOrder(a: IndexedPing, b: IndexedPing): number {
+  return a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : a.index - b.index;
 }
 
 /**
@@ -233,7 +314,7 @@ export function hopsBetween(a: string, b: string): number {
   }
 }
 
-export function registerZone(input: { account_id: string; customer_id: string; home_cell: string; tolerance_hops: number; now: Date }): ZoneRegistered {
+function registerZone(input: { account_id: string; customer_id: string; home_cell: string; tolerance_hops: number; now: Date }): ZoneRegistered {
   const { account_id, customer_id, home_cell, tolerance_hops } = input;
   if (!isValidCell(home_cell) || getResolution(home_cell) < MIN_ZONE_RESOLUTION) {
     throw new InvalidParamError(`home_hex must be a cell of resolution ${MIN_ZONE_RESOLUTION} to 15`, 'home_hex');

@@ -146,7 +146,8 @@ describe('CommandPipeline', () => {
       prepare: async (input, _loaded, { limits: found }) => ({ ...input, max: found.max }),
       onConflict: { retry: 0 },
     });
-    await pipeline.run(add, { id: 'g', by: 2 });
+    // The result carries the command as decided, after prepare.
+    expect((await pipeline.run(add, { id: 'g', by: 2 })).command).toEqual({ id: 'g', by: 2, max: 2 });
     await expect(pipeline.run(add, { id: 'g', by: 1 })).rejects.toThrow('over 2');
     expect(codecs).toBe(1);
   });

@@ -49,7 +49,7 @@ export class CommandPipeline {
     private readonly options: CommandPipelineOptions,
   ) {}
 
-  async run<Input, State, Event extends DomainEvent, Deps>(definition: CommandDefinition<Input, State, Event, Deps>, input: Input): Promise<CommandResult<State, Event>> {
+  async run<Input, State, Event extends DomainEvent, Deps>(definition: CommandDefinition<Input, State, Event, Deps>, input: Input): Promise<CommandResult<State, Event, Input>> {
     const { deps, codec } = this.wiring(definition as Wirable);
     const stream = definition.stream(input);
     for (let attempt = 0; ; attempt++) {
@@ -58,7 +58,7 @@ export class CommandPipeline {
       const command = definition.prepare ? await definition.prepare(input, loaded, deps as Deps) : input;
       const decided = definition.decider.decide(command, loaded.state, this.clock.now());
       const state = decided.reduce((current, event) => definition.decider.evolve(current, event), loaded.state);
-      if (decided.length === 0) return { previous: loaded.state, state, events: decided, revision: loaded.revision };
+      if (decided.length === 0) return { previous: loaded.state, state, events: decided, command, revision: loaded.revision };
       const stamped: NewEvent[] = decided.map((event) => ({
         type: event.type,
         data: { ...event.data } as Record<string, unknown>,
@@ -75,7 +75,7 @@ export class CommandPipeline {
       }
       await session.appended?.({ state, result, events: sealed });
       await this.settle(definition, result.position);
-      return { previous: loaded.state, state, events: decided, position: result.position, revision: result.nextExpectedRevision };
+      return { previous: loaded.state, state, events: decided, command, position: result.position, revision: result.nextExpectedRevision };
     }
   }
 

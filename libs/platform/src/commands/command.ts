@@ -66,12 +66,14 @@ export function command<Input, State, Event extends DomainEvent, Deps = Record<s
 }
 
 /** What running a command answers. */
-export interface CommandResult<State, Event> {
+export interface CommandResult<State, Event, Input = unknown> {
   /** State before the decision. */
   previous: State;
   /** State after the decided events. */
   state: State;
   events: Event[];
+  /** The command as decided: after `prepare`, on the attempt that was appended (what a caller reports from). */
+  command: Input;
   /** Global position of the last appended event; undefined when nothing was decided. */
   position?: bigint;
   /** Stream revision after the append (or as loaded, when nothing was decided). */

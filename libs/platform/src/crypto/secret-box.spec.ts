@@ -32,6 +32,16 @@ describe('SecretBox', () => {
     expect(box.open(box.seal(''))).toBe('');
   });
 
+  it('derives one stable key per purpose, distinct from other purposes and other boxes', () => {
+    const key = Buffer.alloc(32, 9);
+    const derived = SecretBox.fromKey(key).deriveKey('pseudonyms');
+    expect(derived).toHaveLength(32);
+    expect(SecretBox.fromKey(key).deriveKey('pseudonyms')).toEqual(derived);
+    expect(SecretBox.fromKey(key).deriveKey('other')).not.toEqual(derived);
+    expect(SecretBox.fromKey(Buffer.alloc(32, 8)).deriveKey('pseudonyms')).not.toEqual(derived);
+    expect(derived.equals(key)).toBe(false);
+  });
+
   it('writes a versioned, url-safe string with a fresh IV each time', () => {
     const a = box.seal('same');
     const b = box.seal('same');

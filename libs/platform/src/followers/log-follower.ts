@@ -52,6 +52,8 @@ export interface FollowerOptions {
   restartMaxMs?: number;
   /** Consecutive failures after which the follower reports itself stuck. */
   stuckAfterFailures?: number;
+  /** A restarted subscription that runs this long without failing counts as recovered, events or not. */
+  recoveredAfterMs?: number;
 }
 
 export interface FollowerStatus {
@@ -289,6 +291,15 @@ export class LogFollower {
     this.restartTimer = undefined;
     this.restarting = false;
     if (this.stopping) return;
+    // With nothing new in the log, no event would prove the restart worked: a quiet spell does.
+    const failures = this.failures;
+    const recovered = setTimeout(() => {
+      if (!this.restarting && this.failures === failures) {
+        this.failures = 0;
+        this.lastError = null;
+      }
+    }, this.options.recoveredAfterMs ?? 2000);
+    recovered.unref?.();
     // What was handled but not flushed is handed on again: the sink drops its unflushed part first.
     this.spec.sink.reset?.();
     // A buffering sink (flush) lost its unflushed part: resume after what it made durable.

@@ -1,11 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, InvalidParamError, PROJECTION_WAITER, type ProjectionWaiter } from '../../../../platform/src/index.js';
+import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { ConsentRequiredError } from '../../domain/location.js';
-import { settleLocationReadModels } from '../../location-read-models.js';
-import { Locations } from '../../locations.js';
+import { RecordPingsHandler } from './record-pings.handler.js';
 import { RecordPingsRequest } from './record-pings.request.js';
 
 /**
@@ -20,10 +19,7 @@ import { RecordPingsRequest } from './record-pings.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/monitoring')
 export class RecordPingsController {
-  constructor(
-    private readonly locations: Locations,
-    @Inject(PROJECTION_WAITER) private readonly waiter: ProjectionWaiter,
-  ) {}
+  constructor(private readonly handler: RecordPingsHandler) {}
 
   @Post('pings')
   @HttpCode(200)
@@ -31,6 +27,7 @@ export class RecordPingsController {
   @ApiOperation({ summary: 'Record location pings (one, or a batch of up to 1000); idempotent; needs granted consent' })
   @ApiResponse({ status: 200, description: 'batch: `{items: [{index, status, ping_id?, late?, error?}], accepted, duplicates, refused}`; single: the one outcome' })
   @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: other batches of the same customer kept landing first; sending the request again is safe (stored pings answer duplicate)' })
   async record(@Req() request: FastifyRequest, @Body() body: RecordPingsRequest) {
     const accountId = callingAccount(request);
     const { pings, ...single } = body;
@@ -38,9 +35,7 @@ export class RecordPingsController {
     if (batch && Object.values(single).some((value) => value !== undefined)) {
       throw new InvalidParamError('send either one ping or {"pings": [...]}, not both', 'pings');
     }
-    const raw = batch ? pings : [stripUndefined(single)];
-    const { outcomes, position } = await this.locations.recordPings(accountId, raw);
-    await settleLocationReadModels(this.waiter, position);
+    const { outcomes } = await this.handler.record(accountId, batch ? pings : [stripUndefined(single)]);
     if (!batch) {
       const [outcome] = outcomes;
       if (outcome.status === 'refused') {

@@ -1,31 +1,28 @@
-import { Body, Controller, Inject, Param, Put, Req } from '@nestjs/common';
+import { Body, Controller, Param, Put, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { latLngToCell } from 'h3-js';
 import { cellFromHexCode } from '../../../../addressing/src/index.js';
-import { AccountOnly, InvalidParamError, PROJECTION_WAITER, type ProjectionWaiter } from '../../../../platform/src/index.js';
+import { AccountOnly, CommandPipeline, InvalidParamError } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { parseCustomerId } from '../../domain/consent.js';
 import { DEFAULT_TOLERANCE_HOPS, DEFAULT_ZONE_RESOLUTION } from '../../domain/location.js';
-import { DriftQueries } from '../../drift-view.js';
-import { settleLocationReadModels } from '../../location-read-models.js';
-import { Locations } from '../../locations.js';
+import { GetDriftHandler } from '../../queries/get-drift/get-drift.handler.js';
+import { registerZone } from './register-zone.handler.js';
 import { RegisterZoneRequest } from './register-zone.request.js';
 
 /**
  * PUT /v2/monitoring/zones/{customer_id}: registers (or replaces) the zone
- * drift is measured against. A zone is the customer's location data too, so
- * it needs granted consent and is sealed and erased like pings. Replacing a
- * zone restarts the watch: the next ping decides whether the customer is out.
+ * drift is measured against. Replacing a zone restarts the watch: the next
+ * ping decides whether the customer is out.
  */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/monitoring/zones')
 export class RegisterZoneController {
   constructor(
-    private readonly locations: Locations,
-    private readonly drift: DriftQueries,
-    @Inject(PROJECTION_WAITER) private readonly waiter: ProjectionWaiter,
+    private readonly commands: CommandPipeline,
+    private readonly drift: GetDriftHandler,
   ) {}
 
   @Put(':customer_id')
@@ -33,12 +30,17 @@ export class RegisterZoneController {
   @ApiOperation({ summary: "Register a customer's zone: {lat, lng} or {home_hex}, plus tolerance_hops" })
   @ApiResponse({ status: 200, description: 'the drift state against the new zone (as GET /v2/monitoring/drift)' })
   @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED: the customer has not granted location consent' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: ping batches of this customer kept landing first; retry' })
   async register(@Req() request: FastifyRequest, @Param('customer_id') customerParam: string, @Body() body: RegisterZoneRequest) {
     const accountId = callingAccount(request);
     const customerId = parseCustomerId(customerParam);
-    const homeCell = zoneCell(body);
-    const { position } = await this.locations.registerZone(accountId, customerId, homeCell, body.tolerance_hops ?? DEFAULT_TOLERANCE_HOPS);
-    await settleLocationReadModels(this.waiter, position);
+    await this.commands.run(registerZone, {
+      type: 'RegisterZone',
+      account_id: accountId,
+      customer_id: customerId,
+      home_cell: zoneCell(body),
+      tolerance_hops: body.tolerance_hops ?? DEFAULT_TOLERANCE_HOPS,
+    });
     return this.drift.current(accountId, customerId);
   }
 }

@@ -1,19 +1,17 @@
+import { deciderSpec } from '../../../../platform/src/testing/decider-spec.js';
 import { InvalidParamError, NotImplementedError } from '../../../../platform/src/errors.js';
 import {
-  decideGeofence,
-  evolveGeofence,
+  geofenceDecider,
   GeofenceExistsError,
   GeofenceLimitError,
   GeofenceNotFoundError,
-  initialGeofenceState,
   MAX_FENCES_PER_ACCOUNT,
   parseFenceGeometry,
   type GeofenceCommand,
-  type GeofenceState,
 } from './geofence.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
-const create = (active_fences = 0): GeofenceCommand => ({
+const create = (active_fences = 0): Extract<GeofenceCommand, { type: 'CreateGeofence' }> => ({
   type: 'CreateGeofence',
   account_id: 'acct_1',
   fence_id: 'gf_1',
@@ -22,15 +20,13 @@ const create = (active_fences = 0): GeofenceCommand => ({
   customer_id: 'cust-1',
   loan_id: 'loan-1',
   active_fences,
-  now,
 });
-const remove: GeofenceCommand = { type: 'DeleteGeofence', account_id: 'acct_1', fence_id: 'gf_1', now };
-const given = (...commands: GeofenceCommand[]): GeofenceState =>
-  commands.reduce((state, command) => decideGeofence(command, state).reduce(evolveGeofence, state), initialGeofenceState);
+const remove: GeofenceCommand = { type: 'DeleteGeofence', account_id: 'acct_1', fence_id: 'gf_1' };
+const { given, history } = deciderSpec(geofenceDecider, now);
 
 describe('geofence decider', () => {
   it('creates a fence with the geometry of its type and nulls for the other', () => {
-    expect(decideGeofence(create(), initialGeofenceState)).toEqual([
+    expect(given([]).when(create()).events).toEqual([
       {
         type: 'GeofenceCreated',
         data: {
@@ -50,16 +46,20 @@ describe('geofence decider', () => {
   });
 
   it('refuses a second creation of the same id and a creation beyond the account limit', () => {
-    expect(() => decideGeofence(create(), given(create()))).toThrow(GeofenceExistsError);
-    expect(() => decideGeofence(create(MAX_FENCES_PER_ACCOUNT), initialGeofenceState)).toThrow(GeofenceLimitError);
-    expect(decideGeofence(create(MAX_FENCES_PER_ACCOUNT - 1), initialGeofenceState)).toHaveLength(1);
+    expect(given(history(create())).when(create()).error).toBeInstanceOf(GeofenceExistsError);
+    expect(given([]).when(create(MAX_FENCES_PER_ACCOUNT)).error).toBeInstanceOf(GeofenceLimitError);
+    expect(given([]).when(create(MAX_FENCES_PER_ACCOUNT - 1)).events).toHaveLength(1);
+  });
+
+  it('refuses a creation whose active fences were never counted', () => {
+    expect(given([]).when({ ...create(), active_fences: undefined }).error).toBeInstanceOf(Error);
   });
 
   it('deletes an active fence once; an unknown or deleted fence is not found', () => {
-    expect(decideGeofence(remove, given(create()))).toEqual([{ type: 'GeofenceDeleted', data: { account_id: 'acct_1', fence_id: 'gf_1', deleted_at: now.toISOString() } }]);
-    expect(given(create(), remove)).toMatchObject({ status: 'deleted', deleted_at: now.toISOString() });
-    expect(() => decideGeofence(remove, given(create(), remove))).toThrow(GeofenceNotFoundError);
-    expect(() => decideGeofence(remove, initialGeofenceState)).toThrow(GeofenceNotFoundError);
+    expect(given(history(create())).when(remove).events).toEqual([{ type: 'GeofenceDeleted', data: { account_id: 'acct_1', fence_id: 'gf_1', deleted_at: now.toISOString() } }]);
+    expect(given(history(create(), remove)).state).toMatchObject({ status: 'deleted', deleted_at: now.toISOString() });
+    expect(given(history(create(), remove)).when(remove).error).toBeInstanceOf(GeofenceNotFoundError);
+    expect(given([]).when(remove).error).toBeInstanceOf(GeofenceNotFoundError);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Decider } from '../../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError, NotImplementedError } from '../../../../platform/src/errors.js';
 import { Circle, MAX_FENCE_LATITUDE, parseLatLng, Polygon, type GeoJsonPolygon, type LatLng, type PolygonLimits, type Shape } from './geometry.js';
 
@@ -155,17 +156,17 @@ export type GeofenceCommand =
       name: string | null;
       customer_id: string | null;
       loan_id: string | null;
-      /** Active fences the account has now (from the index). */
-      active_fences: number;
-      now: Date;
+      /** Active fences the account has now: counted from the fence index by the command's `prepare`. */
+      active_fences?: number;
     }
-  | { type: 'DeleteGeofence'; account_id: string; fence_id: string; now: Date };
+  | { type: 'DeleteGeofence'; account_id: string; fence_id: string };
 
 /** Fences are immutable once created: to change one, create the new one and delete the old. */
-export function decideGeofence(command: GeofenceCommand, state: GeofenceState): GeofenceEvent[] {
+export function decideGeofence(command: GeofenceCommand, state: GeofenceState, now: Date): GeofenceEvent[] {
   switch (command.type) {
     case 'CreateGeofence': {
       if (state.status !== 'none') throw new GeofenceExistsError(command.fence_id);
+      if (command.active_fences === undefined) throw new Error('CreateGeofence reached its decider without the count of active fences');
       if (command.active_fences >= MAX_FENCES_PER_ACCOUNT) throw new GeofenceLimitError();
       const { geometry } = command;
       return [
@@ -181,17 +182,24 @@ export function decideGeofence(command: GeofenceCommand, state: GeofenceState): 
             center: geometry.fence_type === 'circle' ? geometry.center : null,
             radius_m: geometry.fence_type === 'circle' ? geometry.radius_m : null,
             polygon: geometry.fence_type === 'polygon' ? geometry.polygon : null,
-            created_at: command.now.toISOString(),
+            created_at: now.toISOString(),
           },
         },
       ];
     }
     case 'DeleteGeofence':
       if (state.status !== 'active') throw new GeofenceNotFoundError(command.fence_id);
-      return [{ type: 'GeofenceDeleted', data: { account_id: command.account_id, fence_id: command.fence_id, deleted_at: command.now.toISOString() } }];
+      return [{ type: 'GeofenceDeleted', data: { account_id: command.account_id, fence_id: command.fence_id, deleted_at: now.toISOString() } }];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
     }
   }
 }
+
+/** A geofence stream's aggregate, as the command pipeline runs it. */
+export const geofenceDecider: Decider<GeofenceCommand, GeofenceState, GeofenceEvent> = {
+  initialState: initialGeofenceState,
+  evolve: evolveGeofence,
+  decide: decideGeofence,
+};

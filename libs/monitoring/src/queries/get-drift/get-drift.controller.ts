@@ -4,14 +4,14 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { CustomerRequest } from '../../consent.requests.js';
-import { DriftQueries } from '../../drift-view.js';
+import { GetDriftHandler } from './get-drift.handler.js';
 
 /** GET /v2/monitoring/drift?customer_id=: the current drift state (interface.md, "Drift event payload" names its fields). */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/monitoring')
 export class GetDriftController {
-  constructor(private readonly drift: DriftQueries) {}
+  constructor(private readonly drift: GetDriftHandler) {}
 
   @Get('drift')
   @AccountOnly()

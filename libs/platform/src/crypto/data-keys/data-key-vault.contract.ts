@@ -63,5 +63,15 @@ export function describeDataKeyVaultContract(name: string, open: () => Promise<D
       await vault.destroy(s);
       expect(await vault.find(s, fresh.id)).toBeUndefined();
     });
+
+    it('destroys idempotently when many callers in two instances destroy one key at once (concurrent erasures)', async () => {
+      const s = subject();
+      const key = await vault.obtain(s);
+      await other.obtain(s);
+      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? vault : other).destroy(s)));
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+      expect(await vault.find(s, key.id)).toBeUndefined();
+      expect(await other.find(s, key.id)).toBeUndefined();
+    });
   });
 }

@@ -78,7 +78,12 @@ export class EmbeddedDataKeyVault implements DataKeyVault {
     } finally {
       await handle.close();
     }
-    await unlink(file);
+    try {
+      await unlink(file);
+    } catch (error) {
+      // Another destroy (a concurrent erasure of the same customer) unlinked it first: destroyed either way.
+      if (!isNotFound(error)) throw error;
+    }
     await this.syncDir();
   }
 

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../calling-account.js';
 import { MAX_FENCES_PER_ACCOUNT, parseFenceGeometry } from '../../domain/geofence.js';
-import { Geofences } from '../../geofences.js';
+import { CreateGeofenceHandler } from './create-geofence.handler.js';
 import { CreateGeofenceRequest } from './create-geofence.request.js';
 
 /** interface.md, "Identity, consent, monitoring": a geofence; pings that land inside it emit geofence_breach. */
@@ -12,7 +12,7 @@ import { CreateGeofenceRequest } from './create-geofence.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/geofence')
 export class CreateGeofenceController {
-  constructor(private readonly geofences: Geofences) {}
+  constructor(private readonly handler: CreateGeofenceHandler) {}
 
   @Post('create')
   @HttpCode(201)
@@ -31,9 +31,8 @@ export class CreateGeofenceController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring)' })
   @ApiResponse({ status: 409, description: 'GEOFENCE_LIMIT_REACHED' })
   @ApiResponse({ status: 501, description: 'NOT_IMPLEMENTED for fence_type isochrone' })
-  async create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest) {
-    const accountId = callingAccount(request);
+  create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest) {
     const geometry = parseFenceGeometry(body);
-    return this.geofences.create(accountId, { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null });
+    return this.handler.create(callingAccount(request), { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null });
   }
 }

@@ -1,14 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { hexCodeFromCell } from '../../../../../addressing/src/index.js';
-import { Polygon } from '../../domain/geometry.js';
-import {
-  SERVICE_AREA_DEFAULT_RESOLUTION,
-  SERVICE_AREA_MAX_CELLS,
-  SERVICE_AREA_MAX_COMPUTED_CELLS,
-  SERVICE_AREA_POLYGON_LIMITS,
-  serviceAreaCells,
-} from '../../domain/service-area.js';
+import { SERVICE_AREA_MAX_CELLS, SERVICE_AREA_MAX_COMPUTED_CELLS } from '../../domain/service-area.js';
+import { serviceArea } from './service-area.handler.js';
 import { ServiceAreaRequest } from './service-area.request.js';
 
 /** interface.md, "Identity, consent, monitoring": an H3 cell-cover service area. Pure computation: nothing is stored. */
@@ -27,15 +20,6 @@ export class ServiceAreaController {
   @ApiResponse({ status: 200, description: '`{resolution, containment, compact, cell_count, cells: [hex code…], h3_cells: [H3 index…]}` in the same order' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field, or SERVICE_AREA_TOO_LARGE' })
   cover(@Body() body: ServiceAreaRequest) {
-    const polygon = Polygon.parse(body.polygon, 'polygon', SERVICE_AREA_POLYGON_LIMITS);
-    const area = serviceAreaCells(polygon, body.resolution ?? SERVICE_AREA_DEFAULT_RESOLUTION, body.containment ?? 'overlapping', body.compact ?? false);
-    return {
-      resolution: area.resolution,
-      containment: area.containment,
-      compact: area.compact,
-      cell_count: area.cells.length,
-      cells: area.cells.map((cell) => hexCodeFromCell(cell)),
-      h3_cells: area.cells,
-    };
+    return serviceArea(body);
   }
 }

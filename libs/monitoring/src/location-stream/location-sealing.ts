@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { SecretBox, type DataKey, type DataKeyVault, type NewEvent, type RecordedEvent } from '../../platform/src/index.js';
-import type { LocationEvent, Ping } from './domain/location.js';
+import { SecretBox, type DataKey, type DataKeyVault, type NewEvent, type RecordedEvent } from '../../../platform/src/index.js';
+import type { LocationEvent, Ping } from '../domain/location.js';
 
 /**
  * Crypto-shredding of location data (ADR 12). Every location event is stored
@@ -10,14 +10,17 @@ import type { LocationEvent, Ping } from './domain/location.js';
  * Destroying that key makes every copy unreadable: the log, pages LMDB freed
  * but did not wipe, EventStoreDB before a scavenge, what the relay sent to Kafka.
  *
- * Clear: account_id, customer_id, the key id, and times (ordering and the
- * webhook payload `timestamp` need them without the key); ping ids are keyed
- * hashes, so equal pings can be recognised without revealing where they were.
+ * Clear: account_id, customer_id, the key id, the customer's pseudonym (what
+ * read models are keyed by) and times (ordering and the webhook payload
+ * `timestamp` need them without the key); ping ids are keyed hashes, so equal
+ * pings can be recognised without revealing where they were.
  */
 export interface SealedLocationData extends Record<string, unknown> {
   account_id: string;
   customer_id: string;
   key_id: string;
+  /** Keyed pseudonym of (account, customer) (`customer-pseudonyms.ts`); absent in events stored before it was added. */
+  pseudonym?: string;
   sealed: string;
 }
 
@@ -32,26 +35,38 @@ const CLEAR_FIELDS: Record<LocationEvent['type'], readonly string[]> = {
   CollectionStopped: ['stopped_at'],
 };
 /** Events that hold no location at all and need no key. */
-const UNSEALED: ReadonlySet<LocationEvent['type']> = new Set(['CollectionStopped']);
+const UNSEALED: ReadonlySet<string> = new Set<LocationEvent['type']>(['CollectionStopped']);
+
+/** Fields of the stored envelope that are not the event's own data. */
+const ENVELOPE_FIELDS = ['sealed', 'key_id', 'pseudonym'] as const;
 
 export class LocationSealing {
   private readonly boxes = new Map<string, SecretBox>();
 
   constructor(private readonly vault: DataKeyVault) {}
 
+  /** The vault subject of a customer's key. */
   static subject(accountId: string, customerId: string): string {
     return `${accountId}:${customerId}`;
   }
 
-  /** The customer's key, created on first use. */
+  static sealed(type: string): boolean {
+    return !UNSEALED.has(type);
+  }
+
+  /** The customer's key, created on first use: call it only once the consent is confirmed (ADR 12). */
   keyFor(accountId: string, customerId: string): Promise<DataKey> {
     return this.vault.obtain(LocationSealing.subject(accountId, customerId));
   }
 
-  /** Destroys the customer's key: everything sealed under it becomes noise. */
+  /** The customer's key if it is the one with this id (never creates one); undefined once destroyed. */
+  findKey(accountId: string, customerId: string, keyId: string): Promise<DataKey | undefined> {
+    return this.vault.find(LocationSealing.subject(accountId, customerId), keyId);
+  }
+
+  /** Destroys the customer's key: everything sealed under it becomes noise. Destroying twice is harmless. */
   shred(accountId: string, customerId: string): Promise<void> {
-    const subject = LocationSealing.subject(accountId, customerId);
-    return this.vault.destroy(subject);
+    return this.vault.destroy(LocationSealing.subject(accountId, customerId));
   }
 
   /** A keyed hash of the ping's content: a replayed ping gets the same id, and the id reveals nothing without the key. */
@@ -60,41 +75,47 @@ export class LocationSealing {
     return createHmac('sha256', key.key).update(canonical).digest('base64url').slice(0, 22);
   }
 
-  seal(key: DataKey, stream: string, event: LocationEvent, metadata: Record<string, unknown>): NewEvent {
-    const data = event.data as unknown as Record<string, unknown>;
-    if (UNSEALED.has(event.type)) return { type: event.type, data: { ...data }, metadata };
-    const clear: Record<string, unknown> = { account_id: data.account_id, customer_id: data.customer_id, key_id: key.id };
+  /** The stored form of a decided event (already stamped with its schema version): location fields sealed under `key`. */
+  seal(key: DataKey, stream: string, event: NewEvent, pseudonym: string): NewEvent {
+    const data = event.data;
+    if (UNSEALED.has(event.type)) return event;
+    const clear: Record<string, unknown> = { account_id: data.account_id, customer_id: data.customer_id, key_id: key.id, pseudonym };
     const secret: Record<string, unknown> = {};
+    const clearFields = CLEAR_FIELDS[event.type as LocationEvent['type']];
     for (const [field, value] of Object.entries(data)) {
       if (field === 'account_id' || field === 'customer_id') continue;
-      if (CLEAR_FIELDS[event.type].includes(field)) clear[field] = value;
+      if (clearFields.includes(field)) clear[field] = value;
       else secret[field] = value;
     }
     clear.sealed = this.box(key).seal(JSON.stringify(secret), aad(stream, event.type));
-    return { type: event.type, data: clear, metadata };
+    return { ...event, data: clear };
   }
 
-  /** The event in the clear, or undefined when its key was destroyed (or replaced after an erasure). */
+  /**
+   * The event in the clear (as stored, not upcast: upcasting comes after
+   * opening), or undefined when its key was destroyed (or replaced after an
+   * erasure). For readers outside the command pipeline: webhook payloads,
+   * the drift query.
+   */
   async open(event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>): Promise<LocationEvent | undefined> {
-    const type = event.type as LocationEvent['type'];
-    if (UNSEALED.has(type)) return { type, data: event.data } as unknown as LocationEvent;
+    if (UNSEALED.has(event.type)) return { type: event.type, data: event.data } as unknown as LocationEvent;
     const data = event.data as SealedLocationData;
-    const key = await this.vault.find(LocationSealing.subject(data.account_id, data.customer_id), data.key_id);
+    const key = await this.findKey(data.account_id, data.customer_id, data.key_id);
     if (!key) return undefined;
     return this.openWith(key, event);
   }
 
   /** As `open`, with the key at hand; undefined when the event was sealed under another key. */
   openWith(key: DataKey, event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>): LocationEvent | undefined {
-    const type = event.type as LocationEvent['type'];
-    if (UNSEALED.has(type)) return { type, data: event.data } as unknown as LocationEvent;
-    const { sealed, key_id, ...clear } = event.data as SealedLocationData;
-    if (key_id !== key.id) return undefined;
-    const secret = JSON.parse(this.box(key).open(sealed, aad(event.streamName, type))) as Record<string, unknown>;
-    return { type, data: { ...clear, ...secret } } as unknown as LocationEvent;
+    if (UNSEALED.has(event.type)) return { type: event.type, data: event.data } as unknown as LocationEvent;
+    const data = event.data as SealedLocationData;
+    if (data.key_id !== key.id) return undefined;
+    const clear = Object.fromEntries(Object.entries(data).filter(([field]) => !(ENVELOPE_FIELDS as readonly string[]).includes(field)));
+    const secret = JSON.parse(this.box(key).open(data.sealed, aad(event.streamName, event.type))) as Record<string, unknown>;
+    return { type: event.type, data: { ...clear, ...secret } } as unknown as LocationEvent;
   }
 
-  /** Seals a document-sized value (a snapshot, a read-model field) under the customer's key. */
+  /** Seals a document-sized value (a snapshot) under the customer's key. */
   sealValue(key: DataKey, context: string, value: unknown): string {
     return this.box(key).seal(JSON.stringify(value), context);
   }

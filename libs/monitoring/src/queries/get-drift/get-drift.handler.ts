@@ -1,9 +1,11 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { getResolution, latLngToCell } from 'h3-js';
-import { hexCodeFromCell } from '../../addressing/src/index.js';
-import { collectionName, type ReadCollection, type ReadStore } from '../../platform/src/index.js';
-import { hopsBetween, type PingRecorded, type ZoneRegistered } from './domain/location.js';
-import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc } from './location-read-models.js';
-import type { LocationSealing } from './location-sealing.js';
+import { hexCodeFromCell } from '../../../../addressing/src/index.js';
+import { collectionName, READ_STORE, type ReadCollection, type ReadStore } from '../../../../platform/src/index.js';
+import { hopsBetween, locationStream, type LocationEvent, type PingRecorded, type ZoneRegistered } from '../../domain/location.js';
+import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
+import { LocationSealing } from '../../location-stream/location-sealing.js';
+import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc, type SealedPart } from './drift-state.read-model.js';
 
 export type DriftStatus = 'unmonitored' | 'in_zone' | 'drifting';
 
@@ -19,22 +21,26 @@ export interface DriftView {
   last_ping_at: string | null;
 }
 
-/** GET /v2/monitoring/drift: the drift_state read model, opened with the customer's key. */
-export class DriftQueries {
+/** GET /v2/monitoring/drift: the drift_state read model, its sealed parts opened with the customer's key. */
+@Injectable()
+export class GetDriftHandler {
   private collection?: Promise<ReadCollection<DriftStateDoc>>;
 
   constructor(
-    private readonly readStore: ReadStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly sealing: LocationSealing,
+    private readonly pseudonyms: CustomerPseudonyms,
   ) {}
 
   async current(accountId: string, customerId: string): Promise<DriftView> {
     const collection = await (this.collection ??= this.readStore.collection<DriftStateDoc>(collectionName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION })));
-    const doc = await collection.get(`${accountId}:${customerId}`);
+    const doc = await collection.get(this.pseudonyms.of(accountId, customerId));
     const none: DriftView = { customer_id: customerId, status: 'unmonitored', home_hex: null, tolerance_hops: null, current_hex: null, distance_hops: null, since: null, last_ping_at: null };
     if (!doc) return none;
-    const zone = doc.zone ? ((await this.sealing.open({ type: 'ZoneRegistered', streamName: doc.zone.stream, data: this.stored(doc, doc.zone) })) as ZoneRegistered | undefined) : undefined;
-    const ping = doc.latest_ping ? ((await this.sealing.open({ type: 'PingRecorded', streamName: doc.latest_ping.stream, data: this.stored(doc, doc.latest_ping) })) as PingRecorded | undefined) : undefined;
+    const open = async <E extends LocationEvent>(type: E['type'], part: SealedPart | null) =>
+      part ? ((await this.sealing.open({ type, streamName: locationStream(accountId, customerId), data: { account_id: accountId, customer_id: customerId, ...part } })) as E | undefined) : undefined;
+    const zone = await open<ZoneRegistered>('ZoneRegistered', doc.zone && { key_id: doc.zone.key_id, sealed: doc.zone.sealed });
+    const ping = await open<PingRecorded>('PingRecorded', doc.latest_ping && { key_id: doc.latest_ping.key_id, sealed: doc.latest_ping.sealed });
     const last_ping_at = ping ? (doc.latest_ping?.recorded_at ?? null) : null;
     if (!zone) return { ...none, last_ping_at };
     const { home_cell, tolerance_hops } = zone.data;
@@ -49,9 +55,5 @@ export class DriftQueries {
       since: doc.since,
       last_ping_at,
     };
-  }
-
-  private stored(doc: DriftStateDoc, part: { key_id: string; sealed: string }): Record<string, unknown> {
-    return { account_id: doc.account_id, customer_id: doc.customer_id, key_id: part.key_id, sealed: part.sealed };
   }
 }

@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { command, CommandPipeline, EVENT_STORE, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
+import { assertDataDeletable, consentDecider, consentStream, type ConsentEvent, type ConsentState, type RecordErasure } from '../../domain/consent.js';
+import { locationStream } from '../../domain/location.js';
+import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
+import { LocationCaches } from '../../location-stream/location-caches.js';
+import { LocationSealing } from '../../location-stream/location-sealing.js';
+import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
+import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
+
+/** The erasure record, appended last: it claims what the steps before it did. */
+export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>({
+  name: 'monitoring.record-erasure',
+  stream: (erasure) => consentStream(erasure.account_id, erasure.customer_id),
+  decider: consentDecider,
+  // Idempotent: an erasure is recorded once per revoke, so a retry on fresh state answers the
+  // record another erasure of the same customer wrote first (issue 10: concurrent delete-data).
+  onConflict: { retry: 5 },
+  // The drift read model deletes the customer's document on the record: GET /v2/monitoring/drift
+  // must show nothing once the erasure is acknowledged.
+  awaits: [DRIFT_STATE_PROJECTION],
+});
+
+export interface Erasure {
+  erased_at: string;
+  events_erased: number;
+}
+
+/**
+ * POST /v2/consent/delete-data (interface.md, "Consent states"): a revoked
+ * customer's pings, zone, drift and geofence events are erased immediately,
+ * by crypto-shredding (ADR 12):
+ * 1. the consent must be revoked (400 CONSENT_NOT_REVOKED otherwise);
+ * 2. the customer's data key is destroyed: from here on every stored copy is noise;
+ * 3. the location stream is deleted;
+ * 4. the caches built from it (ping-id index, snapshots) are purged;
+ * 5. CustomerDataErased (who, when, how many events; no location) is
+ *    recorded, and the answer waits until the drift read model has dropped
+ *    the customer.
+ * Every step is idempotent, so repeating the request finishes an erasure a
+ * crash stopped half way, and concurrent requests all answer the one record
+ * (issue 10). Consent history, KYC verifications and certificates stay.
+ */
+@Injectable()
+export class DeleteConsentDataHandler {
+  /**
+   * Erasures under way in this process, by customer: a concurrent request
+   * joins the one running rather than racing it, so all of them answer the
+   * count of events the stream held (a racer that found the stream already
+   * deleted would count none). Across processes the record's idempotence
+   * still gives every caller the same answer.
+   */
+  private readonly running = new Map<string, Promise<Erasure>>();
+
+  constructor(
+    private readonly commands: CommandPipeline,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly sealing: LocationSealing,
+    private readonly caches: LocationCaches,
+    private readonly pseudonyms: CustomerPseudonyms,
+  ) {}
+
+  erase(accountId: string, customerId: string, erasedBy: string): Promise<Erasure> {
+    const id = JSON.stringify([accountId, customerId]);
+    let erasure = this.running.get(id);
+    if (!erasure) {
+      erasure = this.run(accountId, customerId, erasedBy).finally(() => this.running.delete(id));
+      this.running.set(id, erasure);
+    }
+    return erasure;
+  }
+
+  private async run(accountId: string, customerId: string, erasedBy: string): Promise<Erasure> {
+    assertDataDeletable(await readConsent(this.commands, accountId, customerId), customerId);
+    await this.sealing.shred(accountId, customerId);
+    const eventsErased = await this.deleteLocationStream(locationStream(accountId, customerId));
+    const pseudonym = this.pseudonyms.of(accountId, customerId);
+    await this.caches.purge(pseudonym);
+    const result = await this.commands.run(recordErasure, {
+      type: 'RecordErasure',
+      account_id: accountId,
+      customer_id: customerId,
+      erased_by: erasedBy,
+      events_erased: eventsErased,
+      pseudonym,
+    });
+    // Recorded before (a repeat): wait for the read models to show that record, as its first erasure did.
+    if (result.position === undefined) await this.commands.settle(recordErasure, await this.lastPosition(consentStream(accountId, customerId)));
+    const state = assertDataDeletable(result.state, customerId);
+    if (!state.erased) throw new Error('an erasure left no record');
+    return { erased_at: state.erased.at, events_erased: state.erased.events_erased };
+  }
+
+  /** Answers how many events the stream held; none when it is gone already. */
+  private async deleteLocationStream(stream: string): Promise<number> {
+    try {
+      const [last] = await this.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
+      await this.events.deleteStream(stream);
+      return last ? Number(last.revision) + 1 : 0;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return 0;
+      throw error;
+    }
+  }
+
+  private async lastPosition(stream: string): Promise<bigint> {
+    const [last] = await this.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return last.position;
+  }
+}

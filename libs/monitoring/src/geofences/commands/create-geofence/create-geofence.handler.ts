@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { command, CommandPipeline } from '../../../../../platform/src/index.js';
+import { geofenceDecider, geofenceStream, type FenceGeometry, type GeofenceCommand, type GeofenceCreated, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
+import { FenceIndex } from '../../fence-index.js';
+import { GeofenceFeed } from '../../geofence-feed.js';
+import { GEOFENCES_READ_MODEL, geofenceView, type GeofenceView } from '../../geofence-view.js';
+
+type CreateGeofence = Extract<GeofenceCommand, { type: 'CreateGeofence' }>;
+
+export const createGeofence = command<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex }>({
+  name: 'monitoring.create-geofence',
+  stream: (create) => geofenceStream(create.account_id, create.fence_id),
+  decider: geofenceDecider,
+  inject: { index: FenceIndex },
+  // The account's limit is counted in this process's index: a soft limit across instances.
+  prepare: async (input, _loaded, { index }) => ({ ...input, active_fences: index.countFor(input.account_id) }),
+  // A fresh random id: the only possible conflict is another writer of it, which deciding again refuses (GEOFENCE_EXISTS).
+  onConflict: { retry: 1 },
+  awaits: [
+    // Pings are checked against the index next: the fence counts from the moment this answers.
+    GeofenceFeed.readModel,
+    // Soft: the answer is built from the decided event and the index, not from the list. A 504 after a
+    // stored creation would invite a retry, and a retry creates a second fence (ids are fresh each time).
+    { readModel: GEOFENCES_READ_MODEL.name, soft: true },
+  ],
+});
+
+export interface NewGeofence {
+  geometry: FenceGeometry;
+  name: string | null;
+  customer_id: string | null;
+  loan_id: string | null;
+}
+
+/** POST /v2/geofence/create: names the new fence and answers it as the index covers it. */
+@Injectable()
+export class CreateGeofenceHandler {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly index: FenceIndex,
+  ) {}
+
+  async create(accountId: string, fence: NewGeofence): Promise<GeofenceView> {
+    const fenceId = `gf_${randomUUID().replaceAll('-', '')}`;
+    const { events } = await this.commands.run(createGeofence, { type: 'CreateGeofence', account_id: accountId, fence_id: fenceId, ...fence });
+    const created = events[0] as GeofenceCreated;
+    return geofenceView(created.data, this.index.summaryOf(accountId, fenceId));
+  }
+}

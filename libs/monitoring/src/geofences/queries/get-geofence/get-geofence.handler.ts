@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { CommandPipeline } from '../../../../../platform/src/index.js';
+import { FENCE_ID, geofenceDecider, geofenceStream, GeofenceNotFoundError } from '../../domain/geofence.js';
+import { FenceIndex } from '../../fence-index.js';
+import { geofenceView, type GeofenceView } from '../../geofence-view.js';
+
+/** GET /v2/geofence/{id}: from the fence's own stream, so a fence is readable as soon as its creation is acknowledged. */
+@Injectable()
+export class GetGeofenceHandler {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly index: FenceIndex,
+  ) {}
+
+  async get(accountId: string, fenceId: string): Promise<GeofenceView> {
+    if (!FENCE_ID.test(fenceId)) throw new GeofenceNotFoundError(fenceId);
+    const { state } = await this.commands.read({ decider: geofenceDecider }, geofenceStream(accountId, fenceId));
+    if (state.status !== 'active') throw new GeofenceNotFoundError(fenceId);
+    return geofenceView(state.fence, this.index.summaryOf(accountId, fenceId));
+  }
+}
