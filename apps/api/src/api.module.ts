@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
+import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
@@ -49,6 +50,8 @@ export class ApiModule {
         TilesModule,
         WebhooksModule,
         PlacesModule,
+        // Claimed addresses are resolved over the same reference places (docs/adr/0016).
+        IdentityModule.withPlaces({ module: PlacesModule, provider: Gazetteer }),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

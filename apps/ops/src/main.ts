@@ -25,6 +25,8 @@ import {
 } from '../../../libs/accounts/src/index.js';
 import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
+import { rotateSigningKeysFromCli } from '../../../libs/identity/src/index.js';
+import { SecretBox } from '../../../libs/platform/src/index.js';
 import {
   Gazetteer,
   importBoundaries,
@@ -72,6 +74,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
+  'signing-keys:rotate': { usage: 'signing-keys:rotate   (a new key signs certificates and receipts; the old one stays in the JWKS)', run: rotateSigningKeys },
 };
 
 const [name, ...args] = process.argv.slice(2);
@@ -306,6 +309,15 @@ async function reviewLandmark(runtime: Runtime, args: string[]): Promise<number>
   await gazetteer.start();
   const reports = new LandmarkReports(runtime.backends.events, runtime.registry, runtime.backends.readStore, (key) => gazetteer.landmarks().byKeyOf(key), systemClock, 10_000);
   const result = await reports.review(slug, decision as ReviewDecision, 'ops');
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
+}
+
+/** The same event as POST /v2/admin/signing-keys/rotate; private keys are sealed with DATA_ENCRYPTION_KEY as the service does. */
+async function rotateSigningKeys(runtime: Runtime): Promise<number> {
+  const config = loadConfig();
+  const secretBox = await SecretBox.fromConfig({ dataEncryptionKey: config.dataEncryptionKey, dataDir: config.dataDir });
+  const result = await rotateSigningKeysFromCli({ events: runtime.backends.events, registry: runtime.registry, secretBox, clock: systemClock, rotatedBy: 'ops:cli', waitMs: config.projectionWaitMs });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

@@ -12,3 +12,4 @@ export * from './drift-view.js';
 export { FenceIndex, type FenceHit } from './geofences/fence-index.js';
 export * from './geofences/index.js';
 export * from './manifest.js';
+export { LocationEvidenceReader, type LocationOpener, type RecordedPing } from './queries/location-evidence/location-evidence.handler.js';
