@@ -13,7 +13,7 @@ export interface SignedArtefact {
  * header). The claims come whole from the domain, registered ones included.
  */
 export class CertificateSigner {
-  constructor(private readonly ring: SigningKeyRing) {}
+  constructor(private readonly ring: Pick<SigningKeyRing, 'active'>) {}
 
   async sign(claims: object, typ: string): Promise<SignedArtefact> {
     const { kid, privateKey } = this.ring.active();
