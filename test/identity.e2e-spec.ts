@@ -117,6 +117,12 @@ describe('identity over HTTP', () => {
         expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
         expect(key).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
       }
+      // Built, no longer planned: the OpenAPI document describes the real endpoints.
+      const document = await json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(await service.request('GET', '/v2/openapi.json'));
+      for (const [route, method] of [['/v2/verify/proximity', 'post'], ['/v2/kyc/verify', 'post'], ['/v2/pod/confirm', 'post'], ['/v2/.well-known/jwks.json', 'get'], ['/v2/admin/signing-keys/rotate', 'post']]) {
+        expect(Object.keys(document.paths[route]?.[method]?.responses ?? {})).toContain('200');
+        expect(Object.keys(document.paths[route][method].responses)).not.toContain('501');
+      }
     });
 
     it('a free account verifies proximity and gets a certificate that jose verifies against the served JWKS; the script verifies it offline', async () => {
