@@ -54,6 +54,7 @@ export class VerifyKycController {
       client_ip: body.client_ip ?? request.ip,
     });
     const [verified] = events as AddressVerified[];
+    if (!verified) throw new Error('a verification with a fresh id recorded nothing');
     return kycAnswer(verified.data);
   }
 }

@@ -57,6 +57,7 @@ export class VerifyProximityController {
       client_ip: body.client_ip ?? request.ip,
     });
     const [verified] = events as ProximityVerified[];
+    if (!verified) throw new Error('a verification with a fresh id recorded nothing');
     return proximityAnswer(verified.data);
   }
 }
