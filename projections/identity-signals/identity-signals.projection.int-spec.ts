@@ -50,6 +50,7 @@ describe('identity_signals projection', () => {
       expect(ip?.doc).toEqual({ id: linkDocId('acct_a', 'ip', 'h-ip'), kind: 'link', account_id: 'acct_a', identifier: 'ip', customers: { 'h-c1': '2026-11-23T10:10:00.000Z' } });
       expect(device?.doc).toMatchObject({ customers: { 'h-c1': '2026-11-23T10:10:00.000Z', 'h-c2': '2026-11-23T10:05:00.000Z' } });
       expect(customer?.doc).toMatchObject({ kind: 'observations', subject: 'customer', observations: [{ observed_at: '2026-11-23T10:10:00.000Z' }, { observed_at: '2026-11-23T10:00:00.000Z' }] });
+      expect((await collection.find({ index: 'by_account', equals: ['acct_a', 'link'] })).items.map((doc) => doc.id)).toEqual([linkDocId('acct_a', 'device', 'h-dev'), linkDocId('acct_a', 'ip', 'h-ip')].sort());
       expect(JSON.stringify([ip, device, customer], (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).not.toMatch(/"c1"|"c2"/);
 
       // At least once: the same event again changes nothing.

@@ -1,4 +1,4 @@
-import { IDENTITY_SIGNALS_READ_MODEL, signalUpdates, VERIFICATION_EVENT_TYPES, type IdentitySignalDoc, type VerificationEvent } from '../../libs/identity/src/index.js';
+import { IDENTITY_SIGNAL_INDEXES, IDENTITY_SIGNALS_READ_MODEL, signalUpdates, VERIFICATION_EVENT_TYPES, type IdentitySignalDoc, type VerificationEvent } from '../../libs/identity/src/index.js';
 import type { Projection } from '../../libs/platform/src/index.js';
 
 /**
@@ -12,7 +12,7 @@ export const identitySignalsProjection: Projection<IdentitySignalDoc> = {
   version: IDENTITY_SIGNALS_READ_MODEL.version,
   streamPrefixes: ['identity_verification-'],
   handles: VERIFICATION_EVENT_TYPES,
-  indexes: [],
+  indexes: IDENTITY_SIGNAL_INDEXES,
   async apply(event, collection) {
     const verification = { type: event.type, data: event.data } as unknown as VerificationEvent;
     for (const update of signalUpdates(verification)) await collection.apply(update.id, event.position, update.evolve);

@@ -36,6 +36,9 @@ export interface ObservationsDoc extends Doc {
 
 export type IdentitySignalDoc = LinkDoc | ObservationsDoc;
 
+/** By account: the fraud checks read documents by id; this lists an account's signals (operators, rebuild comparisons). */
+export const IDENTITY_SIGNAL_INDEXES = [{ name: 'by_account', fields: ['account_id', 'kind'] }];
+
 export const MAX_OBSERVATIONS = 10;
 /** A link document keeps at most this many customers (the newest): enough for every threshold, bounded for a hot IP. */
 export const MAX_LINKED_CUSTOMERS = 1000;

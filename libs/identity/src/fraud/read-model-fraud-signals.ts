@@ -1,6 +1,6 @@
 import { collectionName, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
 import type { FraudSignals } from './fraud-signals.port.js';
-import { IDENTITY_SIGNALS_READ_MODEL, linkDocId, linkedCustomersOf, observationsDocId, observationsOf, type IdentitySignalDoc } from './identity-signals.read-model.js';
+import { IDENTITY_SIGNAL_INDEXES, IDENTITY_SIGNALS_READ_MODEL, linkDocId, linkedCustomersOf, observationsDocId, observationsOf, type IdentitySignalDoc } from './identity-signals.read-model.js';
 
 /** The fraud signals as the `identity_signals` read model holds them (document reads by id, no scans). */
 export class ReadModelFraudSignals implements FraudSignals {
@@ -32,7 +32,7 @@ export class ReadModelFraudSignals implements FraudSignals {
   };
 
   private async get(id: string): Promise<IdentitySignalDoc | undefined> {
-    this.collection ??= this.readStore.collection<IdentitySignalDoc>(collectionName(IDENTITY_SIGNALS_READ_MODEL));
+    this.collection ??= this.readStore.collection<IdentitySignalDoc>(collectionName(IDENTITY_SIGNALS_READ_MODEL), IDENTITY_SIGNAL_INDEXES);
     return (await this.collection).get(id);
   }
 }
