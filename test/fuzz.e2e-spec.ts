@@ -114,6 +114,8 @@ async function send(service: Service, fuzzCase: FuzzCase & { key?: string }, ind
   } catch {
     return `${response.status} not JSON (${contentType}): ${text.slice(0, 120)}`;
   }
+  // decisions.md, "Fixed behaviour": the JWKS is a bare `{"keys": [...]}` for standard JOSE clients.
+  if (fuzzCase.url.startsWith('/v2/.well-known/jwks.json') && response.status === 200) return Array.isArray((body as { keys?: unknown }).keys) ? undefined : `200 JWKS without keys: ${text.slice(0, 120)}`;
   if (typeof body?.success !== 'boolean') return `${response.status} outside the envelope: ${text.slice(0, 120)}`;
   if (body.success) return response.status >= 500 ? `${response.status} with success true` : undefined;
   const { code, message, request_id: requestId } = body.error ?? {};

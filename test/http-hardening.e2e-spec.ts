@@ -167,7 +167,6 @@ describe('HTTP edge hardening', () => {
         ['POST', '/v2/route/incidents'],
         ['GET', '/v2/transit/departures'],
         ['POST', '/v2/navigate/route'],
-        ['GET', '/v2/.well-known/jwks.json'],
       ]) {
         const response = await service.request(method, path, method === 'POST' ? { body: {} } : {});
         expect([method, path, response.status]).toEqual([method, path, 501]);

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
+import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
@@ -52,6 +53,8 @@ export class ApiModule {
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,
+        // Claimed addresses are resolved over the same reference places (docs/adr/0016).
+        IdentityModule.withPlaces({ module: PlacesModule, provider: Gazetteer }),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

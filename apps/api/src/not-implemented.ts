@@ -31,11 +31,6 @@ const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
   [['POST'], '/v2/language/translate', 'language', 'public'],
   [['POST'], '/v2/language/transcribe', 'language', 'public'],
-  // "Key (any account)" (Authentication 7).
-  [['POST'], '/v2/kyc/verify', 'kyc', 'account'],
-  [['POST'], '/v2/verify/proximity', 'kyc', 'account'],
-  [['POST'], '/v2/pod/confirm', 'kyc', 'key'],
-  [['GET'], '/v2/.well-known/jwks.json', 'kyc', 'public'],
   [['POST'], '/v2/collections/register', 'banking', 'banking'],
   [['POST'], '/v2/collections/bulk-register', 'banking', 'banking'],
   [['GET', 'POST'], '/v2/collections/locate', 'banking', 'banking'],

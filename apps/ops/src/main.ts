@@ -31,6 +31,8 @@ import {
 import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
 import { appRoot, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe } from '../../../libs/starter/src/index.js';
+import { rotateSigningKeysFromCli } from '../../../libs/identity/src/index.js';
+import { SecretBox } from '../../../libs/platform/src/index.js';
 import {
   Gazetteer,
   importBoundaries,
@@ -87,6 +89,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
+  'signing-keys:rotate': { usage: 'signing-keys:rotate   (a new key signs certificates and receipts; the old one stays in the JWKS)', run: rotateSigningKeys },
 };
 
 /** Commands that need neither the configuration nor the backends. */
@@ -379,5 +382,14 @@ async function buildStarter(args: string[]): Promise<number> {
   const bytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
   process.stdout.write(`starter:build: ${manifest.name} pack in ${outDir}: ${Object.keys(manifest.files).length + 1} files, ${(bytes / 1e6).toFixed(2)} MB, ${Date.now() - started} ms\n`);
   for (const dataset of manifest.datasets) process.stdout.write(`  ${dataset.kind}\t${dataset.dataset ?? '(no importer yet)'}\t${Object.entries(dataset.counts).map(([key, value]) => `${key} ${value}`).join(', ')}\n`);
+  return 0;
+}
+
+/** The same event as POST /v2/admin/signing-keys/rotate; private keys are sealed with DATA_ENCRYPTION_KEY as the service does. */
+async function rotateSigningKeys(runtime: Runtime): Promise<number> {
+  const config = loadConfig();
+  const secretBox = await SecretBox.fromConfig({ dataEncryptionKey: config.dataEncryptionKey, dataDir: config.dataDir });
+  const result = await rotateSigningKeysFromCli({ events: runtime.backends.events, registry: runtime.registry, secretBox, clock: systemClock, rotatedBy: 'ops:cli', waitMs: config.projectionWaitMs });
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

@@ -2,7 +2,9 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { BulkHexcodeController } from './queries/bulk-hexcode/bulk-hexcode.controller.js';
 import { LookupController } from './queries/lookup/lookup.controller.js';
 import { ParseAddressController } from './queries/parse-address/parse-address.controller.js';
+import { CLOCK, type Clock } from '../../platform/src/index.js';
 import { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
+import { AddressResolver } from './queries/resolve-address/resolve-address.handler.js';
 import { ResolveAddressController } from './queries/resolve-address/resolve-address.controller.js';
 import { ReverseController } from './queries/reverse/reverse.controller.js';
 
@@ -26,7 +28,10 @@ export class AddressingModule {
       module: AddressingModule,
       imports: [places.module],
       controllers: [ResolveAddressController],
-      providers: [{ provide: ADDRESS_PLACES, useExisting: places.provider }],
+      providers: [
+        { provide: ADDRESS_PLACES, useExisting: places.provider },
+        { provide: AddressResolver, inject: [ADDRESS_PLACES, CLOCK], useFactory: (found: AddressPlaces, clock: Clock) => new AddressResolver(found, clock) },
+      ],
     };
   }
 }

@@ -24,6 +24,7 @@ export { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from 
 export { bulkAnswerChunks, MAX_BULK_ITEMS } from './domain/bulk.js';
 export { AddressingModule } from './addressing.module.js';
 export { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
+export { AddressResolver } from './queries/resolve-address/resolve-address.handler.js';
 export {
   AddressNotConvertibleError,
   AddressNotFoundError,

@@ -14,3 +14,4 @@ export { registerZone } from './commands/register-zone/register-zone.handler.js'
 export { FenceIndex, type FenceHit } from './geofences/fence-index.js';
 export * from './geofences/index.js';
 export * from './manifest.js';
+export { LocationEvidenceReader, type LocationOpener, type RecordedPing } from './queries/location-evidence/location-evidence.handler.js';

@@ -17,6 +17,13 @@ describe('loadConfig', () => {
     expect(config.kafkaBrokers).toBeUndefined();
   });
 
+  it('takes PUBLIC_BASE_URL (the issuer of signed artefacts) without its trailing slash; defaults to localhost on PORT', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/' }).publicBaseUrl).toBe('https://api.example.com');
+    expect(loadConfig({ PORT: '9090' }).publicBaseUrl).toBe('http://localhost:9090');
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/?x=1' })).toThrow(/PUBLIC_BASE_URL/);
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://api.example.com' })).toThrow(/PUBLIC_BASE_URL/);
+  });
+
   it('refuses AUTH_DISABLED outside development', () => {
     expect(() => loadConfig({ AUTH_DISABLED: 'true' })).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_DISABLED: 'true', NODE_ENV: 'test' })).toThrow(/development/);

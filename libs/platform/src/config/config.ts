@@ -59,6 +59,12 @@ export interface Config {
   tilesMaxAgeS: number;
   /** Import the bundled starter pack's dataset of each kind that has no live dataset, on start (STARTER_DATA, decisions.md). */
   starterData: boolean;
+  /**
+   * PUBLIC_BASE_URL: where clients reach this deployment, without a trailing
+   * slash; signed certificates and receipts name it as their issuer (`iss`),
+   * and their keys are served under it at /v2/.well-known/jwks.json.
+   */
+  publicBaseUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -143,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     personalTokenTtlDays: int(env, 'PERSONAL_TOKEN_TTL_DAYS', 30, 1, 365),
     // OWASP's floor for bcrypt is 10; tests set 4, the algorithm's minimum.
     bcryptCost: int(env, 'BCRYPT_COST', 12, 4, 31),
+    publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${int(env, 'PORT', 8080, 0, 65535)}`,
   };
 }
 
@@ -203,6 +210,15 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
   }
   return raw;
+}
+
+/** An http(s) origin, optionally with a path, without query or fragment; the trailing slash is dropped. */
+function baseUrl(env: Env, name: string): string | undefined {
+  const raw = url(env, name, ['https:', 'http:']);
+  if (raw === undefined) return undefined;
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) throw new ConfigError(`${name} must be a plain http(s) URL without credentials, query or fragment`);
+  return raw.replace(/\/+$/, '');
 }
 
 export const CONFIG = Symbol('Config');

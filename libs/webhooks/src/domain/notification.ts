@@ -13,11 +13,10 @@ export const DEFAULT_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['drift'
 
 /**
  * Types a client may subscribe to (interface.md lists them) that nothing
- * produces yet: start-up accepts them without a source. delivery.confirmed
- * comes with the identity context's proof-of-delivery receipts, which will add
- * a source and take it off this list.
+ * produces yet: start-up accepts them without a source. Empty since the
+ * identity context's proof-of-delivery receipts produce delivery.confirmed.
  */
-export const UNSOURCED_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['delivery.confirmed'];
+export const UNSOURCED_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [];
 
 /**
  * A stored event that fires a webhook, as its source describes it: in memory

@@ -1,33 +1,15 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { cellToLatLng } from 'h3-js';
-import {
-  classifyAddress,
-  MIN_STRUCTURE_RESOLUTION,
-  resolveCode,
-  resolveText,
-  structureRadius,
-  structuresWanted,
-  TEXT_CANDIDATES,
-  type AddressInput,
-  type Resolution,
-} from '../../domain/resolve-address.js';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
-import { ADDRESS_PLACES, type AddressPlaces } from './address-places.port.js';
+import { MIN_STRUCTURE_RESOLUTION, type Resolution } from '../../domain/resolve-address.js';
+import { AddressResolver } from './resolve-address.handler.js';
 import { ResolveAddressRequest } from './resolve-address.request.js';
-
-/** Reference places read around a code's centre; the structure radius holds far fewer in the densest city block. */
-const NEAR_CANDIDATES = 500;
 
 /** interface.md, "Addresses, hex codes and search" and Resources, "Address resolve"; docs/adr/0014. */
 @ApiTags('addressing')
 @ApiSecurity('api_key')
 @Controller('v2/address')
 export class ResolveAddressController {
-  constructor(
-    @Inject(ADDRESS_PLACES) private readonly places: AddressPlaces,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  constructor(private readonly resolver: AddressResolver) {}
 
   @Get('resolve')
   @ApiOperation({
@@ -60,39 +42,6 @@ export class ResolveAddressController {
   @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary); `error.details` `{kind, code}`' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: free text before any place dataset is imported (a hex code still resolves, without structures)' })
   resolve(@Query() request: ResolveAddressRequest): Resolution {
-    const input = classifyAddress(request.address);
-    switch (input.kind) {
-      case 'hex_code':
-        return this.byCode(input);
-      case 'text_or_code':
-        return this.byTextOrCode(input);
-      case 'text':
-        return this.byText(input.text);
-    }
-  }
-
-  private byCode(input: Extract<AddressInput, { kind: 'hex_code' | 'text_or_code' }>): Resolution {
-    const datasets = this.places.datasets;
-    if (!structuresWanted(input.parsed) || datasets.length === 0) return resolveCode(input, null, datasets, this.clock.now());
-    const [lat, lng] = cellToLatLng(input.parsed.cell);
-    return resolveCode(input, this.places.near(lat, lng, structureRadius(input.parsed.cell), NEAR_CANDIDATES), datasets, this.clock.now());
-  }
-
-  /** A place the search matches on its own spelling wins; a code otherwise (a did-you-mean guess does not beat a valid code). */
-  private byTextOrCode(input: Extract<AddressInput, { kind: 'text_or_code' }>): Resolution {
-    if (this.places.datasets.length === 0) return this.byCode(input);
-    const found = this.search(input.text);
-    if (!found.hits.some((hit) => hit.match !== 'fuzzy')) return this.byCode(input);
-    return resolveText(input.text, found.hits, found.did_you_mean, this.places.datasets, this.clock.now());
-  }
-
-  private byText(text: string): Resolution {
-    const found = this.search(text);
-    return resolveText(text, found.hits, found.did_you_mean, this.places.datasets, this.clock.now());
-  }
-
-  private search(text: string) {
-    const result = this.places.search({ text, limit: TEXT_CANDIDATES, offset: 0 });
-    return { hits: result.hits.map((hit) => ({ ...hit, dataset: this.places.datasetOf(hit.place.id) })), did_you_mean: result.did_you_mean };
+    return this.resolver.resolve(request.address);
   }
 }

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { DELIVERY_RECEIPT_TYP } from '../../domain/certificates.js';
+import type { DeliveryConfirmed } from '../../domain/delivery.js';
+import { callingAccount } from '../../http/calling-account.js';
+import { confirmDelivery } from './confirm-delivery.handler.js';
+import { ConfirmDeliveryRequest } from './confirm-delivery.request.js';
+
+/** interface.md, "Identity, consent, monitoring": POST /v2/pod/confirm, "signed receipt with provenance"; the delivery.confirmed event. */
+@ApiTags('identity')
+@ApiSecurity('api_key')
+@Controller('v2/pod')
+export class ConfirmDeliveryController {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  @Post('confirm')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({
+    summary: 'Confirm a delivery and get a signed proof-of-delivery receipt',
+    description:
+      'The receipt is a compact JWS (`alg: EdDSA`, `typ: ' +
+      DELIVERY_RECEIPT_TYP +
+      '`) of `{iss, sub (a keyed hash of your account and the delivery), iat, exp (7 years), jti (receipt_id), delivery_id, delivered_at, location_code (hex code of the courier\'s position), provenance, ' +
+      'address_code, distance_m, radius_m, decision (when `address` was given), recipient_name, photo_sha256}`; verify it offline with GET /v2/.well-known/jwks.json. ' +
+      'Confirming the same delivery again answers the first receipt (`already_confirmed: true`) and changes nothing: never two receipts. ' +
+      'A first confirmation fires `delivery.confirmed` to a webhook subscribed to it: `{event, delivery_id, customer_id, receipt_id, receipt, kid, location_code, address_code, distance_m, decision, recipient_name, photo_sha256, timestamp}`.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: '`{delivery_id, customer_id, receipt (compact JWS), receipt_id, kid, confirmed_at, location_code, address {code, distance_m, radius_m, decision} | null, provenance, already_confirmed}`',
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field; INVALID_CODE (field `address`)' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: delivery ids belong to an account' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: confirmations of this delivery kept racing; retry (the answer is then the first receipt)' })
+  @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text `address` before any place dataset is imported; SIGNING_KEY_UNAVAILABLE' })
+  async confirm(@Req() request: FastifyRequest, @Body() body: ConfirmDeliveryRequest) {
+    const { state, events } = await this.commands.run(confirmDelivery, {
+      type: 'ConfirmDelivery',
+      account_id: callingAccount(request),
+      delivery_id: body.delivery_id,
+      receipt_id: `rcpt_${randomUUID().replace(/-/g, '')}`,
+      customer_id: body.customer_id ?? null,
+      courier: { lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m ?? null, recorded_at: body.recorded_at },
+      device_id: body.device_id ?? null,
+      address: body.address ?? null,
+      recipient_name: body.recipient_name ?? null,
+      photo_sha256: body.photo_sha256?.toLowerCase() ?? null,
+    });
+    if (state.status !== 'confirmed') throw new Error('a confirmation left the delivery unconfirmed');
+    return receiptAnswer(state.confirmation, events.length === 0);
+  }
+}
+
+export function receiptAnswer(data: DeliveryConfirmed['data'], alreadyConfirmed: boolean) {
+  return {
+    delivery_id: data.delivery_id,
+    customer_id: data.customer_id,
+    receipt: data.receipt,
+    receipt_id: data.receipt_id,
+    kid: data.kid,
+    confirmed_at: data.confirmed_at,
+    location_code: data.location_code,
+    address: data.address,
+    provenance: data.provenance,
+    already_confirmed: alreadyConfirmed,
+  };
+}

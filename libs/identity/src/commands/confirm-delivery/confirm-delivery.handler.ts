@@ -1,0 +1,88 @@
+import { AddressResolver, hexCodeForPoint } from '../../../../addressing/src/index.js';
+import { CLOCK, command, CONFIG, type Clock, type Config } from '../../../../platform/src/index.js';
+import { claimAddress } from '../../addresses/claimed-address.js';
+import { DELIVERY_RECEIPT_TYP, deliveryReceiptClaims } from '../../domain/certificates.js';
+import { deliveryDecider, deliveryStream, type ConfirmDelivery, type DeliveryConfirmed, type DeliveryEvent, type DeliveryState } from '../../domain/delivery.js';
+import { fixTime } from '../../domain/identifiers.js';
+import { UNKNOWN_ACCURACY_M } from '../../domain/kyc.js';
+import { assessProximity, devicePointProvenance } from '../../domain/proximity.js';
+import { IdentityHashing } from '../../hashing/identity-hashing.js';
+import { CertificateSigner } from '../../signing/certificate-signer.js';
+
+export type ConfirmDeliveryInput = ConfirmDelivery & {
+  receipt_id: string;
+  customer_id: string | null;
+  courier: { lat: number; lng: number; accuracy_m: number | null; recorded_at?: string };
+  device_id: string | null;
+  address: string | null;
+  recipient_name: string | null;
+  photo_sha256: string | null;
+};
+
+interface Deps {
+  resolver: AddressResolver;
+  hashing: IdentityHashing;
+  signer: CertificateSigner;
+  clock: Clock;
+  config: Config;
+}
+
+/**
+ * POST /v2/pod/confirm. The receipt is signed only when the stream shows the
+ * delivery unconfirmed; the decider records the first one and nothing after.
+ */
+export const confirmDelivery = command<ConfirmDeliveryInput, DeliveryState, DeliveryEvent, Deps>({
+  name: 'identity.confirm-delivery',
+  stream: (input) => deliveryStream(input.account_id, input.delivery_id),
+  decider: deliveryDecider,
+  inject: { resolver: AddressResolver, hashing: IdentityHashing, signer: CertificateSigner, clock: CLOCK, config: CONFIG },
+  prepare: async (input, loaded, deps) => (loaded.state.status === 'confirmed' ? input : { ...input, confirmation: await prepareReceipt(input, deps) }),
+  // Idempotent: two first confirmations at once, the loser's retry finds the winner's receipt and answers it.
+  onConflict: { retry: 3 },
+});
+
+async function prepareReceipt(input: ConfirmDeliveryInput, deps: Deps): Promise<DeliveryConfirmed['data']> {
+  const now = deps.clock.now();
+  const recorded_at = fixTime(input.courier.recorded_at, now);
+  const accuracy = input.courier.accuracy_m ?? UNKNOWN_ACCURACY_M;
+  const claimed = input.address === null ? null : claimAddress(deps.resolver, input.address);
+  const assessed = claimed === null ? null : assessProximity(claimed, { lat: input.courier.lat, lng: input.courier.lng, accuracy_m: accuracy });
+  const address = claimed && assessed ? { code: claimed.code, distance_m: assessed.distance_m, radius_m: assessed.radius_m, decision: assessed.decision } : null;
+  const location_code = hexCodeForPoint(input.courier.lat, input.courier.lng);
+  const provenance = devicePointProvenance(accuracy, now);
+  const claims = deliveryReceiptClaims({
+    issuer: deps.config.publicBaseUrl,
+    subject: deps.hashing.deliverySubject(input.account_id, input.delivery_id),
+    jti: input.receipt_id,
+    now,
+    delivery_id: input.delivery_id,
+    delivered_at: recorded_at,
+    location_code,
+    provenance,
+    address,
+    recipient_name: input.recipient_name,
+    photo_sha256: input.photo_sha256,
+  });
+  const { token, kid } = await deps.signer.sign(claims, DELIVERY_RECEIPT_TYP);
+  return {
+    account_id: input.account_id,
+    delivery_id: input.delivery_id,
+    customer_id: input.customer_id,
+    receipt_id: input.receipt_id,
+    kid,
+    receipt: token,
+    courier: {
+      lat: input.courier.lat,
+      lng: input.courier.lng,
+      accuracy_m: input.courier.accuracy_m,
+      recorded_at,
+      device_hash: input.device_id === null ? null : deps.hashing.device(input.account_id, input.device_id),
+    },
+    location_code,
+    address,
+    recipient_name: input.recipient_name,
+    photo_sha256: input.photo_sha256,
+    provenance,
+    confirmed_at: now.toISOString(),
+  };
+}

@@ -1,0 +1,33 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AdminOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+import { rotateSigningKeys, rotationAnswer } from './rotate-signing-keys.handler.js';
+
+/** decisions.md, "Operator interface" and "Fixed behaviour": key rotation keeps old artefacts verifiable. */
+@ApiTags('identity')
+@ApiSecurity('api_key')
+@Controller('v2/admin/signing-keys')
+export class RotateSigningKeysController {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly ring: SigningKeyRing,
+  ) {}
+
+  @Post('rotate')
+  @HttpCode(200)
+  @AdminOnly()
+  @ApiOperation({
+    summary: 'Rotate the signing key of certificates and receipts',
+    description:
+      'Generates a new Ed25519 key, which signs every certificate and receipt from this answer on; the previous key retires. ' +
+      'Retired keys stay in GET /v2/.well-known/jwks.json for good, so everything they signed keeps verifying. Also `npm run ops -- signing-keys:rotate`.',
+  })
+  @ApiResponse({ status: 200, description: '`{active_kid, retired_kid, rotated_at, keys: [{kid, status (active | retired), generated_at, retired_at}]}`; never any private key' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: another rotation happened at the same moment (it took effect; rotate again only if another key is wanted)' })
+  async rotate(@Req() request: FastifyRequest) {
+    const { events } = await this.commands.run(rotateSigningKeys, { type: 'RotateSigningKeys', rotated_by: `admin:${request.principal?.key_prefix ?? 'unknown'}` });
+    return rotationAnswer(events, this.ring);
+  }
+}

@@ -1,0 +1,54 @@
+import { command, CommandPipeline, ReadModels, SecretBox, type Clock, type EventRegistry, type EventStore } from '../../../../platform/src/index.js';
+import { SIGNING_KEYS_STREAM, signingKeysDecider, type SigningKeyCommand, type SigningKeyEvent, type SigningKeysState } from '../../domain/signing-keys.js';
+import { newSigningKey } from '../../signing/signing-key-material.js';
+import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+
+/**
+ * POST /v2/admin/signing-keys/rotate and `npm run ops -- signing-keys:rotate`:
+ * a new key signs from now on, the old one retires and stays in the JWKS.
+ */
+export const rotateSigningKeys = command<SigningKeyCommand, SigningKeysState, SigningKeyEvent, { box: SecretBox }>({
+  name: 'identity.rotate-signing-keys',
+  stream: () => SIGNING_KEYS_STREAM,
+  decider: signingKeysDecider,
+  inject: { box: SecretBox },
+  prepare: async (input, _loaded, { box }) => ({ ...input, candidate: await newSigningKey(box) }),
+  // Not retried: a rotation must not be repeated. Two operators rotating at once get one
+  // rotation and one 409; re-deciding the loser would rotate a second time.
+  onConflict: { retry: 0 },
+  // New artefacts must be signed with the new key as soon as the rotation is acknowledged.
+  awaits: [SigningKeyRing.readModel],
+});
+
+/** What a rotation answers (the admin endpoint, the CLI): which key signs now, which retired, every key's status. */
+export function rotationAnswer(events: readonly SigningKeyEvent[], ring: Pick<SigningKeyRing, 'summary'>) {
+  const generated = events.find((event) => event.type === 'SigningKeyGenerated');
+  const rotated = events.find((event) => event.type === 'SigningKeyRotated');
+  if (!generated) throw new Error('a rotation generated no key');
+  return { active_kid: generated.data.kid, retired_kid: rotated?.data.from_kid ?? null, rotated_at: generated.data.generated_at, keys: ring.summary().keys };
+}
+
+/**
+ * The rotation outside the service (`npm run ops -- signing-keys:rotate`):
+ * the same command, run by a pipeline of its own over the log, with a key
+ * ring of its own to wait for. Running services pick the new key up through
+ * their own rings.
+ */
+export async function rotateSigningKeysFromCli(options: { events: EventStore; registry: EventRegistry; secretBox: SecretBox; clock: Clock; rotatedBy: string; waitMs: number }) {
+  const ring = new SigningKeyRing(options.events, options.registry, options.secretBox);
+  const readModels = new ReadModels().register(SigningKeyRing.readModel, ring.follower);
+  await ring.start();
+  try {
+    const pipeline = new CommandPipeline(options.events, options.registry, readModels, options.clock, {
+      waitMs: options.waitMs,
+      resolve: (token) => {
+        if (token === SecretBox) return options.secretBox;
+        throw new Error('the signing-keys CLI resolves nothing but the SecretBox');
+      },
+    });
+    const { events } = await pipeline.run(rotateSigningKeys, { type: 'RotateSigningKeys', rotated_by: options.rotatedBy });
+    return rotationAnswer(events, ring);
+  } finally {
+    await ring.onModuleDestroy();
+  }
+}

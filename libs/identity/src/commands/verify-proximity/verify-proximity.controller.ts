@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { PROXIMITY_CERTIFICATE_TYP } from '../../domain/certificates.js';
+import { checkPhone } from '../../domain/identifiers.js';
+import { DEFAULT_RADIUS_M, MAX_RADIUS_M, POOR_FIX_M } from '../../domain/proximity.js';
+import type { ProximityVerified } from '../../domain/verification.js';
+import { callingAccount } from '../../http/calling-account.js';
+import { verifyProximity } from './verify-proximity.handler.js';
+import { VerifyProximityRequest } from './verify-proximity.request.js';
+
+/** interface.md, "Identity, consent, monitoring": POST /v2/verify/proximity, "result with provenance, signed certificate, fraud_check". */
+@ApiTags('identity')
+@ApiSecurity('api_key')
+@Controller('v2/verify')
+export class VerifyProximityController {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  @Post('proximity')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({
+    summary: "Verify that a customer's device is near the address they claim, and get a signed certificate of it",
+    description:
+      `Decision: \`within\` when the fix is within the radius (${DEFAULT_RADIUS_M} m, or the claimed point's own accuracy when coarser) plus up to 50 m of the fix's accuracy; ` +
+      `\`inconclusive\` when the fix is vaguer than ${POOR_FIX_M} m or the address is known only to more than ${MAX_RADIUS_M} m (an area, not an address), unless even the nearest reading is outside; \`outside\` otherwise. ` +
+      'The certificate is a compact JWS (`alg: EdDSA`, `typ: ' +
+      PROXIMITY_CERTIFICATE_TYP +
+      '`, the key in `kid`) of `{iss, sub (a keyed hash of your account and customer), iat, exp (1 year), jti (the verification_id), decision, distance_m, radius_m, address_code, observed_at, provenance, fraud: {flags, degraded_checks}}`; ' +
+      'verify it offline with GET /v2/.well-known/jwks.json. Every verification is kept for your audit and is never touched by consent erasure. ' +
+      'fraud_check: velocity, ip_bulk, device_bulk, synthetic_identity, each `clear`, `flagged`, `not_applicable` or `skipped`; a check whose signals cannot be read within 200 ms is skipped and listed in `degraded_checks` (`degraded: true` means fewer signals ran, not that nothing was found).',
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      '`{verification_id, customer_id, decision (within | outside | inconclusive), distance_m, radius_m, reasons, address {input, code, input_kind, precision, label, lat, lng}, observed_at, provenance {source: device_gps, provider, accuracy_meters, confidence, verified_at}, fraud_check {flagged, flags, degraded, degraded_checks, checks}, certificate (compact JWS), certificate_id, kid, expires_at}`',
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field; INVALID_CODE (field `address`) for a mistyped hex code' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
+  @ApiResponse({ status: 404, description: 'ADDRESS_NOT_FOUND: text that matches no place' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: verifications of this customer kept racing; retry' })
+  @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS address' })
+  @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text address before any place dataset is imported (a hex code always works); SIGNING_KEY_UNAVAILABLE' })
+  async verify(@Req() request: FastifyRequest, @Body() body: VerifyProximityRequest) {
+    const { events } = await this.commands.run(verifyProximity, {
+      type: 'RecordProximityVerification',
+      verification_id: `vrf_${randomUUID().replace(/-/g, '')}`,
+      account_id: callingAccount(request),
+      customer_id: body.customer_id,
+      address: body.address,
+      position: { lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m, recorded_at: body.recorded_at },
+      device_id: body.device_id ?? null,
+      phone: body.phone === undefined || body.phone === null ? null : checkPhone(body.phone),
+      email: body.email ?? null,
+      client_ip: body.client_ip ?? request.ip,
+    });
+    const [verified] = events as ProximityVerified[];
+    if (!verified) throw new Error('a verification with a fresh id recorded nothing');
+    return proximityAnswer(verified.data);
+  }
+}
+
+export function proximityAnswer(data: ProximityVerified['data']) {
+  const { address } = data;
+  return {
+    verification_id: data.verification_id,
+    customer_id: data.customer_id,
+    decision: data.decision,
+    distance_m: data.distance_m,
+    radius_m: data.radius_m,
+    reasons: data.reasons,
+    address: { input: address.input, code: address.code, input_kind: address.input_kind, precision: address.precision, label: address.label, lat: address.lat, lng: address.lng },
+    observed_at: data.device.recorded_at,
+    provenance: data.provenance,
+    fraud_check: data.fraud_check,
+    certificate: data.certificate.token,
+    certificate_id: data.certificate.jti,
+    kid: data.certificate.kid,
+    expires_at: new Date(data.certificate.exp * 1000).toISOString(),
+  };
+}

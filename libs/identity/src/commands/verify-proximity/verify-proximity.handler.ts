@@ -1,0 +1,96 @@
+import { AddressResolver } from '../../../../addressing/src/index.js';
+import { CLOCK, command, CONFIG, JsonLogger, type Clock, type Config } from '../../../../platform/src/index.js';
+import { claimAddress } from '../../addresses/claimed-address.js';
+import { PROXIMITY_CERTIFICATE_TYP, proximityCertificateClaims } from '../../domain/certificates.js';
+import { fixTime } from '../../domain/identifiers.js';
+import { assessProximity, devicePointProvenance, type DevicePosition } from '../../domain/proximity.js';
+import { verificationDecider, verificationStream, type ProximityVerified, type VerificationCommand, type VerificationEvent, type VerificationState } from '../../domain/verification.js';
+import { FRAUD_SIGNALS, type FraudSignals } from '../../fraud/fraud-signals.port.js';
+import { IDENTITY_SIGNALS_READ_MODEL } from '../../fraud/identity-signals.read-model.js';
+import { runFraudChecks } from '../../fraud/run-fraud-checks.js';
+import { identifierHashes } from '../../hashing/identifier-hashes.js';
+import { IdentityHashing } from '../../hashing/identity-hashing.js';
+import { CertificateSigner } from '../../signing/certificate-signer.js';
+
+export type VerifyProximity = Extract<VerificationCommand, { type: 'RecordProximityVerification' }> & {
+  account_id: string;
+  customer_id: string;
+  address: string;
+  position: { lat: number; lng: number; accuracy_m: number; recorded_at?: string };
+  device_id: string | null;
+  phone: string | null;
+  email: string | null;
+  client_ip: string | null;
+};
+
+interface Deps {
+  resolver: AddressResolver;
+  hashing: IdentityHashing;
+  signals: FraudSignals;
+  signer: CertificateSigner;
+  clock: Clock;
+  config: Config;
+  logger: JsonLogger;
+}
+
+/**
+ * POST /v2/verify/proximity. Preparing it does the I/O: resolve the claimed
+ * address, read the fraud signals (each on a deadline, failing open), judge
+ * the proximity and sign the certificate; the decider records it in the
+ * customer's verification stream.
+ */
+export const verifyProximity = command<VerifyProximity, VerificationState, VerificationEvent, Deps>({
+  name: 'identity.verify-proximity',
+  stream: (input) => verificationStream(input.account_id, input.customer_id),
+  decider: verificationDecider,
+  inject: { resolver: AddressResolver, hashing: IdentityHashing, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger },
+  prepare: async (input, _loaded, deps) => ({ ...input, verification: await prepareProximity(input, deps) }),
+  // Another verification of the same customer landed first; this one is its own record, decided again as it was.
+  onConflict: { retry: 3 },
+  // Soft: the answer does not read the signals. Waiting lets the caller's next verification see this
+  // one (velocity, bulk counts); a late projection must not fail a verification that is stored.
+  awaits: [{ readModel: IDENTITY_SIGNALS_READ_MODEL.name, soft: true }],
+});
+
+async function prepareProximity(input: VerifyProximity, deps: Deps): Promise<ProximityVerified['data']> {
+  const now = deps.clock.now();
+  const device: DevicePosition = { lat: input.position.lat, lng: input.position.lng, accuracy_m: input.position.accuracy_m, recorded_at: fixTime(input.position.recorded_at, now) };
+  const address = claimAddress(deps.resolver, input.address);
+  const assessment = assessProximity(address, device);
+  const signals = identifierHashes(deps.hashing, input);
+  const fraud_check = await runFraudChecks(
+    deps.signals,
+    { accountId: input.account_id, signals, observations: [{ lat: device.lat, lng: device.lng, accuracy_m: device.accuracy_m, observed_at: device.recorded_at }], now },
+    { logger: deps.logger },
+  );
+  const provenance = devicePointProvenance(device.accuracy_m, now);
+  const subject = deps.hashing.subject(input.account_id, input.customer_id);
+  const claims = proximityCertificateClaims({
+    issuer: deps.config.publicBaseUrl,
+    subject,
+    jti: input.verification_id,
+    now,
+    decision: assessment.decision,
+    distance_m: assessment.distance_m,
+    radius_m: assessment.radius_m,
+    address_code: address.code,
+    observed_at: device.recorded_at,
+    provenance,
+    fraud_check,
+  });
+  const { token, kid } = await deps.signer.sign(claims, PROXIMITY_CERTIFICATE_TYP);
+  return {
+    verification_id: input.verification_id,
+    account_id: input.account_id,
+    customer_id: input.customer_id,
+    subject,
+    address,
+    device,
+    ...assessment,
+    provenance,
+    fraud_check,
+    signals,
+    certificate: { jti: claims.jti, kid, token, iat: claims.iat, exp: claims.exp },
+    verified_at: now.toISOString(),
+  };
+}

@@ -1,0 +1,73 @@
+import type { JsonLogger } from '../../../platform/src/index.js';
+import {
+  deviceBulkCheck,
+  ipBulkCheck,
+  SIGNAL_DEADLINE_MS,
+  summarizeFraudCheck,
+  syntheticIdentityCheck,
+  velocityCheck,
+  type CheckResult,
+  type FraudCheck,
+  type FraudCheckName,
+  type IdentifierKind,
+  type Observation,
+} from '../domain/fraud.js';
+import type { VerificationSignals } from '../domain/verification.js';
+import type { FraudSignals } from './fraud-signals.port.js';
+
+class DeadlineExceeded extends Error {}
+
+/** `work`, or a rejection once `ms` have passed: a hung source costs a check, never the request. */
+function withinDeadline<T>(work: () => Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceeded(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([Promise.resolve().then(work), deadline]).finally(() => clearTimeout(timer));
+}
+
+export interface FraudCheckInput {
+  accountId: string;
+  signals: VerificationSignals;
+  /** This request's positions. */
+  observations: Observation[];
+  now: Date;
+}
+
+/**
+ * Runs the four checks at once, each on its own source and deadline. A check
+ * whose source fails or is late is left out, so the summary lists it as
+ * skipped (degraded) and the request goes on: fail open (interface.md,
+ * "Fraud check").
+ */
+export async function runFraudChecks(source: FraudSignals, input: FraudCheckInput, options: { deadlineMs?: number; logger?: Pick<JsonLogger, 'warn'> } = {}): Promise<FraudCheck> {
+  const deadlineMs = options.deadlineMs ?? SIGNAL_DEADLINE_MS;
+  const { accountId, signals, now } = input;
+  const customer = signals.customer_hash;
+  const identifiers = (
+    [
+      ['phone', signals.phone_hash],
+      ['email', signals.email_hash],
+      ['device', signals.device_hash],
+    ] as Array<[IdentifierKind, string | null]>
+  ).flatMap(([kind, hash]) => (hash === null ? [] : [{ kind, hash }]));
+
+  const checks: Record<FraudCheckName, () => Promise<CheckResult>> = {
+    velocity: async () => velocityCheck(input.observations, await source.velocity.observationsOf(accountId, { customer_hash: customer, device_hash: signals.device_hash })),
+    ip_bulk: async () =>
+      signals.ip_hash === null ? { status: 'not_applicable', detail: 'no client IP is known' } : ipBulkCheck(await source.ipBulk.customersFromIp(accountId, signals.ip_hash), customer, now),
+    device_bulk: async () => deviceBulkCheck(signals.device_hash === null ? undefined : await source.deviceBulk.customersOnDevice(accountId, signals.device_hash), customer, now),
+    synthetic_identity: async () => syntheticIdentityCheck(identifiers.length === 0 ? [] : await source.syntheticIdentity.customersSharing(accountId, identifiers), customer, now),
+  };
+  const entries = await Promise.all(
+    (Object.keys(checks) as FraudCheckName[]).map(async (name) => {
+      try {
+        return [name, await withinDeadline(checks[name], deadlineMs)] as const;
+      } catch (error) {
+        options.logger?.warn({ msg: 'fraud check skipped: its signals could not be read', check: name, err: error instanceof Error ? error.message : String(error) });
+        return [name, undefined] as const;
+      }
+    }),
+  );
+  return summarizeFraudCheck(Object.fromEntries(entries.filter(([, result]) => result !== undefined)));
+}

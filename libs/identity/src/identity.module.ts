@@ -1,0 +1,81 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { AddressResolver, type AddressPlaces } from '../../addressing/src/index.js';
+import { LocationEvidenceReader, LocationSealing } from '../../monitoring/src/index.js';
+import {
+  CLOCK,
+  DATA_KEY_VAULT,
+  EVENT_STORE,
+  EventRegistry,
+  Followers,
+  JsonLogger,
+  READ_STORE,
+  ReadModels,
+  registerView,
+  SecretBox,
+  type Clock,
+  type DataKeyVault,
+  type EventStore,
+  type ReadStore,
+} from '../../platform/src/index.js';
+import { ConfirmDeliveryController } from './commands/confirm-delivery/confirm-delivery.controller.js';
+import { RotateSigningKeysController } from './commands/rotate-signing-keys/rotate-signing-keys.controller.js';
+import { VerifyKycController } from './commands/verify-kyc/verify-kyc.controller.js';
+import { VerifyProximityController } from './commands/verify-proximity/verify-proximity.controller.js';
+import { LOCATION_EVIDENCE, type LocationEvidence } from './evidence/location-evidence.port.js';
+import { FRAUD_SIGNALS } from './fraud/fraud-signals.port.js';
+import { ReadModelFraudSignals } from './fraud/read-model-fraud-signals.js';
+import { IdentityHashing } from './hashing/identity-hashing.js';
+import { IdentityNotifications } from './notifications/identity-notifications.js';
+import { GetJwksController } from './queries/get-jwks/get-jwks.controller.js';
+import { CertificateSigner } from './signing/certificate-signer.js';
+import { SigningKeyRing } from './signing/signing-key-ring.js';
+import { SigningKeysBootstrap } from './signing/signing-keys-bootstrap.js';
+
+/**
+ * The identity context's webhook notification source alone, for the process
+ * that fans notifications out (it serves no HTTP).
+ */
+@Module({
+  providers: [{ provide: IdentityNotifications, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new IdentityNotifications(events, registry) }],
+  exports: [IdentityNotifications],
+})
+export class IdentityNotificationsModule {}
+
+/**
+ * Identity (interface.md, "Identity, consent, monitoring"; issue 12):
+ * proximity verification with signed certificates, KYC address verification,
+ * proof-of-delivery receipts, fraud checks, the signing keys and their JWKS.
+ * Claimed addresses are resolved through the addressing context's resolver
+ * over the reference places, which the composition root binds
+ * (`withPlaces`, as AddressingModule does); recorded pings are read through
+ * the monitoring context's evidence reader.
+ */
+@Module({})
+export class IdentityModule {
+  static withPlaces<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): DynamicModule {
+    return {
+      module: IdentityModule,
+      imports: [places.module, IdentityNotificationsModule],
+      controllers: [VerifyProximityController, VerifyKycController, ConfirmDeliveryController, RotateSigningKeysController, GetJwksController],
+      providers: [
+        { provide: AddressResolver, inject: [places.provider, CLOCK], useFactory: (found: AddressPlaces, clock: Clock) => new AddressResolver(found, clock) },
+        {
+          provide: SigningKeyRing,
+          inject: [EVENT_STORE, EventRegistry, SecretBox, JsonLogger, ReadModels, Followers],
+          useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, logger: JsonLogger, readModels: ReadModels, followers: Followers) =>
+            registerView(new SigningKeyRing(events, registry, box, logger), SigningKeyRing.readModel, readModels, followers),
+        },
+        { provide: CertificateSigner, inject: [SigningKeyRing], useFactory: (ring: SigningKeyRing) => new CertificateSigner(ring) },
+        { provide: IdentityHashing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => IdentityHashing.open(vault) },
+        { provide: FRAUD_SIGNALS, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReadModelFraudSignals(readStore) },
+        {
+          provide: LOCATION_EVIDENCE,
+          inject: [EVENT_STORE, EventRegistry, DATA_KEY_VAULT],
+          useFactory: (events: EventStore, registry: EventRegistry, vault: DataKeyVault): LocationEvidence => new LocationEvidenceReader(events, registry, new LocationSealing(vault)),
+        },
+        SigningKeysBootstrap,
+      ],
+      exports: [FRAUD_SIGNALS, SigningKeyRing],
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import type { Notification, NotificationSource } from '../../../webhooks/src/index.js';
+import type { DeliveryConfirmed } from '../domain/delivery.js';
+
+/**
+ * The identity context's webhook notifications: `delivery.confirmed` from
+ * the proof-of-delivery streams (interface.md, "Events"). The notification
+ * carries no position; the payload is read from the stored event when a
+ * delivery is attempted:
+ *
+ * `{event: "delivery.confirmed", delivery_id, customer_id (null when none was
+ * given), receipt_id, receipt (the signed JWS, verifiable with the JWKS),
+ * kid, location_code, address_code, distance_m, decision, recipient_name,
+ * photo_sha256, timestamp (the confirmation time)}`.
+ */
+export class IdentityNotifications implements NotificationSource {
+  readonly streamPrefixes = ['pod_delivery-'] as const;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+  ) {}
+
+  notificationOf(event: RecordedEvent): Notification | undefined {
+    if (event.type !== 'DeliveryConfirmed') return undefined;
+    const data = event.data as unknown as DeliveryConfirmed['data'];
+    return {
+      account_id: data.account_id,
+      // The notification contract names a customer; a delivery confirmed without one is filed under none.
+      customer_id: data.customer_id ?? '',
+      event_type: 'delivery.confirmed',
+      occurred_at: data.confirmed_at,
+      stream: event.streamName,
+      revision: event.revision.toString(),
+      event_id: event.id,
+    };
+  }
+
+  async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
+    const stored = await this.read(notification);
+    if (stored?.type !== 'DeliveryConfirmed') return undefined;
+    return deliveryConfirmedPayload(stored.data as unknown as DeliveryConfirmed['data']);
+  }
+
+  private async read(notification: Notification): Promise<RecordedEvent | undefined> {
+    try {
+      const [event] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
+      if (!event || event.id !== notification.event_id) return undefined;
+      return this.registry.upcast(event);
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return undefined;
+      throw error;
+    }
+  }
+}
+
+/** The documented `delivery.confirmed` payload. */
+export function deliveryConfirmedPayload(data: DeliveryConfirmed['data']): Record<string, unknown> {
+  return {
+    event: 'delivery.confirmed',
+    delivery_id: data.delivery_id,
+    customer_id: data.customer_id,
+    receipt_id: data.receipt_id,
+    receipt: data.receipt,
+    kid: data.kid,
+    location_code: data.location_code,
+    address_code: data.address?.code ?? null,
+    distance_m: data.address?.distance_m ?? null,
+    decision: data.address?.decision ?? null,
+    recipient_name: data.recipient_name,
+    photo_sha256: data.photo_sha256,
+    timestamp: data.confirmed_at,
+  };
+}

@@ -1,0 +1,31 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Public, RawResponse } from '../../../../platform/src/index.js';
+import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+import { getJwks } from './get-jwks.handler.js';
+
+/**
+ * decisions.md, "Fixed behaviour": GET /v2/.well-known/jwks.json is public
+ * and outside the envelope, because JOSE libraries read a JWKS as it is.
+ * A short cache: a verifier that sees an unknown kid after a rotation
+ * refetches within a minute.
+ */
+@ApiTags('identity')
+@Controller('v2/.well-known')
+export class GetJwksController {
+  constructor(private readonly ring: SigningKeyRing) {}
+
+  @Get('jwks.json')
+  @Public()
+  @RawResponse()
+  @Header('Cache-Control', 'public, max-age=60')
+  @ApiOperation({
+    summary: 'The public keys that verify certificates and receipts (JWKS, RFC 7517)',
+    description:
+      'Bare JSON, not in the envelope. Ed25519 keys (`kty: OKP`, `crv: Ed25519`, `alg: EdDSA`, `use: sig`), the active one first; a rotated-out key stays for good, so every certificate and receipt ever issued keeps verifying offline (e.g. jose `createLocalJWKSet`).',
+  })
+  @ApiResponse({ status: 200, description: '`{"keys": [{kty, crv, x, kid, alg, use}]}`' })
+  jwks() {
+    return getJwks(this.ring);
+  }
+}
