@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
+import { LocatorModule } from '../../../libs/locator/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
@@ -49,6 +50,7 @@ export class ApiModule {
         TilesModule,
         WebhooksModule,
         PlacesModule,
+        LocatorModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,
