@@ -141,6 +141,17 @@ describe('partner locator over HTTP', () => {
     expect((await call<{ pending_codes: Array<{ share_id: string }> }>('GET', '/v2/locator/viewers', owner.token)).body.data.pending_codes.map((code) => code.share_id)).toEqual([own.share_id]);
   });
 
+  it('lets exactly one of several people redeeming one code at the same moment have it', async () => {
+    const owner = await person('Popular');
+    const racers = await Promise.all(['R1', 'R2', 'R3', 'R4', 'R5'].map((name) => person(name)));
+    const { code, share_id } = await mint(owner);
+    const answers = await Promise.all(racers.map((racer) => redeem(racer, code)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 404, 404, 404, 404]);
+    expect(answers.filter((answer) => answer.status === 404).every((answer) => answer.body.error.code === 'SHARE_CODE_INVALID')).toBe(true);
+    const listed = await call<{ items: Array<{ pairing_id: string }> }>('GET', '/v2/locator/viewers', owner.token);
+    expect(listed.body.data.items.map((item) => item.pairing_id)).toEqual([share_id]);
+  });
+
   it('throttles wrong codes per account: the 11th in 15 minutes is 429 with Retry-After, whatever the code', async () => {
     const [owner, guesser] = [await person('Owner'), await person('Guesser')];
     for (let attempt = 0; attempt < 10; attempt++) expect((await redeem(guesser, `ZZZZ-ZZZZ-ZZ${String(attempt).padStart(2, '0')}`)).status).toBe(404);
@@ -253,8 +264,9 @@ describe('partner locator over HTTP', () => {
     const record = await service.runtime.backends.events.readStream(`locator_erasure-${owner.account}`);
     expect(record.map((event) => event.type)).toEqual(['LocatorPositionsErased']);
     expect(Object.keys(record[0].data).sort()).toEqual(['account_id', 'erased_at', 'erased_by', 'events_erased']);
-    // Repeating it is safe; a new check-in starts over under a new key.
-    expect((await call('DELETE', '/v2/locator/data', owner.token)).body.data).toMatchObject({ events_erased: 0 });
+    // Repeating it is safe, also several at once; a new check-in starts over under a new key.
+    const again = await Promise.all([0, 1, 2].map(() => call('DELETE', '/v2/locator/data', owner.token)));
+    expect(again.map((answer) => [answer.status, answer.body.data.events_erased])).toEqual([[200, 0], [200, 0], [200, 0]]);
     await checkIn(owner, { lat: 6.5, lng: -1.6 });
     expect((await locate(viewer, owner.account)).body.data.position).toMatchObject({ lat: 6.5 });
   });

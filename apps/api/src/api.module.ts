@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
+import { LanguageModule } from '../../../libs/language/src/index.js';
 import { LocatorModule } from '../../../libs/locator/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
@@ -51,6 +52,7 @@ export class ApiModule {
         WebhooksModule,
         PlacesModule,
         LocatorModule,
+        LanguageModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

@@ -29,8 +29,6 @@ const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET'], '/v2/analytics/retail-density', 'addressing', 'enterprise'],
   [['GET'], '/v2/weather/alerts', 'weather', 'public'],
   [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
-  [['POST'], '/v2/language/translate', 'language', 'public'],
-  [['POST'], '/v2/language/transcribe', 'language', 'public'],
   // "Key (any account)" (Authentication 7).
   [['POST'], '/v2/kyc/verify', 'kyc', 'account'],
   [['POST'], '/v2/verify/proximity', 'kyc', 'account'],

@@ -63,5 +63,12 @@ export function describeDataKeyVaultContract(name: string, open: () => Promise<D
       await vault.destroy(s);
       expect(await vault.find(s, fresh.id)).toBeUndefined();
     });
+
+    it('lets concurrent destroys of one key all succeed (two erasure requests at once)', async () => {
+      const s = subject();
+      const key = await vault.obtain(s);
+      await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? vault : other).destroy(s)));
+      expect(await vault.find(s, key.id)).toBeUndefined();
+    });
   });
 }

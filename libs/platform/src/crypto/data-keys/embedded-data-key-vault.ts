@@ -78,7 +78,12 @@ export class EmbeddedDataKeyVault implements DataKeyVault {
     } finally {
       await handle.close();
     }
-    await unlink(file);
+    try {
+      await unlink(file);
+    } catch (error) {
+      // Another destroy of the same key (concurrent erasure requests) unlinked it first: it is gone either way.
+      if (!isNotFound(error)) throw error;
+    }
     await this.syncDir();
   }
 
