@@ -7,6 +7,7 @@ import { runEventStoreBench } from './event-store.bench.js';
 import { runGeofenceIndexBench } from './geofence-index.bench.js';
 import { runHexcodeBench } from './hexcode.bench.js';
 import { runHttpBench } from './http.bench.js';
+import { runLocatorBench } from './locator.bench.js';
 import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
 import { runSearchBench } from './search.bench.js';
@@ -55,6 +56,7 @@ const benches: Record<string, () => Promise<Section>> = {
   search: () => runSearchBench({ queriesPerCase: quick ? 300 : 2000, rounds: 2, progress }),
   'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
   hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, ...loadPhases(50, 4) }),
+  locator: () => runLocatorBench({ owners: quick ? 200 : 1000, history: quick ? 5 : 20, clients: 16, seconds: quick ? 1 : 3, rounds: 2, progress }),
 };
 
 const requested = process.argv.slice(2);

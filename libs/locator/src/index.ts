@@ -6,5 +6,7 @@ export { normaliseShareCode, formatShareCode, CROCKFORD_ALPHABET, SHARE_CODE_BIT
 export * from './event-types.js';
 export * from './shares.read-model.js';
 export { PositionSealing, type SealedCheckIn } from './position-sealing.js';
+// The check-in declaration, for benchmarks that run it without HTTP.
+export { checkIn } from './commands/check-in/check-in.handler.js';
 export * from './locator.module.js';
 export * from './manifest.js';
