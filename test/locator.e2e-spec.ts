@@ -229,6 +229,19 @@ describe('partner locator over HTTP', () => {
     expect((await call('DELETE', '/v2/locator/viewers/not-a-pairing', owner.token)).body.error).toMatchObject({ code: 'INVALID_PARAM', field: 'pairingId' });
   });
 
+  it('lets the owner cancel an unused code: it then answers like any invalid code, the others stay', async () => {
+    const [owner, viewer, other] = [await person('Ekow'), await person('Wrong'), await person('Right')];
+    const [mistake, kept] = [await mint(owner), await mint(owner)];
+    const cancelled = await call('DELETE', `/v2/locator/share-token/${mistake.share_id}`, owner.token);
+    expect(cancelled).toMatchObject({ status: 200, body: { data: { share_id: mistake.share_id, cancelled: true } } });
+    expect((await redeem(viewer, mistake.code)).body.error.code).toBe('SHARE_CODE_INVALID');
+    expect((await call<{ pending_codes: Array<{ share_id: string }> }>('GET', '/v2/locator/viewers', owner.token)).body.data.pending_codes.map((code) => code.share_id)).toEqual([kept.share_id]);
+    expect((await call('DELETE', `/v2/locator/share-token/${kept.share_id}`, other.token)).body.error.code).toBe('SHARE_CODE_NOT_FOUND');
+    expect((await call('DELETE', `/v2/locator/share-token/${mistake.share_id}`, owner.token)).status).toBe(404);
+    expect((await redeem(other, kept.code)).status).toBe(201);
+    expect((await call('DELETE', `/v2/locator/share-token/${kept.share_id}`, owner.token)).status).toBe(404);
+  });
+
   it('caps live codes per owner', async () => {
     const owner = await person('Hoarder');
     for (let index = 0; index < 10; index++) await mint(owner);

@@ -52,6 +52,11 @@ describe('locator_shares projection', () => {
       expect(await directory.viewersOf('acct_o', new Date('2026-11-23T09:31:00.000Z'), 10)).toMatchObject([{ id: 'shr_b' }]);
       expect(await directory.watchedBy('acct_v', new Date('2026-11-23T09:31:00.000Z'), 10)).toEqual([]);
       expect(await directory.byId('shr_a')).toMatchObject({ status: 'revoked', revoked_by: 'owner' });
+      // A cancelled code leaves the live list at once.
+      await locatorSharesProjection.apply(issued('shr_c', 'acct_o', '2026-11-23T09:50:00.000Z', 'locator_share-cc'), collection);
+      await locatorSharesProjection.apply(recorded('LocatorShareCodeCancelled', { share_id: 'shr_c', owner_account_id: 'acct_o', cancelled_at: '2026-11-23T09:41:00.000Z' }, 'locator_share-cc'), collection);
+      expect(await directory.liveCodes('acct_o', new Date('2026-11-23T09:42:00.000Z'), 10)).toEqual([]);
+      expect(await directory.byId('shr_c')).toMatchObject({ status: 'cancelled' });
       // A replay of the redemption after the revocation cannot bring the pairing back.
       await locatorSharesProjection.apply(pairing, collection);
       expect(await directory.byId('shr_a')).toMatchObject({ status: 'revoked' });

@@ -26,7 +26,7 @@ describe('locator event types', () => {
   });
 
   it('reads version-1 share events into a revoked pairing, and into its read-model document', () => {
-    const streamEvents = inStream('locator_share-');
+    const streamEvents = inStream('locator_share-8b1d');
     const events = upcastStoredEvents<ShareEvent>(registry, streamEvents);
     expect(events.reduce(evolveShare, initialShareState)).toEqual({
       status: 'revoked',
@@ -44,6 +44,11 @@ describe('locator event types', () => {
     });
     const doc = events.reduce<LocatorShareDoc | undefined>((current, event) => evolveShareDoc(current, streamEvents[0].stream!, event), undefined);
     expect(doc).toMatchObject({ id: 'shr_0f5c2a9e4b7d4c1e8a3f6b2d9c0e1a7b', status: 'revoked', viewer_account_id: 'acct_fixtureviewer', ends_at: '2026-11-23T09:30:00.000Z', stream: streamEvents[0].stream });
+  });
+
+  it('reads a version-1 cancelled code', () => {
+    const events = upcastStoredEvents<ShareEvent>(registry, inStream('locator_share-1f2e'));
+    expect(events.reduce(evolveShare, initialShareState)).toMatchObject({ status: 'cancelled', cancelled_at: '2026-11-23T09:41:00.000Z', offer: { share_id: 'shr_7a1e0c9d2b3f4e5a6b7c8d9e0f1a2b3c', share_for_s: null } });
   });
 
   it('opens a version-1 sealed check-in with its key and folds it into the latest position', async () => {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule, KeyDirectory } from '../../accounts/src/index.js';
 import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, READ_STORE, type DataKeyVault, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { AccountNames } from './account-names.js';
+import { CancelShareCodeController } from './commands/cancel-share-code/cancel-share-code.controller.js';
 import { CheckInController } from './commands/check-in/check-in.controller.js';
 import { ErasePositionsController } from './commands/erase-positions/erase-positions.controller.js';
 import { EraseLocatorData } from './commands/erase-positions/erase-positions.handler.js';
@@ -27,6 +28,7 @@ import { ShareDirectory } from './shares.read-model.js';
   controllers: [
     IssueShareCodeController,
     RedeemShareCodeController,
+    CancelShareCodeController,
     ListViewersController,
     ListWatchingController,
     RevokePairingController,

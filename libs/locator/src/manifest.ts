@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { cancelShareCode } from './commands/cancel-share-code/cancel-share-code.handler.js';
 import { checkIn } from './commands/check-in/check-in.handler.js';
 import { recordErasure } from './commands/erase-positions/erase-positions.handler.js';
 import { issueShareCode } from './commands/issue-share-code/issue-share-code.handler.js';
@@ -11,6 +12,6 @@ import { LOCATOR_SHARES_READ_MODEL } from './shares.read-model.js';
 export const locatorManifest: ContextManifest = {
   name: 'locator',
   events: locatorEventTypes,
-  commands: [issueShareCode, redeemShareCode, revokePairing, checkIn, recordErasure],
+  commands: [issueShareCode, redeemShareCode, revokePairing, cancelShareCode, checkIn, recordErasure],
   readModels: { projections: [LOCATOR_SHARES_READ_MODEL.name] },
 };

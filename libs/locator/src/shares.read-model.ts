@@ -10,7 +10,7 @@ import type { PairingSide, ShareEvent } from './domain/share.js';
  *
  * `ends_at` is when the document stops counting: the code's expiry while
  * issued, the pairing's expiry (or FAR_FUTURE) while paired, the revocation
- * time once revoked. Queries ask for `ends_at > now`, so an expired code or
+ * (or cancellation) time once ended. Queries ask for `ends_at > now`, so an expired code or
  * pairing drops out of every list at its expiry with nothing written; the
  * streams, read when it matters (a location read, a revocation), decide on
  * their own at the request's time as well.
@@ -33,7 +33,7 @@ export interface LocatorShareDoc {
   stream: string;
   owner_account_id: string;
   viewer_account_id: string | null;
-  status: 'issued' | 'paired' | 'revoked';
+  status: 'issued' | 'paired' | 'revoked' | 'cancelled';
   label: string | null;
   issued_at: string;
   code_expires_at: string;
@@ -73,6 +73,9 @@ export function evolveShareDoc(current: LocatorShareDoc | undefined, stream: str
     case 'LocatorPairingRevoked':
       if (!current) return current;
       return { ...current, status: 'revoked', revoked_at: event.data.revoked_at, revoked_by: event.data.revoked_by, ends_at: event.data.revoked_at };
+    case 'LocatorShareCodeCancelled':
+      if (!current) return current;
+      return { ...current, status: 'cancelled', ends_at: event.data.cancelled_at };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;

@@ -13,6 +13,16 @@ export class ShareCodeInvalidError extends DomainError {
   }
 }
 
+/** DELETE /v2/locator/share-token/{shareId} for a code that is not the caller's, or no longer live. */
+export class ShareCodeNotFoundError extends DomainError {
+  readonly code = 'SHARE_CODE_NOT_FOUND';
+  readonly status = 404;
+  override readonly field = 'shareId';
+  constructor() {
+    super('no unused share code with this id is yours to cancel');
+  }
+}
+
 /** A person redeeming the code they minted themselves. */
 export class OwnShareCodeError extends DomainError {
   readonly code = 'OWN_SHARE_CODE';

@@ -1,5 +1,5 @@
 import { deciderSpec } from '../../../platform/src/testing/decider-spec.js';
-import { AlreadyPairedError, LocatorLimitError, OwnShareCodeError, PairingNotFoundError, ShareCodeInvalidError } from './errors.js';
+import { AlreadyPairedError, LocatorLimitError, OwnShareCodeError, PairingNotFoundError, ShareCodeInvalidError, ShareCodeNotFoundError } from './errors.js';
 import {
   isPairingActive,
   MAX_LIVE_CODES,
@@ -129,5 +129,22 @@ describe('share decider', () => {
       given(paired).when(revoke({ share_id: 'shr_2' })),
     ];
     for (const { error } of cases) expect(error).toBeInstanceOf(PairingNotFoundError);
+  });
+
+  it('lets the owner cancel a live code, which then answers like any invalid code', () => {
+    const cancel = { type: 'CancelShareCode', share_id: 'shr_1', actor_account_id: 'acct_owner' } as const;
+    const { events, state } = given(steps(issue())).when(cancel, at(30));
+    expect(events).toEqual([{ type: 'LocatorShareCodeCancelled', data: { share_id: 'shr_1', owner_account_id: 'acct_owner', cancelled_at: at(30).toISOString() } }]);
+    expect(state.status).toBe('cancelled');
+    expect(given([...steps(issue()), ...events]).when(redeem()).error).toBeInstanceOf(ShareCodeInvalidError);
+    for (const { error } of [
+      given(steps(issue())).when({ ...cancel, actor_account_id: 'acct_viewer' }),
+      given(steps(issue(), redeem())).when(cancel),
+      given(steps(issue())).when(cancel, at(SHARE_CODE_TTL_S)),
+      given([...steps(issue()), ...events]).when(cancel),
+      given([]).when(cancel),
+    ]) {
+      expect(error).toBeInstanceOf(ShareCodeNotFoundError);
+    }
   });
 });

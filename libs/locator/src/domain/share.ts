@@ -1,19 +1,20 @@
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { InvalidParamError } from '../../../platform/src/errors.js';
-import { AlreadyPairedError, LocatorLimitError, OwnShareCodeError, PairingNotFoundError, ShareCodeInvalidError } from './errors.js';
+import { AlreadyPairedError, LocatorLimitError, OwnShareCodeError, PairingNotFoundError, ShareCodeInvalidError, ShareCodeNotFoundError } from './errors.js';
 
 /**
  * One share, from the code its owner mints to the pairing a viewer redeems it
  * into and its revocation (interface.md, "Partner locator" states):
  *
  *   (none) ─issue→ issued ─redeem→ paired ─revoke→ revoked
+ *                        └─cancel→ cancelled (the owner takes back an unused code)
  *
  * The stream is named by a keyed digest of the code (`locator_share-<digest>`),
  * so a redemption finds its share without an index and two redemptions of
  * one code meet on one stream: the append's expected revision lets one win.
  * The pairing id is the share id (random, minted with the code).
  */
-export const SHARE_EVENT_TYPES = ['LocatorShareCodeIssued', 'LocatorShareCodeRedeemed', 'LocatorPairingRevoked'] as const;
+export const SHARE_EVENT_TYPES = ['LocatorShareCodeIssued', 'LocatorShareCodeRedeemed', 'LocatorPairingRevoked', 'LocatorShareCodeCancelled'] as const;
 
 /** How long a code can be redeemed (docs/adr/0020): long enough to read it out over the phone. */
 export const SHARE_CODE_TTL_S = 600;
@@ -48,7 +49,12 @@ export interface LocatorPairingRevoked {
   type: 'LocatorPairingRevoked';
   data: { share_id: string; owner_account_id: string; viewer_account_id: string; revoked_by: PairingSide; revoked_at: string };
 }
-export type ShareEvent = LocatorShareCodeIssued | LocatorShareCodeRedeemed | LocatorPairingRevoked;
+/** Not in interface.md: an owner takes back a code sent to the wrong person before anyone redeems it. */
+export interface LocatorShareCodeCancelled {
+  type: 'LocatorShareCodeCancelled';
+  data: { share_id: string; owner_account_id: string; cancelled_at: string };
+}
+export type ShareEvent = LocatorShareCodeIssued | LocatorShareCodeRedeemed | LocatorPairingRevoked | LocatorShareCodeCancelled;
 
 /** Which end of a pairing acts: the owner stops a viewer, or a viewer stops watching. */
 export type PairingSide = 'owner' | 'viewer';
@@ -70,7 +76,8 @@ export type ShareState =
   | { status: 'none' }
   | { status: 'issued'; offer: Offer }
   | { status: 'paired'; offer: Offer; pairing: Pairing }
-  | { status: 'revoked'; offer: Offer; pairing: Pairing; revoked_by: PairingSide; revoked_at: string };
+  | { status: 'revoked'; offer: Offer; pairing: Pairing; revoked_by: PairingSide; revoked_at: string }
+  | { status: 'cancelled'; offer: Offer; cancelled_at: string };
 
 export const initialShareState: ShareState = { status: 'none' };
 
@@ -90,6 +97,9 @@ export function evolveShare(state: ShareState, event: ShareEvent): ShareState {
     case 'LocatorPairingRevoked':
       if (state.status !== 'paired') return state;
       return { status: 'revoked', offer: state.offer, pairing: state.pairing, revoked_by: event.data.revoked_by, revoked_at: event.data.revoked_at };
+    case 'LocatorShareCodeCancelled':
+      if (state.status !== 'issued') return state;
+      return { status: 'cancelled', offer: state.offer, cancelled_at: event.data.cancelled_at };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -124,7 +134,12 @@ export interface RevokePairing {
   actor_account_id: string;
   side: PairingSide;
 }
-export type ShareCommand = IssueShareCode | RedeemShareCode | RevokePairing;
+export interface CancelShareCode {
+  type: 'CancelShareCode';
+  share_id: string;
+  actor_account_id: string;
+}
+export type ShareCommand = IssueShareCode | RedeemShareCode | RevokePairing | CancelShareCode;
 
 /** The pairing is in force at `now`: redeemed, not revoked, not past its chosen expiry. */
 export function isPairingActive(state: ShareState, now: Date): state is Extract<ShareState, { status: 'paired' }> {
@@ -190,6 +205,11 @@ function decideShare(command: ShareCommand, state: ShareState, now: Date): Share
           },
         },
       ];
+    }
+    case 'CancelShareCode': {
+      // Someone else's code, one already redeemed, cancelled or expired, or none: one answer.
+      if (!isCodeLive(state, now) || state.offer.share_id !== command.share_id || state.offer.owner_account_id !== command.actor_account_id) throw new ShareCodeNotFoundError();
+      return [{ type: 'LocatorShareCodeCancelled', data: { share_id: state.offer.share_id, owner_account_id: state.offer.owner_account_id, cancelled_at: now.toISOString() } }];
     }
     default: {
       const _exhaustive: never = command;
