@@ -8,6 +8,7 @@ import { runGeofenceIndexBench } from './geofence-index.bench.js';
 import { runHexcodeBench } from './hexcode.bench.js';
 import { runHttpBench } from './http.bench.js';
 import { runIdentityBench } from './identity.bench.js';
+import { runLocatorBench } from './locator.bench.js';
 import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
 import { runSearchBench } from './search.bench.js';
@@ -57,6 +58,7 @@ const benches: Record<string, () => Promise<Section>> = {
   'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
   hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, ...loadPhases(50, 4) }),
   identity: () => runIdentityBench({ seconds: quick ? 0.3 : 2, rounds: 2, progress }),
+  locator: () => runLocatorBench({ owners: quick ? 200 : 1000, history: quick ? 5 : 20, clients: 16, seconds: quick ? 1 : 3, rounds: 2, progress }),
 };
 
 const requested = process.argv.slice(2);

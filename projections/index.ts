@@ -4,10 +4,11 @@ import { driftStateProjection } from './drift-state/drift-state.projection.js';
 import { geofencesProjection } from './geofences/geofences.projection.js';
 import { identitySignalsProjection } from './identity-signals/identity-signals.projection.js';
 import { landmarkReportsProjection } from './landmark-reports/landmark-reports.projection.js';
+import { locatorSharesProjection } from './locator-shares/locator-shares.projection.js';
 import { webhookDeliveriesProjection } from './webhook-deliveries/webhook-deliveries.projection.js';
 
 /** Every read model the service keeps; the runner and `ops projections:rebuild` use this list. */
-export const projections: Projection[] = [accessLogProjection as unknown as Projection, driftStateProjection as unknown as Projection, webhookDeliveriesProjection as unknown as Projection, geofencesProjection as unknown as Projection, landmarkReportsProjection as unknown as Projection, identitySignalsProjection as unknown as Projection];
+export const projections: Projection[] = [accessLogProjection as unknown as Projection, driftStateProjection as unknown as Projection, webhookDeliveriesProjection as unknown as Projection, geofencesProjection as unknown as Projection, landmarkReportsProjection as unknown as Projection, identitySignalsProjection as unknown as Projection, locatorSharesProjection as unknown as Projection];
 
-export { accessLogProjection, driftStateProjection, webhookDeliveriesProjection, geofencesProjection, landmarkReportsProjection, identitySignalsProjection };
+export { accessLogProjection, driftStateProjection, webhookDeliveriesProjection, geofencesProjection, landmarkReportsProjection, identitySignalsProjection, locatorSharesProjection };
 export type { AccessLogDoc } from './access-log/access-log.projection.js';

@@ -20,14 +20,14 @@ const fixture = (name: string) => path.resolve(import.meta.dirname, '../libs/pla
 const CONCURRENCY = 6;
 
 /** 5xx answers that describe the deployment, not the request; documented per endpoint. */
-const STATE_ANSWERS = new Set(['501 NOT_IMPLEMENTED', '503 DATASET_NOT_LOADED', '503 GOOGLE_SIGN_IN_UNAVAILABLE']);
+const STATE_ANSWERS = new Set(['501 NOT_IMPLEMENTED', '503 DATASET_NOT_LOADED', '503 GOOGLE_SIGN_IN_UNAVAILABLE', '503 LANGUAGE_QUOTA']);
 
 /** Calls that end the key they are made with; they get a key of their own. */
 const ENDS_ITS_KEY = new Set(['POST /v2/me/rotate', 'DELETE /v2/me/key']);
 
 describe('fuzzing every operation of the OpenAPI document', () => {
   let service: Service;
-  let keys: { account: string; sacrificial: string };
+  let keys: { account: string; sacrificial: string; person: string };
 
   beforeAll(async () => {
     // Places, landmarks and a tile archive (named as the fuzzer's path placeholder), so that those handlers get past "nothing loaded".
@@ -46,7 +46,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     await service.request('PUT', `/v2/admin/accounts/${accountId}/tier`, { key: ADMIN_KEY, body: { tier: 'enterprise' } });
     await service.request('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } });
     await service.request('POST', '/v2/consent/grant', { key: account, body: { customer_id: 'fuzz-1' } });
-    keys = { account, sacrificial: await signUp(service, 'Sacrificial') };
+    // The partner locator acts for a signed-in person: its operations get a personal token.
+    const email = `fuzz-person-${Math.random().toString(36).slice(2)}@example.com`;
+    const personKey = (await (await service.request('POST', '/v2/self/signup', { body: { name: 'Person', email } })).json()) as { data: { key: string } };
+    await service.request('POST', '/v2/me/password', { key: personKey.data.key, body: { password: 'kelewele at midnight' } });
+    const session = (await (await service.request('POST', '/v2/auth/login', { key: personKey.data.key, body: { email, password: 'kelewele at midnight' } })).json()) as { data: { token: string } };
+    keys = { account, sacrificial: await signUp(service, 'Sacrificial'), person: session.data.token };
   }, 60_000);
   afterAll(async () => {
     await service?.close();
@@ -86,9 +91,10 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   }, 120_000);
 });
 
-function keyFor(operation: Operation, keys: { account: string; sacrificial: string }): string | undefined {
+function keyFor(operation: Operation, keys: { account: string; sacrificial: string; person: string }): string | undefined {
   if (!operation.secured && !operation.path.startsWith('/v2/admin/')) return undefined;
   if (operation.path.startsWith('/v2/admin/')) return ADMIN_KEY;
+  if (operation.path.startsWith('/v2/locator/')) return keys.person;
   return ENDS_ITS_KEY.has(`${operation.method} ${operation.path}`) ? keys.sacrificial : keys.account;
 }
 

@@ -177,7 +177,7 @@ describe('HTTP edge hardening', () => {
       const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
       expect(document.paths['/v2/route'].post.responses).toHaveProperty('501');
       expect(document.paths['/v2/route'].post.security).toEqual([{ api_key: [] }]);
-      expect(document.paths['/v2/locator/{targetId}/location'].get.responses).toHaveProperty('501');
+      expect(document.paths['/v2/collections/register'].post.responses).toHaveProperty('501');
       expect(document.paths['/v2/weather/alerts'].get.security ?? []).toEqual([]);
     });
   });

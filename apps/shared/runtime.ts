@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { accountsManifest } from '../../libs/accounts/src/index.js';
 import { auditManifest } from '../../libs/audit/src/index.js';
 import { identityManifest } from '../../libs/identity/src/index.js';
+import { languageManifest } from '../../libs/language/src/index.js';
+import { locatorManifest } from '../../libs/locator/src/index.js';
 import { monitoringManifest } from '../../libs/monitoring/src/index.js';
 import { placesManifest } from '../../libs/places/src/index.js';
 import { webhooksManifest } from '../../libs/webhooks/src/index.js';
@@ -27,7 +29,7 @@ import { projections } from '../../projections/index.js';
  * Every bounded context of the service: the one list a new context is added
  * to (README, "Adding a context"). Start-up checks that they fit together.
  */
-export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest];
+export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest];
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {

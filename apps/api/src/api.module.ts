@@ -4,6 +4,8 @@ import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
 import { IdentityModule } from '../../../libs/identity/src/index.js';
+import { LanguageModule } from '../../../libs/language/src/index.js';
+import { LocatorModule } from '../../../libs/locator/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
@@ -50,6 +52,8 @@ export class ApiModule {
         TilesModule,
         WebhooksModule,
         PlacesModule,
+        LocatorModule,
+        LanguageModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

@@ -29,21 +29,11 @@ const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET'], '/v2/analytics/retail-density', 'addressing', 'enterprise'],
   [['GET'], '/v2/weather/alerts', 'weather', 'public'],
   [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
-  [['POST'], '/v2/language/translate', 'language', 'public'],
-  [['POST'], '/v2/language/transcribe', 'language', 'public'],
   [['POST'], '/v2/collections/register', 'banking', 'banking'],
   [['POST'], '/v2/collections/bulk-register', 'banking', 'banking'],
   [['GET', 'POST'], '/v2/collections/locate', 'banking', 'banking'],
   [['POST'], '/v2/analytics/portfolio-risk', 'banking', 'banking'],
   [['GET', 'POST', 'DELETE'], '/v2/verify/schedule', 'banking', 'banking'],
-  // Shares and pairings belong to an account ("Partner locator": a pairing is tied to the redeemer's own account).
-  [['POST'], '/v2/locator/share-token', 'locator', 'account'],
-  [['POST'], '/v2/locator/redeem', 'locator', 'account'],
-  [['GET'], '/v2/locator/viewers', 'locator', 'account'],
-  [['GET'], '/v2/locator/watching', 'locator', 'account'],
-  [['DELETE'], '/v2/locator/viewers/:pairingId', 'locator', 'account'],
-  [['POST'], '/v2/locator/checkin', 'locator', 'account'],
-  [['GET'], '/v2/locator/:targetId/location', 'locator', 'account'],
 ];
 
 const ACCESS_DECORATORS: Record<Access, Array<MethodDecorator & ClassDecorator>> = {

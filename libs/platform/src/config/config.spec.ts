@@ -99,4 +99,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '50' })).toThrow(/HEADERS_TIMEOUT_MS/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
+
+  it('reads the language provider settings: Khaya URL (https in production, no credentials, query or fragment), key, time-out, audio cap', () => {
+    expect(loadConfig({}).language).toEqual({ khayaApiUrl: 'https://translation-api.ghananlp.org', khayaApiKey: undefined, providerTimeoutMs: 15_000, audioMaxBytes: 4 * 1024 * 1024 });
+    expect(loadConfig({ KHAYA_API_URL: 'https://khaya.example/base/', KHAYA_API_KEY: 'k', KHAYA_TIMEOUT_MS: '500', LANGUAGE_AUDIO_MAX_BYTES: '2048' }).language).toEqual({
+      khayaApiUrl: 'https://khaya.example/base',
+      khayaApiKey: 'k',
+      providerTimeoutMs: 500,
+      audioMaxBytes: 2048,
+    });
+    expect(loadConfig({ NODE_ENV: 'test', KHAYA_API_URL: 'http://127.0.0.1:9000' }).language.khayaApiUrl).toBe('http://127.0.0.1:9000');
+    expect(() => loadConfig({ KHAYA_API_URL: 'http://khaya.example' })).toThrow(/KHAYA_API_URL must use https:/);
+    for (const bad of ['ftp://khaya.example', 'file:///etc/passwd', 'https://user:pass@khaya.example', 'https://khaya.example/?key=1', 'https://khaya.example/#x', 'not a url']) {
+      expect(() => loadConfig({ KHAYA_API_URL: bad })).toThrow(/KHAYA_API_URL/);
+    }
+    expect(() => loadConfig({ LANGUAGE_AUDIO_MAX_BYTES: String(26 * 1024 * 1024) })).toThrow(/LANGUAGE_AUDIO_MAX_BYTES/);
+    expect(() => loadConfig({ KHAYA_TIMEOUT_MS: '10' })).toThrow(/KHAYA_TIMEOUT_MS/);
+  });
 });

@@ -65,6 +65,19 @@ export interface Config {
    * and their keys are served under it at /v2/.well-known/jwks.json.
    */
   publicBaseUrl: string;
+  /** The language services' provider, GhanaNLP's Khaya API (docs/adr/0021); without a key they answer 503 LANGUAGE_QUOTA. */
+  language: LanguageConfig;
+}
+
+export interface LanguageConfig {
+  /** KHAYA_API_URL: base URL of the Khaya API (https; http only outside production, the key would travel in the clear). */
+  khayaApiUrl: string;
+  /** KHAYA_API_KEY: the subscription key, sent as Ocp-Apim-Subscription-Key; unset: the language services are unconfigured. */
+  khayaApiKey?: string;
+  /** KHAYA_TIMEOUT_MS: how long one provider call may take, answer included. */
+  providerTimeoutMs: number;
+  /** LANGUAGE_AUDIO_MAX_BYTES: largest audio upload to POST /v2/language/transcribe. */
+  audioMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -150,7 +163,28 @@ export function loadConfig(env: Env = process.env): Config {
     // OWASP's floor for bcrypt is 10; tests set 4, the algorithm's minimum.
     bcryptCost: int(env, 'BCRYPT_COST', 12, 4, 31),
     publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${int(env, 'PORT', 8080, 0, 65535)}`,
+    language: {
+      khayaApiUrl: providerUrl(env, 'KHAYA_API_URL', nodeEnv) ?? 'https://translation-api.ghananlp.org',
+      khayaApiKey: optional(env, 'KHAYA_API_KEY'),
+      providerTimeoutMs: int(env, 'KHAYA_TIMEOUT_MS', 15_000, 100, 120_000),
+      audioMaxBytes: int(env, 'LANGUAGE_AUDIO_MAX_BYTES', 4 * 1024 * 1024, 1024, 25 * 1024 * 1024),
+    },
   };
+}
+
+/**
+ * The base URL of an outbound provider, operator-set but still checked
+ * (docs/adr/0021): https (http only outside production, where a subscription
+ * key would cross the network in the clear), no credentials, query or fragment
+ * to be glued onto paths. Answers it without a trailing slash.
+ */
+function providerUrl(env: Env, name: string, nodeEnv: Config['nodeEnv']): string | undefined {
+  const raw = url(env, name, nodeEnv === 'production' ? ['https:'] : ['https:', 'http:']);
+  if (raw === undefined) return undefined;
+  const parsed = new URL(raw);
+  if (parsed.username || parsed.password) throw new ConfigError(`${name} must not carry credentials: the key goes in KHAYA_API_KEY`);
+  if (parsed.search || parsed.hash) throw new ConfigError(`${name} must not have a query or a fragment`);
+  return raw.replace(/\/+$/, '');
 }
 
 function optional(env: Env, name: string): string | undefined {

@@ -1,0 +1,9 @@
+// The language context's public API: what the apps and the tests use.
+export * from './domain/languages.js';
+export * from './domain/errors.js';
+export { AUDIO_MEDIA_TYPES, sniffAudio, mediaTypeOf, type AudioFormat } from './domain/audio.js';
+export * from './provider/language-provider.port.js';
+export { KhayaLanguageProvider, type KhayaOptions } from './provider/khaya-provider.js';
+export { UnconfiguredLanguageProvider } from './provider/unconfigured-provider.js';
+export * from './language.module.js';
+export * from './manifest.js';

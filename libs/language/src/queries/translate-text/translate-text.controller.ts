@@ -1,0 +1,41 @@
+import { Body, Controller, HttpCode, Inject, Post, UseInterceptors } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../../../platform/src/index.js';
+import { checkPair, LANGUAGE_PAIRS, LANGUAGES, MAX_TRANSLATE_CHARACTERS } from '../../domain/languages.js';
+import { LANGUAGE_PROVIDER, type LanguageProvider } from '../../provider/language-provider.port.js';
+import { RetryAfterInterceptor } from '../../retry-after.interceptor.js';
+import { TranslateTextRequest } from './translate-text.request.js';
+
+const CODES = Object.entries(LANGUAGES)
+  .map(([code, name]) => `\`${code}\` ${name}`)
+  .join(', ');
+
+/** interface.md, "Routing, transit, weather, language": POST /v2/language/translate, public and throttled per IP. */
+@ApiTags('language')
+@Controller('v2/language')
+@UseInterceptors(RetryAfterInterceptor)
+export class TranslateTextController {
+  constructor(@Inject(LANGUAGE_PROVIDER) private readonly provider: LanguageProvider) {}
+
+  @Post('translate')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({
+    summary: 'Translate between English and a Ghanaian language',
+    description:
+      `Languages: ${CODES}. Pairs: English to each of the others and back (${LANGUAGE_PAIRS.join(', ')}). ` +
+      `Text up to ${MAX_TRANSLATE_CHARACTERS} characters. Public, throttled per client IP (THROTTLE_LANGUAGE_PER_MINUTE). ` +
+      'Machine translation by GhanaNLP (Khaya); nothing of the text is stored.',
+  })
+  @ApiResponse({ status: 200, description: '`{from, to, translation, provider}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`text`, `from`, `to`); UNSUPPORTED_LANGUAGE_PAIR (field `to`, details `{pair, supported_pairs}`)' })
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: the per-IP throttle' })
+  @ApiResponse({ status: 502, description: 'LANGUAGE_PROVIDER_ERROR: the provider failed' })
+  @ApiResponse({ status: 503, description: 'LANGUAGE_QUOTA: the language services are not configured here, or the provider quota is used up (with Retry-After when the provider gives one)' })
+  @ApiResponse({ status: 504, description: 'LANGUAGE_PROVIDER_TIMEOUT' })
+  async translate(@Body() body: TranslateTextRequest) {
+    const { from, to } = checkPair(body.from, body.to);
+    const { text } = await this.provider.translate({ text: body.text, from, to });
+    return { from, to, translation: text, provider: this.provider.name };
+  }
+}

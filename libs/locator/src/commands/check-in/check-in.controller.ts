@@ -1,0 +1,34 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { signedInAccount } from '../../signed-in.js';
+import { checkIn } from './check-in.handler.js';
+import { CheckInRequest } from './check-in.request.js';
+
+/** interface.md, "Partner locator": POST /v2/locator/checkin reports the caller's own location; identity is the account, not the device. */
+@ApiTags('locator')
+@ApiSecurity('api_key')
+@Controller('v2/locator')
+export class CheckInController {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  @Post('checkin')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({
+    summary: 'Report your own position',
+    description:
+      'Any of your signed-in devices may check in; viewers see the latest check-in of your account with its age. ' +
+      'Stored sealed under a data key of your own (AES-256-GCM); DELETE /v2/locator/data destroys the key and erases every check-in.',
+  })
+  @ApiResponse({ status: 200, description: '`{lat, lng, accuracy_m, checked_in_at}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`lat`, `lng`, `accuracy_m`)' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
+  async checkIn(@Req() request: FastifyRequest, @Body() body: CheckInRequest) {
+    const accountId = signedInAccount(request);
+    const { state } = await this.commands.run(checkIn, { type: 'CheckIn', account_id: accountId, lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m ?? null });
+    if (!state.last) throw new Error('a check-in left no position');
+    return state.last;
+  }
+}

@@ -1,0 +1,30 @@
+import { Controller, Delete, HttpCode, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly } from '../../../../platform/src/index.js';
+import { callerKeyPrefix, signedInAccount } from '../../signed-in.js';
+import { EraseLocatorData } from './erase-positions.handler.js';
+
+/** Issue #18: positions are location data, erased when the owner asks. */
+@ApiTags('locator')
+@ApiSecurity('api_key')
+@Controller('v2/locator')
+export class ErasePositionsController {
+  constructor(private readonly erasure: EraseLocatorData) {}
+
+  @Delete('data')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({
+    summary: 'Erase every position you ever checked in',
+    description:
+      'Destroys your location data key (every stored copy becomes unreadable), deletes the check-ins and records the erasure (when, how many, which token asked; no location). ' +
+      'Your pairings stay: viewers see `position: null` until you check in again. To stop someone seeing you, revoke their pairing. Repeating the request is safe.',
+  })
+  @ApiResponse({ status: 200, description: '`{erased: true, events_erased, erased_at}`' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
+  async erase(@Req() request: FastifyRequest) {
+    const { events_erased, erased_at } = await this.erasure.erase(signedInAccount(request), callerKeyPrefix(request));
+    return { erased: true, events_erased, erased_at };
+  }
+}

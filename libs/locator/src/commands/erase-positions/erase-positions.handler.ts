@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { command, CommandPipeline, EVENT_STORE, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
+import { erasureDecider, erasureStream, positionStream, type ErasureState, type LocatorPositionsErased, type RecordErasure } from '../../domain/position.js';
+import { PositionSealing } from '../../position-sealing.js';
+
+/** The record of an erasure: who and when, never a position. */
+export const recordErasure = command<RecordErasure, ErasureState, LocatorPositionsErased>({
+  name: 'locator.record-erasure',
+  stream: (input) => erasureStream(input.account_id),
+  decider: erasureDecider,
+  // Records only; each request is one more record, whatever else was recorded meanwhile.
+  onConflict: { retry: 5 },
+});
+
+/**
+ * DELETE /v2/locator/data: erases every check-in of the caller, at once and
+ * for real (docs/adr/0020, after ADR 12): (1) destroy the owner's data key, so
+ * every copy of a position anywhere is ciphertext without a key; (2) delete
+ * the position stream; (3) record the erasure. Each step is idempotent, so a
+ * request that failed half way is finished by repeating it. Pairings and
+ * codes are not touched (they hold no location): viewers see `position: null`
+ * until the next check-in, which starts over under a new key.
+ */
+@Injectable()
+export class EraseLocatorData {
+  constructor(
+    private readonly commands: CommandPipeline,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly sealing: PositionSealing,
+  ) {}
+
+  async erase(accountId: string, erasedBy: string): Promise<{ events_erased: number; erased_at: string }> {
+    await this.sealing.shred(accountId);
+    const stream = positionStream(accountId);
+    let count = 0;
+    try {
+      const [last] = await this.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
+      count = last ? Number(last.revision) + 1 : 0;
+      await this.events.deleteStream(stream);
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    const { events } = await this.commands.run(recordErasure, { type: 'RecordErasure', account_id: accountId, events_erased: count, erased_by: erasedBy });
+    return { events_erased: count, erased_at: events[0].data.erased_at };
+  }
+}

@@ -1,0 +1,65 @@
+import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountNames } from '../../account-names.js';
+import { ShareCodeInvalidError } from '../../domain/errors.js';
+import { MAX_VIEWERS, MAX_WATCHING } from '../../domain/share.js';
+import { RetryAfterInterceptor } from '../../retry-after.interceptor.js';
+import { ShareCodes } from '../../share-codes.js';
+import { signedInAccount } from '../../signed-in.js';
+import { RedeemAttempts } from './redeem-attempts.js';
+import { redeemShareCode } from './redeem-share-code.handler.js';
+import { RedeemShareCodeRequest } from './redeem-share-code.request.js';
+
+/** interface.md, "Partner locator": share code (valid and unused) → pairing tied to the redeemer's own account. */
+@ApiTags('locator')
+@ApiSecurity('api_key')
+@Controller('v2/locator')
+@UseInterceptors(RetryAfterInterceptor)
+export class RedeemShareCodeController {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly codes: ShareCodes,
+    private readonly attempts: RedeemAttempts,
+    private readonly names: AccountNames,
+  ) {}
+
+  @Post('redeem')
+  @HttpCode(201)
+  @AccountOnly()
+  @ApiOperation({
+    summary: "Redeem someone's share code: from now on you can see their location",
+    description:
+      'The pairing belongs to your account (a personal token), not to this device. An unknown, used or expired code gets one answer, SHARE_CODE_INVALID, whichever it was. ' +
+      'Wrong codes are throttled: 10 per account and 50 per client IP in 15 minutes, then 429 RATE_LIMITED with Retry-After.',
+  })
+  @ApiResponse({ status: 201, description: '`{pairing_id, target_id, target_name, paired_at, expires_at}`: `target_id` is what GET /v2/locator/{targetId}/location takes' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`code` malformed: not 12 Crockford base-32 characters); OWN_SHARE_CODE' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
+  @ApiResponse({ status: 404, description: 'SHARE_CODE_INVALID: unknown, already used or expired (one answer for all three)' })
+  @ApiResponse({ status: 409, description: `ALREADY_PAIRED (details \`{pairing_id}\`), VIEWER_LIMIT_REACHED (${MAX_VIEWERS} viewers), WATCHING_LIMIT_REACHED (${MAX_WATCHING})` })
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many wrong codes from this account or IP' })
+  async redeem(@Req() request: FastifyRequest, @Body() body: RedeemShareCodeRequest) {
+    const viewer = signedInAccount(request);
+    await this.attempts.check(viewer, request.ip);
+    const codeDigest = await this.codes.digest(body.code);
+    let state;
+    try {
+      ({ state } = await this.commands.run(redeemShareCode, {
+        type: 'RedeemShareCode',
+        code_digest: codeDigest,
+        viewer_account_id: viewer,
+        existing_pairing_id: null,
+        owner_viewers: 0,
+        viewer_watching: 0,
+      }));
+    } catch (error) {
+      if (error instanceof ShareCodeInvalidError) await this.attempts.failed(viewer, request.ip);
+      throw error;
+    }
+    if (state.status !== 'paired') throw new Error('a redemption left no pairing');
+    const target = state.offer.owner_account_id;
+    return { pairing_id: state.offer.share_id, target_id: target, target_name: this.names.of(target), paired_at: state.pairing.paired_at, expires_at: state.pairing.expires_at };
+  }
+}

@@ -1,0 +1,60 @@
+import { Controller, Delete, HttpCode, Param, Req } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly, CommandPipeline, InvalidParamError } from '../../../../platform/src/index.js';
+import { PairingNotFoundError } from '../../domain/errors.js';
+import type { PairingSide } from '../../domain/share.js';
+import { ShareDirectory } from '../../shares.read-model.js';
+import { signedInAccount } from '../../signed-in.js';
+import { revokePairing } from './revoke-pairing.handler.js';
+
+const PAIRING_ID = /^shr_[0-9a-f]{32}$/;
+
+/** interface.md, "Partner locator": pairing → revoked; only that one pairing, other shares untouched. */
+@ApiTags('locator')
+@ApiSecurity('api_key')
+@Controller('v2/locator')
+export class RevokePairingController {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly shares: ShareDirectory,
+  ) {}
+
+  @Delete('viewers/:pairingId')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({ summary: 'Stop one viewer seeing your location', description: 'Takes effect at once: from this answer on, that viewer gets LOCATION_NOT_SHARED. Your other pairings and live codes are untouched.' })
+  @ApiParam({ name: 'pairingId', description: 'From GET /v2/locator/viewers', example: 'shr_0f5c2a9e4b7d4c1e8a3f6b2d9c0e1a7b' })
+  @ApiResponse({ status: 200, description: '`{pairing_id, revoked: true, revoked_at}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`pairingId` is not a pairing id)' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
+  @ApiResponse({ status: 404, description: 'PAIRING_NOT_FOUND: not a pairing in which you are seen, or already revoked or expired' })
+  revokeViewer(@Req() request: FastifyRequest, @Param('pairingId') pairingId: string) {
+    return this.revoke(signedInAccount(request), pairingId, 'owner');
+  }
+
+  /** Not in interface.md: a viewer may end a pairing from their side too (the same revocation, recorded as the viewer's). */
+  @Delete('watching/:pairingId')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({ summary: 'Stop seeing one person', description: 'Ends the pairing from the viewer side; the owner no longer lists you as a viewer.' })
+  @ApiParam({ name: 'pairingId', description: 'From GET /v2/locator/watching', example: 'shr_0f5c2a9e4b7d4c1e8a3f6b2d9c0e1a7b' })
+  @ApiResponse({ status: 200, description: '`{pairing_id, revoked: true, revoked_at}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`pairingId` is not a pairing id)' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
+  @ApiResponse({ status: 404, description: 'PAIRING_NOT_FOUND: not a pairing in which you watch, or already revoked or expired' })
+  stopWatching(@Req() request: FastifyRequest, @Param('pairingId') pairingId: string) {
+    return this.revoke(signedInAccount(request), pairingId, 'viewer');
+  }
+
+  private async revoke(actor: string, pairingId: string, side: PairingSide) {
+    if (!PAIRING_ID.test(pairingId)) throw new InvalidParamError('pairingId is a pairing id (shr_ and 32 hex digits)', 'pairingId');
+    const doc = await this.shares.byId(pairingId);
+    const party = side === 'owner' ? doc?.owner_account_id : doc?.viewer_account_id;
+    if (!doc || party !== actor) throw new PairingNotFoundError();
+    const { events } = await this.commands.run(revokePairing, { type: 'RevokePairing', share_id: pairingId, actor_account_id: actor, side, stream: doc.stream });
+    const revoked = events.find((event) => event.type === 'LocatorPairingRevoked');
+    if (!revoked) throw new Error('a revocation appended no LocatorPairingRevoked');
+    return { pairing_id: pairingId, revoked: true, revoked_at: revoked.data.revoked_at };
+  }
+}

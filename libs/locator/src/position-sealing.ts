@@ -1,0 +1,116 @@
+import {
+  SecretBox,
+  StreamNotFoundError,
+  type CodecSession,
+  type DataKey,
+  type DataKeyVault,
+  type EventRegistry,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamCodec,
+} from '../../platform/src/index.js';
+import { evolvePosition, initialPositionState, type PositionEvent, type PositionState } from './domain/position.js';
+
+/** Stored form of a check-in: the account, the key id and the time in the clear, the rest sealed. */
+export interface SealedCheckIn extends Record<string, unknown> {
+  account_id: string;
+  key_id: string;
+  checked_in_at: string;
+  sealed: string;
+}
+
+const CLEAR_FIELDS = new Set(['account_id', 'checked_in_at']);
+
+/**
+ * The codec under `locator_position-` streams (style.md: "Encryption and
+ * snapshots are a codec under the stream"; docs/adr/0020, after ADR 12's
+ * crypto-shredding of pings). Each check-in keeps only the account and its
+ * time in the clear; latitude, longitude and accuracy are one `sealed` field,
+ * AES-256-GCM (SecretBox) under the owner's own data key from the
+ * DataKeyVault, bound to the stream and event type. Destroying that key
+ * (DELETE /v2/locator/data) makes every copy unreadable: the log, pages the
+ * store freed but did not wipe, EventStoreDB before a scavenge, Kafka.
+ *
+ * The fold starts from the stream's last event (`snapshot`): the state is the
+ * latest position and depends on nothing older, so a check-in or a viewer's
+ * read costs one backwards read however long the history is.
+ */
+export class PositionSealing {
+  private readonly boxes = new Map<string, SecretBox>();
+
+  constructor(
+    private readonly vault: DataKeyVault,
+    private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+  ) {}
+
+  /** The owner's data-key subject (monitoring's are `<account>:<customer>`; account ids never start with `locator`). */
+  static subject(accountId: string): string {
+    return `locator:${accountId}`;
+  }
+
+  codec(): StreamCodec<PositionState> {
+    return { session: (stream) => this.session(stream) };
+  }
+
+  /** Destroys the owner's key: every position sealed under it becomes noise. */
+  shred(accountId: string): Promise<void> {
+    return this.vault.destroy(PositionSealing.subject(accountId));
+  }
+
+  /** The event in the clear, or undefined when its key was destroyed (or replaced after an erasure). */
+  async open(event: RecordedEvent): Promise<RecordedEvent | undefined> {
+    const { sealed, key_id, ...clear } = event.data as SealedCheckIn;
+    if (typeof sealed !== 'string' || typeof key_id !== 'string') throw new Error(`${event.type} at ${event.streamName}@${event.revision} is not sealed`);
+    const key = await this.vault.find(PositionSealing.subject(clear.account_id), key_id);
+    if (!key) return undefined;
+    const secret = JSON.parse(this.box(key).open(sealed, aad(event.streamName, event.type))) as Record<string, unknown>;
+    return { ...event, data: { ...clear, ...secret } };
+  }
+
+  private session(stream: string): CodecSession<PositionState> {
+    let key: DataKey | undefined;
+    return {
+      snapshot: async () => {
+        let last: RecordedEvent | undefined;
+        try {
+          [last] = await this.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
+        } catch (error) {
+          if (error instanceof StreamNotFoundError) return undefined;
+          throw error;
+        }
+        if (!last) return undefined;
+        const opened = await this.open(last);
+        if (!opened) return { state: initialPositionState, revision: last.revision };
+        const event = this.registry.upcast(opened);
+        return { state: evolvePosition(initialPositionState, { type: event.type, data: event.data } as unknown as PositionEvent), revision: last.revision };
+      },
+      open: (event) => this.open(event),
+      seal: async (event: NewEvent) => {
+        const data = event.data as Record<string, unknown>;
+        const accountId = String(data.account_id);
+        key ??= await this.vault.obtain(PositionSealing.subject(accountId));
+        const clear: Record<string, unknown> = { key_id: key.id };
+        const secret: Record<string, unknown> = {};
+        for (const [field, value] of Object.entries(data)) (CLEAR_FIELDS.has(field) ? clear : secret)[field] = value;
+        clear.sealed = this.box(key).seal(JSON.stringify(secret), aad(stream, event.type));
+        return { ...event, data: clear };
+      },
+    };
+  }
+
+  private box(key: DataKey): SecretBox {
+    let box = this.boxes.get(key.id);
+    if (!box) {
+      if (this.boxes.size > 10_000) this.boxes.clear();
+      box = SecretBox.fromKey(key.key);
+      this.boxes.set(key.id, box);
+    }
+    return box;
+  }
+}
+
+function aad(stream: string, type: string): string {
+  return `${stream}|${type}`;
+}
