@@ -91,8 +91,8 @@ export function planTrip(network: TransitNetwork, request: PlanRequest): Plan {
   const walking = request.arriveBy ? (walk ? walkItinerary(request.seconds - walk.seconds) : null) : walkItinerary(request.seconds);
   const candidates: PlannedItinerary[] = journeys.map((journey) => withWalks(network, journey));
   if (walking) candidates.push(walking);
-  else if (!walk) notes.push(`Walking all the way (over ${MAX_DIRECT_WALK_M / 1000} km as the crow flies) is not offered.`);
   const itineraries = select(candidates, request.arriveBy);
+  if (itineraries.length === 0 && !walk) notes.push(`Walking all the way (over ${MAX_DIRECT_WALK_M / 1000} km as the crow flies) is not offered.`);
   if (itineraries.length > 0 && itineraries.every((itinerary) => itinerary.walkOnly) && request.transit && journeys.length > 0) {
     notes.push('Walking is faster than any vehicle here.');
   }

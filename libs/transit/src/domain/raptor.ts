@@ -13,9 +13,11 @@ import type { TransitNetwork } from './network.js';
  *   - timetabled trips (stop_times), earliest first;
  *   - frequencies.txt: with exact_times=1 departures every headway from the
  *     window's start (a timetable in all but name); with exact_times=0 a
- *     headway and nothing more, so a rider reaching the stop at t boards, in
- *     expectation, half a headway later (t + h/2, or the window's first
- *     vehicle if that is later) and rides the template's travel times.
+ *     headway and nothing more, so a rider reaching the stop at t inside the
+ *     window boards, in expectation, half a headway later (t + h/2); before
+ *     the window, the first vehicle at its start. The ride takes the
+ *     template's travel times. Boarding time never decreases as t grows, which
+ *     is all RAPTOR needs of a vehicle family.
  * A trip of the day before whose times pass 24:00:00 runs today, shifted by a day.
  */
 
@@ -300,7 +302,8 @@ function earliestVehicle(network: TransitNetwork, patternIndex: number, position
           departure = first + fromFirst;
         } else {
           if (local >= frequency.end + fromFirst) return;
-          departure = Math.max(local + Math.floor(frequency.headway / 2), frequency.start + fromFirst);
+          // Before the window the first vehicle is awaited; inside it, one comes half a headway later in expectation.
+          departure = local <= frequency.start + fromFirst ? frequency.start + fromFirst : local + Math.floor(frequency.headway / 2);
           wait = departure - local;
         }
         const absolute = departure + offset;

@@ -31,7 +31,7 @@ export class GetDeparturesController {
     status: 200,
     description:
       '`{lat, lng, radius_m, time, service_date, stops: [TransitStop + distance_m], lines: [{route, destination, stop: TransitStop + distance_m, last_stop, ' +
-      'next_departures: [{departure_time, local_time, trip_id}], frequency_based, headway: {headway_s, running, from_time, until_time, from_local, until_local} | null}], note, dataset, attribution}`',
+      'next_departures: [{departure_time, local_time, trip_id}], frequency_based, no_more_today, headway: {headway_s, running, from_time, until_time, from_local, until_local} | null}], note, dataset, attribution}`',
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `date`, `time`)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no transit feed has been imported yet' })
@@ -75,6 +75,8 @@ function lineView(feed: LoadedFeed, day: DayNumber, seconds: number, line: Board
     last_stop: stopView(network, line.lastStop),
     next_departures: line.departures.map((departure) => ({ departure_time: isoTime(feed, day, departure.time), local_time: localTime(departure.time), trip_id: network.trips[departure.trip].id })),
     frequency_based: line.headways.length > 0,
+    /** Nothing more boards here today (no departure left, no headway window running or to come). */
+    no_more_today: line.departures.length === 0 && headway === null,
     headway: headway
       ? {
           headway_s: headway.headway,
