@@ -33,7 +33,8 @@ export function planView(feed: LoadedFeed, plan: Plan, from: Point, to: Point) {
 }
 
 function itineraryView(feed: LoadedFeed, day: DayNumber, itinerary: PlannedItinerary, from: Point, to: Point) {
-  const legs = itinerary.legs.map((leg) => legView(feed, day, leg, from, to));
+  // A walk of nothing (the point is the stop) is no leg for people.
+  const legs = itinerary.legs.map((leg) => legView(feed, day, leg, from, to)).filter((leg) => leg.mode !== 'walk' || leg.distance_m > 0 || leg.duration_s > 0);
   const walkDistance = legs.reduce((sum, leg) => sum + (leg.mode === 'walk' ? leg.distance_m : 0), 0);
   return {
     walk_only: itinerary.walkOnly,
