@@ -11,6 +11,7 @@ import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
 import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
+import { runTransitBench } from './transit.bench.js';
 
 /**
  * `npm run bench [-- event-store|http]`: every figure next to a baseline
@@ -55,6 +56,7 @@ const benches: Record<string, () => Promise<Section>> = {
   search: () => runSearchBench({ queriesPerCase: quick ? 300 : 2000, rounds: 2, progress }),
   'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
   hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, ...loadPhases(50, 4) }),
+  transit: () => runTransitBench({ queries: quick ? 200 : 1000, imports: quick ? 1 : 3, rounds: 2, progress }),
 };
 
 const requested = process.argv.slice(2);

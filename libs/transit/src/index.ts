@@ -9,5 +9,5 @@ export { TransitNetwork } from './domain/network.js';
 export { planTrip, stopsNear, type Plan, type PlanRequest } from './domain/planner.js';
 export { raptor, type Journey } from './domain/raptor.js';
 export { departureBoard } from './domain/departures.js';
-export { parseIsoDate, parseClockTime } from './domain/clock-time.js';
+export { parseIsoDate, parseClockTime, parseGtfsTime } from './domain/clock-time.js';
 export type { FeedRecord } from './domain/feed-records.js';

@@ -80,38 +80,73 @@ interface Vehicle {
   departure: number;
 }
 
+/**
+ * Label arrays for one network, reused by every search: a search runs to
+ * completion synchronously, so one set serves them all, and a query allocates
+ * next to nothing (no garbage to collect between requests).
+ */
+class Workspace {
+  readonly size: number;
+  readonly best: Float64Array;
+  readonly how: Uint8Array;
+  readonly transferFrom: Int32Array;
+  readonly ride: Float64Array;
+  readonly rideTrip: Int32Array;
+  readonly rideShift: Float64Array;
+  readonly rideFrequency: Int32Array;
+  readonly rideWait: Float64Array;
+  readonly rideBoard: Int32Array;
+  readonly rideAlight: Int32Array;
+  readonly marked: Uint8Array;
+  readonly queuedFrom: Int32Array;
+
+  constructor(
+    readonly stops: number,
+    patterns: number,
+    readonly rounds: number,
+  ) {
+    this.size = stops * (rounds + 1);
+    this.best = new Float64Array(this.size);
+    this.how = new Uint8Array(this.size);
+    this.transferFrom = new Int32Array(this.size);
+    this.ride = new Float64Array(this.size);
+    this.rideTrip = new Int32Array(this.size);
+    this.rideShift = new Float64Array(this.size);
+    this.rideFrequency = new Int32Array(this.size);
+    this.rideWait = new Float64Array(this.size);
+    this.rideBoard = new Int32Array(this.size);
+    this.rideAlight = new Int32Array(this.size);
+    this.marked = new Uint8Array(stops);
+    this.queuedFrom = new Int32Array(patterns).fill(-1);
+  }
+
+  reset(rounds: number): void {
+    const used = this.stops * (rounds + 1);
+    this.best.fill(Infinity, 0, used);
+    this.ride.fill(Infinity, 0, used);
+    this.how.fill(INHERITED, 0, used);
+  }
+}
+
+const MAX_SEARCH_ROUNDS = 8;
+const workspaces = new WeakMap<TransitNetwork, Workspace>();
+
 /** Journeys that each arrive strictly earlier than every one with fewer vehicles, fewest vehicles first. */
 export function raptor(network: TransitNetwork, query: RaptorQuery): Journey[] {
   const n = network.stops.length;
-  const rounds = Math.max(1, Math.min(query.maxRounds ?? MAX_ROUNDS, 8));
-  const best: Float64Array[] = [];
-  const how: Uint8Array[] = [];
-  const transferFrom: Int32Array[] = [];
-  const ride: Float64Array[] = [];
-  const rideTrip: Int32Array[] = [];
-  const rideShift: Float64Array[] = [];
-  const rideFrequency: Int32Array[] = [];
-  const rideWait: Float64Array[] = [];
-  const rideBoard: Int32Array[] = [];
-  const rideAlight: Int32Array[] = [];
-  for (let k = 0; k <= rounds; k++) {
-    best.push(new Float64Array(n).fill(Infinity));
-    how.push(new Uint8Array(n));
-    transferFrom.push(new Int32Array(n));
-    ride.push(new Float64Array(n).fill(Infinity));
-    rideTrip.push(new Int32Array(n));
-    rideShift.push(new Float64Array(n));
-    rideFrequency.push(new Int32Array(n));
-    rideWait.push(new Float64Array(n));
-    rideBoard.push(new Int32Array(n));
-    rideAlight.push(new Int32Array(n));
+  const rounds = Math.max(1, Math.min(query.maxRounds ?? MAX_ROUNDS, MAX_SEARCH_ROUNDS));
+  let space = workspaces.get(network);
+  if (!space) {
+    space = new Workspace(n, network.patterns.length, MAX_SEARCH_ROUNDS);
+    workspaces.set(network, space);
   }
+  space.reset(rounds);
+  const { best, how, transferFrom, ride, rideTrip, rideShift, rideFrequency, rideWait, rideBoard, rideAlight, marked, queuedFrom } = space;
   const accessDistance = new Map<number, number>();
   const active = network.activeOn(query.day);
   // Yesterday's trips only matter when some run past midnight far enough to reach the query.
   const activeYesterday = network.reachesIntoNextDay(query.departure) ? network.activeOn(query.day - 1) : null;
 
-  let marked = new Uint8Array(n);
   let markedList: number[] = [];
   const mark = (stop: number) => {
     if (!marked[stop]) {
@@ -121,26 +156,26 @@ export function raptor(network: TransitNetwork, query: RaptorQuery): Journey[] {
   };
   for (const access of query.access) {
     const time = query.departure + access.seconds;
-    if (time < best[0][access.stop]) {
-      best[0][access.stop] = time;
-      how[0][access.stop] = ACCESS;
+    if (time < best[access.stop]) {
+      best[access.stop] = time;
+      how[access.stop] = ACCESS;
       accessDistance.set(access.stop, access.distanceM);
       mark(access.stop);
     }
   }
 
-  const queuedFrom = new Int32Array(network.patterns.length).fill(-1);
   const journeys: Journey[] = [];
   let bestTarget = Infinity;
 
   for (let k = 1; k <= rounds && markedList.length > 0; k++) {
-    best[k].set(best[k - 1]);
-    const previous = best[k - 1];
-    const current = best[k];
+    const base = k * n;
+    const previousBase = base - n;
+    best.copyWithin(base, previousBase, base);
 
     // Patterns through the stops improved last round, each from its first such stop.
     const queue: number[] = [];
     for (const stop of markedList) {
+      marked[stop] = 0;
       for (let at = network.stopPatternStart[stop]; at < network.stopPatternStart[stop + 1]; at++) {
         const pattern = network.stopPatternPattern[at];
         const position = network.stopPatternPosition[at];
@@ -148,39 +183,38 @@ export function raptor(network: TransitNetwork, query: RaptorQuery): Journey[] {
         if (queuedFrom[pattern] === -1 || position < queuedFrom[pattern]) queuedFrom[pattern] = position;
       }
     }
-    marked = new Uint8Array(n);
     markedList = [];
     const ridden: number[] = [];
 
     for (const patternIndex of queue) {
       const from = queuedFrom[patternIndex];
       queuedFrom[patternIndex] = -1;
-      const pattern = network.patterns[patternIndex];
-      const stops = pattern.stops;
+      const stops = network.patterns[patternIndex].stops;
       let vehicle: Vehicle | null = null;
       let boardPosition = -1;
       for (let position = from; position < stops.length; position++) {
         const stop = stops[position];
+        const at = base + stop;
         if (vehicle) {
           const trip = network.trips[vehicle.trip];
           if (!trip.noDropOff[position]) {
             const arrival = trip.arrivals[position] + vehicle.shift;
-            if (arrival < current[stop] && arrival < bestTarget) {
-              current[stop] = arrival;
-              how[k][stop] = RIDE;
-              ride[k][stop] = arrival;
-              rideTrip[k][stop] = vehicle.trip;
-              rideShift[k][stop] = vehicle.shift;
-              rideFrequency[k][stop] = vehicle.frequency;
-              rideWait[k][stop] = vehicle.wait;
-              rideBoard[k][stop] = boardPosition;
-              rideAlight[k][stop] = position;
+            if (arrival < best[at] && arrival < bestTarget) {
+              best[at] = arrival;
+              how[at] = RIDE;
+              ride[at] = arrival;
+              rideTrip[at] = vehicle.trip;
+              rideShift[at] = vehicle.shift;
+              rideFrequency[at] = vehicle.frequency;
+              rideWait[at] = vehicle.wait;
+              rideBoard[at] = boardPosition;
+              rideAlight[at] = position;
               if (!marked[stop]) ridden.push(stop);
               mark(stop);
             }
           }
         }
-        const ready = previous[stop];
+        const ready = best[previousBase + stop];
         if (ready === Infinity || position === stops.length - 1) continue;
         if (vehicle && ready > network.trips[vehicle.trip].departures[position] + vehicle.shift) continue;
         const candidate = earliestVehicle(network, patternIndex, position, ready, active, activeYesterday);
@@ -193,22 +227,22 @@ export function raptor(network: TransitNetwork, query: RaptorQuery): Journey[] {
 
     // Walking transfers from the stops reached by a vehicle this round.
     for (const stop of ridden) {
-      const arrived = ride[k][stop];
+      const arrived = ride[base + stop];
       for (let at = network.transferStart[stop]; at < network.transferStart[stop + 1]; at++) {
         const to = network.transferTo[at];
         const time = arrived + network.transferSeconds[at];
-        if (time < current[to] && time < bestTarget) {
-          current[to] = time;
-          how[k][to] = TRANSFER;
-          transferFrom[k][to] = stop;
+        if (time < best[base + to] && time < bestTarget) {
+          best[base + to] = time;
+          how[base + to] = TRANSFER;
+          transferFrom[base + to] = stop;
           mark(to);
         }
       }
     }
 
-    let improvedBy: { stop: number; seconds: number; distanceM: number } | null = null;
+    let improvedBy: StopAccess | null = null;
     for (const egress of query.egress) {
-      const time = ride[k][egress.stop] + egress.seconds;
+      const time = ride[base + egress.stop] + egress.seconds;
       if (time < bestTarget) {
         bestTarget = time;
         improvedBy = egress;
@@ -216,43 +250,44 @@ export function raptor(network: TransitNetwork, query: RaptorQuery): Journey[] {
     }
     if (improvedBy) journeys.push(reconstruct(k, improvedBy));
   }
+  for (const stop of markedList) marked[stop] = 0;
   return journeys;
 
   function reconstruct(round: number, egress: StopAccess): Journey {
-    const arrivedAt = ride[round][egress.stop];
+    const arrivedAt = ride[round * n + egress.stop];
     const legs: RaptorLeg[] = [{ kind: 'egress', stop: egress.stop, start: arrivedAt, end: arrivedAt + egress.seconds, distanceM: egress.distanceM }];
     let k = round;
     let stop = egress.stop;
     let rides = 0;
     for (;;) {
       // At (k, stop) by a vehicle of round k.
-      const trip = network.trips[rideTrip[k][stop]];
-      const boardPosition = rideBoard[k][stop];
-      const shift = rideShift[k][stop];
-      const pattern = network.patterns[trip.pattern];
+      const at = k * n + stop;
+      const trip = network.trips[rideTrip[at]];
+      const boardPosition = rideBoard[at];
+      const shift = rideShift[at];
       legs.unshift({
         kind: 'ride',
         trip: trip.index,
         shift,
-        frequency: rideFrequency[k][stop],
-        wait: rideWait[k][stop],
+        frequency: rideFrequency[at],
+        wait: rideWait[at],
         boardPosition,
-        alightPosition: rideAlight[k][stop],
+        alightPosition: rideAlight[at],
         start: trip.departures[boardPosition] + shift,
-        end: ride[k][stop],
+        end: ride[at],
       });
       rides++;
-      stop = pattern.stops[boardPosition];
+      stop = network.patterns[trip.pattern].stops[boardPosition];
       k--;
-      while (k > 0 && how[k][stop] === INHERITED) k--;
-      const kind = how[k][stop];
+      while (k > 0 && how[k * n + stop] === INHERITED) k--;
+      const kind = how[k * n + stop];
       if (kind === ACCESS || k === 0) {
-        legs.unshift({ kind: 'access', stop, start: query.departure, end: best[0][stop], distanceM: accessDistance.get(stop) ?? 0 });
+        legs.unshift({ kind: 'access', stop, start: query.departure, end: best[stop], distanceM: accessDistance.get(stop) ?? 0 });
         break;
       }
       if (kind === TRANSFER) {
-        const from = transferFrom[k][stop];
-        legs.unshift({ kind: 'transfer', from, to: stop, start: ride[k][from], end: best[k][stop] });
+        const from = transferFrom[k * n + stop];
+        legs.unshift({ kind: 'transfer', from, to: stop, start: ride[k * n + from], end: best[k * n + stop] });
         stop = from;
       }
       // RIDE: changing vehicles at the same stop; the loop continues with the ride that reached it.
