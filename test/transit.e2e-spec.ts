@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -212,4 +213,28 @@ describe('transit before any feed, and the routing throttle', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('x-ratelimit-limit')).toBe('3');
   });
+});
+
+describe('npm run ops -- import:gtfs', () => {
+  const root = path.resolve(import.meta.dirname, '..');
+  const ops = (dataDir: string, ...args: string[]) =>
+    spawnSync(process.execPath, ['scripts/start.mjs', 'ops', ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 90_000 });
+
+  it('imports a feed into transit/NAME with its report, refuses a broken one (exit 1) naming the problem, and lists both in reference:list', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-gtfs-ops-'));
+    const imported = ops(dataDir, 'import:gtfs', writeGtfsZip(SAMPLE_FEED), '--dataset', 'sample');
+    expect({ status: imported.status, stderr: imported.stderr }).toMatchObject({ status: 0 });
+    expect(imported.stdout).toMatch(/import:gtfs: transit\/sample is now v\d{8}T\d{9}Z-[0-9a-f]{6} \(\d+ records\)/);
+    expect(imported.stdout).toContain('WARNING interpolated_times ×1');
+    expect(imported.stdout).toMatch(/trips: 7\n/);
+    const broken = { ...SAMPLE_FEED };
+    delete broken['stops.txt'];
+    const refused = ops(dataDir, 'import:gtfs', writeGtfsZip(broken), '--dataset', 'sample');
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toContain('FATAL missing_required_file ×1');
+    expect(refused.stderr).toContain('stops.txt');
+    const listed = ops(dataDir, 'reference:list');
+    expect(listed.stdout).toMatch(/\* transit\/sample\tv\d{8}T/);
+    expect(ops(dataDir, 'import:gtfs').status).toBe(64);
+  }, 180_000);
 });

@@ -81,7 +81,7 @@ describe('the Accra trotro feed', () => {
     let seed = 17;
     const random = () => ((seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647);
     let withTransit = 0;
-    const pairs = 60;
+    const pairs = 40;
     for (let i = 0; i < pairs; i++) {
       const from = boardable[Math.floor(random() * boardable.length)];
       const to = boardable[Math.floor(random() * boardable.length)];

@@ -17,7 +17,11 @@ export class GtfsArchiveError extends Error {}
 const MAX_ENTRY_BYTES = 4 * 1024 ** 3;
 
 export interface CsvRow {
-  /** 1-based line of the row's start in the file (the header is line 1). */
+  /**
+   * 1-based line of the row in the file (the header is line 1), counted as
+   * records: exact unless a quoted field above spans lines (csv-parse's own
+   * per-record line info doubles the parse time of a large table).
+   */
   line: number;
   get(column: string): string;
 }
@@ -93,23 +97,24 @@ export class GtfsArchive {
         bom: true,
         relax_column_count: true,
         relax_quotes: true,
-        skip_empty_lines: true,
-        info: true,
+        skip_empty_lines: false,
       }),
     );
     input.on('error', (error) => parser.destroy(error));
     let columns: Map<string, number> | null = null;
-    let count = 0;
+    let line = 0;
     try {
-      for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      for await (const record of parser as AsyncIterable<string[]>) {
+        line++;
         if (!columns) {
+          if (record.every((value) => value.trim() === '')) continue;
           columns = new Map(record.map((column, i) => [column.trim().toLowerCase(), i]));
           continue;
         }
         if (record.every((value) => value.trim() === '')) continue;
         const indexes = columns;
-        yield { line: info.lines, get: (column: string) => (record[indexes.get(column) ?? -1] ?? '').trim() };
-        if (++count % 5000 === 0) onBytes?.(bytes);
+        yield { line, get: (column: string) => (record[indexes.get(column) ?? -1] ?? '').trim() };
+        if (line % 5000 === 0) onBytes?.(bytes);
       }
     } catch (error) {
       if (error instanceof GtfsArchiveError) throw error;
