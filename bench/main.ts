@@ -13,6 +13,7 @@ import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
 import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
+import { runTransitBench } from './transit.bench.js';
 
 /**
  * `npm run bench [-- event-store|http]`: every figure next to a baseline
@@ -59,6 +60,7 @@ const benches: Record<string, () => Promise<Section>> = {
   hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, ...loadPhases(50, 4) }),
   identity: () => runIdentityBench({ seconds: quick ? 0.3 : 2, rounds: 2, progress }),
   locator: () => runLocatorBench({ owners: quick ? 200 : 1000, history: quick ? 5 : 20, clients: 16, seconds: quick ? 1 : 3, rounds: 2, progress }),
+  transit: () => runTransitBench({ queries: quick ? 200 : 1000, imports: quick ? 1 : 3, rounds: 2, progress }),
 };
 
 const requested = process.argv.slice(2);

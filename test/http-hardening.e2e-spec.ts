@@ -165,7 +165,6 @@ describe('HTTP edge hardening', () => {
         ['GET', '/v2/precipitation-forecast'],
         ['GET', '/v2/route/incidents'],
         ['POST', '/v2/route/incidents'],
-        ['GET', '/v2/transit/departures'],
         ['POST', '/v2/navigate/route'],
       ]) {
         const response = await service.request(method, path, method === 'POST' ? { body: {} } : {});

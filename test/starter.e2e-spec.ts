@@ -10,7 +10,7 @@ import { eventually } from './support/boot.js';
 /**
  * Issue #11, "Ghana out of the box": `npm start` on an empty DATA_DIR imports
  * the committed starter pack (starter/ghana) and then answers search,
- * landmarks and resolve with data; /health answers 503 until it is live; a
+ * landmarks, resolve and transit (issue #17) with data; /health answers 503 until it is live; a
  * restart imports nothing. The real entry point, as `npm start` runs it
  * (compiled, found from dist/), and no ../shared/data is read.
  */
@@ -52,7 +52,7 @@ async function healthy(url: string): Promise<void> {
 
 const versions = async (dataDir: string) => {
   const store = new ReferenceStore(path.join(dataDir, 'reference'));
-  return Object.fromEntries(await Promise.all(['boundaries', 'places/geonames', 'places/osm'].map(async (dataset) => [dataset, await store.currentVersion(dataset)])));
+  return Object.fromEntries(await Promise.all(['boundaries', 'places/geonames', 'places/osm', 'transit/gtfs'].map(async (dataset) => [dataset, await store.currentVersion(dataset)])));
 };
 
 describe('the Ghana starter pack on first start', () => {
@@ -96,8 +96,9 @@ describe('the Ghana starter pack on first start', () => {
       ['boundaries', 'boundaries'],
       ['places', 'places/geonames'],
       ['landmarks', 'places/osm'],
+      ['transit', 'transit/gtfs'],
     ]);
-    expect(imported.map((line) => line.records)).toEqual([276, 19_028, expect.any(Number)]);
+    expect(imported.map((line) => line.records)).toEqual([276, 19_028, expect.any(Number), expect.any(Number)]);
     expect(imported[2].records).toBeGreaterThan(10_000);
     expect(service!.lines.find((line) => line.msg === 'starter data imported')).toMatchObject({ records: expect.any(Number), import_ms: expect.any(Number), ms: expect.any(Number) });
   });
@@ -133,6 +134,24 @@ describe('the Ghana starter pack on first start', () => {
     expect(answer.lat).toBeCloseTo(5.57, 1);
     expect(answer.lng).toBeCloseTo(-0.23, 1);
     expect(answer.meta.attribution.length).toBeGreaterThan(0);
+  });
+
+  it('plans a trotro trip across Accra from the 2019 feed, saying the timetable is out of date', async () => {
+    const response = await fetch(`${url}/v2/route/transit`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      // Kaneshie market to Accra Central (Makola), a weekday morning.
+      body: JSON.stringify({ from: { lat: 5.5687, lng: -0.2364 }, to: { lat: 5.5477, lng: -0.2049 }, date: '2026-11-24', time: '08:00' }),
+    });
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: { itineraries: Array<{ walk_only: boolean; legs: Array<{ mode: string }> }>; no_transit: boolean; note: string; timetable_out_of_date: boolean } };
+    expect(data.timetable_out_of_date).toBe(true);
+    expect(data.note).toContain('2020-01-31');
+    expect(data.no_transit).toBe(false);
+    expect(data.itineraries.some((itinerary) => !itinerary.walk_only && itinerary.legs.some((leg) => leg.mode === 'transit'))).toBe(true);
+    const board = await fetch(`${url}/v2/transit/departures?lat=5.5687&lng=-0.2364&radius_m=500&date=2026-11-24&time=08:00`);
+    expect(board.status).toBe(200);
+    expect(((await board.json()) as { data: { lines: unknown[] } }).data.lines.length).toBeGreaterThan(0);
   });
 
   it('imports nothing on a restart, and is ready at once', async () => {

@@ -11,6 +11,7 @@ import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
 import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
 import { StarterModule } from '../../../libs/starter/src/index.js';
+import { TransitModule } from '../../../libs/transit/src/index.js';
 import { checkpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 import { PlannedEndpointsModule } from './not-implemented.js';
@@ -54,6 +55,7 @@ export class ApiModule {
         PlacesModule,
         LocatorModule,
         LanguageModule,
+        TransitModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

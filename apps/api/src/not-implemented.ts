@@ -20,8 +20,6 @@ const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET'], '/v2/route/along', 'routing', 'key'],
   [['GET'], '/v2/route/traffic', 'routing', 'key'],
   [['GET', 'POST'], '/v2/route/incidents', 'routing', 'public'],
-  [['POST'], '/v2/route/transit', 'transit', 'key'],
-  [['GET'], '/v2/transit/departures', 'transit', 'public'],
   [['POST'], '/v2/navigate/route', 'routing', 'public'],
   [['POST'], '/v2/navigation/arrival', 'routing', 'key'],
   [['GET'], '/v2/route/static', 'routing', 'public'],

@@ -46,6 +46,7 @@ import {
   type ImportResult,
   type ReviewDecision,
 } from '../../../libs/places/src/index.js';
+import { GtfsImportError, importGtfs, type GtfsImportReport } from '../../../libs/transit/src/index.js';
 
 /** Bad arguments: exit code 64 with the command's usage. */
 class UsageError extends Error {}
@@ -87,6 +88,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'import:geonames': { usage: 'import:geonames FILE [--dataset NAME]   (GeoNames dump, e.g. GH.txt)', run: (_, args) => runImport('import:geonames', args, (store, [file], options) => importGeoNames(store, file, options)) },
   'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
+  'import:gtfs': { usage: 'import:gtfs FILE.zip [--dataset NAME]   (a GTFS feed → transit/NAME, default transit/gtfs)', run: (_, args) => runImport('import:gtfs', args, importGtfsReporting) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
   'signing-keys:rotate': { usage: 'signing-keys:rotate   (a new key signs certificates and receipts; the old one stays in the JWKS)', run: rotateSigningKeys },
@@ -290,6 +292,23 @@ async function runImport(
   process.stdout.write(`${name}: ${result.version.dataset} is now ${result.version.version} (${result.version.manifest.records} records)\n`);
   for (const [key, value] of Object.entries(result.stats)) process.stdout.write(`  ${key}: ${value}\n`);
   return 0;
+}
+
+/** A GTFS import prints its report (problems, counts, examples) whether it succeeds or is refused (docs/adr/0019). */
+async function importGtfsReporting(store: ReferenceStore, [file]: string[], options: ImportOptions): Promise<ImportResult> {
+  const printReport = (report: GtfsImportReport) => {
+    const lines = report.summary();
+    process.stdout.write(lines.length === 0 ? 'import:gtfs: no problem found in the feed\n' : `import:gtfs: ${lines.length} kind(s) of problem in the feed:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+  };
+  try {
+    const result = await importGtfs(store, file, { dataset: options.dataset, onProgress: options.onProgress });
+    printReport(result.report);
+    process.stdout.write(`  full report: ${path.join(result.version.directory, 'import-report.json')}\n`);
+    return result;
+  } catch (error) {
+    if (error instanceof GtfsImportError) printReport(error.report);
+    throw error;
+  }
 }
 
 async function listReference(): Promise<number> {

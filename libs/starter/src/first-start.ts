@@ -11,6 +11,7 @@ import {
   type ImportResult,
   type ReferenceStore,
 } from '../../places/src/index.js';
+import { DEFAULT_TRANSIT_DATASET, importGtfs, liveTransitDatasets, TRANSIT_DATASET_GROUP } from '../../transit/src/index.js';
 import { readManifest, StarterPackError, verifyPack, type PackDataset, type StarterKind } from './pack.js';
 
 /**
@@ -47,7 +48,7 @@ export interface StarterImportReport {
 export class StarterAbortedError extends Error {}
 
 /** The kinds an importer exists for, in the order they must run. */
-const IMPORT_ORDER: readonly StarterKind[] = ['boundaries', 'places', 'landmarks'];
+const IMPORT_ORDER: readonly StarterKind[] = ['boundaries', 'places', 'landmarks', 'transit'];
 const LOCK = '.starter-import.lock';
 /** Locks this process holds: its own pid in a lock file means stale only when the lock is not one of these. */
 const heldHere = new Set<string>();
@@ -57,7 +58,8 @@ const STALE_LOCK_MS = 30_000;
 /**
  * Which kinds have a live dataset. A place set counts as landmarks when it
  * came from OpenStreetMap (its manifest carries the OSM attribution, as
- * `import:osm` writes it) and as places otherwise (GeoNames).
+ * `import:osm` writes it) and as places otherwise (GeoNames). Transit is live
+ * when any `transit/*` dataset is (an operator's own feed of another city too).
  */
 export async function liveKinds(store: ReferenceStore): Promise<Map<StarterKind, string[]>> {
   const live = new Map<StarterKind, string[]>();
@@ -68,6 +70,7 @@ export async function liveKinds(store: ReferenceStore): Promise<Map<StarterKind,
     if (!version) continue;
     note(version.manifest.attribution.includes(ATTRIBUTION.osm) ? 'landmarks' : 'places', dataset);
   }
+  for (const dataset of await liveTransitDatasets(store)) note('transit', dataset);
   return live;
 }
 
@@ -119,6 +122,8 @@ function importDataset(store: ReferenceStore, packDir: string, dataset: PackData
       return importGeoNames(store, single(files, dataset), { ...importOptions, dataset: placeSetName(dataset) });
     case 'landmarks':
       return importOsm(store, single(files, dataset), { ...importOptions, dataset: placeSetName(dataset) });
+    case 'transit':
+      return importGtfs(store, single(files, dataset), { ...importOptions, dataset: transitSetName(dataset) });
     default:
       throw new StarterPackError(`no importer for ${dataset.kind}`);
   }
@@ -132,6 +137,13 @@ function single(files: string[], dataset: PackDataset): string {
 function placeSetName(dataset: PackDataset): string {
   if (!dataset.dataset?.startsWith('places/')) throw new StarterPackError(`the ${dataset.kind} dataset must be a place set (places/…), not ${dataset.dataset}`);
   return dataset.dataset.slice('places/'.length);
+}
+
+function transitSetName(dataset: PackDataset): string {
+  const prefix = `${TRANSIT_DATASET_GROUP}/`;
+  if (dataset.dataset === null) return DEFAULT_TRANSIT_DATASET;
+  if (!dataset.dataset.startsWith(prefix)) throw new StarterPackError(`the transit dataset must be under ${prefix}, not ${dataset.dataset}`);
+  return dataset.dataset.slice(prefix.length);
 }
 
 /**

@@ -35,7 +35,8 @@ const GROUPS: Group[] = [
   { name: 'signup', matches: (method, path) => method === 'POST' && path === '/v2/self/signup', rule: (config) => ({ limit: config.signupLimitPerIpPerHour, windowMs: HOUR_MS }) },
   { name: 'route_static', matches: (_, path) => path === '/v2/route/static', rule: () => perMinute(ROUTE_STATIC_PER_MINUTE) },
   { name: 'landmark_reports', matches: (_, path) => LANDMARK_REPORT_PATH.test(path), rule: () => perMinute(LANDMARK_REPORTS_PER_MINUTE) },
-  { name: 'routing', matches: (_, path) => path === '/v2/route' || path.startsWith('/v2/route/'), rule: (config) => perMinute(config.throttles.routing) },
+  // Transit (POST /v2/route/transit, GET /v2/transit/departures) is routing too: a RAPTOR search per request.
+  { name: 'routing', matches: (_, path) => path === '/v2/route' || path.startsWith('/v2/route/') || path.startsWith('/v2/transit/'), rule: (config) => perMinute(config.throttles.routing) },
   {
     name: 'navigation',
     matches: (_, path) => path.startsWith('/v2/navigate/') || path.startsWith('/v2/navigation/'),
@@ -54,7 +55,7 @@ const GROUPS: Group[] = [
 export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory): RequestGate {
   const callers = new Callers(config, directory);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0];
+    const path = routedPath(request.url);
     if (!path.startsWith('/v2/')) return false;
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const rules: Array<[string, RateLimitRule]> = [];
@@ -105,6 +106,21 @@ export function rateLimitHeadersOnEveryResponse(limiter: RateLimiter, config: Co
 }
 
 const publicKey = (request: FastifyRequest) => `ip:public:${request.ip}`;
+
+/**
+ * The path as the router matches it: find-my-way percent-decodes a path before
+ * matching, so `/v2/%72oute/transit` reaches POST /v2/route/transit and must
+ * count in the routing group too. Decoding everything (%2F included) can only
+ * put a request into a group it would not reach, never take it out of one.
+ */
+function routedPath(url: string): string {
+  const raw = url.split('?')[0];
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
 
 /** Who sent a request, as far as its X-API-Key tells without reading the log: the key's record, the operator, or nobody known. */
 class Callers {

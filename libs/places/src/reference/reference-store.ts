@@ -90,7 +90,8 @@ export class ReferenceStore {
   /** Every version on disk of every dataset, for the operator's listing. */
   async list(): Promise<Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }>> {
     const result: Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }> = [];
-    const datasets = ['boundaries', ...(await readdir(path.join(this.root, 'places')).catch(() => [] as string[])).map((name) => `places/${name}`)];
+    const group = async (name: string) => (await readdir(path.join(this.root, name)).catch(() => [] as string[])).filter((entry) => DATASET_NAME.test(`${name}/${entry}`)).map((entry) => `${name}/${entry}`);
+    const datasets = ['boundaries', ...(await group('places')), ...(await group('transit'))];
     for (const dataset of datasets) {
       const directory = path.join(this.root, dataset);
       const current = await readPointer(directory);

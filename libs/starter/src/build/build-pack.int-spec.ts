@@ -79,7 +79,7 @@ describe('starter:build', () => {
       ['places', 'places/geonames', { rows: 18 }],
       ['landmarks', 'places/osm', { 'named_nodes:osm-sample.osm': 4, 'named_nodes:pois.sqlite': 4, 'named_nodes:schools.geojson': 2, nodes: 8 }],
       ['roads', null, { ways: 1, nodes: 2 }],
-      ['transit', null, { agency: 1, routes: 1, stop_times: 2, stops: 2, trips: 1 }],
+      ['transit', 'transit/gtfs', { agency: 1, calendar: 1, routes: 1, stop_times: 2, stops: 2, trips: 1 }],
     ]);
     expect(first.manifest.sources.map((s) => s.sha256)).toEqual(fixtureRecipe.sources.map((s) => createHash('sha256').update(readFileSync(path.join(libs, s.file))).digest('hex')));
     // gzip with no time or name in it: the same header on every machine.
@@ -147,7 +147,7 @@ describe('the committed starter pack', () => {
       ['places', 'places/geonames'],
       ['landmarks', 'places/osm'],
       ['roads', null],
-      ['transit', null],
+      ['transit', 'transit/gtfs'],
     ]);
     expect(manifest.datasets[0].counts).toEqual({ level_1: 16, level_2: 260 });
     expect(manifest.datasets[1].counts).toEqual({ rows: 19_028 });

@@ -159,7 +159,7 @@ export async function buildStarterPack(options: BuildOptions): Promise<PackManif
     if (counts.stops === undefined) throw new StarterPackError(`${source.file} has no stops.txt: not a GTFS feed`);
     const file = put(`transit/${path.basename(source.file)}`, content, false);
     say(`transit: ${source.file} → ${file} (copied; ${counts.stops} stops, ${counts.routes ?? 0} routes, ${counts.trips ?? 0} trips)`);
-    datasets.push({ kind: 'transit', dataset: null, files: [file], attribution: attribution([source]), counts });
+    datasets.push({ kind: 'transit', dataset: 'transit/gtfs', files: [file], attribution: attribution([source]), counts });
   }
 
   datasets.sort((a, b) => STARTER_KINDS.indexOf(a.kind) - STARTER_KINDS.indexOf(b.kind));

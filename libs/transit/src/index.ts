@@ -1,0 +1,13 @@
+// Public transit: GTFS feeds imported as reference data, RAPTOR itineraries, departure boards (docs/adr/0019).
+export * from './transit.module.js';
+export * from './manifest.js';
+export { transitEventTypes } from './event-types.js';
+export { TransitFeeds, liveTransitDatasets, type LoadedFeed } from './transit-feeds.js';
+export { importGtfs, transitDatasetName, DEFAULT_TRANSIT_DATASET, TRANSIT_DATASET_GROUP, type GtfsImportOptions, type GtfsImportResult } from './feed/import-gtfs.js';
+export { GtfsImportError, GtfsImportReport, type ImportProblem } from './feed/import-report.js';
+export { TransitNetwork } from './domain/network.js';
+export { planTrip, stopsNear, type Plan, type PlanRequest } from './domain/planner.js';
+export { raptor, type Journey } from './domain/raptor.js';
+export { departureBoard } from './domain/departures.js';
+export { parseIsoDate, parseClockTime, parseGtfsTime } from './domain/clock-time.js';
+export type { FeedRecord } from './domain/feed-records.js';

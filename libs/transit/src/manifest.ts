@@ -1,0 +1,9 @@
+import type { ContextManifest } from '../../platform/src/index.js';
+import { transitEventTypes } from './event-types.js';
+
+/** What the transit context brings to a process (checked at start-up): queries over reference data only. */
+export const transitManifest: ContextManifest = {
+  name: 'transit',
+  events: transitEventTypes,
+  commands: [],
+};

@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export const DEFAULT_DEPARTURES_RADIUS_M = 300;
+export const MAX_DEPARTURES_RADIUS_M = 1000;
+
+/** GET /v2/transit/departures. */
+export class GetDeparturesRequest {
+  @ApiProperty({ minimum: -90, maximum: 90, example: 5.5502 })
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number' })
+  @Min(-90)
+  @Max(90)
+  lat: number;
+
+  @ApiProperty({ minimum: -180, maximum: 180, example: -0.2174 })
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number' })
+  @Min(-180)
+  @Max(180)
+  lng: number;
+
+  @ApiPropertyOptional({ description: 'Stops within this many metres (straight line) of the point', minimum: 1, maximum: MAX_DEPARTURES_RADIUS_M, default: DEFAULT_DEPARTURES_RADIUS_M })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'radius_m must be a whole number of metres' })
+  @Min(1)
+  @Max(MAX_DEPARTURES_RADIUS_M)
+  radius_m?: number;
+
+  @ApiPropertyOptional({ description: "Day, YYYY-MM-DD in the feed's time zone (default: today there)", example: '2026-11-23' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10, { message: 'date must be a calendar date YYYY-MM-DD' })
+  date?: string;
+
+  @ApiPropertyOptional({ description: 'From this clock time, HH:MM[:SS] (default: now)', example: '07:30' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(8, { message: 'time must be a clock time HH:MM or HH:MM:SS' })
+  time?: string;
+}

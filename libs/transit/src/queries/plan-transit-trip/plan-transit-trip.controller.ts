@@ -1,0 +1,69 @@
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
+import { MAX_ROUNDS } from '../../domain/raptor.js';
+import { planTrip, MAX_ITINERARIES } from '../../domain/planner.js';
+import { ACCESS_RADIUS_M, MAX_DIRECT_WALK_M, TRANSFER_RADIUS_M, WALK_DETOUR_FACTOR, WALK_SPEED_MPS } from '../../domain/walking.js';
+import { TransitFeeds } from '../../transit-feeds.js';
+import { checkDateTime, datasetView, pointOf, requestedMoment } from '../transit-views.js';
+import { planView } from './itinerary-view.js';
+import { PlanTransitTripRequest } from './plan-transit-trip.request.js';
+
+const MAX_MODES_LENGTH = 200;
+
+/** interface.md, "Routing, transit, weather, language": POST /v2/route/transit → itineraries, no_transit, note. */
+@ApiTags('transit')
+@ApiSecurity('api_key')
+@Controller('v2/route/transit')
+export class PlanTransitTripController {
+  constructor(
+    @Inject(TransitFeeds) private readonly feeds: TransitFeeds,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Public-transit itineraries (trotro, bus) between two points',
+    description:
+      `RAPTOR over the imported GTFS feed (docs/adr/0019): up to ${MAX_ITINERARIES} itineraries, Pareto-optimal on arrival time and number of vehicles ` +
+      `(at most ${MAX_ROUNDS}), walking alone included when under ${MAX_DIRECT_WALK_M / 1000} km and flagged \`walk_only\`. ` +
+      'Headway-based services (frequencies.txt with exact_times=0, as trotros are) have no timetable: boarding waits half the headway in expectation, ' +
+      'and their legs say `times_estimated: true` with `expected_wait_s`. ' +
+      `Walking is the straight line × ${WALK_DETOUR_FACTOR} at ${WALK_SPEED_MPS} m/s: to and from stops within ${ACCESS_RADIUS_M} m, between stops within ${TRANSFER_RADIUS_M} m. ` +
+      '`no_transit` is true when no itinerary uses a vehicle (none found included); `note` says why, and that the timetable is out of date when the feed\'s calendar has ended ' +
+      '(its last week then answers). `first_trip`/`last_trip` appear when nothing runs because the time is before the first or after the last departure near the origin. ' +
+      'Times are ISO 8601 UTC; `date`/`time` are read in the feed\'s time zone.',
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      '`{itineraries: [{walk_only, departure_time, arrival_time, duration_s, vehicles, transfers, walk_distance_m, legs: [walk: {mode, from, to, departure_time, arrival_time, duration_s, distance_m, geometry} | ' +
+      'transit: {mode, route: {id, short_name, long_name, name, type, mode, color, text_color}, trip_id, headsign, departure_time, arrival_time, duration_s, distance_m, ' +
+      'stops: [TransitStop {id, name, code, lat, lng, parent_station, arrival_time, departure_time}], frequency_based, headway_s, expected_wait_s, times_estimated, geometry: [[lng, lat]…]}]}], ' +
+      'no_transit, note, first_trip?, last_trip?, service_date, timetable_out_of_date, dataset, attribution}`',
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`from`, `from.lat`, `to`, `date`, `time`, `modes`, `arrive_by`)' })
+  @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no transit feed has been imported yet' })
+  plan(@Body() request: PlanTransitTripRequest) {
+    const from = pointOf(request.from, 'from');
+    const to = pointOf(request.to, 'to');
+    checkDateTime(request.date, request.time);
+    const transit = transitSelected(request.modes);
+    const feed = this.feeds.feedFor(from);
+    const { day, seconds } = requestedMoment(feed, this.clock.now(), request.date, request.time);
+    const plan = planTrip(feed.network, { from, to, day, seconds, arriveBy: request.arrive_by === true, transit });
+    return { ...planView(feed, plan, from, to), dataset: datasetView(feed), attribution: feed.attribution };
+  }
+}
+
+/** interface.md: a case-insensitive substring selector; empty or containing "transit" enables transit. */
+export function transitSelected(modes: unknown): boolean {
+  if (modes === undefined || modes === null) return true;
+  let text: string;
+  if (typeof modes === 'string') text = modes;
+  else if (Array.isArray(modes) && modes.every((mode) => typeof mode === 'string')) text = modes.join(',');
+  else throw new InvalidParamError('modes must be a string (e.g. "transit,walk") or a list of strings', 'modes');
+  if (text.length > MAX_MODES_LENGTH) throw new InvalidParamError(`modes must be at most ${MAX_MODES_LENGTH} characters`, 'modes');
+  return text.trim() === '' || text.toLowerCase().includes('transit');
+}

@@ -1,0 +1,144 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DATASET_NAME, type DatasetVersion, type ReferenceStore } from '../../places/src/index.js';
+import type { FeedRecord } from './domain/feed-records.js';
+import type { Point } from './domain/geo.js';
+import { TransitNetwork } from './domain/network.js';
+import { TransitNotLoadedError } from './domain/errors.js';
+import { TRANSIT_DATASET_GROUP } from './feed/import-gtfs.js';
+
+export interface LoadedFeed {
+  dataset: string;
+  version: string;
+  imported_at: string;
+  attribution: string[];
+  network: TransitNetwork;
+}
+
+interface Log {
+  info(fields: Record<string, unknown>): void;
+  error(fields: Record<string, unknown>): void;
+}
+
+/** A place counts as inside a feed's area when one of its stops is this close. */
+const COVERAGE_M = 5000;
+
+/** Every live `transit/*` dataset (several cities side by side), by name. */
+export async function liveTransitDatasets(store: ReferenceStore): Promise<string[]> {
+  const names = await readdir(path.join(store.root, TRANSIT_DATASET_GROUP)).catch(() => [] as string[]);
+  const live: string[] = [];
+  for (const name of names.sort()) {
+    const dataset = `${TRANSIT_DATASET_GROUP}/${name}`;
+    if (DATASET_NAME.test(dataset) && (await store.currentVersion(dataset))) live.push(dataset);
+  }
+  return live;
+}
+
+/**
+ * The transit networks the endpoints answer from: every live transit dataset,
+ * compiled in memory at start. As the gazetteer does (docs/adr/0011), it polls
+ * the `current` pointers and, when one moved, compiles the new version beside
+ * the old and swaps it in; a version that fails its checksum or does not
+ * compile is refused and the previous network keeps serving.
+ */
+export class TransitFeeds {
+  private feeds: LoadedFeed[] = [];
+  private key = '';
+  private failedKey: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private reloading: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly store: ReferenceStore,
+    private readonly log: Log,
+    private readonly pollMs = 2000,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    if (this.pollMs > 0) {
+      this.timer = setInterval(() => void this.reload(), this.pollMs);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  get loaded(): readonly LoadedFeed[] {
+    return this.feeds;
+  }
+
+  /** The feed whose stops are nearest the point (the one to route in); TransitNotLoadedError before any import. */
+  feedFor(point: Point): LoadedFeed {
+    if (this.feeds.length === 0) throw new TransitNotLoadedError();
+    if (this.feeds.length === 1) return this.feeds[0];
+    let best = this.feeds[0];
+    let bestDistance = Infinity;
+    for (const feed of this.feeds) {
+      const nearest = feed.network.grid.within(point.lat, point.lng, COVERAGE_M)[0];
+      if (nearest && nearest.distanceM < bestDistance) {
+        best = feed;
+        bestDistance = nearest.distanceM;
+      }
+    }
+    return best;
+  }
+
+  reload(): Promise<boolean> {
+    this.reloading ??= this.load().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  private async load(): Promise<boolean> {
+    let key = '';
+    try {
+      const versions: DatasetVersion[] = [];
+      for (const dataset of await liveTransitDatasets(this.store)) {
+        const version = await this.store.current(dataset);
+        if (version) versions.push(version);
+      }
+      key = versions.map((version) => `${version.dataset}@${version.version}`).join(',');
+      if (key === this.key || key === this.failedKey) return false;
+      const started = Date.now();
+      const feeds: LoadedFeed[] = [];
+      for (const version of versions) {
+        const reused = this.feeds.find((feed) => feed.dataset === version.dataset && feed.version === version.version);
+        if (reused) {
+          feeds.push(reused);
+          continue;
+        }
+        const records: FeedRecord[] = [];
+        for await (const record of this.store.records<FeedRecord>(version)) records.push(record);
+        feeds.push({
+          dataset: version.dataset,
+          version: version.version,
+          imported_at: version.manifest.imported_at,
+          attribution: version.manifest.attribution,
+          network: new TransitNetwork(records),
+        });
+      }
+      this.feeds = feeds;
+      this.key = key;
+      this.failedKey = null;
+      if (feeds.length > 0) {
+        this.log.info({
+          msg: 'transit feeds loaded',
+          datasets: feeds.map((feed) => `${feed.dataset}@${feed.version}`),
+          stops: feeds.reduce((sum, feed) => sum + feed.network.stops.length, 0),
+          patterns: feeds.reduce((sum, feed) => sum + feed.network.patterns.length, 0),
+          ms: Date.now() - started,
+        });
+      }
+      return true;
+    } catch (error) {
+      this.failedKey = key || null;
+      this.log.error({ msg: 'transit dataset not loaded; the previous one stays', err: error instanceof Error ? error.message : String(error) });
+      return false;
+    }
+  }
+}
