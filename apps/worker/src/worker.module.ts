@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
-import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
+import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, type Runtime } from '../../../libs/platform/src/index.js';
 import { IdentityNotificationsModule } from '../../../libs/identity/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksWorkerModule } from '../../../libs/webhooks/src/index.js';
@@ -57,11 +57,10 @@ export class WorkerModule {
       imports: [WebhooksWorkerModule, ...NOTIFYING_CONTEXTS],
       providers: [
         { provide: ProjectionRunner, useValue: runner },
-        { provide: PROJECTION_WAITER, useValue: { waitFor: (name: string, position: bigint, timeoutMs: number) => readModels.waitFor(name, position, timeoutMs) } },
         ...(relay ? [{ provide: IntegrationRelay, useValue: relay }] : []),
         WorkerLifecycle,
       ],
-      exports: [ProjectionRunner, PROJECTION_WAITER],
+      exports: [ProjectionRunner],
     };
   }
 }

@@ -22,9 +22,3 @@ export function checkpointPollingWaiter(readStore: ReadStore, projection: Projec
   };
 }
 
-/** Transitional, until every context waits through its commands' `awaits`: a name-based view of ReadModels. */
-export interface ProjectionWaiter {
-  waitFor(projection: string, position: bigint, timeoutMs: number): Promise<void>;
-}
-
-export const PROJECTION_WAITER = Symbol('ProjectionWaiter');
