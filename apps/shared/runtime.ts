@@ -3,6 +3,7 @@ import { accountsManifest } from '../../libs/accounts/src/index.js';
 import { auditManifest } from '../../libs/audit/src/index.js';
 import { monitoringManifest } from '../../libs/monitoring/src/index.js';
 import { placesManifest } from '../../libs/places/src/index.js';
+import { routingManifest } from '../../libs/routing/src/index.js';
 import { webhooksManifest } from '../../libs/webhooks/src/index.js';
 import {
   checkManifests,
@@ -26,7 +27,7 @@ import { projections } from '../../projections/index.js';
  * Every bounded context of the service: the one list a new context is added
  * to (README, "Adding a context"). Start-up checks that they fit together.
  */
-export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest];
+export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, routingManifest];
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {

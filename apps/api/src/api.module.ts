@@ -8,6 +8,7 @@ import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
 import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
 import { StarterModule } from '../../../libs/starter/src/index.js';
+import { RoutingModule } from '../../../libs/routing/src/index.js';
 import { checkpointPollingWaiter, PROJECTION_WAITER, type Runtime } from '../../../libs/platform/src/index.js';
 import { projections } from '../../shared/runtime.js';
 import { PlannedEndpointsModule } from './not-implemented.js';
@@ -49,6 +50,7 @@ export class ApiModule {
         TilesModule,
         WebhooksModule,
         PlacesModule,
+        RoutingModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

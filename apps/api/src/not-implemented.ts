@@ -16,7 +16,6 @@ type Access = 'public' | 'key' | 'account' | 'banking' | 'admin' | 'enterprise';
  */
 const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET'], '/v2/admin/traffic/accuracy', 'routing', 'admin'],
-  [['POST'], '/v2/route', 'routing', 'key'],
   [['GET'], '/v2/route/along', 'routing', 'key'],
   [['GET'], '/v2/route/traffic', 'routing', 'key'],
   [['GET', 'POST'], '/v2/route/incidents', 'routing', 'public'],

@@ -75,21 +75,20 @@ describe('starter data on first start', () => {
       ['boundaries', 'boundaries', 5],
       ['places', 'places/geonames', 16],
       ['landmarks', 'places/osm', 6],
+      ['roads', 'roads', 1],
     ]);
-    expect(report.skipped).toEqual([
-      { kind: 'roads', reason: 'no_importer' },
-      { kind: 'transit', reason: 'no_importer' },
-    ]);
+    expect(report.skipped).toEqual([{ kind: 'transit', reason: 'no_importer' }]);
     expect(lines.map((line) => [line.msg, line.kind, line.records])).toEqual([
       ['starter dataset imported', 'boundaries', 5],
       ['starter dataset imported', 'places', 16],
       ['starter dataset imported', 'landmarks', 6],
+      ['starter dataset imported', 'roads', 1],
     ]);
     expect((await store.current('boundaries'))!.manifest.attribution).toEqual(['Boundaries: OCHA']);
     expect((await store.current('places/osm'))!.manifest.attribution).toEqual([ATTRIBUTION.osm]);
     expect((await placesOf(store, 'places/geonames')).find((place) => place.name === 'Kumasi')).toMatchObject({ region: 'Ashanti', district: 'Kumasi Metropolitan' });
     expect((await placesOf(store, 'places/osm')).find((place) => place.name === 'Makola Market')).toMatchObject({ region: 'Greater Accra', district: 'Accra Metropolis' });
-    expect([...(await liveKinds(store)).keys()].sort()).toEqual(['boundaries', 'landmarks', 'places']);
+    expect([...(await liveKinds(store)).keys()].sort()).toEqual(['boundaries', 'landmarks', 'places', 'roads']);
     expect(leftovers(store.root)).toEqual([]);
   });
 
@@ -100,7 +99,7 @@ describe('starter data on first start', () => {
     const lines: unknown[] = [];
     const report = await importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) } });
     expect(report.imported).toEqual([]);
-    expect(report.skipped.map((entry) => entry.reason)).toEqual(['live', 'live', 'live', 'no_importer', 'no_importer']);
+    expect(report.skipped.map((entry) => entry.reason)).toEqual(['live', 'live', 'live', 'live', 'no_importer']);
     expect(lines).toEqual([]);
     expect(await pointers(store)).toEqual(before);
   });
@@ -110,7 +109,7 @@ describe('starter data on first start', () => {
     const own = await importGeoNames(store, fixture('geonames-sample.txt'), { dataset: 'mine' });
     const accra = await importOsm(store, fixture('osm-sample.osm'), { dataset: 'osm-accra' });
     const report = await importStarterData(store, packDir, { log: silent });
-    expect(report.imported.map((entry) => entry.kind)).toEqual(['boundaries']);
+    expect(report.imported.map((entry) => entry.kind)).toEqual(['boundaries', 'roads']);
     expect(await store.currentVersion('places/mine')).toBe(own.version.version);
     expect(await store.currentVersion('places/osm-accra')).toBe(accra.version.version);
     expect(await store.currentVersion('places/geonames')).toBeNull();
@@ -118,7 +117,7 @@ describe('starter data on first start', () => {
 
     const landmarksOnly = freshStore();
     await importGeoNames(landmarksOnly, fixture('geonames-sample.txt'));
-    expect((await importStarterData(landmarksOnly, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'landmarks']);
+    expect((await importStarterData(landmarksOnly, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'landmarks', 'roads']);
   });
 
   it('refuses a pack whose files do not match its manifest, importing nothing', async () => {
@@ -155,7 +154,7 @@ describe('starter data on first start', () => {
     const started = Date.now();
     const report = await importStarterData(store, packDir, { log: silent });
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(report.imported.map((entry) => entry.kind)).toEqual(['landmarks']);
+    expect(report.imported.map((entry) => entry.kind)).toEqual(['landmarks', 'roads']);
     const after = await pointers(store);
     expect(after['boundaries']).toBe(afterCrash['boundaries']);
     expect(after['places/geonames']).toBe(afterCrash['places/geonames']);
@@ -177,14 +176,14 @@ describe('starter data on first start', () => {
     ).rejects.toThrow(StarterAbortedError);
     expect(await pointers(store)).toEqual({ boundaries: null, 'places/geonames': null, 'places/osm': null, 'places/osm-accra': null });
     expect(leftovers(store.root)).toEqual([]);
-    expect((await importStarterData(store, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'places', 'landmarks']);
+    expect((await importStarterData(store, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'places', 'landmarks', 'roads']);
   });
 
   it('lets one of two processes starting together import; the other waits and finds the data live', async () => {
     const store = freshStore();
     const lines: Array<Record<string, unknown>> = [];
     const [a, b] = await Promise.all([importStarterData(store, packDir, { log: silent }), importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) } })]);
-    expect([a.imported.length, b.imported.length].sort()).toEqual([0, 3]);
+    expect([a.imported.length, b.imported.length].sort()).toEqual([0, 4]);
     for (const dataset of ['boundaries', 'places/geonames', 'places/osm']) {
       expect(readdirSync(path.join(store.root, dataset)).filter((name) => name.startsWith('v'))).toHaveLength(1);
     }
@@ -197,7 +196,7 @@ describe('starter data on first start', () => {
     writeFileSync(path.join(lock, 'owner'), `not-${hostname()} 1\n`);
     const lines: Array<Record<string, unknown>> = [];
     const report = await importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) }, staleLockMs: 600 });
-    expect(report.imported).toHaveLength(3);
+    expect(report.imported).toHaveLength(4);
     expect(lines[0]).toMatchObject({ msg: 'starter data: another process is importing it; waiting' });
     expect(existsSync(lock)).toBe(false);
   });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Gazetteer, PlacesModule, ReferenceStore, referenceRoot } from '../../places/src/index.js';
 import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/index.js';
+import { RoadNetwork, RoutingModule } from '../../routing/src/index.js';
 import { importStarterData, StarterAbortedError } from './first-start.js';
 import { appRoot, DEFAULT_PACK } from './pack.js';
 
@@ -22,6 +23,7 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(JsonLogger) private readonly logger: JsonLogger,
     @Inject(Readiness) private readonly readiness: Readiness,
     @Inject(Gazetteer) private readonly gazetteer: Gazetteer,
+    @Inject(RoadNetwork) private readonly roads: RoadNetwork,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -52,6 +54,11 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
       // A poll may be loading an older set of pointers: the second reload starts from the final ones (a no-op if already loaded).
       await this.gazetteer.reload();
       await this.gazetteer.reload();
+      // The road graph is prepared (a worker thread) and loaded before /health turns 200; the same double reload as above.
+      if (report.imported.some((entry) => entry.kind === 'roads')) {
+        await this.roads.reload();
+        await this.roads.reload();
+      }
       this.logger.info({
         msg: 'starter data imported',
         pack: packDir,
@@ -69,5 +76,5 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /** The starter import, for the HTTP processes (STARTER_DATA). */
-@Module({ imports: [PlacesModule], providers: [StarterData], exports: [StarterData] })
+@Module({ imports: [PlacesModule, RoutingModule], providers: [StarterData], exports: [StarterData] })
 export class StarterModule {}

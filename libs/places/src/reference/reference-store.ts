@@ -90,7 +90,7 @@ export class ReferenceStore {
   /** Every version on disk of every dataset, for the operator's listing. */
   async list(): Promise<Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }>> {
     const result: Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }> = [];
-    const datasets = ['boundaries', ...(await readdir(path.join(this.root, 'places')).catch(() => [] as string[])).map((name) => `places/${name}`)];
+    const datasets = ['boundaries', 'roads', ...(await readdir(path.join(this.root, 'places')).catch(() => [] as string[])).map((name) => `places/${name}`)];
     for (const dataset of datasets) {
       const directory = path.join(this.root, dataset);
       const current = await readPointer(directory);

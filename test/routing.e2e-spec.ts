@@ -1,0 +1,159 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
+import { importRoads } from '../libs/routing/src/index.js';
+import { bootService, eventually, type Service } from './support/boot.js';
+import { signUp } from './support/http.js';
+
+/** interface.md, "Routing, transit, weather, language": POST /v2/route on the starter's Accra roads and landmarks. */
+const root = path.resolve(import.meta.dirname, '..');
+const starter = (file: string) => path.join(root, 'starter/ghana', file);
+
+interface Step {
+  instruction: string;
+  name: string;
+  distance_m: number;
+  duration_s: number;
+  coordinates: Array<[number, number]>;
+  bearing_before: number;
+  bearing_after: number;
+  turn_angle: number;
+  turn_class: string;
+  surface: string;
+  surface_color: string;
+  verbal_alert: string;
+  verbal_post: string | null;
+  traffic_factor: number;
+  traffic_severity: string;
+  traffic_color: string;
+  lanes?: unknown;
+  instruction_landmark?: string;
+  landmark_confidence?: number;
+  alternate_landmarks?: string[];
+  landmark?: { name: string } | null;
+}
+interface Route {
+  distance_m: number;
+  duration_s: number;
+  geometry: { type: string; coordinates: Array<[number, number]> };
+  polyline: string;
+  summary: string;
+  steps: Step[];
+  recommended: boolean;
+  recommend_reason: string | null;
+  flood_crossings: number;
+  has_unpaved?: boolean;
+  unpaved_distance_m: number;
+  incident_count: number;
+  warnings: string[];
+  rain_note: string | null;
+  rain_eta_penalty_s: number;
+}
+type Answer = Route & { mode: string; alternatives: Route[]; engine: string; attribution: string[] };
+
+const WEST = { lat: 5.55, lng: -0.3 };
+const EAST = { lat: 5.62, lng: -0.18 };
+
+describe('routing over HTTP', () => {
+  let service: Service;
+  let key: string;
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-routing-'));
+    const store = new ReferenceStore(path.join(dataDir, 'reference'));
+    await importRoads(store, starter('roads/roads.osm.gz'));
+    await importOsm(store, starter('landmarks/osm-pois.osm.gz'));
+    service = await bootService({ dataDir });
+    key = await signUp(service, 'Ama');
+    // The graph is prepared after the server listens; /health says 503 (pending road_network) until it is loaded.
+    await eventually(async () => ((await fetch(`${service.url}/health`)).status === 200 ? true : undefined), 30_000);
+  }, 90_000);
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const route = async (body: Record<string, unknown>, expected = 200) => {
+    const response = await service.request('POST', '/v2/route', { key, body });
+    const json = (await response.json()) as { success: boolean; data: Answer; error: { code: string; field?: string; details?: Record<string, unknown> } };
+    expect({ status: response.status, error: json.error }).toMatchObject({ status: expected });
+    return json;
+  };
+
+  it('routes a car across Accra with merged, well-formed steps, both geometries and the safer-route flags', async () => {
+    const { data } = await route({ from: WEST, to: EAST, alternatives: 2 });
+    expect(data.mode).toBe('driving');
+    expect(data.distance_m).toBeGreaterThan(8000);
+    expect(data.duration_s).toBeGreaterThan(300);
+    expect(data.geometry.type).toBe('LineString');
+    expect(data.geometry.coordinates.length).toBeGreaterThan(10);
+    expect(typeof data.polyline).toBe('string');
+    expect(data.steps[0].turn_class).toBe('depart');
+    expect(data.steps[data.steps.length - 1].turn_class).toBe('arrive');
+    const stepDistance = data.steps.reduce((sum, step) => sum + step.distance_m, 0);
+    expect(Math.abs(stepDistance - data.distance_m)).toBeLessThan(5);
+    for (const [i, step] of data.steps.entries()) {
+      expect(step.instruction.length).toBeGreaterThan(3);
+      expect(step.turn_class).toMatch(/^(depart|arrive|waypoint|straight|(slight_|sharp_)?(left|right)|uturn|roundabout_exit_\d+)$/);
+      expect(Math.abs(step.turn_angle)).toBeLessThanOrEqual(180);
+      expect(step.surface_color).toMatch(/^#[0-9A-F]{6}$/);
+      expect([step.traffic_factor, step.traffic_severity, step.traffic_color]).toEqual([1, 'unknown', '#9E9E9E']);
+      expect(step.lanes).toBeUndefined(); // the Accra extract has no turn:lanes
+      // Merged: two consecutive named steps never carry the same name unless a roundabout or a real turn separates them.
+      if (i > 0 && step.name !== '' && step.name === data.steps[i - 1].name && step.turn_class === 'straight') throw new Error(`unmerged step ${i}: ${step.name}`);
+    }
+    expect(data).toMatchObject({ recommended: false, recommend_reason: null, incident_count: 0, rain_note: null, rain_eta_penalty_s: 0, warnings: [] });
+    expect(typeof data.flood_crossings).toBe('number');
+    expect(typeof data.unpaved_distance_m).toBe('number');
+    expect(data.alternatives.length).toBeGreaterThanOrEqual(1);
+    expect(data.alternatives.length).toBeLessThanOrEqual(2);
+    for (const alternative of data.alternatives) {
+      expect(alternative.polyline).not.toBe(data.polyline);
+      expect(alternative).toHaveProperty('flood_crossings');
+      expect(alternative).toHaveProperty('unpaved_distance_m');
+      expect(alternative.recommended).toBe(false);
+    }
+    expect(data.attribution).toEqual(['© OpenStreetMap contributors']);
+  });
+
+  it('routes an okada off the motorway the car takes', async () => {
+    const car = (await route({ from: WEST, to: EAST })).data;
+    const okada = (await route({ from: WEST, to: EAST, mode: 'okada' })).data;
+    expect(okada.mode).toBe('motor_scooter');
+    expect(car.summary).toContain('Motorway');
+    expect(okada.summary).not.toContain('Motorway');
+    expect(okada.polyline).not.toBe(car.polyline);
+    expect((await route({ from: WEST, to: EAST, mode: '' })).data.mode).toBe('driving');
+    expect((await route({ from: WEST, to: EAST, mode: 'walking' })).data.duration_s).toBeGreaterThan(car.duration_s * 3);
+  });
+
+  it('narrates turns by landmarks, falling back to the street instruction', async () => {
+    const { data } = await route({ from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 }, narration: 'landmark' });
+    const named = data.steps.filter((step) => step.landmark);
+    expect(named.length).toBeGreaterThan(0);
+    for (const step of data.steps) {
+      expect(step.instruction_landmark).toBeTruthy();
+      expect(step.landmark_confidence).toBeGreaterThanOrEqual(0);
+      expect(step.landmark_confidence).toBeLessThanOrEqual(1);
+      expect(Array.isArray(step.alternate_landmarks)).toBe(true);
+      if (step.landmark) expect(step.instruction_landmark).toContain(step.landmark.name);
+      else expect(step.instruction_landmark).toBe(step.instruction);
+    }
+    const street = (await route({ from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 } })).data;
+    expect(street.steps.every((step) => step.instruction_landmark === undefined)).toBe(true);
+    // Through Kwame Nkrumah Circle: each roundabout is one step naming its exit.
+    const roundabouts = street.steps.filter((step) => step.turn_class.startsWith('roundabout_exit_'));
+    expect(roundabouts.length).toBeGreaterThan(0);
+    for (const step of roundabouts) expect(step.instruction).toMatch(/^Take the \d+(st|nd|rd|th) exit at the roundabout/);
+  });
+
+  it('refuses an unknown mode naming mode, a point far from any road with 422, and answers no 5xx on bad bodies', async () => {
+    expect((await route({ from: WEST, to: EAST, mode: 'helicopter' }, 400)).error).toMatchObject({ code: 'INVALID_PARAM', field: 'mode' });
+    expect((await route({ from: { lat: 5.3, lng: -0.2 }, to: EAST }, 422)).error).toMatchObject({ code: 'NO_ROAD_NEARBY', field: 'from' });
+    expect((await route({ from: WEST, to: { lat: 91, lng: 0 } }, 400)).error).toMatchObject({ code: 'INVALID_PARAM', field: 'to.lat' });
+    expect((await route({ from: WEST, to: EAST, alternatives: 5 }, 400)).error).toMatchObject({ code: 'INVALID_PARAM', field: 'alternatives' });
+    expect((await route({ to: EAST }, 400)).error).toMatchObject({ code: 'INVALID_PARAM', field: 'from' });
+    const unauthenticated = await service.request('POST', '/v2/route', { body: { from: WEST, to: EAST } });
+    expect(unauthenticated.status).toBe(401);
+  });
+});
