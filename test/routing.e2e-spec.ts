@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
 import { importRoads } from '../libs/routing/src/index.js';
+import osrmTextInstructions from 'osrm-text-instructions';
 import { bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
 
@@ -155,5 +156,50 @@ describe('routing over HTTP', () => {
     expect((await route({ to: EAST }, 400)).error).toMatchObject({ code: 'INVALID_PARAM', field: 'from' });
     const unauthenticated = await service.request('POST', '/v2/route', { body: { from: WEST, to: EAST } });
     expect(unauthenticated.status).toBe(401);
+  });
+
+  describe('POST /v2/navigate/route', () => {
+    // The maneuver types and modifiers of the OSRM v5 API (project-osrm.org/docs/v5.24.0/api/#stepmaneuver-object).
+    const TYPES = ['turn', 'new name', 'depart', 'arrive', 'merge', 'on ramp', 'off ramp', 'fork', 'end of road', 'continue', 'roundabout', 'rotary', 'roundabout turn', 'notification', 'exit roundabout', 'exit rotary'];
+    const MODIFIERS = ['uturn', 'sharp right', 'right', 'slight right', 'straight', 'slight left', 'left', 'sharp left'];
+    const compile = osrmTextInstructions('v5');
+
+    it('answers the Directions v5 document, public and outside the envelope, that an OSRM client library reads', async () => {
+      const response = await service.request('POST', '/v2/navigate/route', { body: { from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 }, alternatives: 1 } });
+      expect(response.status).toBe(200);
+      const feed = (await response.json()) as Record<string, any>;
+      expect(feed.success).toBeUndefined();
+      expect(feed.code).toBe('Ok');
+      expect(feed.waypoints).toHaveLength(2);
+      for (const waypoint of feed.waypoints) expect(waypoint.location).toEqual([expect.any(Number), expect.any(Number)]);
+      expect(feed.routes.length).toBeGreaterThanOrEqual(1);
+      for (const route of feed.routes) {
+        expect(route).toMatchObject({ distance: expect.any(Number), duration: expect.any(Number), weight: expect.any(Number), weight_name: 'duration', geometry: expect.any(String) });
+        for (const leg of route.legs) {
+          expect(leg.steps[0].maneuver.type).toBe('depart');
+          expect(leg.steps[leg.steps.length - 1].maneuver.type).toBe('arrive');
+          for (const step of leg.steps) {
+            expect(step).toMatchObject({ distance: expect.any(Number), duration: expect.any(Number), name: expect.any(String), mode: 'driving', geometry: expect.any(String) });
+            expect(TYPES).toContain(step.maneuver.type);
+            if (step.maneuver.modifier !== undefined) expect(MODIFIERS).toContain(step.maneuver.modifier);
+            if (step.maneuver.type === 'roundabout') expect(step.maneuver.exit).toBeGreaterThanOrEqual(1);
+            expect(step.maneuver.location).toEqual([expect.any(Number), expect.any(Number)]);
+            expect(step.maneuver.bearing_after).toBeGreaterThanOrEqual(0);
+            expect(step.maneuver.bearing_after).toBeLessThan(360);
+            expect(step.intersections[0]).toMatchObject({ location: step.maneuver.location, bearings: expect.any(Array), entry: expect.any(Array) });
+            for (const voice of step.voiceInstructions) expect(voice).toMatchObject({ distanceAlongGeometry: expect.any(Number), announcement: expect.any(String), ssmlAnnouncement: expect.stringMatching(/^<speak>/) });
+            for (const banner of step.bannerInstructions) expect(banner).toMatchObject({ distanceAlongGeometry: expect.any(Number), primary: { text: expect.any(String), type: expect.any(String), components: expect.any(Array) } });
+            // Project-OSRM's own instruction compiler reads every step.
+            expect(compile.compile('en', step, { legCount: route.legs.length, legIndex: 0 }).length).toBeGreaterThan(3);
+          }
+          expect(leg.steps.slice(0, -1).every((step: any) => step.voiceInstructions.length > 0 && step.bannerInstructions.length > 0)).toBe(true);
+        }
+      }
+      const geojson = (await (await service.request('POST', '/v2/navigate/route', { body: { from: WEST, to: EAST, geometries: 'geojson' } })).json()) as Record<string, any>;
+      expect(geojson.routes[0].geometry.type).toBe('LineString');
+      const bad = await service.request('POST', '/v2/navigate/route', { body: { from: WEST, to: EAST, mode: 'jet' } });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ success: false, error: { code: 'INVALID_PARAM', field: 'mode' } });
+    });
   });
 });

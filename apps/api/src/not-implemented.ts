@@ -21,7 +21,6 @@ const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET', 'POST'], '/v2/route/incidents', 'routing', 'public'],
   [['POST'], '/v2/route/transit', 'transit', 'key'],
   [['GET'], '/v2/transit/departures', 'transit', 'public'],
-  [['POST'], '/v2/navigate/route', 'routing', 'public'],
   [['POST'], '/v2/navigation/arrival', 'routing', 'key'],
   [['GET'], '/v2/route/static', 'routing', 'public'],
   [['GET'], '/v2/analytics/traffic-heatmap', 'routing', 'key'],

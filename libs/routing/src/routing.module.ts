@@ -5,6 +5,7 @@ import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/i
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
 import { IsochroneService } from './isochrone/isochrone.js';
+import { NavigateRouteController } from './queries/navigate-route/navigate-route.controller.js';
 import { PlanRouteController } from './queries/plan-route/plan-route.controller.js';
 import { RoadNetwork } from './road-network.js';
 import { RoutePlanner } from './route-planner.js';
@@ -43,7 +44,7 @@ export const routingProviders = [
  */
 @Module({
   imports: [PlacesModule],
-  controllers: [PlanRouteController],
+  controllers: [PlanRouteController, NavigateRouteController],
   providers: routingProviders,
   exports: [RoadNetwork, RoutePlanner, IsochroneService, ROUTING_ENGINE],
 })
