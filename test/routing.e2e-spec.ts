@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
-import { importRoads } from '../libs/routing/src/index.js';
+import { PNG } from 'pngjs';
+import { importRoads, IsochroneService } from '../libs/routing/src/index.js';
 import osrmTextInstructions from 'osrm-text-instructions';
 import { bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
@@ -200,6 +201,75 @@ describe('routing over HTTP', () => {
       const bad = await service.request('POST', '/v2/navigate/route', { body: { from: WEST, to: EAST, mode: 'jet' } });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toMatchObject({ success: false, error: { code: 'INVALID_PARAM', field: 'mode' } });
+    });
+  });
+
+  describe('GET /v2/route/along', () => {
+    interface Along {
+      length_m: number;
+      items: Array<{ name: string; distance_along_m: number; offset_m: number; side: string; landmark_confidence: number }>;
+    }
+    it('lists the landmarks a route passes, in order, with their side of the road, from points or from a polyline', async () => {
+      const response = await service.request('GET', '/v2/route/along?from=5.556,-0.233&to=5.57,-0.18&radius_m=60', { key });
+      expect(response.status).toBe(200);
+      const along = ((await response.json()) as { data: Along }).data;
+      expect(along.length_m).toBeGreaterThan(5000);
+      expect(along.items.length).toBeGreaterThan(3);
+      for (const [i, item] of along.items.entries()) {
+        expect(['left', 'right', 'on']).toContain(item.side);
+        expect(item.offset_m).toBeLessThanOrEqual(60);
+        expect(item.distance_along_m).toBeLessThanOrEqual(along.length_m + 1);
+        if (i > 0) expect(item.distance_along_m).toBeGreaterThanOrEqual(along.items[i - 1].distance_along_m);
+      }
+      const { data: route } = await route_({ from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 } });
+      const byPolyline = await service.request('GET', `/v2/route/along?radius_m=60&polyline=${encodeURIComponent(route.polyline)}`, { key });
+      const sameRoute = ((await byPolyline.json()) as { data: Along }).data;
+      expect(sameRoute.items.map((item) => item.name)).toEqual(along.items.map((item) => item.name));
+      const broken = await service.request('GET', '/v2/route/along?polyline=%7E%7E%7E', { key });
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'polyline' } });
+    });
+
+    const route_ = async (body: Record<string, unknown>) => (await (await service.request('POST', '/v2/route', { key, body })).json()) as { data: Answer };
+  });
+
+  describe('GET /v2/route/static', () => {
+    it('draws an 800×500 PNG with the route in its colour, public', async () => {
+      const response = await service.request('GET', '/v2/route/static?from=5.556,-0.233&to=5.57,-0.18');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/png');
+      const image = PNG.sync.read(Buffer.from(await response.arrayBuffer()));
+      expect([image.width, image.height]).toEqual([800, 500]);
+      let routePixels = 0;
+      for (let i = 0; i < image.data.length; i += 4) if (image.data[i] === 0x1a && image.data[i + 1] === 0x73 && image.data[i + 2] === 0xe8) routePixels++;
+      expect(routePixels).toBeGreaterThan(1000);
+      const bad = await service.request('GET', '/v2/route/static?from=5.556&to=5.57,-0.18');
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ success: false, error: { code: 'INVALID_PARAM', field: 'from' } });
+    });
+  });
+
+  describe('isochrones for geofences', () => {
+    it('outlines the area reachable in minutes as a polygon the geofence endpoint accepts, and a ping inside it enters the fence', async () => {
+      const isochrones = service.app.get(IsochroneService);
+      const small = await isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 3, mode: 'driving' });
+      const large = await isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 8, mode: 'driving' });
+      expect(small.h3_cells.length).toBeGreaterThan(0);
+      expect(large.h3_cells.length).toBeGreaterThan(small.h3_cells.length);
+      expect(large.reachable_road_m).toBeGreaterThan(small.reachable_road_m);
+      const ring = large.polygon.coordinates[0];
+      expect(ring[0]).toEqual(ring[ring.length - 1]);
+      expect(ring.length).toBeLessThanOrEqual(1001);
+      await expect(isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 0, mode: 'driving' })).rejects.toThrow(/minutes/);
+      await expect(isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 5, mode: 'rocket' })).rejects.toThrow(/mode/);
+
+      const created = await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'polygon', polygon: large.polygon, customer_id: 'rider-1', name: 'within 8 minutes' } });
+      expect(created.status).toBe(201);
+      await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'rider-1' } });
+      const ping = await service.request('POST', '/v2/monitoring/pings', { key, body: { customer_id: 'rider-1', lat: large.snapped.lat, lng: large.snapped.lng } });
+      expect(ping.status).toBeLessThan(300);
+      const events = await service.runtime.backends.events.readAll({ maxCount: 100_000 });
+      expect(events.some((event) => event.type === 'GeofenceEntered')).toBe(true);
     });
   });
 });

@@ -7,6 +7,8 @@ import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
 import { IsochroneService } from './isochrone/isochrone.js';
 import { NavigateRouteController } from './queries/navigate-route/navigate-route.controller.js';
 import { PlanRouteController } from './queries/plan-route/plan-route.controller.js';
+import { RouteAlongController } from './queries/route-along/route-along.controller.js';
+import { StaticRouteController } from './queries/static-route/static-route.controller.js';
 import { RoadNetwork } from './road-network.js';
 import { RoutePlanner } from './route-planner.js';
 import { ROUTING_ENGINE, type RoutingEngine } from './routing-engine.port.js';
@@ -44,7 +46,7 @@ export const routingProviders = [
  */
 @Module({
   imports: [PlacesModule],
-  controllers: [PlanRouteController, NavigateRouteController],
+  controllers: [PlanRouteController, NavigateRouteController, RouteAlongController, StaticRouteController],
   providers: routingProviders,
   exports: [RoadNetwork, RoutePlanner, IsochroneService, ROUTING_ENGINE],
 })

@@ -13,7 +13,10 @@ export const ISOCHRONE_MAX_MINUTES = 60;
 /** Vertices of the outer ring at most (the geofence polygon limit is 1000): a coarser H3 resolution is used when finer cells would exceed it. */
 export const ISOCHRONE_MAX_VERTICES = 1000;
 export const ISOCHRONE_MAX_HOLES = 20;
-const SAMPLE_EVERY_M = 40;
+/** Samples along reached road: dense enough that no res-9 cell (≈ 350 m across) a road crosses is missed. */
+const SAMPLE_EVERY_M = 90;
+/** H3 lookups between yields to the event loop (≈ 20 µs each): a large isochrone never holds it for long. */
+const CELLS_PER_SLICE = 1500;
 
 export interface IsochroneRequest {
   center: LatLng;
@@ -41,17 +44,17 @@ export interface Isochrone {
  * The area reachable on the road network within `minutes` (isochrone
  * geofences, issue #15): a Dijkstra from the snapped centre bounded by the
  * time, the reached roads (partly reached edges cut where time runs out)
- * sampled every 40 m, the H3 cells holding them at the finest resolution
+ * sampled every 90 m, the H3 cells holding them at the finest resolution
  * (9, then 8, 7) whose outline fits a geofence polygon, and that outline.
  *
  * For the monitoring context (docs/adr/0018, "Isochrone geofences"): call
- * `isochrone({center, minutes, mode})`, store `polygon` as the fence's
+ * `await isochrone({center, minutes, mode})`, store `polygon` as the fence's
  * geometry and `h3_cells` (or index the polygon as for polygon fences).
  */
 export class IsochroneService {
   constructor(private readonly network: () => LoadedNetwork | null) {}
 
-  isochrone(request: IsochroneRequest): Isochrone {
+  async isochrone(request: IsochroneRequest): Promise<Isochrone> {
     const mode = parseMode(request.mode);
     const minutes = request.minutes;
     if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < ISOCHRONE_MIN_MINUTES || minutes > ISOCHRONE_MAX_MINUTES) {
@@ -113,7 +116,14 @@ export class IsochroneService {
       sampleEdge(net, edge, reachedFromStart, reachedFromEnd, samples);
     }
     for (const resolution of [9, 8, 7, 6]) {
-      const cells = new Set(samples.map(([lat, lng]) => latLngToCell(lat, lng, resolution)));
+      // A cell counts in the cover when a sample in it lies inside the outline kept (cells of other pieces are left out).
+      const sampleOf = new Map<string, [number, number]>();
+      for (const [i, sample] of samples.entries()) {
+        const cell = latLngToCell(sample[0], sample[1], resolution);
+        if (!sampleOf.has(cell)) sampleOf.set(cell, sample);
+        if (i % CELLS_PER_SLICE === CELLS_PER_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
+      }
+      const cells = new Set(sampleOf.keys());
       const centre = latLngToCell(snap.lat, snap.lng, resolution);
       const polygons = cellsToMultiPolygon([...cells], true) as Array<Array<Array<[number, number]>>>;
       // The piece holding the centre (cells reached over a bridge with nothing in between come apart).
@@ -121,7 +131,7 @@ export class IsochroneService {
       if (!polygon || polygon[0].length - 1 > ISOCHRONE_MAX_VERTICES) continue;
       const holes = polygon.slice(1).sort((a, b) => ringArea(b) - ringArea(a)).slice(0, ISOCHRONE_MAX_HOLES);
       const rings = [polygon[0], ...holes].map(closeRing);
-      const inPolygon = [...cells].filter((cell) => cell === centre || samplesOf(cell, samples, resolution, rings));
+      const inPolygon = [...cells].filter((cell) => cell === centre || insideRing(rings[0], sampleOf.get(cell)![1], sampleOf.get(cell)![0]));
       return {
         mode,
         minutes,
@@ -155,12 +165,6 @@ function sampleEdge(net: LoadedNetwork, edge: number, fromStart: number, fromEnd
     }
     travelled += segment;
   }
-}
-
-/** Whether the cell holds a sample inside the chosen outline (cells of other pieces are left out of the cover). */
-function samplesOf(cell: string, samples: Array<[number, number]>, resolution: number, rings: Array<Array<[number, number]>>): boolean {
-  for (const [lat, lng] of samples) if (latLngToCell(lat, lng, resolution) === cell) return insideRing(rings[0], lng, lat);
-  return false;
 }
 
 function insideRing(ring: Array<[number, number]>, x: number, y: number): boolean {
