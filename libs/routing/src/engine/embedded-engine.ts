@@ -17,8 +17,8 @@ export class EmbeddedEngine implements RoutingEngine {
 
   constructor(private readonly network: () => LoadedNetwork | null) {}
 
-  route(request: EngineRouteRequest): Promise<EngineRouteResult> {
-    return Promise.resolve(this.routeNow(request));
+  async route(request: EngineRouteRequest): Promise<EngineRouteResult> {
+    return this.routeNow(request);
   }
 
   routeNow(request: EngineRouteRequest): EngineRouteResult {
@@ -151,6 +151,11 @@ export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode): PathLeg
     });
   }
   if (coordinates.length === 1) coordinates.push([...coordinates[0]] as [number, number]);
+  // Pieces of no length (a snap on an edge's very end) say nothing; a leg keeps at least one span, over all its points.
+  let kept = spans.filter((span) => span.to > span.from);
+  if (kept.length === 0) kept = [{ ...spans[0], from: 0, to: coordinates.length - 1 }];
+  spans.length = 0;
+  spans.push(...kept);
   return {
     distance_m: spans.reduce((sum, span) => sum + span.distance_m, 0),
     duration_s: spans.reduce((sum, span) => sum + span.duration_s, 0),

@@ -1,5 +1,6 @@
 import { MODES } from '../domain/profiles.js';
 import type { RoadRecord } from '../domain/road-records.js';
+import { closeIslands } from './components.js';
 import { contract, type ArcList } from './contraction.js';
 import type { PreparedGraph } from './graph-file.js';
 import { buildRoadGraph, NO_ACCESS, type RoadGraph } from './road-graph.js';
@@ -29,7 +30,8 @@ export function arcsOf(graph: RoadGraph, weights: Int32Array): ArcList {
 export function prepareGraph(records: Iterable<RoadRecord>, datasetVersion: string, onProgress?: (phase: string, done: number, total: number) => void): PreparedGraph {
   const started = Date.now();
   const { graph, stats } = buildRoadGraph(records);
+  const islands = Object.fromEntries(MODES.map((mode, m) => [`island_edges_${mode}`, closeIslands(graph, graph.weights[m])]));
   const hierarchies = MODES.map((mode, m) => contract(arcsOf(graph, graph.weights[m]), { onProgress: (done, total) => onProgress?.(`contracting ${mode}`, done, total) }));
   const shortcutCounts = Object.fromEntries(MODES.map((mode, m) => [`arcs_${mode}`, hierarchies[m].arcEdge.length]));
-  return { graph, hierarchies, meta: { dataset_version: datasetVersion, prepared_at: new Date().toISOString(), prepare_ms: Date.now() - started, stats: { ...stats, ...shortcutCounts } } };
+  return { graph, hierarchies, meta: { dataset_version: datasetVersion, prepared_at: new Date().toISOString(), prepare_ms: Date.now() - started, stats: { ...stats, ...islands, ...shortcutCounts } } };
 }
