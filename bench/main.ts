@@ -9,6 +9,7 @@ import { runHexcodeBench } from './hexcode.bench.js';
 import { runHttpBench } from './http.bench.js';
 import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
+import { runRoutingBench } from './routing.bench.js';
 import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
 
@@ -55,6 +56,15 @@ const benches: Record<string, () => Promise<Section>> = {
   search: () => runSearchBench({ queriesPerCase: quick ? 300 : 2000, rounds: 2, progress }),
   'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
   hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, ...loadPhases(50, 4) }),
+  routing: () =>
+    runRoutingBench({
+      pairs: quick ? 200 : 1000,
+      rounds: 2,
+      gridSize: quick ? 300 : 1000,
+      scalePairs: quick ? 200 : 1000,
+      graphhopperUrl: process.env.GRAPHHOPPER_URL,
+      progress,
+    }),
 };
 
 const requested = process.argv.slice(2);
