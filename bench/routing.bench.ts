@@ -65,6 +65,8 @@ async function accra(options: RoutingBenchOptions, rows: Row[], checks: Check[],
     });
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [RoutingModule]), 'bench', { signals: false });
     const key = await issueKey(served.url, adminKey, 'bench-routing');
+    // The service loads its road graph after it listens (/health 503, pending road_network, until then).
+    for (let i = 0; i < 600 && (await fetch(`${served.url}/health`)).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     const ours = async ([from, to]: (typeof pairs)[number]) => {
       const response = await fetch(`${served!.url}/v2/route`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ from, to }) });
       if (response.status !== 200) throw new Error(`POST /v2/route answered ${response.status}`);
