@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -271,5 +272,23 @@ describe('routing over HTTP', () => {
       const events = await service.runtime.backends.events.readAll({ maxCount: 100_000 });
       expect(events.some((event) => event.type === 'GeofenceEntered')).toBe(true);
     });
+  });
+
+  describe('npm run ops -- import:roads', () => {
+    it('imports a road file with a progress report, lists it, and refuses a file without roads and a missing file argument', () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-roads-ops-'));
+      const ops = (...args: string[]) =>
+        spawnSync(process.execPath, ['scripts/start.mjs', 'ops', ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60_000 });
+      const imported = ops('import:roads', path.join(root, 'libs/routing/src/__fixtures__/junction.osm'));
+      expect(imported.stderr).toMatch(/import:roads reading: 100%/);
+      expect(imported.stdout).toMatch(/roads is now v\d{8}T\d{9}Z-[0-9a-f]{6} \(\d+ records\)/);
+      expect(imported.stdout).toContain('restrictions: 2');
+      expect(imported.status).toBe(0);
+      expect(ops('reference:list').stdout).toMatch(/^\* roads\tv\S+\t\d+ records\tjunction\.osm$/m);
+      const wrong = ops('import:roads', path.join(root, 'libs/places/src/__fixtures__/landmarks-sample.osm'));
+      expect(wrong.status).toBe(1);
+      expect(wrong.stderr).toContain('no routable highway way');
+      expect(ops('import:roads').status).toBe(64);
+    }, 90_000);
   });
 });
