@@ -45,7 +45,7 @@ export interface RouteStep {
   landmark_confidence?: number;
   alternate_landmarks?: string[];
   landmark?: { name: string; slug: string; kind: string; lat: number; lng: number; distance_m: number; position: string } | null;
-  /** Internal: the leg it belongs to (not serialised by the controllers' views). */
+  /** The leg it belongs to (0 without via points). */
   leg: number;
 }
 

@@ -6,7 +6,8 @@ import { decodePolyline, PolylineError } from '../../domain/polyline.js';
 import { RoutePlanner } from '../../route-planner.js';
 import { landmarksAlong } from '../../routes/route-along.js';
 import { parseLatLngParam } from '../point.query.js';
-import { DEFAULT_ALONG_RADIUS_M, RouteAlongRequest } from './route-along.request.js';
+import { DEFAULT_ALONG_RADIUS_M, MAX_ALONG_LENGTH_M, RouteAlongRequest } from './route-along.request.js';
+import { haversineM } from '../../engine/geo.js';
 
 /** interface.md: GET /v2/route/along → landmarks along a route, with distance along it and side of the road. */
 @ApiTags('routing')
@@ -38,6 +39,9 @@ export class RouteAlongController {
         throw new InvalidParamError(`polyline is not an encoded polyline: ${error instanceof PolylineError ? error.message : 'malformed'}`, 'polyline');
       }
       if (line.length < 2) throw new InvalidParamError('polyline must hold at least two points', 'polyline');
+      let length = 0;
+      for (let i = 1; i < line.length; i++) length += haversineM(line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]);
+      if (length > MAX_ALONG_LENGTH_M) throw new InvalidParamError(`polyline is ${Math.round(length / 1000)} km long; landmarks are listed along at most ${MAX_ALONG_LENGTH_M / 1000} km`, 'polyline');
     } else {
       if (request.from === undefined) throw new InvalidParamError('from is required ("lat,lng"), or give polyline', 'from');
       if (request.to === undefined) throw new InvalidParamError('to is required ("lat,lng"), or give polyline', 'to');

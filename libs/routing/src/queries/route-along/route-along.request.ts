@@ -6,6 +6,8 @@ export const MAX_ALONG_RADIUS_M = 200;
 export const DEFAULT_ALONG_RADIUS_M = 50;
 export const MAX_ALONG_RESULTS = 200;
 export const MAX_POLYLINE_CHARS = 50_000;
+/** A route longer than this is refused (a trip across a city or region, not a country: ~1,700 probes at most). */
+export const MAX_ALONG_LENGTH_M = 100_000;
 
 /** GET /v2/route/along: `from` and `to` (a route is computed for `mode`), or `polyline`. */
 export class RouteAlongRequest {
