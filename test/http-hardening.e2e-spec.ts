@@ -133,13 +133,13 @@ describe('HTTP edge hardening', () => {
 
   describe('specified-but-unbuilt endpoints', () => {
     it('authenticate before answering 501', async () => {
-      const missing = await service.request('POST', '/v2/route', { body: {} });
+      const missing = await service.request('POST', '/v2/navigation/arrival', { body: {} });
       expect(missing.status).toBe(401);
       expect(await json<ErrorAnswer>(missing)).toMatchObject({ error: { code: 'MISSING_API_KEY' } });
-      const invalid = await service.request('POST', '/v2/route', { key: 'no-such-key', body: {} });
+      const invalid = await service.request('POST', '/v2/navigation/arrival', { key: 'no-such-key', body: {} });
       expect(invalid.status).toBe(401);
       expect(await json<ErrorAnswer>(invalid)).toMatchObject({ error: { code: 'INVALID_API_KEY' } });
-      const valid = await service.request('POST', '/v2/route', { key, body: {} });
+      const valid = await service.request('POST', '/v2/navigation/arrival', { key, body: {} });
       expect(valid.status).toBe(501);
       expect(await json<ErrorAnswer>(valid)).toMatchObject({ error: { code: 'NOT_IMPLEMENTED' } });
       const pathParam = await service.request('GET', '/v2/locator/target-1/location');
@@ -166,7 +166,6 @@ describe('HTTP edge hardening', () => {
         ['GET', '/v2/route/incidents'],
         ['POST', '/v2/route/incidents'],
         ['GET', '/v2/transit/departures'],
-        ['POST', '/v2/navigate/route'],
         ['GET', '/v2/.well-known/jwks.json'],
       ]) {
         const response = await service.request(method, path, method === 'POST' ? { body: {} } : {});
@@ -176,8 +175,8 @@ describe('HTTP edge hardening', () => {
 
     it('are documented with their 501 and their access', async () => {
       const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
-      expect(document.paths['/v2/route'].post.responses).toHaveProperty('501');
-      expect(document.paths['/v2/route'].post.security).toEqual([{ api_key: [] }]);
+      expect(document.paths['/v2/navigation/arrival'].post.responses).toHaveProperty('501');
+      expect(document.paths['/v2/navigation/arrival'].post.security).toEqual([{ api_key: [] }]);
       expect(document.paths['/v2/locator/{targetId}/location'].get.responses).toHaveProperty('501');
       expect(document.paths['/v2/weather/alerts'].get.security ?? []).toEqual([]);
     });
