@@ -34,7 +34,7 @@ interface Step {
   instruction_landmark?: string;
   landmark_confidence?: number;
   alternate_landmarks?: string[];
-  landmark?: { name: string } | null;
+  landmark?: { name: string; slug: string } | null;
 }
 interface Route {
   distance_m: number;
@@ -67,7 +67,8 @@ describe('routing over HTTP', () => {
     const store = new ReferenceStore(path.join(dataDir, 'reference'));
     await importRoads(store, starter('roads/roads.osm.gz'));
     await importOsm(store, starter('landmarks/osm-pois.osm.gz'));
-    service = await bootService({ dataDir });
+    // TRUST_PROXY: landmark reporters come from their own X-Forwarded-For addresses.
+    service = await bootService({ dataDir, env: { TRUST_PROXY: 'true' } });
     key = await signUp(service, 'Ama');
     // The graph is prepared after the server listens; /health says 503 (pending road_network) until it is loaded.
     await eventually(async () => ((await fetch(`${service.url}/health`)).status === 200 ? true : undefined), 30_000);
@@ -130,7 +131,7 @@ describe('routing over HTTP', () => {
     expect((await route({ from: WEST, to: EAST, mode: 'walking' })).data.duration_s).toBeGreaterThan(car.duration_s * 3);
   });
 
-  it('narrates turns by landmarks, falling back to the street instruction', async () => {
+  it('narrates turns by landmarks, falling back to the street instruction, and never by a landmark reports excluded', async () => {
     const { data } = await route({ from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 }, narration: 'landmark' });
     const named = data.steps.filter((step) => step.landmark);
     expect(named.length).toBeGreaterThan(0);
@@ -142,6 +143,17 @@ describe('routing over HTTP', () => {
       if (step.landmark) expect(step.instruction_landmark).toContain(step.landmark.name);
       else expect(step.instruction_landmark).toBe(step.instruction);
     }
+    // Three reporters say a landmark is wrong: it is excluded from narration, and the next route never names it.
+    const named0 = named[0].landmark as { name: string; slug: string };
+    for (const ip of ['198.51.100.11', '198.51.100.12', '198.51.100.13']) {
+      const reported = await service.request('POST', `/v2/landmarks/${named0.slug}/report`, { body: { reason: 'wrong_landmark' }, headers: { 'x-forwarded-for': ip } });
+      expect(reported.status).toBe(200);
+    }
+    const again = await eventually(async () => {
+      const { data: next } = await route({ from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 }, narration: 'landmark' });
+      return next.steps.every((step) => (step.landmark as { slug?: string } | null)?.slug !== named0.slug) ? next : undefined;
+    });
+    expect(again.steps.map((step) => step.instruction_landmark).join(' ')).not.toContain(named0.name);
     const street = (await route({ from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 } })).data;
     expect(street.steps.every((step) => step.instruction_landmark === undefined)).toBe(true);
     // Through Kwame Nkrumah Circle: each roundabout is one step naming its exit.
