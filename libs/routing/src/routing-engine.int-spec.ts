@@ -18,6 +18,22 @@ afterAll(() => network?.stop());
 
 describe('routing engine contract: embedded', () => {
   routingEngineContract(() => new EmbeddedEngine(() => network.current()), () => pairs);
+
+  // Issue #16 applies learned traffic and corroborated hazards through the port's constraints, with no re-preparation.
+  it('applies per-query constraints: traffic factors lengthen the trip, an avoided circle is never entered', async () => {
+    const engine = new EmbeddedEngine(() => network.current());
+    const [from, to] = pairs[0];
+    const plain = (await engine.route({ points: [from, to], mode: 'driving', alternatives: 0 })).paths[0];
+    const slow = (await engine.route({ points: [from, to], mode: 'driving', alternatives: 0, constraints: { trafficFactor: () => 2 } })).paths[0];
+    expect(slow.duration_s).toBeCloseTo(plain.duration_s * 2, 0);
+    expect(slow.distance_m).toBeCloseTo(plain.distance_m, 0);
+    const coordinates = plain.legs[0].coordinates;
+    const [lng, lat] = coordinates[Math.floor(coordinates.length / 2)];
+    const around = (await engine.route({ points: [from, to], mode: 'driving', alternatives: 0, constraints: { avoidAreas: [{ lat, lng, radius_m: 40 }] } })).paths[0];
+    const enters = around.legs[0].coordinates.some(([x, y]) => Math.hypot((y - lat) * 111_195, (x - lng) * 110_700) < 30);
+    expect(enters).toBe(false);
+    expect(around.duration_s).toBeGreaterThan(plain.duration_s);
+  });
 });
 
 describeWith('GRAPHHOPPER_URL', 'the GraphHopper routing engine contract')('routing engine contract: GraphHopper (GRAPHHOPPER_URL)', () => {

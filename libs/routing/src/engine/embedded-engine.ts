@@ -37,7 +37,7 @@ export class EmbeddedEngine implements RoutingEngine {
       if (!leg) throw new NoRouteError(mode, i - 1);
       legs.push(leg);
     }
-    const paths = [toPath(net, legs, mode)];
+    const paths = [toPath(net, legs, mode, factor)];
     // Alternatives for a trip without via points: the penalty method (edges of the routes found so far made dearer).
     if (request.alternatives > 0 && legs.length === 1) {
       const found = [legs[0]];
@@ -52,7 +52,7 @@ export class EmbeddedEngine implements RoutingEngine {
         if (cost > best * ALT_MAX_STRETCH) continue;
         if (found.some((other) => sharedShare(net, candidate, other) > ALT_MAX_SHARED)) continue;
         found.push(candidate);
-        paths.push(toPath(net, [candidate], mode));
+        paths.push(toPath(net, [candidate], mode, factor));
       }
     }
     return { paths, warnings: [], engine: this.name };
@@ -94,8 +94,8 @@ function sharedShare(net: LoadedNetwork, a: EdgeLeg, b: EdgeLeg): number {
   return total === 0 ? 1 : shared / total;
 }
 
-function toPath(net: LoadedNetwork, legs: EdgeLeg[], mode: Mode): EnginePath {
-  const built = legs.map((leg) => toPathLeg(net, leg, mode));
+function toPath(net: LoadedNetwork, legs: EdgeLeg[], mode: Mode, factor?: EdgeFactor): EnginePath {
+  const built = legs.map((leg) => toPathLeg(net, leg, mode, factor));
   return {
     distance_m: built.reduce((sum, leg) => sum + leg.distance_m, 0),
     duration_s: built.reduce((sum, leg) => sum + leg.duration_s, 0),
@@ -103,8 +103,8 @@ function toPath(net: LoadedNetwork, legs: EdgeLeg[], mode: Mode): EnginePath {
   };
 }
 
-/** A leg's geometry and one span per edge piece, with the road's attributes for the direction travelled. */
-export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode): PathLeg {
+/** A leg's geometry and one span per edge piece, with the road's attributes for the direction travelled; durations under the query's factors. */
+export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode, factor?: EdgeFactor): PathLeg {
   const graph = net.graph;
   const weights = graph.weights[MODES.indexOf(mode)];
   const coordinates: Array<[number, number]> = [];
@@ -130,7 +130,7 @@ export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode): PathLeg
       from: first,
       to: coordinates.length - 1,
       distance_m: graph.edgeLength[edge] * fraction,
-      duration_s: LoadedNetwork.seconds(weights[2 * edge + dir] * fraction),
+      duration_s: LoadedNetwork.seconds(weights[2 * edge + dir] * fraction * (factor ? factor(edge, dir) : 1)),
       road_id: `osm:way/${way.osm_id}`,
       junction_degree: degree,
       road: {
