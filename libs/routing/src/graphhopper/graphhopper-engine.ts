@@ -57,14 +57,15 @@ export class GraphHopperEngine implements RoutingEngine {
     try {
       response = await this.fetchImpl(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
     } catch (error) {
-      throw new RoutingEngineUnavailableError(`GraphHopper at ${this.baseUrl} did not answer: ${error instanceof Error ? error.message : String(error)}`);
+      // The server's address stays out of the answer: it is deployment detail.
+      throw new RoutingEngineUnavailableError(`the routing engine (GraphHopper) did not answer: ${error instanceof Error ? error.name : 'error'}`);
     }
     const body = (await response.json().catch(() => null)) as { paths?: GhPath[]; message?: string; hints?: Array<{ details?: string; point_index?: number }> } | null;
     if (!response.ok || !body?.paths) {
       const hint = body?.hints?.[0];
       if (/Point(NotFound|OutOfBounds)Exception$/.test(hint?.details ?? '') || /Cannot find point|out of bounds/.test(body?.message ?? '')) throw new NoRoadNearbyError(fieldOf(hint?.point_index ?? 0, request.points.length), request.mode, SNAP_RADIUS_M);
       if (hint?.details?.endsWith('ConnectionNotFoundException') || /Connection between locations not found/.test(body?.message ?? '')) throw new NoRouteError(request.mode, 0);
-      throw new RoutingEngineUnavailableError(`GraphHopper answered ${response.status}: ${body?.message ?? 'no JSON'}`);
+      throw new RoutingEngineUnavailableError(`the routing engine (GraphHopper) answered ${response.status}`);
     }
     const paths = body.paths.slice(0, request.alternatives + 1).map((path) => toPath(path, request));
     return { paths, warnings, engine: this.name };
