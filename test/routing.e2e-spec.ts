@@ -295,6 +295,9 @@ describe('routing over HTTP', () => {
       expect(imported.stderr).toMatch(/import:roads reading: 100%/);
       expect(imported.stdout).toMatch(/roads is now v\d{8}T\d{9}Z-[0-9a-f]{6} \(\d+ records\)/);
       expect(imported.stdout).toContain('restrictions: 2');
+      // Prepared at once: the running service finds the graph file and swaps it in.
+      expect(imported.stdout).toMatch(/arcs_driving: \d+/);
+      expect(imported.stderr).toMatch(/import:roads contracting driving: 100%/);
       expect(imported.status).toBe(0);
       expect(ops('reference:list').stdout).toMatch(/^\* roads\tv\S+\t\d+ records\tjunction\.osm$/m);
       const wrong = ops('import:roads', path.join(root, 'libs/places/src/__fixtures__/landmarks-sample.osm'));

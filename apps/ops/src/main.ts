@@ -31,7 +31,7 @@ import {
 import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
 import { appRoot, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe } from '../../../libs/starter/src/index.js';
-import { importRoads } from '../../../libs/routing/src/index.js';
+import { graphsRoot, importRoads, prepareRoadGraph } from '../../../libs/routing/src/index.js';
 import {
   Gazetteer,
   importBoundaries,
@@ -86,7 +86,16 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'import:geonames': { usage: 'import:geonames FILE [--dataset NAME]   (GeoNames dump, e.g. GH.txt)', run: (_, args) => runImport('import:geonames', args, (store, [file], options) => importGeoNames(store, file, options)) },
   'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
-  'import:roads': { usage: 'import:roads FILE   (.osm XML, .osm.gz or .osm.pbf; the road network for routing)', run: (_, args) => runImport('import:roads', args, (store, [file], options) => importRoads(store, file, options)) },
+  'import:roads': {
+    usage: 'import:roads FILE   (.osm XML, .osm.gz or .osm.pbf; the road network for routing, prepared at once)',
+    run: (_, args) =>
+      runImport('import:roads', args, async (store, [file], options) => {
+        const result = await importRoads(store, file, options);
+        // The routing graph of the new version, so the running service swaps it in without preparing it itself.
+        const prepared = await prepareRoadGraph(graphsRoot(loadConfig()), result.version, (phase, done, total) => options.onProgress?.({ phase, done, total, records: result.version.manifest.records }));
+        return { ...result, stats: { ...result.stats, ...prepared } };
+      }),
+  },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
 };

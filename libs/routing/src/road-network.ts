@@ -151,3 +151,14 @@ export function prepareInWorker(version: DatasetVersion, outFile: string): Promi
     });
   });
 }
+
+/**
+ * `npm run ops -- import:roads` prepares the new version's graph right away
+ * (in this process, with progress), so a running service finds the file and
+ * swaps the network in without preparing it itself.
+ */
+export async function prepareRoadGraph(graphsDir: string, version: DatasetVersion, onProgress?: (phase: string, done: number, total: number) => void): Promise<Record<string, number>> {
+  const file = path.join(graphsDir, `${version.version}.bin`);
+  if (existsSync(file)) return {};
+  return prepareDataset(version, file, onProgress);
+}
