@@ -3,7 +3,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DatasetVersion, ReferenceStore } from '../../places/src/index.js';
-import { readGraphFile } from './engine/graph-file.js';
+import { GraphFileError, readGraphFile } from './engine/graph-file.js';
 import { LoadedNetwork } from './engine/loaded-network.js';
 import { prepareDataset } from './engine/prepare-dataset.js';
 import { ROAD_DATASET } from './importers/import-roads.js';
@@ -91,12 +91,23 @@ export class RoadNetwork {
       const started = Date.now();
       const file = path.join(this.graphsDir, `${version.version}.bin`);
       let prepared = false;
-      if (!existsSync(file)) {
+      const prepare = async () => {
         const stats = await prepareInWorker(version, file);
         prepared = true;
         this.log.info({ msg: 'road graph prepared', version: version.version, ...stats });
+      };
+      if (!existsSync(file)) await prepare();
+      let graph;
+      try {
+        graph = await readGraphFile(file);
+      } catch (error) {
+        // A file of an older format, or damaged: prepared again once, not trusted.
+        if (prepared || !(error instanceof GraphFileError)) throw error;
+        this.log.error({ msg: 'road graph file unreadable; preparing it again', version: version.version, err: error.message });
+        await rm(file, { force: true });
+        await prepare();
+        graph = await readGraphFile(file);
       }
-      const graph = await readGraphFile(file);
       this.loaded = new LoadedNetwork(graph, version.version);
       this.info_ = {
         dataset: ROAD_DATASET,

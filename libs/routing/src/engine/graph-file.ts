@@ -1,6 +1,7 @@
 import { open, readFile, rename } from 'node:fs/promises';
 import type { ContractionHierarchy } from './contraction.js';
 import { RoadGraph, type WayInfo } from './road-graph.js';
+import type { SpatialIndexData } from './spatial-index.js';
 
 /**
  * The prepared graph on disk (`DATA_DIR/routing/<dataset version>/graph.bin`):
@@ -8,8 +9,8 @@ import { RoadGraph, type WayInfo } from './road-graph.js';
  * 8-byte aligned, read back as views of one buffer without parsing. Written
  * to a temporary name, fsynced and renamed, so a crash leaves no half file.
  */
-export const GRAPH_FILE_FORMAT = 2;
-const MAGIC = 'LAPIRG02';
+export const GRAPH_FILE_FORMAT = 3;
+const MAGIC = 'LAPIRG03';
 
 type Typed = Int32Array | Float64Array | Uint8Array | Float32Array;
 const TYPES = { Int32Array, Float64Array, Uint8Array, Float32Array } as const;
@@ -19,10 +20,13 @@ export interface PreparedGraph {
   graph: RoadGraph;
   /** One hierarchy per mode, in MODES order. */
   hierarchies: ContractionHierarchy[];
+  /** The snapping index, built with the graph so loading a country does not hold the event loop. */
+  index: SpatialIndexData;
   meta: { dataset_version: string; prepared_at: string; prepare_ms: number; stats: Record<string, number> };
 }
 
 const GRAPH_ARRAYS = ['nodeLat', 'nodeLng', 'nodeFlags', 'edgeFrom', 'edgeTo', 'edgeWay', 'edgeLength', 'edgeFlags', 'geomOffset', 'geomLat', 'geomLng', 'turnTriples', 'turnModes', 'incidentOffset', 'incidentEdges'] as const;
+const INDEX_ARRAYS = ['cellKeys', 'cellOffset', 'segments', 'segmentEdge', 'pointOffsetM'] as const;
 const CH_ARRAYS = ['rank', 'arcEdge', 'arcDir', 'arcChildA', 'arcChildB', 'upOffset', 'upHead', 'upWeight', 'upArc', 'downOffset', 'downHead', 'downWeight', 'downArc'] as const;
 
 export async function writeGraphFile(file: string, prepared: PreparedGraph): Promise<void> {
@@ -30,6 +34,7 @@ export async function writeGraphFile(file: string, prepared: PreparedGraph): Pro
   const g = prepared.graph as unknown as Record<string, Typed>;
   for (const name of GRAPH_ARRAYS) arrays.push([name, g[name]]);
   prepared.graph.weights.forEach((weights, m) => arrays.push([`weights.${m}`, weights]));
+  for (const name of INDEX_ARRAYS) arrays.push([`index.${name}`, prepared.index[name]]);
   prepared.hierarchies.forEach((ch, m) => {
     for (const name of CH_ARRAYS) arrays.push([`ch.${m}.${name}`, (ch as unknown as Record<string, Typed>)[name]]);
   });
@@ -68,7 +73,13 @@ export async function readGraphFile(file: string): Promise<PreparedGraph> {
   const data = await readFile(file);
   if (data.length < 16 || data.toString('latin1', 0, 8) !== MAGIC) throw new GraphFileError(`${file} is not a prepared road graph (format ${GRAPH_FILE_FORMAT})`);
   const headerBytes = data.readUInt32LE(8);
-  const header = JSON.parse(data.toString('utf8', 16, 16 + headerBytes)) as {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data.toString('utf8', 16, 16 + headerBytes));
+  } catch {
+    throw new GraphFileError(`${file}: unreadable header (truncated file?)`);
+  }
+  const header = parsed as {
     format: number;
     meta: PreparedGraph['meta'];
     ways: WayInfo[];
@@ -101,5 +112,6 @@ export async function readGraphFile(file: string): Promise<PreparedGraph> {
     for (const name of CH_ARRAYS) ch[name] = get(`ch.${m}.${name}`);
     return ch as unknown as ContractionHierarchy;
   });
-  return { graph, hierarchies, meta: header.meta };
+  const index = Object.fromEntries(INDEX_ARRAYS.map((name) => [name, get(`index.${name}`)])) as unknown as SpatialIndexData;
+  return { graph, hierarchies, index, meta: header.meta };
 }

@@ -36,7 +36,7 @@ export class LoadedNetwork {
     readonly prepared: PreparedGraph,
     readonly datasetVersion: string,
   ) {
-    this.index = new SpatialIndex(prepared.graph);
+    this.index = new SpatialIndex(prepared.graph, prepared.index);
     this.queries = prepared.hierarchies.map((ch) => new HierarchyQuery(ch));
     this.search = new EdgeSearch(prepared.graph);
     this.landmarks = prepared.hierarchies.map(() => null);

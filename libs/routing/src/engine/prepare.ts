@@ -4,6 +4,7 @@ import { closeIslands } from './components.js';
 import { contract, type ArcList } from './contraction.js';
 import type { PreparedGraph } from './graph-file.js';
 import { buildRoadGraph, NO_ACCESS, type RoadGraph } from './road-graph.js';
+import { SpatialIndex } from './spatial-index.js';
 
 /** The directed graph of one mode: an arc per open direction of every edge. */
 export function arcsOf(graph: RoadGraph, weights: Int32Array): ArcList {
@@ -33,5 +34,5 @@ export function prepareGraph(records: Iterable<RoadRecord>, datasetVersion: stri
   const islands = Object.fromEntries(MODES.map((mode, m) => [`island_edges_${mode}`, closeIslands(graph, graph.weights[m])]));
   const hierarchies = MODES.map((mode, m) => contract(arcsOf(graph, graph.weights[m]), { onProgress: (done, total) => onProgress?.(`contracting ${mode}`, done, total) }));
   const shortcutCounts = Object.fromEntries(MODES.map((mode, m) => [`arcs_${mode}`, hierarchies[m].arcEdge.length]));
-  return { graph, hierarchies, meta: { dataset_version: datasetVersion, prepared_at: new Date().toISOString(), prepare_ms: Date.now() - started, stats: { ...stats, ...islands, ...shortcutCounts } } };
+  return { graph, hierarchies, index: SpatialIndex.build(graph), meta: { dataset_version: datasetVersion, prepared_at: new Date().toISOString(), prepare_ms: Date.now() - started, stats: { ...stats, ...islands, ...shortcutCounts } } };
 }

@@ -21,20 +21,40 @@ export interface Snap {
  * snapping a point to the nearest edge a mode may use. Long segments are
  * listed in every cell their bounding box touches.
  */
+/** The index's arrays: built once with the graph (in the preparation worker) and stored in the graph file. */
+export interface SpatialIndexData {
+  cellKeys: Float64Array;
+  cellOffset: Int32Array;
+  segments: Int32Array;
+  /** Edge of each geometry segment (segment ids are geometry point ids; -1 for an edge's last point). */
+  segmentEdge: Int32Array;
+  /** Metres from the edge start to each geometry point. */
+  pointOffsetM: Float64Array;
+}
+
 export class SpatialIndex {
   private readonly cellKeys: Float64Array;
   private readonly cellOffset: Int32Array;
   private readonly segments: Int32Array;
-  /** Edge of each geometry segment (segment ids are geometry point ids, minus one per edge). */
   private readonly segmentEdge: Int32Array;
-  /** Metres from the edge start to each geometry point. */
   private readonly pointOffsetM: Float64Array;
 
-  constructor(private readonly graph: RoadGraph) {
+  constructor(
+    private readonly graph: RoadGraph,
+    data: SpatialIndexData = SpatialIndex.build(graph),
+  ) {
+    this.cellKeys = data.cellKeys;
+    this.cellOffset = data.cellOffset;
+    this.segments = data.segments;
+    this.segmentEdge = data.segmentEdge;
+    this.pointOffsetM = data.pointOffsetM;
+  }
+
+  static build(graph: RoadGraph): SpatialIndexData {
     const { geomOffset, geomLat, geomLng } = graph;
     const points = geomLat.length;
-    this.segmentEdge = new Int32Array(points).fill(-1);
-    this.pointOffsetM = new Float64Array(points);
+    const segmentEdge = new Int32Array(points).fill(-1);
+    const pointOffsetM = new Float64Array(points);
     const entries: Array<[number, number]> = [];
     for (let e = 0; e < graph.edgeCount; e++) {
       let offset = 0;
@@ -44,9 +64,9 @@ export class SpatialIndex {
           const dLng = (geomLng[p] - geomLng[p - 1]) * 111_195 * Math.cos((geomLat[p] * Math.PI) / 180);
           offset += Math.sqrt(dLat * dLat + dLng * dLng);
         }
-        this.pointOffsetM[p] = offset;
+        pointOffsetM[p] = offset;
         if (p === geomOffset[e + 1] - 1) continue;
-        this.segmentEdge[p] = e;
+        segmentEdge[p] = e;
         const r0 = Math.floor(Math.min(geomLat[p], geomLat[p + 1]) / CELL_DEGREES);
         const r1 = Math.floor(Math.max(geomLat[p], geomLat[p + 1]) / CELL_DEGREES);
         const c0 = Math.floor(Math.min(geomLng[p], geomLng[p + 1]) / CELL_DEGREES);
@@ -57,17 +77,16 @@ export class SpatialIndex {
     entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const keys: number[] = [];
     const offsets: number[] = [];
-    this.segments = new Int32Array(entries.length);
+    const segments = new Int32Array(entries.length);
     for (let i = 0; i < entries.length; i++) {
       if (i === 0 || entries[i][0] !== entries[i - 1][0]) {
         keys.push(entries[i][0]);
         offsets.push(i);
       }
-      this.segments[i] = entries[i][1];
+      segments[i] = entries[i][1];
     }
     offsets.push(entries.length);
-    this.cellKeys = Float64Array.from(keys);
-    this.cellOffset = Int32Array.from(offsets);
+    return { cellKeys: Float64Array.from(keys), cellOffset: Int32Array.from(offsets), segments, segmentEdge, pointOffsetM };
   }
 
   /** The nearest point within `radiusM` on an edge `weights` opens in some direction; null if none. */

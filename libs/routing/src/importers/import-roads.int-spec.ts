@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -112,5 +112,12 @@ describe('import:roads', () => {
     await new RoadNetwork(store, graphs, log, 0).start();
     expect(lines.filter((line) => line.msg === 'road network loaded').map((line) => line.prepared)).toEqual([true, false]);
     expect(lines.filter((line) => line.msg === 'road graph prepared')).toHaveLength(1);
+    // A damaged file (or one of an older format) is prepared again, not trusted.
+    const [file] = readdirSync(graphs).filter((name) => name.endsWith('.bin'));
+    writeFileSync(path.join(graphs, file), 'LAPIRG03 not a graph');
+    const again = new RoadNetwork(store, graphs, log, 0);
+    await again.start();
+    expect(again.current()?.graph.edgeCount).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.msg === 'road network loaded').map((line) => line.prepared)).toEqual([true, false, true]);
   });
 });
