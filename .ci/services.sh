@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Redis and a single-node Kafka (KRaft, broker+controller in one JVM) on
-# loopback, for the integration tests and for local development.
+# Redis, a single-node Kafka (KRaft, broker+controller in one JVM) and a
+# GraphHopper 11 server on the starter's Accra roads, on loopback, for the
+# integration tests and for local development.
 #
 #   .ci/services.sh start    start both (or reuse what already answers) and wait until ready
 #   .ci/services.sh stop     stop what this script started
@@ -23,6 +24,9 @@ REDIS_PORT="${REDIS_PORT:-6390}"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
+GRAPHHOPPER_PORT="${GRAPHHOPPER_PORT:-8989}"
+GRAPHHOPPER_ADMIN_PORT="${GRAPHHOPPER_ADMIN_PORT:-8990}"
+GRAPHHOPPER_START_TIMEOUT="${GRAPHHOPPER_START_TIMEOUT:-180}"
 KAFKA_POM="$CI_DIR/kafka-pom.xml"
 KAFKA_LIB="$CI_DIR/kafka/lib"   # ignored by the root .gitignore (.ci/kafka/)
 STATE_DIR="$CI_DIR/state"       # ignored by .ci/.gitignore
@@ -33,10 +37,17 @@ KAFKA_RUN="$STATE_DIR/kafka-$KAFKA_PORT"
 KAFKA_PID="$KAFKA_RUN/kafka.pid"
 KAFKA_LOG="$KAFKA_RUN/kafka.log"
 
+GRAPHHOPPER_POM="$CI_DIR/graphhopper-pom.xml"
+GRAPHHOPPER_LIB="$CI_DIR/graphhopper/lib"   # ignored by .ci/.gitignore
+GRAPHHOPPER_RUN="$STATE_DIR/graphhopper-$GRAPHHOPPER_PORT"
+GRAPHHOPPER_PID="$GRAPHHOPPER_RUN/graphhopper.pid"
+GRAPHHOPPER_LOG="$GRAPHHOPPER_RUN/graphhopper.log"
+
 # Set by the start functions when this shell started the service (not when it
 # reused one), so a trap in .ci/run stops only its own.
 STARTED_REDIS=""
 STARTED_KAFKA=""
+STARTED_GRAPHHOPPER=""
 
 say() { printf '==> %s\n' "$*"; }
 warn() { printf '==> WARNING: %s\n' "$*" >&2; }
@@ -279,6 +290,90 @@ clean_kafka_data() {
   return 0
 }
 
+# ---------------------------------------------------------------- GraphHopper
+
+graphhopper_ready() {
+  # /info answers once the graph is imported and the CH preparation is done.
+  (exec 3<>"/dev/tcp/127.0.0.1/$GRAPHHOPPER_PORT" && printf 'GET /info HTTP/1.0\r\n\r\n' >&3 && IFS= read -r -t 2 line <&3 && [[ "$line" == *" 200 "* ]]) 2>/dev/null
+}
+
+fetch_graphhopper() {
+  command -v java >/dev/null || die "java not found (apt-get install openjdk-17-jre-headless)"
+  command -v mvn >/dev/null || die "mvn not found (apt-get install maven)"
+  local stamp; stamp=$(sha256sum "$GRAPHHOPPER_POM" | cut -d' ' -f1)
+  if [[ -f "$GRAPHHOPPER_LIB/.pom-sha256" && "$(cat "$GRAPHHOPPER_LIB/.pom-sha256")" == "$stamp" ]]; then
+    say "graphhopper jar up to date (.ci/graphhopper/lib)"
+    return 0
+  fi
+  local t0; t0=$(now)
+  say "fetching the graphhopper-web jar from Maven Central"
+  rm -rf "$GRAPHHOPPER_LIB"
+  mkdir -p "$STATE_DIR"
+  # The graphhopper-web jar is shaded (runnable on its own): no transitive dependencies.
+  if ! mvn -q -B -f "$GRAPHHOPPER_POM" dependency:copy-dependencies -DexcludeTransitive=true \
+    -DincludeScope=runtime -DoutputDirectory="$GRAPHHOPPER_LIB" >"$STATE_DIR/maven-graphhopper.log" 2>&1; then
+    sed -e $'s/\e\\[[0-9;]*m//g' -e '/^[[:space:]]*$/d' "$STATE_DIR/maven-graphhopper.log" >&2
+    die "maven could not fetch the graphhopper jar (full output in $STATE_DIR/maven-graphhopper.log)"
+  fi
+  echo "$stamp" >"$GRAPHHOPPER_LIB/.pom-sha256"
+  say "graphhopper jar fetched in $(took "$t0")"
+}
+
+launch_graphhopper() {
+  mkdir -p "$GRAPHHOPPER_RUN"
+  if pid_alive "$GRAPHHOPPER_PID" graphhopper-web; then
+    say "graphhopper already running on 127.0.0.1:$GRAPHHOPPER_PORT (pid $(cat "$GRAPHHOPPER_PID"))"
+    return 0
+  fi
+  if port_open "$GRAPHHOPPER_PORT"; then
+    graphhopper_ready || die "port $GRAPHHOPPER_PORT is taken by something that is not GraphHopper; set GRAPHHOPPER_PORT"
+    say "graphhopper: a server already answers on 127.0.0.1:$GRAPHHOPPER_PORT; reusing it (not started here, will not be stopped here)"
+    return 0
+  fi
+  fetch_graphhopper
+  local t0; t0=$(now)
+  # GraphHopper reads .osm or .osm.pbf, not gzip: the starter's roads, decompressed. A fresh graph each start.
+  gzip -dc "$REPO_DIR/starter/ghana/roads/roads.osm.gz" >"$GRAPHHOPPER_RUN/accra.osm"
+  rm -rf "$GRAPHHOPPER_RUN/graph-cache"
+  sed -e "s#@OSM@#$GRAPHHOPPER_RUN/accra.osm#" -e "s#@DATA@#$GRAPHHOPPER_RUN/graph-cache#" -e "s#@MODELS@#$CI_DIR/graphhopper#" \
+    -e "s#@PORT@#$GRAPHHOPPER_PORT#" -e "s#@ADMIN_PORT@#$GRAPHHOPPER_ADMIN_PORT#" "$CI_DIR/graphhopper/config.yml" >"$GRAPHHOPPER_RUN/config.yml"
+  say "starting graphhopper on 127.0.0.1:$GRAPHHOPPER_PORT (Accra starter roads)"
+  STARTED_GRAPHHOPPER=1
+  setsid java -Xms256m -Xmx1g -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+    -jar "$GRAPHHOPPER_LIB/graphhopper-web-11.0.jar" server "$GRAPHHOPPER_RUN/config.yml" \
+    </dev/null >"$GRAPHHOPPER_LOG" 2>&1 &
+  echo $! >"$GRAPHHOPPER_PID"
+  GRAPHHOPPER_LAUNCHED_AT=$t0
+}
+
+wait_graphhopper() {
+  local t0="${GRAPHHOPPER_LAUNCHED_AT:-$(now)}"
+  local deadline=$((SECONDS + GRAPHHOPPER_START_TIMEOUT))
+  say "waiting for graphhopper (up to ${GRAPHHOPPER_START_TIMEOUT}s)"
+  while ((SECONDS < deadline)); do
+    if [[ -f "$GRAPHHOPPER_PID" ]] && ! pid_alive "$GRAPHHOPPER_PID" graphhopper-web; then
+      tail -n 40 "$GRAPHHOPPER_LOG" >&2
+      die "graphhopper exited during start-up"
+    fi
+    if graphhopper_ready; then
+      say "graphhopper ready on 127.0.0.1:$GRAPHHOPPER_PORT ($(took "$t0"))"
+      return 0
+    fi
+    sleep 1
+  done
+  tail -n 40 "$GRAPHHOPPER_LOG" >&2
+  die "graphhopper did not become ready within ${GRAPHHOPPER_START_TIMEOUT}s"
+}
+
+stop_graphhopper() {
+  if pid_alive "$GRAPHHOPPER_PID" graphhopper-web; then
+    say "stopping graphhopper (pid $(cat "$GRAPHHOPPER_PID"))"
+    stop_pid "$(cat "$GRAPHHOPPER_PID")" 20
+  fi
+  rm -f "$GRAPHHOPPER_PID"
+  rm -rf "$GRAPHHOPPER_RUN/graph-cache" "$GRAPHHOPPER_RUN/accra.osm"
+}
+
 # ---------------------------------------------------------------- common
 
 stop_pid() { # pid, seconds before SIGKILL
@@ -295,11 +390,14 @@ stop_pid() { # pid, seconds before SIGKILL
 start_services() {
   start_redis
   launch_kafka
+  launch_graphhopper
   wait_kafka
+  wait_graphhopper
 }
 
 # For the EXIT trap of .ci/run: only what this shell started.
 stop_started_services() {
+  [[ -n "$STARTED_GRAPHHOPPER" ]] && stop_graphhopper
   [[ -n "$STARTED_KAFKA" ]] && stop_kafka
   [[ -n "$STARTED_REDIS" ]] && stop_redis
   return 0
@@ -308,6 +406,7 @@ stop_started_services() {
 print_env() {
   echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
   echo "export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+  echo "export GRAPHHOPPER_URL=http://127.0.0.1:$GRAPHHOPPER_PORT"
 }
 
 print_status() {
@@ -327,6 +426,11 @@ print_status() {
   else
     echo "kafka: down (port $KAFKA_PORT)"
   fi
+  if pid_alive "$GRAPHHOPPER_PID" graphhopper-web; then
+    echo "graphhopper: running on 127.0.0.1:$GRAPHHOPPER_PORT (pid $(cat "$GRAPHHOPPER_PID"), log $GRAPHHOPPER_LOG)"
+  else
+    echo "graphhopper: not started here (port $GRAPHHOPPER_PORT)"
+  fi
 }
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
@@ -337,6 +441,7 @@ if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
       print_env
       ;;
     stop)
+      stop_graphhopper
       stop_kafka
       stop_redis
       ;;

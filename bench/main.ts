@@ -11,6 +11,7 @@ import { runIdentityBench } from './identity.bench.js';
 import { runLocatorBench } from './locator.bench.js';
 import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
+import { runRoutingBench } from './routing.bench.js';
 import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
 import { runTransitBench } from './transit.bench.js';
@@ -61,6 +62,15 @@ const benches: Record<string, () => Promise<Section>> = {
   identity: () => runIdentityBench({ seconds: quick ? 0.3 : 2, rounds: 2, progress }),
   locator: () => runLocatorBench({ owners: quick ? 200 : 1000, history: quick ? 5 : 20, clients: 16, seconds: quick ? 1 : 3, rounds: 2, progress }),
   transit: () => runTransitBench({ queries: quick ? 200 : 1000, imports: quick ? 1 : 3, rounds: 2, progress }),
+  routing: () =>
+    runRoutingBench({
+      pairs: quick ? 200 : 1000,
+      rounds: 2,
+      gridSize: quick ? 300 : 1000,
+      scalePairs: quick ? 200 : 1000,
+      graphhopperUrl: process.env.GRAPHHOPPER_URL,
+      progress,
+    }),
 };
 
 const requested = process.argv.slice(2);

@@ -133,13 +133,13 @@ describe('HTTP edge hardening', () => {
 
   describe('specified-but-unbuilt endpoints', () => {
     it('authenticate before answering 501', async () => {
-      const missing = await service.request('POST', '/v2/route', { body: {} });
+      const missing = await service.request('POST', '/v2/navigation/arrival', { body: {} });
       expect(missing.status).toBe(401);
       expect(await json<ErrorAnswer>(missing)).toMatchObject({ error: { code: 'MISSING_API_KEY' } });
-      const invalid = await service.request('POST', '/v2/route', { key: 'no-such-key', body: {} });
+      const invalid = await service.request('POST', '/v2/navigation/arrival', { key: 'no-such-key', body: {} });
       expect(invalid.status).toBe(401);
       expect(await json<ErrorAnswer>(invalid)).toMatchObject({ error: { code: 'INVALID_API_KEY' } });
-      const valid = await service.request('POST', '/v2/route', { key, body: {} });
+      const valid = await service.request('POST', '/v2/navigation/arrival', { key, body: {} });
       expect(valid.status).toBe(501);
       expect(await json<ErrorAnswer>(valid)).toMatchObject({ error: { code: 'NOT_IMPLEMENTED' } });
       const pathParam = await service.request('GET', '/v2/locator/target-1/location');
@@ -165,7 +165,6 @@ describe('HTTP edge hardening', () => {
         ['GET', '/v2/precipitation-forecast'],
         ['GET', '/v2/route/incidents'],
         ['POST', '/v2/route/incidents'],
-        ['POST', '/v2/navigate/route'],
       ]) {
         const response = await service.request(method, path, method === 'POST' ? { body: {} } : {});
         expect([method, path, response.status]).toEqual([method, path, 501]);
@@ -174,8 +173,8 @@ describe('HTTP edge hardening', () => {
 
     it('are documented with their 501 and their access', async () => {
       const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
-      expect(document.paths['/v2/route'].post.responses).toHaveProperty('501');
-      expect(document.paths['/v2/route'].post.security).toEqual([{ api_key: [] }]);
+      expect(document.paths['/v2/navigation/arrival'].post.responses).toHaveProperty('501');
+      expect(document.paths['/v2/navigation/arrival'].post.security).toEqual([{ api_key: [] }]);
       expect(document.paths['/v2/collections/register'].post.responses).toHaveProperty('501');
       expect(document.paths['/v2/weather/alerts'].get.security ?? []).toEqual([]);
     });

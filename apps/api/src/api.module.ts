@@ -13,6 +13,7 @@ import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
 import { StarterModule } from '../../../libs/starter/src/index.js';
 import { TransitModule } from '../../../libs/transit/src/index.js';
 import { checkpointPollingWaiter, type Runtime } from '../../../libs/platform/src/index.js';
+import { RoutingModule } from '../../../libs/routing/src/index.js';
 import { projections } from '../../shared/runtime.js';
 import { PlannedEndpointsModule } from './not-implemented.js';
 
@@ -43,6 +44,7 @@ export class ApiModule {
         LocatorModule,
         LanguageModule,
         TransitModule,
+        RoutingModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

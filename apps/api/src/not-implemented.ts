@@ -16,13 +16,9 @@ type Access = 'public' | 'key' | 'account' | 'banking' | 'admin' | 'enterprise';
  */
 const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET'], '/v2/admin/traffic/accuracy', 'routing', 'admin'],
-  [['POST'], '/v2/route', 'routing', 'key'],
-  [['GET'], '/v2/route/along', 'routing', 'key'],
   [['GET'], '/v2/route/traffic', 'routing', 'key'],
   [['GET', 'POST'], '/v2/route/incidents', 'routing', 'public'],
-  [['POST'], '/v2/navigate/route', 'routing', 'public'],
   [['POST'], '/v2/navigation/arrival', 'routing', 'key'],
-  [['GET'], '/v2/route/static', 'routing', 'public'],
   [['GET'], '/v2/analytics/traffic-heatmap', 'routing', 'key'],
   [['GET'], '/v2/analytics/retail-density', 'addressing', 'enterprise'],
   [['GET'], '/v2/weather/alerts', 'weather', 'public'],

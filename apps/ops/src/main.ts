@@ -33,6 +33,7 @@ import { eventRegistry, projections } from '../../shared/runtime.js';
 import { appRoot, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe } from '../../../libs/starter/src/index.js';
 import { rotateSigningKeysFromCli } from '../../../libs/identity/src/index.js';
 import { SecretBox } from '../../../libs/platform/src/index.js';
+import { graphsRoot, importRoads, prepareRoadGraph } from '../../../libs/routing/src/index.js';
 import {
   Gazetteer,
   importBoundaries,
@@ -89,6 +90,16 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
   'import:gtfs': { usage: 'import:gtfs FILE.zip [--dataset NAME]   (a GTFS feed → transit/NAME, default transit/gtfs)', run: (_, args) => runImport('import:gtfs', args, importGtfsReporting) },
+  'import:roads': {
+    usage: 'import:roads FILE   (.osm XML, .osm.gz or .osm.pbf; the road network for routing, prepared at once)',
+    run: (_, args) =>
+      runImport('import:roads', args, async (store, [file], options) => {
+        const result = await importRoads(store, file, options);
+        // The routing graph of the new version, so the running service swaps it in without preparing it itself.
+        const prepared = await prepareRoadGraph(graphsRoot(loadConfig()), result.version, (phase, done, total) => options.onProgress?.({ phase, done, total, records: result.version.manifest.records }));
+        return { ...result, stats: { ...result.stats, ...prepared } };
+      }),
+  },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
   'signing-keys:rotate': { usage: 'signing-keys:rotate   (a new key signs certificates and receipts; the old one stays in the JWKS)', run: rotateSigningKeys },

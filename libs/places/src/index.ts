@@ -7,7 +7,7 @@ export * from './gazetteer.js';
 export * from './places.module.js';
 export * from './reference/reference-store.js';
 export * from './importers/importers.js';
-export { OsmFormatError, type OsmVisitor } from './importers/osm-source.js';
+export { OsmFormatError, type OsmMember, type OsmVisitor } from './importers/osm-source.js';
 export { type OsmTags } from './domain/osm-tags.js';
 export { placesEventTypes } from './event-types.js';
 export { isLandmark, landmarkSlug, keyOfSlug, photoUrl, type Landmark } from './landmarks/domain/landmark.js';

@@ -75,20 +75,22 @@ describe('starter data on first start', () => {
       ['boundaries', 'boundaries', 5],
       ['places', 'places/geonames', 16],
       ['landmarks', 'places/osm', 6],
+      ['roads', 'roads', 1],
       ['transit', 'transit/gtfs', 6],
     ]);
-    expect(report.skipped).toEqual([{ kind: 'roads', reason: 'no_importer' }]);
+    expect(report.skipped).toEqual([]);
     expect(lines.map((line) => [line.msg, line.kind, line.records])).toEqual([
       ['starter dataset imported', 'boundaries', 5],
       ['starter dataset imported', 'places', 16],
       ['starter dataset imported', 'landmarks', 6],
+      ['starter dataset imported', 'roads', 1],
       ['starter dataset imported', 'transit', 6],
     ]);
     expect((await store.current('boundaries'))!.manifest.attribution).toEqual(['Boundaries: OCHA']);
     expect((await store.current('places/osm'))!.manifest.attribution).toEqual([ATTRIBUTION.osm]);
     expect((await placesOf(store, 'places/geonames')).find((place) => place.name === 'Kumasi')).toMatchObject({ region: 'Ashanti', district: 'Kumasi Metropolitan' });
     expect((await placesOf(store, 'places/osm')).find((place) => place.name === 'Makola Market')).toMatchObject({ region: 'Greater Accra', district: 'Accra Metropolis' });
-    expect([...(await liveKinds(store)).keys()].sort()).toEqual(['boundaries', 'landmarks', 'places', 'transit']);
+    expect([...(await liveKinds(store)).keys()].sort()).toEqual(['boundaries', 'landmarks', 'places', 'roads', 'transit']);
     expect(leftovers(store.root)).toEqual([]);
   });
 
@@ -99,7 +101,7 @@ describe('starter data on first start', () => {
     const lines: unknown[] = [];
     const report = await importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) } });
     expect(report.imported).toEqual([]);
-    expect(report.skipped.map((entry) => entry.reason)).toEqual(['live', 'live', 'live', 'no_importer', 'live']);
+    expect(report.skipped.map((entry) => entry.reason)).toEqual(['live', 'live', 'live', 'live', 'live']);
     expect(lines).toEqual([]);
     expect(await pointers(store)).toEqual(before);
   });
@@ -109,7 +111,7 @@ describe('starter data on first start', () => {
     const own = await importGeoNames(store, fixture('geonames-sample.txt'), { dataset: 'mine' });
     const accra = await importOsm(store, fixture('osm-sample.osm'), { dataset: 'osm-accra' });
     const report = await importStarterData(store, packDir, { log: silent });
-    expect(report.imported.map((entry) => entry.kind)).toEqual(['boundaries', 'transit']);
+    expect(report.imported.map((entry) => entry.kind)).toEqual(['boundaries', 'roads', 'transit']);
     expect(await store.currentVersion('places/mine')).toBe(own.version.version);
     expect(await store.currentVersion('places/osm-accra')).toBe(accra.version.version);
     expect(await store.currentVersion('places/geonames')).toBeNull();
@@ -117,7 +119,7 @@ describe('starter data on first start', () => {
 
     const landmarksOnly = freshStore();
     await importGeoNames(landmarksOnly, fixture('geonames-sample.txt'));
-    expect((await importStarterData(landmarksOnly, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'landmarks', 'transit']);
+    expect((await importStarterData(landmarksOnly, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'landmarks', 'roads', 'transit']);
   });
 
   it('refuses a pack whose files do not match its manifest, importing nothing', async () => {
@@ -154,7 +156,7 @@ describe('starter data on first start', () => {
     const started = Date.now();
     const report = await importStarterData(store, packDir, { log: silent });
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(report.imported.map((entry) => entry.kind)).toEqual(['landmarks', 'transit']);
+    expect(report.imported.map((entry) => entry.kind)).toEqual(['landmarks', 'roads', 'transit']);
     const after = await pointers(store);
     expect(after['boundaries']).toBe(afterCrash['boundaries']);
     expect(after['places/geonames']).toBe(afterCrash['places/geonames']);
@@ -176,14 +178,14 @@ describe('starter data on first start', () => {
     ).rejects.toThrow(StarterAbortedError);
     expect(await pointers(store)).toEqual({ boundaries: null, 'places/geonames': null, 'places/osm': null, 'places/osm-accra': null });
     expect(leftovers(store.root)).toEqual([]);
-    expect((await importStarterData(store, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'places', 'landmarks', 'transit']);
+    expect((await importStarterData(store, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'places', 'landmarks', 'roads', 'transit']);
   });
 
   it('lets one of two processes starting together import; the other waits and finds the data live', async () => {
     const store = freshStore();
     const lines: Array<Record<string, unknown>> = [];
     const [a, b] = await Promise.all([importStarterData(store, packDir, { log: silent }), importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) } })]);
-    expect([a.imported.length, b.imported.length].sort()).toEqual([0, 4]);
+    expect([a.imported.length, b.imported.length].sort()).toEqual([0, 5]);
     for (const dataset of ['boundaries', 'places/geonames', 'places/osm']) {
       expect(readdirSync(path.join(store.root, dataset)).filter((name) => name.startsWith('v'))).toHaveLength(1);
     }
@@ -196,7 +198,7 @@ describe('starter data on first start', () => {
     writeFileSync(path.join(lock, 'owner'), `not-${hostname()} 1\n`);
     const lines: Array<Record<string, unknown>> = [];
     const report = await importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) }, staleLockMs: 600 });
-    expect(report.imported).toHaveLength(4);
+    expect(report.imported).toHaveLength(5);
     expect(lines[0]).toMatchObject({ msg: 'starter data: another process is importing it; waiting' });
     expect(existsSync(lock)).toBe(false);
   });

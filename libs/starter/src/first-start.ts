@@ -12,6 +12,7 @@ import {
   type ReferenceStore,
 } from '../../places/src/index.js';
 import { DEFAULT_TRANSIT_DATASET, importGtfs, liveTransitDatasets, TRANSIT_DATASET_GROUP } from '../../transit/src/index.js';
+import { importRoads, ROAD_DATASET } from '../../routing/src/index.js';
 import { readManifest, StarterPackError, verifyPack, type PackDataset, type StarterKind } from './pack.js';
 
 /**
@@ -48,7 +49,7 @@ export interface StarterImportReport {
 export class StarterAbortedError extends Error {}
 
 /** The kinds an importer exists for, in the order they must run. */
-const IMPORT_ORDER: readonly StarterKind[] = ['boundaries', 'places', 'landmarks', 'transit'];
+const IMPORT_ORDER: readonly StarterKind[] = ['boundaries', 'places', 'landmarks', 'roads', 'transit'];
 const LOCK = '.starter-import.lock';
 /** Locks this process holds: its own pid in a lock file means stale only when the lock is not one of these. */
 const heldHere = new Set<string>();
@@ -65,6 +66,7 @@ export async function liveKinds(store: ReferenceStore): Promise<Map<StarterKind,
   const live = new Map<StarterKind, string[]>();
   const note = (kind: StarterKind, dataset: string) => live.set(kind, [...(live.get(kind) ?? []), dataset]);
   if (await store.currentVersion('boundaries')) note('boundaries', 'boundaries');
+  if (await store.currentVersion(ROAD_DATASET)) note('roads', ROAD_DATASET);
   for (const dataset of await store.placeDatasets()) {
     const version = await store.current(dataset);
     if (!version) continue;
@@ -124,6 +126,9 @@ function importDataset(store: ReferenceStore, packDir: string, dataset: PackData
       return importOsm(store, single(files, dataset), { ...importOptions, dataset: placeSetName(dataset) });
     case 'transit':
       return importGtfs(store, single(files, dataset), { ...importOptions, dataset: transitSetName(dataset) });
+    case 'roads':
+      // The road network (docs/adr/0018); the routing module prepares its graph once the dataset is live.
+      return importRoads(store, single(files, dataset), importOptions);
     default:
       throw new StarterPackError(`no importer for ${dataset.kind}`);
   }

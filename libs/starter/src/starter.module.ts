@@ -3,6 +3,7 @@ import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleD
 import { Gazetteer, PlacesModule, ReferenceStore, referenceRoot } from '../../places/src/index.js';
 import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/index.js';
 import { TransitFeeds, TransitModule } from '../../transit/src/index.js';
+import { RoadNetwork, RoutingModule } from '../../routing/src/index.js';
 import { importStarterData, StarterAbortedError } from './first-start.js';
 import { appRoot, DEFAULT_PACK } from './pack.js';
 
@@ -24,6 +25,7 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(Readiness) private readonly readiness: Readiness,
     @Inject(Gazetteer) private readonly gazetteer: Gazetteer,
     @Inject(TransitFeeds) private readonly transit: TransitFeeds,
+    @Inject(RoadNetwork) private readonly roads: RoadNetwork,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -56,6 +58,11 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
       await this.gazetteer.reload();
       await this.transit.reload();
       await this.transit.reload();
+      // The road graph is prepared (a worker thread) and loaded before /health turns 200; the same double reload as above.
+      if (report.imported.some((entry) => entry.kind === 'roads')) {
+        await this.roads.reload();
+        await this.roads.reload();
+      }
       this.logger.info({
         msg: 'starter data imported',
         pack: packDir,
@@ -73,5 +80,5 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /** The starter import, for the HTTP processes (STARTER_DATA). */
-@Module({ imports: [PlacesModule, TransitModule], providers: [StarterData], exports: [StarterData] })
+@Module({ imports: [PlacesModule, TransitModule, RoutingModule], providers: [StarterData], exports: [StarterData] })
 export class StarterModule {}

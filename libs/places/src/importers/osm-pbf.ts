@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { ProtoReader, WIRE } from './protobuf.js';
-import { OsmFormatError, type OsmVisitor, type ReadProgress } from './osm-source.js';
+import { OsmFormatError, type OsmMember, type OsmVisitor, type ReadProgress } from './osm-source.js';
 import type { OsmTags } from '../domain/osm-tags.js';
 
 /**
@@ -10,7 +10,8 @@ import type { OsmTags } from '../domain/osm-tags.js';
  * wiki.openstreetmap.org/wiki/PBF_Format): the file is a sequence of
  * [4-byte length][BlobHeader][Blob]; each blob is read on its own (at most
  * 32 MiB by the format), inflated with zlib, and its PrimitiveBlock decoded:
- * string table, dense and plain nodes, ways. Relations are skipped. The next
+ * string table, dense and plain nodes, ways, and relations for a visitor that
+ * asks for them. The next
  * blobs are read and inflated (in libuv's pool) while one is decoded.
  */
 const inflateAsync = promisify(inflate);
@@ -181,6 +182,7 @@ function decodePrimitiveBlock(bytes: Uint8Array, visitor: OsmVisitor): void {
       if (field === 1 && wire === WIRE.bytes && visitor.node) decodeNode(group.sub(), context, visitor);
       else if (field === 2 && wire === WIRE.bytes && visitor.node) decodeDenseNodes(group.sub(), context, visitor);
       else if (field === 3 && wire === WIRE.bytes && visitor.way) decodeWay(group.sub(), context, visitor);
+      else if (field === 4 && wire === WIRE.bytes && visitor.relation) decodeRelation(group.sub(), context, visitor);
       else group.skip(wire);
     }
   }
@@ -268,6 +270,40 @@ function decodeWay(reader: ProtoReader, context: BlockContext, visitor: OsmVisit
       result.push(ref);
     }
     return result;
+  });
+}
+
+const MEMBER_TYPES = ['node', 'way', 'relation'] as const;
+
+function decodeRelation(reader: ProtoReader, context: BlockContext, visitor: OsmVisitor): void {
+  let id = 0;
+  let keys: number[] = [];
+  let values: number[] = [];
+  let roles: number[] = [];
+  let memberIds: number[] = [];
+  let types: number[] = [];
+  while (!reader.done) {
+    const { field, wire } = reader.key();
+    if (field === 1) id = reader.varint();
+    else if (field === 2) keys = reader.packed(wire, false, keys);
+    else if (field === 3) values = reader.packed(wire, false, values);
+    else if (field === 8) roles = reader.packed(wire, false, roles);
+    else if (field === 9) memberIds = reader.packed(wire, true, memberIds);
+    else if (field === 10) types = reader.packed(wire, false, types);
+    else reader.skip(wire);
+  }
+  const tags = tagsOf(context, keys, values);
+  if (!tags) return;
+  if (roles.length !== memberIds.length || types.length !== memberIds.length) throw new OsmFormatError('a relation with unequal role, member and type counts');
+  visitor.relation!(id, tags, () => {
+    const members: OsmMember[] = [];
+    let ref = 0;
+    for (let i = 0; i < memberIds.length; i++) {
+      ref += memberIds[i];
+      const type = MEMBER_TYPES[types[i]];
+      if (type) members.push({ type, ref, role: text(context, roles[i]) });
+    }
+    return members;
   });
 }
 

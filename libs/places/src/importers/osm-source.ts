@@ -3,13 +3,23 @@ import type { OsmTags } from '../domain/osm-tags.js';
 /**
  * What an OSM reader (XML or PBF) reports, object by object, synchronously:
  * the readers stream the file block by block and call these for each object,
- * so a country extract never sits in memory. Relations are not reported.
+ * so a country extract never sits in memory. Relations are reported only to
+ * a visitor that asks for them (`relation`): the road importer reads turn
+ * restrictions from them; the place importer does not.
  */
+export interface OsmMember {
+  type: 'node' | 'way' | 'relation';
+  ref: number;
+  role: string;
+}
+
 export interface OsmVisitor {
   /** `tags` is null for an untagged node (most of them: way geometry). */
   node?(id: number, lat: number, lng: number, tags: OsmTags | null): void;
   /** Tagged ways only; `refs` decodes the node list on demand. */
   way?(id: number, tags: OsmTags, refs: () => number[]): void;
+  /** Tagged relations only; `members` decodes the member list on demand. */
+  relation?(id: number, tags: OsmTags, members: () => OsmMember[]): void;
   /** Awaited after each block (PBF) or chunk (XML): where buffered output is written. */
   afterBlock?(): Promise<void>;
   /** Polled between blocks: true stops the read early. */

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { OsmFormatError, type OsmVisitor, type ReadProgress } from './osm-source.js';
+import { OsmFormatError, type OsmMember, type OsmVisitor, type ReadProgress } from './osm-source.js';
 import { openSource, sourceFile } from './source-file.js';
 
 /**
@@ -39,6 +39,7 @@ interface OpenObject {
   lng: number;
   tags: Record<string, string> | null;
   refs: number[];
+  members: OsmMember[];
 }
 
 const ATTRIBUTE = /([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
@@ -99,7 +100,7 @@ export class OsmXmlParser {
         const attributes = parseAttributes(body);
         const id = Number(attributes.id);
         if (!Number.isSafeInteger(id)) throw new OsmFormatError(`<${name}> without a numeric id`);
-        this.current = { kind: name, id, lat: Number(attributes.lat), lng: Number(attributes.lon), tags: null, refs: [] };
+        this.current = { kind: name, id, lat: Number(attributes.lat), lng: Number(attributes.lon), tags: null, refs: [], members: [] };
         if (selfClosing) this.emit();
         return;
       }
@@ -115,6 +116,14 @@ export class OsmXmlParser {
         if (Number.isSafeInteger(ref)) this.current.refs.push(ref);
         return;
       }
+      case 'member': {
+        if (this.current?.kind !== 'relation') return;
+        const attributes = parseAttributes(body);
+        const ref = Number(attributes.ref);
+        const type = attributes.type;
+        if (Number.isSafeInteger(ref) && (type === 'node' || type === 'way' || type === 'relation')) this.current.members.push({ type, ref, role: attributes.role ?? '' });
+        return;
+      }
       default:
         return;
     }
@@ -128,6 +137,8 @@ export class OsmXmlParser {
       if (Number.isFinite(object.lat) && Number.isFinite(object.lng)) this.visitor.node?.(object.id, object.lat, object.lng, object.tags);
     } else if (object.kind === 'way' && object.tags) {
       this.visitor.way?.(object.id, object.tags, () => object.refs);
+    } else if (object.kind === 'relation' && object.tags) {
+      this.visitor.relation?.(object.id, object.tags, () => object.members);
     }
   }
 }

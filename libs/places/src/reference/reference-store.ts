@@ -91,7 +91,7 @@ export class ReferenceStore {
   async list(): Promise<Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }>> {
     const result: Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }> = [];
     const group = async (name: string) => (await readdir(path.join(this.root, name)).catch(() => [] as string[])).filter((entry) => DATASET_NAME.test(`${name}/${entry}`)).map((entry) => `${name}/${entry}`);
-    const datasets = ['boundaries', ...(await group('places')), ...(await group('transit'))];
+    const datasets = ['boundaries', 'roads', ...(await group('places')), ...(await group('transit'))];
     for (const dataset of datasets) {
       const directory = path.join(this.root, dataset);
       const current = await readPointer(directory);

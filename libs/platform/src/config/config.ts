@@ -67,6 +67,8 @@ export interface Config {
   publicBaseUrl: string;
   /** The language services' provider, GhanaNLP's Khaya API (docs/adr/0021); without a key they answer 503 LANGUAGE_QUOTA. */
   language: LanguageConfig;
+  /** GRAPHHOPPER_URL: routes come from this GraphHopper server instead of the embedded engine (docs/adr/0018). */
+  graphhopperUrl?: string;
 }
 
 export interface LanguageConfig {
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),
     tilesMaxAgeS: int(env, 'TILES_MAX_AGE_S', 3600, 0, 31_536_000),
     starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
+    graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
     googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',
     googleClientIds: googleClientIds ? googleClientIds.split(',').map((id) => id.trim()).filter(Boolean) : [],
     personalTokenTtlDays: int(env, 'PERSONAL_TOKEN_TTL_DAYS', 30, 1, 365),

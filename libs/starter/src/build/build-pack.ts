@@ -146,7 +146,7 @@ export async function buildStarterPack(options: BuildOptions): Promise<PackManif
     const sortedWays = [...ways.entries()].sort(([a], [b]) => a - b);
     const file = put('roads/roads.osm.gz', osmXml(nodes, sortedWays), true);
     say(`roads: ${ways.size} highway ways, ${nodes.size} nodes → ${file}`);
-    datasets.push({ kind: 'roads', dataset: null, files: [file], attribution: attribution(roadSources), counts: { ways: ways.size, nodes: nodes.size } });
+    datasets.push({ kind: 'roads', dataset: 'roads', files: [file], attribution: attribution(roadSources), counts: { ways: ways.size, nodes: nodes.size } });
   }
 
   for (const source of byKind('transit')) {

@@ -20,11 +20,22 @@ export interface FixtureWay {
   tags: Record<string, string>;
 }
 
-export function writePbf(file: string, content: { nodes: FixtureNode[]; ways: FixtureWay[] }, options: { compress: boolean; plainNodes?: boolean }): void {
+export interface FixtureRelation {
+  id: number;
+  members: Array<{ type: 'node' | 'way' | 'relation'; ref: number; role: string }>;
+  tags: Record<string, string>;
+}
+
+export function writePbf(
+  file: string,
+  content: { nodes: FixtureNode[]; ways: FixtureWay[]; relations?: FixtureRelation[] },
+  options: { compress: boolean; plainNodes?: boolean },
+): void {
   const header = new ProtoWriter().bytesField(4, 'OsmSchema-V0.6').bytesField(4, 'DenseNodes').bytesField(16, 'places fixture').finish();
   const parts = [blob('OSMHeader', header, options.compress)];
   parts.push(blob('OSMData', options.plainNodes ? plainNodeBlock(content.nodes) : denseNodeBlock(content.nodes), options.compress));
   parts.push(blob('OSMData', wayBlock(content.ways), options.compress));
+  if (content.relations?.length) parts.push(blob('OSMData', relationBlock(content.relations), options.compress));
   writeFileSync(file, Buffer.concat(parts));
 }
 
@@ -96,6 +107,26 @@ function wayBlock(ways: FixtureWay[]): Uint8Array {
       .packedField(8, deltas, true)
       .finish();
     group.bytesField(3, message);
+  }
+  return new ProtoWriter().bytesField(1, strings.encode()).bytesField(2, group.finish()).finish();
+}
+
+function relationBlock(relations: FixtureRelation[]): Uint8Array {
+  const strings = new StringTable();
+  const group = new ProtoWriter();
+  const types = { node: 0, way: 1, relation: 2 };
+  for (const relation of relations) {
+    const tags = Object.entries(relation.tags);
+    const deltas = relation.members.map((member, index) => member.ref - (index === 0 ? 0 : relation.members[index - 1].ref));
+    const message = new ProtoWriter()
+      .varintField(1, relation.id)
+      .packedField(2, tags.map(([key]) => strings.index(key)), false)
+      .packedField(3, tags.map(([, value]) => strings.index(value)), false)
+      .packedField(8, relation.members.map((member) => strings.index(member.role)), false)
+      .packedField(9, deltas, true)
+      .packedField(10, relation.members.map((member) => types[member.type]), false)
+      .finish();
+    group.bytesField(4, message);
   }
   return new ProtoWriter().bytesField(1, strings.encode()).bytesField(2, group.finish()).finish();
 }

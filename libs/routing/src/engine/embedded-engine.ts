@@ -1,0 +1,196 @@
+import { MODES, type Mode } from '../domain/profiles.js';
+import { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from '../domain/errors.js';
+import type { EngineRouteRequest, EngineRouteResult, EnginePath, PathLeg, PathSpan, RouteConstraints, RoutingEngine } from '../routing-engine.port.js';
+import { haversineM } from './geo.js';
+import { LoadedNetwork, SNAP_RADIUS_M, type EdgeFactor, type EdgeLeg } from './loaded-network.js';
+import { FLAG_FLOOD_PRONE, FLAG_FORD, type RoadGraph } from './road-graph.js';
+import type { Snap } from './spatial-index.js';
+
+/** Alternatives: found with the best path's edges made this much dearer, kept when no slower than ALT_MAX_STRETCH × best and sharing at most ALT_MAX_SHARED of its length. */
+const ALT_PENALTY = 1.6;
+const ALT_MAX_STRETCH = 1.5;
+const ALT_MAX_SHARED = 0.75;
+
+/** The embedded engine: the imported road dataset, prepared into hierarchies (docs/adr/0018). */
+export class EmbeddedEngine implements RoutingEngine {
+  readonly name = 'embedded';
+
+  constructor(private readonly network: () => LoadedNetwork | null) {}
+
+  async route(request: EngineRouteRequest): Promise<EngineRouteResult> {
+    return this.routeNow(request);
+  }
+
+  routeNow(request: EngineRouteRequest): EngineRouteResult {
+    const net = this.network();
+    if (!net) throw new RoadNetworkNotLoadedError();
+    const { mode } = request;
+    const snaps = request.points.map((point, i) => {
+      const snap = net.snap(point.lat, point.lng, mode);
+      if (!snap) throw new NoRoadNearbyError(i === 0 ? 'from' : i === request.points.length - 1 ? 'to' : `via[${i - 1}]`, mode, SNAP_RADIUS_M);
+      return snap;
+    });
+    const factor = request.constraints ? constraintFactor(net.graph, request.constraints) : undefined;
+    const legs: EdgeLeg[] = [];
+    for (let i = 1; i < snaps.length; i++) {
+      const leg = net.leg(snaps[i - 1], snaps[i], mode, factor);
+      if (!leg) throw new NoRouteError(mode, i - 1);
+      legs.push(leg);
+    }
+    const paths = [toPath(net, legs, mode, factor)];
+    // Alternatives for a trip without via points: the penalty method (edges of the routes found so far made dearer).
+    if (request.alternatives > 0 && legs.length === 1) {
+      const found = [legs[0]];
+      const best = net.staticCost(legs[0], mode);
+      const penalised = new Set<number>(legs[0].edges);
+      for (let attempt = 0; attempt < request.alternatives + 2 && found.length <= request.alternatives; attempt++) {
+        const penalty: EdgeFactor = (edge, dir) => (penalised.has(edge) ? ALT_PENALTY : 1) * (factor ? factor(edge, dir) : 1);
+        const candidate = net.leg(snaps[0], snaps[1], mode, penalty);
+        if (!candidate) break;
+        for (const edge of candidate.edges) penalised.add(edge);
+        const cost = net.staticCost(candidate, mode);
+        if (cost > best * ALT_MAX_STRETCH) continue;
+        if (found.some((other) => sharedShare(net, candidate, other) > ALT_MAX_SHARED)) continue;
+        found.push(candidate);
+        paths.push(toPath(net, [candidate], mode, factor));
+      }
+    }
+    return { paths, warnings: [], engine: this.name };
+  }
+}
+
+/** Multiplier per edge from the query's constraints: traffic factors (≥ 1) at the edge's middle, Infinity where an avoided circle touches it. */
+function constraintFactor(graph: RoadGraph, constraints: RouteConstraints): EdgeFactor {
+  const cache = new Map<number, number>();
+  return (edge) => {
+    let value = cache.get(edge);
+    if (value !== undefined) return value;
+    const start = graph.geomOffset[edge];
+    const end = graph.geomOffset[edge + 1] - 1;
+    const mid = (start + end) >> 1;
+    value = Math.max(1, constraints.trafficFactor?.(graph.geomLat[mid], graph.geomLng[mid], graph.ways[graph.edgeWay[edge]].highway) ?? 1);
+    for (const area of constraints.avoidAreas ?? []) {
+      for (let p = start; p <= end; p++) {
+        if (haversineM(area.lat, area.lng, graph.geomLat[p], graph.geomLng[p]) <= area.radius_m) {
+          value = Infinity;
+          break;
+        }
+      }
+    }
+    cache.set(edge, value);
+    return value;
+  };
+}
+
+function sharedShare(net: LoadedNetwork, a: EdgeLeg, b: EdgeLeg): number {
+  const inB = new Set(b.edges);
+  let shared = 0;
+  let total = 0;
+  for (let k = 0; k < a.edges.length; k++) {
+    const length = net.graph.edgeLength[a.edges[k]] * net.fraction(a, k);
+    total += length;
+    if (inB.has(a.edges[k])) shared += length;
+  }
+  return total === 0 ? 1 : shared / total;
+}
+
+function toPath(net: LoadedNetwork, legs: EdgeLeg[], mode: Mode, factor?: EdgeFactor): EnginePath {
+  const built = legs.map((leg) => toPathLeg(net, leg, mode, factor));
+  return {
+    distance_m: built.reduce((sum, leg) => sum + leg.distance_m, 0),
+    duration_s: built.reduce((sum, leg) => sum + leg.duration_s, 0),
+    legs: built,
+  };
+}
+
+/** A leg's geometry and one span per edge piece, with the road's attributes for the direction travelled; durations under the query's factors. */
+export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode, factor?: EdgeFactor): PathLeg {
+  const graph = net.graph;
+  const weights = graph.weights[MODES.indexOf(mode)];
+  const coordinates: Array<[number, number]> = [];
+  const spans: PathSpan[] = [];
+  const push = (lat: number, lng: number) => {
+    const last = coordinates[coordinates.length - 1];
+    if (last && last[0] === lng && last[1] === lat) return;
+    coordinates.push([lng, lat]);
+  };
+  for (let k = 0; k < leg.edges.length; k++) {
+    const edge = leg.edges[k];
+    const dir = leg.dirs[k];
+    const start = graph.geomOffset[edge];
+    const end = graph.geomOffset[edge + 1] - 1;
+    const first = Math.max(coordinates.length - 1, 0);
+    const points = piece(graph, start, end, dir, k === 0 ? leg.from : null, k === leg.edges.length - 1 ? leg.to : null);
+    for (const [lat, lng] of points) push(lat, lng);
+    const fraction = net.fraction(leg, k);
+    const way = graph.ways[graph.edgeWay[edge]];
+    const tail = graph.tail(edge, dir);
+    const degree = k === 0 ? -1 : graph.incidentOffset[tail + 1] - graph.incidentOffset[tail];
+    spans.push({
+      from: first,
+      to: coordinates.length - 1,
+      distance_m: graph.edgeLength[edge] * fraction,
+      duration_s: LoadedNetwork.seconds(weights[2 * edge + dir] * fraction * (factor ? factor(edge, dir) : 1)),
+      road_id: `osm:way/${way.osm_id}`,
+      junction_degree: degree,
+      road: {
+        name: way.name,
+        ref: way.ref,
+        highway: way.highway,
+        surface: way.surface,
+        surface_class: way.surface_class,
+        smoothness: way.smoothness,
+        roundabout: way.roundabout,
+        lanes: way.lanes,
+        turn_lanes: dir === 0 ? way.turn_lanes_forward : way.turn_lanes_backward,
+        maxspeed_kmh: way.maxspeed_kmh,
+        bridge: way.bridge,
+        ford: way.ford || (graph.edgeFlags[edge] & FLAG_FORD) !== 0,
+        flood_prone: way.flood_prone || (graph.edgeFlags[edge] & FLAG_FLOOD_PRONE) !== 0,
+      },
+    });
+  }
+  if (coordinates.length === 1) coordinates.push([...coordinates[0]] as [number, number]);
+  // Pieces of no length (a snap on an edge's very end) say nothing; a leg keeps at least one span, over all its points.
+  let kept = spans.filter((span) => span.to > span.from);
+  if (kept.length === 0) kept = [{ ...spans[0], from: 0, to: coordinates.length - 1 }];
+  spans.length = 0;
+  spans.push(...kept);
+  return {
+    distance_m: spans.reduce((sum, span) => sum + span.distance_m, 0),
+    duration_s: spans.reduce((sum, span) => sum + span.duration_s, 0),
+    coordinates,
+    spans,
+    snapped_from: { lat: leg.from.lat, lng: leg.from.lng },
+    snapped_to: { lat: leg.to.lat, lng: leg.to.lng },
+  };
+}
+
+/** The points of an edge travelled in `dir`, cut at the start snap and/or the end snap when they lie on it. */
+function piece(graph: RoadGraph, start: number, end: number, dir: number, from: Snap | null, to: Snap | null): Array<[number, number]> {
+  const all: Array<[number, number]> = [];
+  for (let p = start; p <= end; p++) all.push([graph.geomLat[p], graph.geomLng[p]]);
+  // Positions along the edge's own direction: point i sits at i, a snap on segment s at s + t.
+  const position = (snap: Snap) => snap.segment + snap.t;
+  let lo = 0;
+  let hi = all.length - 1;
+  const inner: Array<[number, number]> = [];
+  if (dir === 0) {
+    if (from) lo = position(from);
+    if (to) hi = position(to);
+    if (from) inner.push([from.lat, from.lng]);
+    for (let i = Math.floor(lo) + 1; i < hi; i++) inner.push(all[i]);
+    if (!from) inner.unshift(all[0]);
+    if (to) inner.push([to.lat, to.lng]);
+    else inner.push(all[all.length - 1]);
+  } else {
+    if (from) hi = position(from);
+    if (to) lo = position(to);
+    if (from) inner.push([from.lat, from.lng]);
+    else inner.push(all[all.length - 1]);
+    for (let i = Math.ceil(hi) - 1; i > lo; i--) inner.push(all[i]);
+    if (to) inner.push([to.lat, to.lng]);
+    else inner.push(all[0]);
+  }
+  return inner;
+}

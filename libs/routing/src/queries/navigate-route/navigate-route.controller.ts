@@ -1,0 +1,46 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Public, RawResponse } from '../../../../platform/src/index.js';
+import { RoutePlanner } from '../../route-planner.js';
+import { osrmFeed } from '../../routes/osrm-feed.js';
+import { alternativesOf } from '../plan-route/plan-route.request.js';
+import { NavigateRouteRequest } from './navigate-route.request.js';
+
+/**
+ * interface.md: POST /v2/navigate/route (public, the navigation throttle) →
+ * a turn-by-turn feed. The answer is the OSRM / Mapbox Directions v5 document
+ * itself, outside the envelope, like the other documents standard clients
+ * read as they are (decisions.md, "Fixed behaviour"); errors keep the envelope.
+ */
+@ApiTags('routing')
+@Controller('v2/navigate/route')
+export class NavigateRouteController {
+  constructor(private readonly planner: RoutePlanner) {}
+
+  @Post()
+  @Public()
+  @RawResponse()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Turn-by-turn feed (OSRM / Mapbox Directions v5)',
+    description:
+      'The route of POST /v2/route as navigation SDKs read it (MapLibre Navigation, Ferrostar, Mapbox): `{code: "Ok", routes: [{distance, duration, weight, geometry, legs: [{steps: [{maneuver: {type, modifier, exit, location, bearing_before, bearing_after, instruction}, ' +
+      'intersections, voiceInstructions, bannerInstructions, geometry, name, distance, duration, mode}]}]}], waypoints}`, outside the envelope. Geometry is polyline6 unless `geometries` says otherwise. Throttled per IP (THROTTLE_NAVIGATION_PER_MINUTE).',
+  })
+  @ApiResponse({ status: 200, description: 'The Directions v5 document (not enveloped)' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
+  @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY or NO_ROUTE (in the envelope)' })
+  async navigate(@Body() request: NavigateRouteRequest) {
+    const plan = await this.planner.plan({
+      from: request.from,
+      to: request.to,
+      via: request.via,
+      mode: request.mode,
+      narration: request.narration,
+      alternatives: alternativesOf(request.alternatives),
+      avoid_incidents: request.avoid_incidents,
+      depart_at: request.depart_at,
+    });
+    return osrmFeed(plan, request.geometries ?? 'polyline6');
+  }
+}

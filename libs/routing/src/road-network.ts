@@ -1,0 +1,175 @@
+import { existsSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { DatasetVersion, ReferenceStore } from '../../places/src/index.js';
+import { GraphFileError, readGraphFile } from './engine/graph-file.js';
+import { LoadedNetwork } from './engine/loaded-network.js';
+import { prepareDataset } from './engine/prepare-dataset.js';
+import { ROAD_DATASET } from './importers/import-roads.js';
+
+interface Log {
+  info(fields: Record<string, unknown>): void;
+  error(fields: Record<string, unknown>): void;
+}
+
+export interface RoadNetworkInfo {
+  dataset: string;
+  version: string;
+  imported_at: string;
+  attribution: string[];
+  nodes: number;
+  edges: number;
+}
+
+/**
+ * The live road network: the `roads` dataset's current version, prepared
+ * into a graph file under `DATA_DIR/routing/graphs/<version>.bin` (once per
+ * version: a restart, or a second instance on the same volume, reads the file
+ * instead of preparing again) and loaded. Preparation runs in a worker thread.
+ * Like the gazetteer, it polls the dataset pointer and swaps a new version in
+ * when one is imported; routes in flight finish on the old one.
+ */
+export class RoadNetwork {
+  private loaded: LoadedNetwork | null = null;
+  private info_: RoadNetworkInfo | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private reloading: Promise<boolean> | null = null;
+  private failedVersion: string | null = null;
+
+  constructor(
+    private readonly store: ReferenceStore,
+    private readonly graphsDir: string,
+    private readonly log: Log,
+    private readonly pollMs = 2000,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    if (this.pollMs > 0) {
+      this.timer = setInterval(() => void this.reload(), this.pollMs);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  current(): LoadedNetwork | null {
+    return this.loaded;
+  }
+
+  get info(): RoadNetworkInfo | null {
+    return this.info_;
+  }
+
+  /** Whether a road dataset is live (its graph may still be preparing). */
+  async datasetLive(): Promise<boolean> {
+    return (await this.store.currentVersion(ROAD_DATASET)) !== null;
+  }
+
+  reload(): Promise<boolean> {
+    this.reloading ??= this.load().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  private async load(): Promise<boolean> {
+    let versionName: string | null = null;
+    try {
+      versionName = await this.store.currentVersion(ROAD_DATASET);
+      if (versionName === (this.loaded?.datasetVersion ?? null) || versionName === this.failedVersion) return false;
+      if (!versionName) {
+        this.loaded = null;
+        this.info_ = null;
+        return true;
+      }
+      const version = (await this.store.current(ROAD_DATASET))!;
+      const started = Date.now();
+      const file = path.join(this.graphsDir, `${version.version}.bin`);
+      let prepared = false;
+      const prepare = async () => {
+        const stats = await prepareInWorker(version, file);
+        prepared = true;
+        this.log.info({ msg: 'road graph prepared', version: version.version, ...stats });
+      };
+      if (!existsSync(file)) await prepare();
+      let graph;
+      try {
+        graph = await readGraphFile(file);
+      } catch (error) {
+        // A file of an older format, or damaged: prepared again once, not trusted.
+        if (prepared || !(error instanceof GraphFileError)) throw error;
+        this.log.error({ msg: 'road graph file unreadable; preparing it again', version: version.version, err: error.message });
+        await rm(file, { force: true });
+        await prepare();
+        graph = await readGraphFile(file);
+      }
+      this.loaded = new LoadedNetwork(graph, version.version);
+      this.info_ = {
+        dataset: ROAD_DATASET,
+        version: version.version,
+        imported_at: version.manifest.imported_at,
+        attribution: version.manifest.attribution,
+        nodes: graph.graph.nodeCount,
+        edges: graph.graph.edgeCount,
+      };
+      this.failedVersion = null;
+      this.log.info({ msg: 'road network loaded', version: version.version, prepared, nodes: graph.graph.nodeCount, edges: graph.graph.edgeCount, ms: Date.now() - started });
+      await this.prune(version.version);
+      return true;
+    } catch (error) {
+      this.failedVersion = versionName;
+      this.log.error({ msg: 'road network not loaded; the previous one stays', version: versionName, err: error instanceof Error ? error.message : String(error) });
+      return false;
+    }
+  }
+
+  /** Graph files of versions the dataset no longer keeps (it keeps two). */
+  private async prune(current: string): Promise<void> {
+    const files = await readdir(this.graphsDir).catch(() => [] as string[]);
+    const graphs = files.filter((name) => /^v\d{8}T\d{9}Z-[0-9a-f]{6}\.bin$/.test(name)).sort();
+    const keep = new Set([`${current}.bin`, ...graphs.filter((name) => name !== `${current}.bin`).slice(-1)]);
+    for (const name of graphs) if (!keep.has(name)) await rm(path.join(this.graphsDir, name), { force: true });
+    for (const name of files) {
+      if (!name.endsWith('.tmp')) continue;
+      const age = Date.now() - (await stat(path.join(this.graphsDir, name)).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+      if (age > 3600_000) await rm(path.join(this.graphsDir, name), { force: true });
+    }
+  }
+}
+
+/**
+ * Preparation off the event loop: a worker thread running the compiled
+ * `prepare.worker.js`. Tests run the TypeScript sources, which a worker
+ * cannot load without a loader; there it runs in-process.
+ */
+export function prepareInWorker(version: DatasetVersion, outFile: string): Promise<Record<string, number>> {
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) return prepareDataset(version, outFile);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./engine/prepare.worker.js', self), { workerData: { version, outFile } });
+    worker.once('message', (message: { ok: boolean; stats?: Record<string, number>; error?: string }) => {
+      if (message.ok) resolve(message.stats ?? {});
+      else reject(new Error(message.error));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`road graph preparation exited with ${code}`));
+    });
+  });
+}
+
+/**
+ * `npm run ops -- import:roads` prepares the new version's graph right away
+ * (in this process, with progress), so a running service finds the file and
+ * swaps the network in without preparing it itself.
+ */
+export async function prepareRoadGraph(graphsDir: string, version: DatasetVersion, onProgress?: (phase: string, done: number, total: number) => void): Promise<Record<string, number>> {
+  const file = path.join(graphsDir, `${version.version}.bin`);
+  if (existsSync(file)) return {};
+  return prepareDataset(version, file, onProgress);
+}

@@ -1,0 +1,67 @@
+import { InvalidParamError } from '../../platform/src/index.js';
+import { parseMode, type Mode } from './domain/profiles.js';
+import type { RoadNetwork } from './road-network.js';
+import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
+import type { LandmarkSource } from './routes/landmark-narration.js';
+import type { EngineRouteResult, LatLng, RoutingEngine } from './routing-engine.port.js';
+
+export interface RoutePlan {
+  mode: Mode;
+  narration: Narration;
+  route: BuiltRoute;
+  alternatives: BuiltRoute[];
+  engine: string;
+  warnings: string[];
+  datasets: Array<{ dataset: string; version: string; imported_at: string }>;
+  attribution: string[];
+}
+
+export interface PlanInput {
+  from: LatLng;
+  to: LatLng;
+  via?: LatLng[];
+  mode?: unknown;
+  narration?: Narration;
+  alternatives?: number;
+  avoid_incidents?: boolean;
+  depart_at?: string;
+}
+
+const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
+
+/**
+ * One route request end to end: the engine's paths (embedded or GraphHopper,
+ * through the port), then our layer over them: steps, landmark narration,
+ * lanes, surfaces and the safer-route flags (routes/route-builder.ts).
+ */
+export class RoutePlanner {
+  constructor(
+    private readonly engine: RoutingEngine,
+    private readonly network: RoadNetwork,
+    private readonly landmarks: LandmarkSource | null,
+  ) {}
+
+  async plan(input: PlanInput): Promise<RoutePlan> {
+    const mode = parseMode(input.mode);
+    const alternatives = input.alternatives ?? 0;
+    if (!Number.isInteger(alternatives) || alternatives < 0 || alternatives > 2) throw new InvalidParamError('alternatives must be an integer from 0 to 2 (or a boolean)', 'alternatives');
+    const narration = input.narration ?? 'street';
+    const result: EngineRouteResult = await this.engine.route({ points: [input.from, ...(input.via ?? []), input.to], mode, alternatives });
+    const warnings = [...result.warnings];
+    // Hazard reports arrive with issue #16; until then there is nothing to avoid, and the answer says so.
+    if (input.avoid_incidents) warnings.push('avoid_incidents: no road-hazard reports are available yet; the route is unchanged');
+    const landmarks = narration === 'street' ? null : this.landmarks;
+    const [best, ...others] = result.paths.map((path) => buildRoute(path, { mode, narration, landmarks, warnings }));
+    const info = this.network.info;
+    return {
+      mode,
+      narration,
+      route: best,
+      alternatives: others,
+      engine: result.engine,
+      warnings,
+      datasets: info ? [{ dataset: info.dataset, version: info.version, imported_at: info.imported_at }] : [],
+      attribution: [OSM_ATTRIBUTION],
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Landmarks, PlacesModule, ReferenceStore, referenceRoot } from '../../places/src/index.js';
+import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/index.js';
+import { EmbeddedEngine } from './engine/embedded-engine.js';
+import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
+import { IsochroneService } from './isochrone/isochrone.js';
+import { NavigateRouteController } from './queries/navigate-route/navigate-route.controller.js';
+import { PlanRouteController } from './queries/plan-route/plan-route.controller.js';
+import { RouteAlongController } from './queries/route-along/route-along.controller.js';
+import { StaticRouteController } from './queries/static-route/static-route.controller.js';
+import { RoadNetwork } from './road-network.js';
+import { RoutePlanner } from './route-planner.js';
+import { ROUTING_ENGINE, type RoutingEngine } from './routing-engine.port.js';
+
+/** Where prepared graphs live: one file per road dataset version (docs/adr/0018). */
+export function graphsRoot(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'routing', 'graphs');
+}
+
+export const routingProviders = [
+  {
+    provide: RoadNetwork,
+    inject: [CONFIG, JsonLogger],
+    useFactory: (config: Config, logger: JsonLogger) =>
+      new RoadNetwork(new ReferenceStore(referenceRoot(config)), graphsRoot(config), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'routing') }),
+  },
+  { provide: EmbeddedEngine, inject: [RoadNetwork], useFactory: (network: RoadNetwork) => new EmbeddedEngine(() => network.current()) },
+  {
+    provide: ROUTING_ENGINE,
+    inject: [CONFIG, EmbeddedEngine],
+    useFactory: (config: Config, embedded: EmbeddedEngine): RoutingEngine => (config.graphhopperUrl ? new GraphHopperEngine(config.graphhopperUrl) : embedded),
+  },
+  {
+    provide: RoutePlanner,
+    inject: [ROUTING_ENGINE, RoadNetwork, Landmarks],
+    useFactory: (engine: RoutingEngine, network: RoadNetwork, landmarks: Landmarks) => new RoutePlanner(engine, network, landmarks),
+  },
+  { provide: IsochroneService, inject: [RoadNetwork], useFactory: (network: RoadNetwork) => new IsochroneService(() => network.current()) },
+];
+
+/**
+ * Routing and navigation (interface.md, "Routing, transit, weather,
+ * language"): the road network, the engine behind its port, the route and
+ * navigation endpoints, isochrones for geofences.
+ */
+@Module({
+  imports: [PlacesModule],
+  controllers: [PlanRouteController, NavigateRouteController, RouteAlongController, StaticRouteController],
+  providers: routingProviders,
+  exports: [RoadNetwork, RoutePlanner, IsochroneService, ROUTING_ENGINE],
+})
+export class RoutingModule implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    @Inject(RoadNetwork) private readonly network: RoadNetwork,
+    @Inject(Readiness) private readonly readiness: Readiness,
+  ) {}
+
+  /** A live dataset whose graph is not loaded yet (preparing on first start) holds /health at 503 until it is. */
+  async onModuleInit(): Promise<void> {
+    if (!(await this.network.datasetLive())) {
+      await this.network.start();
+      return;
+    }
+    const release = this.readiness.hold('road_network');
+    void this.network.start().finally(release);
+  }
+
+  onModuleDestroy(): void {
+    this.network.stop();
+  }
+}
