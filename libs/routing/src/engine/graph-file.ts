@@ -2,6 +2,7 @@ import { open, readFile, rename } from 'node:fs/promises';
 import type { ContractionHierarchy } from './contraction.js';
 import { RoadGraph, type WayInfo } from './road-graph.js';
 import type { SpatialIndexData } from './spatial-index.js';
+import type { LandmarkData } from './search.js';
 
 /**
  * The prepared graph on disk (`DATA_DIR/routing/<dataset version>/graph.bin`):
@@ -9,8 +10,8 @@ import type { SpatialIndexData } from './spatial-index.js';
  * 8-byte aligned, read back as views of one buffer without parsing. Written
  * to a temporary name, fsynced and renamed, so a crash leaves no half file.
  */
-export const GRAPH_FILE_FORMAT = 3;
-const MAGIC = 'LAPIRG03';
+export const GRAPH_FILE_FORMAT = 4;
+const MAGIC = 'LAPIRG04';
 
 type Typed = Int32Array | Float64Array | Uint8Array | Float32Array;
 const TYPES = { Int32Array, Float64Array, Uint8Array, Float32Array } as const;
@@ -22,10 +23,13 @@ export interface PreparedGraph {
   hierarchies: ContractionHierarchy[];
   /** The snapping index, built with the graph so loading a country does not hold the event loop. */
   index: SpatialIndexData;
+  /** ALT landmarks per mode (MODES order), for the A* fallback. */
+  landmarks: LandmarkData[];
   meta: { dataset_version: string; prepared_at: string; prepare_ms: number; stats: Record<string, number> };
 }
 
 const GRAPH_ARRAYS = ['nodeLat', 'nodeLng', 'nodeFlags', 'edgeFrom', 'edgeTo', 'edgeWay', 'edgeLength', 'edgeFlags', 'geomOffset', 'geomLat', 'geomLng', 'turnTriples', 'turnModes', 'incidentOffset', 'incidentEdges'] as const;
+const LANDMARK_ARRAYS = ['nodes', 'fromLandmark', 'toLandmark'] as const;
 const INDEX_ARRAYS = ['cellKeys', 'cellOffset', 'segments', 'segmentEdge', 'pointOffsetM'] as const;
 const CH_ARRAYS = ['rank', 'arcEdge', 'arcDir', 'arcChildA', 'arcChildB', 'upOffset', 'upHead', 'upWeight', 'upArc', 'downOffset', 'downHead', 'downWeight', 'downArc'] as const;
 
@@ -35,6 +39,9 @@ export async function writeGraphFile(file: string, prepared: PreparedGraph): Pro
   for (const name of GRAPH_ARRAYS) arrays.push([name, g[name]]);
   prepared.graph.weights.forEach((weights, m) => arrays.push([`weights.${m}`, weights]));
   for (const name of INDEX_ARRAYS) arrays.push([`index.${name}`, prepared.index[name]]);
+  prepared.landmarks.forEach((landmarks, m) => {
+    for (const name of LANDMARK_ARRAYS) arrays.push([`alt.${m}.${name}`, landmarks[name]]);
+  });
   prepared.hierarchies.forEach((ch, m) => {
     for (const name of CH_ARRAYS) arrays.push([`ch.${m}.${name}`, (ch as unknown as Record<string, Typed>)[name]]);
   });
@@ -113,5 +120,6 @@ export async function readGraphFile(file: string): Promise<PreparedGraph> {
     return ch as unknown as ContractionHierarchy;
   });
   const index = Object.fromEntries(INDEX_ARRAYS.map((name) => [name, get(`index.${name}`)])) as unknown as SpatialIndexData;
-  return { graph, hierarchies, index, meta: header.meta };
+  const landmarks = Array.from({ length: header.modes }, (_, m) => Object.fromEntries(LANDMARK_ARRAYS.map((name) => [name, get(`alt.${m}.${name}`)])) as unknown as LandmarkData);
+  return { graph, hierarchies, index, landmarks, meta: header.meta };
 }

@@ -7,7 +7,6 @@ import { SpatialIndex, type Snap } from './spatial-index.js';
 
 /** interface: a point farther than this from any road the mode may use is 422 NO_ROAD_NEARBY (issue #15). */
 export const SNAP_RADIUS_M = 1000;
-const LANDMARK_COUNT = 8;
 
 /** A leg as road edges: the start's own edge (partly), whole edges, the end's own edge (partly). */
 export interface EdgeLeg {
@@ -24,13 +23,13 @@ export type EdgeFactor = (edge: number, dir: number) => number;
 /**
  * A prepared graph ready to answer: the spatial index for snapping, a
  * hierarchy query per mode, the edge-based search for restricted or
- * re-weighted queries, ALT landmarks per mode (computed on first use).
+ * re-weighted queries, ALT landmarks per mode (computed at preparation).
  */
 export class LoadedNetwork {
   readonly index: SpatialIndex;
   private readonly queries: HierarchyQuery[];
   private readonly search: EdgeSearch;
-  private readonly landmarks: Array<Landmarks | null>;
+  private readonly landmarks: Landmarks[];
 
   constructor(
     readonly prepared: PreparedGraph,
@@ -39,7 +38,7 @@ export class LoadedNetwork {
     this.index = new SpatialIndex(prepared.graph, prepared.index);
     this.queries = prepared.hierarchies.map((ch) => new HierarchyQuery(ch));
     this.search = new EdgeSearch(prepared.graph);
-    this.landmarks = prepared.hierarchies.map(() => null);
+    this.landmarks = prepared.landmarks.map((data) => Landmarks.of(data, prepared.graph.nodeCount));
   }
 
   get graph(): RoadGraph {
@@ -51,12 +50,7 @@ export class LoadedNetwork {
   }
 
   landmarksOf(modeIndex: number): Landmarks {
-    let landmarks = this.landmarks[modeIndex];
-    if (!landmarks) {
-      landmarks = Landmarks.select(this.graph, this.graph.weights[modeIndex], LANDMARK_COUNT);
-      this.landmarks[modeIndex] = landmarks;
-    }
-    return landmarks;
+    return this.landmarks[modeIndex];
   }
 
   /**

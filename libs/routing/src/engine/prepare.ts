@@ -5,6 +5,10 @@ import { contract, type ArcList } from './contraction.js';
 import type { PreparedGraph } from './graph-file.js';
 import { buildRoadGraph, NO_ACCESS, type RoadGraph } from './road-graph.js';
 import { SpatialIndex } from './spatial-index.js';
+import { Landmarks } from './search.js';
+
+/** ALT landmarks per mode: 8, chosen far apart (farthest selection). */
+export const LANDMARK_COUNT = 8;
 
 /** The directed graph of one mode: an arc per open direction of every edge. */
 export function arcsOf(graph: RoadGraph, weights: Int32Array): ArcList {
@@ -34,5 +38,6 @@ export function prepareGraph(records: Iterable<RoadRecord>, datasetVersion: stri
   const islands = Object.fromEntries(MODES.map((mode, m) => [`island_edges_${mode}`, closeIslands(graph, graph.weights[m])]));
   const hierarchies = MODES.map((mode, m) => contract(arcsOf(graph, graph.weights[m]), { onProgress: (done, total) => onProgress?.(`contracting ${mode}`, done, total) }));
   const shortcutCounts = Object.fromEntries(MODES.map((mode, m) => [`arcs_${mode}`, hierarchies[m].arcEdge.length]));
-  return { graph, hierarchies, index: SpatialIndex.build(graph), meta: { dataset_version: datasetVersion, prepared_at: new Date().toISOString(), prepare_ms: Date.now() - started, stats: { ...stats, ...islands, ...shortcutCounts } } };
+  const landmarks = MODES.map((_, m) => Landmarks.select(graph, graph.weights[m], LANDMARK_COUNT));
+  return { graph, hierarchies, index: SpatialIndex.build(graph), landmarks, meta: { dataset_version: datasetVersion, prepared_at: new Date().toISOString(), prepare_ms: Date.now() - started, stats: { ...stats, ...islands, ...shortcutCounts } } };
 }

@@ -214,7 +214,13 @@ export function singleSourceCosts(graph: RoadGraph, weights: Int32Array, source:
  * weights, it stays a lower bound when a query only raises weights (traffic
  * factors ≥ 1, blocked edges, penalties), which is what issue #16 needs.
  */
-export class Landmarks {
+export interface LandmarkData {
+  nodes: Int32Array;
+  fromLandmark: Float32Array;
+  toLandmark: Float32Array;
+}
+
+export class Landmarks implements LandmarkData {
   constructor(
     readonly nodes: Int32Array,
     /** [l * n + v]: cost from landmark l to v, and from v to landmark l (Infinity: unreachable). */
@@ -223,6 +229,10 @@ export class Landmarks {
     private readonly nodeCount: number,
   ) {}
 
+  static of(data: LandmarkData, nodeCount: number): Landmarks {
+    return new Landmarks(data.nodes, data.fromLandmark, data.toLandmark, nodeCount);
+  }
+
   static select(graph: RoadGraph, weights: Int32Array, count: number): Landmarks {
     const n = graph.nodeCount;
     const nodes: number[] = [];
@@ -230,7 +240,14 @@ export class Landmarks {
     const toLandmark = new Float32Array(count * n);
     // Farthest selection: each new landmark is the node farthest (by the sum so far) from those chosen.
     const spread = new Float64Array(n);
+    // Start inside the routable network (islands are closed: an edge open for the mode is in a large component).
     let next = 0;
+    for (let e = 0; e < graph.edgeCount; e++) {
+      if (weights[2 * e] !== NO_ACCESS || weights[2 * e + 1] !== NO_ACCESS) {
+        next = graph.edgeFrom[e];
+        break;
+      }
+    }
     for (let l = 0; l < count && n > 0; l++) {
       nodes.push(next);
       const from = singleSourceCosts(graph, weights, next, false);
@@ -239,7 +256,8 @@ export class Landmarks {
       toLandmark.set(to, l * n);
       let far = -1;
       for (let v = 0; v < n; v++) {
-        if (Number.isFinite(from[v])) spread[v] += from[v];
+        if (!Number.isFinite(from[v])) continue;
+        spread[v] += from[v];
         if (nodes.includes(v)) continue;
         if (far < 0 || spread[v] > spread[far]) far = v;
       }
