@@ -2,6 +2,7 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
+  forEachDocument,
   LogFollower,
   type FollowedView,
   type EventRegistry,
@@ -57,13 +58,9 @@ export class GeofenceFeed implements OnApplicationBootstrap, OnModuleDestroy, Fo
 
   private async load(): Promise<void> {
     const collection = await this.readStore.collection<GeofenceDoc>(collectionName(GEOFENCES_READ_MODEL), GEOFENCE_READ_INDEXES);
-    let cursor: string | undefined;
-    do {
-      const page = await collection.find({ index: 'by_created', limit: 1000, cursor });
-      for (const doc of page.items) this.safely(doc.id, () => this.index.add(definitionOfDoc(doc)));
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    await forEachDocument(collection, { index: 'by_created' }, (doc) => this.safely(doc.id, () => this.index.add(definitionOfDoc(doc))));
   }
+
 
   /** Nest starts it before the application serves its first request. */
   onApplicationBootstrap(): Promise<void> {

@@ -22,3 +22,4 @@ export async function openReadStore(options: ReadStoreOptions): Promise<ReadStor
   // before it, and anything lost in a crash is replayed idempotently (docs/adr/0003).
   return EmbeddedReadStore.open(path.join(options.dataDir, 'read-models'), { durability: 'committed' });
 }
+export * from './for-each-document.js';

@@ -2,6 +2,7 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import {
   checkpointName,
   collectionName,
+  forEachDocument,
   LogFollower,
   type FollowedView,
   type EventRegistry,
@@ -55,16 +56,9 @@ export class NarrationFeed implements OnApplicationBootstrap, OnModuleDestroy, F
   }
 
   private async load(): Promise<void> {
-    {
-      const collection = await this.readStore.collection<LandmarkReportDoc>(collectionName(LANDMARK_REPORTS_READ_MODEL), LANDMARK_REPORT_INDEXES);
-      for (const status of EXCLUDED_STATUSES) {
-        let cursor: string | undefined;
-        do {
-          const page = await collection.find({ index: 'by_status', equals: [status], limit: 1000, cursor });
-          for (const doc of page.items) this.excluded.set(doc.id, status);
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor);
-      }
+    const collection = await this.readStore.collection<LandmarkReportDoc>(collectionName(LANDMARK_REPORTS_READ_MODEL), LANDMARK_REPORT_INDEXES);
+    for (const status of EXCLUDED_STATUSES) {
+      await forEachDocument(collection, { index: 'by_status', equals: [status] }, (doc) => this.excluded.set(doc.id, status));
     }
   }
 
