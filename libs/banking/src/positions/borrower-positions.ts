@@ -1,0 +1,71 @@
+import {
+  consentDecider,
+  consentStream,
+  CustomerPseudonyms,
+  DRIFT_STATE_PROJECTION,
+  DRIFT_STATE_VERSION,
+  LocationSealing,
+  locationStream,
+  type ConsentState,
+  type DriftStateDoc,
+  type PingRecorded,
+} from '../../../monitoring/src/index.js';
+import { collectionName, CommandPipeline, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
+
+/** A borrower's last known position, as monitoring recorded it. */
+export interface KnownPosition {
+  lat: number;
+  lng: number;
+  accuracy_m: number | null;
+  recorded_at: string;
+}
+
+export interface BorrowerSighting {
+  /** The newest ping (by recorded_at); null when none was recorded (or its key was destroyed by an erasure). */
+  position: KnownPosition | null;
+  /** Monitoring's drift state against the customer's registered home zone (PUT /v2/monitoring/zones). */
+  drifting: boolean;
+}
+
+/**
+ * What the banking context reads of the monitoring context: a customer's
+ * consent (from its stream, as a command would see it) and last known
+ * position (the `drift_state` read model, opened with the customer's data key:
+ * positions are never copied into banking's own events or read models, so an
+ * erasure takes them away here too; ADR 12).
+ */
+export class BorrowerPositions {
+  private collection?: Promise<ReadCollection<DriftStateDoc>>;
+
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly readStore: ReadStore,
+    private readonly sealing: LocationSealing,
+    private readonly pseudonyms: CustomerPseudonyms,
+  ) {}
+
+  async consent(accountId: string, customerId: string): Promise<ConsentState> {
+    return (await this.commands.read({ decider: consentDecider }, consentStream(accountId, customerId))).state;
+  }
+
+  /** True when the customer's standing consent is for loan collections. */
+  static allowsCollections(consent: ConsentState): boolean {
+    return consent.status === 'granted' && consent.purpose === 'loan_collections';
+  }
+
+  async sighting(accountId: string, customerId: string): Promise<BorrowerSighting> {
+    const collection = await (this.collection ??= this.readStore.collection<DriftStateDoc>(collectionName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION })));
+    const doc = await collection.get(this.pseudonyms.of(accountId, customerId));
+    if (!doc) return { position: null, drifting: false };
+    let position: KnownPosition | null = null;
+    if (doc.latest_ping) {
+      const opened = (await this.sealing.open({
+        type: 'PingRecorded',
+        streamName: locationStream(accountId, customerId),
+        data: { account_id: accountId, customer_id: customerId, key_id: doc.latest_ping.key_id, sealed: doc.latest_ping.sealed, recorded_at: doc.latest_ping.recorded_at },
+      })) as PingRecorded | undefined;
+      if (opened) position = { lat: opened.data.lat, lng: opened.data.lng, accuracy_m: opened.data.accuracy_m ?? null, recorded_at: doc.latest_ping.recorded_at };
+    }
+    return { position, drifting: doc.drifting === true };
+  }
+}
