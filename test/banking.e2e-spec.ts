@@ -1,3 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { jest } from '@jest/globals';
+import { systemClock } from '../libs/platform/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
 
@@ -190,4 +194,60 @@ describe('banking features', () => {
     const paths = new Set(items.map((item) => `${item.method} ${item.path.split('?')[0]}`));
     for (const expected of ['POST /v2/collections/register', 'POST /v2/collections/bulk-register', 'POST /v2/verify/schedule', 'GET /v2/verify/schedules']) expect(paths).toContain(expected);
   });
+});
+
+/**
+ * A due run is a delayed job on the job queue: with the injected clock moved
+ * past the due time and the service restarted on the same data, the run
+ * happens, re-verifies on the recorded pings, records its result and fires
+ * the reverification.completed webhook.
+ */
+describe('re-verification runs', () => {
+  it('runs when due, after a restart, on the latest evidence, records the result and fires its webhook', async () => {
+    const deliveries: Array<{ headers: http.IncomingHttpHeaders; body: Record<string, unknown> }> = [];
+    const receiver = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        deliveries.push({ headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const realNow = systemClock.now.bind(systemClock);
+    let service = await bootService();
+    const dataDir = service.dataDir;
+    try {
+      const key = await signUp(service, 'Scheduler');
+      const accountId = await accountOf(service, key);
+      await service.request('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } });
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      expect((await service.request('POST', '/v2/webhooks/configure', { key, body: { url, secret: 'a-long-enough-secret-value', event_types: ['reverification.completed'] } })).status).toBeLessThan(300);
+      // The borrower stays at the loan's hex: pings on three days, under a loan_collections consent.
+      await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'cust-due', purpose: 'loan_collections' } });
+      const pings = [1, 2, 3].flatMap((days) => [0, 1].map((minutes) => ({ customer_id: 'cust-due', lat: 5.6037, lng: -0.187, accuracy_m: 10, recorded_at: new Date(realNow().getTime() - days * 86_400_000 + minutes * 60_000).toISOString() })));
+      expect((await service.request('POST', '/v2/monitoring/pings', { key, body: { pings } })).status).toBe(200);
+      await service.request('POST', '/v2/collections/register', { key, body: { loan_id: 'loan-due', customer_id: 'cust-due', zone: { type: 'hex', code: '6Q3-HQK-Q4ZA' } } });
+      const schedule = await data<{ id: string; next_due_at: string }>(await service.request('POST', '/v2/verify/schedule', { key, body: { loan_id: 'loan-due', every_days: 1 } }));
+      expect(deliveries).toEqual([]);
+
+      await service.close();
+      jest.spyOn(systemClock, 'now').mockImplementation(() => new Date(realNow().getTime() + 86_400_000 + 60_000));
+      service = await bootService({ dataDir });
+      const ran = await eventually(async () => {
+        const current = await data<{ runs: number }>(await service.request('GET', `/v2/verify/schedule/${schedule.id}`, { key }));
+        return current.runs >= 1 ? current : undefined;
+      }, 15_000);
+      expect(ran).toMatchObject({ runs: 1, status: 'active', last_run: { run: 1, result: 'verified', verification_id: expect.stringMatching(/^vrf_/) } });
+      expect(Date.parse((ran as unknown as { next_due_at: string }).next_due_at) - Date.parse(schedule.next_due_at)).toBe(86_400_000);
+      const delivery = await eventually(async () => deliveries[0], 10_000);
+      expect(delivery.headers['x-webhook-event']).toBe('reverification.completed');
+      expect(delivery.body).toMatchObject({ event: 'reverification.completed', schedule_id: schedule.id, loan_id: 'loan-due', customer_id: 'cust-due', run: 1, result: 'verified', due_at: schedule.next_due_at });
+    } finally {
+      jest.restoreAllMocks();
+      await service.close();
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 60_000);
 });
