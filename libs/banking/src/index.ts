@@ -13,3 +13,7 @@ export { ReverificationRunner } from './reverification/reverification-runner.js'
 export { REVERIFICATION_QUEUE, runVerificationId, type ReverificationJob } from './reverification/reverification-jobs.js';
 export { BankingModule, BankingNotificationsModule } from './banking.module.js';
 export { bankingManifest } from './manifest.js';
+// For the benchmark, which runs the portfolio-risk query without HTTP.
+export { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
+export { BorrowerPositions } from './positions/borrower-positions.js';
+export { CollectionsConsents } from './positions/collections-consents.view.js';

@@ -12,6 +12,8 @@ import {
 } from '../../../monitoring/src/index.js';
 import { collectionName, CommandPipeline, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
 
+const PSEUDONYM_CACHE_LIMIT = 200_000;
+
 /** A borrower's last known position, as monitoring recorded it. */
 export interface KnownPosition {
   lat: number;
@@ -36,6 +38,8 @@ export interface BorrowerSighting {
  */
 export class BorrowerPositions {
   private collection?: Promise<ReadCollection<DriftStateDoc>>;
+  /** Pseudonyms are a keyed hash of (account, customer) and never change: computed once per customer (a book is read whole, often). */
+  private readonly pseudonymCache = new Map<string, string>();
 
   constructor(
     private readonly commands: CommandPipeline,
@@ -55,7 +59,7 @@ export class BorrowerPositions {
 
   async sighting(accountId: string, customerId: string): Promise<BorrowerSighting> {
     const collection = await (this.collection ??= this.readStore.collection<DriftStateDoc>(collectionName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION })));
-    const doc = await collection.get(this.pseudonyms.of(accountId, customerId));
+    const doc = await collection.get(this.pseudonymOf(accountId, customerId));
     if (!doc) return { position: null, drifting: false };
     let position: KnownPosition | null = null;
     if (doc.latest_ping) {
@@ -67,5 +71,16 @@ export class BorrowerPositions {
       if (opened) position = { lat: opened.data.lat, lng: opened.data.lng, accuracy_m: opened.data.accuracy_m ?? null, recorded_at: doc.latest_ping.recorded_at };
     }
     return { position, drifting: doc.drifting === true };
+  }
+
+  private pseudonymOf(accountId: string, customerId: string): string {
+    const key = `${accountId}\u0000${customerId}`;
+    let pseudonym = this.pseudonymCache.get(key);
+    if (pseudonym === undefined) {
+      if (this.pseudonymCache.size >= PSEUDONYM_CACHE_LIMIT) this.pseudonymCache.clear();
+      pseudonym = this.pseudonyms.of(accountId, customerId);
+      this.pseudonymCache.set(key, pseudonym);
+    }
+    return pseudonym;
   }
 }
