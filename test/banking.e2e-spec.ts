@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
+import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
 import { systemClock } from '../libs/platform/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
@@ -250,4 +254,45 @@ describe('re-verification runs', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 60_000);
+});
+
+/** interface.md: GET /v2/analytics/retail-density (Enterprise tier), from the place datasets. */
+describe('retail density', () => {
+  let service: Service;
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-retail-'));
+    await importOsm(new ReferenceStore(path.join(dataDir, 'reference')), path.resolve(import.meta.dirname, '../libs/banking/src/__fixtures__/retail-sample.osm'));
+    service = await bootService({ dataDir });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('counts retail places per hex for the Enterprise tier only, with a capped bbox', async () => {
+    const key = await signUp(service, 'Analyst');
+    const url = '/v2/analytics/retail-density?bbox=5.57,5.54,-0.18,-0.21';
+    const refused = await service.request('GET', url, { key });
+    expect(refused.status).toBe(403);
+    expect((await json<ErrorAnswer>(refused)).error.code).toBe('TIER_REQUIRED');
+    await service.request('PUT', `/v2/admin/accounts/${await accountOf(service, key)}/tier`, { key: ADMIN_KEY, body: { tier: 'enterprise' } });
+
+    const answer = await service.request('GET', url, { key });
+    expect(answer.status).toBe(200);
+    const collection = await data<{ type: string; resolution: number; totals: Record<string, number>; features: Array<{ type: string; geometry: { type: string; coordinates: number[][][] }; properties: Record<string, unknown> }>; attribution: string[] }>(answer);
+    expect(collection).toMatchObject({ type: 'FeatureCollection', resolution: 8, totals: { shops: 3, markets: 1, supermarkets: 1, malls: 0, mobile_money_agents: 2 }, attribution: ['© OpenStreetMap contributors'] });
+    expect(collection.features.map((feature) => feature.properties)).toEqual([
+      { hex_code: expect.any(String), h3_cell: expect.any(String), shops: 2, markets: 1, supermarkets: 0, malls: 0, mobile_money_agents: 1, total: 4 },
+      { hex_code: expect.any(String), h3_cell: expect.any(String), shops: 1, markets: 0, supermarkets: 1, malls: 0, mobile_money_agents: 1, total: 3 },
+    ]);
+    expect(collection.features[0].geometry.type).toBe('Polygon');
+    expect(collection.features[0].geometry.coordinates[0]).toHaveLength(7);
+
+    const wide = await data<{ totals: Record<string, number> }>(await service.request('GET', '/v2/analytics/retail-density?bbox=5.7,5.5,-0.1,-0.3&resolution=6', { key }));
+    expect(wide.totals).toMatchObject({ malls: 1 });
+    for (const bad of ['bbox=6.1,5.5,-0.1,-0.3', 'bbox=5.5,5.6,-0.1,-0.2', 'bbox=north', 'bbox=5.57,5.54,-0.18,-0.21&resolution=12']) {
+      const response = await service.request('GET', `/v2/analytics/retail-density?${bad}`, { key });
+      expect([bad, response.status]).toEqual([bad, 400]);
+    }
+  });
 });

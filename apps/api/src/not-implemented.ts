@@ -20,7 +20,6 @@ const PLANNED: Array<[Method[], string, string, Access]> = [
   [['GET', 'POST'], '/v2/route/incidents', 'routing', 'public'],
   [['POST'], '/v2/navigation/arrival', 'routing', 'key'],
   [['GET'], '/v2/analytics/traffic-heatmap', 'routing', 'key'],
-  [['GET'], '/v2/analytics/retail-density', 'addressing', 'enterprise'],
   [['GET'], '/v2/weather/alerts', 'weather', 'public'],
   [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
 ];

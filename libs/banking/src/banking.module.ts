@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { CustomerPseudonyms, LocationSealing, MonitoringModule } from '../../monitoring/src/index.js';
+import { PlacesModule } from '../../places/src/index.js';
 import {
   CLOCK,
   CommandPipeline,
@@ -31,6 +32,7 @@ import { LocateBorrowerController } from './queries/locate-borrower/locate-borro
 import { LocateBorrowerHandler } from './queries/locate-borrower/locate-borrower.handler.js';
 import { PortfolioRiskController } from './queries/portfolio-risk/portfolio-risk.controller.js';
 import { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
+import { RetailDensityController } from './queries/retail-density/retail-density.controller.js';
 import { CollectionLoans } from './read-models/collection-loans.read-model.js';
 import { ReverificationSchedules } from './read-models/reverification-schedules.read-model.js';
 import { ReverificationLifecycle } from './reverification/reverification-lifecycle.js';
@@ -54,7 +56,7 @@ export class BankingNotificationsModule {}
  * `withAlertAreas` it reports the factor as unavailable.
  */
 @Module({
-  imports: [MonitoringModule, BankingNotificationsModule],
+  imports: [MonitoringModule, PlacesModule, BankingNotificationsModule],
   controllers: [
     RegisterLoanController,
     BulkRegisterLoansController,
@@ -64,6 +66,7 @@ export class BankingNotificationsModule {}
     ListSchedulesController,
     GetScheduleController,
     CancelScheduleController,
+    RetailDensityController,
   ],
   providers: [
     { provide: CollectionLoans, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new CollectionLoans(readStore) },
