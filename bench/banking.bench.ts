@@ -109,11 +109,11 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
       if ((i + 1) % 20_000 === 0) options.progress(`banking: ${i + 1} loans stored`);
     }
 
-    const positions = new BorrowerPositions(undefined as never, readStore, sealing, pseudonyms);
     const consents = { allows: () => true } as unknown as CollectionsConsents;
-    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore), positions, consents, noAlertAreas, { now: () => now });
+    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore), new BorrowerPositions(undefined as never, readStore, sealing, pseudonyms), consents, noAlertAreas, { now: () => now });
+    await handler.assess(ACCOUNT, { not_seen_days: 7, concentration_min_loans: 20, limit: 100 });
     const query = { not_seen_days: 7, concentration_min_loans: 20, limit: 100 };
-    const samples: Record<'baseline' | 'assess' | 'full', Sample[]> = { baseline: [], assess: [], full: [] };
+    const samples: Record<'baseline' | 'assess' | 'full' | 'cold', Sample[]> = { baseline: [], assess: [], full: [], cold: [] };
     let sink = 0;
     let answer: Awaited<ReturnType<PortfolioRiskHandler['assess']>> | undefined;
     for (let round = 0; round < options.rounds; round++) {
@@ -126,6 +126,9 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
         }),
       );
       samples.assess.push(await once(() => assessPortfolio(book, observations, { available: false }, { now, notSeenDays: 7, concentrationMinLoans: 20, limit: 100 })));
+      // Cold: a fresh reader, every position opened; warm: the same book again, positions opened before are reused.
+      const cold = new PortfolioRiskHandler(new CollectionLoans(readStore), new BorrowerPositions(undefined as never, readStore, sealing, pseudonyms), consents, noAlertAreas, { now: () => now });
+      samples.cold.push(await once(() => cold.assess(ACCOUNT, query)));
       samples.full.push(
         await once(async () => {
           answer = await handler.assess(ACCOUNT, query);
@@ -135,17 +138,19 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
     }
     const baseline = toRow(`haversine + res-7 cell per loan, plain loop, data in memory (${options.loans} loans)`, 'baseline', samples.baseline);
     const assess = toRow('assessment only (risk/assess-portfolio.ts), data in memory', 'ours', samples.assess, baseline);
-    const full = toRow('POST /v2/analytics/portfolio-risk without HTTP: read model + sightings + assessment', 'ours', samples.full, baseline);
+    const cold = toRow('POST /v2/analytics/portfolio-risk without HTTP, cold: read model + every position opened + assessment', 'ours', samples.cold, baseline);
+    const full = toRow('the same, warm: the book assessed before (positions reused while their sealed value is unchanged)', 'ours', samples.full, baseline);
     const checks: Check[] = [
       { name: 'the whole book is assessed', ok: answer?.loans_assessed === options.loans, detail: `${answer?.loans_assessed} of ${options.loans} loans; out of zone ${answer?.factors.out_of_zone.count}, not seen ${answer?.factors.not_seen.count} (sink ${sink > 0})` },
-      { name: `a ${options.loans}-loan book answered within 2 s`, ok: (full.p99Ms ?? Infinity) <= 2000, detail: `slowest run ${full.p99Ms?.toFixed(0)} ms (assessment alone ${assess.p99Ms?.toFixed(0)} ms)`, goal: true },
+      { name: `a ${options.loans}-loan book answered within 2 s (warm)`, ok: (full.p99Ms ?? Infinity) <= 2000, detail: `slowest warm run ${full.p99Ms?.toFixed(0)} ms (assessment alone ${assess.p99Ms?.toFixed(0)} ms)`, goal: true },
+      { name: `a ${options.loans}-loan book answered within 2 s (cold: every position opened)`, ok: (cold.p99Ms ?? Infinity) <= 2000, detail: `slowest cold run ${cold.p99Ms?.toFixed(0)} ms`, goal: true },
     ];
     return {
       id: 'banking',
       title: `Banking: portfolio risk over ${options.loans} loans, one run = one query (ratio = row ÷ the row named on the right)`,
       unit: 'query',
       settings: { loans: options.loans, rounds: options.rounds, consenting_borrowers: options.loans, vault: 'in memory (warm keys)' },
-      rows: [baseline, assess, full],
+      rows: [baseline, assess, cold, full],
       checks,
     };
   } finally {

@@ -13,6 +13,7 @@ import {
 import { collectionName, CommandPipeline, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
 
 const PSEUDONYM_CACHE_LIMIT = 200_000;
+const OPENED_CACHE_LIMIT = 200_000;
 
 /** A borrower's last known position, as monitoring recorded it. */
 export interface KnownPosition {
@@ -40,6 +41,15 @@ export class BorrowerPositions {
   private collection?: Promise<ReadCollection<DriftStateDoc>>;
   /** Pseudonyms are a keyed hash of (account, customer) and never change: computed once per customer (a book is read whole, often). */
   private readonly pseudonymCache = new Map<string, string>();
+  /**
+   * Positions already opened, by pseudonym, valid while the read model still
+   * holds the very sealed value they were opened from: a new ping replaces
+   * the value, and an erasure deletes the document (after destroying the key),
+   * so nothing erased is answered from here. Opening is most of a sighting's
+   * cost (an AES-GCM context per customer key); a book assessed again reads
+   * only the documents.
+   */
+  private readonly opened = new Map<string, { sealed: string; position: KnownPosition }>();
 
   constructor(
     private readonly commands: CommandPipeline,
@@ -59,16 +69,27 @@ export class BorrowerPositions {
 
   async sighting(accountId: string, customerId: string): Promise<BorrowerSighting> {
     const collection = await (this.collection ??= this.readStore.collection<DriftStateDoc>(collectionName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION })));
-    const doc = await collection.get(this.pseudonymOf(accountId, customerId));
-    if (!doc) return { position: null, drifting: false };
+    const pseudonym = this.pseudonymOf(accountId, customerId);
+    const doc = await collection.get(pseudonym);
+    if (!doc) {
+      this.opened.delete(pseudonym);
+      return { position: null, drifting: false };
+    }
     let position: KnownPosition | null = null;
-    if (doc.latest_ping) {
+    const cached = this.opened.get(doc.pseudonym);
+    if (doc.latest_ping && cached?.sealed === doc.latest_ping.sealed) {
+      position = cached.position;
+    } else if (doc.latest_ping) {
       const opened = (await this.sealing.open({
         type: 'PingRecorded',
         streamName: locationStream(accountId, customerId),
         data: { account_id: accountId, customer_id: customerId, key_id: doc.latest_ping.key_id, sealed: doc.latest_ping.sealed, recorded_at: doc.latest_ping.recorded_at },
       })) as PingRecorded | undefined;
-      if (opened) position = { lat: opened.data.lat, lng: opened.data.lng, accuracy_m: opened.data.accuracy_m ?? null, recorded_at: doc.latest_ping.recorded_at };
+      if (opened) {
+        position = { lat: opened.data.lat, lng: opened.data.lng, accuracy_m: opened.data.accuracy_m ?? null, recorded_at: doc.latest_ping.recorded_at };
+        if (this.opened.size >= OPENED_CACHE_LIMIT) this.opened.clear();
+        this.opened.set(doc.pseudonym, { sealed: doc.latest_ping.sealed, position });
+      }
     }
     return { position, drifting: doc.drifting === true };
   }
