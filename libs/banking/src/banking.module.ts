@@ -25,6 +25,7 @@ import { ScheduleReverificationController } from './commands/schedule-reverifica
 import { ScheduleReverificationProcess } from './commands/schedule-reverification/schedule-reverification.process.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';
 import { BorrowerPositions } from './positions/borrower-positions.js';
+import { BorrowerSightings } from './positions/borrower-sightings.view.js';
 import { CollectionsConsents } from './positions/collections-consents.view.js';
 import { GetScheduleController } from './queries/get-schedule/get-schedule.controller.js';
 import { ListSchedulesController } from './queries/list-schedules/list-schedules.controller.js';
@@ -81,6 +82,12 @@ export class BankingNotificationsModule {}
       inject: [EVENT_STORE, EventRegistry, ReadModels, Followers, JsonLogger],
       useFactory: (events: EventStore, registry: EventRegistry, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
         registerView(new CollectionsConsents(events, registry, logger), CollectionsConsents.readModel, readModels, followers),
+    },
+    {
+      provide: BorrowerSightings,
+      inject: [EVENT_STORE, EventRegistry, READ_STORE, LocationSealing, BorrowerPositions, ReadModels, Followers, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, sealing: LocationSealing, positions: BorrowerPositions, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
+        registerView(new BorrowerSightings(events, registry, readStore, sealing, positions, logger), BorrowerSightings.readModel, readModels, followers),
     },
     { provide: ALERT_AREAS, useValue: noAlertAreas },
     LocateBorrowerHandler,

@@ -17,3 +17,4 @@ export { bankingManifest } from './manifest.js';
 export { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
 export { BorrowerPositions } from './positions/borrower-positions.js';
 export { CollectionsConsents } from './positions/collections-consents.view.js';
+export { BorrowerSightings } from './positions/borrower-sightings.view.js';

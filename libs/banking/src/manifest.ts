@@ -4,6 +4,7 @@ import { registerLoan, registerLoanInBulk } from './commands/register-loan/regis
 import { scheduleReverification } from './commands/schedule-reverification/schedule-reverification.handler.js';
 import { bankingEventTypes } from './event-types.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';
+import { BorrowerSightings } from './positions/borrower-sightings.view.js';
 import { CollectionsConsents } from './positions/collections-consents.view.js';
 import { COLLECTION_LOANS_READ_MODEL } from './read-models/collection-loans.read-model.js';
 import { REVERIFICATION_SCHEDULES_READ_MODEL } from './read-models/reverification-schedules.read-model.js';
@@ -15,7 +16,7 @@ export const bankingManifest: ContextManifest = {
   name: 'banking',
   events: bankingEventTypes,
   commands: [registerLoan, registerLoanInBulk, scheduleReverification, recordReverificationRun, cancelReverificationSchedule],
-  readModels: { projections: [COLLECTION_LOANS_READ_MODEL.name, REVERIFICATION_SCHEDULES_READ_MODEL.name], views: [CollectionsConsents.readModel] },
+  readModels: { projections: [COLLECTION_LOANS_READ_MODEL.name, REVERIFICATION_SCHEDULES_READ_MODEL.name], views: [CollectionsConsents.readModel, BorrowerSightings.readModel] },
   jobs: [REVERIFICATION_QUEUE],
   notifications: [{ token: BankingNotifications, notifies: BankingNotifications.notifies, from: BankingNotifications.from }],
 };

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerPositions } from '../../positions/borrower-positions.js';
+import { BorrowerSightings } from '../../positions/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../positions/collections-consents.view.js';
 import { CollectionLoans, type CollectionLoanDoc } from '../../read-models/collection-loans.read-model.js';
 import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
@@ -20,8 +21,8 @@ export interface PortfolioRiskQuery {
 /**
  * POST /v2/analytics/portfolio-risk: the account's book (the collection_loans
  * read model) or the loans named, each borrower's last sighting where a
- * loan_collections consent stands (the consents view; positions from
- * monitoring, opened with the customer's key), alert coverage through the
+ * loan_collections consent stands (the consents view; positions from the
+ * sightings view, else from monitoring, opened with the customer's key), alert coverage through the
  * AlertAreas port, then the assessment (risk/assess-portfolio.ts).
  */
 @Injectable()
@@ -30,6 +31,7 @@ export class PortfolioRiskHandler {
     private readonly loans: CollectionLoans,
     private readonly positions: BorrowerPositions,
     private readonly consents: CollectionsConsents,
+    @Inject(BorrowerSightings) private readonly sightings: Pick<BorrowerSightings, 'get'>,
     @Inject(ALERT_AREAS) private readonly alerts: AlertAreas,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -40,7 +42,7 @@ export class PortfolioRiskHandler {
     const observations = new Array<BorrowerObservation>(book.length);
     for (let start = 0; start < book.length; start += SLICE) {
       const slice = book.slice(start, start + SLICE);
-      const seen = await Promise.all(slice.map(async (loan): Promise<BorrowerObservation> => (this.consents.allows(accountId, loan.customer_id) ? { consent: true, ...(await this.positions.sighting(accountId, loan.customer_id)) } : { consent: false, position: null, drifting: false })));
+      const seen = await Promise.all(slice.map(async (loan): Promise<BorrowerObservation> => (this.consents.allows(accountId, loan.customer_id) ? { consent: true, ...(this.sightings.get(accountId, loan.customer_id) ?? (await this.positions.sighting(accountId, loan.customer_id))) } : { consent: false, position: null, drifting: false })));
       for (let i = 0; i < seen.length; i++) observations[start + i] = seen[i];
       // Reads answered from memory and LMDB resolve as microtasks, which never let the event loop in: yield between slices.
       await new Promise((resolve) => setImmediate(resolve));
