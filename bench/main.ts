@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBankingBench } from './banking.bench.js';
 import { runEventStoreBench } from './event-store.bench.js';
 import { runGeofenceIndexBench } from './geofence-index.bench.js';
 import { runHexcodeBench } from './hexcode.bench.js';
@@ -71,6 +72,7 @@ const benches: Record<string, () => Promise<Section>> = {
       graphhopperUrl: process.env.GRAPHHOPPER_URL,
       progress,
     }),
+  banking: () => runBankingBench({ loans: quick ? 10_000 : 100_000, rounds: 2, progress }),
 };
 
 const requested = process.argv.slice(2);

@@ -1,14 +1,16 @@
 import type { Projection } from '../libs/platform/src/index.js';
 import { accessLogProjection } from './access-log/access-log.projection.js';
+import { collectionLoansProjection } from './collection-loans/collection-loans.projection.js';
 import { driftStateProjection } from './drift-state/drift-state.projection.js';
 import { geofencesProjection } from './geofences/geofences.projection.js';
 import { identitySignalsProjection } from './identity-signals/identity-signals.projection.js';
 import { landmarkReportsProjection } from './landmark-reports/landmark-reports.projection.js';
 import { locatorSharesProjection } from './locator-shares/locator-shares.projection.js';
+import { reverificationSchedulesProjection } from './reverification-schedules/reverification-schedules.projection.js';
 import { webhookDeliveriesProjection } from './webhook-deliveries/webhook-deliveries.projection.js';
 
 /** Every read model the service keeps; the runner and `ops projections:rebuild` use this list. */
-export const projections: Projection[] = [accessLogProjection as unknown as Projection, driftStateProjection as unknown as Projection, webhookDeliveriesProjection as unknown as Projection, geofencesProjection as unknown as Projection, landmarkReportsProjection as unknown as Projection, identitySignalsProjection as unknown as Projection, locatorSharesProjection as unknown as Projection];
+export const projections: Projection[] = [accessLogProjection as unknown as Projection, driftStateProjection as unknown as Projection, webhookDeliveriesProjection as unknown as Projection, geofencesProjection as unknown as Projection, landmarkReportsProjection as unknown as Projection, identitySignalsProjection as unknown as Projection, locatorSharesProjection as unknown as Projection, collectionLoansProjection as unknown as Projection, reverificationSchedulesProjection as unknown as Projection];
 
-export { accessLogProjection, driftStateProjection, webhookDeliveriesProjection, geofencesProjection, landmarkReportsProjection, identitySignalsProjection, locatorSharesProjection };
+export { accessLogProjection, driftStateProjection, webhookDeliveriesProjection, geofencesProjection, landmarkReportsProjection, identitySignalsProjection, locatorSharesProjection, collectionLoansProjection, reverificationSchedulesProjection };
 export type { AccessLogDoc } from './access-log/access-log.projection.js';

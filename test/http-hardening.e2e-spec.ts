@@ -175,7 +175,6 @@ describe('HTTP edge hardening', () => {
       const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
       expect(document.paths['/v2/navigation/arrival'].post.responses).toHaveProperty('501');
       expect(document.paths['/v2/navigation/arrival'].post.security).toEqual([{ api_key: [] }]);
-      expect(document.paths['/v2/collections/register'].post.responses).toHaveProperty('501');
       expect(document.paths['/v2/weather/alerts'].get.security ?? []).toEqual([]);
     });
   });

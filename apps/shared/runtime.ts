@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { accountsManifest } from '../../libs/accounts/src/index.js';
 import { auditManifest } from '../../libs/audit/src/index.js';
+import { bankingManifest } from '../../libs/banking/src/index.js';
 import { identityManifest } from '../../libs/identity/src/index.js';
 import { languageManifest } from '../../libs/language/src/index.js';
 import { locatorManifest } from '../../libs/locator/src/index.js';
@@ -31,7 +32,7 @@ import { projections } from '../../projections/index.js';
  * Every bounded context of the service: the one list a new context is added
  * to (README, "Adding a context"). Start-up checks that they fit together.
  */
-export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest];
+export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest];
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
+import { BankingModule } from '../../../libs/banking/src/index.js';
 import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { LanguageModule } from '../../../libs/language/src/index.js';
 import { LocatorModule } from '../../../libs/locator/src/index.js';
@@ -45,6 +46,7 @@ export class ApiModule {
         LanguageModule,
         TransitModule,
         RoutingModule,
+        BankingModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

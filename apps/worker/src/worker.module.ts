@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, type Runtime } from '../../../libs/platform/src/index.js';
+import { BankingNotificationsModule } from '../../../libs/banking/src/index.js';
 import { IdentityNotificationsModule } from '../../../libs/identity/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksWorkerModule } from '../../../libs/webhooks/src/index.js';
@@ -34,7 +35,7 @@ class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
  * modules provide the sources the webhook fan-out resolves by token, so they
  * are part of every process that runs it (webhooks import none of them).
  */
-const NOTIFYING_CONTEXTS = [MonitoringModule, IdentityNotificationsModule];
+const NOTIFYING_CONTEXTS = [MonitoringModule, IdentityNotificationsModule, BankingNotificationsModule];
 
 /**
  * Background work: projections into the read store, the integration relay to

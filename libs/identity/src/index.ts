@@ -17,3 +17,5 @@ export { SigningKeyRing, type ServedJwk } from './signing/signing-key-ring.js';
 export { rotateSigningKeysFromCli } from './commands/rotate-signing-keys/rotate-signing-keys.handler.js';
 export { IdentityModule, IdentityNotificationsModule } from './identity.module.js';
 export { identityManifest } from './manifest.js';
+// The KYC address verification, for the banking context's scheduled re-verifications (run through the command pipeline).
+export { verifyKyc, type VerifyKyc } from './commands/verify-kyc/verify-kyc.handler.js';

@@ -87,6 +87,14 @@ export class Gazetteer {
     return snapshot.grid.near(lat, lng, radiusM, limit).map((hit) => ({ ...hit, dataset: snapshot.origin.get(hit.place.id)! }));
   }
 
+  /** Every live place in the rectangle (see PlaceGrid.forEachIn), with the datasets it was read from. */
+  forEachIn(box: { north: number; south: number; east: number; west: number }, visit: (place: Place) => void): LoadedDataset[] {
+    const snapshot = this.snapshot;
+    if (!snapshot) throw new DatasetNotLoadedError();
+    snapshot.grid.forEachIn(box, visit);
+    return snapshot.datasets;
+  }
+
   /** The loaded dataset version a place (of the last search or near answer) came from; null once that version is gone. */
   datasetOf(placeId: string): LoadedDataset | null {
     return this.snapshot?.origin.get(placeId) ?? null;

@@ -58,6 +58,21 @@ export class PlaceGrid {
     found.sort((a, b) => a.distance_m - b.distance_m || (a.place.id < b.place.id ? -1 : a.place.id > b.place.id ? 1 : 0));
     return found.slice(0, limit);
   }
+
+  /**
+   * Every place whose point lies in the rectangle (edges included), in no
+   * particular order: reads only the buckets the rectangle overlaps (retail
+   * density counts places per hex over a bounded box). No antimeridian crossing.
+   */
+  forEachIn(box: { north: number; south: number; east: number; west: number }, visit: (place: Place) => void): void {
+    for (let r = row(Math.max(-90, box.south)); r <= row(Math.min(90, box.north)); r++) {
+      for (let c = column(box.west); c <= column(box.east); c++) {
+        for (const place of this.buckets.get(bucketKey(r, c)) ?? []) {
+          if (place.lat >= box.south && place.lat <= box.north && place.lng >= box.west && place.lng <= box.east) visit(place);
+        }
+      }
+    }
+  }
 }
 
 const COLUMNS = Math.round(360 / CELL_DEGREES);

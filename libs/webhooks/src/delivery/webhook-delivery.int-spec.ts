@@ -109,7 +109,7 @@ describe('webhook fan-out and delivery', () => {
     container.set(CommandPipeline, commands);
     jobs = new WebhookJobs(queue, DELAYS);
     cipher = new NotificationCipher(box);
-    sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed'])], (token) => container.get(token));
+    sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], (token) => container.get(token));
     erasures = new EraseDeliveriesHandler(commands, cipher, jobs, events, readStore);
     retries = new RetryDeliveryHandler(commands, jobs);
     processor = new DeliveryProcessor(commands, sources, cipher, new WebhookTransport(guard, 2000), jobs, clock, silent);
@@ -302,14 +302,14 @@ describe('notification sources from the manifests', () => {
   const resolve = (token: unknown) => (token === SOURCE ? source : undefined);
 
   it('refuses a webhook event type without a source, one with two, and a token that is no source', () => {
-    expect(() => NotificationSources.fromManifests([manifest(['drift', 'consent_revoked', 'delivery.confirmed'])], resolve)).toThrow(/geofence_breach has no notification source/);
+    expect(() => NotificationSources.fromManifests([manifest(['drift', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], resolve)).toThrow(/geofence_breach has no notification source/);
     const twice: ContextManifest = { ...manifest(['drift']), name: 'others' };
-    expect(() => NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed']), twice], resolve)).toThrow(/drift has two sources: things and others/);
-    expect(() => NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed'])], () => ({}))).toThrow(/does not resolve to a NotificationSource/);
+    expect(() => NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed']), twice], resolve)).toThrow(/drift has two sources: things and others/);
+    expect(() => NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], () => ({}))).toThrow(/does not resolve to a NotificationSource/);
   });
 
   it('accepts one source per type', () => {
-    const sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed'])], resolve);
+    const sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], resolve);
     expect(sources.sourceOf('drift')?.source).toBe(source);
     expect(sources.sourceOf('delivery.confirmed')?.source).toBe(source);
     expect(sources.streamPrefixes).toEqual(['thing-']);

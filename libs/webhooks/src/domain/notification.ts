@@ -5,8 +5,12 @@
  * manifest's `notifications`); webhooks know no context by name.
  */
 
-/** interface.md, "Webhook configuration (input)" and "Events". */
-export const WEBHOOK_EVENT_TYPES = ['drift', 'geofence_breach', 'delivery.confirmed', 'consent_revoked'] as const;
+/**
+ * interface.md, "Webhook configuration (input)" and "Events"; plus
+ * `reverification.completed` (the banking context's re-verification
+ * schedules: a scheduled run recorded its result; README "Banking").
+ */
+export const WEBHOOK_EVENT_TYPES = ['drift', 'geofence_breach', 'delivery.confirmed', 'consent_revoked', 'reverification.completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** interface.md: event_types defaults to an array holding only drift. */
 export const DEFAULT_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['drift'];

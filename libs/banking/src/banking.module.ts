@@ -1,0 +1,113 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { CustomerPseudonyms, LocationSealing, MonitoringModule } from '../../monitoring/src/index.js';
+import { PlacesModule } from '../../places/src/index.js';
+import {
+  CLOCK,
+  CommandPipeline,
+  EVENT_STORE,
+  EventRegistry,
+  Followers,
+  JOB_QUEUE,
+  JsonLogger,
+  READ_STORE,
+  ReadModels,
+  registerView,
+  SecretBox,
+  type Clock,
+  type EventStore,
+  type JobQueue,
+  type ReadStore,
+} from '../../platform/src/index.js';
+import { BulkRegisterLoansController } from './commands/bulk-register-loans/bulk-register-loans.controller.js';
+import { CancelScheduleController } from './commands/cancel-schedule/cancel-schedule.controller.js';
+import { RegisterLoanController } from './commands/register-loan/register-loan.controller.js';
+import { ScheduleReverificationController } from './commands/schedule-reverification/schedule-reverification.controller.js';
+import { ScheduleReverificationProcess } from './commands/schedule-reverification/schedule-reverification.process.js';
+import { BankingNotifications } from './notifications/banking-notifications.js';
+import { BorrowerPositions } from './positions/borrower-positions.js';
+import { BorrowerSightings } from './positions/borrower-sightings.view.js';
+import { CollectionsConsents } from './positions/collections-consents.view.js';
+import { GetScheduleController } from './queries/get-schedule/get-schedule.controller.js';
+import { ListSchedulesController } from './queries/list-schedules/list-schedules.controller.js';
+import { LocateBorrowerController } from './queries/locate-borrower/locate-borrower.controller.js';
+import { LocateBorrowerHandler } from './queries/locate-borrower/locate-borrower.handler.js';
+import { PortfolioRiskController } from './queries/portfolio-risk/portfolio-risk.controller.js';
+import { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
+import { RetailDensityController } from './queries/retail-density/retail-density.controller.js';
+import { CollectionLoans } from './read-models/collection-loans.read-model.js';
+import { ReverificationSchedules } from './read-models/reverification-schedules.read-model.js';
+import { ReverificationLifecycle } from './reverification/reverification-lifecycle.js';
+import { ReverificationRunner } from './reverification/reverification-runner.js';
+import { ALERT_AREAS, noAlertAreas } from './risk/alert-areas.port.js';
+
+/** The `reverification.completed` source, for every process that runs the webhook fan-out (the worker's too). */
+@Module({
+  providers: [{ provide: BankingNotifications, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new BankingNotifications(events, registry) }],
+  exports: [BankingNotifications],
+})
+export class BankingNotificationsModule {}
+
+/**
+ * Banking features for lenders (interface.md, "Banking features"): collection
+ * zones and locating borrowers, portfolio risk, re-verification schedules.
+ * Every endpoint is `@BankingOnly()`; the access audit records each call
+ * (GET /v2/banking/audit-log, libs/audit). docs/adr/0022.
+ *
+ * Weather alerts reach portfolio risk through the ALERT_AREAS port; without
+ * `withAlertAreas` it reports the factor as unavailable.
+ */
+@Module({
+  imports: [MonitoringModule, PlacesModule, BankingNotificationsModule],
+  controllers: [
+    RegisterLoanController,
+    BulkRegisterLoansController,
+    LocateBorrowerController,
+    PortfolioRiskController,
+    ScheduleReverificationController,
+    ListSchedulesController,
+    GetScheduleController,
+    CancelScheduleController,
+    RetailDensityController,
+  ],
+  providers: [
+    { provide: CollectionLoans, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new CollectionLoans(readStore) },
+    { provide: ReverificationSchedules, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReverificationSchedules(readStore) },
+    {
+      provide: BorrowerPositions,
+      inject: [CommandPipeline, READ_STORE, LocationSealing, SecretBox],
+      useFactory: (commands: CommandPipeline, readStore: ReadStore, sealing: LocationSealing, box: SecretBox) => new BorrowerPositions(commands, readStore, sealing, CustomerPseudonyms.fromSecretBox(box)),
+    },
+    {
+      provide: CollectionsConsents,
+      inject: [EVENT_STORE, EventRegistry, ReadModels, Followers, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
+        registerView(new CollectionsConsents(events, registry, logger), CollectionsConsents.readModel, readModels, followers),
+    },
+    {
+      provide: BorrowerSightings,
+      inject: [EVENT_STORE, EventRegistry, READ_STORE, LocationSealing, BorrowerPositions, ReadModels, Followers, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, sealing: LocationSealing, positions: BorrowerPositions, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
+        registerView(new BorrowerSightings(events, registry, readStore, sealing, positions, logger), BorrowerSightings.readModel, readModels, followers),
+    },
+    { provide: ALERT_AREAS, useValue: noAlertAreas },
+    LocateBorrowerHandler,
+    PortfolioRiskHandler,
+    ScheduleReverificationProcess,
+    {
+      provide: ReverificationRunner,
+      inject: [CommandPipeline, EVENT_STORE, JOB_QUEUE, CLOCK, JsonLogger],
+      useFactory: (commands: CommandPipeline, events: EventStore, queue: JobQueue, clock: Clock, logger: JsonLogger) => new ReverificationRunner(commands, events, queue, clock, logger),
+    },
+    ReverificationLifecycle,
+  ],
+})
+export class BankingModule {
+  /** Portfolio risk with weather alerts: `provider` (exported by `module`) implements AlertAreas. */
+  static withAlertAreas(alerts: { module: Type<unknown> | DynamicModule; provider: unknown }): DynamicModule {
+    return {
+      module: BankingModule,
+      imports: [alerts.module],
+      providers: [{ provide: ALERT_AREAS, useExisting: alerts.provider as never }],
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
+import { bulkRegisterLoans, MAX_BULK_LOANS } from './bulk-register-loans.handler.js';
+import { BulkRegisterLoansRequest } from './bulk-register-loans.request.js';
+
+/** interface.md, "Banking features": POST /v2/collections/bulk-register. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/collections')
+export class BulkRegisterLoansController {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  @Post('bulk-register')
+  @HttpCode(200)
+  @BankingOnly()
+  @ApiOperation({
+    summary: `Register up to ${MAX_BULK_LOANS} loans at once, with an outcome per loan`,
+    description:
+      'Each item is a registration as POST /v2/collections/register, idempotent by `loan_id`: sending the batch again answers `unchanged` for what is already registered. ' +
+      'A bad item is refused alone (`outcome: "refused"` with its error, the field named `loans[i].…`); a loan id twice in the batch is refused the second time (`DUPLICATE_LOAN_ID`). ' +
+      'The body limits apply (1 MiB by default, 100,000 JSON values): 10,000 point zones with short ids fit.',
+  })
+  @ApiResponse({ status: 200, description: '`{total, created, updated, unchanged, refused, items: [{index, loan_id, outcome (created | updated | unchanged | refused), error?}]}` in request order' })
+  @ApiResponse({ status: 400, description: `INVALID_PARAM (\`loans\`: not an array, empty, or more than ${MAX_BULK_LOANS})` })
+  @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  async bulk(@Req() request: FastifyRequest, @Body() body: BulkRegisterLoansRequest) {
+    const items = await bulkRegisterLoans(this.commands, callingAccount(request), body.loans);
+    const count = (outcome: string) => items.filter((item) => item.outcome === outcome).length;
+    return { total: items.length, created: count('created'), updated: count('updated'), unchanged: count('unchanged'), refused: count('refused'), items };
+  }
+}

@@ -1,0 +1,35 @@
+import { Controller, Delete, Param, Req } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { ScheduleNotFoundError } from '../../domain/errors.js';
+import { parseScheduleId } from '../../domain/schedule.js';
+import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
+import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
+import { publicSchedule, SCHEDULE_ANSWER } from '../schedule-reverification/schedule-reverification.controller.js';
+import { cancelReverificationSchedule } from './cancel-schedule.handler.js';
+
+/** interface.md, "Banking features": DELETE /v2/verify/schedule/{id}. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/verify/schedule')
+export class CancelScheduleController {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  @Delete(':id')
+  @BankingOnly()
+  @ApiParam({ name: 'id', description: 'The schedule id (rvs_…)' })
+  @ApiOperation({ summary: 'Cancel a re-verification schedule: no further run starts', description: 'Cancelling twice answers the cancelled schedule again. A run already started finishes but is not recorded.' })
+  @ApiResponse({ status: 200, description: SCHEDULE_ANSWER })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`id`)' })
+  @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  @ApiResponse({ status: 404, description: "SCHEDULE_NOT_FOUND (unknown, or another account's)" })
+  async cancel(@Req() request: FastifyRequest, @Param('id') id: string) {
+    const accountId = callingAccount(request);
+    const scheduleId = parseScheduleId(id);
+    const { state } = await this.commands.run(cancelReverificationSchedule, { type: 'CancelSchedule', account_id: accountId, schedule_id: scheduleId });
+    if (state.status === 'none') throw new ScheduleNotFoundError(scheduleId);
+    return publicSchedule(scheduleView(scheduleId, accountId, state));
+  }
+}

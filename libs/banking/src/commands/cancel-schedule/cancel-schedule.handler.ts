@@ -1,0 +1,14 @@
+import { command } from '../../../../platform/src/index.js';
+import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../../domain/schedule.js';
+import { REVERIFICATION_SCHEDULES_READ_MODEL } from '../../read-models/reverification-schedules.read-model.js';
+
+type CancelSchedule = Extract<ScheduleCommand, { type: 'CancelSchedule' }>;
+
+/** DELETE /v2/verify/schedule/{id}. */
+export const cancelReverificationSchedule = command<CancelSchedule, ScheduleState, ScheduleEvent>({
+  name: 'banking.cancel-reverification-schedule',
+  stream: (input) => scheduleStream(input.account_id, input.schedule_id),
+  decider: scheduleDecider,
+  onConflict: { retry: 3 },
+  awaits: [REVERIFICATION_SCHEDULES_READ_MODEL.name],
+});

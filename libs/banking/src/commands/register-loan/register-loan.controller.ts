@@ -1,0 +1,43 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { registrationOutcome, type LoanState } from '../../domain/loan.js';
+import { loanRegistration } from './loan-registration.js';
+import { registerLoan } from './register-loan.handler.js';
+import { RegisterLoanRequest } from './register-loan.request.js';
+
+export const BANKING_ACCESS_DOC = '403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)';
+
+/** interface.md, "Banking features": POST /v2/collections/register. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/collections')
+export class RegisterLoanController {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  @Post('register')
+  @HttpCode(200)
+  @BankingOnly()
+  @ApiOperation({
+    summary: 'Register a loan and the zone its borrower is collected in',
+    description:
+      'Idempotent by `loan_id`: the same terms again change nothing (`outcome: "unchanged"`), other terms replace them (`"updated"`). Every registration is an event (`CollectionLoanRegistered`). ' +
+      'Locating the borrower later needs their consent with purpose `loan_collections` (POST /v2/consent/grant); registering does not.',
+  })
+  @ApiResponse({ status: 200, description: '`{loan_id, customer_id, zone, expected_collection_days, outcome (created | updated | unchanged), registered_at}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`zone.radius_m`, `zone.polygon`…); INVALID_CODE for a bad hex code (`zone.code`)' })
+  @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  async register(@Req() request: FastifyRequest, @Body() body: RegisterLoanRequest) {
+    const input = loanRegistration(callingAccount(request), body);
+    const result = await this.commands.run(registerLoan, input);
+    return loanAnswer(input.loan_id, result.state, registrationOutcome(result.previous, result.events));
+  }
+}
+
+export function loanAnswer(loanId: string, state: LoanState, outcome: string) {
+  if (state.status !== 'registered') throw new Error('a registration left no registered loan');
+  const { customer_id, zone, expected_collection_days } = state.terms;
+  return { loan_id: loanId, customer_id, zone, expected_collection_days, outcome, registered_at: state.registered_at };
+}

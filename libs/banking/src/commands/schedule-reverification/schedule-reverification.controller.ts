@@ -1,0 +1,46 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { BankingOnly } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
+import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
+import { ScheduleReverificationProcess } from './schedule-reverification.process.js';
+import { ScheduleReverificationRequest } from './schedule-reverification.request.js';
+
+export const SCHEDULE_ANSWER =
+  '`{id, status (active | cancelled), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at}`';
+
+/** interface.md, "Banking features": POST /v2/verify/schedule. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/verify')
+export class ScheduleReverificationController {
+  constructor(private readonly process: ScheduleReverificationProcess) {}
+
+  @Post('schedule')
+  @HttpCode(201)
+  @BankingOnly()
+  @ApiOperation({
+    summary: "Re-verify a borrower's address every N days",
+    description:
+      'Each run is a delayed job on the job queue (it survives restarts): identity\'s address verification (as POST /v2/kyc/verify) on the latest evidence, the pings recorded for the customer in the last 30 days under their consent. ' +
+      'The result is recorded (`ReverificationCompleted`), shown in `last_run`, and sent as the `reverification.completed` webhook. Run n is due `first_due_at + (n-1) × every_days`.',
+  })
+  @ApiResponse({ status: 201, description: SCHEDULE_ANSWER })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`loan_id`/`customer_id`: exactly one; `every_days`; `method`); ADDRESS_REQUIRED: a customer with no verified address and none given' })
+  @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
+  async schedule(@Req() request: FastifyRequest, @Body() body: ScheduleReverificationRequest) {
+    const accountId = callingAccount(request);
+    const { schedule_id, state } = await this.process.schedule(accountId, body);
+    return publicSchedule(scheduleView(schedule_id, accountId, state));
+  }
+}
+
+/** A schedule as the API shows it (without the account id, which is the caller's). */
+export function publicSchedule(doc: ReturnType<typeof scheduleView>) {
+  if (!doc) throw new Error('a schedule view of nothing');
+  const { account_id: _account, ...shown } = doc;
+  return shown;
+}

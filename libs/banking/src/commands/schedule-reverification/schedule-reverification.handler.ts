@@ -1,0 +1,16 @@
+import { command } from '../../../../platform/src/index.js';
+import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../../domain/schedule.js';
+import { REVERIFICATION_SCHEDULES_READ_MODEL } from '../../read-models/reverification-schedules.read-model.js';
+
+type CreateSchedule = Extract<ScheduleCommand, { type: 'CreateSchedule' }>;
+
+/** POST /v2/verify/schedule: a new schedule on its own stream (a fresh id per request). */
+export const scheduleReverification = command<CreateSchedule, ScheduleState, ScheduleEvent>({
+  name: 'banking.schedule-reverification',
+  stream: (input) => scheduleStream(input.account_id, input.schedule_id),
+  decider: scheduleDecider,
+  // The stream is new by construction; a retry decides again and records nothing twice.
+  onConflict: { retry: 3 },
+  // GET /v2/verify/schedules lists it at once.
+  awaits: [REVERIFICATION_SCHEDULES_READ_MODEL.name],
+});

@@ -1,0 +1,22 @@
+import type { ContextManifest } from '../../platform/src/index.js';
+import { cancelReverificationSchedule } from './commands/cancel-schedule/cancel-schedule.handler.js';
+import { registerLoan, registerLoanInBulk } from './commands/register-loan/register-loan.handler.js';
+import { scheduleReverification } from './commands/schedule-reverification/schedule-reverification.handler.js';
+import { bankingEventTypes } from './event-types.js';
+import { BankingNotifications } from './notifications/banking-notifications.js';
+import { BorrowerSightings } from './positions/borrower-sightings.view.js';
+import { CollectionsConsents } from './positions/collections-consents.view.js';
+import { COLLECTION_LOANS_READ_MODEL } from './read-models/collection-loans.read-model.js';
+import { REVERIFICATION_SCHEDULES_READ_MODEL } from './read-models/reverification-schedules.read-model.js';
+import { recordReverificationRun } from './reverification/record-run.handler.js';
+import { REVERIFICATION_QUEUE } from './reverification/reverification-jobs.js';
+
+/** What the banking context brings to a process (checked at start-up). */
+export const bankingManifest: ContextManifest = {
+  name: 'banking',
+  events: bankingEventTypes,
+  commands: [registerLoan, registerLoanInBulk, scheduleReverification, recordReverificationRun, cancelReverificationSchedule],
+  readModels: { projections: [COLLECTION_LOANS_READ_MODEL.name, REVERIFICATION_SCHEDULES_READ_MODEL.name], views: [CollectionsConsents.readModel, BorrowerSightings.readModel] },
+  jobs: [REVERIFICATION_QUEUE],
+  notifications: [{ token: BankingNotifications, notifies: BankingNotifications.notifies, from: BankingNotifications.from }],
+};

@@ -1,0 +1,50 @@
+import { Controller, Get, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import { BankingOnly } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
+import { publicSchedule, SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { ReverificationSchedules } from '../../read-models/reverification-schedules.read-model.js';
+
+export class ListSchedulesRequest {
+  @ApiPropertyOptional({ enum: ['active', 'cancelled'], default: 'active' })
+  @IsOptional()
+  @IsIn(['active', 'cancelled'])
+  status?: 'active' | 'cancelled';
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  cursor?: string;
+}
+
+/** interface.md, "Banking features": GET /v2/verify/schedules. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/verify')
+export class ListSchedulesController {
+  constructor(private readonly schedules: ReverificationSchedules) {}
+
+  @Get('schedules')
+  @BankingOnly()
+  @ApiOperation({ summary: "The account's re-verification schedules, newest first" })
+  @ApiResponse({ status: 200, description: `\`{items: [schedule], next_cursor}\`; a schedule is ${SCHEDULE_ANSWER}` })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`status`, `limit`, `cursor`)' })
+  @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  async list(@Req() request: FastifyRequest, @Query() query: ListSchedulesRequest) {
+    const page = await this.schedules.list(callingAccount(request), query.status ?? 'active', query.limit ?? 50, query.cursor);
+    return { items: page.items.map((doc) => publicSchedule(doc)), next_cursor: page.nextCursor };
+  }
+}

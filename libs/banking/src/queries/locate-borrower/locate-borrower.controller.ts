@@ -1,0 +1,52 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { IsString } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import { BankingOnly } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
+import { parseLoanId } from '../../domain/loan.js';
+import { LocateBorrowerHandler } from './locate-borrower.handler.js';
+
+export class LocateBorrowerRequest {
+  @ApiProperty({ description: 'The loan, as registered', example: 'loan-2026-0001' })
+  @IsString()
+  loan_id!: string;
+}
+
+const ANSWER =
+  '`{loan_id, customer_id, zone, located, position {lat, lng, accuracy_m} | null, hex_code (address code of the fix), inside_zone, distance_m (0 inside; metres to the zone edge outside), fix_at, fix_age_s, monitoring_drifting, consent {purpose, granted_at}, as_of}`; position fields null when no ping was recorded';
+const DESCRIPTION =
+  "Only when the borrower's standing consent has purpose `loan_collections` (POST /v2/consent/grant); otherwise 403 `CONSENT_REQUIRED` with `details.missing_consent: \"loan_collections\"` and the consent found. " +
+  'GET with `?loan_id=` is the canonical form (a read that changes nothing); POST with `{"loan_id"}` answers the same, for clients that keep ids out of URLs (docs/adr/0022).';
+
+/** interface.md, "Banking features": POST or GET /v2/collections/locate. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/collections')
+export class LocateBorrowerController {
+  constructor(private readonly handler: LocateBorrowerHandler) {}
+
+  @Get('locate')
+  @BankingOnly()
+  @ApiOperation({ summary: "Where the borrower was last seen, against the loan's collection zone", description: DESCRIPTION })
+  @ApiResponse({ status: 200, description: ANSWER })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`loan_id`)' })
+  @ApiResponse({ status: 403, description: `CONSENT_REQUIRED (no loan_collections consent); ${BANKING_ACCESS_DOC}` })
+  @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
+  get(@Req() request: FastifyRequest, @Query() query: LocateBorrowerRequest) {
+    return this.handler.locate(callingAccount(request), parseLoanId(query.loan_id));
+  }
+
+  @Post('locate')
+  @HttpCode(200)
+  @BankingOnly()
+  @ApiOperation({ summary: 'As GET /v2/collections/locate, with the loan id in the body', description: DESCRIPTION })
+  @ApiResponse({ status: 200, description: ANSWER })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`loan_id`)' })
+  @ApiResponse({ status: 403, description: `CONSENT_REQUIRED (no loan_collections consent); ${BANKING_ACCESS_DOC}` })
+  @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
+  post(@Req() request: FastifyRequest, @Body() body: LocateBorrowerRequest) {
+    return this.handler.locate(callingAccount(request), parseLoanId(body.loan_id));
+  }
+}

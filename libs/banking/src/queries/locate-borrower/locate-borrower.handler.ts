@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { hexCodeForPoint } from '../../../../addressing/src/index.js';
+import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
+import { CollectionsConsentRequiredError, LoanNotFoundError } from '../../domain/errors.js';
+import { loanDecider, loanStream } from '../../domain/loan.js';
+import { BorrowerPositions } from '../../positions/borrower-positions.js';
+import { ZoneShape } from '../../zones/collection-zone.js';
+
+/**
+ * GET (or POST) /v2/collections/locate: the borrower's last known position
+ * against the loan's collection zone. The loan comes from its stream (a loan
+ * registered a moment ago is found), the consent from its stream (a revoke
+ * acknowledged a moment ago is honoured), the position from monitoring.
+ */
+@Injectable()
+export class LocateBorrowerHandler {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly positions: BorrowerPositions,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async locate(accountId: string, loanId: string) {
+    const { state: loan } = await this.commands.read({ decider: loanDecider }, loanStream(accountId, loanId));
+    if (loan.status !== 'registered') throw new LoanNotFoundError(loanId);
+    const { customer_id, zone } = loan.terms;
+    const consent = await this.positions.consent(accountId, customer_id);
+    if (!BorrowerPositions.allowsCollections(consent)) {
+      throw new CollectionsConsentRequiredError(customer_id, { status: consent.status === 'granted' ? 'granted' : consent.status, purpose: consent.status === 'none' ? null : consent.purpose });
+    }
+    const { position, drifting } = await this.positions.sighting(accountId, customer_id);
+    const now = this.clock.now();
+    const relation = position ? new ZoneShape(zone).relate(position.lat, position.lng) : null;
+    return {
+      loan_id: loanId,
+      customer_id,
+      zone,
+      located: position !== null,
+      position: position && { lat: position.lat, lng: position.lng, accuracy_m: position.accuracy_m },
+      hex_code: position ? hexCodeForPoint(position.lat, position.lng) : null,
+      inside_zone: relation?.inside ?? null,
+      distance_m: relation?.distance_m ?? null,
+      fix_at: position?.recorded_at ?? null,
+      fix_age_s: position ? Math.max(0, Math.round((now.getTime() - Date.parse(position.recorded_at)) / 1000)) : null,
+      monitoring_drifting: drifting,
+      consent: { purpose: 'loan_collections', granted_at: consent.status === 'granted' ? consent.granted_at : null },
+      as_of: now.toISOString(),
+    };
+  }
+}

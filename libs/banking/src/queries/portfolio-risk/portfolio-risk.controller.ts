@@ -1,0 +1,76 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import { BankingOnly } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../calling-account.js';
+import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
+import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
+import { PortfolioRiskHandler } from './portfolio-risk.handler.js';
+
+export const MAX_RISK_LOAN_IDS = 10_000;
+
+export class PortfolioRiskRequest {
+  @ApiPropertyOptional({ description: `Assess only these loans (at most ${MAX_RISK_LOAN_IDS}); absent: every loan registered by the account`, type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_RISK_LOAN_IDS)
+  @IsString({ each: true })
+  loan_ids?: string[];
+
+  @ApiPropertyOptional({ description: "A borrower not seen for more than this many days counts as not seen (a loan's own expected_collection_days wins)", minimum: 1, maximum: 365, default: 7 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  not_seen_days?: number;
+
+  @ApiPropertyOptional({ description: 'Loans in one res-7 hex at which its concentration factor is full', minimum: 2, maximum: 100000, default: 20 })
+  @IsOptional()
+  @IsInt()
+  @Min(2)
+  @Max(100_000)
+  concentration_min_loans?: number;
+
+  @ApiPropertyOptional({ description: 'At most this many loans (highest risk first), loan ids per factor and hexes in the answer', minimum: 1, maximum: 10000, default: 100 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  limit?: number;
+}
+
+/** interface.md, "Banking features": POST /v2/analytics/portfolio-risk. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/analytics')
+export class PortfolioRiskController {
+  constructor(private readonly handler: PortfolioRiskHandler) {}
+
+  @Post('portfolio-risk')
+  @HttpCode(200)
+  @BankingOnly()
+  @ApiOperation({
+    summary: 'Where the book stands: borrowers drifting, out of zone, not seen, under weather alerts, and concentration',
+    description:
+      `Per loan a score 0-100: out_of_zone ${RISK_WEIGHTS.out_of_zone}, not_seen ${RISK_WEIGHTS.not_seen}, drifting ${RISK_WEIGHTS.drifting}, weather_alert ${RISK_WEIGHTS.weather_alert}, ` +
+      `concentration ${RISK_WEIGHTS.concentration} × min(1, loans in its res-7 hex / concentration_min_loans); ${HIGH_RISK}+ high, ${MEDIUM_RISK}+ medium (docs/adr/0022). ` +
+      'Positions are used only for borrowers under a loan_collections consent; the others count as not seen and are listed under no_consent. ' +
+      'weather_alert says `available: false` until weather alerts exist on the deployment.',
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      '`{as_of, loans_assessed, levels {high, medium, low}, factors {out_of_zone, not_seen, drifting, weather_alert, no_consent: {count, share, loan_ids}}, concentration {resolution, min_loans, hexes_with_loans, concentrated_loans, top_hexes [{hex_code, h3_cell, loans, share}]}, loans [{loan_id, customer_id, score, level, consent, out_of_zone, not_seen, drifting, weather_alert, loans_in_hex, last_seen_at, distance_m, hex_code}], not_found}`',
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
+  @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  assess(@Req() request: FastifyRequest, @Body() body: PortfolioRiskRequest = {}) {
+    return this.handler.assess(callingAccount(request), {
+      loan_ids: body.loan_ids,
+      not_seen_days: body.not_seen_days ?? 7,
+      concentration_min_loans: body.concentration_min_loans ?? 20,
+      limit: body.limit ?? 100,
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import { collectionName, type IndexSpec, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
+import { evolveSchedule, initialScheduleState, type LastRun, type ScheduleEvent, type ScheduleState } from '../domain/schedule.js';
+
+/**
+ * The `reverification_schedules` read model (projections/reverification-schedules):
+ * one document per schedule, for GET /v2/verify/schedules. The schedule's own
+ * stream stays the authority for a single schedule and for running it.
+ */
+export const REVERIFICATION_SCHEDULES_READ_MODEL = { name: 'reverification_schedules', version: 1 } as const;
+export const REVERIFICATION_SCHEDULE_INDEXES: IndexSpec[] = [
+  { name: 'by_account', fields: ['account_id', 'status', 'scheduled_at'] },
+  // Every active schedule, for the start-up reconciliation of the job queue.
+  { name: 'by_status', fields: ['status', 'next_due_at'] },
+];
+
+export interface ScheduleDoc {
+  [field: string]: unknown;
+  id: string;
+  account_id: string;
+  status: 'active' | 'cancelled';
+  customer_id: string;
+  loan_id: string | null;
+  every_days: number;
+  method: string;
+  address: string;
+  scheduled_at: string;
+  first_due_at: string;
+  next_due_at: string;
+  runs: number;
+  last_run: LastRun | null;
+  cancelled_at: string | null;
+}
+
+/** The document of a schedule from its state (one shape for the list and for GET by id). */
+export function scheduleView(scheduleId: string, accountId: string, state: ScheduleState): ScheduleDoc | undefined {
+  if (state.status === 'none') return undefined;
+  return {
+    id: scheduleId,
+    account_id: accountId,
+    status: state.status,
+    ...state.terms,
+    scheduled_at: state.scheduled_at,
+    first_due_at: state.first_due_at,
+    next_due_at: state.next_due_at,
+    runs: state.runs,
+    last_run: state.last_run,
+    cancelled_at: state.cancelled_at,
+  };
+}
+
+/** The document after one more event; the state is rebuilt from the document's fields. */
+export function evolveScheduleDoc(current: ScheduleDoc | undefined, event: ScheduleEvent): ScheduleDoc | undefined {
+  const { account_id, schedule_id } = event.data;
+  const state: ScheduleState = current
+    ? {
+        status: current.status,
+        terms: { customer_id: current.customer_id, loan_id: current.loan_id, every_days: current.every_days, method: current.method as 'kyc_address', address: current.address },
+        scheduled_at: current.scheduled_at,
+        first_due_at: current.first_due_at,
+        runs: current.runs,
+        next_due_at: current.next_due_at,
+        last_run: current.last_run,
+        cancelled_at: current.cancelled_at,
+      }
+    : initialScheduleState;
+  return scheduleView(schedule_id, account_id, evolveSchedule(state, event));
+}
+
+export class ReverificationSchedules {
+  private collection?: Promise<ReadCollection<ScheduleDoc>>;
+
+  constructor(private readonly readStore: ReadStore) {}
+
+  /** Newest first; `status` narrows to active or cancelled schedules. */
+  async list(accountId: string, status: 'active' | 'cancelled', limit: number, cursor?: string) {
+    const collection = await this.open();
+    return collection.find({ index: 'by_account', equals: [accountId, status], direction: 'desc', limit, ...(cursor ? { cursor } : {}) });
+  }
+
+  /** Every active schedule of every account, page by page. */
+  async *active(): AsyncGenerator<ScheduleDoc[]> {
+    const collection = await this.open();
+    let cursor: string | undefined;
+    do {
+      const page = await collection.find({ index: 'by_status', equals: ['active'], limit: 1000, ...(cursor ? { cursor } : {}) });
+      if (page.items.length > 0) yield page.items;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  private open(): Promise<ReadCollection<ScheduleDoc>> {
+    this.collection ??= this.readStore.collection<ScheduleDoc>(collectionName(REVERIFICATION_SCHEDULES_READ_MODEL), REVERIFICATION_SCHEDULE_INDEXES);
+    return this.collection;
+  }
+}

@@ -1,0 +1,13 @@
+import { command } from '../../../platform/src/index.js';
+import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../domain/schedule.js';
+
+type RecordRun = Extract<ScheduleCommand, { type: 'RecordRun' }>;
+
+/** A due run's result (the re-verification job). Run numbers make it idempotent: a run recorded once records nothing again. */
+export const recordReverificationRun = command<RecordRun, ScheduleState, ScheduleEvent>({
+  name: 'banking.record-reverification-run',
+  stream: (input) => scheduleStream(input.account_id, input.schedule_id),
+  decider: scheduleDecider,
+  // A cancellation landing first is decided on: the run is then not recorded.
+  onConflict: { retry: 3 },
+});
