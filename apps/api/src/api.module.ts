@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js';
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
+import { ComplianceModule } from '../../../libs/compliance/src/index.js';
 import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { LanguageModule } from '../../../libs/language/src/index.js';
 import { LocatorModule } from '../../../libs/locator/src/index.js';
@@ -37,6 +38,7 @@ export class ApiModule {
         // Resolve reads the reference places through a port: places already depends on addressing (docs/adr/0014).
         AddressingModule.withPlaces({ module: PlacesModule, provider: Gazetteer }),
         AuditModule,
+        ComplianceModule,
         MonitoringModule,
         TilesModule,
         WebhooksModule,
