@@ -8,3 +8,4 @@ export { AS_OF_CONTRIBUTORS, hashEmail } from './replay/contributors.js';
 export { AsOfRegistry, replayAsOf, type AsOfAnswer } from './replay/as-of-replay.js';
 export { CheckpointWriter, readCheckpoints, checkpointsOf, signCheckpoint, type CheckpointKeys } from './checkpoints/checkpoint-writer.js';
 export { buildBundle, BUNDLE_FORMAT, MAX_BUNDLE_ENTRIES, type AuditBundle } from './export/audit-bundle.js';
+export { verifyCheckpoints, verifyCheckpointToken, type CheckpointVerdict } from './checkpoints/verify-checkpoints.js';
