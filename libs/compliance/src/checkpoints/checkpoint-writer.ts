@@ -99,3 +99,16 @@ export async function readCheckpoints(events: EventStore): Promise<Array<{ data:
 export async function checkpointsOf(events: EventStore, stream: string): Promise<SignedHead[]> {
   return (await readCheckpoints(events)).flatMap(({ data }) => data.heads.filter((head) => head.stream === stream));
 }
+
+/** Every chain's signed heads, oldest first, from one read of the checkpoint stream (`audit:verify` over many chains). */
+export async function checkpointsByStream(events: EventStore): Promise<Map<string, SignedHead[]>> {
+  const byStream = new Map<string, SignedHead[]>();
+  for (const { data } of await readCheckpoints(events)) {
+    for (const head of data.heads) {
+      const heads = byStream.get(head.stream) ?? [];
+      heads.push(head);
+      byStream.set(head.stream, heads);
+    }
+  }
+  return byStream;
+}
