@@ -101,7 +101,9 @@ if (isMain) {
   }
   let verdict;
   try {
-    verdict = verifyBundle(JSON.parse(readFileSync(bundlePath, 'utf8')), JSON.parse(readFileSync(jwksPath, 'utf8')));
+    // The API answers in its envelope ({"data": …}); the bare document is accepted too.
+    const unwrap = (document) => (document && typeof document === 'object' && 'data' in document && !('format' in document) && !('keys' in document) ? document.data : document);
+    verdict = verifyBundle(unwrap(JSON.parse(readFileSync(bundlePath, 'utf8'))), unwrap(JSON.parse(readFileSync(jwksPath, 'utf8'))));
   } catch (error) {
     verdict = { ok: false, error: `unreadable input: ${error.message}` };
   }
