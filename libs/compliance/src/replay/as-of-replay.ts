@@ -69,9 +69,11 @@ export async function replayAsOf(events: EventStore, registry: EventRegistry, co
       after = stored.position;
       let slot = owned.get(stored.streamName);
       if (slot === undefined) {
-        const event = registry.has(stored.type) ? registry.upcast(stored) : stored;
+        // Streams no prefix matches (most of the log) are skipped without being remembered.
         const candidate = prefixes.find(({ prefixes }) => prefixes.some((prefix) => stored.streamName.startsWith(prefix)));
-        slot = candidate && candidate.contributor.owns(stored.streamName, event, accountId) ? { contributor: candidate.contributor, events: [] } : null;
+        if (!candidate) continue;
+        const event = registry.has(stored.type) ? registry.upcast(stored) : stored;
+        slot = candidate.contributor.owns(stored.streamName, event, accountId) ? { contributor: candidate.contributor, events: [] } : null;
         owned.set(stored.streamName, slot);
       }
       if (!slot) continue;
