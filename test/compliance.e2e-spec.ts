@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +21,9 @@ describe('compliance: as-of replay and verifiable export', () => {
     expect((await service.request('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } })).status).toBe(200);
     for (let index = 0; index < 3; index++) expect((await service.request('GET', '/v2/banking/audit-log', { key })).status).toBe(200);
   }, 60_000);
-  afterAll(() => service.close());
+  afterAll(async () => {
+    if (service) await service.close().catch(() => undefined);
+  });
 
   it('replays the account before and after banking access was granted, with the operator action', async () => {
     const now = await data<{ state: { account: { banking_access: boolean } }; operator_actions: Array<{ path: string }> }>(
@@ -54,4 +56,22 @@ describe('compliance: as-of replay and verifiable export', () => {
     const { stdout } = await run(process.execPath, [path.join(root, 'tools/verify-audit-bundle.mjs'), path.join(dir, 'bundle.json'), path.join(dir, 'jwks.json')]);
     expect(stdout).toMatch(/^OK access_log-acct_\w+: \d+ entries verified/);
   }, 30_000);
+
+  it('the operator commands replay, export and verify with the checkpoints (service stopped: the embedded store is one process)', async () => {
+    await service.close();
+    const ops = (...args: string[]) =>
+      spawnSync(process.execPath, ['scripts/start.mjs', 'ops', ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'test', DATA_DIR: service.dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60_000 });
+    const replay = ops('audit:replay', accountId, '--at', new Date().toISOString());
+    expect(replay.status).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ account_id: accountId, state: { account: { banking_access: true } } });
+    expect(ops('audit:replay', accountId).status).toBe(64);
+    const exported = ops('audit:export', accountId);
+    expect(exported.status).toBe(0);
+    writeFileSync(path.join(service.dataDir, 'ops-bundle.json'), exported.stdout);
+    const checked = spawnSync(process.execPath, [path.join(root, 'tools/verify-audit-bundle.mjs'), path.join(service.dataDir, 'ops-bundle.json'), path.join(service.dataDir, 'jwks.json')], { encoding: 'utf8' });
+    expect(checked.stdout).toMatch(/^OK /);
+    const verified = ops('audit:verify', `access_log-${accountId}`);
+    expect(verified.stdout).toMatch(/ok, \d+ entries, head \w+, [1-9]\d* signed checkpoints up to seq \d+/);
+    expect(verified.status).toBe(0);
+  }, 90_000);
 });
