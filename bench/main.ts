@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBankingBench } from './banking.bench.js';
+import { runAuditSizeBench } from './audit-size.bench.js';
 import { runEventStoreBench } from './event-store.bench.js';
 import { runGeofenceIndexBench } from './geofence-index.bench.js';
 import { runHexcodeBench } from './hexcode.bench.js';
@@ -42,6 +43,7 @@ const benches: Record<string, () => Promise<Section>> = {
       progress,
     }),
   http: () => runHttpBench(loadPhases(50, 5)),
+  'audit-size': () => runAuditSizeBench({ entries: quick ? 5000 : 20_000, progress }),
   // At 50 connections a closed-loop client is bound by latency: the audited route holds
   // each answer for its group-committed fsync. With more clients waiting, batches grow
   // and the capacity of the audited path shows.

@@ -10,6 +10,7 @@ import { placesManifest } from '../../libs/places/src/index.js';
 import { transitManifest } from '../../libs/transit/src/index.js';
 import { routingManifest } from '../../libs/routing/src/index.js';
 import { webhooksManifest } from '../../libs/webhooks/src/index.js';
+import { complianceManifest } from '../../libs/compliance/src/index.js';
 import {
   checkManifests,
   ConfigError,
@@ -32,7 +33,7 @@ import { projections } from '../../projections/index.js';
  * Every bounded context of the service: the one list a new context is added
  * to (README, "Adding a context"). Start-up checks that they fit together.
  */
-export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest];
+export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest, complianceManifest];
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {

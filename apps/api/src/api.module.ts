@@ -4,6 +4,7 @@ import { AccountsModule, ApiKeyGuard } from '../../../libs/accounts/src/index.js
 import { AddressingModule } from '../../../libs/addressing/src/index.js';
 import { AuditModule } from '../../../libs/audit/src/index.js';
 import { BankingModule } from '../../../libs/banking/src/index.js';
+import { ComplianceModule } from '../../../libs/compliance/src/index.js';
 import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { LanguageModule } from '../../../libs/language/src/index.js';
 import { LocatorModule } from '../../../libs/locator/src/index.js';
@@ -38,6 +39,7 @@ export class ApiModule {
         // Resolve reads the reference places through a port: places already depends on addressing (docs/adr/0014).
         AddressingModule.withPlaces({ module: PlacesModule, provider: Gazetteer }),
         AuditModule,
+        ComplianceModule,
         MonitoringModule,
         TilesModule,
         WebhooksModule,

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
-import { verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
+import { accessStream, verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
+import { AS_OF_CONTRIBUTORS, AsOfRegistry, buildBundle, checkpointsByStream, jwksFromLog, replayAsOf, verifyCheckpoints } from '../../../libs/compliance/src/index.js';
 import {
   collectionName,
   CommandPipeline,
@@ -69,7 +70,9 @@ interface Runtime {
 const commands: Record<string, { usage: string; run: (runtime: Runtime, args: string[]) => Promise<number> }> = {
   'projections:list': { usage: 'projections:list', run: listProjections },
   'projections:rebuild': { usage: 'projections:rebuild NAME', run: rebuild },
-  'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain)', run: verifyAudit },
+  'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain; its signed checkpoints too)', run: verifyAudit },
+  'audit:replay': { usage: 'audit:replay ACCOUNT_ID --at ISO   (the account as it stood then: docs/adr/0023)', run: replayAccount },
+  'audit:export': { usage: 'audit:export ACCOUNT_ID|platform [--from ISO] [--to ISO]   (a bundle for tools/verify-audit-bundle.mjs, on stdout)', run: exportBundle },
   'accounts:banking': {
     usage: 'accounts:banking ACCOUNT_ID true|false',
     run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.run(setBankingAccess, { type: 'SetBankingAccess', account_id: accountId, enabled: parseBoolean(args[1]) })),
@@ -234,6 +237,8 @@ async function rebuild(runtime: Runtime, args: string[]): Promise<number> {
 async function verifyAudit(runtime: Runtime, args: string[]): Promise<number> {
   const streams = args.length > 0 ? args : await accessStreams(runtime);
   let failures = 0;
+  let jwks: Awaited<ReturnType<typeof jwksFromLog>> | undefined;
+  let heads: Awaited<ReturnType<typeof checkpointsByStream>> | undefined;
   for (const stream of streams) {
     let events;
     try {
@@ -244,15 +249,46 @@ async function verifyAudit(runtime: Runtime, args: string[]): Promise<number> {
       failures++;
       continue;
     }
-    const verdict = verifyChain(events.map((event) => event.data as unknown as ApiAccessRecorded['data']));
-    if (verdict.ok) process.stdout.write(`${stream}: ok, ${verdict.entries} entries, head ${verdict.head}\n`);
-    else {
+    const chain = events.map((event) => event.data as unknown as ApiAccessRecorded['data']);
+    const verdict = verifyChain(chain);
+    // Signed checkpoints (docs/adr/0023): removing the newest entries up to the latest one is caught here.
+    const signed = verdict.ok ? verifyCheckpoints(stream, chain, (heads ??= await checkpointsByStream(runtime.backends.events)).get(stream) ?? [], (jwks ??= await jwksFromLog(runtime.backends.events)).keys) : undefined;
+    if (verdict.ok && signed?.ok) process.stdout.write(`${stream}: ok, ${verdict.entries} entries, head ${verdict.head}, ${signed.checkpoints} signed checkpoints up to seq ${signed.covered}\n`);
+    else if (signed && !signed.ok) {
+      failures++;
+      process.stdout.write(`${stream}: BROKEN: ${signed.reason}\n`);
+    } else if (!verdict.ok) {
       failures++;
       process.stdout.write(`${stream}: BROKEN at entry ${verdict.brokenAt} of ${verdict.entries}: ${verdict.reason}\n`);
     }
   }
   if (streams.length === 0) process.stdout.write('no access_log streams yet\n');
   return failures === 0 ? 0 : 1;
+}
+
+/** Value of `--name VALUE` in args, or undefined. */
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  if (index < 0) return undefined;
+  const value = args[index + 1];
+  if (!value || Number.isNaN(Date.parse(value))) throw new UsageError(`${name} needs an ISO 8601 time`);
+  return value;
+}
+
+async function replayAccount(runtime: Runtime, args: string[]): Promise<number> {
+  const at = option(args, '--at');
+  if (!args[0] || args[0].startsWith('--') || !at) throw new UsageError('missing arguments');
+  const answer = await replayAsOf(runtime.backends.events, runtime.registry, new AsOfRegistry(AS_OF_CONTRIBUTORS), args[0], new Date(at));
+  process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+  return 0;
+}
+
+async function exportBundle(runtime: Runtime, args: string[]): Promise<number> {
+  if (!args[0] || args[0].startsWith('--')) throw new UsageError('missing arguments');
+  const stream = accessStream(args[0] === 'platform' ? null : args[0]);
+  const bundle = await buildBundle(runtime.backends.events, systemClock, stream, { from: option(args, '--from'), to: option(args, '--to') });
+  process.stdout.write(`${JSON.stringify(bundle)}\n`);
+  return 0;
 }
 
 async function accessStreams(runtime: Runtime): Promise<string[]> {

@@ -5,3 +5,5 @@ export { GEOFENCE_EVENT_TYPES, parseFenceGeometry, shapeOf, type FenceGeometry, 
 export { GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, geofenceDoc, type GeofenceDoc, type GeofenceView } from './geofence-view.js';
 // For zones defined like fences elsewhere (the banking context's collection zones).
 export { haversineM, type Shape } from './domain/geometry.js';
+// The as-of replay (libs/compliance) folds geofence streams with this decider.
+export { geofenceDecider, type GeofenceState } from './domain/geofence.js';

@@ -69,6 +69,8 @@ export interface Config {
   language: LanguageConfig;
   /** GRAPHHOPPER_URL: routes come from this GraphHopper server instead of the embedded engine (docs/adr/0018). */
   graphhopperUrl?: string;
+  /** AUDIT_CHECKPOINT_INTERVAL_S: seconds between signed checkpoints of the access chains that moved (docs/adr/0023); 0 turns them off. */
+  auditCheckpointIntervalS: number;
 }
 
 export interface LanguageConfig {
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     signupLimitPerIpPerHour: int(env, 'SIGNUP_LIMIT_PER_IP_PER_HOUR', 20, 1, 10_000_000),
     tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),
     tilesMaxAgeS: int(env, 'TILES_MAX_AGE_S', 3600, 0, 31_536_000),
+    auditCheckpointIntervalS: int(env, 'AUDIT_CHECKPOINT_INTERVAL_S', 300, 0, 86_400),
     starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
     graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
     googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',

@@ -1,0 +1,74 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { AccessRecorder, auditEventTypes, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
+import { EmbeddedEventStore, EventRegistry } from '../libs/platform/src/index.js';
+import type { Section } from './report.js';
+
+/**
+ * `npm run bench -- audit-size`: bytes per access entry (docs/adr/0024), live
+ * in the embedded store and as a gzipped sealed segment. Sizes, not speeds:
+ * the figures are in `settings`; the ratio to read is segment ÷ live.
+ */
+export async function runAuditSizeBench(options: { entries: number; progress: (line: string) => void }): Promise<Section> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-size-'));
+  const size = () => readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((sum, file) => sum + (statSync(path.join(dir, file)).isFile() ? statSync(path.join(dir, file)).size : 0), 0);
+  const events = await EmbeddedEventStore.open(dir);
+  try {
+    const recorder = new AccessRecorder(events, new EventRegistry().register(...auditEventTypes), { maxInFlight: 4 });
+    const before = size();
+    const base = Date.parse('2026-03-01T00:00:00Z');
+    for (let batch = 0; batch < options.entries; batch += 500) {
+      await Promise.all(
+        Array.from({ length: Math.min(500, options.entries - batch) }, (_, offset) => {
+          const index = batch + offset;
+          return recorder.record({
+            account_id: `acct_${index % 50}x7Kq2mP9`,
+            key_prefix: 'lk_3f9a2b…',
+            principal_kind: 'account',
+            method: 'GET',
+            path: `/v2/geocode/reverse?lat=5.${6000 + (index % 997)}&lng=-0.${1800 + (index % 331)}`,
+            status: index % 17 === 0 ? 404 : 200,
+            client_ip: `203.0.113.${index % 250}`,
+            at: new Date(base + index * 37).toISOString(),
+            request_id: `4f1c2b7e-8d3a-4e5f-9a6b-${String(index).padStart(12, '0')}`,
+          });
+        }),
+      );
+      options.progress(`audit-size: ${Math.min(batch + 500, options.entries)} entries`);
+    }
+    await recorder.flush();
+    const onDisk = (size() - before) / options.entries;
+    const chain = (await events.readStream('access_log-acct_0x7Kq2mP9')).map((event) => event.data as unknown as ApiAccessRecorded['data']);
+    const lines = chain.map((entry) => JSON.stringify(entry));
+    const dataBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0) / lines.length;
+    const segmentBytes = gzipSync(lines.join('\n')).length / lines.length;
+    const verdict = verifyChain(chain);
+    return {
+      id: 'audit-size',
+      title: 'access trail: bytes per entry, live and in a gzipped segment',
+      unit: 'entry',
+      settings: {
+        entries: options.entries,
+        chains: 50,
+        data_json_bytes_per_entry: Math.round(dataBytes),
+        on_disk_bytes_per_entry: Math.round(onDisk),
+        gzip_segment_bytes_per_entry: Math.round(segmentBytes),
+        segment_over_live: Math.round((segmentBytes / onDisk) * 1000) / 1000,
+      },
+      rows: [],
+      checks: [
+        { name: 'the measured chain verifies', ok: verdict.ok, detail: verdict.ok ? `${verdict.entries} entries` : verdict.reason },
+        {
+          name: 'bytes per entry',
+          ok: true,
+          detail: `data JSON ${Math.round(dataBytes)} B, on disk ${Math.round(onDisk)} B, gzipped segment ${Math.round(segmentBytes)} B (${((segmentBytes / onDisk) * 100).toFixed(1)}% of live)`,
+        },
+      ],
+    };
+  } finally {
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,51 @@
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Clock, EventRegistry, EventStore, JsonLogger, SecretBox } from '../../../platform/src/index.js';
+import { SigningKeyRing } from '../../../identity/src/index.js';
+import { CheckpointWriter } from './checkpoint-writer.js';
+
+/**
+ * Runs a checkpoint round every AUDIT_CHECKPOINT_INTERVAL_S seconds
+ * (docs/adr/0023). It holds its own view of the identity context's signing
+ * keys (a follower of the signing-keys stream, a handful of events), so a
+ * rotation reaches it like any other signer. Rounds never overlap; one that
+ * fails (no key yet, the store down) is logged and the next one retries.
+ */
+export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private readonly ring: SigningKeyRing;
+  private readonly writer: CheckpointWriter;
+
+  constructor(
+    events: EventStore,
+    registry: EventRegistry,
+    box: SecretBox,
+    clock: Clock,
+    private readonly logger: Pick<JsonLogger, 'warn' | 'error'>,
+    private readonly intervalS: number,
+  ) {
+    this.ring = new SigningKeyRing(events, registry, box, logger);
+    this.writer = new CheckpointWriter(events, registry, this.ring, clock);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.intervalS <= 0) return;
+    await this.ring.start();
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.writer
+        .round()
+        .catch((error: unknown) => this.logger.warn({ msg: 'audit checkpoint round failed; the next one retries', err: error instanceof Error ? error.message : String(error) }))
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.intervalS * 1000);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    if (this.intervalS > 0) await this.ring.onModuleDestroy();
+  }
+}

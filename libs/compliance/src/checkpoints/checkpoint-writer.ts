@@ -1,0 +1,114 @@
+import { CompactSign } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { ConcurrencyError, StreamNotFoundError, type Clock, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import type { ApiAccessRecorded } from '../../../audit/src/index.js';
+import { CHECKPOINT_STREAM, movedHeads, type AuditCheckpointSigned, type ChainHead, type CheckpointClaims, type SignedHead } from '../domain/checkpoint.js';
+
+const PAGE = 5000;
+
+/** The identity context's key ring as the writer needs it (SigningKeyRing.active). */
+export interface CheckpointKeys {
+  active(): { kid: string; privateKey: KeyObject };
+}
+
+/** Signs checkpoint claims as a compact JWS (EdDSA; `kid` and `typ` in the protected header). */
+export async function signCheckpoint(keys: CheckpointKeys, claims: CheckpointClaims): Promise<SignedHead> {
+  const { kid, privateKey } = keys.active();
+  const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: 'EdDSA', kid, typ: 'audit-checkpoint' }).sign(privateKey);
+  return { ...claims, kid, token };
+}
+
+/**
+ * One checkpoint round (docs/adr/0023): reads the log after the previous
+ * round's position, takes the newest entry of every access chain that moved,
+ * signs each head, and appends one `AuditCheckpointSigned` to
+ * `audit_checkpoints` expecting the revision it read, so two instances
+ * running a round at once store it once (the loser finds nothing new next
+ * time). The integration relay publishes the event to Kafka like any other.
+ */
+export class CheckpointWriter {
+  constructor(
+    private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+    private readonly keys: CheckpointKeys,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Returns the stored checkpoint, or null when no chain moved (or another instance stored this round). */
+  async round(): Promise<AuditCheckpointSigned['data'] | null> {
+    const previous = await this.latest();
+    const latest = new Map<string, ChainHead>();
+    let after = previous.last ? BigInt(previous.last.log_position) : 0n;
+    const start = after;
+    for (;;) {
+      const page = await this.events.readAll({ after, maxCount: PAGE });
+      for (const event of page) {
+        after = event.position;
+        if (event.type !== 'ApiAccessRecorded') continue;
+        const data = event.data as unknown as ApiAccessRecorded['data'];
+        latest.set(event.streamName, { stream: event.streamName, seq: data.seq, hash: data.hash, entry_at: data.at });
+      }
+      if (page.length < PAGE) break;
+    }
+    // Every chain with an entry after the previous round's position moved since its last checkpoint.
+    const moved = movedHeads(latest, new Map());
+    if (moved.length === 0 || after === start) return null;
+    const signedAt = this.clock.now().toISOString();
+    const heads: SignedHead[] = [];
+    for (const head of moved) heads.push(await signCheckpoint(this.keys, { typ: 'audit-checkpoint', ...head, signed_at: signedAt }));
+    const data: AuditCheckpointSigned['data'] = { signed_at: signedAt, log_position: after.toString(), heads };
+    try {
+      await this.events.append(CHECKPOINT_STREAM, [{ type: 'AuditCheckpointSigned', data: data as unknown as Record<string, unknown>, metadata: this.registry.metadataFor('AuditCheckpointSigned') }], previous.revision ?? 'no_stream');
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return null;
+      throw error;
+    }
+    return data;
+  }
+
+  private async latest(): Promise<{ last?: AuditCheckpointSigned['data']; revision?: bigint }> {
+    try {
+      const [event] = await this.events.readStream(CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
+      return event ? { last: event.data as unknown as AuditCheckpointSigned['data'], revision: event.revision } : {};
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return {};
+      throw error;
+    }
+  }
+}
+
+/** Every stored checkpoint, oldest first. */
+export async function readCheckpoints(events: EventStore): Promise<Array<{ data: AuditCheckpointSigned['data']; revision: bigint }>> {
+  const out: Array<{ data: AuditCheckpointSigned['data']; revision: bigint }> = [];
+  let from = 0n;
+  for (;;) {
+    let page: RecordedEvent[];
+    try {
+      page = await events.readStream(CHECKPOINT_STREAM, { fromRevision: from, maxCount: PAGE });
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return out;
+      throw error;
+    }
+    for (const event of page) out.push({ data: event.data as unknown as AuditCheckpointSigned['data'], revision: event.revision });
+    if (page.length < PAGE) return out;
+    from = page[page.length - 1].revision + 1n;
+  }
+}
+
+/** The signed heads of one chain, oldest first. */
+export async function checkpointsOf(events: EventStore, stream: string): Promise<SignedHead[]> {
+  return (await readCheckpoints(events)).flatMap(({ data }) => data.heads.filter((head) => head.stream === stream));
+}
+
+/** Every chain's signed heads, oldest first, from one read of the checkpoint stream (`audit:verify` over many chains). */
+export async function checkpointsByStream(events: EventStore): Promise<Map<string, SignedHead[]>> {
+  const byStream = new Map<string, SignedHead[]>();
+  for (const { data } of await readCheckpoints(events)) {
+    for (const head of data.heads) {
+      const heads = byStream.get(head.stream) ?? [];
+      heads.push(head);
+      byStream.set(head.stream, heads);
+    }
+  }
+  return byStream;
+}

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, JsonLogger, SecretBox, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
+import { CheckpointScheduler } from './checkpoints/checkpoint-scheduler.js';
+import { AdminExportAuditBundleController, ExportAuditBundleController } from './queries/export-audit-bundle/export-audit-bundle.controller.js';
+import { GetAccountAsOfController } from './queries/get-account-as-of/get-account-as-of.controller.js';
+import { AS_OF_CONTRIBUTORS } from './replay/contributors.js';
+import { AsOfRegistry } from './replay/as-of-replay.js';
+
+/**
+ * Compliance (issue 14, docs/adr/0023): an account as of any instant, signed
+ * checkpoints of the access chains, and export bundles a third party
+ * verifies with the JWKS alone.
+ */
+@Module({
+  controllers: [GetAccountAsOfController, ExportAuditBundleController, AdminExportAuditBundleController],
+  providers: [
+    { provide: AsOfRegistry, useFactory: () => new AsOfRegistry(AS_OF_CONTRIBUTORS) },
+    {
+      provide: CheckpointScheduler,
+      inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger, CONFIG],
+      useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger, config: Config) =>
+        new CheckpointScheduler(events, registry, box, clock, logger, config.auditCheckpointIntervalS),
+    },
+  ],
+  exports: [AsOfRegistry],
+})
+export class ComplianceModule {}

@@ -1,0 +1,14 @@
+import type { ContextManifest } from '../../platform/src/index.js';
+import { complianceEventTypes } from './event-types.js';
+
+/**
+ * What the compliance context brings to a process. Its one stored event,
+ * the signed checkpoint, is appended by the checkpoint round itself (one
+ * append per interval with the expected revision it read), not a command:
+ * there is no decision to make beyond "which chains moved".
+ */
+export const complianceManifest: ContextManifest = {
+  name: 'compliance',
+  events: complianceEventTypes,
+  commands: [],
+};

@@ -1,0 +1,44 @@
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { accessStream } from '../../../../audit/src/index.js';
+import { AdminOnly, BankingOnly, CLOCK, EVENT_STORE, type Clock, type EventStore } from '../../../../platform/src/index.js';
+import { buildBundle, type AuditBundle } from '../../export/audit-bundle.js';
+import { AdminExportAuditBundleRequest, ExportAuditBundleRequest } from './export-audit-bundle.request.js';
+
+/** Issue 14: the calling banking account's own access trail as one bundle a third party verifies with the JWKS alone. */
+@ApiTags('banking')
+@ApiSecurity('api_key')
+@Controller('v2/banking/audit-log')
+export class ExportAuditBundleController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get('export')
+  @BankingOnly()
+  @ApiOperation({ summary: 'The access trail between from and to, with the links and signed checkpoints that prove it whole (check with tools/verify-audit-bundle.mjs and /v2/.well-known/jwks.json)' })
+  get(@Req() request: FastifyRequest, @Query() query: ExportAuditBundleRequest): Promise<AuditBundle> {
+    // The guard admits only account keys here, so the principal has an account.
+    return buildBundle(this.events, this.clock, accessStream(request.principal?.account_id as string), { from: query.from, to: query.to });
+  }
+}
+
+/** The operator's equivalent, for any account's chain (or `platform`). */
+@ApiTags('admin')
+@ApiSecurity('api_key')
+@Controller('v2/admin/audit')
+export class AdminExportAuditBundleController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get('export')
+  @AdminOnly()
+  @ApiOperation({ summary: "An account's access trail as a verifiable bundle (operator key only)" })
+  get(@Query() query: AdminExportAuditBundleRequest): Promise<AuditBundle> {
+    return buildBundle(this.events, this.clock, accessStream(query.account_id === 'platform' ? null : query.account_id), { from: query.from, to: query.to });
+  }
+}
