@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LocationSealing } from '../libs/monitoring/src/index.js';
 import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
 import { PNG } from 'pngjs';
 import { importRoads, IsochroneService } from '../libs/routing/src/index.js';
@@ -263,7 +264,7 @@ describe('routing over HTTP', () => {
   });
 
   describe('isochrones for geofences', () => {
-    it('outlines the area reachable in minutes as a polygon the geofence endpoint accepts, and a ping inside it enters the fence', async () => {
+    it('outlines the area reachable in minutes as a closed polygon under the fence limits, larger for more minutes', async () => {
       const isochrones = service.app.get(IsochroneService);
       const small = await isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 3, mode: 'driving' });
       const large = await isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 8, mode: 'driving' });
@@ -276,13 +277,49 @@ describe('routing over HTTP', () => {
       await expect(isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 0, mode: 'driving' })).rejects.toThrow(/minutes/);
       await expect(isochrones.isochrone({ center: { lat: 5.5503, lng: -0.2076 }, minutes: 5, mode: 'rocket' })).rejects.toThrow(/mode/);
 
-      const created = await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'polygon', polygon: large.polygon, customer_id: 'rider-1', name: 'within 8 minutes' } });
+    });
+
+    it('creates an isochrone fence over HTTP: a ping inside fires geofence_breach, a ping far outside does not', async () => {
+      const center = { lat: 5.5503, lng: -0.2076 };
+      const created = await service.request('POST', '/v2/geofence/create', {
+        key,
+        body: { fence_type: 'isochrone', center, minutes: 8, mode: 'okada', customer_id: 'rider-1', name: 'within 8 minutes' },
+      });
       expect(created.status).toBe(201);
+      const fence = ((await created.json()) as { data: { id: string; fence_type: string; center: unknown; radius_m: unknown; polygon: { coordinates: number[][][] }; isochrone: Record<string, unknown>; cell_count: number } }).data;
+      expect(fence).toMatchObject({ fence_type: 'isochrone', center, radius_m: null, isochrone: { minutes: 8, mode: 'motor_scooter', h3_resolution: expect.any(Number) } });
+      expect(fence.cell_count).toBeGreaterThan(0);
+      // The same area the routing service outlines, stored and indexed as a polygon.
+      const area = await service.app.get(IsochroneService).isochrone({ center, minutes: 8, mode: 'okada' });
+      expect(fence.polygon.coordinates[0]).toEqual(area.polygon.coordinates[0]);
+      expect(fence.isochrone.snapped).toEqual(area.snapped);
+      expect((await service.request('GET', `/v2/geofence/${fence.id}`, { key })).status).toBe(200);
+
       await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'rider-1' } });
-      const ping = await service.request('POST', '/v2/monitoring/pings', { key, body: { customer_id: 'rider-1', lat: large.snapped.lat, lng: large.snapped.lng } });
-      expect(ping.status).toBeLessThan(300);
-      const events = await service.runtime.backends.events.readAll({ maxCount: 100_000 });
-      expect(events.some((event) => event.type === 'GeofenceEntered')).toBe(true);
+      // Location events are sealed (ADR 8): counted by type, this customer's are the only pings of the suite.
+      const breaches = async () => (await service.runtime.backends.events.readAll({ maxCount: 100_000 })).filter((event) => event.type === 'GeofenceEntered');
+      // Far outside (Tema, ~25 km east): nothing.
+      const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString();
+      const outside = await service.request('POST', '/v2/monitoring/pings', { key, body: { customer_id: 'rider-1', lat: 5.67, lng: 0.0, recorded_at: at(20) } });
+      expect(outside.status).toBeLessThan(300);
+      expect(await breaches()).toHaveLength(0);
+      const inside = await service.request('POST', '/v2/monitoring/pings', { key, body: { customer_id: 'rider-1', lat: area.snapped.lat, lng: area.snapped.lng, recorded_at: at(10) } });
+      expect(inside.status).toBeLessThan(300);
+      const fired = await breaches();
+      expect(fired).toHaveLength(1);
+      // The breach names this fence and its type (what the geofence_breach webhook carries).
+      expect((await new LocationSealing(service.runtime.backends.dataKeys).open(fired[0]))?.data).toMatchObject({ fence_id: fence.id, fence_type: 'isochrone', customer_id: 'rider-1' });
+    });
+
+    it.each([
+      [{ minutes: 0 }, 400, 'INVALID_PARAM', 'minutes'],
+      [{ minutes: 61 }, 400, 'INVALID_PARAM', 'minutes'],
+      [{ minutes: 5, mode: 'rocket' }, 400, 'INVALID_PARAM', 'mode'],
+      [{ minutes: 5, center: { lat: 4.5, lng: -0.2 } }, 422, 'NO_ROAD_NEARBY', 'center'],
+    ])('refuses an isochrone fence %j with %i %s on %s', async (body, status, code, field) => {
+      const response = await service.request('POST', '/v2/geofence/create', { key, body: { fence_type: 'isochrone', center: { lat: 5.5503, lng: -0.2076 }, ...body } });
+      expect(response.status).toBe(status);
+      expect(await response.json()).toMatchObject({ success: false, error: { code, field } });
     });
   });
 

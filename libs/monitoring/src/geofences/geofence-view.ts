@@ -22,6 +22,8 @@ export interface GeofenceView extends CoverSummary {
   center: GeofenceDefinition['center'];
   radius_m: number | null;
   polygon: GeofenceDefinition['polygon'];
+  /** Isochrone fences: `{minutes, mode, snapped, h3_resolution}`; absent on the others. */
+  isochrone?: GeofenceDefinition['isochrone'];
   area_m2: number;
   created_at: string;
 }
@@ -45,6 +47,7 @@ export function geofenceView(fence: GeofenceDefinition, cover?: CoverSummary): G
     center: fence.center,
     radius_m: fence.radius_m,
     polygon: fence.polygon,
+    ...(fence.isochrone ? { isochrone: fence.isochrone } : {}),
     area_m2: Math.round(shape.areaM2),
     h3_resolution: summary.h3_resolution,
     cell_count: summary.cell_count,
@@ -71,6 +74,7 @@ export function definitionOfDoc(doc: GeofenceDoc): GeofenceDefinition {
     center: doc.center,
     radius_m: doc.radius_m,
     polygon: doc.polygon,
+    ...(doc.isochrone ? { isochrone: doc.isochrone } : {}),
     created_at: doc.created_at,
   };
 }

@@ -14,6 +14,12 @@ import { ServiceAreaController } from './queries/service-area/service-area.contr
 /**
  * Geofences and service areas (interface.md, "Identity, consent, monitoring").
  * Exports the FenceIndex that ping ingestion asks for geofence_breach.
+ *
+ * Isochrone fences need routing's IsochroneService: the create command's
+ * `inject` resolves it from the application (the API imports RoutingModule).
+ * This module does not import RoutingModule itself, so the worker process,
+ * which imports the monitoring context for its webhook sources, does not load
+ * the road network it never uses.
  */
 @Module({
   controllers: [CreateGeofenceController, ListGeofencesController, GetGeofenceController, DeleteGeofenceController, ServiceAreaController],

@@ -1,6 +1,6 @@
 /** Small spherical helpers (WGS 84 taken as a sphere of radius 6,371,008.8 m; error < 0.5 % at city scale). */
 export const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
+export const RAD = Math.PI / 180;
 
 export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const dLat = (lat2 - lat1) * RAD;

@@ -1,4 +1,4 @@
-import { projectOnSegment } from './geo.js';
+import { EARTH_RADIUS_M, RAD } from './geo.js';
 import { NO_ACCESS, type RoadGraph } from './road-graph.js';
 
 /** Grid cells of 0.005° (about 550 m): a 1 km snap looks at a few dozen cells. */
@@ -89,7 +89,16 @@ export class SpatialIndex {
     return { cellKeys: Float64Array.from(keys), cellOffset: Int32Array.from(offsets), segments, segmentEdge, pointOffsetM };
   }
 
-  /** The nearest point within `radiusM` on an edge `weights` opens in some direction; null if none. */
+  /**
+   * The nearest point within `radiusM` on an edge `weights` opens in some
+   * direction; null if none. Cells are visited nearest first and the search
+   * stops at the first cell farther than the best hit (a segment's nearest
+   * point lies in a cell it is listed in, no nearer than that cell's box), so
+   * a point on a road looks at a cell or two instead of every cell within the
+   * radius. Distances are those of `projectOnSegment` (the same arithmetic,
+   * without allocating); ties go to the segment a full row-by-row scan of the
+   * window meets first, so snaps are those of the earlier full scan.
+   */
   nearest(lat: number, lng: number, radiusM: number, weights: Int32Array | null): Snap | null {
     const { geomLat, geomLng } = this.graph;
     const dLat = radiusM / 111_195;
@@ -98,23 +107,72 @@ export class SpatialIndex {
     const r1 = Math.floor((lat + dLat) / CELL_DEGREES);
     const c0 = Math.floor((lng - dLng) / CELL_DEGREES);
     const c1 = Math.floor((lng + dLng) / CELL_DEGREES);
-    let best: Snap | null = null;
+    const kx = Math.cos(lat * RAD) * RAD * EARTH_RADIUS_M;
+    const ky = RAD * EARTH_RADIUS_M;
+    // Cells within the radius that hold segments, by the distance from the point to their box.
+    const cells: Array<{ at: number; order: number; distanceM: number }> = [];
+    const columns = c1 - c0 + 1;
     for (let r = r0; r <= r1; r++) {
+      const boxLat = Math.min(Math.max(lat, r * CELL_DEGREES), (r + 1) * CELL_DEGREES);
       for (let c = c0; c <= c1; c++) {
         const at = this.findCell(cellKey(r, c));
         if (at < 0) continue;
-        for (let k = this.cellOffset[at]; k < this.cellOffset[at + 1]; k++) {
-          const p = this.segments[k];
-          const edge = this.segmentEdge[p];
-          if (weights && weights[2 * edge] === NO_ACCESS && weights[2 * edge + 1] === NO_ACCESS) continue;
-          const hit = projectOnSegment(lat, lng, geomLat[p], geomLng[p], geomLat[p + 1], geomLng[p + 1]);
-          if (hit.distanceM > radiusM || (best && hit.distanceM >= best.distanceM)) continue;
-          const offsetM = this.pointOffsetM[p] + hit.t * (this.pointOffsetM[p + 1] - this.pointOffsetM[p]);
-          best = { edge, segment: p - this.graph.geomOffset[edge], t: hit.t, offsetM, lat: hit.lat, lng: hit.lng, distanceM: hit.distanceM };
-        }
+        const boxLng = Math.min(Math.max(lng, c * CELL_DEGREES), (c + 1) * CELL_DEGREES);
+        const x = (boxLng - lng) * kx;
+        const y = (boxLat - lat) * ky;
+        const distanceM = Math.sqrt(x * x + y * y);
+        if (distanceM <= radiusM) cells.push({ at, order: (r - r0) * columns + (c - c0), distanceM });
       }
     }
-    return best;
+    cells.sort((a, b) => a.distanceM - b.distanceM || a.order - b.order);
+    let bestPoint = -1;
+    let bestDistance = Infinity;
+    let bestT = 0;
+    // Where a row-by-row scan of the window meets a segment first: the first cell of its box, then segment order within the cell.
+    const scanOrder = (p: number) => {
+      const row = Math.max(r0, Math.floor(Math.min(geomLat[p], geomLat[p + 1]) / CELL_DEGREES));
+      const column = Math.max(c0, Math.floor(Math.min(geomLng[p], geomLng[p + 1]) / CELL_DEGREES));
+      return ((row - r0) * columns + (column - c0)) * 1e9 + p;
+    };
+    for (const cell of cells) {
+      // A margin for rounding: cells as far as the best hit may still hold a tie.
+      if (cell.distanceM > bestDistance + 1e-6) break;
+      for (let k = this.cellOffset[cell.at]; k < this.cellOffset[cell.at + 1]; k++) {
+        const p = this.segments[k];
+        const edge = this.segmentEdge[p];
+        if (weights && weights[2 * edge] === NO_ACCESS && weights[2 * edge + 1] === NO_ACCESS) continue;
+        // projectOnSegment's arithmetic, inline.
+        const ax = (geomLng[p] - lng) * kx;
+        const ay = (geomLat[p] - lat) * ky;
+        const dx = (geomLng[p + 1] - lng) * kx - ax;
+        const dy = (geomLat[p + 1] - lat) * ky - ay;
+        const length2 = dx * dx + dy * dy;
+        let t = length2 === 0 ? 0 : -(ax * dx + ay * dy) / length2;
+        t = Math.max(0, Math.min(1, t));
+        const x = ax + t * dx;
+        const y = ay + t * dy;
+        const distanceM = Math.sqrt(x * x + y * y);
+        if (distanceM > radiusM || distanceM > bestDistance) continue;
+        // A tie (a point on a junction) goes to the segment a full scan meets first.
+        if (distanceM === bestDistance && scanOrder(p) >= scanOrder(bestPoint)) continue;
+        bestPoint = p;
+        bestDistance = distanceM;
+        bestT = t;
+      }
+    }
+    if (bestPoint < 0) return null;
+    const p = bestPoint;
+    const edge = this.segmentEdge[p];
+    const t = bestT;
+    return {
+      edge,
+      segment: p - this.graph.geomOffset[edge],
+      t,
+      offsetM: this.pointOffsetM[p] + t * (this.pointOffsetM[p + 1] - this.pointOffsetM[p]),
+      lat: geomLat[p] + t * (geomLat[p + 1] - geomLat[p]),
+      lng: geomLng[p] + t * (geomLng[p + 1] - geomLng[p]),
+      distanceM: bestDistance,
+    };
   }
 
   /** Geometric length of an edge as this index measured it (the snap offsets' scale). */

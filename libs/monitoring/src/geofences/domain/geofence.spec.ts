@@ -1,12 +1,14 @@
 import { deciderSpec } from '../../../../platform/src/testing/decider-spec.js';
-import { InvalidParamError, NotImplementedError } from '../../../../platform/src/errors.js';
+import { InvalidParamError } from '../../../../platform/src/errors.js';
 import {
   geofenceDecider,
   GeofenceExistsError,
   GeofenceLimitError,
   GeofenceNotFoundError,
+  isochroneGeometry,
   MAX_FENCES_PER_ACCOUNT,
   parseFenceGeometry,
+  shapeOf,
   type GeofenceCommand,
 } from './geofence.js';
 
@@ -45,6 +47,28 @@ describe('geofence decider', () => {
     ]);
   });
 
+  const SQUARE = { type: 'Polygon', coordinates: [[[-0.2, 5.6], [-0.19, 5.6], [-0.19, 5.61], [-0.2, 5.61], [-0.2, 5.6]]] };
+  const ISOCHRONE = { minutes: 5, mode: 'motor_scooter', snapped: { lat: 5.6051, lng: -0.1949 }, h3_resolution: 9 };
+
+  it('creates an isochrone fence with its centre, its computed polygon and how it was made', () => {
+    const geometry = isochroneGeometry({ lat: 5.605, lng: -0.195 }, SQUARE, ISOCHRONE);
+    const [event] = given([]).when({ ...create(), geometry }).events;
+    expect(event.data).toMatchObject({ fence_type: 'isochrone', center: { lat: 5.605, lng: -0.195 }, radius_m: null, polygon: SQUARE, isochrone: ISOCHRONE });
+    if (event.type !== 'GeofenceCreated') return;
+    expect(shapeOf(event.data).contains(5.605, -0.195)).toBe(true);
+    expect(shapeOf(event.data).contains(5.62, -0.195)).toBe(false);
+  });
+
+  it('refuses an isochrone fence whose area was never computed', () => {
+    const asked = parseFenceGeometry({ fence_type: 'isochrone', center: { lat: 5.6, lng: -0.19 }, minutes: 5 });
+    expect(given([]).when({ ...create(), geometry: asked }).error).toBeInstanceOf(Error);
+  });
+
+  it('refuses, on minutes, an isochrone outline the polygon limits refuse', () => {
+    const bowtie = { type: 'Polygon', coordinates: [[[0, 0], [0.1, 0.1], [0.1, 0], [0, 0.1], [0, 0]]] };
+    expect(() => isochroneGeometry({ lat: 0.05, lng: 0.05 }, bowtie, ISOCHRONE)).toThrow(expect.objectContaining({ field: 'minutes' }));
+  });
+
   it('refuses a second creation of the same id and a creation beyond the account limit', () => {
     expect(given(history(create())).when(create()).error).toBeInstanceOf(GeofenceExistsError);
     expect(given([]).when(create(MAX_FENCES_PER_ACCOUNT)).error).toBeInstanceOf(GeofenceLimitError);
@@ -64,8 +88,24 @@ describe('geofence decider', () => {
 });
 
 describe('parseFenceGeometry', () => {
-  it('answers 501 for isochrones, which need routing', () => {
-    expect(() => parseFenceGeometry({ fence_type: 'isochrone', center: { lat: 5.6, lng: -0.19 } })).toThrow(NotImplementedError);
+  it('passes an isochrone on as asked (routing validates minutes and mode), with its centre checked', () => {
+    expect(parseFenceGeometry({ fence_type: 'isochrone', center: { lat: 5.6, lng: -0.19 }, minutes: 5, mode: 'okada' })).toEqual({
+      fence_type: 'isochrone',
+      center: { lat: 5.6, lng: -0.19 },
+      minutes: 5,
+      mode: 'okada',
+    });
+  });
+
+  it.each([
+    [{ fence_type: 'isochrone', minutes: 5 }, 'center'],
+    [{ fence_type: 'isochrone', center: { lat: 5.6, lng: -0.19 } }, 'minutes'],
+    [{ fence_type: 'isochrone', center: { lat: 95, lng: -0.19 }, minutes: 5 }, 'center.lat'],
+    [{ fence_type: 'isochrone', center: { lat: 5.6, lng: -0.19 }, minutes: 5, radius_m: 100 }, 'radius_m'],
+    [{ fence_type: 'circle', center: { lat: 5.6, lng: -0.19 }, radius_m: 100, minutes: 5 }, 'minutes'],
+    [{ fence_type: 'polygon', polygon: { type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01]]] }, mode: 'walking' }, 'mode'],
+  ] as const)('refuses %j on %s', (input, field) => {
+    expect(() => parseFenceGeometry(input)).toThrow(expect.objectContaining({ field }));
   });
 
   it('normalises a polygon and keeps a circle as given', () => {

@@ -1,5 +1,5 @@
 import type { Decider } from '../../../../platform/src/commands/decider.js';
-import { DomainError, InvalidParamError, NotImplementedError } from '../../../../platform/src/errors.js';
+import { DomainError, InvalidParamError } from '../../../../platform/src/errors.js';
 import { Circle, MAX_FENCE_LATITUDE, parseLatLng, Polygon, type GeoJsonPolygon, type LatLng, type PolygonLimits, type Shape } from './geometry.js';
 
 /**
@@ -11,7 +11,7 @@ import { Circle, MAX_FENCE_LATITUDE, parseLatLng, Polygon, type GeoJsonPolygon, 
  */
 export const FENCE_TYPES = ['circle', 'polygon', 'isochrone'] as const;
 export type RequestedFenceType = (typeof FENCE_TYPES)[number];
-export type FenceType = Exclude<RequestedFenceType, 'isochrone'>;
+export type FenceType = RequestedFenceType;
 
 export const RADIUS_MIN_M = 10;
 export const RADIUS_MAX_M = 50_000;
@@ -22,7 +22,35 @@ export const FENCE_NAME_MAX = 100;
 export const FENCE_ID = /^gf_[0-9a-f]{32}$/;
 export const LOAN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export type FenceGeometry = { fence_type: 'circle'; center: LatLng; radius_m: number } | { fence_type: 'polygon'; polygon: GeoJsonPolygon };
+/** How an isochrone fence was made: stored with it (`GeofenceCreated.isochrone`, absent on other fences). */
+export interface IsochroneParameters {
+  minutes: number;
+  /** The routing mode, canonical (an `okada` request is stored as `motor_scooter`). */
+  mode: string;
+  /** Where the centre met the road network. */
+  snapped: LatLng;
+  /** The H3 resolution the reachable roads were outlined at. */
+  h3_resolution: number;
+}
+
+export type FenceGeometry =
+  | { fence_type: 'circle'; center: LatLng; radius_m: number }
+  | { fence_type: 'polygon'; polygon: GeoJsonPolygon }
+  | { fence_type: 'isochrone'; center: LatLng; polygon: GeoJsonPolygon; isochrone: IsochroneParameters };
+
+/**
+ * An isochrone fence as asked: the area is computed on the road network by
+ * the command's `prepare` (routing's IsochroneService), which validates
+ * `minutes` and `mode` and replaces this with a FenceGeometry.
+ */
+export interface IsochroneAsked {
+  fence_type: 'isochrone';
+  center: LatLng;
+  minutes: unknown;
+  mode: unknown;
+  polygon?: undefined;
+}
+export type AskedGeometry = FenceGeometry | IsochroneAsked;
 
 export interface GeofenceCreated {
   type: 'GeofenceCreated';
@@ -37,6 +65,8 @@ export interface GeofenceCreated {
     center: LatLng | null;
     radius_m: number | null;
     polygon: GeoJsonPolygon | null;
+    /** Isochrone fences only (added with them; absent from older events and other fences). */
+    isochrone?: IsochroneParameters;
     created_at: string;
   };
 }
@@ -88,14 +118,25 @@ export interface GeometryInput {
   center?: unknown;
   radius_m?: unknown;
   polygon?: unknown;
+  minutes?: unknown;
+  mode?: unknown;
 }
 
 /** The geometry fields that go with each fence type; the others must be absent. */
-export function parseFenceGeometry(input: GeometryInput): FenceGeometry {
+export function parseFenceGeometry(input: GeometryInput): AskedGeometry {
   const refuse = (field: string, type: string) => new InvalidParamError(`${field} does not apply to a ${type} fence`, field);
+  if (input.fence_type !== 'isochrone') {
+    if (input.minutes !== undefined) throw refuse('minutes', input.fence_type);
+    if (input.mode !== undefined) throw refuse('mode', input.fence_type);
+  }
   switch (input.fence_type) {
-    case 'isochrone':
-      throw new NotImplementedError('isochrone geofences need routing, which is not built yet; use a circle or a polygon');
+    case 'isochrone': {
+      if (input.polygon !== undefined) throw refuse('polygon', 'isochrone');
+      if (input.radius_m !== undefined) throw refuse('radius_m', 'isochrone');
+      if (input.center === undefined) throw new InvalidParamError('an isochrone fence needs center {lat, lng}', 'center');
+      if (input.minutes === undefined) throw new InvalidParamError('an isochrone fence needs minutes (the travel time from the centre)', 'minutes');
+      return { fence_type: 'isochrone', center: parseLatLng(input.center, 'center', MAX_FENCE_LATITUDE), minutes: input.minutes, mode: input.mode };
+    }
     case 'circle': {
       if (input.polygon !== undefined) throw refuse('polygon', 'circle');
       if (input.center === undefined) throw new InvalidParamError('a circle fence needs center {lat, lng}', 'center');
@@ -124,7 +165,23 @@ export function parseFenceGeometry(input: GeometryInput): FenceGeometry {
   }
 }
 
-/** The shape of a stored (already validated) fence. */
+/**
+ * The isochrone fence made from the area routing computed: its outline must
+ * pass the polygon fences' limits (FENCE_POLYGON_LIMITS); one that does not
+ * is refused on `minutes`, the field the caller can change.
+ */
+export function isochroneGeometry(center: LatLng, polygon: unknown, isochrone: IsochroneParameters): FenceGeometry {
+  let parsed: GeoJsonPolygon;
+  try {
+    parsed = Polygon.parse(polygon, 'polygon', FENCE_POLYGON_LIMITS).toGeoJson();
+  } catch (error) {
+    if (!(error instanceof InvalidParamError)) throw error;
+    throw new InvalidParamError(`the area reachable in ${isochrone.minutes} minutes cannot be a fence (${error.message}); change minutes`, 'minutes');
+  }
+  return { fence_type: 'isochrone', center, polygon: parsed, isochrone };
+}
+
+/** The shape of a stored (already validated) fence: an isochrone fence is its polygon. */
 export function shapeOf(fence: Pick<GeofenceDefinition, 'fence_type' | 'center' | 'radius_m' | 'polygon'>): Shape {
   if (fence.fence_type === 'circle') {
     if (!fence.center || fence.radius_m === null) throw new Error('a stored circle fence lacks its center or radius');
@@ -152,7 +209,8 @@ export type GeofenceCommand =
       type: 'CreateGeofence';
       account_id: string;
       fence_id: string;
-      geometry: FenceGeometry;
+      /** An isochrone fence arrives as asked; `prepare` computes its area. */
+      geometry: AskedGeometry;
       name: string | null;
       customer_id: string | null;
       loan_id: string | null;
@@ -168,7 +226,7 @@ export function decideGeofence(command: GeofenceCommand, state: GeofenceState, n
       if (state.status !== 'none') throw new GeofenceExistsError(command.fence_id);
       if (command.active_fences === undefined) throw new Error('CreateGeofence reached its decider without the count of active fences');
       if (command.active_fences >= MAX_FENCES_PER_ACCOUNT) throw new GeofenceLimitError();
-      const { geometry } = command;
+      const geometry = computed(command.geometry);
       return [
         {
           type: 'GeofenceCreated',
@@ -179,9 +237,10 @@ export function decideGeofence(command: GeofenceCommand, state: GeofenceState, n
             name: command.name,
             customer_id: command.customer_id,
             loan_id: command.loan_id,
-            center: geometry.fence_type === 'circle' ? geometry.center : null,
+            center: geometry.fence_type === 'polygon' ? null : geometry.center,
             radius_m: geometry.fence_type === 'circle' ? geometry.radius_m : null,
-            polygon: geometry.fence_type === 'polygon' ? geometry.polygon : null,
+            polygon: geometry.fence_type === 'circle' ? null : geometry.polygon,
+            ...(geometry.fence_type === 'isochrone' ? { isochrone: geometry.isochrone } : {}),
             created_at: now.toISOString(),
           },
         },
@@ -195,6 +254,11 @@ export function decideGeofence(command: GeofenceCommand, state: GeofenceState, n
       return _exhaustive;
     }
   }
+}
+
+function computed(geometry: AskedGeometry): FenceGeometry {
+  if (geometry.fence_type === 'isochrone' && !('isochrone' in geometry)) throw new Error('an isochrone fence reached its decider without its computed area');
+  return geometry as FenceGeometry;
 }
 
 /** A geofence stream's aggregate, as the command pipeline runs it. */

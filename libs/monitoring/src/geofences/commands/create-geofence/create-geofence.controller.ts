@@ -18,19 +18,23 @@ export class CreateGeofenceController {
   @HttpCode(201)
   @AccountOnly()
   @ApiOperation({
-    summary: 'Create a circle or polygon geofence',
+    summary: 'Create a circle, polygon or isochrone geofence',
     description:
       'Every later ping of a covered customer (customer_id, or all of your customers when it is absent) that lands inside fires geofence_breach. ' +
       'The fence is evaluated from the moment this answers. Points on the edge count as inside. ' +
+      'An isochrone fence (center, minutes 1-60, mode) is the area reachable on the road network from center within minutes, outlined by the H3 cells its roads cross; ' +
+      'it answers its polygon and isochrone {minutes, mode, snapped, h3_resolution}. ' +
       `Fences are immutable: to change one, create the new one and delete the old. At most ${MAX_FENCES_PER_ACCOUNT} active fences per account.`,
   })
   @ApiResponse({
     status: 201,
-    description: '`{id, fence_type, name, customer_id, loan_id, center, radius_m, polygon, area_m2, h3_resolution, cell_count, created_at}`: cell_count H3 cells of h3_resolution or coarser index the fence',
+    description:
+      '`{id, fence_type, name, customer_id, loan_id, center, radius_m, polygon, isochrone?, area_m2, h3_resolution, cell_count, created_at}`: cell_count H3 cells of h3_resolution or coarser index the fence',
   })
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring)' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring, `minutes`, `mode`)' })
   @ApiResponse({ status: 409, description: 'GEOFENCE_LIMIT_REACHED' })
-  @ApiResponse({ status: 501, description: 'NOT_IMPLEMENTED for fence_type isochrone' })
+  @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY: an isochrone centre more than 1 km from any road open to the mode' })
+  @ApiResponse({ status: 503, description: 'ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter)' })
   create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest) {
     const geometry = parseFenceGeometry(body);
     return this.handler.create(callingAccount(request), { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null });

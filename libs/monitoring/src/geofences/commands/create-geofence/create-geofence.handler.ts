@@ -1,20 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { command, CommandPipeline } from '../../../../../platform/src/index.js';
-import { geofenceDecider, geofenceStream, type FenceGeometry, type GeofenceCommand, type GeofenceCreated, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
+import { IsochroneService } from '../../../../../routing/src/index.js';
+import { geofenceDecider, geofenceStream, isochroneGeometry, type AskedGeometry, type GeofenceCommand, type GeofenceCreated, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
 import { FenceIndex } from '../../fence-index.js';
 import { GeofenceFeed } from '../../geofence-feed.js';
 import { GEOFENCES_READ_MODEL, geofenceView, type GeofenceView } from '../../geofence-view.js';
 
 type CreateGeofence = Extract<GeofenceCommand, { type: 'CreateGeofence' }>;
 
-export const createGeofence = command<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex }>({
+export const createGeofence = command<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex; isochrones: IsochroneService }>({
   name: 'monitoring.create-geofence',
   stream: (create) => geofenceStream(create.account_id, create.fence_id),
   decider: geofenceDecider,
-  inject: { index: FenceIndex },
-  // The account's limit is counted in this process's index: a soft limit across instances.
-  prepare: async (input, _loaded, { index }) => ({ ...input, active_fences: index.countFor(input.account_id) }),
+  inject: { index: FenceIndex, isochrones: IsochroneService },
+  prepare: async (input, _loaded, { index, isochrones }) => ({
+    ...input,
+    geometry: await computeArea(input.geometry, isochrones),
+    // The account's limit is counted in this process's index: a soft limit across instances.
+    active_fences: index.countFor(input.account_id),
+  }),
   // A fresh random id: the only possible conflict is another writer of it, which deciding again refuses (GEOFENCE_EXISTS).
   onConflict: { retry: 1 },
   awaits: [
@@ -26,8 +31,21 @@ export const createGeofence = command<CreateGeofence, GeofenceState, GeofenceEve
   ],
 });
 
+/**
+ * An isochrone fence's area: what the road network reaches from the centre
+ * within the minutes (routing's IsochroneService, which refuses a bad
+ * `minutes` or `mode` with 400 and a centre far from any road with 422
+ * NO_ROAD_NEARBY), kept as a polygon under the polygon fences' limits.
+ * (A retry after a conflict computes it again; with a fresh id that is rare.)
+ */
+async function computeArea(geometry: AskedGeometry, isochrones: IsochroneService): Promise<AskedGeometry> {
+  if (geometry.fence_type !== 'isochrone' || 'isochrone' in geometry) return geometry;
+  const area = await isochrones.isochrone({ center: geometry.center, minutes: geometry.minutes as number, mode: geometry.mode });
+  return isochroneGeometry(geometry.center, area.polygon, { minutes: area.minutes, mode: area.mode, snapped: area.snapped, h3_resolution: area.h3_resolution });
+}
+
 export interface NewGeofence {
-  geometry: FenceGeometry;
+  geometry: AskedGeometry;
   name: string | null;
   customer_id: string | null;
   loan_id: string | null;

@@ -3,6 +3,7 @@ import { IsIn, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, Min
 import { CUSTOMER_ID_MESSAGE } from '../../../consent.requests.js';
 import { CUSTOMER_ID } from '../../../domain/consent.js';
 import { FENCE_NAME_MAX, FENCE_TYPES, LOAN_ID, RADIUS_MAX_M, RADIUS_MIN_M, type RequestedFenceType } from '../../domain/geofence.js';
+import { ISOCHRONE_MAX_MINUTES, ISOCHRONE_MIN_MINUTES } from '../../../../../routing/src/index.js';
 import { GEOJSON_POLYGON_SCHEMA, POINT_SCHEMA } from '../../geometry.schemas.js';
 
 /** Printable text: no control characters (names end up in webhook payloads and dashboards). */
@@ -10,11 +11,11 @@ const NAME = /^[^\p{Cc}]*$/u;
 
 /** POST /v2/geofence/create. The geometry fields are validated by the domain (domain/geofence.ts), which names the failing field. */
 export class CreateGeofenceRequest {
-  @ApiProperty({ enum: FENCE_TYPES, description: 'circle (center + radius_m) or polygon (polygon); isochrone answers 501 until routing exists' })
+  @ApiProperty({ enum: FENCE_TYPES, description: 'circle (center + radius_m), polygon (polygon) or isochrone (center + minutes + mode: the area reachable on the road network)' })
   @IsIn(FENCE_TYPES as unknown as RequestedFenceType[], { message: `fence_type must be one of ${FENCE_TYPES.join(', ')}` })
   fence_type: RequestedFenceType;
 
-  @ApiPropertyOptional({ ...POINT_SCHEMA, description: 'Circle fences: the centre {lat, lng}' })
+  @ApiPropertyOptional({ ...POINT_SCHEMA, description: 'Circle and isochrone fences: the centre {lat, lng}' })
   @IsOptional()
   @IsObject({ message: 'center must be an object {lat, lng}' })
   center?: unknown;
@@ -23,6 +24,16 @@ export class CreateGeofenceRequest {
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'radius_m must be a number' })
   radius_m?: number;
+
+  @ApiPropertyOptional({ description: 'Isochrone fences: the travel time from the centre, in minutes', minimum: ISOCHRONE_MIN_MINUTES, maximum: ISOCHRONE_MAX_MINUTES, example: 10 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'minutes must be a number' })
+  minutes?: number;
+
+  @ApiPropertyOptional({ description: 'Isochrone fences: driving (default), motor_scooter (okada), bicycle or walking', example: 'okada' })
+  @IsOptional()
+  @IsString({ message: 'mode must be a string' })
+  mode?: string;
 
   @ApiPropertyOptional({ ...GEOJSON_POLYGON_SCHEMA })
   @IsOptional()
