@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AccessRecorder, auditEventTypes, type AccessEntry } from '../../../audit/src/index.js';
 import { accountDecider, accountStream, accountsEventTypes, apiKeyDecider, apiKeyStream } from '../../../accounts/src/index.js';
 import { consentDecider, consentStream, geofenceDecider, monitoringEventTypes } from '../../../monitoring/src/index.js';
+import { bankingEventTypes, loanDecider, loanStream, scheduleDecider, scheduleStream, type LoanTerms } from '../../../banking/src/index.js';
 import { webhookDecider, webhookStream, webhooksEventTypes } from '../../../webhooks/src/index.js';
 import { EmbeddedEventStore, EventRegistry, StreamNotFoundError, type Clock, type EventStore } from '../../../platform/src/index.js';
 import type { Decider } from '../../../platform/src/commands/decider.js';
@@ -23,7 +24,7 @@ class TestClock implements Clock {
 
 describe('as-of replay', () => {
   let events: EventStore;
-  const registry = new EventRegistry().register(...auditEventTypes, ...accountsEventTypes, ...monitoringEventTypes, ...webhooksEventTypes);
+  const registry = new EventRegistry().register(...auditEventTypes, ...accountsEventTypes, ...monitoringEventTypes, ...webhooksEventTypes, ...bankingEventTypes);
   const clock = new TestClock(new Date('2026-03-01T09:00:00Z'));
   const contributors = new AsOfRegistry(AS_OF_CONTRIBUTORS);
   const account = 'acct_asof1';
@@ -55,6 +56,14 @@ describe('as-of replay', () => {
     client_ip: '203.0.113.7',
     at,
     request_id: `req-${at}`,
+  });
+
+  const schedule = `rvs_${'b'.repeat(32)}`;
+  const loanTerms = (radius_m: number): LoanTerms => ({
+    customer_id: 'cust-1',
+    zone: { type: 'point', lat: 5.6, lng: -0.19, radius_m },
+    expected_collection_days: 7,
+    anchor: { lat: 5.6, lng: -0.19 },
   });
 
   beforeAll(async () => {
@@ -90,6 +99,13 @@ describe('as-of replay', () => {
       loan_id: null,
       active_fences: 0,
     });
+    await run(loanStream(account, 'loan-1'), loanDecider, { type: 'RegisterLoan', account_id: account, loan_id: 'loan-1', terms: loanTerms(300) });
+    await run(scheduleStream(account, schedule), scheduleDecider, {
+      type: 'CreateSchedule',
+      account_id: account,
+      schedule_id: schedule,
+      terms: { customer_id: 'cust-1', loan_id: 'loan-1', every_days: 30, method: 'kyc_address', address: 'GA-183-8164' },
+    });
     await recorder.record(access('2026-03-02T11:00:00Z', 'GET', '/v2/banking/audit-log', account));
 
     clock.set('2026-03-03T15:00:00Z');
@@ -97,6 +113,8 @@ describe('as-of replay', () => {
     await run(consentStream(account, 'cust-1'), consentDecider, { type: 'RevokeConsent', account_id: account, customer_id: 'cust-1' });
     await run(apiKeyStream('key_1'), apiKeyDecider, { type: 'RevokeApiKey', data: { key_id: 'key_1', reason: 'operator', replaced_by: null } });
     await run(webhookStream(account), webhookDecider, { type: 'RemoveWebhook', account_id: account });
+    await run(loanStream(account, 'loan-1'), loanDecider, { type: 'RegisterLoan', account_id: account, loan_id: 'loan-1', terms: loanTerms(800) });
+    await run(scheduleStream(account, schedule), scheduleDecider, { type: 'CancelSchedule', account_id: account, schedule_id: schedule });
     await recorder.flush();
   });
   afterAll(() => events.close());
@@ -117,6 +135,8 @@ describe('as-of replay', () => {
     expect(answer.state.keys).toEqual({ lnd_abcd: expect.objectContaining({ kind: 'account', state: 'active' }) });
     expect(answer.state.consents).toEqual({});
     expect(answer.state.webhook).toBeNull();
+    expect(answer.state.collection_loans).toEqual({});
+    expect(answer.state.reverification_schedules).toEqual({});
     expect(answer.access.entries.map((entry) => entry.path)).toEqual(['/v2/me']);
     expect(answer.operator_actions).toEqual([]);
     expect(JSON.stringify(answer)).not.toMatch(/Ops@Lender|hhhhhhhh/);
@@ -132,6 +152,8 @@ describe('as-of replay', () => {
     expect(answer.operator_actions.map((action) => action.path)).toEqual([`/v2/admin/accounts/${account}/tier`, `/v2/admin/accounts/${account}/banking`]);
     expect(answer.changes.map((change) => change.type)).toContain('BankingAccessChanged');
     expect(answer.access.total).toBe(2);
+    expect(answer.state.collection_loans).toEqual({ 'loan-1': expect.objectContaining({ customer_id: 'cust-1', zone: expect.objectContaining({ radius_m: 300 }), registrations: 1 }) });
+    expect(answer.state.reverification_schedules).toEqual({ [schedule]: expect.objectContaining({ status: 'active', cancelled_at: null }) });
     expect(JSON.stringify(answer)).not.toContain('s'.repeat(24));
   });
 
@@ -141,6 +163,8 @@ describe('as-of replay', () => {
     expect(answer.state.consents).toEqual({ 'cust-1': expect.objectContaining({ state: 'revoked', revoked_at: '2026-03-03T15:00:00.000Z' }) });
     expect(answer.state.keys).toEqual({ lnd_abcd: expect.objectContaining({ state: 'revoked' }) });
     expect(answer.state.webhook).toBeNull();
+    expect(answer.state.collection_loans).toEqual({ 'loan-1': expect.objectContaining({ zone: expect.objectContaining({ radius_m: 800 }), registrations: 2 }) });
+    expect(answer.state.reverification_schedules).toEqual({ [schedule]: expect.objectContaining({ status: 'cancelled', cancelled_at: '2026-03-03T15:00:00.000Z' }) });
   });
 
   it('refuses a contributor registered twice', () => {
