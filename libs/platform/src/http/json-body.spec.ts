@@ -27,11 +27,10 @@ describe('scanJsonText', () => {
     expect(scanJsonText('{"a":{"x":1},"b":[1,2,3,4,5,6],"c":"d:e:f:g:h","d":4}', limits).breach).toBeUndefined();
   });
 
-  it('stops at the first breach of a huge text without parsing it', () => {
-    const started = performance.now();
+  // How fast is a benchmark's question (the standards forbid timed assertions); here: the breach is found on huge texts.
+  it('finds the first breach of a huge text without parsing it', () => {
     expect(scanJsonText('['.repeat(5_000_000)).breach).toBe('depth');
     expect(scanJsonText(`[${'0,'.repeat(500_000)}0]`).breach).toBe('values');
-    expect(performance.now() - started).toBeLessThan(200);
   });
 
   it('takes the largest legitimate bodies (a full bulk batch, a big polygon)', () => {
