@@ -1,5 +1,7 @@
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
 
+type Failure = { error: { code: string } };
+
 /** ADR 0028: `GET /metrics` in Prometheus format, for the admin key only. */
 describe('GET /metrics', () => {
   let service: Service;
@@ -27,7 +29,7 @@ describe('GET /metrics', () => {
   it('refuses requests without the admin key, in the envelope', async () => {
     const anonymous = await service.request('GET', '/metrics');
     expect(anonymous.status).toBe(401);
-    expect((await anonymous.json()).error.code).toBe('INVALID_API_KEY');
+    expect(((await anonymous.json()) as Failure).error.code).toBe('INVALID_API_KEY');
     const wrong = await service.request('GET', '/metrics', { key: 'sk_live_not-the-admin-key' });
     expect(wrong.status).toBe(401);
   });
@@ -37,7 +39,7 @@ describe('GET /metrics', () => {
     try {
       const response = await keyless.request('GET', '/metrics', { key: ADMIN_KEY });
       expect(response.status).toBe(403);
-      expect((await response.json()).error.code).toBe('ADMIN_KEY_REQUIRED');
+      expect(((await response.json()) as Failure).error.code).toBe('ADMIN_KEY_REQUIRED');
     } finally {
       await keyless.close();
     }
@@ -49,6 +51,7 @@ describe('GET /metrics', () => {
     const text = await response.text();
     expect(text).toMatch(/# TYPE http_request_duration_seconds histogram/);
     expect(text).toMatch(/# TYPE event_store_append_duration_seconds histogram/);
+    expect(text).toMatch(/# TYPE queue_jobs_run_total counter/);
     expect(text).toMatch(/log_follower_lag_positions\{follower="[^"]+"\} \d+/);
   });
 

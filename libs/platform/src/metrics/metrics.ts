@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Followers } from '../followers/followers.js';
 import type { EventStore } from '../event-store/event-store.port.js';
+import type { JobQueue } from '../queue/job-queue.port.js';
 import { ConcurrencyError } from '../event-store/errors.js';
 
 /**
@@ -10,6 +11,7 @@ import { ConcurrencyError } from '../event-store/errors.js';
  * counted under `unmatched`.
  */
 export const metricsRegistry = new Registry();
+const instrumented = Symbol('instrumented');
 
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -62,7 +64,7 @@ export function instrumentAppends(store: EventStore): EventStore {
   marked[instrumented] = true;
   return store;
 }
-const instrumented = Symbol('append-instrumented');
+
 
 /** Records one answered request; `route` is the matched pattern or undefined. */
 export function recordRequest(method: string, route: string | undefined, status: number, seconds: number): void {
@@ -119,3 +121,56 @@ new Gauge({
     for (const { followers } of liveSources()) for (const status of followers.statuses()) this.set({ follower: status.name }, status.failures);
   },
 });
+
+export const queueJobsAdded = new Counter({
+  name: 'queue_jobs_added_total',
+  help: 'Jobs added to each queue by this process (deduplicated adds not counted)',
+  labelNames: ['queue'] as const,
+  registers: [metricsRegistry],
+});
+
+export const queueJobsRun = new Counter({
+  name: 'queue_jobs_run_total',
+  help: 'Job runs by queue and outcome (ok, failed: a failed run is retried or given up); the webhook queue counts delivery outcomes',
+  labelNames: ['queue', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const queueJobsRunning = new Gauge({
+  name: 'queue_jobs_running',
+  help: 'Jobs being run now by this process, by queue',
+  labelNames: ['queue'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Counts adds and runs of `queue` (once per instance; its behaviour is unchanged). */
+export function instrumentQueue(queue: JobQueue): JobQueue {
+  const marked = queue as JobQueue & { [instrumented]?: true };
+  if (marked[instrumented]) return queue;
+  const add = queue.add.bind(queue);
+  const process = queue.process.bind(queue);
+  marked.add = async (name, jobName, data, options) => {
+    const result = await add(name, jobName, data, options);
+    if (result.added) queueJobsAdded.inc({ queue: name });
+    return result;
+  };
+  marked.process = (name, handler, options) =>
+    process(
+      name,
+      async (job) => {
+        queueJobsRunning.inc({ queue: name });
+        try {
+          await handler(job as never);
+          queueJobsRun.inc({ queue: name, outcome: 'ok' });
+        } catch (error) {
+          queueJobsRun.inc({ queue: name, outcome: 'failed' });
+          throw error;
+        } finally {
+          queueJobsRunning.dec({ queue: name });
+        }
+      },
+      options,
+    );
+  marked[instrumented] = true;
+  return queue;
+}
