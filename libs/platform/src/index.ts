@@ -34,3 +34,4 @@ export * from './commands/read-models.js';
 export * from './commands/stream-codec.js';
 export * from './manifest/context-manifest.js';
 export * from './manifest/platform-manifest.js';
+export * from './metrics/metrics.js';

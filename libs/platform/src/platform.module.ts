@@ -6,6 +6,7 @@ import { CommandPipeline } from './commands/command-pipeline.js';
 import { ReadModels } from './commands/read-models.js';
 import { CONFIG, type Config } from './config/config.js';
 import { EVENT_STORE } from './event-store/event-store.port.js';
+import { instrumentAppends, instrumentQueue, watchFollowers } from './metrics/metrics.js';
 import { EventRegistry } from './events/event-registry.js';
 import { Followers } from './followers/followers.js';
 import { HealthController } from './health/health.controller.js';
@@ -40,6 +41,9 @@ export interface Runtime {
 @Module({})
 export class PlatformModule {
   static forRoot(runtime: Runtime, options: { http: boolean }): DynamicModule {
+    instrumentAppends(runtime.backends.events);
+    instrumentQueue(runtime.backends.queue);
+    watchFollowers(runtime.followers, runtime.backends.events);
     const providers = [
       { provide: CONFIG, useValue: runtime.config },
       { provide: CLOCK, useValue: runtime.clock },

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Config } from '../config/config.js';
 import { JsonLogger } from '../logging/json-logger.js';
+import { metricsRegistry, recordRequest } from '../metrics/metrics.js';
 import { EnvelopeInterceptor } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
 import { EnvelopeExceptionFilter } from './exception.filter.js';
@@ -143,6 +144,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   fastify.addHook('onResponse', async (request, reply) => {
     const started = (request as { startedAt?: bigint }).startedAt;
     const durationMs = started ? Number(process.hrtime.bigint() - started) / 1e6 : undefined;
+    recordRequest(request.method, request.routeOptions.url, reply.statusCode, (durationMs ?? 0) / 1000);
     logger.access({
       request_id: request.id,
       method: request.method,
@@ -159,6 +161,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
+  serveMetrics(fastify, config);
   const stop = async () => {
     stopping = true;
     const sweeper = setInterval(() => fastify.server.closeIdleConnections?.(), 50);
@@ -195,4 +198,27 @@ function serveOpenApi(app: INestApplication): void {
     }
     return reply.header('cache-control', 'no-cache').send(document);
   });
+}
+
+/**
+ * `GET /metrics` (Prometheus text format) answers only the admin key
+ * (`X-API-Key`, ADR 0028): route names, volumes and lags are operator
+ * information. Without ADMIN_API_KEY configured it is 403 ADMIN_KEY_REQUIRED.
+ */
+function serveMetrics(fastify: FastifyInstance, config: Config): void {
+  fastify.get('/metrics', async (request, reply) => {
+    const presented = request.headers['x-api-key'];
+    if (!config.adminApiKey) {
+      return reply.status(403).send(failure('ADMIN_KEY_REQUIRED', 'metrics need the admin key, and none is configured (ADMIN_API_KEY)', { request_id: String(request.id) }));
+    }
+    if (typeof presented !== 'string' || !sameSecret(presented, config.adminApiKey)) {
+      return reply.status(401).send(failure('INVALID_API_KEY', 'metrics need the admin key in X-API-Key', { request_id: String(request.id) }));
+    }
+    const body = await metricsRegistry.metrics();
+    return reply.header('content-type', metricsRegistry.contentType).header('cache-control', 'no-store').send(body);
+  });
+}
+
+function sameSecret(presented: string, expected: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(expected).digest());
 }

@@ -1,0 +1,80 @@
+import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
+
+type Failure = { error: { code: string } };
+
+/** ADR 0028: `GET /metrics` in Prometheus format, for the admin key only. */
+describe('GET /metrics', () => {
+  let service: Service;
+
+  beforeAll(async () => {
+    service = await bootService();
+  }, 60_000);
+
+  afterAll(async () => {
+    await service.close();
+  });
+
+  /** The value of one sample line (`name{labels} value`) whose labels include all of `labels`; 0 when absent. */
+  async function sample(name: string, labels: Record<string, string>): Promise<number> {
+    const response = await service.request('GET', '/metrics', { key: ADMIN_KEY });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    for (const line of text.split('\n')) {
+      if (!line.startsWith(`${name}{`)) continue;
+      if (Object.entries(labels).every(([label, value]) => line.includes(`${label}="${value}"`))) return Number(line.split(' ').at(-1));
+    }
+    return 0;
+  }
+
+  it('refuses requests without the admin key, in the envelope', async () => {
+    const anonymous = await service.request('GET', '/metrics');
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as Failure).error.code).toBe('INVALID_API_KEY');
+    const wrong = await service.request('GET', '/metrics', { key: 'sk_live_not-the-admin-key' });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('is 403 ADMIN_KEY_REQUIRED when no admin key is configured', async () => {
+    const keyless = await bootService({ env: { ADMIN_API_KEY: '' } });
+    try {
+      const response = await keyless.request('GET', '/metrics', { key: ADMIN_KEY });
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as Failure).error.code).toBe('ADMIN_KEY_REQUIRED');
+    } finally {
+      await keyless.close();
+    }
+  }, 60_000);
+
+  it('serves the Prometheus text format', async () => {
+    const response = await service.request('GET', '/metrics', { key: ADMIN_KEY });
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    expect(text).toMatch(/# TYPE http_request_duration_seconds histogram/);
+    expect(text).toMatch(/# TYPE event_store_append_duration_seconds histogram/);
+    expect(text).toMatch(/# TYPE queue_jobs_run_total counter/);
+    expect(text).toMatch(/log_follower_lag_positions\{follower="[^"]+"\} \d+/);
+  });
+
+  it('counts requests per route pattern and status, never per raw URL', async () => {
+    const labels = { method: 'GET', route: '/v2/reverse', status: '200' };
+    const before = await sample('http_requests_total', labels);
+    const histogramBefore = await sample('http_request_duration_seconds_count', labels);
+    for (const lat of ['5.6037', '5.61', '5.62']) {
+      expect((await service.request('GET', `/v2/reverse?lat=${lat}&lng=-0.1870`, { key: ADMIN_KEY })).status).toBe(200);
+    }
+    expect(await sample('http_requests_total', labels)).toBe(before + 3);
+    expect(await sample('http_request_duration_seconds_count', labels)).toBe(histogramBefore + 3);
+    await service.request('GET', '/v2/no-such-route/abc123');
+    const text = await (await service.request('GET', '/metrics', { key: ADMIN_KEY })).text();
+    expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\}/);
+    expect(text).not.toContain('abc123');
+    expect(text).not.toContain('lat=');
+  });
+
+  it('times event-store appends', async () => {
+    const before = await sample('event_store_append_duration_seconds_count', { outcome: 'ok' });
+    // An authenticated request appends its access-audit entry.
+    await service.request('GET', '/v2/admin/audit?limit=1', { key: ADMIN_KEY });
+    expect(await sample('event_store_append_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(before);
+  });
+});
