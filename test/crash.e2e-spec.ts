@@ -37,7 +37,7 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 }
 
 /** Fires audited requests in waves until stopped; answers the request ids acknowledged with 200. */
-function hammer(port: number, prefix: string): { stop: () => Promise<string[]> } {
+function hammer(port: number, prefix: string): { stop: () => Promise<string[]>; acknowledgedSoFar: () => number } {
   const acknowledged: string[] = [];
   let running = true;
   let sequence = 0;
@@ -54,6 +54,7 @@ function hammer(port: number, prefix: string): { stop: () => Promise<string[]> }
   };
   const workers = Array.from({ length: 16 }, worker);
   return {
+    acknowledgedSoFar: () => acknowledged.length,
     stop: async () => {
       running = false;
       await Promise.all(workers);
@@ -79,7 +80,9 @@ it('loses no acknowledged write when killed with SIGKILL mid-traffic, and restar
   const child = start(dataDir, port);
   await waitHealthy(port);
   const load = hammer(port, 'crash');
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Kill mid-traffic once enough writes are acknowledged (a count, not a time: a loaded machine answers slower).
+  while (load.acknowledgedSoFar() <= 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 200));
   child.kill('SIGKILL');
   await exited(child);
   const acknowledged = await load.stop();
