@@ -8,7 +8,7 @@
 #   .ci/services.sh status   say what is running
 #   .ci/services.sh env      print the variables the tests read
 #
-# Ports come from REDIS_PORT (6390), KAFKA_PORT (9092) and
+# Ports come from REDIS_PORT (6390), KAFKA_PORT (9092), MONGO_PORT (27018) and
 # KAFKA_CONTROLLER_PORT (9093): not the defaults, so a system Redis or Kafka
 # is never touched. The broker runs from jars Maven copies out of Central
 # (.ci/kafka-pom.xml), so CI needs no Apache mirror. Each start formats a new
@@ -43,11 +43,21 @@ GRAPHHOPPER_RUN="$STATE_DIR/graphhopper-$GRAPHHOPPER_PORT"
 GRAPHHOPPER_PID="$GRAPHHOPPER_RUN/graphhopper.pid"
 GRAPHHOPPER_LOG="$GRAPHHOPPER_RUN/graphhopper.log"
 
+# mongo-java-server: a MongoDB wire-protocol server in Java (NOT MongoDB) for
+# the Mongo adapters' contract suites.
+MONGO_PORT="${MONGO_PORT:-27018}"
+MONGO_POM="$CI_DIR/mongo-pom.xml"
+MONGO_LIB="$CI_DIR/mongo/lib"           # ignored by .ci/.gitignore
+MONGO_CLASSES="$CI_DIR/mongo/classes"   # ignored by .ci/.gitignore
+MONGO_PID="$STATE_DIR/mongo-$MONGO_PORT.pid"
+MONGO_LOG="$STATE_DIR/mongo-$MONGO_PORT.log"
+
 # Set by the start functions when this shell started the service (not when it
 # reused one), so a trap in .ci/run stops only its own.
 STARTED_REDIS=""
 STARTED_KAFKA=""
 STARTED_GRAPHHOPPER=""
+STARTED_MONGO=""
 
 say() { printf '==> %s\n' "$*"; }
 warn() { printf '==> WARNING: %s\n' "$*" >&2; }
@@ -374,6 +384,64 @@ stop_graphhopper() {
   rm -rf "$GRAPHHOPPER_RUN/graph-cache" "$GRAPHHOPPER_RUN/accra.osm"
 }
 
+# ---------------------------------------------------------------- mongo-java-server
+
+fetch_mongo() {
+  command -v javac >/dev/null || die "javac not found (apt-get install openjdk-17-jdk-headless)"
+  command -v mvn >/dev/null || die "mvn not found (apt-get install maven)"
+  local stamp; stamp=$(cat "$MONGO_POM" "$CI_DIR/mongo/MongoServerMain.java" | sha256sum | cut -d' ' -f1)
+  if [[ -f "$MONGO_CLASSES/.sha256" && "$(cat "$MONGO_CLASSES/.sha256")" == "$stamp" ]]; then
+    say "mongo-java-server up to date (.ci/mongo)"
+    return 0
+  fi
+  local t0; t0=$(now)
+  say "fetching mongo-java-server (memory backend) from Maven Central"
+  rm -rf "$MONGO_LIB" "$MONGO_CLASSES"
+  mkdir -p "$STATE_DIR" "$MONGO_CLASSES"
+  # -DoutputDirectory must be absolute: Maven resolves a relative one against the pom.
+  if ! mvn -q -B -f "$MONGO_POM" dependency:copy-dependencies -DincludeScope=runtime \
+    -DoutputDirectory="$MONGO_LIB" >"$STATE_DIR/maven-mongo.log" 2>&1; then
+    tail -n 40 "$STATE_DIR/maven-mongo.log" >&2
+    die "maven could not fetch mongo-java-server (full output in $STATE_DIR/maven-mongo.log)"
+  fi
+  javac -d "$MONGO_CLASSES" -cp "$MONGO_LIB/*" "$CI_DIR/mongo/MongoServerMain.java"
+  echo "$stamp" >"$MONGO_CLASSES/.sha256"
+  say "mongo-java-server fetched and its launcher compiled in $(took "$t0")"
+}
+
+start_mongo() {
+  mkdir -p "$STATE_DIR"
+  if pid_alive "$MONGO_PID" MongoServerMain; then
+    say "mongo-java-server already running on 127.0.0.1:$MONGO_PORT (pid $(cat "$MONGO_PID"))"
+    return 0
+  fi
+  port_open "$MONGO_PORT" && die "port $MONGO_PORT is taken by something else; set MONGO_PORT"
+  fetch_mongo
+  local t0; t0=$(now)
+  STARTED_MONGO=1
+  setsid java -Xmx512m -cp "$MONGO_CLASSES:$MONGO_LIB/*" MongoServerMain "$MONGO_PORT" </dev/null >"$MONGO_LOG" 2>&1 &
+  echo $! >"$MONGO_PID"
+  local i
+  for ((i = 0; i < 300; i++)); do
+    if port_open "$MONGO_PORT"; then
+      say "mongo-java-server on 127.0.0.1:$MONGO_PORT ($(took "$t0"))"
+      return 0
+    fi
+    pid_alive "$MONGO_PID" MongoServerMain || break
+    sleep 0.1
+  done
+  tail -n 40 "$MONGO_LOG" >&2
+  die "mongo-java-server did not start"
+}
+
+stop_mongo() {
+  if pid_alive "$MONGO_PID" MongoServerMain; then
+    say "stopping mongo-java-server (pid $(cat "$MONGO_PID"))"
+    stop_pid "$(cat "$MONGO_PID")" 10
+  fi
+  rm -f "$MONGO_PID"
+}
+
 # ---------------------------------------------------------------- common
 
 stop_pid() { # pid, seconds before SIGKILL
@@ -391,6 +459,7 @@ start_services() {
   start_redis
   launch_kafka
   launch_graphhopper
+  start_mongo
   wait_kafka
   wait_graphhopper
 }
@@ -398,6 +467,7 @@ start_services() {
 # For the EXIT trap of .ci/run: only what this shell started.
 stop_started_services() {
   [[ -n "$STARTED_GRAPHHOPPER" ]] && stop_graphhopper
+  [[ -n "$STARTED_MONGO" ]] && stop_mongo
   [[ -n "$STARTED_KAFKA" ]] && stop_kafka
   [[ -n "$STARTED_REDIS" ]] && stop_redis
   return 0
@@ -407,6 +477,7 @@ print_env() {
   echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
   echo "export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
   echo "export GRAPHHOPPER_URL=http://127.0.0.1:$GRAPHHOPPER_PORT"
+  echo "export MONGODB_TEST_URL=mongodb://127.0.0.1:$MONGO_PORT"
 }
 
 print_status() {
@@ -442,6 +513,7 @@ if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
       ;;
     stop)
       stop_graphhopper
+      stop_mongo
       stop_kafka
       stop_redis
       ;;

@@ -15,3 +15,10 @@ export function describeWith(variable: string, suite: string): typeof describe.s
   process.stderr.write(`${variable} is not set: skipping ${suite}\n`);
   return describe.skip;
 }
+
+/**
+ * The MongoDB adapter contract suites' server: MONGODB_TEST_URL when set (CI
+ * gives its mongo-java-server there, so that services the tests spawn with the
+ * inherited environment keep their embedded read store), else MONGODB_URL.
+ */
+export const MONGO_TEST_VARIABLE = process.env.MONGODB_TEST_URL ? 'MONGODB_TEST_URL' : 'MONGODB_URL';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describeWith } from '../../testing/server-suites.js';
+import { describeWith, MONGO_TEST_VARIABLE } from '../../testing/server-suites.js';
 import { SecretBox } from '../secret-box.js';
 import { describeDataKeyVaultContract } from './data-key-vault.contract.js';
 import { EmbeddedDataKeyVault } from './embedded-data-key-vault.js';
@@ -50,8 +50,8 @@ describe('EmbeddedDataKeyVault on disk', () => {
   });
 });
 
-const url = process.env.MONGODB_URL;
-const describeIf = describeWith('MONGODB_URL', 'the MongoDB data-key vault contract (data-key-vault.int-spec)');
+const url = process.env[MONGO_TEST_VARIABLE];
+const describeIf = describeWith(MONGO_TEST_VARIABLE, 'the MongoDB data-key vault contract (data-key-vault.int-spec)');
 describeIf('MongoDataKeyVault', () => {
   const database = `data_keys_contract_${randomBytes(4).toString('hex')}`;
   describeDataKeyVaultContract(
