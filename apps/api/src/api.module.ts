@@ -11,6 +11,7 @@ import { LocatorModule } from '../../../libs/locator/src/index.js';
 import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
 import { WebhooksModule } from '../../../libs/webhooks/src/index.js';
 import { TilesModule } from '../../../libs/tiles/src/index.js';
+import { ConsoleModule } from '../../../libs/console/src/index.js';
 import { Gazetteer, PlacesModule } from '../../../libs/places/src/index.js';
 import { StarterModule } from '../../../libs/starter/src/index.js';
 import { TransitModule } from '../../../libs/transit/src/index.js';
@@ -42,6 +43,7 @@ export class ApiModule {
         ComplianceModule,
         MonitoringModule,
         TilesModule,
+        ConsoleModule,
         WebhooksModule,
         PlacesModule,
         LocatorModule,
