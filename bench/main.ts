@@ -17,6 +17,7 @@ import { runRoutingBench } from './routing.bench.js';
 import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
 import { runTransitBench } from './transit.bench.js';
+import { runTrafficBench } from './traffic.bench.js';
 
 /**
  * `npm run bench [-- event-store|http]`: every figure next to a baseline
@@ -65,6 +66,7 @@ const benches: Record<string, () => Promise<Section>> = {
   identity: () => runIdentityBench({ seconds: quick ? 0.3 : 2, rounds: 2, progress }),
   locator: () => runLocatorBench({ owners: quick ? 200 : 1000, history: quick ? 5 : 20, clients: 16, seconds: quick ? 1 : 3, rounds: 2, progress }),
   transit: () => runTransitBench({ queries: quick ? 200 : 1000, imports: quick ? 1 : 3, rounds: 2, progress }),
+  traffic: () => runTrafficBench({ pairs: quick ? 100 : 400, rounds: 2, seconds: quick ? 1 : 3, progress }),
   routing: () =>
     runRoutingBench({
       pairs: quick ? 200 : 1000,

@@ -139,16 +139,16 @@ describe('HTTP edge hardening', () => {
       const invalid = await service.request('POST', '/v2/navigation/arrival', { key: 'no-such-key', body: {} });
       expect(invalid.status).toBe(401);
       expect(await json<ErrorAnswer>(invalid)).toMatchObject({ error: { code: 'INVALID_API_KEY' } });
+      // Built since (docs/adr/0025): a valid key gets its 204.
       const valid = await service.request('POST', '/v2/navigation/arrival', { key, body: {} });
-      expect(valid.status).toBe(501);
-      expect(await json<ErrorAnswer>(valid)).toMatchObject({ error: { code: 'NOT_IMPLEMENTED' } });
+      expect(valid.status).toBe(204);
       const pathParam = await service.request('GET', '/v2/locator/target-1/location');
       expect(await json<ErrorAnswer>(pathParam)).toMatchObject({ error: { code: 'MISSING_API_KEY' } });
     });
 
     it('apply the access rules of the specification (admin, banking, tier)', async () => {
       expect(await json<ErrorAnswer>(await service.request('GET', '/v2/admin/traffic/accuracy', { key }))).toMatchObject({ error: { code: 'INVALID_API_KEY' } });
-      expect((await service.request('GET', '/v2/admin/traffic/accuracy', { key: ADMIN_KEY })).status).toBe(501);
+      expect((await service.request('GET', '/v2/admin/traffic/accuracy', { key: ADMIN_KEY })).status).toBe(200);
       const banking = await service.request('POST', '/v2/collections/register', { key, body: {} });
       expect(banking.status).toBe(403);
       expect(await json<ErrorAnswer>(banking)).toMatchObject({ error: { code: 'BANKING_ACCESS_REQUIRED' } });
@@ -163,8 +163,6 @@ describe('HTTP edge hardening', () => {
       for (const [method, path] of [
         ['GET', '/v2/weather/alerts'],
         ['GET', '/v2/precipitation-forecast'],
-        ['GET', '/v2/route/incidents'],
-        ['POST', '/v2/route/incidents'],
       ]) {
         const response = await service.request(method, path, method === 'POST' ? { body: {} } : {});
         expect([method, path, response.status]).toEqual([method, path, 501]);
@@ -173,7 +171,7 @@ describe('HTTP edge hardening', () => {
 
     it('are documented with their 501 and their access', async () => {
       const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
-      expect(document.paths['/v2/navigation/arrival'].post.responses).toHaveProperty('501');
+      expect(document.paths['/v2/navigation/arrival'].post.responses).toHaveProperty('204');
       expect(document.paths['/v2/navigation/arrival'].post.security).toEqual([{ api_key: [] }]);
       expect(document.paths['/v2/weather/alerts'].get.security ?? []).toEqual([]);
     });

@@ -23,7 +23,7 @@ describe('platform over HTTP (embedded adapters)', () => {
     const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths['/v2/admin/audit'])).toContain('get');
-    expect(document.paths['/v2/navigation/arrival'].post).toMatchObject({ responses: { '501': expect.anything() } });
+    expect(document.paths['/v2/weather/alerts'].get).toMatchObject({ responses: { '501': expect.anything() } });
   });
 
   it('answers an unknown path with 404 NOT_FOUND in the envelope', async () => {
@@ -67,7 +67,7 @@ describe('platform over HTTP (embedded adapters)', () => {
   });
 
   it('answers specified-but-unbuilt endpoints with 501 NOT_IMPLEMENTED', async () => {
-    const response = await service.request('POST', '/v2/navigation/arrival', { key: ADMIN_KEY, body: {} });
+    const response = await service.request('GET', '/v2/weather/alerts', { key: ADMIN_KEY });
     expect(response.status).toBe(501);
     expect(await response.json()).toMatchObject({ success: false, error: { code: 'NOT_IMPLEMENTED' } });
   });

@@ -15,11 +15,6 @@ type Access = 'public' | 'key' | 'account' | 'banking' | 'admin' | 'enterprise';
  * A route is dropped from here when its context lands.
  */
 const PLANNED: Array<[Method[], string, string, Access]> = [
-  [['GET'], '/v2/admin/traffic/accuracy', 'routing', 'admin'],
-  [['GET'], '/v2/route/traffic', 'routing', 'key'],
-  [['GET', 'POST'], '/v2/route/incidents', 'routing', 'public'],
-  [['POST'], '/v2/navigation/arrival', 'routing', 'key'],
-  [['GET'], '/v2/analytics/traffic-heatmap', 'routing', 'key'],
   [['GET'], '/v2/weather/alerts', 'weather', 'public'],
   [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
 ];

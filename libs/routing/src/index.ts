@@ -7,3 +7,5 @@ export { IsochroneService, ISOCHRONE_MAX_MINUTES, ISOCHRONE_MIN_MINUTES, type Is
 export { MODES, MODE_ALIASES, parseMode, type Mode } from './domain/profiles.js';
 export { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from './domain/errors.js';
 export { ROUTING_ENGINE, type RoutingEngine, type EngineRouteRequest, type EngineRouteResult, type LatLng, type RouteConstraints } from './routing-engine.port.js';
+export { RoadConditionsSlot, TRAFFIC_LEVELS, trafficLevel, type RoadConditions, type RoadHazard } from './road-conditions.port.js';
+export { haversineM } from './engine/geo.js';

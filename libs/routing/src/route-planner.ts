@@ -3,7 +3,12 @@ import { parseMode, type Mode } from './domain/profiles.js';
 import type { RoadNetwork } from './road-network.js';
 import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
 import type { LandmarkSource } from './routes/landmark-narration.js';
-import type { EngineRouteResult, LatLng, RoutingEngine } from './routing-engine.port.js';
+import { haversineM } from './engine/geo.js';
+import type { RoadConditionsSlot, RoadHazard } from './road-conditions.port.js';
+import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from './routing-engine.port.js';
+
+/** A hazard this close to a route's line counts in its incident_count and warnings (docs/adr/0025). */
+export const INCIDENT_NEAR_ROUTE_M = 50;
 
 export interface RoutePlan {
   mode: Mode;
@@ -39,6 +44,7 @@ export class RoutePlanner {
     private readonly engine: RoutingEngine,
     private readonly network: RoadNetwork,
     private readonly landmarks: LandmarkSource | null,
+    private readonly conditions: RoadConditionsSlot | null = null,
   ) {}
 
   async plan(input: PlanInput): Promise<RoutePlan> {
@@ -46,12 +52,27 @@ export class RoutePlanner {
     const alternatives = input.alternatives ?? 0;
     if (!Number.isInteger(alternatives) || alternatives < 0 || alternatives > 2) throw new InvalidParamError('alternatives must be an integer from 0 to 2 (or a boolean)', 'alternatives');
     const narration = input.narration ?? 'street';
-    const result: EngineRouteResult = await this.engine.route({ points: [input.from, ...(input.via ?? []), input.to], mode, alternatives });
+    const conditions = this.conditions?.current ?? null;
+    const at = departure(input.depart_at);
+    const traffic = conditions?.hasTraffic() ? (lat: number, lng: number, highway: string) => conditions.trafficFactor(lat, lng, highway, at) : undefined;
+    const hazards = conditions ? conditions.hazards(at) : [];
+    const constraints: RouteConstraints = {};
+    if (traffic) constraints.trafficFactor = (lat, lng, highway) => traffic(lat, lng, highway) ?? 1;
+    // Only corroborated flooding / road_blocked close roads (interface.md, POST /v2/route); everything else warns.
+    const blocking = input.avoid_incidents ? hazards.filter((hazard) => hazard.blocks) : [];
+    if (blocking.length > 0) constraints.avoidAreas = blocking.map((hazard) => ({ lat: hazard.lat, lng: hazard.lng, radius_m: hazard.radius_m }));
+    const hasConstraints = constraints.trafficFactor !== undefined || constraints.avoidAreas !== undefined;
+    const result: EngineRouteResult = await this.engine.route({ points: [input.from, ...(input.via ?? []), input.to], mode, alternatives, ...(hasConstraints ? { constraints } : {}) });
     const warnings = [...result.warnings];
-    // Hazard reports arrive with issue #16; until then there is nothing to avoid, and the answer says so.
-    if (input.avoid_incidents) warnings.push('avoid_incidents: no road-hazard reports are available yet; the route is unchanged');
+    if (input.avoid_incidents && blocking.length > 0) warnings.push(`avoid_incidents: ${blocking.length} corroborated road closure(s) avoided`);
     const landmarks = narration === 'street' ? null : this.landmarks;
-    const [best, ...others] = result.paths.map((path) => buildRoute(path, { mode, narration, landmarks, warnings }));
+    const [best, ...others] = result.paths.map((path) => {
+      const route = buildRoute(path, { mode, narration, landmarks, warnings, traffic });
+      const near = hazards.filter((hazard) => nearLine(hazard, route.geometry.coordinates));
+      route.incident_count = near.length;
+      for (const hazard of near) route.warnings.push(`${hazard.kind} reported near the route (${hazard.corroborations} report${hazard.corroborations === 1 ? '' : 's'})`);
+      return route;
+    });
     const info = this.network.info;
     return {
       mode,
@@ -64,4 +85,30 @@ export class RoutePlanner {
       attribution: [OSM_ATTRIBUTION],
     };
   }
+}
+
+function departure(departAt: string | undefined): Date {
+  const parsed = departAt ? new Date(departAt) : null;
+  return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
+}
+
+function nearLine(hazard: RoadHazard, line: Array<[number, number]>): boolean {
+  const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
+  for (let i = 0; i < line.length; i++) {
+    if (haversineM(hazard.lat, hazard.lng, line[i][1], line[i][0]) <= reach) return true;
+    if (i > 0 && distanceToSegmentM(hazard, line[i - 1], line[i]) <= reach) return true;
+  }
+  return false;
+}
+
+/** Metres from a point to a segment, on a local equirectangular plane (short segments). */
+function distanceToSegmentM(point: LatLng, a: [number, number], b: [number, number]): number {
+  const k = Math.cos((point.lat * Math.PI) / 180);
+  const ax = (a[0] - point.lng) * k, ay = a[1] - point.lat;
+  const bx = (b[0] - point.lng) * k, by = b[1] - point.lat;
+  const dx = bx - ax, dy = by - ay;
+  const length2 = dx * dx + dy * dy;
+  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / length2));
+  const x = ax + t * dx, y = ay + t * dy;
+  return Math.sqrt(x * x + y * y) * 111_320;
 }

@@ -11,6 +11,7 @@ import { RouteAlongController } from './queries/route-along/route-along.controll
 import { StaticRouteController } from './queries/static-route/static-route.controller.js';
 import { RoadNetwork } from './road-network.js';
 import { RoutePlanner } from './route-planner.js';
+import { RoadConditionsSlot } from './road-conditions.port.js';
 import { ROUTING_ENGINE, type RoutingEngine } from './routing-engine.port.js';
 
 /** Where prepared graphs live: one file per road dataset version (docs/adr/0018). */
@@ -33,9 +34,11 @@ export const routingProviders = [
   },
   {
     provide: RoutePlanner,
-    inject: [ROUTING_ENGINE, RoadNetwork, Landmarks],
-    useFactory: (engine: RoutingEngine, network: RoadNetwork, landmarks: Landmarks) => new RoutePlanner(engine, network, landmarks),
+    inject: [ROUTING_ENGINE, RoadNetwork, Landmarks, RoadConditionsSlot],
+    useFactory: (engine: RoutingEngine, network: RoadNetwork, landmarks: Landmarks, conditions: RoadConditionsSlot) => new RoutePlanner(engine, network, landmarks, conditions),
   },
+  // Learned traffic and hazards (docs/adr/0025): the traffic context fills the slot.
+  { provide: RoadConditionsSlot, useFactory: () => new RoadConditionsSlot() },
   { provide: IsochroneService, inject: [RoadNetwork], useFactory: (network: RoadNetwork) => new IsochroneService(() => network.current()) },
 ];
 
@@ -48,7 +51,7 @@ export const routingProviders = [
   imports: [PlacesModule],
   controllers: [PlanRouteController, NavigateRouteController, RouteAlongController, StaticRouteController],
   providers: routingProviders,
-  exports: [RoadNetwork, RoutePlanner, IsochroneService, ROUTING_ENGINE],
+  exports: [RoadNetwork, RoutePlanner, IsochroneService, ROUTING_ENGINE, RoadConditionsSlot],
 })
 export class RoutingModule implements OnModuleInit, OnModuleDestroy {
   constructor(

@@ -70,7 +70,10 @@ function constraintFactor(graph: RoadGraph, constraints: RouteConstraints): Edge
     const mid = (start + end) >> 1;
     value = Math.max(1, constraints.trafficFactor?.(graph.geomLat[mid], graph.geomLng[mid], graph.ways[graph.edgeWay[edge]].highway) ?? 1);
     for (const area of constraints.avoidAreas ?? []) {
+      // A degree of latitude is at least 110 km: points further off in latitude than the radius cannot be inside.
+      const reach = area.radius_m / 110_000;
       for (let p = start; p <= end; p++) {
+        if (Math.abs(graph.geomLat[p] - area.lat) > reach) continue;
         if (haversineM(area.lat, area.lng, graph.geomLat[p], graph.geomLng[p]) <= area.radius_m) {
           value = Infinity;
           break;

@@ -3,6 +3,7 @@ import { compass, lanesFor, spokenDistance, turnAngle, turnClass, verbOf, type T
 import { encodePolyline } from '../domain/polyline.js';
 import type { Mode } from '../domain/profiles.js';
 import type { EnginePath, PathLeg, PathSpan, RoadAttributes } from '../routing-engine.port.js';
+import { trafficLevel } from '../road-conditions.port.js';
 import { chooseLandmark, landmarkPhrase, type ChosenLandmark, type LandmarkSource } from './landmark-narration.js';
 
 export type Narration = 'street' | 'landmark' | 'both';
@@ -78,7 +79,10 @@ interface Group {
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-export function buildRoute(path: EnginePath, options: { mode: Mode; narration: Narration; landmarks: LandmarkSource | null; warnings?: string[] }): BuiltRoute {
+/** Traffic of a step: the learned factor at its middle for its road class (undefined: nothing learned). */
+export type StepTraffic = (lat: number, lng: number, highway: string) => number | undefined;
+
+export function buildRoute(path: EnginePath, options: { mode: Mode; narration: Narration; landmarks: LandmarkSource | null; warnings?: string[]; traffic?: StepTraffic }): BuiltRoute {
   const steps: RouteStep[] = [];
   const coordinates: Array<[number, number]> = [];
   path.legs.forEach((leg, index) => {
@@ -195,7 +199,7 @@ function groupsOf(leg: PathLeg): Group[] {
   return merged;
 }
 
-function stepsOfLeg(leg: PathLeg, legIndex: number, lastLeg: boolean, options: { mode: Mode; narration: Narration; landmarks: LandmarkSource | null }): RouteStep[] {
+function stepsOfLeg(leg: PathLeg, legIndex: number, lastLeg: boolean, options: { mode: Mode; narration: Narration; landmarks: LandmarkSource | null; traffic?: StepTraffic }): RouteStep[] {
   const groups = groupsOf(leg);
   const steps: RouteStep[] = [];
   let previousBearing: number | null = null;
@@ -238,7 +242,7 @@ function stepsOfLeg(leg: PathLeg, legIndex: number, lastLeg: boolean, options: {
       surface_color: SURFACE_COLORS[surface],
       verbal_alert: street,
       verbal_post: `Continue for ${spokenDistance(distance)}`,
-      ...NEUTRAL_TRAFFIC,
+      ...stepTraffic(options.traffic, leg.coordinates[(first.from + lastSpan.to) >> 1], road.highway),
       ...(lanes ? { lanes } : {}),
       leg: legIndex,
     };
@@ -313,3 +317,7 @@ function narrate(step: RouteStep, source: LandmarkSource | null, verb: string, n
 }
 
 export { compass };
+
+function stepTraffic(traffic: StepTraffic | undefined, point: [number, number], highway: string) {
+  return traffic ? trafficLevel(traffic(point[1], point[0], highway)) : NEUTRAL_TRAFFIC;
+}

@@ -1,0 +1,25 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { RecordArrivalHandler } from './record-arrival.handler.js';
+
+/** interface.md: POST /v2/navigation/arrival, Key: HTTP 204, never a 400. */
+@ApiTags('navigation')
+@ApiSecurity('api_key')
+@Controller('v2/navigation/arrival')
+export class RecordArrivalController {
+  constructor(private readonly handler: RecordArrivalHandler) {}
+
+  @Post()
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Report an arrival',
+    description:
+      'Every field is optional: `destination` {lat, lng}, `end` {lat, lng} (where the navigator ended up), `origin` {lat, lng}, `elapsed_s`, `mode`, `depart_at`. ' +
+      'Missing, unreadable or zero coordinates are dropped; any body, even one that is not JSON, answers 204. The distance from `end` to `destination` is kept per destination hex (snapping quality); ' +
+      'an origin with an elapsed time is a traffic sample compared with the static model (docs/adr/0025).',
+  })
+  @ApiResponse({ status: 204, description: 'Recorded (whatever could be read of it)' })
+  async arrive(@Body() body: unknown): Promise<void> {
+    await this.handler.record(body);
+  }
+}

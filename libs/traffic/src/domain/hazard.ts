@@ -1,0 +1,140 @@
+import type { Decider } from '../../../platform/src/commands/decider.js';
+import { InvalidParamError } from '../../../platform/src/errors.js';
+
+/** interface.md, POST /v2/route/incidents. */
+export const HAZARD_KINDS = ['accident', 'flooding', 'road_blocked', 'police'] as const;
+export type HazardKind = (typeof HAZARD_KINDS)[number];
+
+/**
+ * How long a report stays live (docs/adr/0025), hours: a police check moves on
+ * within hours, an accident is cleared in a few, water stays half a day, a
+ * blocked road a day. Each new distinct reporter restarts the clock from its
+ * own report (corroboration extends the life).
+ */
+export const HAZARD_LIFETIME_H: Record<HazardKind, number> = { police: 2, accident: 3, flooding: 12, road_blocked: 24 };
+/** Reports of one kind within this distance of a live incident merge into it. */
+export const HAZARD_MERGE_RADIUS_M = 150;
+/** Around a blocking incident, roads within this distance are closed to routes that avoid incidents. */
+export const HAZARD_BLOCK_RADIUS_M = 40;
+/** Distinct reporters a flooding or road_blocked incident needs before it closes roads. */
+export const HAZARD_BLOCK_CORROBORATIONS = 2;
+export const HAZARD_NOTE_MAX = 280;
+
+export interface HazardReported {
+  type: 'HazardReported';
+  data: { report_id: string; kind: HazardKind; lat: number; lng: number; note: string | null; reporter: string; reported_at: string };
+}
+export type HazardEvent = HazardReported;
+export const HAZARD_EVENT_TYPES = ['HazardReported'] as const;
+
+export interface ReportHazard {
+  type: 'ReportHazard';
+  report_id: string;
+  kind: unknown;
+  lat: unknown;
+  lng: unknown;
+  note?: unknown;
+  reporter: string;
+}
+
+export interface HazardReportState {
+  reported: boolean;
+}
+
+export function hazardStream(reportId: string): string {
+  return `traffic_hazard-${reportId}`;
+}
+
+export function isHazardKind(kind: unknown): kind is HazardKind {
+  return typeof kind === 'string' && (HAZARD_KINDS as readonly string[]).includes(kind);
+}
+
+/** One report, one stream: merging is the incident board's (a projection of every report, in log order). */
+export const hazardReportDecider: Decider<ReportHazard, HazardReportState, HazardEvent> = {
+  initialState: { reported: false },
+  evolve: () => ({ reported: true }),
+  decide(command, state, now) {
+    if (state.reported) return [];
+    if (!isHazardKind(command.kind)) throw new InvalidParamError(`kind must be one of ${HAZARD_KINDS.join(', ')}`, 'kind');
+    if (typeof command.lat !== 'number' || !(command.lat >= -90 && command.lat <= 90)) throw new InvalidParamError('lat must be a number in [-90, 90]', 'lat');
+    if (typeof command.lng !== 'number' || !(command.lng >= -180 && command.lng <= 180)) throw new InvalidParamError('lng must be a number in [-180, 180]', 'lng');
+    if (command.note !== undefined && command.note !== null && (typeof command.note !== 'string' || command.note.length > HAZARD_NOTE_MAX)) {
+      throw new InvalidParamError(`note must be a string of at most ${HAZARD_NOTE_MAX} characters`, 'note');
+    }
+    const note = typeof command.note === 'string' && command.note.trim() !== '' ? command.note.trim() : null;
+    return [{ type: 'HazardReported', data: { report_id: command.report_id, kind: command.kind, lat: command.lat, lng: command.lng, note, reporter: command.reporter, reported_at: now.toISOString() } }];
+  },
+};
+
+export interface Incident {
+  id: string;
+  kind: HazardKind;
+  lat: number;
+  lng: number;
+  note: string | null;
+  corroborations: number;
+  first_reported_at: string;
+  last_reported_at: string;
+  expires_at: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The live incidents, folded from every HazardReported in log order (a pure
+ * projection: the same log gives the same board). A report joins the nearest
+ * incident of its kind still live at its time within HAZARD_MERGE_RADIUS_M;
+ * a reporter counts once per incident.
+ */
+export class IncidentBoard {
+  private readonly incidents: Array<Incident & { reporters: Set<string> }> = [];
+
+  apply(report: HazardReported['data']): void {
+    const at = Date.parse(report.reported_at);
+    this.prune(at);
+    let match: (typeof this.incidents)[number] | undefined;
+    let best = Infinity;
+    for (const incident of this.incidents) {
+      if (incident.kind !== report.kind || Date.parse(incident.expires_at) <= at) continue;
+      const distance = metres(incident.lat, incident.lng, report.lat, report.lng);
+      if (distance <= HAZARD_MERGE_RADIUS_M && distance < best) {
+        best = distance;
+        match = incident;
+      }
+    }
+    const expires = new Date(at + HAZARD_LIFETIME_H[report.kind] * HOUR_MS).toISOString();
+    if (!match) {
+      this.incidents.push({ id: `inc_${report.report_id}`, kind: report.kind, lat: report.lat, lng: report.lng, note: report.note, corroborations: 1, first_reported_at: report.reported_at, last_reported_at: report.reported_at, expires_at: expires, reporters: new Set([report.reporter]) });
+      return;
+    }
+    if (match.reporters.has(report.reporter)) return;
+    match.reporters.add(report.reporter);
+    match.corroborations = match.reporters.size;
+    match.last_reported_at = report.reported_at;
+    if (expires > match.expires_at) match.expires_at = expires;
+    match.note ??= report.note;
+  }
+
+  /** Live at `at`, oldest first. */
+  active(at: Date): Incident[] {
+    const now = at.getTime();
+    return this.incidents.filter((incident) => Date.parse(incident.expires_at) > now).map(({ reporters: _reporters, ...incident }) => ({ ...incident }));
+  }
+
+  /** Forgets incidents expired long before `at` (a day), so the board stays the size of what is live. */
+  private prune(at: number): void {
+    for (let i = this.incidents.length - 1; i >= 0; i--) if (Date.parse(this.incidents[i].expires_at) < at - 24 * HOUR_MS) this.incidents.splice(i, 1);
+  }
+}
+
+export function blocksRoads(incident: Incident): boolean {
+  return (incident.kind === 'flooding' || incident.kind === 'road_blocked') && incident.corroborations >= HAZARD_BLOCK_CORROBORATIONS;
+}
+
+export function metres(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+}

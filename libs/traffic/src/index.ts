@@ -1,0 +1,10 @@
+// The traffic context's public API: what the apps, benchmarks and tests use.
+export * from './domain/hazard.js';
+export * from './domain/arrival.js';
+export * from './domain/learned-traffic.js';
+export * from './event-types.js';
+export { TrafficView, applyArrival, TRAFFIC_CELL_RES, ARRIVAL_CELL_RES } from './traffic-view.js';
+export { reportIncident } from './commands/report-incident/report-incident.handler.js';
+export { recordArrival, RecordArrivalHandler } from './commands/record-arrival/record-arrival.handler.js';
+export * from './traffic.module.js';
+export * from './manifest.js';

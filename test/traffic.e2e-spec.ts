@@ -1,0 +1,135 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ReferenceStore } from '../libs/places/src/index.js';
+import { haversineM, importRoads } from '../libs/routing/src/index.js';
+import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
+import { signUp } from './support/http.js';
+
+/** Issue #16 (docs/adr/0025): arrivals teach traffic, hazard reports reroute, over HTTP on the starter's Accra roads. */
+const root = path.resolve(import.meta.dirname, '..');
+
+interface Route {
+  duration_s: number;
+  geometry: { coordinates: Array<[number, number]> };
+  steps: Array<{ traffic_factor: number; traffic_severity: string; traffic_color: string }>;
+  incident_count: number;
+  warnings: string[];
+}
+
+const WEST = { lat: 5.55, lng: -0.3 };
+const EAST = { lat: 5.62, lng: -0.18 };
+const PAIRS: Array<[{ lat: number; lng: number }, { lat: number; lng: number }]> = [
+  [WEST, EAST],
+  [{ lat: 5.56, lng: -0.22 }, { lat: 5.61, lng: -0.2 }],
+  [{ lat: 5.6, lng: -0.25 }, { lat: 5.57, lng: -0.19 }],
+];
+
+describe('live road layer over HTTP', () => {
+  let service: Service;
+  let key: string;
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-traffic-'));
+    await importRoads(new ReferenceStore(path.join(dataDir, 'reference')), path.join(root, 'starter/ghana/roads/roads.osm.gz'));
+    // TRUST_PROXY: hazard reporters come from their own X-Forwarded-For addresses.
+    service = await bootService({ dataDir, env: { TRUST_PROXY: 'true' } });
+    key = await signUp(service, 'Kofi');
+    await eventually(async () => ((await fetch(`${service.url}/health`)).status === 200 ? true : undefined), 30_000);
+  }, 90_000);
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const route = async (body: Record<string, unknown>): Promise<Route> => {
+    const response = await service.request('POST', '/v2/route', { key, body });
+    const json = (await response.json()) as { data: Route; error?: unknown };
+    expect({ status: response.status, error: json.error }).toEqual({ status: 200, error: undefined });
+    return json.data;
+  };
+  const accuracy = async () => ((await (await service.request('GET', '/v2/admin/traffic/accuracy', { key: ADMIN_KEY })).json()) as { data: { samples: number; samples_total: number; learned_wins: boolean; static_mape: number | null; learned_mape: number | null; arrival_error: { arrivals: number } } }).data;
+  const heatmap = async () => ((await (await service.request('GET', '/v2/analytics/traffic-heatmap?bbox=5.7,5.5,-0.1,-0.35', { key })).json()) as { data: { cells: Array<{ cell: string; samples: number; factor: number; hour: number }> } }).data;
+
+  it('answers 204 to any arrival body with a key, even garbage, and 401 without one', async () => {
+    for (const rawBody of ['{"destination": ', 'null', '[1,2]', '"text"', '{}', JSON.stringify({ destination: { lat: 0, lng: 0 }, elapsed_s: 'x', mode: 'rocket' })]) {
+      expect([rawBody, (await service.request('POST', '/v2/navigation/arrival', { key, rawBody })).status]).toEqual([rawBody, 204]);
+    }
+    expect((await service.request('POST', '/v2/navigation/arrival', { key, rawBody: 'plain', headers: { 'content-type': 'text/plain' } })).status).toBe(204);
+    expect((await service.request('POST', '/v2/navigation/arrival', { body: {} })).status).toBe(401);
+  });
+
+  it('reports no win without samples, then learns a known congestion pattern: heatmap, accuracy and routes move', async () => {
+    const before = await accuracy();
+    expect(before).toMatchObject({ samples: 0, learned_wins: false, static_mape: null });
+    expect((await heatmap()).cells).toEqual([]);
+    // The "true" pattern: at 08:00 these trips take twice the static model's time.
+    const statics = [];
+    for (const [from, to] of PAIRS) statics.push((await route({ from, to })).duration_s);
+    const morning = new Date();
+    morning.setUTCDate(morning.getUTCDate() - 1);
+    morning.setUTCHours(8, 0, 0, 0);
+    for (let round = 0; round < 3; round++) {
+      for (const [i, [from, to]] of PAIRS.entries()) {
+        const response = await service.request('POST', '/v2/navigation/arrival', {
+          key,
+          body: { origin: from, destination: to, end: { lat: to.lat + 0.0002, lng: to.lng }, elapsed_s: statics[i] * 2, mode: 'driving', depart_at: morning.toISOString() },
+        });
+        expect(response.status).toBe(204);
+      }
+    }
+    // A trip no car makes (too fast) is rejected as a sample but kept as an arrival.
+    await service.request('POST', '/v2/navigation/arrival', { key, body: { origin: WEST, destination: EAST, elapsed_s: 130, depart_at: morning.toISOString() } });
+    const after = await eventually(async () => {
+      const report = await accuracy();
+      return report.samples === 9 ? report : undefined;
+    }, 10_000);
+    expect(after.learned_wins).toBe(true);
+    expect(after.learned_mape!).toBeLessThan(after.static_mape!);
+    // The too-fast trip had no end point: nine arrivals measured their arrival error.
+    expect(after.arrival_error.arrivals).toBe(9);
+    const cells = (await heatmap()).cells;
+    expect(cells.length).toBeGreaterThan(3);
+    expect(cells.every((cell) => cell.hour === 8 && cell.samples >= 1)).toBe(true);
+    expect(Math.max(...cells.map((cell) => cell.factor))).toBeGreaterThan(1.8);
+    // A route at 08:00 is slower and its steps say so; at 03:00 nothing was learned.
+    const rush = await route({ from: WEST, to: EAST, depart_at: morning.toISOString() });
+    expect(rush.duration_s).toBeGreaterThan(statics[0] * 1.3);
+    expect(rush.steps.some((step) => step.traffic_severity === 'severe' && step.traffic_color === '#B71C1C' && step.traffic_factor > 1.8)).toBe(true);
+    const night = new Date(morning);
+    night.setUTCHours(3);
+    expect((await route({ from: WEST, to: EAST, depart_at: night.toISOString() })).steps.every((step) => step.traffic_severity === 'unknown')).toBe(true);
+    const roadTraffic = (await (await service.request('GET', `/v2/route/traffic?at=${encodeURIComponent(morning.toISOString())}`, { key })).json()) as { data: { classes: Array<{ road_class: string; multiplier: number; severity: string; color: string }> } };
+    expect(roadTraffic.data.classes.map((entry) => entry.road_class)).toEqual(['motorway', 'primary', 'secondary', 'residential']);
+    expect(roadTraffic.data.classes.every((entry) => entry.multiplier > 1 && /^#[0-9A-F]{6}$/.test(entry.color))).toBe(true);
+  });
+
+  it('warns about a single flood report, and avoids the flood once two reporters confirm it', async () => {
+    const from = { lat: 5.56, lng: -0.22 };
+    const to = { lat: 5.61, lng: -0.2 };
+    const plain = await route({ from, to });
+    const line = plain.geometry.coordinates;
+    const [lng, lat] = line[Math.floor(line.length / 2)];
+    const report = (ip: string, kind = 'flooding') => service.request('POST', '/v2/route/incidents', { body: { kind, lat, lng, note: 'water over the road' }, headers: { 'x-forwarded-for': ip } });
+    expect((await report('203.0.113.7', 'volcano')).status).toBe(400);
+    const first = await report('203.0.113.7');
+    expect(first.status).toBe(201);
+    expect(((await first.json()) as { data: { corroborations: number } }).data.corroborations).toBe(1);
+    // The same reporter again does not corroborate.
+    expect(((await (await report('203.0.113.7')).json()) as { data: { corroborations: number } }).data.corroborations).toBe(1);
+    const once = await route({ from, to, avoid_incidents: true });
+    expect(once.geometry.coordinates).toEqual(line);
+    expect(once.incident_count).toBe(1);
+    expect(once.warnings.some((warning) => warning.startsWith('flooding reported near the route'))).toBe(true);
+    const second = await report('198.51.100.9');
+    expect(((await second.json()) as { data: { corroborations: number } }).data.corroborations).toBe(2);
+    const listed = (await (await service.request('GET', `/v2/route/incidents?bbox=${lat + 0.01},${lat - 0.01},${lng + 0.01},${lng - 0.01}`)).json()) as { data: { incidents: Array<{ kind: string; corroborations: number; blocks_routes: boolean }> } };
+    expect(listed.data.incidents).toEqual([expect.objectContaining({ kind: 'flooding', corroborations: 2, blocks_routes: true })]);
+    expect(((await (await service.request('GET', '/v2/route/incidents?bbox=6.5,6.4,0.5,0.4')).json()) as { data: { incidents: unknown[] } }).data.incidents).toEqual([]);
+    const avoided = await route({ from, to, avoid_incidents: true });
+    expect(avoided.geometry.coordinates.every(([pointLng, pointLat]) => haversineM(lat, lng, pointLat, pointLng) > 40)).toBe(true);
+    expect(avoided.warnings.some((warning) => warning.includes('avoided'))).toBe(true);
+    // Without avoid_incidents the route still goes through, and says so.
+    const through = await route({ from, to });
+    expect(through.incident_count).toBe(1);
+  });
+});
