@@ -161,8 +161,6 @@ describe('HTTP edge hardening', () => {
 
     it('keep the public ones public', async () => {
       for (const [method, path] of [
-        ['GET', '/v2/weather/alerts'],
-        ['GET', '/v2/precipitation-forecast'],
         ['GET', '/v2/route/incidents'],
         ['POST', '/v2/route/incidents'],
       ]) {

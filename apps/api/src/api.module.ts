@@ -14,6 +14,7 @@ import { StarterModule } from '../../../libs/starter/src/index.js';
 import { TransitModule } from '../../../libs/transit/src/index.js';
 import { checkpointPollingWaiter, type Runtime } from '../../../libs/platform/src/index.js';
 import { RoutingModule } from '../../../libs/routing/src/index.js';
+import { WeatherModule } from '../../../libs/weather/src/index.js';
 import { projections } from '../../shared/runtime.js';
 import { PlannedEndpointsModule } from './not-implemented.js';
 
@@ -45,6 +46,7 @@ export class ApiModule {
         LanguageModule,
         TransitModule,
         RoutingModule,
+        WeatherModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

@@ -21,8 +21,6 @@ const PLANNED: Array<[Method[], string, string, Access]> = [
   [['POST'], '/v2/navigation/arrival', 'routing', 'key'],
   [['GET'], '/v2/analytics/traffic-heatmap', 'routing', 'key'],
   [['GET'], '/v2/analytics/retail-density', 'addressing', 'enterprise'],
-  [['GET'], '/v2/weather/alerts', 'weather', 'public'],
-  [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
   [['POST'], '/v2/collections/register', 'banking', 'banking'],
   [['POST'], '/v2/collections/bulk-register', 'banking', 'banking'],
   [['GET', 'POST'], '/v2/collections/locate', 'banking', 'banking'],

@@ -4,6 +4,8 @@ import type { RoadNetwork } from './road-network.js';
 import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
 import type { LandmarkSource } from './routes/landmark-narration.js';
 import type { EngineRouteResult, LatLng, RoutingEngine } from './routing-engine.port.js';
+import { noteRain, recommendSafer } from './routes/safer-routes.js';
+import type { WeatherConditions } from './weather-conditions.port.js';
 
 export interface RoutePlan {
   mode: Mode;
@@ -39,6 +41,7 @@ export class RoutePlanner {
     private readonly engine: RoutingEngine,
     private readonly network: RoadNetwork,
     private readonly landmarks: LandmarkSource | null,
+    private readonly weather: WeatherConditions | null = null,
   ) {}
 
   async plan(input: PlanInput): Promise<RoutePlan> {
@@ -51,7 +54,25 @@ export class RoutePlanner {
     // Hazard reports arrive with issue #16; until then there is nothing to avoid, and the answer says so.
     if (input.avoid_incidents) warnings.push('avoid_incidents: no road-hazard reports are available yet; the route is unchanged');
     const landmarks = narration === 'street' ? null : this.landmarks;
-    const [best, ...others] = result.paths.map((path) => buildRoute(path, { mode, narration, landmarks, warnings }));
+    let [best, ...others] = result.paths.map((path) => buildRoute(path, { mode, narration, landmarks, warnings }));
+    if (this.weather) {
+      // Safer routes (issue #16, routes/safer-routes.ts): rain along each route, then the safer one when the fastest is wet.
+      const weather = this.weather;
+      const departure = input.depart_at ? new Date(input.depart_at) : new Date();
+      for (const route of [best, ...others]) await noteRain(route, weather, departure);
+      const saferPath = async () => {
+        const safer = await this.engine.route({ points: [input.from, ...(input.via ?? []), input.to], mode, alternatives: 0, constraints: { avoidFloodCrossings: true, avoidUnpaved: true } });
+        const route = safer.paths[0] ? buildRoute(safer.paths[0], { mode, narration, landmarks, warnings }) : null;
+        if (route) await noteRain(route, weather, departure);
+        return route;
+      };
+      const safer = await recommendSafer([best, ...others], weather, departure, saferPath);
+      [best, ...others] = safer.routes;
+      if (safer.warning) {
+        warnings.push(safer.warning);
+        for (const route of safer.routes) route.warnings.push(safer.warning);
+      }
+    }
     const info = this.network.info;
     return {
       mode,

@@ -12,6 +12,7 @@ import { StaticRouteController } from './queries/static-route/static-route.contr
 import { RoadNetwork } from './road-network.js';
 import { RoutePlanner } from './route-planner.js';
 import { ROUTING_ENGINE, type RoutingEngine } from './routing-engine.port.js';
+import { WEATHER_CONDITIONS, type WeatherConditions } from './weather-conditions.port.js';
 
 /** Where prepared graphs live: one file per road dataset version (docs/adr/0018). */
 export function graphsRoot(config: Pick<Config, 'dataDir'>): string {
@@ -33,8 +34,8 @@ export const routingProviders = [
   },
   {
     provide: RoutePlanner,
-    inject: [ROUTING_ENGINE, RoadNetwork, Landmarks],
-    useFactory: (engine: RoutingEngine, network: RoadNetwork, landmarks: Landmarks) => new RoutePlanner(engine, network, landmarks),
+    inject: [ROUTING_ENGINE, RoadNetwork, Landmarks, { token: WEATHER_CONDITIONS, optional: true }],
+    useFactory: (engine: RoutingEngine, network: RoadNetwork, landmarks: Landmarks, weather?: WeatherConditions) => new RoutePlanner(engine, network, landmarks, weather ?? null),
   },
   { provide: IsochroneService, inject: [RoadNetwork], useFactory: (network: RoadNetwork) => new IsochroneService(() => network.current()) },
 ];
