@@ -20,7 +20,8 @@ function sign(xml: string): string {
     privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-    getKeyInfoContent: ({ prefix }) => {
+    getKeyInfoContent: (args) => {
+      const prefix = args?.prefix;
       const p = prefix ? `${prefix}:` : '';
       return `<${p}KeyValue><${p}RSAKeyValue><${p}Modulus>${b64(jwk.n)}</${p}Modulus><${p}Exponent>${b64(jwk.e)}</${p}Exponent></${p}RSAKeyValue></${p}KeyValue>`;
     },
