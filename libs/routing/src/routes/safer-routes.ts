@@ -90,7 +90,7 @@ export async function recommendSafer(
     extra = await saferPath();
     if (extra && fits(extra)) winner = extra;
   }
-  const why = alert ? `an active "${alert}" alert covers the fastest route` : 'rain is likely along the fastest route';
+  const why = [alert ? `an active "${alert}" alert covers the fastest route` : null, fastest.rain_note !== null ? 'rain is likely along the fastest route' : null].filter(Boolean).join(' and ');
   if (!winner) {
     return { routes, warning: `${why}, and it crosses ${fastest.flood_crossings} ford or flood-prone stretch(es)${fastest.has_unpaved ? ' and unpaved road' : ''}; no safer route within ${Math.round(allowed)} s more was found` };
   }

@@ -23,12 +23,12 @@ export class GetAlertsController {
       'Active CAP 1.2 alerts (imported with `ops weather:import` or polled from WEATHER_CAP_FEEDS) as a GeoJSON FeatureCollection in `data`: ' +
       'each feature a MultiPolygon of its areas (circles as 32-point polygons) with `event`, `severity`, `urgency`, `certainty`, `headline`, `instruction`, `expires`, ' +
       '`sender`, `sent`, `effective`, `areas` and `signature` (unsigned, valid, unverifiable). Expired, cancelled and superseded alerts are left out. ' +
-      'Optional `lat`+`lng` (alerts whose area contains the point) or `bbox` (alerts whose area meets the box).',
+      'Optional `lat`+`lng` (alerts whose area contains the point) or `bbox` (alerts whose area meets the box), and `at` (active at that moment instead of now).',
   })
   @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `bbox`' })
   list(@Query() request: WeatherAreaRequest) {
-    const at = this.clock.now();
+    const at = request.at !== undefined ? new Date(request.at) : this.clock.now();
     const box = request.bbox !== undefined ? parseBox(request.bbox, undefined, undefined) : null;
     if (!box) parseBox(undefined, request.lat, request.lng); // both or neither
     const point = request.lat !== undefined && request.lng !== undefined ? ([request.lng, request.lat] as [number, number]) : undefined;

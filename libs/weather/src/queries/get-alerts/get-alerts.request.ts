@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsISO8601, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /** GET /v2/weather/alerts and GET /v2/precipitation-forecast: an optional point or box. */
 export class WeatherAreaRequest {
@@ -25,4 +25,9 @@ export class WeatherAreaRequest {
   @IsString()
   @MaxLength(120, { message: 'bbox must be minLng,minLat,maxLng,maxLat' })
   bbox?: string;
+
+  @ApiPropertyOptional({ description: 'GET /v2/weather/alerts only: the alerts active at this moment (ISO 8601; default now)', example: '2024-06-06T18:00:00Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'at must be an ISO 8601 date-time' })
+  at?: string;
 }
