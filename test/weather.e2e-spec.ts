@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { ReferenceStore } from '../libs/places/src/index.js';
 import { importRoads } from '../libs/routing/src/index.js';
 import { weatherImportCli } from '../libs/weather/src/index.js';
-import { capAlert } from '../libs/weather/src/__fixtures__/cap-fixtures.js';
 import { bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
 import { writeFileSync } from 'node:fs';
@@ -18,7 +17,7 @@ import { writeFileSync } from 'node:fs';
  */
 const root = path.resolve(import.meta.dirname, '..');
 const capDir = path.resolve(root, '../shared/data/cap');
-const roads = path.join(root, 'libs/weather/src/__fixtures__/wet-crossing.osm');
+const roads = path.join(root, 'libs/routing/src/__fixtures__/wet-crossing.osm');
 
 interface Feature {
   geometry: { type: string; coordinates: unknown } | null;
@@ -34,6 +33,18 @@ interface Route {
   rain_eta_penalty_s: number;
   alternatives: Route[];
 }
+
+/** A CAP 1.2 alert over Accra. */
+const capAlert = ({ identifier, event = 'Flood', expires = '2026-11-23T18:00:00+00:00' }: { identifier: string; event?: string; expires?: string }) => `<?xml version="1.0" encoding="UTF-8"?>
+<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
+  <identifier>${identifier}</identifier><sender>gmet@meteo.gov.gh</sender><sent>2026-11-23T12:00:00+00:00</sent>
+  <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
+  <info>
+    <category>Met</category><event>${event}</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
+    <expires>${expires}</expires><headline>${event} warning for Accra</headline>
+    <area><areaDesc>Greater Accra</areaDesc><polygon>5.50,-0.30 5.50,-0.10 5.70,-0.10 5.70,-0.30 5.50,-0.30</polygon></area>
+  </info>
+</alert>`;
 
 /** A forecast API in the Open-Meteo shape: every point 80 % and 4 mm each hour. */
 function openMeteoStub(): Promise<{ server: Server; url: string; calls: URL[] }> {
