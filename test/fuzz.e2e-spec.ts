@@ -20,7 +20,7 @@ const fixture = (name: string) => path.resolve(import.meta.dirname, '../libs/pla
 const CONCURRENCY = 6;
 
 /** 5xx answers that describe the deployment, not the request; documented per endpoint. */
-const STATE_ANSWERS = new Set(['501 NOT_IMPLEMENTED', '503 DATASET_NOT_LOADED', '503 ROAD_NETWORK_NOT_LOADED', '503 ROUTING_ENGINE_UNAVAILABLE', '503 GOOGLE_SIGN_IN_UNAVAILABLE', '503 LANGUAGE_QUOTA']);
+const STATE_ANSWERS = new Set(['501 NOT_IMPLEMENTED', '503 DATASET_NOT_LOADED', '503 ROAD_NETWORK_NOT_LOADED', '503 ROUTING_ENGINE_UNAVAILABLE', '503 GOOGLE_SIGN_IN_UNAVAILABLE', '503 LANGUAGE_QUOTA', '503 FORECAST_NOT_CONFIGURED']);
 
 /** Calls that end the key they are made with; they get a key of their own. */
 const ENDS_ITS_KEY = new Set(['POST /v2/me/rotate', 'DELETE /v2/me/key']);

@@ -10,6 +10,7 @@ import { placesManifest } from '../../libs/places/src/index.js';
 import { transitManifest } from '../../libs/transit/src/index.js';
 import { routingManifest } from '../../libs/routing/src/index.js';
 import { trafficManifest } from '../../libs/traffic/src/index.js';
+import { weatherManifest } from '../../libs/weather/src/index.js';
 import { webhooksManifest } from '../../libs/webhooks/src/index.js';
 import { complianceManifest } from '../../libs/compliance/src/index.js';
 import {
@@ -34,7 +35,7 @@ import { projections } from '../../projections/index.js';
  * Every bounded context of the service: the one list a new context is added
  * to (README, "Adding a context"). Start-up checks that they fit together.
  */
-export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest, complianceManifest, trafficManifest];
+export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest, complianceManifest, trafficManifest, weatherManifest];
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {

@@ -18,6 +18,7 @@ import { TransitModule } from '../../../libs/transit/src/index.js';
 import { checkpointPollingWaiter, type Runtime } from '../../../libs/platform/src/index.js';
 import { RoutingModule } from '../../../libs/routing/src/index.js';
 import { TrafficModule } from '../../../libs/traffic/src/index.js';
+import { WeatherModule } from '../../../libs/weather/src/index.js';
 import { projections } from '../../shared/runtime.js';
 import { PlannedEndpointsModule } from './not-implemented.js';
 
@@ -53,6 +54,7 @@ export class ApiModule {
         RoutingModule,
         BankingModule,
         TrafficModule,
+        WeatherModule,
         PlannedEndpointsModule,
         // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
         StarterModule,

@@ -15,8 +15,6 @@ type Access = 'public' | 'key' | 'account' | 'banking' | 'admin' | 'enterprise';
  * A route is dropped from here when its context lands.
  */
 const PLANNED: Array<[Method[], string, string, Access]> = [
-  [['GET'], '/v2/weather/alerts', 'weather', 'public'],
-  [['GET'], '/v2/precipitation-forecast', 'weather', 'public'],
 ];
 
 const ACCESS_DECORATORS: Record<Access, Array<MethodDecorator & ClassDecorator>> = {

@@ -35,6 +35,7 @@ import { appRoot, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe }
 import { rotateSigningKeysFromCli } from '../../../libs/identity/src/index.js';
 import { SecretBox } from '../../../libs/platform/src/index.js';
 import { graphsRoot, importRoads, prepareRoadGraph } from '../../../libs/routing/src/index.js';
+import { weatherImportCli } from '../../../libs/weather/src/index.js';
 import {
   Gazetteer,
   importBoundaries,
@@ -103,6 +104,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
         return { ...result, stats: { ...result.stats, ...prepared } };
       }),
   },
+  'weather:import': { usage: 'weather:import FILE [FILE …]   (CAP 1.2 alerts, XML; signatures verified when present)', run: (_, args) => weatherImportCli(loadConfig().dataDir, args, (line) => process.stdout.write(`${line}\n`)) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
   'signing-keys:rotate': { usage: 'signing-keys:rotate   (a new key signs certificates and receipts; the old one stays in the JWKS)', run: rotateSigningKeys },

@@ -6,6 +6,8 @@ import type { LandmarkSource } from './routes/landmark-narration.js';
 import { haversineM } from './engine/geo.js';
 import type { RoadConditionsSlot, RoadHazard } from './road-conditions.port.js';
 import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from './routing-engine.port.js';
+import { noteRain, recommendSafer } from './routes/safer-routes.js';
+import type { WeatherConditions } from './weather-conditions.port.js';
 
 /** A hazard this close to a route's line counts in its incident_count and warnings (docs/adr/0025). */
 export const INCIDENT_NEAR_ROUTE_M = 50;
@@ -45,6 +47,7 @@ export class RoutePlanner {
     private readonly network: RoadNetwork,
     private readonly landmarks: LandmarkSource | null,
     private readonly conditions: RoadConditionsSlot | null = null,
+    private readonly weather: WeatherConditions | null = null,
   ) {}
 
   async plan(input: PlanInput): Promise<RoutePlan> {
@@ -66,13 +69,31 @@ export class RoutePlanner {
     const warnings = [...result.warnings];
     if (input.avoid_incidents && blocking.length > 0) warnings.push(`avoid_incidents: ${blocking.length} corroborated road closure(s) avoided`);
     const landmarks = narration === 'street' ? null : this.landmarks;
-    const [best, ...others] = result.paths.map((path) => {
+    const decorate = (path: EngineRouteResult['paths'][number]) => {
       const route = buildRoute(path, { mode, narration, landmarks, warnings, traffic });
       const near = hazards.filter((hazard) => nearLine(hazard, route.geometry.coordinates));
       route.incident_count = near.length;
       for (const hazard of near) route.warnings.push(`${hazard.kind} reported near the route (${hazard.corroborations} report${hazard.corroborations === 1 ? '' : 's'})`);
       return route;
-    });
+    };
+    let [best, ...others] = result.paths.map(decorate);
+    if (this.weather) {
+      // Safer routes (issue #16, routes/safer-routes.ts): rain along each route, then the safer one when the fastest is wet.
+      const weather = this.weather;
+      for (const route of [best, ...others]) await noteRain(route, weather, at);
+      const saferPath = async () => {
+        const safer = await this.engine.route({ points: [input.from, ...(input.via ?? []), input.to], mode, alternatives: 0, constraints: { ...constraints, avoidFloodCrossings: true, avoidUnpaved: true } });
+        const route = safer.paths[0] ? decorate(safer.paths[0]) : null;
+        if (route) await noteRain(route, weather, at);
+        return route;
+      };
+      const safer = await recommendSafer([best, ...others], weather, at, saferPath);
+      [best, ...others] = safer.routes;
+      if (safer.warning) {
+        warnings.push(safer.warning);
+        for (const route of safer.routes) route.warnings.push(safer.warning);
+      }
+    }
     const info = this.network.info;
     return {
       mode,

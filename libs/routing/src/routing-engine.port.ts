@@ -70,7 +70,13 @@ export interface RouteConstraints {
   trafficFactor?: (lat: number, lng: number, highway: string) => number;
   /** Circles no route may enter (a flooded crossing, a blocked road). */
   avoidAreas?: Array<LatLng & { radius_m: number }>;
+  /** Safer routes (issue #16): no fords or flood-prone roads; unpaved roads cost UNPAVED_AVOID_FACTOR times their time. */
+  avoidFloodCrossings?: boolean;
+  avoidUnpaved?: boolean;
 }
+
+/** How much dearer an unpaved road is when a safer route avoids unpaved roads (a preference, not a ban: some places have no other way). */
+export const UNPAVED_AVOID_FACTOR = 3;
 
 export interface EngineRouteRequest {
   /** from, then via points, then to. */

@@ -13,6 +13,7 @@ import { RoadNetwork } from './road-network.js';
 import { RoutePlanner } from './route-planner.js';
 import { RoadConditionsSlot } from './road-conditions.port.js';
 import { ROUTING_ENGINE, type RoutingEngine } from './routing-engine.port.js';
+import { WEATHER_CONDITIONS, type WeatherConditions } from './weather-conditions.port.js';
 
 /** Where prepared graphs live: one file per road dataset version (docs/adr/0018). */
 export function graphsRoot(config: Pick<Config, 'dataDir'>): string {
@@ -34,8 +35,9 @@ export const routingProviders = [
   },
   {
     provide: RoutePlanner,
-    inject: [ROUTING_ENGINE, RoadNetwork, Landmarks, RoadConditionsSlot],
-    useFactory: (engine: RoutingEngine, network: RoadNetwork, landmarks: Landmarks, conditions: RoadConditionsSlot) => new RoutePlanner(engine, network, landmarks, conditions),
+    inject: [ROUTING_ENGINE, RoadNetwork, Landmarks, RoadConditionsSlot, { token: WEATHER_CONDITIONS, optional: true }],
+    useFactory: (engine: RoutingEngine, network: RoadNetwork, landmarks: Landmarks, conditions: RoadConditionsSlot, weather?: WeatherConditions) =>
+      new RoutePlanner(engine, network, landmarks, conditions, weather ?? null),
   },
   // Learned traffic and hazards (docs/adr/0025): the traffic context fills the slot.
   { provide: RoadConditionsSlot, useFactory: () => new RoadConditionsSlot() },

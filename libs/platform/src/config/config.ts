@@ -71,6 +71,17 @@ export interface Config {
   graphhopperUrl?: string;
   /** AUDIT_CHECKPOINT_INTERVAL_S: seconds between signed checkpoints of the access chains that moved (docs/adr/0023); 0 turns them off. */
   auditCheckpointIntervalS: number;
+  /** Weather (docs/adr/0026): CAP feeds to poll and the precipitation forecast provider. */
+  weather: WeatherConfig;
+}
+
+export interface WeatherConfig {
+  /** WEATHER_CAP_FEEDS: RSS/Atom feeds listing CAP alert links (comma-separated http(s) URLs). */
+  capFeeds: string[];
+  /** WEATHER_CAP_POLL_MINUTES: how often the feeds are polled. */
+  capPollMinutes: number;
+  /** PRECIPITATION_FORECAST_URL: base URL of an Open-Meteo compatible forecast API (…/v1/forecast is appended). */
+  forecastUrl?: string;
 }
 
 export interface LanguageConfig {
@@ -163,6 +174,15 @@ export function loadConfig(env: Env = process.env): Config {
     auditCheckpointIntervalS: int(env, 'AUDIT_CHECKPOINT_INTERVAL_S', 300, 0, 86_400),
     starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
     graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
+    weather: {
+      capFeeds: (optional(env, 'WEATHER_CAP_FEEDS') ?? '')
+        .split(',')
+        .map((feed) => feed.trim())
+        .filter(Boolean)
+        .map((feed, index) => url({ [`WEATHER_CAP_FEEDS[${index}]`]: feed }, `WEATHER_CAP_FEEDS[${index}]`, ['http:', 'https:'])!),
+      capPollMinutes: int(env, 'WEATHER_CAP_POLL_MINUTES', 5, 1, 1440),
+      forecastUrl: url(env, 'PRECIPITATION_FORECAST_URL', ['http:', 'https:']),
+    },
     googleJwksUrl: url(env, 'GOOGLE_JWKS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/oauth2/v3/certs',
     googleClientIds: googleClientIds ? googleClientIds.split(',').map((id) => id.trim()).filter(Boolean) : [],
     personalTokenTtlDays: int(env, 'PERSONAL_TOKEN_TTL_DAYS', 30, 1, 365),

@@ -1,6 +1,6 @@
 import { MODES, type Mode } from '../domain/profiles.js';
 import { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from '../domain/errors.js';
-import type { EngineRouteRequest, EngineRouteResult, EnginePath, PathLeg, PathSpan, RouteConstraints, RoutingEngine } from '../routing-engine.port.js';
+import { UNPAVED_AVOID_FACTOR, type EngineRouteRequest, type EngineRouteResult, type EnginePath, type PathLeg, type PathSpan, type RouteConstraints, type RoutingEngine } from '../routing-engine.port.js';
 import { haversineM } from './geo.js';
 import { LoadedNetwork, SNAP_RADIUS_M, type EdgeFactor, type EdgeLeg } from './loaded-network.js';
 import { FLAG_FLOOD_PRONE, FLAG_FORD, type RoadGraph } from './road-graph.js';
@@ -69,6 +69,9 @@ function constraintFactor(graph: RoadGraph, constraints: RouteConstraints): Edge
     const end = graph.geomOffset[edge + 1] - 1;
     const mid = (start + end) >> 1;
     value = Math.max(1, constraints.trafficFactor?.(graph.geomLat[mid], graph.geomLng[mid], graph.ways[graph.edgeWay[edge]].highway) ?? 1);
+    const way = graph.ways[graph.edgeWay[edge]];
+    if (constraints.avoidFloodCrossings && (way.ford || way.flood_prone || (graph.edgeFlags[edge] & (FLAG_FORD | FLAG_FLOOD_PRONE)) !== 0)) value = Infinity;
+    if (constraints.avoidUnpaved && way.surface_class === 'unpaved') value *= UNPAVED_AVOID_FACTOR;
     for (const area of constraints.avoidAreas ?? []) {
       // A degree of latitude is at least 110 km: points further off in latitude than the radius cannot be inside.
       const reach = area.radius_m / 110_000;

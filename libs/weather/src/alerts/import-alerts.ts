@@ -1,0 +1,29 @@
+import { CapError, type CapAlert } from '../cap/parse-cap.js';
+import { readCap } from '../cap/read-cap.js';
+import type { AlertLog } from './alert-log.js';
+
+export interface ImportOutcome {
+  accepted: number;
+  duplicates: number;
+  rejected: Array<{ source: string; reason: string }>;
+}
+
+/**
+ * Reads CAP documents and appends the valid ones to the alert log; a document
+ * that fails validation or its signature is refused and reported (and logged
+ * by the caller), the others still go in.
+ */
+export function importAlerts(log: AlertLog, documents: Array<{ source: string; xml: string }>): ImportOutcome {
+  const accepted: CapAlert[] = [];
+  const rejected: ImportOutcome['rejected'] = [];
+  for (const document of documents) {
+    try {
+      accepted.push(readCap(document.xml));
+    } catch (error) {
+      if (!(error instanceof CapError)) throw error;
+      rejected.push({ source: document.source, reason: error.message });
+    }
+  }
+  const fresh = log.append(accepted);
+  return { accepted: fresh, duplicates: accepted.length - fresh, rejected };
+}

@@ -1,0 +1,30 @@
+import { Controller, Get, Inject, Optional, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../../../platform/src/index.js';
+import { DEFAULT_FORECAST_BOX, FORECAST_GRID, FORECAST_HOURS, MAX_FORECAST_BOX_DEG, parseBox, precipitationCloud } from '../../forecast/precipitation-forecast.js';
+import { PRECIPITATION_PROVIDER, type PrecipitationProvider } from '../../forecast/precipitation-provider.port.js';
+import { WeatherAreaRequest } from '../get-alerts/get-alerts.request.js';
+
+/** interface.md: GET /v2/precipitation-forecast, public. */
+@ApiTags('weather')
+@Controller('v2/precipitation-forecast')
+export class GetPrecipitationForecastController {
+  constructor(@Optional() @Inject(PRECIPITATION_PROVIDER) private readonly provider: PrecipitationProvider | null) {}
+
+  @Get()
+  @Public()
+  @ApiOperation({
+    summary: 'Precipitation forecast for the next 6 hours',
+    description:
+      `A GeoJSON point cloud in \`data\`: a ${FORECAST_GRID}×${FORECAST_GRID} lattice over \`bbox\` (at most ${MAX_FORECAST_BOX_DEG}° each way), ` +
+      `or ±0.1° around \`lat\`+\`lng\`, or Greater Accra by default; each point has \`max_probability_pct\` (highest hourly chance of rain over the next ${FORECAST_HOURS} hours) ` +
+      'and `expected_mm` (the hourly amounts summed), ordered by probability, highest first. From the provider at PRECIPITATION_FORECAST_URL (the Open-Meteo API shape).',
+  })
+  @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features, hours, provider}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `bbox`' })
+  @ApiResponse({ status: 503, description: 'FORECAST_NOT_CONFIGURED (no PRECIPITATION_FORECAST_URL) or FORECAST_UNAVAILABLE (the provider failed)' })
+  async forecast(@Query() request: WeatherAreaRequest) {
+    const box = parseBox(request.bbox, request.lat, request.lng) ?? DEFAULT_FORECAST_BOX;
+    return precipitationCloud(this.provider ?? null, box);
+  }
+}
