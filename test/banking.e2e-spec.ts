@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
 import { systemClock } from '../libs/platform/src/index.js';
+import { weatherImportCli } from '../libs/weather/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
 
@@ -158,6 +159,33 @@ describe('banking features', () => {
     // Only the account's own loans: the lender's are unknown here.
     expect(await data(await service.request('POST', '/v2/analytics/portfolio-risk', { key: other.key, body: { loan_ids: ['loan-point', 'risk-away'] } }))).toMatchObject({ loans_assessed: 1, not_found: ['loan-point'] });
     expect((await service.request('POST', '/v2/analytics/portfolio-risk', { key: other.key, body: { not_seen_days: 0 } })).status).toBe(400);
+  });
+
+  it('counts loans under an active flood alert once CAP alerts exist (the weather factor through ALERT_AREAS)', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'banking-cap-')), 'flood.xml');
+    const expires = new Date(Date.now() + 2 * 3_600_000).toISOString().replace('Z', '+00:00').replace(/\.\d{3}/, '');
+    writeFileSync(
+      file,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
+  <identifier>BANKING-FLOOD-1</identifier><sender>gmet@meteo.gov.gh</sender><sent>2026-11-23T12:00:00+00:00</sent>
+  <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
+  <info>
+    <category>Met</category><event>Flood</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
+    <expires>${expires}</expires><headline>Flood warning for Accra</headline>
+    <area><areaDesc>Greater Accra</areaDesc><polygon>5.50,-0.30 5.50,-0.10 5.70,-0.10 5.70,-0.30 5.50,-0.30</polygon></area>
+  </info>
+</alert>`,
+    );
+    expect(await weatherImportCli(service.dataDir, [file], () => {})).toBe(0);
+    const risk = await eventually(async () => {
+      const answer = await data<{ factors: { weather_alert: { available: boolean; count?: number; loan_ids?: string[] } } }>(
+        await service.request('POST', '/v2/analytics/portfolio-risk', { key: other.key, body: { loan_ids: ['risk-away', 'risk-unseen'] } }),
+      );
+      return answer.factors.weather_alert.available ? answer : undefined;
+    });
+    expect(risk.factors.weather_alert).toMatchObject({ available: true, count: 2 });
+    expect([...(risk.factors.weather_alert.loan_ids ?? [])].sort()).toEqual(['risk-away', 'risk-unseen']);
   });
 
   it('schedules re-verifications, lists, reads and cancels them; another account sees none of them', async () => {

@@ -21,6 +21,7 @@ import { TrafficModule } from '../../../libs/traffic/src/index.js';
 import { WeatherModule } from '../../../libs/weather/src/index.js';
 import { projections } from '../../shared/runtime.js';
 import { PlannedEndpointsModule } from './not-implemented.js';
+import { WeatherAlertAreas, WeatherAlertAreasModule } from './weather-alert-areas.js';
 
 /**
  * The HTTP application: every bounded context's controllers behind the API-key
@@ -52,7 +53,8 @@ export class ApiModule {
         LanguageModule,
         TransitModule,
         RoutingModule,
-        BankingModule,
+        // Portfolio risk's weather factor reads the CAP alerts (apps/api/src/weather-alert-areas.ts).
+        BankingModule.withAlertAreas({ module: WeatherAlertAreasModule, provider: WeatherAlertAreas }),
         TrafficModule,
         WeatherModule,
         PlannedEndpointsModule,

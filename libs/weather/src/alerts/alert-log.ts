@@ -68,6 +68,9 @@ export class AlertLog {
  * routes through its WeatherConditions port): which points an active alert
  * covers at a time.
  */
+/** CAP severities that count as "severe weather" for portfolio risk, whatever the event. */
+const SEVERE = new Set(['Severe', 'Extreme']);
+
 export class WeatherAlerts {
   constructor(
     private readonly log: AlertLog,
@@ -75,8 +78,11 @@ export class WeatherAlerts {
   ) {}
 
   /** Per point: is it inside an active alert's area at `at`? `configured`: an alert source is set up or alerts were loaded. */
-  coveringPoints(points: Array<{ lat: number; lng: number }>, at: Date, options: { wetOnly?: boolean } = {}): { configured: boolean; covered: boolean[] } {
-    const active = this.log.current().active(at).filter((alert) => !options.wetOnly || isWetAlert(alert));
+  coveringPoints(points: ReadonlyArray<{ lat: number; lng: number }>, at: Date, options: { wetOnly?: boolean; wetOrSevere?: boolean } = {}): { configured: boolean; covered: boolean[] } {
+    const active = this.log
+      .current()
+      .active(at)
+      .filter((alert) => (!options.wetOnly || isWetAlert(alert)) && (!options.wetOrSevere || isWetAlert(alert) || SEVERE.has(alert.severity)));
     return {
       configured: this.feedsConfigured || this.log.loaded,
       covered: points.map(({ lat, lng }) => active.some((alert) => alertCovers(alert, [lng, lat] as LngLat))),

@@ -56,7 +56,7 @@ export class PortfolioRiskController {
       `Per loan a score 0-100: out_of_zone ${RISK_WEIGHTS.out_of_zone}, not_seen ${RISK_WEIGHTS.not_seen}, drifting ${RISK_WEIGHTS.drifting}, weather_alert ${RISK_WEIGHTS.weather_alert}, ` +
       `concentration ${RISK_WEIGHTS.concentration} × min(1, loans in its res-7 hex / concentration_min_loans); ${HIGH_RISK}+ high, ${MEDIUM_RISK}+ medium (docs/adr/0022). ` +
       'Positions are used only for borrowers under a loan_collections consent; the others count as not seen and are listed under no_consent. ' +
-      'weather_alert says `available: false` until weather alerts exist on the deployment.',
+      'weather_alert counts loans whose zone anchor an active CAP flood/rain or Severe/Extreme alert covers; it says `available: false` while the deployment has no alert feed and no imported alert.',
   })
   @ApiResponse({
     status: 200,
