@@ -121,8 +121,8 @@ export function circleOf(value: string): Array<[number, number]> {
 /**
  * Parses and validates one CAP 1.2 document. The validation is structural:
  * the elements, enumerations and dateTime pattern the CAP 1.2 schema
- * requires (the schema ships in `libs/weather/src/cap/CAP-v1.2.xsd`;
- * docs/adr/0026 says why it is not run by a schema engine). Throws CapError.
+ * requires, written from the CAP 1.2 specification (docs/adr/0026 says why
+ * no XSD engine runs). Throws CapError.
  */
 export function parseCap(xml: string): CapAlert {
   if (Buffer.byteLength(xml) > MAX_CAP_BYTES) throw new CapError(`CAP: document larger than ${MAX_CAP_BYTES} bytes`);
