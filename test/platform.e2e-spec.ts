@@ -23,7 +23,7 @@ describe('platform over HTTP (embedded adapters)', () => {
     const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths['/v2/admin/audit'])).toContain('get');
-    expect(document.paths['/v2/weather/alerts'].get).toMatchObject({ responses: { '501': expect.anything() } });
+    expect(document.paths['/v2/weather/alerts'].get).toMatchObject({ responses: { '200': expect.anything() } });
   });
 
   it('answers an unknown path with 404 NOT_FOUND in the envelope', async () => {
@@ -64,12 +64,6 @@ describe('platform over HTTP (embedded adapters)', () => {
     const huge = await service.request('POST', '/v2/monitoring/pings', { key: ADMIN_KEY, rawBody: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }) });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
-  });
-
-  it('answers specified-but-unbuilt endpoints with 501 NOT_IMPLEMENTED', async () => {
-    const response = await service.request('GET', '/v2/weather/alerts', { key: ADMIN_KEY });
-    expect(response.status).toBe(501);
-    expect(await response.json()).toMatchObject({ success: false, error: { code: 'NOT_IMPLEMENTED' } });
   });
 
   it('echoes a well-formed request id and makes one up otherwise', async () => {
