@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dumpOpenApi } from './openapi-dump.js';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { accessStream, verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
@@ -112,6 +113,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
 
 /** Commands that need neither the configuration nor the backends. */
 const standalone: Record<string, { usage: string; run: (args: string[]) => Promise<number> }> = {
+  'openapi:dump': { usage: 'openapi:dump FILE   (the served OpenAPI document, keys sorted: the typed client is generated from it)', run: dumpOpenApi },
   'starter:build': { usage: 'starter:build DIR [--sources DIR] [--recipe FILE]   (the starter pack from its sources; default sources ../shared/data, recipe starter/ghana/recipe.json)', run: buildStarter },
 };
 
