@@ -3,7 +3,7 @@ import { parseMode, type Mode } from './domain/profiles.js';
 import type { RoadNetwork } from './road-network.js';
 import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
 import type { LandmarkSource } from './routes/landmark-narration.js';
-import { haversineM } from './engine/geo.js';
+import { haversineM, projectOnSegment } from './engine/geo.js';
 import type { RoadConditionsSlot, RoadHazard } from './road-conditions.port.js';
 import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from './routing-engine.port.js';
 import { noteRain, recommendSafer } from './routes/safer-routes.js';
@@ -117,19 +117,8 @@ function nearLine(hazard: RoadHazard, line: Array<[number, number]>): boolean {
   const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
   for (let i = 0; i < line.length; i++) {
     if (haversineM(hazard.lat, hazard.lng, line[i][1], line[i][0]) <= reach) return true;
-    if (i > 0 && distanceToSegmentM(hazard, line[i - 1], line[i]) <= reach) return true;
+    if (i > 0 && projectOnSegment(hazard.lat, hazard.lng, line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]).distanceM <= reach) return true;
   }
   return false;
 }
 
-/** Metres from a point to a segment, on a local equirectangular plane (short segments). */
-function distanceToSegmentM(point: LatLng, a: [number, number], b: [number, number]): number {
-  const k = Math.cos((point.lat * Math.PI) / 180);
-  const ax = (a[0] - point.lng) * k, ay = a[1] - point.lat;
-  const bx = (b[0] - point.lng) * k, by = b[1] - point.lat;
-  const dx = bx - ax, dy = by - ay;
-  const length2 = dx * dx + dy * dy;
-  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / length2));
-  const x = ax + t * dx, y = ay + t * dy;
-  return Math.sqrt(x * x + y * y) * 111_320;
-}
