@@ -3,6 +3,7 @@ import { PlaceGrid, type NearbyPlace } from './domain/place-grid.js';
 import { SearchIndex, type SearchQuery, type SearchResult } from './domain/search-index.js';
 import { DatasetNotLoadedError } from './errors.js';
 import { LandmarkIndex } from './landmarks/domain/landmark-index.js';
+import { PolledDataset } from './reference/polled-dataset.js';
 import type { DatasetVersion, ReferenceStore } from './reference/reference-store.js';
 
 export interface LoadedDataset {
@@ -39,30 +40,17 @@ interface Log {
  * search in between answers from the old one. A version that fails its
  * checksum is refused and the previous index stays.
  */
-export class Gazetteer {
+export class Gazetteer extends PolledDataset {
   private snapshot: Snapshot | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private reloading: Promise<boolean> | null = null;
   /** The versions that last failed to load: not retried (nor logged again) until a pointer moves. */
   private failedKey: string | null = null;
 
   constructor(
     private readonly store: ReferenceStore,
     private readonly log: Log,
-    private readonly pollMs = 2000,
-  ) {}
-
-  async start(): Promise<void> {
-    await this.reload();
-    if (this.pollMs > 0) {
-      this.timer = setInterval(() => void this.reload(), this.pollMs);
-      this.timer.unref();
-    }
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    pollMs = 2000,
+  ) {
+    super(pollMs);
   }
 
   get datasets(): LoadedDataset[] {
@@ -101,14 +89,7 @@ export class Gazetteer {
   }
 
   /** Loads the live versions when they differ from the loaded ones; true when it swapped the index. */
-  reload(): Promise<boolean> {
-    this.reloading ??= this.load().finally(() => {
-      this.reloading = null;
-    });
-    return this.reloading;
-  }
-
-  private async load(): Promise<boolean> {
+  protected async load(): Promise<boolean> {
     let key = '';
     try {
       const versions: DatasetVersion[] = [];

@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './gazetteer.js';
 export * from './places.module.js';
 export * from './reference/reference-store.js';
+export * from './reference/polled-dataset.js';
 export * from './importers/importers.js';
 export { OsmFormatError, type OsmMember, type OsmVisitor } from './importers/osm-source.js';
 export { type OsmTags } from './domain/osm-tags.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { DatasetVersion, ReferenceStore } from '../../places/src/index.js';
+import { PolledDataset, type DatasetVersion, type ReferenceStore } from '../../places/src/index.js';
 import { GraphFileError, readGraphFile } from './engine/graph-file.js';
 import { LoadedNetwork } from './engine/loaded-network.js';
 import { prepareDataset } from './engine/prepare-dataset.js';
@@ -30,31 +30,18 @@ export interface RoadNetworkInfo {
  * Like the gazetteer, it polls the dataset pointer and swaps a new version in
  * when one is imported; routes in flight finish on the old one.
  */
-export class RoadNetwork {
+export class RoadNetwork extends PolledDataset {
   private loaded: LoadedNetwork | null = null;
   private info_: RoadNetworkInfo | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private reloading: Promise<boolean> | null = null;
   private failedVersion: string | null = null;
 
   constructor(
     private readonly store: ReferenceStore,
     private readonly graphsDir: string,
     private readonly log: Log,
-    private readonly pollMs = 2000,
-  ) {}
-
-  async start(): Promise<void> {
-    await this.reload();
-    if (this.pollMs > 0) {
-      this.timer = setInterval(() => void this.reload(), this.pollMs);
-      this.timer.unref();
-    }
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    pollMs = 2000,
+  ) {
+    super(pollMs);
   }
 
   current(): LoadedNetwork | null {
@@ -70,14 +57,7 @@ export class RoadNetwork {
     return (await this.store.currentVersion(ROAD_DATASET)) !== null;
   }
 
-  reload(): Promise<boolean> {
-    this.reloading ??= this.load().finally(() => {
-      this.reloading = null;
-    });
-    return this.reloading;
-  }
-
-  private async load(): Promise<boolean> {
+  protected async load(): Promise<boolean> {
     let versionName: string | null = null;
     try {
       versionName = await this.store.currentVersion(ROAD_DATASET);

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DATASET_NAME, type DatasetVersion, type ReferenceStore } from '../../places/src/index.js';
+import { DATASET_NAME, PolledDataset, type DatasetVersion, type ReferenceStore } from '../../places/src/index.js';
 import type { FeedRecord } from './domain/feed-records.js';
 import type { Point } from './domain/geo.js';
 import { TransitNetwork } from './domain/network.js';
@@ -41,30 +41,17 @@ export async function liveTransitDatasets(store: ReferenceStore): Promise<string
  * the old and swaps it in; a version that fails its checksum or does not
  * compile is refused and the previous network keeps serving.
  */
-export class TransitFeeds {
+export class TransitFeeds extends PolledDataset {
   private feeds: LoadedFeed[] = [];
   private key = '';
   private failedKey: string | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private reloading: Promise<boolean> | null = null;
 
   constructor(
     private readonly store: ReferenceStore,
     private readonly log: Log,
-    private readonly pollMs = 2000,
-  ) {}
-
-  async start(): Promise<void> {
-    await this.reload();
-    if (this.pollMs > 0) {
-      this.timer = setInterval(() => void this.reload(), this.pollMs);
-      this.timer.unref();
-    }
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    pollMs = 2000,
+  ) {
+    super(pollMs);
   }
 
   get loaded(): readonly LoadedFeed[] {
@@ -87,14 +74,7 @@ export class TransitFeeds {
     return best;
   }
 
-  reload(): Promise<boolean> {
-    this.reloading ??= this.load().finally(() => {
-      this.reloading = null;
-    });
-    return this.reloading;
-  }
-
-  private async load(): Promise<boolean> {
+  protected async load(): Promise<boolean> {
     let key = '';
     try {
       const versions: DatasetVersion[] = [];
