@@ -25,7 +25,7 @@ export interface CapAlert {
   effective: string | null;
   expires: string | null;
   areas: AlertArea[];
-  /** The XML signature: none, verified, or present but in algorithms we cannot check (cap/verify-signature.ts). */
+  /** The XML signature: none, verified, or present but outside the profile we verify (cap/verify-signature.ts). */
   signature: 'unsigned' | 'valid' | 'unverifiable';
 }
 
@@ -118,15 +118,21 @@ export function circleOf(value: string): Array<[number, number]> {
   return ring;
 }
 
+/** Refuses, before any parser sees it, a document over MAX_CAP_BYTES or one with a DTD or entity declarations (no entity expansion, no external fetch). */
+export function checkCapText(xml: string): void {
+  if (Buffer.byteLength(xml) > MAX_CAP_BYTES) throw new CapError(`CAP: document larger than ${MAX_CAP_BYTES} bytes`);
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new CapError('CAP: DTDs and entity declarations are refused');
+}
+
 /**
  * Parses and validates one CAP 1.2 document. The validation is structural:
  * the elements, enumerations and dateTime pattern the CAP 1.2 schema
- * requires, written from the CAP 1.2 specification (docs/adr/0026 says why
- * no XSD engine runs). Throws CapError.
+ * requires, written from the CAP 1.2 specification. readCap (read-cap.ts)
+ * runs the XML schema itself before this; these checks stay so that a
+ * document read on its own is never half-checked. Throws CapError.
  */
 export function parseCap(xml: string): CapAlert {
-  if (Buffer.byteLength(xml) > MAX_CAP_BYTES) throw new CapError(`CAP: document larger than ${MAX_CAP_BYTES} bytes`);
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new CapError('CAP: DTDs and entity declarations are refused');
+  checkCapText(xml);
   const wellFormed = XMLValidator.validate(xml);
   if (wellFormed !== true) throw new CapError(`CAP: not well-formed XML (${wellFormed.err.msg}, line ${wellFormed.err.line})`);
   const document = parser.parse(xml) as Record<string, unknown>;
