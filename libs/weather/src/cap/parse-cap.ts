@@ -46,13 +46,16 @@ const CAP_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d)$/;
 /** A CAP document larger than this is refused before parsing. */
 export const MAX_CAP_BYTES = 2 * 1024 * 1024;
 
+/** CAP elements that may repeat: always lists in the tree capOf reads. */
+export const CAP_LISTS = new Set(['info', 'area', 'polygon', 'circle', 'category', 'eventCode', 'parameter', 'resource', 'geocode', 'responseType', 'code']);
+
 const parser = new XMLParser({
   ignoreAttributes: false,
   removeNSPrefix: true,
   parseTagValue: false,
   trimValues: true,
   processEntities: true,
-  isArray: (name) => ['info', 'area', 'polygon', 'circle', 'category', 'eventCode', 'parameter', 'resource', 'geocode', 'responseType'].includes(name),
+  isArray: (name) => CAP_LISTS.has(name),
 });
 
 const text = (value: unknown): string | null => {
@@ -139,6 +142,16 @@ export function parseCap(xml: string): CapAlert {
   const alert = document.alert as Record<string, unknown> | undefined;
   if (!alert || typeof alert !== 'object') throw new CapError('CAP: the root element must be <alert>');
   if (!ROOT_IN_CAP_NS.test(xml)) throw new CapError(`CAP: the <alert> namespace must be ${CAP_NS}`);
+  return capOf(alert, 'Signature' in alert);
+}
+
+/**
+ * The fields we keep, from the <alert> element as a plain tree (child local
+ * name → text, or a tree, or a list for CAP_LISTS), with the checks above.
+ * parseCap builds the tree with fast-xml-parser; readCap from the libxml2
+ * document it has already parsed and validated (read-cap.ts).
+ */
+export function capOf(alert: Record<string, unknown>, signed: boolean): CapAlert {
   const identifier = required(alert, 'identifier');
   const sender = required(alert, 'sender');
   const sent = date(alert, 'sent', true)!;
@@ -189,6 +202,6 @@ export function parseCap(xml: string): CapAlert {
     effective: date(info, 'effective'),
     expires: date(info, 'expires'),
     areas,
-    signature: 'Signature' in alert ? 'unverifiable' : 'unsigned',
+    signature: signed ? 'unverifiable' : 'unsigned',
   };
 }

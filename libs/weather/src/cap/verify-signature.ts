@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
-import { XmlC14NMode, XmlElement, XmlText, type XmlDocument, type C14NOptions } from 'libxml2-wasm';
+import { XmlC14NMode, XmlElement, XmlText, XmlXPath, type XmlDocument, type C14NOptions } from 'libxml2-wasm';
 import { parseCapDocument } from './cap-schema.js';
 import { CapError } from './parse-cap.js';
 
@@ -47,7 +47,14 @@ interface SignaturePlan {
   signer: string | null;
 }
 
-const string = (node: XmlElement, xpath: string): string => String(node.eval(`string(${xpath})`, NS)).trim();
+/** XPath expressions compiled once per process: compiling with namespaces costs more than evaluating. */
+const compiled = new Map<string, XmlXPath>();
+const xpath = (expression: string): XmlXPath => {
+  let found = compiled.get(expression);
+  if (!found) compiled.set(expression, (found = XmlXPath.compile(expression, NS)));
+  return found;
+};
+const string = (node: XmlElement, path: string): string => String(node.eval(xpath(`string(${path})`))).trim();
 const prefixList = (node: XmlElement | null): string[] | undefined => {
   const list = node?.attr('PrefixList')?.value.trim();
   return list ? list.split(/\s+/).map((prefix) => (prefix === '#default' ? '' : prefix)) : undefined;
@@ -73,14 +80,14 @@ const prefixList = (node: XmlElement | null): string[] | undefined => {
  * out to digest the rest), so the caller checks the schema first.
  */
 export function verifyCapSignature(document: XmlDocument, xml: string): SignatureCheck {
-  const signatures = document.find('//ds:Signature', NS) as XmlElement[];
+  const signatures = document.find(xpath('//ds:Signature')) as XmlElement[];
   if (signatures.length === 0) return { status: 'unsigned' };
   const plan = planOf(signatures);
   if ('reason' in plan) return { status: 'unverifiable', reason: plan.reason };
   if (verifies(document, signatures[0], plan, false)) return { status: 'valid', signer: plan.signer, normalised: false };
   const normalised = parseCapDocument(xml);
   try {
-    const signature = normalised.get('/*/ds:Signature', NS) as XmlElement;
+    const signature = normalised.get(xpath('/*/ds:Signature')) as XmlElement;
     if (verifies(normalised, signature, plan, true)) return { status: 'valid', signer: plan.signer, normalised: true };
   } finally {
     normalised.dispose();
@@ -98,11 +105,11 @@ function planOf(signatures: XmlElement[]): SignaturePlan | { reason: string } {
   const method = SIGNATURE_METHODS[methodUri];
   if (!signedInfo) return { reason: `unsupported canonicalization ${string(signature, 'ds:SignedInfo/ds:CanonicalizationMethod/@Algorithm')}` };
   if (!method) return { reason: `unsupported signature method ${methodUri}` };
-  const references = signature.find('ds:SignedInfo/ds:Reference', NS) as XmlElement[];
+  const references = signature.find(xpath('ds:SignedInfo/ds:Reference')) as XmlElement[];
   if (references.length !== 1) return { reason: `${references.length} references (one, to the whole document, is supported)` };
   const [reference] = references;
   if (reference.attr('URI')?.value !== '') return { reason: 'the reference is not to the whole document (URI="")' };
-  const transforms = (reference.find('ds:Transforms/ds:Transform', NS) as XmlElement[]).map((transform) => transform.attr('Algorithm')?.value ?? '');
+  const transforms = (reference.find(xpath('ds:Transforms/ds:Transform')) as XmlElement[]).map((transform) => transform.attr('Algorithm')?.value ?? '');
   const c14nTransforms = transforms.filter((transform) => transform !== ENVELOPED);
   if (!transforms.includes(ENVELOPED)) return { reason: 'the signature is not enveloped' };
   if (c14nTransforms.length > 1 || (c14nTransforms[0] && !CANONICALIZATIONS[c14nTransforms[0]])) return { reason: `unsupported transforms ${c14nTransforms.join(', ')}` };
@@ -111,12 +118,12 @@ function planOf(signatures: XmlElement[]): SignaturePlan | { reason: string } {
   const key = keyOf(signature);
   if ('reason' in key) return key;
   if (key.key.asymmetricKeyType !== method.key) throw new CapSignatureError(`CAP: the signature method ${methodUri} does not match the ${key.key.asymmetricKeyType} key in KeyInfo`);
-  const c14nTransform = reference.get(`ds:Transforms/ds:Transform[@Algorithm!='${ENVELOPED}']`, NS) as XmlElement | null;
+  const c14nTransform = reference.get(xpath(`ds:Transforms/ds:Transform[@Algorithm!='${ENVELOPED}']`)) as XmlElement | null;
   return {
     signedInfo,
     method,
     // With no canonicalization transform the node set is serialized as Canonical XML 1.0; URI="" never keeps comments (XML-DSig 4.4.3.2).
-    reference: { ...(CANONICALIZATIONS[c14nTransforms[0]] ?? CANONICALIZATIONS['http://www.w3.org/TR/2001/REC-xml-c14n-20010315']), withComments: false, prefixes: prefixList(c14nTransform?.get('ec:InclusiveNamespaces', NS) as XmlElement | null) },
+    reference: { ...(CANONICALIZATIONS[c14nTransforms[0]] ?? CANONICALIZATIONS['http://www.w3.org/TR/2001/REC-xml-c14n-20010315']), withComments: false, prefixes: prefixList(c14nTransform?.get(xpath('ec:InclusiveNamespaces')) as XmlElement | null) },
     digest: { hash: digestHash, value: string(reference, 'ds:DigestValue').replace(/\s+/g, '') },
     signatureValue: Buffer.from(string(signature, 'ds:SignatureValue').replace(/\s+/g, ''), 'base64'),
     key: key.key,
@@ -157,7 +164,7 @@ function stripIndentation(element: XmlElement): void {
 /** SignedInfo's signature, then the document's digest without the signature (the enveloped-signature transform). */
 function verifies(document: XmlDocument, signature: XmlElement, plan: SignaturePlan, normalised: boolean): boolean {
   if (normalised) stripIndentation(document.root);
-  const signedInfo = signature.get('ds:SignedInfo', NS) as XmlElement;
+  const signedInfo = signature.get(xpath('ds:SignedInfo')) as XmlElement;
   const canonicalSignedInfo = signedInfo.canonicalizeToString(plan.signedInfo);
   const method = plan.method.key === 'ec' ? { key: plan.key, dsaEncoding: 'ieee-p1363' as const } : plan.key;
   if (!verify(plan.method.hash, Buffer.from(canonicalSignedInfo, 'utf8'), method, plan.signatureValue)) return false;
