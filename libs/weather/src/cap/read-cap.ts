@@ -1,6 +1,6 @@
-import { XmlElement } from 'libxml2-wasm';
+import { XmlElement, XmlError } from 'libxml2-wasm';
 import { parseCapDocument, validateCapSchema } from './cap-schema.js';
-import { CAP_LISTS, capOf, checkCapText, type CapAlert } from './parse-cap.js';
+import { CAP_LISTS, CapError, capOf, checkCapText, type CapAlert } from './parse-cap.js';
 import { verifyCapSignature } from './verify-signature.js';
 
 /**
@@ -19,6 +19,10 @@ export function readCap(xml: string): CapAlert {
     const fields = treeOf(document.root);
     const check = verifyCapSignature(document, xml);
     return { ...capOf(fields, false), signature: check.status };
+  } catch (error) {
+    // libxml2 failing on a document (a canonicalization it cannot do) refuses that document, never the import.
+    if (error instanceof XmlError && !(error instanceof CapError)) throw new CapError(`CAP: ${error.message}`);
+    throw error;
   } finally {
     document.dispose();
   }

@@ -140,9 +140,10 @@ export class CapFeedPoller {
       capDocuments.inc({ outcome: result });
       return result;
     } catch (error) {
-      if (!(error instanceof CapError)) throw error;
+      // Anything else (the reader thread dying on a document) refuses this document too; the feed goes on.
+      const reason = error instanceof CapError ? error.message : `CAP: could not be read (${(error as Error).message})`;
       capDocuments.inc({ outcome: 'rejected' });
-      this.logger.error({ event: 'weather.cap_rejected', url: link, reason: error.message });
+      this.logger.error({ event: 'weather.cap_rejected', url: link, reason });
       return 'rejected';
     }
   }
