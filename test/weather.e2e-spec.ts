@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -131,6 +131,14 @@ describe('weather and safer routes', () => {
     const lines: string[] = [];
     expect(await weatherImportCli(service.dataDir, [good, bad], (line) => lines.push(line))).toBe(1);
     expect(lines[1]).toMatch(/refused .*bad\.xml: CAP schema: line 4: Element 'cap:status': .*'Maybe'/);
+    if (existsSync(capDir)) {
+      // A real signed alert altered after signing: refused, the reason printed.
+      const tampered = path.join(dir, 'tampered.xml');
+      writeFileSync(tampered, readFileSync(path.join(capDir, 'sc_valid.xml'), 'utf8').replace('<severity>Moderate</severity>', '<severity>Extreme</severity>'));
+      const refused: string[] = [];
+      expect(await weatherImportCli(service.dataDir, [tampered], (line) => refused.push(line))).toBe(1);
+      expect(refused[1]).toMatch(/refused .*tampered\.xml: CAP: the XML signature does not verify/);
+    }
     const now = await alerts('?lat=5.6037&lng=-0.187');
     expect(now.features.map((feature) => feature.properties.identifier)).toEqual(['E2E-1']);
   });
