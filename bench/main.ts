@@ -18,6 +18,7 @@ import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
 import { runTransitBench } from './transit.bench.js';
 import { runTrafficBench } from './traffic.bench.js';
+import { runWeatherBench } from './weather.bench.js';
 
 /**
  * `npm run bench [-- event-store|http]`: every figure next to a baseline
@@ -77,6 +78,7 @@ const benches: Record<string, () => Promise<Section>> = {
       progress,
     }),
   banking: () => runBankingBench({ loans: quick ? 10_000 : 100_000, rounds: 2, progress }),
+  weather: () => runWeatherBench({ documents: quick ? 100 : 500, alerts: quick ? 100 : 500, ...loadPhases(50, 4) }),
 };
 
 const requested = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -112,7 +112,7 @@ describe('weather and safer routes', () => {
     expect(togo.type).toBe('FeatureCollection');
     expect(togo.features).toHaveLength(1);
     expect(togo.features[0].geometry?.type).toBe('MultiPolygon');
-    expect(togo.features[0].properties).toMatchObject({ event: 'Rain/Wet Spell', severity: 'Severe', urgency: 'Immediate', certainty: 'Observed', expires: '2024-06-06T22:00:00.000Z', signature: 'unverifiable' });
+    expect(togo.features[0].properties).toMatchObject({ event: 'Rain/Wet Spell', severity: 'Severe', urgency: 'Immediate', certainty: 'Observed', expires: '2024-06-06T22:00:00.000Z', signature: 'valid' });
     expect(togo.features[0].properties).toHaveProperty('headline');
     expect(togo.features[0].properties.instruction).toMatch(/inondations/);
     expect((await alerts('?at=2024-06-06T18:00:00Z&bbox=0,6,2,7')).features.map((feature) => feature.properties.event)).toEqual(['Rain/Wet Spell']);
@@ -130,7 +130,15 @@ describe('weather and safer routes', () => {
     writeFileSync(bad, capAlert({ identifier: 'E2E-2' }).replace('<status>Actual</status>', '<status>Maybe</status>'));
     const lines: string[] = [];
     expect(await weatherImportCli(service.dataDir, [good, bad], (line) => lines.push(line))).toBe(1);
-    expect(lines[1]).toMatch(/refused .*bad\.xml: CAP: <status> "Maybe"/);
+    expect(lines[1]).toMatch(/refused .*bad\.xml: CAP schema: line 4: Element 'cap:status': .*'Maybe'/);
+    if (existsSync(capDir)) {
+      // A real signed alert altered after signing: refused, the reason printed.
+      const tampered = path.join(dir, 'tampered.xml');
+      writeFileSync(tampered, readFileSync(path.join(capDir, 'sc_valid.xml'), 'utf8').replace('<severity>Moderate</severity>', '<severity>Extreme</severity>'));
+      const refused: string[] = [];
+      expect(await weatherImportCli(service.dataDir, [tampered], (line) => refused.push(line))).toBe(1);
+      expect(refused[1]).toMatch(/refused .*tampered\.xml: CAP: the XML signature does not verify/);
+    }
     const now = await alerts('?lat=5.6037&lng=-0.187');
     expect(now.features.map((feature) => feature.properties.identifier)).toEqual(['E2E-1']);
   });

@@ -46,6 +46,8 @@ function alertTouchesBox(alert: CapAlert, box: BBox): boolean {
 export class AlertBook {
   private readonly alerts = new Map<string, CapAlert>();
   private readonly replaced = new Set<string>();
+  /** Per kept alert, read once: its expiry instant (ms; Infinity without one) and the box around its areas (null without geometry). */
+  private readonly index = new Map<CapAlert, { expiresAt: number; box: BBox | null }>();
 
   constructor(messages: Iterable<CapAlert> = []) {
     for (const message of messages) this.add(message);
@@ -57,10 +59,15 @@ export class AlertBook {
     if (this.alerts.has(key) || this.replaced.has(key)) return false;
     for (const reference of message.references) {
       const referenced = keyOf(reference.sender, reference.identifier);
+      const gone = this.alerts.get(referenced);
+      if (gone) this.index.delete(gone);
       this.alerts.delete(referenced);
       this.replaced.add(referenced);
     }
-    if (message.msgType === 'Alert' || message.msgType === 'Update') this.alerts.set(key, message);
+    if (message.msgType === 'Alert' || message.msgType === 'Update') {
+      this.alerts.set(key, message);
+      this.index.set(message, { expiresAt: message.expires === null ? Infinity : Date.parse(message.expires), box: boxOf(message) });
+    }
     return true;
   }
 
@@ -68,22 +75,45 @@ export class AlertBook {
     return this.alerts.size;
   }
 
-  /** Actual alerts in effect at `at`: not expired, not replaced, not cancelled. */
+  /** Actual alerts in effect at `at`: not expired, not replaced, not cancelled; newest first. */
   active(at: Date): CapAlert[] {
-    const now = at.getTime();
-    return [...this.alerts.values()]
-      .filter((alert) => alert.status === 'Actual')
-      .filter((alert) => alert.expires === null || Date.parse(alert.expires) > now)
-      .sort((a, b) => b.sent.localeCompare(a.sent) || a.identifier.localeCompare(b.identifier));
+    return this.select(at, () => true);
   }
 
   covering(point: LngLat, at: Date): CapAlert[] {
-    return this.active(at).filter((alert) => alertCovers(alert, point));
+    const [lng, lat] = point;
+    return this.select(at, (alert, box) => box !== null && lng >= box.minLng && lng <= box.maxLng && lat >= box.minLat && lat <= box.maxLat && alertCovers(alert, point));
   }
 
   inBox(box: BBox, at: Date): CapAlert[] {
-    return this.active(at).filter((alert) => alertTouchesBox(alert, box));
+    return this.select(at, (alert, around) => around !== null && around.minLng <= box.maxLng && around.maxLng >= box.minLng && around.minLat <= box.maxLat && around.maxLat >= box.minLat && alertTouchesBox(alert, box));
   }
+
+  /** Filters first and sorts only what is kept (newest `sent`, then identifier), with plain string order: ISO instants sort as text. */
+  private select(at: Date, keep: (alert: CapAlert, box: BBox | null) => boolean): CapAlert[] {
+    const now = at.getTime();
+    const kept: CapAlert[] = [];
+    for (const [alert, { expiresAt, box }] of this.index) {
+      if (alert.status !== 'Actual' || expiresAt <= now) continue;
+      if (keep(alert, box)) kept.push(alert);
+    }
+    return kept.sort((a, b) => (a.sent === b.sent ? compare(a.identifier, b.identifier) : compare(b.sent, a.sent)));
+  }
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The box around every ring of an alert's areas, or null when it has no geometry. */
+function boxOf(alert: CapAlert): BBox | null {
+  let minLng = Infinity, minLat = Infinity, maxLng = -Infinity, maxLat = -Infinity;
+  for (const area of alert.areas) {
+    for (const [ring] of area.geometry?.coordinates ?? []) {
+      for (const [lng, lat] of ring) {
+        minLng = Math.min(minLng, lng); maxLng = Math.max(maxLng, lng); minLat = Math.min(minLat, lat); maxLat = Math.max(maxLat, lat);
+      }
+    }
+  }
+  return minLng === Infinity ? null : { minLng, minLat, maxLng, maxLat };
 }
 
 /** One alert as a GeoJSON Feature (interface.md, GET /v2/weather/alerts). */

@@ -25,7 +25,7 @@ export interface CapAlert {
   effective: string | null;
   expires: string | null;
   areas: AlertArea[];
-  /** The XML signature: none, verified, or present but in algorithms we cannot check (cap/verify-signature.ts). */
+  /** The XML signature: none, verified, or present but outside the profile we verify (cap/verify-signature.ts). */
   signature: 'unsigned' | 'valid' | 'unverifiable';
 }
 
@@ -46,13 +46,16 @@ const CAP_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d)$/;
 /** A CAP document larger than this is refused before parsing. */
 export const MAX_CAP_BYTES = 2 * 1024 * 1024;
 
+/** CAP elements that may repeat: always lists in the tree capOf reads. */
+export const CAP_LISTS = new Set(['info', 'area', 'polygon', 'circle', 'category', 'eventCode', 'parameter', 'resource', 'geocode', 'responseType', 'code']);
+
 const parser = new XMLParser({
   ignoreAttributes: false,
   removeNSPrefix: true,
   parseTagValue: false,
   trimValues: true,
   processEntities: true,
-  isArray: (name) => ['info', 'area', 'polygon', 'circle', 'category', 'eventCode', 'parameter', 'resource', 'geocode', 'responseType'].includes(name),
+  isArray: (name) => CAP_LISTS.has(name),
 });
 
 const text = (value: unknown): string | null => {
@@ -118,21 +121,37 @@ export function circleOf(value: string): Array<[number, number]> {
   return ring;
 }
 
+/** Refuses, before any parser sees it, a document over MAX_CAP_BYTES or one with a DTD or entity declarations (no entity expansion, no external fetch). */
+export function checkCapText(xml: string): void {
+  if (Buffer.byteLength(xml) > MAX_CAP_BYTES) throw new CapError(`CAP: document larger than ${MAX_CAP_BYTES} bytes`);
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new CapError('CAP: DTDs and entity declarations are refused');
+}
+
 /**
  * Parses and validates one CAP 1.2 document. The validation is structural:
  * the elements, enumerations and dateTime pattern the CAP 1.2 schema
- * requires, written from the CAP 1.2 specification (docs/adr/0026 says why
- * no XSD engine runs). Throws CapError.
+ * requires, written from the CAP 1.2 specification. readCap (read-cap.ts)
+ * runs the XML schema itself before this; these checks stay so that a
+ * document read on its own is never half-checked. Throws CapError.
  */
 export function parseCap(xml: string): CapAlert {
-  if (Buffer.byteLength(xml) > MAX_CAP_BYTES) throw new CapError(`CAP: document larger than ${MAX_CAP_BYTES} bytes`);
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new CapError('CAP: DTDs and entity declarations are refused');
+  checkCapText(xml);
   const wellFormed = XMLValidator.validate(xml);
   if (wellFormed !== true) throw new CapError(`CAP: not well-formed XML (${wellFormed.err.msg}, line ${wellFormed.err.line})`);
   const document = parser.parse(xml) as Record<string, unknown>;
   const alert = document.alert as Record<string, unknown> | undefined;
   if (!alert || typeof alert !== 'object') throw new CapError('CAP: the root element must be <alert>');
   if (!ROOT_IN_CAP_NS.test(xml)) throw new CapError(`CAP: the <alert> namespace must be ${CAP_NS}`);
+  return capOf(alert, 'Signature' in alert);
+}
+
+/**
+ * The fields we keep, from the <alert> element as a plain tree (child local
+ * name → text, or a tree, or a list for CAP_LISTS), with the checks above.
+ * parseCap builds the tree with fast-xml-parser; readCap from the libxml2
+ * document it has already parsed and validated (read-cap.ts).
+ */
+export function capOf(alert: Record<string, unknown>, signed: boolean): CapAlert {
   const identifier = required(alert, 'identifier');
   const sender = required(alert, 'sender');
   const sent = date(alert, 'sent', true)!;
@@ -183,6 +202,6 @@ export function parseCap(xml: string): CapAlert {
     effective: date(info, 'effective'),
     expires: date(info, 'expires'),
     areas,
-    signature: 'Signature' in alert ? 'unverifiable' : 'unsigned',
+    signature: signed ? 'unverifiable' : 'unsigned',
   };
 }

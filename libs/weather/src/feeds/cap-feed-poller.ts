@@ -1,10 +1,14 @@
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
+import { Counter } from 'prom-client';
+import { metricsRegistry } from '../../../platform/src/index.js';
 import { addressRefusal } from '../../../webhooks/src/index.js';
-import { MAX_CAP_BYTES } from '../cap/parse-cap.js';
+import { CapError, MAX_CAP_BYTES } from '../cap/parse-cap.js';
+import { CapReader } from '../cap/cap-reader.js';
 import type { AlertLog } from '../alerts/alert-log.js';
-import { importAlerts } from '../alerts/import-alerts.js';
 
 /** One fetch (feed or alert) may take this long, body included. */
 export const FEED_TIMEOUT_MS = 10_000;
@@ -20,10 +24,19 @@ interface Log {
 
 export class FeedUrlRefusedError extends Error {}
 
+/** CAP documents the poller handled, by outcome: accepted, duplicate, rejected (invalid or bad signature), fetch_failed; feeds that failed as feed_failed. */
+export const capDocuments = new Counter({
+  name: 'weather_cap_documents_total',
+  help: 'CAP documents met by the feed poller, by outcome (accepted, duplicate, rejected, fetch_failed, feed_failed)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
 const feedParser = new XMLParser({ ignoreAttributes: false, removeNSPrefix: true, parseTagValue: false, isArray: (name) => ['item', 'entry', 'link', 'enclosure'].includes(name) });
 
 /** The CAP links of an RSS 2.0 or Atom feed: item link/enclosure, entry link href (the CAP type or the first). */
 export function capLinksOf(feedXml: string, base: string): string[] {
+  if (/<!DOCTYPE|<!ENTITY/i.test(feedXml)) throw new Error('DTDs and entity declarations are refused');
   const feed = feedParser.parse(feedXml) as Record<string, any>;
   const links: string[] = [];
   for (const item of feed.rss?.channel?.item ?? []) {
@@ -38,81 +51,160 @@ export function capLinksOf(feedXml: string, base: string): string[] {
   return [...new Set(links.filter(Boolean).map((link) => new URL(link.trim(), base).toString()))].slice(0, MAX_LINKS_PER_FEED);
 }
 
+export interface PollOutcome {
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+}
+
 /**
- * Polls the WEATHER_CAP_FEEDS: each feed, then each CAP link not read yet,
- * into the alert log. Every fetch goes through the same address policy as
- * webhooks (libs/webhooks, domain/address-policy.ts): http(s) only, no
- * loopback, private, link-local or metadata addresses (unless
- * WEBHOOK_ALLOW_PRIVATE_URLS), no redirects, a time and a size limit.
+ * Polls the WEATHER_CAP_FEEDS: each feed, then each CAP link it lists that
+ * was not read in an earlier poll, into the alert log. A feed that fails is
+ * logged and the next one is still read; a document that fails to fetch, to
+ * validate or to verify is logged (`weather.cap_rejected`) and counted.
+ * Documents are read in a worker thread (CapReader). Every fetch goes through
+ * the webhooks' address policy (libs/webhooks, domain/address-policy.ts):
+ * http(s) only, no credentials in the URL, every resolved address must be
+ * public (no loopback, private, link-local or metadata addresses unless
+ * WEBHOOK_ALLOW_PRIVATE_URLS) and the socket connects to the very address
+ * checked (no DNS rebinding); no redirects; a time and a size limit.
  */
 export class CapFeedPoller {
-  private readonly seen = new Set<string>();
+  /** Per feed, the links already read; kept to the links the feed still lists. */
+  private readonly seen = new Map<string, Set<string>>();
+  private polling = false;
 
   constructor(
     private readonly feeds: string[],
     private readonly log: AlertLog,
     private readonly options: { allowPrivate: boolean },
     private readonly logger: Log,
+    private readonly reader = new CapReader(),
   ) {}
 
-  async pollAll(): Promise<{ accepted: number; rejected: number }> {
-    let accepted = 0;
-    let rejected = 0;
+  /** One pass over every feed; a pass still running when the next is due is not doubled (the second returns zeros). */
+  async pollAll(): Promise<PollOutcome> {
+    const outcome: PollOutcome = { accepted: 0, duplicates: 0, rejected: 0 };
+    if (this.polling) return outcome;
+    this.polling = true;
+    try {
+      await this.pollFeeds(outcome);
+    } finally {
+      this.polling = false;
+    }
+    return outcome;
+  }
+
+  private async pollFeeds(outcome: PollOutcome): Promise<void> {
     for (const feed of this.feeds) {
       try {
-        const links = capLinksOf(await this.fetchText(feed, MAX_FEED_BYTES), feed).filter((link) => !this.seen.has(link));
-        const documents: Array<{ source: string; xml: string }> = [];
-        for (const link of links) {
-          try {
-            documents.push({ source: link, xml: await this.fetchText(link, MAX_CAP_BYTES) });
-            this.seen.add(link);
-          } catch (error) {
-            rejected++;
-            this.logger.error({ event: 'weather.cap_fetch_failed', url: link, message: (error as Error).message });
-          }
+        const links = capLinksOf(await this.fetchText(feed, MAX_FEED_BYTES), feed);
+        const before = this.seen.get(feed) ?? new Set<string>();
+        const seen = new Set(links.filter((link) => before.has(link)));
+        this.seen.set(feed, seen);
+        const fresh = links.filter((link) => !seen.has(link));
+        let accepted = 0;
+        for (const link of fresh) {
+          const result = await this.importOne(link);
+          if (result !== 'fetch_failed') seen.add(link);
+          if (result === 'accepted') accepted++;
+          if (result === 'duplicate') outcome.duplicates++;
+          if (result === 'rejected' || result === 'fetch_failed') outcome.rejected++;
         }
-        const outcome = importAlerts(this.log, documents);
-        accepted += outcome.accepted;
-        rejected += outcome.rejected.length;
-        for (const refusal of outcome.rejected) this.logger.error({ event: 'weather.cap_rejected', url: refusal.source, reason: refusal.reason });
-        this.logger.info({ event: 'weather.feed_polled', feed, links: links.length, accepted: outcome.accepted });
+        outcome.accepted += accepted;
+        this.logger.info({ event: 'weather.feed_polled', feed, links: links.length, new_links: fresh.length, accepted });
       } catch (error) {
+        capDocuments.inc({ outcome: 'feed_failed' });
         this.logger.error({ event: 'weather.feed_failed', feed, message: (error as Error).message });
       }
     }
-    return { accepted, rejected };
   }
 
-  /** GET with the address policy, no redirects, FEED_TIMEOUT_MS and a byte ceiling. */
+  /** The worker thread, when one was started. */
+  close(): Promise<void> {
+    return this.reader.close();
+  }
+
+  private async importOne(link: string): Promise<'accepted' | 'duplicate' | 'rejected' | 'fetch_failed'> {
+    let xml: string;
+    try {
+      xml = await this.fetchText(link, MAX_CAP_BYTES);
+    } catch (error) {
+      capDocuments.inc({ outcome: 'fetch_failed' });
+      this.logger.error({ event: 'weather.cap_fetch_failed', url: link, message: (error as Error).message });
+      return 'fetch_failed';
+    }
+    try {
+      const alert = await this.reader.read(xml);
+      const result = this.log.append([alert]) === 1 ? 'accepted' : 'duplicate';
+      capDocuments.inc({ outcome: result });
+      return result;
+    } catch (error) {
+      // Anything else (the reader thread dying on a document) refuses this document too; the feed goes on.
+      const reason = error instanceof CapError ? error.message : `CAP: could not be read (${(error as Error).message})`;
+      capDocuments.inc({ outcome: 'rejected' });
+      this.logger.error({ event: 'weather.cap_rejected', url: link, reason });
+      return 'rejected';
+    }
+  }
+
+  /** GET with the address policy and a pinned address, no redirects, FEED_TIMEOUT_MS and a byte ceiling. */
   async fetchText(url: string, maxBytes: number): Promise<string> {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new FeedUrlRefusedError(`${parsed.protocol} URLs are not fetched`);
     if (parsed.username || parsed.password) throw new FeedUrlRefusedError('URLs with credentials are not fetched');
+    const host = parsed.hostname.replace(/^\[|\]$/g, '');
+    const literal = isIP(host);
+    const addresses = literal ? [{ address: host, family: literal }] : await lookup(host, { all: true, verbatim: true });
+    if (addresses.length === 0) throw new Error(`${host} does not resolve`);
     if (!this.options.allowPrivate) {
-      const host = parsed.hostname.replace(/^\[|\]$/g, '');
-      const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-      for (const address of addresses) {
+      for (const { address } of addresses) {
         const refusal = addressRefusal(address);
         if (refusal) throw new FeedUrlRefusedError(`${parsed.hostname} resolves to a refused address (${refusal})`);
       }
     }
-    const response = await fetch(parsed, { signal: AbortSignal.timeout(FEED_TIMEOUT_MS), redirect: 'error' });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    if (Number(response.headers.get('content-length') ?? 0) > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
-    const reader = response.body?.getReader();
-    if (!reader) return '';
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel();
-        throw new Error(`larger than ${maxBytes} bytes`);
-      }
-      chunks.push(value);
-    }
-    return Buffer.concat(chunks).toString('utf8');
+    return get(parsed, addresses[0], maxBytes);
   }
+}
+
+/** One GET connecting to `target` whatever DNS says now; 2xx only (a redirect is an error), at most `maxBytes`, FEED_TIMEOUT_MS in all. */
+function get(url: URL, target: { address: string; family: number }, maxBytes: number): Promise<string> {
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(error);
+      request.destroy();
+    };
+    const request = client.get(url, { lookup: pinned, agent: false, headers: { accept: 'application/rss+xml, application/atom+xml, application/cap+xml, application/xml, text/xml', 'user-agent': 'location-api-weather/1' } });
+    const timer = setTimeout(() => fail(new Error(`no answer within ${FEED_TIMEOUT_MS} ms`)), FEED_TIMEOUT_MS);
+    request.on('error', fail);
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300) return fail(new Error(`HTTP ${status}${response.headers.location ? ' (redirects are not followed)' : ''}`));
+      if (Number(response.headers['content-length'] ?? 0) > maxBytes) return fail(new Error(`larger than ${maxBytes} bytes`));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) fail(new Error(`larger than ${maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      response.on('error', fail);
+      response.on('aborted', () => fail(new Error('the connection closed mid-answer')));
+      response.on('end', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      });
+    });
+  });
 }
