@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import type { Feature } from 'geojson';
 import { readOsm } from '../../../places/src/index.js';
@@ -189,4 +190,40 @@ async function writeAtomically(file: string, data: Buffer): Promise<void> {
     await rm(temporary, { force: true });
     throw error;
   }
+}
+
+export class BasemapAbortedError extends Error {}
+
+/**
+ * The build off the event loop: a worker thread running the compiled
+ * `basemap.worker.js`, terminated when `signal` aborts. Tests run the
+ * TypeScript sources, which a worker cannot load without a loader; there it
+ * runs in-process (as the road graph preparation does).
+ */
+export function buildBasemapInWorker(sources: BasemapSources, outFile: string, onProgress?: (progress: BasemapProgress) => void, signal?: AbortSignal): Promise<BasemapBuild> {
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) {
+    return buildBasemap(sources, outFile, (progress) => {
+      if (signal?.aborted) throw new BasemapAbortedError('basemap build aborted');
+      onProgress?.(progress);
+    });
+  }
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./basemap.worker.js', self), { workerData: { sources, outFile } });
+    const abort = () => {
+      reject(new BasemapAbortedError('basemap build aborted'));
+      void worker.terminate();
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    worker.on('message', (message: { progress?: BasemapProgress; ok?: boolean; build?: BasemapBuild; error?: string }) => {
+      if (message.progress) onProgress?.(message.progress);
+      else if (message.ok) resolve(message.build!);
+      else reject(new Error(message.error));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      signal?.removeEventListener('abort', abort);
+      if (code !== 0) reject(new Error(`basemap build exited with ${code}`));
+    });
+  });
 }
