@@ -204,6 +204,8 @@ describe('the Ghana starter pack on first start', () => {
     url = await service.url;
     await healthy(url);
     expect(service.lines.filter((line) => String(line.msg).startsWith('starter data'))).toEqual([]);
+    // The basemap is there: not built again.
+    expect(service.lines.filter((line) => String(line.msg).startsWith('starter basemap'))).toEqual([]);
     // The road graph prepared on first start is read back, not prepared again.
     expect(await eventually(async () => service!.lines.find((line) => line.msg === 'road network loaded'))).toMatchObject({ prepared: false });
     expect(await versions(dataDir)).toEqual(before);

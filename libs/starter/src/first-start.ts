@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import {
@@ -126,6 +126,7 @@ export async function importStarterData(store: ReferenceStore, packDir: string, 
 async function starterBasemap(packDir: string, manifest: PackManifest, tilesDir: string, options: StarterImportOptions): Promise<NonNullable<StarterImportReport['basemap']>> {
   const target = path.join(tilesDir, `${STARTER_BASEMAP}.pmtiles`);
   if (existsSync(target)) return { outcome: 'present' };
+  await removeStaleTemporaries(tilesDir);
   const sources = basemapSources(packDir, manifest);
   const files = [...sources.roads, ...sources.boundaries].map((file) => path.relative(packDir, file));
   const started = Date.now();
@@ -197,6 +198,17 @@ function transitSetName(dataset: PackDataset): string {
   if (dataset.dataset === null) return DEFAULT_TRANSIT_DATASET;
   if (!dataset.dataset.startsWith(prefix)) throw new StarterPackError(`the transit dataset must be under ${prefix}, not ${dataset.dataset}`);
   return dataset.dataset.slice(prefix.length);
+}
+
+/** Temporary files of builds killed in their final write, an hour old or more (a build in progress writes its own only at the end). */
+async function removeStaleTemporaries(tilesDir: string): Promise<void> {
+  const names = await readdir(tilesDir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(`.${STARTER_BASEMAP}.pmtiles.`) || !name.endsWith('.tmp')) continue;
+    const file = path.join(tilesDir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > 3600_000) await rm(file, { force: true });
+  }
 }
 
 /**
