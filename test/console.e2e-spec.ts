@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import puppeteer, { type Browser } from 'puppeteer-core';
-import { buildPmtilesArchive } from '../libs/tiles/src/testing/pmtiles-fixture.js';
-import { bootService, type Service } from './support/boot.js';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { weatherImportCli } from '../libs/weather/src/index.js';
+import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 
 /** CHROME_PATH, else `chromium` or `chromium-browser` on PATH (Debian's package; `.ci/run` installs it). */
 function findBrowser(): string | undefined {
@@ -23,32 +23,92 @@ const browserPath = findBrowser();
 if (!browserPath) process.stderr.write('no chromium found (chromium, chromium-browser or CHROME_PATH): skipping the console browser test\n');
 const describeInBrowser = browserPath ? describe : describe.skip;
 
-const BACKGROUND = [0xf2, 0xef, 0xe9];
+type Rgb = [number, number, number];
+const hex = (colour: string): Rgb => [1, 3, 5].map((at) => parseInt(colour.slice(at, at + 2), 16)) as Rgb;
+const near = (a: Rgb, b: Rgb, tolerance: number) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) < tolerance;
+/** console.js: the background, the district fill, and the road classes' colours of the starter basemap. */
+const BACKGROUND = hex('#f2efe9');
+const DISTRICT = hex('#ebe7dc');
+const ROADS = ['#ffffff', '#fff6c8', '#f7d58b', '#f4b26b', '#e8925a', '#d9724a', '#a89f91'].map(hex);
 
+/**
+ * Issue #19, the developer console, in Debian's chromium: one browser, one
+ * page, the panels in turn. The service imports the Ghana starter pack on
+ * boot (search, roads, transit, and the vector basemap built from them at
+ * import, docs/adr/0027), so the page draws real tiles and real answers.
+ */
 describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)', () => {
   let service: Service;
   let browser: Browser;
+  let page: Page;
   let key: string;
+  const errors: string[] = [];
 
   beforeAll(async () => {
-    // A basemap archive named like the starter's, so the page finds and loads one through /v2/tiles.
-    const tilesDir = mkdtempSync(path.join(tmpdir(), 'console-tiles-'));
-    writeFileSync(path.join(tilesDir, 'starter.pmtiles'), buildPmtilesArchive({ tiles: [{ z: 0, x: 0, y: 0, data: new Uint8Array(0) }], metadata: { vector_layers: [] }, center: { lat: 5.6, lng: -0.2, zoom: 12 } }));
-    service = await bootService({ env: { TILES_DIR: tilesDir } });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'console-'));
+    service = await bootService({ dataDir, env: { STARTER_DATA: 'true', GRAPHHOPPER_URL: '' } });
+    await eventually(async () => ((await service.request('GET', '/health')).status === 200 ? true : undefined), 120_000);
     const signup = await service.request('POST', '/v2/self/signup', { body: { name: 'Console', email: 'console@example.com' } });
     key = ((await signup.json()) as { data: { key: string } }).data.key;
+    // A CAP alert over central Accra, as `npm run ops -- weather:import` brings it in.
+    const cap = path.join(dataDir, 'flood.xml');
+    const expires = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/\.\d+Z$/, '+00:00');
+    writeFileSync(
+      cap,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
+  <identifier>CONSOLE-1</identifier><sender>gmet@meteo.gov.gh</sender><sent>2026-11-23T12:00:00+00:00</sent>
+  <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
+  <info>
+    <category>Met</category><event>Flood</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
+    <expires>${expires}</expires><headline>Flood warning for Accra</headline>
+    <area><areaDesc>Greater Accra</areaDesc><polygon>5.50,-0.30 5.50,-0.10 5.70,-0.10 5.70,-0.30 5.50,-0.30</polygon></area>
+  </info>
+</alert>`,
+    );
+    expect(await weatherImportCli(dataDir, [cap], () => {})).toBe(0);
     browser = await puppeteer.launch({
       executablePath: browserPath,
       headless: true,
       // WebGL without a GPU: SwiftShader. No sandbox: CI runs as root in a container.
       args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--window-size=1000,700'],
     });
-  }, 60_000);
+    page = await browser.newPage();
+    await page.setViewport({ width: 1000, height: 700 });
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
     await service?.close();
-  });
+  }, 60_000);
+
+  const text = (selector: string) => page.$eval(selector, (element) => element.textContent ?? '');
+  const items = (selector: string) => page.$$eval(`${selector} li`, (elements) => elements.map((element) => element.textContent ?? ''));
+  /** Waits for the selector's text to match, naming what the page says instead when it does not. */
+  async function until(selector: string, pattern: RegExp, timeout = 30_000): Promise<string> {
+    try {
+      await page.waitForFunction(`new RegExp(${JSON.stringify(pattern.source)}).test(document.querySelector(${JSON.stringify(selector)})?.textContent ?? '')`, { timeout });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}: ${selector} never matched ${pattern}; status "${await text('#status').catch(() => '?')}"; errors: ${errors.join(' | ')}`);
+    }
+    return text(selector);
+  }
+  async function clickMode(mode: string) {
+    await page.click(`input[name=mode][value=${mode}]`);
+  }
+  async function mapBox() {
+    return (await (await page.$('#map'))!.boundingBox())!;
+  }
+  async function mapPixels(): Promise<Rgb[]> {
+    const png = PNG.sync.read(Buffer.from(await (await page.$('#map'))!.screenshot({ type: 'png' })));
+    const pixels: Rgb[] = [];
+    for (let i = 0; i < png.data.length; i += 4) pixels.push([png.data[i], png.data[i + 1], png.data[i + 2]]);
+    return pixels;
+  }
 
   it('serves the page without a key, with its content type and a same-origin CSP', async () => {
     const response = await fetch(`${service.url}/console`);
@@ -60,49 +120,117 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     expect((await fetch(`${service.url}/console/assets/..%2Fpackage.json`)).status).toBe(404);
   });
 
-  it('takes a key, shows the hex code of a clicked point and draws its cell', async () => {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1000, height: 700 });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+  it('takes a key and draws the starter vector basemap from /v2/tiles/starter, credited', async () => {
     await page.goto(`${service.url}/console`);
     await page.type('#key', key);
     await page.click('#key-form button[type=submit]');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 }).catch(async (error: Error) => {
-      throw new Error(`${error.message}; page says "${await page.$eval('#status', (element) => element.textContent)}"; errors: ${errors.join(' | ')}`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 }).catch(async (error: Error) => {
+      throw new Error(`${error.message}; page says "${await text('#status')}"; errors: ${errors.join(' | ')}`);
     });
-    expect(await page.$eval('.maplibregl-ctrl-attrib', (element) => element.textContent)).toContain('OpenStreetMap');
+    expect(await text('#status')).toContain('Basemap: starter');
+    const credits = await text('.maplibregl-ctrl-attrib');
+    expect(credits).toContain('OpenStreetMap');
+    expect(credits).toContain('OCHA');
+    // Street level over Accra: district fill under roads drawn in their class colours, nothing blank.
+    await page.waitForSelector('.maplibregl-canvas');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const pixels = await mapPixels();
+    const roads = pixels.filter((pixel) => ROADS.some((colour) => near(pixel, colour, 24))).length;
+    const land = pixels.filter((pixel) => near(pixel, DISTRICT, 8)).length;
+    const blank = pixels.filter((pixel) => near(pixel, BACKGROUND, 4)).length;
+    expect(roads / pixels.length).toBeGreaterThan(0.01);
+    expect(land / pixels.length).toBeGreaterThan(0.2);
+    expect(blank / pixels.length).toBeLessThan(0.5);
+  }, 90_000);
 
-    const map = (await page.$('#map'))!;
-    const box = (await map.boundingBox())!;
+  it('shows the hex code of a clicked point and draws its cell', async () => {
+    const box = await mapBox();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await page.waitForFunction("document.getElementById('hexcode').textContent !== ''", { timeout: 15_000 });
-    const shown = await page.$eval('#hexcode', (element) => element.textContent!);
-    const center = await page.$eval('#status', (element) => element.textContent);
-    expect(center).toMatch(/^Cell [0-9a-f]{15}$/);
-    // The page shows what the API answers for that cell.
-    const cell = center!.slice('Cell '.length);
+    const status = await until('#status', /^Cell [0-9a-f]{15}$/);
+    const cell = status.slice('Cell '.length);
     const { cellToLatLng } = await import('h3-js');
     const [lat, lng] = cellToLatLng(cell);
     const reverse = (await (await service.request('GET', `/v2/reverse?lat=${lat}&lng=${lng}`, { key })).json()) as { data: { display: string } };
-    expect(shown).toBe(reverse.data.display);
-
-    // Give MapLibre a frame to draw the outline, then look at the pixels.
+    expect(await text('#hexcode')).toBe(reverse.data.display);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const png = PNG.sync.read(Buffer.from(await map.screenshot({ type: 'png' })));
-    let drawn = 0;
-    let background = 0;
-    for (let i = 0; i < png.data.length; i += 4) {
-      const [r, g, b] = [png.data[i], png.data[i + 1], png.data[i + 2]];
-      if (Math.abs(r - BACKGROUND[0]) + Math.abs(g - BACKGROUND[1]) + Math.abs(b - BACKGROUND[2]) < 12) background++;
-      else if (r > 150 && g < 80 && b < 80) drawn++;
-    }
-    expect(background).toBeGreaterThan((png.width * png.height) / 2);
-    expect(drawn).toBeGreaterThan(0);
+    expect((await mapPixels()).filter(([r, g, b]) => r > 180 && g < 40 && b < 60).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('searches, says did-you-mean, lists the results and flies to the first', async () => {
+    await page.type('#search', 'Makolla');
+    await page.click('#search-form button[type=submit]');
+    expect(await until('#did-you-mean', /Did you mean: makola\?/)).toBeTruthy();
+    expect((await items('#search-results')).some((item) => item.startsWith('Makola Market'))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // the fly-to animation
+  }, 60_000);
+
+  it('draws a route from two clicks and lists its steps with landmarks', async () => {
+    await clickMode('route');
+    const box = await mapBox();
+    await page.mouse.click(box.x + box.width / 2 - 300, box.y + box.height / 2 - 100);
+    await until('#status', /Now click the destination/);
+    await page.mouse.click(box.x + box.width / 2 + 300, box.y + box.height / 2 + 100);
+    await until('#status', /^Route with \d+ steps$/);
+    const steps = await items('#route-steps');
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps[0]).toMatch(/^Head /);
+    expect(steps.some((step) => step.includes('(landmark: '))).toBe(true);
+    expect(await text('#output h2')).toMatch(/^Route: \d+\.\d km, \d+ min/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await mapPixels()).filter((pixel) => near(pixel, hex('#0060df'), 40)).length).toBeGreaterThan(50);
+  }, 60_000);
+
+  it('plans transit itineraries from two clicks', async () => {
+    await clickMode('transit');
+    const box = await mapBox();
+    await page.mouse.click(box.x + box.width / 2 - 300, box.y + box.height / 2 - 100);
+    await page.mouse.click(box.x + box.width / 2 + 300, box.y + box.height / 2 + 100);
+    await until('#status', /^\d+ itinerar(y|ies)$/);
+    const itineraries = await items('#transit-itineraries');
+    expect(itineraries.length).toBeGreaterThan(0);
+    expect(itineraries[0]).toMatch(/^\d+ min, \d+ transfer\(s\): walk \d+ m/);
+  }, 60_000);
+
+  it('creates a geofence with a click and lists it', async () => {
+    await clickMode('geofence');
+    const box = await mapBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await until('#status', /^Geofence gf_[0-9a-f]+ created \(\d+ cells\)$/);
+    expect(await items('#geofence-list')).toEqual([expect.stringMatching(/^console \d\d:\d\d:\d\d: circle 250 m, \d+ cells$/)]);
+    const listed = (await (await service.request('GET', '/v2/geofence', { key })).json()) as { data: { items: Array<{ name: string }> } };
+    expect(listed.data.items).toHaveLength(1);
+  }, 60_000);
+
+  it('reports an incident with a click and shows it', async () => {
+    await clickMode('incident');
+    const box = await mapBox();
+    await page.mouse.click(box.x + box.width / 2 + 50, box.y + box.height / 2);
+    await until('#status', /^Incident inc_[0-9a-f]+ reported$/);
+    expect(await items('#incident-list')).toEqual([expect.stringMatching(/^accident at 5\.\d{4}, -0\.\d{4}: 1 report\(s\), until \d\d:\d\d UTC/)]);
+    await page.click('#show-incidents');
+    await until('#output h2', /^Incidents \(1\)$/);
+  }, 60_000);
+
+  it('draws the imported CAP weather alert', async () => {
+    await page.click('#show-weather');
+    await until('#output h2', /^Weather alerts \(1\)$/);
+    expect(await items('#weather-list')).toEqual([expect.stringMatching(/^Severe Flood: Flood warning for Accra \(until .* UTC; unsigned\)$/)]);
+  }, 60_000);
+
+  it("shows an account's audit trail with its chain status to the operator key", async () => {
+    const audit = (await (await service.request('GET', '/v2/admin/audit?limit=200', { key: ADMIN_KEY })).json()) as { data: { items: Array<{ account_id: string | null; key_prefix: string }> } };
+    const account = audit.data.items.find((item) => item.account_id && key.startsWith(item.key_prefix.replace('…', '')))!.account_id!;
+    await page.$eval('#key', (element) => {
+      (element as unknown as { value: string }).value = '';
+    });
+    await page.type('#key', ADMIN_KEY);
+    await page.click('#key-form button[type=submit]');
+    await page.type('#audit-account', account);
+    await page.click('#audit-form button[type=submit]');
+    expect(await until('#chain-status', /intact/)).toMatch(new RegExp(`^Chain access_log-${account}: intact \\(\\d+ entries, 0 signed checkpoint\\(s\\)\\)$`));
+    const trail = await items('#audit-list');
+    expect(trail.some((entry) => / POST \/v2\/route 200$/.test(entry))).toBe(true);
+    expect(trail.some((entry) => / POST \/v2\/geofence\/create 201$/.test(entry))).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
   }, 60_000);
 });

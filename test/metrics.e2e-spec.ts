@@ -53,6 +53,8 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/# TYPE event_store_append_duration_seconds histogram/);
     expect(text).toMatch(/# TYPE queue_jobs_run_total counter/);
     expect(text).toMatch(/log_follower_lag_positions\{follower="[^"]+"\} \d+/);
+    expect(text).toMatch(/queue_depth\{queue="mail"\} \d+/);
+    expect(text).toMatch(/queue_depth\{queue="webhooks"\} \d+/);
   });
 
   it('counts requests per route pattern and status, never per raw URL', async () => {

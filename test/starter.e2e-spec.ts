@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ReferenceStore } from '../libs/places/src/index.js';
+import { PMTiles } from 'pmtiles';
 import { readManifest, verifyPack } from '../libs/starter/src/index.js';
+import { tileOf } from '../libs/tiles/src/index.js';
+import { decodeVectorTile } from '../libs/tiles/src/testing/pmtiles-reader.js';
 import { eventually } from './support/boot.js';
 
 /**
@@ -170,6 +173,29 @@ describe('the Ghana starter pack on first start', () => {
     expect(((await board.json()) as { data: { lines: unknown[] } }).data.lines.length).toBeGreaterThan(0);
   });
 
+  it('builds the starter basemap (docs/adr/0027) and serves street-level tiles of Accra from /v2/tiles/starter', async () => {
+    const built = service!.lines.find((line) => line.msg === 'starter basemap built');
+    expect(built).toMatchObject({ tiles: expect.any(Number), bytes: expect.any(Number) });
+    console.log(`starter basemap built in a worker thread: ${String(built!.tiles)} tiles, ${String(built!.bytes)} bytes, ${String(built!.ms)} ms`);
+    const archives = await get<{ items: Array<{ name: string; pmtiles: { tile_type: string; max_zoom: number } | null }> }>('/v2/tiles');
+    expect(archives.items.find((archive) => archive.name === 'starter')?.pmtiles).toMatchObject({ tile_type: 'mvt', max_zoom: 14 });
+    // The console's reader, by HTTP range with the key, as MapLibre reads it.
+    const reader = new PMTiles({
+      getKey: () => `${url}/v2/tiles/starter`,
+      getBytes: async (offset, length) => {
+        const response = await fetch(`${url}/v2/tiles/starter`, { headers: { 'x-api-key': key, range: `bytes=${offset}-${offset + length - 1}` } });
+        expect(response.status).toBe(206);
+        return { data: await response.arrayBuffer(), etag: response.headers.get('etag') ?? undefined };
+      },
+    });
+    const [x, y] = tileOf(-0.2049, 5.5477, 14); // Makola
+    const tile = await reader.getZxy(14, x, y);
+    const roads = decodeVectorTile(tile!.data).roads;
+    expect(roads.length).toBeGreaterThan(0);
+    expect(roads.some((road) => ['primary', 'secondary', 'tertiary', 'trunk', 'minor'].includes(String(road.properties.class)))).toBe(true);
+    expect(((await reader.getMetadata()) as { attribution: string }).attribution).toContain('© OpenStreetMap contributors');
+  });
+
   it('imports nothing on a restart, and is ready at once', async () => {
     const before = await versions(dataDir);
     expect(Object.values(before).every((version) => version !== null)).toBe(true);
@@ -178,6 +204,8 @@ describe('the Ghana starter pack on first start', () => {
     url = await service.url;
     await healthy(url);
     expect(service.lines.filter((line) => String(line.msg).startsWith('starter data'))).toEqual([]);
+    // The basemap is there: not built again.
+    expect(service.lines.filter((line) => String(line.msg).startsWith('starter basemap'))).toEqual([]);
     // The road graph prepared on first start is read back, not prepared again.
     expect(await eventually(async () => service!.lines.find((line) => line.msg === 'road network loaded'))).toMatchObject({ prepared: false });
     expect(await versions(dataDir)).toEqual(before);

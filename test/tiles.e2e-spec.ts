@@ -50,6 +50,8 @@ describe('basemap tiles over HTTP', () => {
     mkdirSync(tilesDir);
     writeFileSync(path.join(tilesDir, 'blob.pmtiles'), blob);
     writeFileSync(path.join(tilesDir, 'empty.pmtiles'), Buffer.alloc(0));
+    // A valid archive with no tile in it (a region built before it had data).
+    writeFileSync(path.join(tilesDir, 'no-tiles.pmtiles'), buildPmtilesArchive({ tiles: [], metadata: { vector_layers: [] } }));
     writeFileSync(
       path.join(tilesDir, 'ghana.pmtiles'),
       buildPmtilesArchive({
@@ -107,6 +109,19 @@ describe('basemap tiles over HTTP', () => {
         expectSameBytes(got!.data, tile.data);
       }
       expect(await archive.getZxy(6, 0, 0)).toBeUndefined();
+    });
+
+    it('an archive without tiles: header and metadata read, every tile absent, nothing answers 5xx', async () => {
+      const archive = client('no-tiles');
+      expect(await archive.getHeader()).toMatchObject({ specVersion: 3, minZoom: 0, maxZoom: 0, numAddressedTiles: 0 });
+      expect(await archive.getMetadata()).toEqual({ vector_layers: [] });
+      expect(await archive.getZxy(0, 0, 0)).toBeUndefined();
+      expect(await archive.getZxy(14, 8183, 7936)).toBeUndefined();
+    });
+
+    it('a zero-byte file: the client gets a clear error from the 416, never a 5xx', async () => {
+      await expect(client('empty').getHeader()).rejects.toThrow();
+      expect((await get('empty', { range: 'bytes=0-16383' })).status).toBe(416);
     });
 
     (haveFirenze ? it : it.skip)('reads firenze.pmtiles exactly as reading the file directly does', async () => {
@@ -367,7 +382,7 @@ describe('basemap tiles over HTTP', () => {
       const { items, next_cursor } = await list();
       // `swap` exists once the replacement test has run.
       const names = items.map((item) => item.name).filter((name) => name !== 'swap');
-      expect(names).toEqual(haveFirenze ? ['blob', 'empty', 'firenze', 'ghana'] : ['blob', 'empty', 'ghana']);
+      expect(names).toEqual(haveFirenze ? ['blob', 'empty', 'firenze', 'ghana', 'no-tiles'] : ['blob', 'empty', 'ghana', 'no-tiles']);
       expect(next_cursor).toBeNull();
       const ghana = items.find((item) => item.name === 'ghana')!;
       const head = await get('ghana', {}, 'HEAD');
@@ -383,6 +398,8 @@ describe('basemap tiles over HTTP', () => {
         addressed_tiles: 4,
       });
       expect(items.find((item) => item.name === 'blob')!.pmtiles).toBeNull();
+      expect(items.find((item) => item.name === 'empty')!.pmtiles).toBeNull();
+      expect(items.find((item) => item.name === 'no-tiles')!.pmtiles).toMatchObject({ min_zoom: 0, max_zoom: 0, addressed_tiles: 0 });
       if (haveFirenze) expect(items.find((item) => item.name === 'firenze')!.pmtiles).toMatchObject({ spec_version: 3, tile_type: 'mvt' });
     });
 

@@ -6,7 +6,7 @@ import { CommandPipeline } from './commands/command-pipeline.js';
 import { ReadModels } from './commands/read-models.js';
 import { CONFIG, type Config } from './config/config.js';
 import { EVENT_STORE } from './event-store/event-store.port.js';
-import { instrumentAppends, instrumentQueue, watchFollowers } from './metrics/metrics.js';
+import { instrumentAppends, instrumentQueue, watchFollowers, watchQueueDepth } from './metrics/metrics.js';
 import { EventRegistry } from './events/event-registry.js';
 import { Followers } from './followers/followers.js';
 import { HealthController } from './health/health.controller.js';
@@ -44,6 +44,7 @@ export class PlatformModule {
     instrumentAppends(runtime.backends.events);
     instrumentQueue(runtime.backends.queue);
     watchFollowers(runtime.followers, runtime.backends.events);
+    watchQueueDepth(runtime.backends.queue, runtime.manifests.flatMap((manifest) => manifest.jobs ?? []));
     const providers = [
       { provide: CONFIG, useValue: runtime.config },
       { provide: CLOCK, useValue: runtime.clock },

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import {
@@ -13,7 +14,8 @@ import {
 } from '../../places/src/index.js';
 import { DEFAULT_TRANSIT_DATASET, importGtfs, liveTransitDatasets, TRANSIT_DATASET_GROUP } from '../../transit/src/index.js';
 import { importRoads, ROAD_DATASET } from '../../routing/src/index.js';
-import { readManifest, StarterPackError, verifyPack, type PackDataset, type StarterKind } from './pack.js';
+import { readManifest, StarterPackError, verifyPack, type PackDataset, type PackManifest, type StarterKind } from './pack.js';
+import { BasemapAbortedError, basemapSources, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './basemap/starter-basemap.js';
 
 /**
  * On start, the starter pack's dataset of each kind that has no live dataset
@@ -37,12 +39,18 @@ export interface StarterImportOptions {
   onProgress?: (kind: StarterKind, progress: ImportProgress) => void;
   /** Another process importing the starter into the same folder: how long its lock may go untouched before it counts as dead. */
   staleLockMs?: number;
+  /** TILES_DIR: where the starter basemap (`starter.pmtiles`, docs/adr/0027) is built when absent; no basemap without it. */
+  tilesDir?: string;
+  /** Tests: the basemap build's progress. */
+  onBasemapProgress?: (progress: BasemapProgress) => void;
 }
 
 export interface StarterImportReport {
   imported: Array<{ kind: StarterKind; dataset: string; version: string; records: number; ms: number }>;
   /** Kinds of the pack left alone: a dataset of that kind is live, or no importer reads it yet. */
   skipped: Array<{ kind: StarterKind; reason: 'live' | 'no_importer' }>;
+  /** The starter basemap: built now, already there (an operator's own `starter.pmtiles` too), or failed (the datasets stay imported). */
+  basemap?: { outcome: 'built'; build: BasemapBuild } | { outcome: 'present' } | { outcome: 'failed'; error: string };
   ms: number;
 }
 
@@ -103,8 +111,49 @@ export async function importStarterData(store: ReferenceStore, packDir: string, 
   for (const dataset of manifest.datasets) {
     if (!imported.has(dataset.kind)) report.skipped.push({ kind: dataset.kind, reason: IMPORT_ORDER.includes(dataset.kind) ? 'live' : 'no_importer' });
   }
+  if (options.tilesDir) report.basemap = await starterBasemap(packDir, manifest, options.tilesDir, options);
   report.ms = Date.now() - started;
   return report;
+}
+
+/**
+ * The starter basemap, when TILES_DIR has no `starter.pmtiles`: built off the
+ * event loop and renamed into place whole, so several instances building at
+ * once each write a complete archive and the last rename wins. Progress is
+ * logged once a second after the first second. A failure is reported, not
+ * thrown: the datasets are imported and the API is useful without a basemap.
+ */
+async function starterBasemap(packDir: string, manifest: PackManifest, tilesDir: string, options: StarterImportOptions): Promise<NonNullable<StarterImportReport['basemap']>> {
+  const target = path.join(tilesDir, `${STARTER_BASEMAP}.pmtiles`);
+  if (existsSync(target)) return { outcome: 'present' };
+  await removeStaleTemporaries(tilesDir);
+  const sources = basemapSources(packDir, manifest);
+  const files = [...sources.roads, ...sources.boundaries].map((file) => path.relative(packDir, file));
+  const started = Date.now();
+  let logged = started;
+  try {
+    const problems = await verifyPack(packDir, manifest, files);
+    if (problems.length > 0) throw new StarterPackError(`starter pack ${packDir} does not match its manifest: ${problems.join('; ')}`);
+    const build = await buildBasemapInWorker(
+      sources,
+      target,
+      (progress) => {
+        options.onBasemapProgress?.(progress);
+        const now = Date.now();
+        if (now - logged < 1000) return;
+        logged = now;
+        options.log.info({ msg: 'starter basemap: building', ...progress, ms: now - started });
+      },
+      options.signal,
+    );
+    options.log.info({ msg: 'starter basemap built', pack: manifest.name, file: target, tiles: build.tiles, bytes: build.bytes, ms: build.ms });
+    return { outcome: 'built', build };
+  } catch (error) {
+    if (error instanceof BasemapAbortedError) throw new StarterAbortedError('starter import aborted');
+    const message = error instanceof Error ? error.message : String(error);
+    options.log.info({ msg: 'starter basemap not built; the console shows the API overlays on a plain background', err: message });
+    return { outcome: 'failed', error: message };
+  }
 }
 
 function importDataset(store: ReferenceStore, packDir: string, dataset: PackDataset, options: StarterImportOptions): Promise<ImportResult> {
@@ -149,6 +198,17 @@ function transitSetName(dataset: PackDataset): string {
   if (dataset.dataset === null) return DEFAULT_TRANSIT_DATASET;
   if (!dataset.dataset.startsWith(prefix)) throw new StarterPackError(`the transit dataset must be under ${prefix}, not ${dataset.dataset}`);
   return dataset.dataset.slice(prefix.length);
+}
+
+/** Temporary files of builds killed in their final write, an hour old or more (a build in progress writes its own only at the end). */
+async function removeStaleTemporaries(tilesDir: string): Promise<void> {
+  const names = await readdir(tilesDir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(`.${STARTER_BASEMAP}.pmtiles.`) || !name.endsWith('.tmp')) continue;
+    const file = path.join(tilesDir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > 3600_000) await rm(file, { force: true });
+  }
 }
 
 /**

@@ -51,6 +51,7 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
       const report = await importStarterData(new ReferenceStore(referenceRoot(this.config)), packDir, {
         log: { info: (fields) => this.logger.info(fields) },
         signal: this.abort.signal,
+        tilesDir: this.config.tilesDir,
       });
       if (report.imported.length === 0) return;
       // A poll may be loading an older set of pointers: the second reload starts from the final ones (a no-op if already loaded).

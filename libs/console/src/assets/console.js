@@ -48,6 +48,42 @@ function setGeoJson(id, data, paint, type = 'line') {
   }
 }
 
+/** The starter basemap's layers (roads by class, boundaries; docs/adr/0027), drawn by name. */
+const ROAD_STYLE = [
+  // class, colour, width at z10, width at z16
+  ['path', '#c8b8a0', 0.3, 1.5],
+  ['service', '#ffffff', 0.3, 3],
+  ['minor', '#ffffff', 0.5, 6],
+  ['tertiary', '#fff6c8', 0.8, 8],
+  ['secondary', '#f7d58b', 1, 9],
+  ['primary', '#f4b26b', 1.3, 11],
+  ['trunk', '#e8925a', 1.5, 12],
+  ['motorway', '#d9724a', 1.8, 13],
+];
+
+function starterLayers() {
+  const width = (w10, w16) => ['interpolate', ['exponential', 1.6], ['zoom'], 6, w10 / 4, 10, w10, 16, w16];
+  const layers = [
+    { id: 'districts-fill', type: 'fill', source: 'basemap', 'source-layer': 'boundaries', filter: ['==', ['get', 'admin_level'], 2], paint: { 'fill-color': '#ebe7dc', 'fill-outline-color': '#d6cfbd' } },
+    { id: 'districts-line', type: 'line', source: 'basemap', 'source-layer': 'boundaries', minzoom: 7, filter: ['==', ['get', 'admin_level'], 2], paint: { 'line-color': '#b9ad94', 'line-width': 0.6, 'line-dasharray': [3, 2] } },
+    { id: 'regions-line', type: 'line', source: 'basemap', 'source-layer': 'boundaries', filter: ['==', ['get', 'admin_level'], 1], paint: { 'line-color': '#8f7f9f', 'line-width': ['interpolate', ['linear'], ['zoom'], 5, 0.8, 12, 2] } },
+    { id: 'roads-casing', type: 'line', source: 'basemap', 'source-layer': 'roads', minzoom: 12, filter: ['!=', ['get', 'class'], 'path'], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#a89f91', 'line-width': ['interpolate', ['exponential', 1.6], ['zoom'], 12, 2, 16, 14] } },
+  ];
+  for (const [roadClass, color, w10, w16] of ROAD_STYLE) {
+    layers.push({ id: `roads-${roadClass}`, type: 'line', source: 'basemap', 'source-layer': 'roads', filter: ['==', ['get', 'class'], roadClass], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': color, 'line-width': width(w10, w16) } });
+  }
+  return layers;
+}
+
+/** Any other vector archive: its layers drawn as generic fills, lines and points. */
+function genericLayers(layerIds) {
+  return layerIds.flatMap((layer) => [
+    { id: `${layer}-fill`, type: 'fill', source: 'basemap', 'source-layer': layer, filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#dde8d0' } },
+    { id: `${layer}-line`, type: 'line', source: 'basemap', 'source-layer': layer, filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': '#b06a2c', 'line-width': 1.5 } },
+    { id: `${layer}-point`, type: 'circle', source: 'basemap', 'source-layer': layer, filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 3, 'circle-color': '#345' } },
+  ]);
+}
+
 async function basemapStyle() {
   const protocol = new pmtiles.Protocol();
   maplibregl.addProtocol('pmtiles', protocol.tile);
@@ -58,31 +94,35 @@ async function basemapStyle() {
   };
   let archives = [];
   try {
-    archives = await api('GET', '/v2/tiles');
-    if (!Array.isArray(archives)) archives = archives.archives ?? archives.items ?? [];
+    archives = (await api('GET', '/v2/tiles')).items ?? [];
   } catch {
     archives = [];
   }
-  const chosen = archives.find((a) => a.name === 'starter') ?? archives[0];
+  const chosen = archives.find((a) => a.name === 'starter' && a.pmtiles?.tile_type === 'mvt') ?? archives.find((a) => a.pmtiles?.tile_type === 'mvt');
+  let attribution = ATTRIBUTION;
   if (chosen) {
     const source = new pmtiles.PMTiles(new pmtiles.FetchSource(`${location.origin}/v2/tiles/${chosen.name}`, new Headers({ 'x-api-key': state.key })));
     protocol.add(source);
     const metadata = await source.getMetadata().catch(() => ({}));
     const layerIds = (metadata.vector_layers ?? []).map((layer) => layer.id);
-    style.sources.basemap = { type: 'vector', url: `pmtiles://${location.origin}/v2/tiles/${chosen.name}`, attribution: ATTRIBUTION };
-    for (const layer of layerIds) {
-      style.layers.push({ id: `${layer}-fill`, type: 'fill', source: 'basemap', 'source-layer': layer, filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#dde8d0' } });
-      style.layers.push({ id: `${layer}-line`, type: 'line', source: 'basemap', 'source-layer': layer, filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': '#b06a2c', 'line-width': 1.5 } });
-      style.layers.push({ id: `${layer}-point`, type: 'circle', source: 'basemap', 'source-layer': layer, filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 3, 'circle-color': '#345' } });
-    }
+    // The archive's own credits (the starter's: OpenStreetMap contributors, the boundaries' source), escaped; OpenStreetMap always.
+    const credits = String(metadata.attribution ?? '').split(';').map((line) => line.trim()).filter((line) => line && !line.includes('OpenStreetMap'));
+    attribution = [ATTRIBUTION, ...credits.map(escapeHtml)].join(' | ');
+    style.sources.basemap = { type: 'vector', url: `pmtiles://${location.origin}/v2/tiles/${chosen.name}`, attribution };
+    style.layers.push(...(layerIds.includes('roads') && layerIds.includes('boundaries') ? starterLayers() : genericLayers(layerIds)));
   }
-  return { style, chosen };
+  return { style, chosen, attribution };
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 async function start() {
   status('Loading the map…');
   const { style, chosen } = await basemapStyle();
-  const map = new maplibregl.Map({ container: 'map', style, center: STARTER_CENTER, zoom: 14, attributionControl: false, preserveDrawingBuffer: true });
+  const center = chosen?.pmtiles?.center ? [chosen.pmtiles.center.lng, chosen.pmtiles.center.lat] : STARTER_CENTER;
+  const map = new maplibregl.Map({ container: 'map', style, center, zoom: 14, attributionControl: false, preserveDrawingBuffer: true });
   map.addControl(new maplibregl.AttributionControl({ compact: false, customAttribution: ATTRIBUTION }));
   map.addControl(new maplibregl.NavigationControl());
   state.map = map;
@@ -119,68 +159,143 @@ async function showHex(lat, lng) {
 }
 
 async function route(from, to) {
+  status('Routing…');
   const data = await api('POST', '/v2/route', { from, to, narration: 'landmark' });
-  const best = data.routes?.[0] ?? data.route ?? data;
-  if (best.geometry) setGeoJson('route', { type: 'Feature', properties: {}, geometry: best.geometry }, { 'line-color': '#0060df', 'line-width': 4 });
-  const steps = best.steps ?? best.legs?.flatMap((leg) => leg.steps ?? []) ?? [];
-  show(`Route ${best.distance_m ?? ''} m`, list(steps, (step) => [step.instruction ?? step.text ?? step.maneuver?.type, step.landmark?.name ? `(at ${step.landmark.name})` : ''].join(' ')));
+  setGeoJson('route', { type: 'Feature', properties: {}, geometry: data.geometry }, { 'line-color': '#0060df', 'line-width': 4 });
+  const steps = data.steps ?? [];
+  const items = list(steps, (step) => `${step.instruction} — ${Math.round(step.distance_m)} m${step.landmark ? ` (landmark: ${step.landmark.name})` : ''}`);
+  items.id = 'route-steps';
+  show(`Route: ${(data.distance_m / 1000).toFixed(1)} km, ${Math.round(data.duration_s / 60)} min${data.summary ? ` via ${data.summary}` : ''}`, items);
+  status(`Route with ${steps.length} steps`);
+}
+
+function legText(leg) {
+  if (leg.mode === 'walk') return `walk ${Math.round(leg.distance_m)} m${leg.to?.name ? ` to ${leg.to.name}` : ''}`;
+  return `${leg.route?.short_name ?? leg.route?.name ?? 'transit'} towards ${leg.headsign ?? leg.to?.name ?? '?'} (${leg.stops?.length ?? 0} stops)`;
 }
 
 async function transit(from, to) {
+  status('Planning…');
   const data = await api('POST', '/v2/route/transit', { from, to });
-  if (!data.itineraries?.length) return show('Transit', data.note ?? 'No transit itinerary.');
-  show('Transit itineraries', list(data.itineraries, (it) => (it.legs ?? []).map((leg) => `${leg.mode}${leg.route_short_name ? ' ' + leg.route_short_name : ''}`).join(' → ')));
+  const itineraries = data.itineraries ?? [];
+  const first = itineraries[0];
+  const features = (first?.legs ?? []).filter((leg) => leg.geometry?.length > 1).map((leg) => ({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: leg.geometry } }));
+  setGeoJson('transit', { type: 'FeatureCollection', features }, { 'line-color': '#7b3fa0', 'line-width': 4 });
+  const items = list(itineraries, (it) => `${Math.round(it.duration_s / 60)} min, ${it.transfers} transfer(s): ${it.legs.map(legText).join(' → ')}`);
+  items.id = 'transit-itineraries';
+  show('Transit itineraries', ...(data.note ? [data.note] : []), itineraries.length ? items : 'No transit itinerary.');
+  status(`${itineraries.length} itinerar${itineraries.length === 1 ? 'y' : 'ies'}`);
+}
+
+/** A circle as a 48-sided polygon (good to well under a metre at geofence radii). */
+function circle(center, radiusM) {
+  const ring = [];
+  for (let i = 0; i <= 48; i++) {
+    const angle = (i / 48) * 2 * Math.PI;
+    const dLat = (radiusM * Math.cos(angle)) / 111_320;
+    const dLng = (radiusM * Math.sin(angle)) / (111_320 * Math.cos((center.lat * Math.PI) / 180));
+    ring.push([center.lng + dLng, center.lat + dLat]);
+  }
+  return { type: 'Polygon', coordinates: [ring] };
 }
 
 async function createGeofence(lat, lng) {
-  const fence = await api('POST', '/v2/geofence/create', { fence_type: 'circle', center: { lat, lng }, radius_m: 250, name: 'console' });
-  status(`Geofence ${fence.id ?? ''} created`);
+  const name = `console ${new Date().toISOString().slice(11, 19)}`;
+  const fence = await api('POST', '/v2/geofence/create', { fence_type: 'circle', center: { lat, lng }, radius_m: 250, name });
   await showGeofences();
+  status(`Geofence ${fence.id} created (${fence.cell_count} cells)`);
 }
 
 async function showGeofences() {
-  const data = await api('GET', '/v2/geofence');
-  const fences = data.items ?? data.geofences ?? (Array.isArray(data) ? data : []);
-  const features = fences.filter((f) => f.center).map((f) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [f.center.lng, f.center.lat] } }));
-  setGeoJson('geofences', { type: 'FeatureCollection', features }, { 'circle-radius': 10, 'circle-color': 'rgba(0,128,0,0.4)' }, 'circle');
-  show('Geofences', list(fences, (f) => `${f.name ?? f.id} (${f.fence_type})`));
+  const fences = (await api('GET', '/v2/geofence?limit=100')).items ?? [];
+  const features = fences.map((f) => ({ type: 'Feature', properties: { name: f.name }, geometry: f.fence_type === 'circle' ? circle(f.center, f.radius_m) : f.polygon })).filter((f) => f.geometry);
+  setGeoJson('geofences', { type: 'FeatureCollection', features }, { 'fill-color': 'rgba(0,128,0,0.3)', 'fill-outline-color': '#060' }, 'fill');
+  const items = list(fences, (f) => `${f.name ?? f.id}: ${f.fence_type}${f.radius_m ? ` ${f.radius_m} m` : ''}, ${f.cell_count} cells`);
+  items.id = 'geofence-list';
+  show(`Geofences (${fences.length})`, items);
 }
 
 async function reportIncident(lat, lng) {
-  await api('POST', '/v2/route/incidents', { kind: 'accident', lat, lng });
-  status('Incident reported');
+  const incident = await api('POST', '/v2/route/incidents', { kind: 'accident', lat, lng });
   await showIncidents();
+  status(`Incident ${incident.id} reported`);
 }
 
 async function showIncidents() {
-  const data = await api('GET', '/v2/route/incidents');
-  const incidents = data.items ?? data.incidents ?? (Array.isArray(data) ? data : []);
-  const features = incidents.filter((i) => i.lat !== undefined).map((i) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [i.lng, i.lat] } }));
-  setGeoJson('incidents', { type: 'FeatureCollection', features }, { 'circle-radius': 6, 'circle-color': '#e67e00' }, 'circle');
-  show('Incidents', list(incidents, (i) => `${i.kind} ${i.reports ?? ''}`));
+  const incidents = (await api('GET', '/v2/route/incidents')).incidents ?? [];
+  const features = incidents.map((i) => ({ type: 'Feature', properties: { kind: i.kind }, geometry: { type: 'Point', coordinates: [i.lng, i.lat] } }));
+  setGeoJson('incidents', { type: 'FeatureCollection', features }, { 'circle-radius': 7, 'circle-color': '#e67e00', 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 }, 'circle');
+  const items = list(incidents, (i) => `${i.kind} at ${i.lat.toFixed(4)}, ${i.lng.toFixed(4)}: ${i.corroborations} report(s), until ${i.expires_at.slice(11, 16)} UTC${i.blocks_routes ? ', blocks routes' : ''}`);
+  items.id = 'incident-list';
+  show(`Incidents (${incidents.length})`, items);
 }
 
 async function showWeather() {
   const data = await api('GET', '/v2/weather/alerts');
-  setGeoJson('weather', data, { 'fill-color': 'rgba(120,0,200,0.25)' }, 'fill');
-  show('Weather alerts', list(data.features ?? [], (f) => f.properties?.headline ?? f.properties?.event ?? 'alert'));
+  setGeoJson('weather', data, { 'fill-color': 'rgba(120,0,200,0.25)', 'fill-outline-color': '#5a0096' }, 'fill');
+  const items = list(data.features ?? [], (f) => `${f.properties.severity} ${f.properties.event}: ${f.properties.headline ?? f.properties.areas.join(', ')} (until ${f.properties.expires.slice(0, 16).replace('T', ' ')} UTC; ${f.properties.signature})`);
+  items.id = 'weather-list';
+  show(`Weather alerts (${data.features?.length ?? 0})`, items);
+}
+
+const GENESIS = '0'.repeat(64);
+
+/** Keys sorted at every level, as the service hashes an access entry (docs/adr/0004). */
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  return JSON.stringify(value);
+}
+
+async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The hash chain of an export bundle (GET /v2/admin/audit/export), checked in
+ * the page: every entry links to the one before and its hash recomputes. The
+ * signed checkpoints are counted, not verified here: tools/verify-audit-bundle.mjs
+ * checks them against the JWKS.
+ */
+async function verifyChain(bundle) {
+  let expectedSeq = bundle.anchor ? bundle.anchor.seq + 1 : 0;
+  let expectedPrev = bundle.anchor ? bundle.anchor.hash : GENESIS;
+  for (const entry of bundle.entries) {
+    const { seq, prev_hash, hash, ...content } = entry;
+    if (seq !== expectedSeq) return `broken at seq ${seq}: expected seq ${expectedSeq}`;
+    if (prev_hash !== expectedPrev) return `broken at seq ${seq}: does not link to the entry before it`;
+    if ((await sha256Hex(`${prev_hash}\n${seq}\n${canonicalJson(content)}`)) !== hash) return `broken at seq ${seq}: hash mismatch (edited)`;
+    expectedSeq = seq + 1;
+    expectedPrev = hash;
+  }
+  return `intact (${bundle.entries.length} entries, ${bundle.checkpoints.length} signed checkpoint(s))`;
 }
 
 async function showAudit(accountId) {
-  const data = await api('GET', `/v2/admin/audit?account_id=${encodeURIComponent(accountId)}&limit=50`);
-  const entries = data.items ?? data.entries ?? [];
-  const chain = data.chain ?? data.chain_status ?? data.verification;
-  show(`Audit trail (${entries.length})`, `Chain: ${chain === undefined ? 'not reported' : typeof chain === 'object' ? JSON.stringify(chain) : chain}`, list(entries, (e) => `${e.at ?? e.timestamp ?? ''} ${e.method ?? ''} ${e.path ?? e.route ?? ''} ${e.status ?? ''}`));
+  const id = accountId.trim();
+  const [page, bundle] = await Promise.all([
+    api('GET', `/v2/admin/audit?account_id=${encodeURIComponent(id)}&limit=50`),
+    api('GET', `/v2/admin/audit/export?account_id=${encodeURIComponent(id)}`),
+  ]);
+  const chain = Object.assign(document.createElement('p'), { id: 'chain-status', textContent: `Chain ${bundle.stream}: ${await verifyChain(bundle)}` });
+  const items = list(page.items, (e) => `${e.at.slice(0, 19).replace('T', ' ')} ${e.method} ${e.path} ${e.status}`);
+  items.id = 'audit-list';
+  show(`Audit trail of ${id} (${page.items.length}${page.next_cursor ? '+' : ''})`, chain, items);
 }
 
 async function search(text) {
-  const data = await api('GET', `/v2/search?q=${encodeURIComponent(text)}`);
-  const results = data.results ?? data.items ?? [];
-  const nodes = [list(results, (r) => `${r.name} ${r.lat !== undefined ? `(${r.lat.toFixed(4)}, ${r.lng.toFixed(4)})` : ''}`)];
-  if (data.did_you_mean) nodes.unshift(`Did you mean: ${data.did_you_mean}?`);
-  show('Search', ...nodes);
-  const first = results.find((r) => r.lat !== undefined);
-  if (first) state.map.flyTo({ center: [first.lng, first.lat], zoom: 15 });
+  const data = await api('GET', `/v2/search?q=${encodeURIComponent(text)}&limit=10`);
+  const results = data.items ?? [];
+  const items = list(results, (r) => `${r.name}${r.kind ? ` (${r.kind})` : ''}${r.district ? `, ${r.district}` : ''}`);
+  items.id = 'search-results';
+  const nodes = [items];
+  if (data.did_you_mean) nodes.unshift(Object.assign(document.createElement('p'), { id: 'did-you-mean', textContent: `Did you mean: ${data.did_you_mean}?` }));
+  if (results.length === 0) nodes.push('No result.');
+  show(`Search: ${data.query}`, ...nodes);
+  const features = results.map((r) => ({ type: 'Feature', properties: { name: r.name }, geometry: { type: 'Point', coordinates: [r.lng, r.lat] } }));
+  setGeoJson('search', { type: 'FeatureCollection', features }, { 'circle-radius': 6, 'circle-color': '#0060df', 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 }, 'circle');
+  if (results[0]) state.map.flyTo({ center: [results[0].lng, results[0].lat], zoom: 15 });
 }
 
 function guard(fn) {

@@ -143,6 +143,37 @@ export const queueJobsRunning = new Gauge({
   registers: [metricsRegistry],
 });
 
+/**
+ * Queue depth (jobs waiting, delayed or running) of the queues the process's
+ * contexts declare (`jobs` in their manifests), asked of the queue when
+ * Prometheus scrapes: on BullMQ every process sees the shared depth, on the
+ * embedded queue the all-in-one process its own.
+ */
+export function watchQueueDepth(queue: JobQueue, names: readonly string[]): void {
+  queueSources.push({ queue: new WeakRef(queue), names: [...new Set(names)] });
+}
+// Weak, as the follower sources: a stopped service's queue is not kept alive by the gauge.
+const queueSources: { queue: WeakRef<JobQueue>; names: string[] }[] = [];
+
+new Gauge({
+  name: 'queue_depth',
+  help: 'Jobs not yet finished (waiting, delayed or running), by queue, read at scrape time',
+  labelNames: ['queue'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    this.reset();
+    for (const source of queueSources) {
+      const queue = source.queue.deref();
+      if (!queue) continue;
+      for (const name of source.names) {
+        // A closed or unreachable queue: no sample rather than a failed scrape (its health check says why).
+        const depth = await queue.depth(name).catch(() => undefined);
+        if (depth !== undefined) this.set({ queue: name }, depth);
+      }
+    }
+  },
+});
+
 /** Counts adds and runs of `queue` (once per instance; its behaviour is unchanged). */
 export function instrumentQueue(queue: JobQueue): JobQueue {
   const marked = queue as JobQueue & { [instrumented]?: true };

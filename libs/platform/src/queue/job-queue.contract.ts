@@ -205,6 +205,33 @@ export function describeJobQueueContract(
       expect((await queue.getJob(q, delayed.id))?.state).toBe('delayed');
     });
 
+    it('counts waiting, delayed and running jobs as its depth, never finished ones', async () => {
+      const q = queueName('depth');
+      expect(await queue.depth(q)).toBe(0);
+      await queue.add(q, 'w', { k: 'w' });
+      await queue.add(q, 'd', { k: 'd' }, { delayMs: 60_000 });
+      await queue.add(q, 'f', { k: 'f' });
+      expect(await queue.depth(q)).toBe(3);
+      expect(await queue.depth(queueName('depth-other'))).toBe(0);
+
+      const release = gate();
+      const started = deferred();
+      queue.process<{ k: string }>(
+        q,
+        async (job) => {
+          if (job.data.k === 'f') throw new Error('bad input');
+          started.resolve();
+          await release.promise;
+        },
+        { concurrency: 2 },
+      );
+      await started.promise;
+      // 'w' running, 'd' delayed; 'f' failed (or about to).
+      await eventually(() => queue.depth(q), (depth) => depth === 2);
+      release.resolve();
+      await eventually(() => queue.depth(q), (depth) => depth === 1);
+    });
+
     it('removes waiting, delayed and completed jobs: gone from getJob and never run', async () => {
       const q = queueName('remove');
       const waiting = await queue.add(q, 'w', {}, { jobId: 'w' });
@@ -390,7 +417,7 @@ function recorder<Data = unknown>() {
 }
 
 /** Polls until the predicate holds and returns that value; fails with the last value seen. */
-async function eventually<T extends JobInfo | undefined>(
+async function eventually<T extends JobInfo | number | undefined>(
   read: () => Promise<T>,
   predicate: (value: T) => boolean,
 ): Promise<T> {

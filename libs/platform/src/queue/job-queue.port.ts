@@ -48,6 +48,8 @@ export interface JobQueue {
   /** Starts consuming a queue. One processor per queue per process. */
   process<Data>(queue: string, handler: JobHandler<Data>, options?: { concurrency?: number }): Worker;
   getJob<Data>(queue: string, id: string): Promise<JobInfo<Data> | undefined>;
+  /** Jobs of the queue not yet finished: waiting, delayed (retries included) and running (the `queue_depth` metric). */
+  depth(queue: string): Promise<number>;
   /** Removes a job whatever its state (consent erasure of queued payloads). */
   remove(queue: string, id: string): Promise<void>;
   ping(): Promise<void>;

@@ -1,4 +1,5 @@
 import { buildPmtilesArchive, referenceHeader } from '../testing/pmtiles-fixture.js';
+import { referenceReader } from '../testing/pmtiles-reader.js';
 import { readPmtilesHeader } from './pmtiles-header.js';
 
 describe('readPmtilesHeader', () => {
@@ -13,6 +14,15 @@ describe('readPmtilesHeader', () => {
     });
     expect(readPmtilesHeader(archive)).toEqual(referenceHeader(archive));
     expect(readPmtilesHeader(archive)).toMatchObject({ min_zoom: 3, max_zoom: 5, tile_type: 'mvt', center: { lat: 5.6037, lng: -0.187, zoom: 4 } });
+  });
+
+  it('reads an archive without tiles (zooms 0-0, no tile addressed), as the reference reader does', async () => {
+    const archive = buildPmtilesArchive({ tiles: [], metadata: { vector_layers: [] } });
+    expect(readPmtilesHeader(archive)).toEqual(referenceHeader(archive));
+    expect(readPmtilesHeader(archive)).toMatchObject({ min_zoom: 0, max_zoom: 0, addressed_tiles: 0 });
+    const reader = referenceReader(archive);
+    expect(await reader.getZxy(0, 0, 0)).toBeUndefined();
+    expect(await reader.getMetadata()).toEqual({ vector_layers: [] });
   });
 
   it('refuses what is not a PMTiles v3 header', () => {

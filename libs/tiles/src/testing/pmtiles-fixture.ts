@@ -53,8 +53,9 @@ export function buildPmtilesArchive(options: FixtureOptions): Buffer {
   header.writeUInt8(1, 97); // internal compression: none
   header.writeUInt8(1, 98); // tile compression: none
   header.writeUInt8(1, 99); // tile type: MVT
-  header.writeUInt8(Math.min(...zooms), 100);
-  header.writeUInt8(Math.max(...zooms), 101);
+  // An archive without tiles (a region with no data yet) is valid: zooms 0-0, as the writer in ../basemap says.
+  header.writeUInt8(zooms.length ? Math.min(...zooms) : 0, 100);
+  header.writeUInt8(zooms.length ? Math.max(...zooms) : 0, 101);
   const e7 = (degrees: number) => Math.round(degrees * 1e7);
   header.writeInt32LE(e7(bounds.west), 102);
   header.writeInt32LE(e7(bounds.south), 106);

@@ -180,6 +180,13 @@ export class BullMqJobQueue implements JobQueue {
     };
   }
 
+  /** BullMQ's own counts: waiting (and prioritized), delayed (retries wait there too) and active. */
+  async depth(queueName: string): Promise<number> {
+    this.assertOpen();
+    const counts = await this.queue(queueName).getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+    return Object.values(counts).reduce((sum, count) => sum + count, 0);
+  }
+
   async getJob<Data>(queueName: string, id: string): Promise<JobInfo<Data> | undefined> {
     this.assertOpen();
     const job = await BullJob.fromId(this.queue(queueName), encodeJobId(id));

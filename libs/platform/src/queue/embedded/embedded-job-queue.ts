@@ -254,6 +254,14 @@ export class EmbeddedJobQueue implements JobQueue {
     };
   }
 
+  /** Counted on the indexes: `ready` holds the waiting and delayed jobs, `active` the running ones. */
+  async depth(queue: string): Promise<number> {
+    this.assertOpen();
+    // [queue] sorts before every [queue, …] key and [queue + NUL] after them all.
+    const range = { start: [queue], end: [`${queue}\u0000`] } as never;
+    return this.ready.getCount(range) + this.active.getCount(range);
+  }
+
   async remove(queue: string, id: string): Promise<void> {
     this.assertOpen();
     const removed = await this.root.transaction(() => {
