@@ -14,11 +14,11 @@ export const ROUTE_STATIC_PER_MINUTE = 15;
 export const LANDMARK_REPORTS_PER_MINUTE = 10;
 /**
  * Requests without a valid key that no group below covers (public endpoints,
- * and calls that end in 401 or 404): the per-IP ceiling their X-RateLimit-*
- * headers report (interface.md, "Limits" 2).
+ * and calls that end in 401 or 404): the default per-IP ceiling their
+ * X-RateLimit-* headers report (interface.md, "Limits" 2); THROTTLE_PUBLIC_PER_MINUTE sets it.
  */
 export const PUBLIC_PER_IP_PER_MINUTE = 600;
-const PUBLIC_RULE: RateLimitRule = { limit: PUBLIC_PER_IP_PER_MINUTE, windowMs: MINUTE_MS };
+const publicRule = (config: Config): RateLimitRule => ({ limit: config.throttles.public, windowMs: MINUTE_MS });
 const LANDMARK_REPORT_PATH = /^\/v2\/landmarks\/[^/]+\/report$/;
 
 interface Group {
@@ -60,7 +60,7 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const rules: Array<[string, RateLimitRule]> = [];
     if (group) rules.push([`ip:${group.name}:${request.ip}`, group.rule(config)]);
-    else if (callers.of(request) === 'anonymous') rules.push([publicKey(request), PUBLIC_RULE]);
+    else if (callers.of(request) === 'anonymous') rules.push([publicKey(request), publicRule(config)]);
     if (config.authDisabled && !request.headers['x-api-key']) {
       rules.push([`ip:daily:${request.ip}`, { limit: config.devIpDailyLimit, windowMs: QUOTA_WINDOW_MS }]);
     }
@@ -97,7 +97,7 @@ export function rateLimitHeadersOnEveryResponse(limiter: RateLimiter, config: Co
       const decision =
         typeof caller === 'object'
           ? await limiter.peek(quotaKey(caller.key_id), { limit: dailyLimitOf(directory.tierOf(caller)), windowMs: QUOTA_WINDOW_MS }, clock.now())
-          : await limiter.peek(publicKey(request), PUBLIC_RULE, clock.now());
+          : await limiter.peek(publicKey(request), publicRule(config), clock.now());
       void reply.headers({ ...rateLimitHeaders(decision) });
     } catch {
       // The answer matters more than its headers: a rate limiter that cannot be read (Redis down) leaves them out.
