@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { failure, rateLimitHeaders, type Clock, type Config, type RateLimiter, type RateLimitRule, type RequestGate, type ResponseListener } from '../../../platform/src/index.js';
-import { secretsEqual } from '../authentication/constant-time.js';
 import type { KeyDirectory, KeyRecord } from '../authentication/key-directory.js';
-import { hashKey } from '../credentials/index.js';
+import { KeyReader } from '../authentication/presented-key.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 
 const MINUTE_MS = 60_000;
@@ -124,16 +123,19 @@ function routedPath(url: string): string {
 
 /** Who sent a request, as far as its X-API-Key tells without reading the log: the key's record, the operator, or nobody known. */
 class Callers {
+  private readonly keys: KeyReader;
+
   constructor(
-    private readonly config: Config,
+    config: Config,
     private readonly directory: KeyDirectory,
-  ) {}
+  ) {
+    this.keys = new KeyReader(config.adminApiKey);
+  }
 
   of(request: FastifyRequest): KeyRecord | 'operator' | 'anonymous' {
-    const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!key || key.length > 256) return 'anonymous';
-    if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) return 'operator';
-    return this.directory.byKeyHash(hashKey(key)) ?? 'anonymous';
+    const key = this.keys.read(request);
+    if (!key || key.key.length > 256) return 'anonymous';
+    if (key.operator) return 'operator';
+    return this.directory.byKeyHash(key.hash) ?? 'anonymous';
   }
 }
