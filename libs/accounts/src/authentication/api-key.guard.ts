@@ -31,6 +31,11 @@ import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 import { KeyDirectory, type KeyRecord } from './key-directory.js';
 import { KeyReader, type PresentedKey } from './presented-key.js';
 
+interface RouteAccess {
+  level: AccessLevel;
+  requiredTier: Tier | undefined;
+}
+
 /** How the guard folds a key's stream (one definition object: the pipeline keeps per-definition wiring). */
 const KEY_STREAM = { decider: apiKeyDecider };
 
@@ -47,6 +52,8 @@ const KEY_STREAM = { decider: apiKeyDecider };
 export class ApiKeyGuard implements CanActivate {
   private readonly allowlists = new Map<string, IpAllowlist>();
   private readonly keys: KeyReader;
+  /** Per controller class and handler (a method inherited by two controllers has each one's class decorators). */
+  private readonly routes = new WeakMap<Function, WeakMap<Function, RouteAccess>>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -60,8 +67,7 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const level = this.reflector.getAllAndOverride<AccessLevel>(ACCESS_LEVEL, targets) ?? 'key';
+    const { level, requiredTier } = this.routeAccess(context);
     if (level === 'public') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
@@ -79,7 +85,7 @@ export class ApiKeyGuard implements CanActivate {
     const now = this.clock.now();
     const record = await this.authenticate(key, now);
     identify(request, record);
-    const tier = this.checkAccess(level, this.reflector.getAllAndOverride<Tier | undefined>(REQUIRED_TIER, targets), record, request.ip);
+    const tier = this.checkAccess(level, requiredTier, record, request.ip);
 
     const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS }, now);
     const reply = http.getResponse<FastifyReply>();
@@ -90,6 +96,24 @@ export class ApiKeyGuard implements CanActivate {
       throw new RateLimitedError(retryAfter);
     }
     return true;
+  }
+
+  /** A route's access level and required tier: read from its decorators once per handler, not per request. */
+  private routeAccess(context: ExecutionContext): RouteAccess {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let byHandler = this.routes.get(controller);
+    if (!byHandler) this.routes.set(controller, (byHandler = new WeakMap()));
+    let access = byHandler.get(handler);
+    if (!access) {
+      const targets = [handler, controller];
+      access = {
+        level: this.reflector.getAllAndOverride<AccessLevel>(ACCESS_LEVEL, targets) ?? 'key',
+        requiredTier: this.reflector.getAllAndOverride<Tier | undefined>(REQUIRED_TIER, targets),
+      };
+      byHandler.set(handler, access);
+    }
+    return access;
   }
 
   /** `optional-key`: the caller when the key passes every check, else an anonymous request; never a refusal. */
