@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { LOAD_CHILD_ENV, type LoadMessage, type LoadOutcome, type LoadRequest } from './http-load.js';
-import type { Sample } from './report.js';
+import type { Check, Sample } from './report.js';
 
 /**
  * How the benchmarks put load on what they measure: autocannon in a child
@@ -93,4 +93,53 @@ export async function issueKey(url: string, adminKey: string, name: string): Pro
   });
   if (issued.status !== 201) throw new Error(`could not issue the bench key: HTTP ${issued.status}`);
   return ((await issued.json()) as { data: { key: string } }).data.key;
+}
+
+/** A figure counts only when at least this share of its answers were 2xx: otherwise it measured refusals, not the route. */
+export const MIN_2XX_SHARE = 0.99;
+
+/** The answers of a target's runs added up: status codes (warm-ups included) and transport errors. */
+export interface StatusTally {
+  statusCodes: Record<string, number>;
+  errors: number;
+  timeouts: number;
+}
+
+export function emptyTally(): StatusTally {
+  return { statusCodes: {}, errors: 0, timeouts: 0 };
+}
+
+export function addToTally(tally: StatusTally, outcome: Pick<LoadOutcome, 'statusCodes' | 'errors' | 'timeouts'>): void {
+  for (const [code, count] of Object.entries(outcome.statusCodes)) tally.statusCodes[code] = (tally.statusCodes[code] ?? 0) + count;
+  tally.errors += outcome.errors;
+  tally.timeouts += outcome.timeouts;
+}
+
+/** The share of 2xx among every answer and error, and the mix as text: `200 99.2% (38067), 429 0.8% (310)`. */
+export function statusMix(tally: StatusTally): { share2xx: number; text: string } {
+  const total = Object.values(tally.statusCodes).reduce((sum, count) => sum + count, 0) + tally.errors;
+  const ok = Object.entries(tally.statusCodes).reduce((sum, [code, count]) => sum + (code.startsWith('2') ? count : 0), 0);
+  const share2xx = total === 0 ? 0 : ok / total;
+  const percent = (count: number) => `${((count / Math.max(1, total)) * 100).toFixed(count === total ? 0 : 2)}%`;
+  const parts = Object.entries(tally.statusCodes)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, count]) => `${code} ${percent(count)} (${count})`);
+  if (tally.errors > 0) parts.push(`errors ${percent(tally.errors)} (${tally.errors}, ${tally.timeouts} time-outs)`);
+  return { share2xx, text: total === 0 ? 'no answers' : parts.join(', ') };
+}
+
+/**
+ * The validity check of a target: every answer 2xx (a refusal, an error, a time-out fails the run). Below
+ * MIN_2XX_SHARE the figure is also marked invalid on its row (`invalidNote`), so it cannot be read as the route's.
+ */
+export function statusCheck(label: string, tally: StatusTally): Check {
+  const { share2xx, text } = statusMix(tally);
+  const every = share2xx === 1 && tally.timeouts === 0;
+  return { name: `${label}: every response 2xx`, ok: every, detail: `status mix ${text}${share2xx < MIN_2XX_SHARE ? ` — INVALID figure: below ${MIN_2XX_SHARE * 100}% 2xx` : ''}` };
+}
+
+/** The row note of a figure measured on mostly refused requests; undefined when it is valid. */
+export function invalidNote(tally: StatusTally): string | undefined {
+  const { share2xx, text } = statusMix(tally);
+  return share2xx < MIN_2XX_SHARE ? `INVALID: ${(share2xx * 100).toFixed(1)}% 2xx (${text})` : undefined;
 }

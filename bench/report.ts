@@ -80,6 +80,8 @@ export function percentile(values: number[], p: number): number | undefined {
 
 export function toRow(name: string, role: Row['role'], rounds: Sample[], baseline?: Row, note?: string): Row {
   const sample = pool(rounds);
+  // A figure measured on refusals is marked where it is read, and so is every ratio against it.
+  const notes = [note, baseline?.note?.startsWith('INVALID') ? `baseline ${baseline.note}` : undefined].filter(Boolean).join('; ') || undefined;
   const row: Row = {
     case: name,
     role,
@@ -90,7 +92,7 @@ export function toRow(name: string, role: Row['role'], rounds: Sample[], baselin
     p50Ms: roundMaybe(percentile(sample.latenciesMs, 50), 3),
     p99Ms: roundMaybe(percentile(sample.latenciesMs, 99), 3),
     cpuUsPerOp: sample.cpuMicros !== undefined && sample.ops > 0 ? round(sample.cpuMicros / sample.ops, 1) : undefined,
-    note,
+    note: notes,
   };
   if (baseline) {
     row.baseline = baseline.case;
@@ -121,7 +123,7 @@ export function renderSection(section: Section): string {
           row.ratio?.perCpu === undefined ? (row.role === 'baseline' && row.cpuUsPerOp !== undefined ? 'baseline' : '—') : times(row.ratio.perCpu),
         ]
       : []),
-    row.baseline ?? (row.note ? `(${row.note})` : ''),
+    [row.baseline, row.note ? `(${row.note})` : undefined].filter(Boolean).join(' '),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column].length)));
   const numeric = new Set(withCpu ? [1, 2, 3, 4, 5, 6, 7, 8] : [1, 2, 3, 4, 5, 6]);

@@ -268,6 +268,30 @@ describe('the optional-key access level', () => {
     }
   });
 
+  it('serves a live key its directory is current for without reading the key\'s stream, and reads it once the store holds more (ADR 0028)', async () => {
+    const { key } = await signUp();
+    const directory = served.app.get(KeyDirectory);
+    const record = directory.byKeyHash(createHash('sha256').update(key).digest('hex'))!;
+    const stream = `api_key-${record.key_id}`;
+    const reads = jest.spyOn(runtime.backends.events, 'readStream');
+    try {
+      expect((await call('GET', '/v2/me', key)).status).toBe(200);
+      expect(reads.mock.calls.filter(([name]) => name === stream)).toHaveLength(0);
+      // Another instance revokes it: this directory does not follow the log meanwhile, the store's revision moves on.
+      await directory.follower.stop();
+      await runtime.backends.events.append(
+        stream,
+        [{ type: 'ApiKeyRevoked', data: { key_id: record.key_id, reason: 'deleted', revoked_at: new Date().toISOString(), replaced_by: null }, metadata: { schema_version: 1 } }],
+        0n,
+      );
+      expect((await call('GET', '/v2/me', key)).status).toBe(401);
+      expect(reads.mock.calls.filter(([name]) => name === stream).length).toBeGreaterThan(0);
+    } finally {
+      reads.mockRestore();
+      await directory.follower.start();
+    }
+  });
+
   it('ignores a key revoked on the log before this instance\'s key directory has heard of it (another instance revoked it)', async () => {
     const { key } = await signUp();
     const directory = served.app.get(KeyDirectory);

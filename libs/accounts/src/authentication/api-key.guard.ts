@@ -14,7 +14,7 @@ import {
   type Config,
   type RateLimiter,
 } from '../../../platform/src/index.js';
-import { hashKey, keyPrefix } from '../credentials/index.js';
+import { keyPrefix } from '../credentials/index.js';
 import { apiKeyDecider, apiKeyStream, isUsable, TIERS, type Tier } from '../domain/api-key.js';
 import {
   AccountKeyRequiredError,
@@ -28,8 +28,13 @@ import {
 } from '../domain/errors.js';
 import { IpAllowlist } from '../domain/ip-allowlist.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
-import { secretsEqual } from './constant-time.js';
 import { KeyDirectory, type KeyRecord } from './key-directory.js';
+import { KeyReader, type PresentedKey } from './presented-key.js';
+
+interface RouteAccess {
+  level: AccessLevel;
+  requiredTier: Tier | undefined;
+}
 
 /** How the guard folds a key's stream (one definition object: the pipeline keeps per-definition wiring). */
 const KEY_STREAM = { decider: apiKeyDecider };
@@ -46,6 +51,9 @@ const KEY_STREAM = { decider: apiKeyDecider };
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly allowlists = new Map<string, IpAllowlist>();
+  private readonly keys: KeyReader;
+  /** Per controller class and handler (a method inherited by two controllers has each one's class decorators). */
+  private readonly routes = new WeakMap<Function, WeakMap<Function, RouteAccess>>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -54,21 +62,21 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly directory: KeyDirectory,
     private readonly commands: CommandPipeline,
-  ) {}
+  ) {
+    this.keys = new KeyReader(config.adminApiKey);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const level = this.reflector.getAllAndOverride<AccessLevel>(ACCESS_LEVEL, targets) ?? 'key';
+    const { level, requiredTier } = this.routeAccess(context);
     if (level === 'public') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     if (this.config.authDisabled && level === 'key') return true;
-    const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
+    const key = this.keys.read(request);
     if (level === 'optional-key') return this.identifyIfValid(request, key);
     if (!key) throw new MissingApiKeyError();
-    if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) {
-      request.principal = { kind: 'admin', account_id: null, key_prefix: keyPrefix(key) };
+    if (key.operator) {
+      request.principal = { kind: 'admin', account_id: null, key_prefix: keyPrefix(key.key) };
       if (level === 'account' || level === 'banking') throw new AccountKeyRequiredError();
       return true;
     }
@@ -77,7 +85,7 @@ export class ApiKeyGuard implements CanActivate {
     const now = this.clock.now();
     const record = await this.authenticate(key, now);
     identify(request, record);
-    const tier = this.checkAccess(level, this.reflector.getAllAndOverride<Tier | undefined>(REQUIRED_TIER, targets), record, request.ip);
+    const tier = this.checkAccess(level, requiredTier, record, request.ip);
 
     const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS }, now);
     const reply = http.getResponse<FastifyReply>();
@@ -90,11 +98,29 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
+  /** A route's access level and required tier: read from its decorators once per handler, not per request. */
+  private routeAccess(context: ExecutionContext): RouteAccess {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let byHandler = this.routes.get(controller);
+    if (!byHandler) this.routes.set(controller, (byHandler = new WeakMap()));
+    let access = byHandler.get(handler);
+    if (!access) {
+      const targets = [handler, controller];
+      access = {
+        level: this.reflector.getAllAndOverride<AccessLevel>(ACCESS_LEVEL, targets) ?? 'key',
+        requiredTier: this.reflector.getAllAndOverride<Tier | undefined>(REQUIRED_TIER, targets),
+      };
+      byHandler.set(handler, access);
+    }
+    return access;
+  }
+
   /** `optional-key`: the caller when the key passes every check, else an anonymous request; never a refusal. */
-  private async identifyIfValid(request: FastifyRequest, key: string | undefined): Promise<true> {
+  private async identifyIfValid(request: FastifyRequest, key: PresentedKey | null): Promise<true> {
     if (!key) return true;
-    if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) {
-      request.principal = { kind: 'admin', account_id: null, key_prefix: keyPrefix(key) };
+    if (key.operator) {
+      request.principal = { kind: 'admin', account_id: null, key_prefix: keyPrefix(key.key) };
       return true;
     }
     try {
@@ -107,16 +133,29 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /**
-   * One hash and one map lookup find the key; its stream then confirms it is
-   * still live and unexpired, so a key revoked through another api instance
-   * is refused at once here too, before this instance's directory has caught up.
+   * One hash and one map lookup find the key; the store then confirms it is
+   * still live, so a key revoked through another api instance is refused at
+   * once here too, before this instance's directory has caught up (ADR 0028,
+   * "Request path"). The confirmation is one read of the key stream's revision:
+   * when it is the revision the directory has applied, the directory's record
+   * is the stream's whole state (issued, not revoked) and serves the request;
+   * when the store holds more (a revocation this instance has not applied yet)
+   * or the stream is gone, the stream itself is read and folded, as every
+   * request did before.
    */
-  private async authenticate(key: string, now: Date): Promise<KeyRecord> {
-    const record = key.length <= 256 ? this.directory.byKeyHash(hashKey(key)) : undefined;
-    if (!record) throw new InvalidApiKeyError();
+  private async authenticate(key: PresentedKey, now: Date): Promise<KeyRecord> {
+    const known = key.key.length <= 256 ? this.directory.lookup(key.hash) : undefined;
+    if (!known) throw new InvalidApiKeyError();
+    const { record, revision } = known;
     if (record.expires_at !== null && new Date(record.expires_at).getTime() <= now.getTime()) throw new InvalidApiKeyError();
+    const stream = apiKeyStream(record.key_id);
+    if ((await this.directory.storeRevision(stream)) === revision) {
+      // The directory may have applied a revocation while the store answered.
+      if (record.revoked_at !== null) throw new InvalidApiKeyError();
+      return record;
+    }
     // A key's stream holds its issue and at most its revocation: two events.
-    const { state } = await this.commands.read(KEY_STREAM, apiKeyStream(record.key_id));
+    const { state } = await this.commands.read(KEY_STREAM, stream);
     if (!isUsable(state, now)) throw new InvalidApiKeyError();
     return record;
   }

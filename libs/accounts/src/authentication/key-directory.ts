@@ -37,9 +37,15 @@ export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy, Fo
   private readonly byHash = new Map<string, KeyRecord>();
   private readonly byId = new Map<string, KeyRecord>();
   private readonly accounts = new Map<string, AccountState>();
+  /** Per key id: the revision of the last event of its stream this directory has applied. */
+  private readonly revisions = new Map<string, bigint>();
   readonly follower: LogFollower;
 
-  constructor(events: EventStore, registry: EventRegistry, logger?: JsonLogger) {
+  constructor(
+    private readonly events: EventStore,
+    registry: EventRegistry,
+    logger?: JsonLogger,
+  ) {
     this.follower = new LogFollower(events, registry, undefined, { name: 'key directory', streamPrefixes: PREFIXES, start: { from: 'beginning' }, sink: { handle: (event) => this.apply(event) } }, logger);
   }
 
@@ -66,6 +72,21 @@ export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy, Fo
     return this.byHash.get(hash);
   }
 
+  /**
+   * A live key with the revision of its stream's last event applied here, read
+   * together (synchronously), so the pair describes one moment of the directory.
+   */
+  lookup(hash: string): { record: KeyRecord; revision: bigint } | undefined {
+    const record = this.byHash.get(hash);
+    const revision = record && this.revisions.get(record.key_id);
+    return record && revision !== undefined ? { record, revision } : undefined;
+  }
+
+  /** The store's revision of a stream now (undefined: missing or deleted): what `lookup`'s revision is compared with. */
+  storeRevision(stream: string): Promise<bigint | undefined> {
+    return this.events.streamRevision(stream);
+  }
+
   byKeyId(id: string): KeyRecord | undefined {
     return this.byId.get(id);
   }
@@ -85,6 +106,7 @@ export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy, Fo
   }
 
   private apply(event: RecordedEvent): void {
+    if (event.streamName.startsWith('api_key-')) this.revisions.set(String(event.data.key_id), event.revision);
     if (event.type === 'ApiKeyIssued') {
       const data = event.data as unknown as ApiKeyIssued['data'];
       const record: KeyRecord = { ...data, user_id: data.user_id ?? null, record_id: Number(event.position), revoked_at: null };

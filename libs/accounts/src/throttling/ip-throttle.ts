@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { failure, rateLimitHeaders, type Clock, type Config, type RateLimiter, type RateLimitRule, type RequestGate, type ResponseListener } from '../../../platform/src/index.js';
-import { secretsEqual } from '../authentication/constant-time.js';
 import type { KeyDirectory, KeyRecord } from '../authentication/key-directory.js';
-import { hashKey } from '../credentials/index.js';
+import { KeyReader } from '../authentication/presented-key.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 
 const MINUTE_MS = 60_000;
@@ -14,11 +13,11 @@ export const ROUTE_STATIC_PER_MINUTE = 15;
 export const LANDMARK_REPORTS_PER_MINUTE = 10;
 /**
  * Requests without a valid key that no group below covers (public endpoints,
- * and calls that end in 401 or 404): the per-IP ceiling their X-RateLimit-*
- * headers report (interface.md, "Limits" 2).
+ * and calls that end in 401 or 404): the default per-IP ceiling their
+ * X-RateLimit-* headers report (interface.md, "Limits" 2); THROTTLE_PUBLIC_PER_MINUTE sets it.
  */
 export const PUBLIC_PER_IP_PER_MINUTE = 600;
-const PUBLIC_RULE: RateLimitRule = { limit: PUBLIC_PER_IP_PER_MINUTE, windowMs: MINUTE_MS };
+const publicRule = (config: Config): RateLimitRule => ({ limit: config.throttles.public, windowMs: MINUTE_MS });
 const LANDMARK_REPORT_PATH = /^\/v2\/landmarks\/[^/]+\/report$/;
 
 interface Group {
@@ -60,7 +59,7 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const rules: Array<[string, RateLimitRule]> = [];
     if (group) rules.push([`ip:${group.name}:${request.ip}`, group.rule(config)]);
-    else if (callers.of(request) === 'anonymous') rules.push([publicKey(request), PUBLIC_RULE]);
+    else if (callers.of(request) === 'anonymous') rules.push([publicKey(request), publicRule(config)]);
     if (config.authDisabled && !request.headers['x-api-key']) {
       rules.push([`ip:daily:${request.ip}`, { limit: config.devIpDailyLimit, windowMs: QUOTA_WINDOW_MS }]);
     }
@@ -97,7 +96,7 @@ export function rateLimitHeadersOnEveryResponse(limiter: RateLimiter, config: Co
       const decision =
         typeof caller === 'object'
           ? await limiter.peek(quotaKey(caller.key_id), { limit: dailyLimitOf(directory.tierOf(caller)), windowMs: QUOTA_WINDOW_MS }, clock.now())
-          : await limiter.peek(publicKey(request), PUBLIC_RULE, clock.now());
+          : await limiter.peek(publicKey(request), publicRule(config), clock.now());
       void reply.headers({ ...rateLimitHeaders(decision) });
     } catch {
       // The answer matters more than its headers: a rate limiter that cannot be read (Redis down) leaves them out.
@@ -114,7 +113,10 @@ const publicKey = (request: FastifyRequest) => `ip:public:${request.ip}`;
  * put a request into a group it would not reach, never take it out of one.
  */
 function routedPath(url: string): string {
-  const raw = url.split('?')[0];
+  const query = url.indexOf('?');
+  const raw = query < 0 ? url : url.slice(0, query);
+  // Nothing to decode (the usual case): decodeURIComponent would answer the same text, slower.
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
@@ -124,16 +126,19 @@ function routedPath(url: string): string {
 
 /** Who sent a request, as far as its X-API-Key tells without reading the log: the key's record, the operator, or nobody known. */
 class Callers {
+  private readonly keys: KeyReader;
+
   constructor(
-    private readonly config: Config,
+    config: Config,
     private readonly directory: KeyDirectory,
-  ) {}
+  ) {
+    this.keys = new KeyReader(config.adminApiKey);
+  }
 
   of(request: FastifyRequest): KeyRecord | 'operator' | 'anonymous' {
-    const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!key || key.length > 256) return 'anonymous';
-    if (this.config.adminApiKey && secretsEqual(key, this.config.adminApiKey)) return 'operator';
-    return this.directory.byKeyHash(hashKey(key)) ?? 'anonymous';
+    const key = this.keys.read(request);
+    if (!key || key.key.length > 256) return 'anonymous';
+    if (key.operator) return 'operator';
+    return this.directory.byKeyHash(key.hash) ?? 'anonymous';
   }
 }

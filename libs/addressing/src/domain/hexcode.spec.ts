@@ -3,6 +3,7 @@ import { InvalidParamError } from '../../../platform/src/errors.js';
 import {
   __testing,
   cellFromHexCode,
+  codedCellForPoint,
   DEFAULT_ADDRESS_RESOLUTION,
   formatHexCode,
   HEX_CODE_ALPHABET,
@@ -365,5 +366,18 @@ describe('hexCodeForPoint and pointForHexCode', () => {
       expect(error).toBeInstanceOf(InvalidParamError);
       expect((error as InvalidParamError).field).toBe(field);
     }
+  });
+});
+
+describe('codedCellForPoint (GET /v2/reverse)', () => {
+  it('answers what hexCodeForPoint then pointForHexCode answer, at every resolution', () => {
+    for (let i = 0; i < 400; i++) {
+      const lat = -89.9 + ((i * 37.77) % 179.8);
+      const lng = -179.9 + ((i * 91.13) % 359.8);
+      const resolution = i % 16;
+      expect(codedCellForPoint(lat, lng, resolution)).toEqual(pointForHexCode(hexCodeForPoint(lat, lng, resolution)));
+    }
+    expect(() => codedCellForPoint(91, 0)).toThrow(InvalidParamError);
+    expect(() => codedCellForPoint(0, 0, 16)).toThrow(InvalidParamError);
   });
 });

@@ -385,6 +385,20 @@ export function hexCodeForPoint(lat: number, lng: number, resolution: number = D
   return hexCodeFromCell(latLngToCell(lat, lng, resolution));
 }
 
+/**
+ * The cell at `resolution` holding a WGS 84 point, coded, with its centre: what
+ * hexCodeForPoint then pointForHexCode answer, without parsing back the code
+ * just made (the round trip is exact: ADR 0009).
+ */
+export function codedCellForPoint(lat: number, lng: number, resolution: number = DEFAULT_ADDRESS_RESOLUTION): { lat: number; lng: number; code: string; resolution: number; cell: string } {
+  assertPoint(lat, lng);
+  assertResolution(resolution);
+  const cell = latLngToCell(lat, lng, resolution);
+  const code = hexCodeFromCell(cell);
+  const [centreLat, centreLng] = cellToLatLng(cell);
+  return { lat: centreLat, lng: centreLng, code, resolution, cell };
+}
+
 /** Centre of the code's cell. */
 export function pointForHexCode(code: string, field = 'code'): { lat: number; lng: number; code: string; resolution: number; cell: string } {
   const parsed = parseHexCode(code, field);

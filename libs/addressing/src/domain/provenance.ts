@@ -31,8 +31,8 @@ export const HEXCODE_PROVIDER = 'hexcode-v1 (H3 v4 cell centre)';
  * code can stand for lies within it; confidence 1 because decoding is exact
  * (the code names that cell and no other); never verified.
  */
-export function cellCentreProvenance(cell: string, decodedAt: Date): Provenance {
-  return { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: cellRadiusMeters(cell), confidence: 1, verified_at: decodedAt.toISOString() };
+export function cellCentreProvenance(cell: string, decodedAt: Date, centre?: [lat: number, lng: number]): Provenance {
+  return { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: cellRadiusMeters(cell, centre), confidence: 1, verified_at: decodedAt.toISOString() };
 }
 
 /** The provider named when the caller supplied the coordinate (GET /v2/reverse). */
@@ -45,14 +45,13 @@ export const CALLER_PROVIDER = 'caller';
  * was coded to; confidence 1 (the point is exactly what was sent); verified
  * when the request arrived.
  */
-export function callerPointProvenance(source: ProvenanceSource, accuracyM: number | undefined, cell: string, receivedAt: Date): Provenance {
-  return { source, provider: CALLER_PROVIDER, accuracy_meters: accuracyM ?? cellRadiusMeters(cell), confidence: 1, verified_at: receivedAt.toISOString() };
+export function callerPointProvenance(source: ProvenanceSource, accuracyM: number | undefined, cell: string, receivedAt: Date, centre?: [lat: number, lng: number]): Provenance {
+  return { source, provider: CALLER_PROVIDER, accuracy_meters: accuracyM ?? cellRadiusMeters(cell, centre), confidence: 1, verified_at: receivedAt.toISOString() };
 }
 
-/** Centre-to-farthest-corner distance of a cell, in metres, rounded up to the decimetre. */
-export function cellRadiusMeters(cell: string): number {
-  const [lat, lng] = cellToLatLng(cell);
+/** Centre-to-farthest-corner distance of a cell, in metres, rounded up to the decimetre; `centre` when the caller has it already. */
+export function cellRadiusMeters(cell: string, centre: [lat: number, lng: number] = cellToLatLng(cell) as [number, number]): number {
   let farthest = 0;
-  for (const corner of cellToBoundary(cell)) farthest = Math.max(farthest, greatCircleDistance([lat, lng], corner, 'm'));
+  for (const corner of cellToBoundary(cell)) farthest = Math.max(farthest, greatCircleDistance(centre, corner, 'm'));
   return Math.ceil(farthest * 10) / 10;
 }

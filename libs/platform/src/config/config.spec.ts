@@ -68,12 +68,13 @@ describe('loadConfig', () => {
     const defaults = loadConfig({});
     expect(defaults).toMatchObject({
       mailFrom: 'no-reply@location-api.local',
-      throttles: { routing: 60, navigation: 120, language: 20 },
+      throttles: { routing: 60, navigation: 120, language: 20, public: 600 },
       devIpDailyLimit: 1000,
       personalTokenTtlDays: 30,
       bcryptCost: 12,
       googleClientIds: [],
     });
+    expect(loadConfig({ THROTTLE_PUBLIC_PER_MINUTE: '1000000' }).throttles.public).toBe(1_000_000);
     const set = loadConfig({ THROTTLE_LANGUAGE_PER_MINUTE: '5', GOOGLE_CLIENT_IDS: 'a.apps, b.apps', PERSONAL_TOKEN_TTL_DAYS: '7' });
     expect(set.throttles.language).toBe(5);
     expect(set.googleClientIds).toEqual(['a.apps', 'b.apps']);

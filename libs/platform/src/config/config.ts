@@ -47,8 +47,11 @@ export interface Config {
   personalTokenTtlDays: number;
   /** bcrypt cost (log2 rounds) for new password hashes. */
   bcryptCost: number;
-  /** Per-IP requests per minute on the routing, navigation and language endpoints (interface.md, "Limits" 5). */
-  throttles: { routing: number; navigation: number; language: number };
+  /**
+   * Per-IP requests per minute on the routing, navigation and language endpoints (interface.md, "Limits" 5);
+   * `public`: the ceiling of requests without a valid key outside those groups (public endpoints, 401s, 404s).
+   */
+  throttles: { routing: number; navigation: number; language: number; public: number };
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
   devIpDailyLimit: number;
   /** SIGNUP_LIMIT_PER_IP_PER_HOUR: signups accepted from one client IP in a rolling hour (decisions.md). */
@@ -166,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
       routing: int(env, 'THROTTLE_ROUTING_PER_MINUTE', 60, 1, 100_000),
       navigation: int(env, 'THROTTLE_NAVIGATION_PER_MINUTE', 120, 1, 100_000),
       language: int(env, 'THROTTLE_LANGUAGE_PER_MINUTE', 20, 1, 100_000),
+      public: int(env, 'THROTTLE_PUBLIC_PER_MINUTE', 600, 1, 100_000_000),
     },
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),
     signupLimitPerIpPerHour: int(env, 'SIGNUP_LIMIT_PER_IP_PER_HOUR', 20, 1, 10_000_000),

@@ -177,6 +177,20 @@ export function describeEventStoreContract(
       });
     });
 
+    describe('streamRevision', () => {
+      it('answers the last revision of a live stream, and undefined for a missing or deleted one', async () => {
+        const s = stream('revision');
+        expect(await store.streamRevision(s)).toBeUndefined();
+        await store.append(s, [event('A')], 'no_stream');
+        expect(await store.streamRevision(s)).toBe(0n);
+        await store.append(s, [event('B'), event('C')], 0n);
+        // An acknowledged append is seen at once, as by readStream.
+        expect(await store.streamRevision(s)).toBe(2n);
+        await store.deleteStream(s);
+        expect(await store.streamRevision(s)).toBeUndefined();
+      });
+    });
+
     describe('readAll and headPosition', () => {
       it('reads strictly after a position, in position order, honouring maxCount', async () => {
         const s = stream('all');

@@ -94,6 +94,12 @@ export interface EventStore {
   deleteStream(stream: StreamName, expectedRevision?: ExpectedRevision): Promise<void>;
   getStreamMetadata(stream: StreamName): Promise<StreamMetadata | undefined>;
   setStreamMetadata(stream: StreamName, metadata: StreamMetadata): Promise<void>;
+  /**
+   * Revision of the stream's last event; undefined when the stream does not
+   * exist or was deleted. As fresh as readStream (an acknowledged append is
+   * seen), without reading an event: what a per-request check can afford.
+   */
+  streamRevision(stream: StreamName): Promise<bigint | undefined>;
   /** Position of the last event in the log (0n when empty). */
   headPosition(): Promise<bigint>;
   /** Throws when the backend is unreachable; used by /health. */

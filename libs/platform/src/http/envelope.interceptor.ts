@@ -1,16 +1,25 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { map, Observable } from 'rxjs';
-import { RAW_RESPONSE } from './envelope.js';
+import type { Observable } from 'rxjs';
 
-/** Wraps every controller result in `{ success: true, data }` unless the handler is marked raw. */
+const RAW = Symbol('raw response');
+
+/**
+ * Marks the request of a `@RawResponse()` handler, so the adapter sends its
+ * answer as it is. The envelope itself is put on in `wrapInEnvelope`, called
+ * by the HTTP adapter for every handler result: a global interceptor did it
+ * before, and cost every request an RxJS chain and an async scope (ADR 0028);
+ * now only the few raw routes run an interceptor.
+ */
 @Injectable()
-export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
-
+export class RawResponseMarker implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const raw = this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [context.getHandler(), context.getClass()]);
-    if (raw) return next.handle();
-    return next.handle().pipe(map((data) => (data === undefined ? data : { success: true, data })));
+    (context.switchToHttp().getRequest<object>() as { [RAW]?: true })[RAW] = true;
+    return next.handle();
   }
+}
+
+/** `{ success: true, data }` around a handler's result, unless its handler is raw or it answered nothing. */
+export function wrapInEnvelope(request: object | undefined, body: unknown): unknown {
+  if (body === undefined || (request as { [RAW]?: true } | undefined)?.[RAW]) return body;
+  return { success: true, data: body };
 }

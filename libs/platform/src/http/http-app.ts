@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +8,7 @@ import FindMyWay from 'find-my-way';
 import type { Config } from '../config/config.js';
 import { JsonLogger } from '../logging/json-logger.js';
 import { metricsRegistry, recordRequest } from '../metrics/metrics.js';
-import { EnvelopeInterceptor } from './envelope.interceptor.js';
+import { wrapInEnvelope } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
 import { EnvelopeExceptionFilter } from './exception.filter.js';
 import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, MAX_PARAM_LENGTH, refuseEncodedBody } from './http-edge.js';
@@ -54,6 +54,11 @@ class ConventionalFastifyAdapter extends FastifyAdapter {
 
   override setNotFoundHandler(): ReturnType<FastifyAdapter['setNotFoundHandler']> {
     return this.getInstance().setNotFoundHandler(this.notFound as never);
+  }
+
+  /** Nest sends every handler result through here: the envelope goes on (see wrapInEnvelope). */
+  override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
+    return super.reply(response, wrapInEnvelope((response as Partial<FastifyReply>).request, body), statusCode);
   }
 }
 
@@ -158,7 +163,6 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: false, abortOnError: false, bodyParser: false });
   app.useGlobalFilters(new EnvelopeExceptionFilter());
-  app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
   serveMetrics(fastify, config);

@@ -1,22 +1,33 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidationError, ValidationPipe, type ArgumentMetadata, type ValidationPipeOptions } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
 import { InvalidParamError } from '../errors.js';
+
+const OPTIONS: ValidationPipeOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  stopAtFirstError: true,
+  exceptionFactory: (errors) => {
+    const [field, constraint] = firstFailure(errors);
+    return new InvalidParamError(constraint ?? `${field} is invalid`, field);
+  },
+};
 
 /**
  * class-validator at the edge (style.md): unknown fields are refused, values
  * are transformed to their DTO types, and the first failure becomes a 400
  * INVALID_PARAM naming the field, e.g. `field: "pings[3].lat"`.
+ *
+ * Query strings of flat DTOs take a compiled path (`QueryPlan`, ADR 0028):
+ * the same class-transformer instance and the very constraint validators
+ * class-validator would run, without class-validator's per-request metadata
+ * search, which cost more than the rest of the validation. Only a pass is
+ * decided there: anything that fails, or anything the plan does not cover,
+ * goes through the standard pipe, which produces the error exactly as before.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    stopAtFirstError: true,
-    exceptionFactory: (errors) => {
-      const [field, constraint] = firstFailure(errors);
-      return new InvalidParamError(constraint ?? `${field} is invalid`, field);
-    },
-  });
+  return new CompiledQueryValidationPipe(OPTIONS);
 }
 
 function firstFailure(errors: ValidationError[], parent = ''): [string, string | undefined] {
@@ -28,4 +39,115 @@ function firstFailure(errors: ValidationError[], parent = ''): [string, string |
     return [field, message];
   }
   return firstFailure(error.children ?? [], field);
+}
+
+type Check = (entity: object, value: unknown) => boolean;
+
+interface PropertyPlan {
+  name: string;
+  /** @IsOptional and the like: all must hold, or the property is not validated. */
+  conditions: Array<(entity: object, value: unknown) => boolean>;
+  /** The property's constraint validators, synchronous, in class-validator's order. */
+  checks: Check[];
+}
+
+/** A DTO class class-validator would validate with custom and conditional constraints only, on top-level properties. */
+export interface QueryPlan {
+  properties: PropertyPlan[];
+  allowed: Set<string>;
+}
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The plan of `metatype`, or undefined when class-validator would do anything
+ * the plan does not (nested objects, promises, `each`, groups, contexts,
+ * @IsDefined, @Allow, asynchronous constraints, an instance field without
+ * rules, accessors or methods on the class): such classes keep the standard path.
+ */
+export function compileQueryPlan(metatype: new () => object): QueryPlan | undefined {
+  const storage = getMetadataStorage();
+  // As class-validator looks them up for a pipe without groups (ValidationExecutor.execute).
+  const metadatas = storage.getTargetValidationMetadatas(metatype, undefined as unknown as string, false, false, undefined);
+  if (metadatas.length === 0) return undefined;
+  if (Object.getOwnPropertyNames(metatype.prototype).some((name) => name !== 'constructor')) return undefined;
+  const grouped = storage.groupByPropertyName(metadatas);
+  const properties: PropertyPlan[] = [];
+  for (const [name, group] of Object.entries(grouped)) {
+    if (UNSAFE_KEYS.has(name)) return undefined;
+    const plan: PropertyPlan = { name, conditions: [], checks: [] };
+    for (const metadata of group) {
+      if (metadata.each || metadata.context || (metadata.groups && metadata.groups.length > 0) || metadata.always) return undefined;
+      if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
+        plan.conditions.push(metadata.constraints[0] as (entity: object, value: unknown) => boolean);
+      } else if (metadata.type === ValidationTypes.CUSTOM_VALIDATION) {
+        const validateIf = (metadata as { validateIf?: (entity: object, value: unknown) => boolean }).validateIf;
+        for (const constraint of storage.getTargetValidatorConstraints(metadata.constraintCls)) {
+          if (constraint.async) return undefined;
+          const instance = constraint.instance as { validate: (value: unknown, args: ValidationArguments) => unknown };
+          plan.checks.push((entity, value) => {
+            if (validateIf && !validateIf(entity, value)) return true;
+            const valid = instance.validate(value, { targetName: metatype.name, property: metadata.propertyName, object: entity, value, constraints: metadata.constraints });
+            // class-validator's test is `!valid`; a promise is not a pass here: the standard path awaits it.
+            return Boolean(valid) && typeof (valid as { then?: unknown }).then !== 'function';
+          });
+        }
+      } else {
+        return undefined;
+      }
+    }
+    properties.push(plan);
+  }
+  const allowed = new Set(properties.map((property) => property.name));
+  // class-validator's whitelist looks at every own key of the instance, declared fields included.
+  if (Object.keys(new metatype()).some((key) => !allowed.has(key))) return undefined;
+  return { properties, allowed };
+}
+
+/**
+ * The query's instance of the DTO when the plan passes it, else undefined
+ * (then the standard pipe decides, and words the error).
+ */
+export function passQuery(plan: QueryPlan, metatype: new () => object, query: Record<string, unknown>): object | undefined {
+  for (const key of Object.keys(query)) {
+    const value = query[key];
+    // An unknown key is refused by the whitelist; arrays (a repeated parameter) and anything not a string go the standard way.
+    if (!plan.allowed.has(key) || typeof value !== 'string') return undefined;
+  }
+  const entity = plainToInstance(metatype, query) as Record<string, unknown>;
+  if (entity.constructor !== metatype) return undefined;
+  for (const property of plan.properties) {
+    const value = entity[property.name];
+    let validate = true;
+    for (const condition of property.conditions) validate = condition(entity, value) && validate;
+    if (!validate) continue;
+    for (const check of property.checks) if (!check(entity, value)) return undefined;
+  }
+  return entity;
+}
+
+class CompiledQueryValidationPipe extends ValidationPipe {
+  private readonly plans = new Map<Function, QueryPlan | null>();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const metatype = metadata.metatype as (new () => object) | undefined;
+    if (metadata.type === 'query' && typeof metatype === 'function' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      let plan = this.plans.get(metatype);
+      if (plan === undefined) {
+        plan = isDtoClass(metatype) ? (compileQueryPlan(metatype) ?? null) : null;
+        this.plans.set(metatype, plan);
+      }
+      if (plan) {
+        const passed = passQuery(plan, metatype, value as Record<string, unknown>);
+        if (passed) return passed;
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+const BUILT_IN: ReadonlySet<Function> = new Set([String, Boolean, Number, Array, Object, Buffer, Date]);
+
+function isDtoClass(metatype: Function): metatype is new () => object {
+  return !BUILT_IN.has(metatype) && metatype.prototype !== undefined;
 }

@@ -33,7 +33,7 @@ export class LookupController {
       cell: point.cell,
       lat: point.lat,
       lng: point.lng,
-      provenance: cellCentreProvenance(point.cell, this.clock.now()),
+      provenance: cellCentreProvenance(point.cell, this.clock.now(), [point.lat, point.lng]),
     };
   }
 }

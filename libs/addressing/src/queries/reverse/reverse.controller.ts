@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { greatCircleDistance } from 'h3-js';
-import { DEFAULT_ADDRESS_RESOLUTION, displayHexCode, hexCodeForPoint, pointForHexCode } from '../../domain/hexcode.js';
+import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
 import { callerPointProvenance } from '../../domain/provenance.js';
 import { ReverseRequest } from './reverse.request.js';
 
@@ -24,17 +24,17 @@ export class ReverseController {
   @ApiResponse({ status: 200, description: '`{code, display, resolution, cell, lat, lng, distance_m, provenance}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `resolution`' })
   reverse(@Query() query: ReverseRequest) {
-    const code = hexCodeForPoint(query.lat, query.lng, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION);
-    const centre = pointForHexCode(code);
+    const centre = codedCellForPoint(query.lat, query.lng, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION);
+    const point: [number, number] = [centre.lat, centre.lng];
     return {
-      code,
-      display: displayHexCode(code),
+      code: centre.code,
+      display: displayHexCode(centre.code),
       resolution: centre.resolution,
       cell: centre.cell,
       lat: centre.lat,
       lng: centre.lng,
-      distance_m: Math.round(greatCircleDistance([query.lat, query.lng], [centre.lat, centre.lng], 'm') * 10) / 10,
-      provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracy_m, centre.cell, this.clock.now()),
+      distance_m: Math.round(greatCircleDistance([query.lat, query.lng], point, 'm') * 10) / 10,
+      provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracy_m, centre.cell, this.clock.now(), point),
     };
   }
 }

@@ -283,6 +283,12 @@ export class EmbeddedEventStore implements EventStore {
     await this.root.flushed;
   }
 
+  /** The stream record alone (the revision readStream starts from), no event read or parsed. */
+  async streamRevision(stream: StreamName): Promise<bigint | undefined> {
+    this.assertOpen();
+    return liveRevision(this.streams.get(stream));
+  }
+
   /** The highest position ever assigned; positions of deleted events are not reused, so this never goes back. */
   async headPosition(): Promise<bigint> {
     this.assertOpen();

@@ -207,6 +207,20 @@ export class EventStoreDbEventStore implements EventStore {
     await this.client.setStreamMetadata(stream, dropUndefined(next));
   }
 
+  /** The last event's revision, read backwards (EventStoreDB has no cheaper stream-head query over gRPC). */
+  async streamRevision(stream: StreamName): Promise<bigint | undefined> {
+    try {
+      for await (const resolved of this.client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        if (resolved.event) return resolved.event.revision;
+      }
+      return undefined;
+    } catch (error) {
+      const mapped = mapError(error, stream);
+      if (mapped instanceof StreamNotFoundError) return undefined;
+      throw mapped;
+    }
+  }
+
   /** Commit position of the last record in $all, system events included: a valid checkpoint either way. */
   async headPosition(): Promise<bigint> {
     for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) {
