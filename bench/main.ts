@@ -75,6 +75,7 @@ const benches: Record<string, () => Promise<Section>> = {
       gridSize: quick ? 300 : 1000,
       scalePairs: quick ? 200 : 1000,
       graphhopperUrl: process.env.GRAPHHOPPER_URL,
+      skipScale: process.env.BENCH_ROUTING_SKIP_SCALE === '1',
       progress,
     }),
   banking: () => runBankingBench({ loans: quick ? 10_000 : 100_000, rounds: 2, progress }),

@@ -40,6 +40,18 @@ describeWith('GRAPHHOPPER_URL', 'the GraphHopper routing engine contract')('rout
   const graphhopper = () => new GraphHopperEngine(process.env.GRAPHHOPPER_URL!);
   routingEngineContract(graphhopper, () => pairs);
 
+  // The query's constraints travel as a per-request custom model (flexible mode): a blocked circle is never entered.
+  it('applies per-query constraints: an avoided circle is never entered; unpaved and ford avoidance and traffic are accepted, with warnings for what it cannot honour', async () => {
+    const [from, to] = pairs[0];
+    const plain = (await graphhopper().route({ points: [from, to], mode: 'driving', alternatives: 0 })).paths[0];
+    const coordinates = plain.legs[0].coordinates;
+    const [lng, lat] = coordinates[Math.floor(coordinates.length / 2)];
+    const result = await graphhopper().route({ points: [from, to], mode: 'driving', alternatives: 1, constraints: { avoidAreas: [{ lat, lng, radius_m: 40 }], avoidUnpaved: true, avoidFloodCrossings: true, trafficFactor: () => 1 } });
+    for (const path of result.paths) expect(path.legs[0].coordinates.some(([x, y]) => Math.hypot((y - lat) * 111_195, (x - lng) * 110_700) < 30)).toBe(false);
+    expect(result.paths[0].duration_s).toBeGreaterThan(plain.duration_s);
+    expect(result.warnings).toEqual(['graphhopper: learned traffic factors are not applied by this engine', 'graphhopper: flood-prone roads are not known to this engine; only fords are avoided']);
+  });
+
   it('agrees with the embedded engine on route length: every pair within 25 %, most within 1 % (same extract, different speed models)', async () => {
     const embedded = new EmbeddedEngine(() => network.current());
     const differences: number[] = [];

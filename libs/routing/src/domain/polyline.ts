@@ -7,25 +7,28 @@ export function encodePolyline(coordinates: ReadonlyArray<readonly [number, numb
   const factor = 10 ** precision;
   let lastLat = 0;
   let lastLng = 0;
-  let out = '';
+  // Character codes collected, turned into a string once: no string per number.
+  const codes: number[] = [];
   for (const [lng, lat] of coordinates) {
     const iLat = Math.round(lat * factor);
     const iLng = Math.round(lng * factor);
-    out += encodeSigned(iLat - lastLat) + encodeSigned(iLng - lastLng);
+    pushSigned(codes, iLat - lastLat);
+    pushSigned(codes, iLng - lastLng);
     lastLat = iLat;
     lastLng = iLng;
   }
+  let out = '';
+  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
   return out;
 }
 
-function encodeSigned(value: number): string {
+function pushSigned(codes: number[], value: number): void {
   let rest = value < 0 ? ~(value << 1) : value << 1;
-  let out = '';
   while (rest >= 0x20) {
-    out += String.fromCharCode((0x20 | (rest & 0x1f)) + 63);
+    codes.push((0x20 | (rest & 0x1f)) + 63);
     rest >>>= 5;
   }
-  return out + String.fromCharCode(rest + 63);
+  codes.push(rest + 63);
 }
 
 export class PolylineError extends Error {}

@@ -31,7 +31,7 @@ export interface TurnRestrictionRecord {
   only_for: string | null;
   except: string[];
   from: number;
-  /** A via node; a relation with via ways is kept (via_ways) but not applied by the engine (ADR 0018). */
+  /** A via node, or null when the relation's via members are ways (via_ways, applied as forbidden edge sequences, ADR 0018). */
   via_node: number | null;
   via_ways: number[];
   to: number;

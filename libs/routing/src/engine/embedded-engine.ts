@@ -1,6 +1,6 @@
 import { MODES, type Mode } from '../domain/profiles.js';
 import { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from '../domain/errors.js';
-import { UNPAVED_AVOID_FACTOR, type EngineRouteRequest, type EngineRouteResult, type EnginePath, type PathLeg, type PathSpan, type RouteConstraints, type RoutingEngine } from '../routing-engine.port.js';
+import { UNPAVED_AVOID_FACTOR, type EngineRouteRequest, type EngineRouteResult, type EnginePath, type PathLeg, type PathSpan, type RoadAttributes, type RouteConstraints, type RoutingEngine } from '../routing-engine.port.js';
 import { haversineM } from './geo.js';
 import { LoadedNetwork, SNAP_RADIUS_M, type EdgeFactor, type EdgeLeg } from './loaded-network.js';
 import { FLAG_FLOOD_PRONE, FLAG_FORD, type RoadGraph } from './road-graph.js';
@@ -126,10 +126,8 @@ export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode, factor?:
     const start = graph.geomOffset[edge];
     const end = graph.geomOffset[edge + 1] - 1;
     const first = Math.max(coordinates.length - 1, 0);
-    const points = piece(graph, start, end, dir, k === 0 ? leg.from : null, k === leg.edges.length - 1 ? leg.to : null);
-    for (const [lat, lng] of points) push(lat, lng);
+    piece(graph, start, end, dir, k === 0 ? leg.from : null, k === leg.edges.length - 1 ? leg.to : null, push);
     const fraction = net.fraction(leg, k);
-    const way = graph.ways[graph.edgeWay[edge]];
     const tail = graph.tail(edge, dir);
     const degree = k === 0 ? -1 : graph.incidentOffset[tail + 1] - graph.incidentOffset[tail];
     spans.push({
@@ -137,23 +135,9 @@ export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode, factor?:
       to: coordinates.length - 1,
       distance_m: graph.edgeLength[edge] * fraction,
       duration_s: LoadedNetwork.seconds(weights[2 * edge + dir] * fraction * (factor ? factor(edge, dir) : 1)),
-      road_id: `osm:way/${way.osm_id}`,
+      road_id: roadIdOf(graph, edge),
       junction_degree: degree,
-      road: {
-        name: way.name,
-        ref: way.ref,
-        highway: way.highway,
-        surface: way.surface,
-        surface_class: way.surface_class,
-        smoothness: way.smoothness,
-        roundabout: way.roundabout,
-        lanes: way.lanes,
-        turn_lanes: dir === 0 ? way.turn_lanes_forward : way.turn_lanes_backward,
-        maxspeed_kmh: way.maxspeed_kmh,
-        bridge: way.bridge,
-        ford: way.ford || (graph.edgeFlags[edge] & FLAG_FORD) !== 0,
-        flood_prone: way.flood_prone || (graph.edgeFlags[edge] & FLAG_FLOOD_PRONE) !== 0,
-      },
+      road: roadAttributes(graph, edge, dir),
     });
   }
   if (coordinates.length === 1) coordinates.push([...coordinates[0]] as [number, number]);
@@ -172,31 +156,73 @@ export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode, factor?:
   };
 }
 
-/** The points of an edge travelled in `dir`, cut at the start snap and/or the end snap when they lie on it. */
-function piece(graph: RoadGraph, start: number, end: number, dir: number, from: Snap | null, to: Snap | null): Array<[number, number]> {
-  const all: Array<[number, number]> = [];
-  for (let p = start; p <= end; p++) all.push([graph.geomLat[p], graph.geomLng[p]]);
+/**
+ * What a span says about its road, shared by every span on the same way, direction and edge flags:
+ * built once per graph and never mutated (frozen), so a route allocates none.
+ */
+const attributeCache = new WeakMap<RoadGraph, Map<number, RoadAttributes>>();
+
+function roadAttributes(graph: RoadGraph, edge: number, dir: number): RoadAttributes {
+  let cache = attributeCache.get(graph);
+  if (!cache) attributeCache.set(graph, (cache = new Map()));
+  const wayIndex = graph.edgeWay[edge];
+  const flags = graph.edgeFlags[edge] & (FLAG_FORD | FLAG_FLOOD_PRONE);
+  const key = wayIndex * 8 + dir * 4 + flags;
+  let road = cache.get(key);
+  if (!road) {
+    const way = graph.ways[wayIndex];
+    road = Object.freeze({
+      name: way.name,
+      ref: way.ref,
+      highway: way.highway,
+      surface: way.surface,
+      surface_class: way.surface_class,
+      smoothness: way.smoothness,
+      roundabout: way.roundabout,
+      lanes: way.lanes,
+      turn_lanes: dir === 0 ? way.turn_lanes_forward : way.turn_lanes_backward,
+      maxspeed_kmh: way.maxspeed_kmh,
+      bridge: way.bridge,
+      ford: way.ford || (flags & FLAG_FORD) !== 0,
+      flood_prone: way.flood_prone || (flags & FLAG_FLOOD_PRONE) !== 0,
+    });
+    cache.set(key, road);
+  }
+  return road;
+}
+
+const roadIds = new WeakMap<RoadGraph, string[]>();
+
+/** `osm:way/<id>` of an edge's way, made once per way. */
+function roadIdOf(graph: RoadGraph, edge: number): string {
+  let ids = roadIds.get(graph);
+  if (!ids) roadIds.set(graph, (ids = []));
+  const wayIndex = graph.edgeWay[edge];
+  return (ids[wayIndex] ??= `osm:way/${graph.ways[wayIndex].osm_id}`);
+}
+
+/** The points of an edge travelled in `dir`, cut at the start snap and/or the end snap when they lie on it, handed to `emit` in order. */
+function piece(graph: RoadGraph, start: number, end: number, dir: number, from: Snap | null, to: Snap | null, emit: (lat: number, lng: number) => void): void {
+  const lat = graph.geomLat;
+  const lng = graph.geomLng;
+  const count = end - start + 1;
   // Positions along the edge's own direction: point i sits at i, a snap on segment s at s + t.
   const position = (snap: Snap) => snap.segment + snap.t;
-  let lo = 0;
-  let hi = all.length - 1;
-  const inner: Array<[number, number]> = [];
   if (dir === 0) {
-    if (from) lo = position(from);
-    if (to) hi = position(to);
-    if (from) inner.push([from.lat, from.lng]);
-    for (let i = Math.floor(lo) + 1; i < hi; i++) inner.push(all[i]);
-    if (!from) inner.unshift(all[0]);
-    if (to) inner.push([to.lat, to.lng]);
-    else inner.push(all[all.length - 1]);
+    const lo = from ? position(from) : 0;
+    const hi = to ? position(to) : count - 1;
+    if (from) emit(from.lat, from.lng);
+    else emit(lat[start], lng[start]);
+    for (let i = Math.floor(lo) + 1; i < hi; i++) emit(lat[start + i], lng[start + i]);
+    if (to) emit(to.lat, to.lng);
+    else emit(lat[end], lng[end]);
   } else {
-    if (from) hi = position(from);
-    if (to) lo = position(to);
-    if (from) inner.push([from.lat, from.lng]);
-    else inner.push(all[all.length - 1]);
-    for (let i = Math.ceil(hi) - 1; i > lo; i--) inner.push(all[i]);
-    if (to) inner.push([to.lat, to.lng]);
-    else inner.push(all[0]);
+    const hi = from ? position(from) : count - 1;
+    const lo = to ? position(to) : 0;
+    if (from) emit(from.lat, from.lng);
+    else emit(lat[end], lng[end]);
+    for (let i = Math.ceil(hi) - 1; i > lo; i--) emit(lat[start + i], lng[start + i]);
+    if (to) emit(to.lat, to.lng);
+    else emit(lat[start], lng[start]);
   }
-  return inner;
 }

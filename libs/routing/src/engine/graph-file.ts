@@ -10,8 +10,8 @@ import type { LandmarkData } from './search.js';
  * 8-byte aligned, read back as views of one buffer without parsing. Written
  * to a temporary name, fsynced and renamed, so a crash leaves no half file.
  */
-export const GRAPH_FILE_FORMAT = 4;
-const MAGIC = 'LAPIRG04';
+export const GRAPH_FILE_FORMAT = 5;
+const MAGIC = 'LAPIRG05';
 
 type Typed = Int32Array | Float64Array | Uint8Array | Float32Array;
 const TYPES = { Int32Array, Float64Array, Uint8Array, Float32Array } as const;
@@ -28,7 +28,7 @@ export interface PreparedGraph {
   meta: { dataset_version: string; prepared_at: string; prepare_ms: number; stats: Record<string, number> };
 }
 
-const GRAPH_ARRAYS = ['nodeLat', 'nodeLng', 'nodeFlags', 'edgeFrom', 'edgeTo', 'edgeWay', 'edgeLength', 'edgeFlags', 'geomOffset', 'geomLat', 'geomLng', 'turnTriples', 'turnModes', 'incidentOffset', 'incidentEdges'] as const;
+const GRAPH_ARRAYS = ['nodeLat', 'nodeLng', 'nodeFlags', 'edgeFrom', 'edgeTo', 'edgeWay', 'edgeLength', 'edgeFlags', 'geomOffset', 'geomLat', 'geomLng', 'turnTriples', 'turnModes', 'incidentOffset', 'incidentEdges', 'viaWayOffset', 'viaWayEdges', 'viaWayModes'] as const;
 const LANDMARK_ARRAYS = ['nodes', 'fromLandmark', 'toLandmark'] as const;
 const INDEX_ARRAYS = ['cellKeys', 'cellOffset', 'segments', 'segmentEdge', 'pointOffsetM'] as const;
 const CH_ARRAYS = ['rank', 'arcEdge', 'arcDir', 'arcChildA', 'arcChildB', 'upOffset', 'upHead', 'upWeight', 'upArc', 'downOffset', 'downHead', 'downWeight', 'downArc'] as const;
@@ -113,6 +113,7 @@ export async function readGraphFile(file: string): Promise<PreparedGraph> {
   const graph = new RoadGraph(
     get('nodeLat'), get('nodeLng'), get('nodeFlags'), get('edgeFrom'), get('edgeTo'), get('edgeWay'), get('edgeLength'), get('edgeFlags'),
     get('geomOffset'), get('geomLat'), get('geomLng'), weights, get('turnTriples'), get('turnModes'), header.ways, get('incidentOffset'), get('incidentEdges'),
+    get('viaWayOffset'), get('viaWayEdges'), get('viaWayModes'),
   );
   const hierarchies = Array.from({ length: header.modes }, (_, m) => {
     const ch: Record<string, unknown> = { nodeCount: graph.nodeCount };

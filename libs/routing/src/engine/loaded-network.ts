@@ -56,7 +56,10 @@ export class LoadedNetwork {
   /**
    * The cheapest leg between two snapped points: the hierarchy for static
    * weights; the edge-based search when `factor` changes weights or when the
-   * hierarchy's path makes a forbidden turn (its shortcuts cannot see turns).
+   * hierarchy's path makes a forbidden turn or travels a forbidden via-way
+   * sequence (its shortcuts cannot see either). The check is exact: the
+   * hierarchy's path is the cheapest of all, so when it is legal it is also
+   * the cheapest legal one.
    */
   leg(from: Snap, to: Snap, mode: Mode, factor?: EdgeFactor): EdgeLeg | null {
     const modeIndex = MODES.indexOf(mode);
@@ -102,7 +105,7 @@ export class LoadedNetwork {
     return 1;
   }
 
-  private sourceSeeds(snap: Snap, weights: Int32Array): EdgeSeed[] {
+  sourceSeeds(snap: Snap, weights: Int32Array): EdgeSeed[] {
     const length = this.index.edgeLengthM(snap.edge) || 1;
     const along = snap.offsetM / length;
     const seeds: EdgeSeed[] = [];
@@ -111,7 +114,7 @@ export class LoadedNetwork {
     return seeds;
   }
 
-  private targetSeeds(snap: Snap, weights: Int32Array): EdgeSeed[] {
+  targetSeeds(snap: Snap, weights: Int32Array): EdgeSeed[] {
     const length = this.index.edgeLengthM(snap.edge) || 1;
     const along = snap.offsetM / length;
     const seeds: EdgeSeed[] = [];
@@ -132,14 +135,17 @@ export class LoadedNetwork {
     return { cost: (w * f * Math.abs(to.offsetM - from.offsetM)) / length, from, to, edges: [from.edge], dirs: [dir] };
   }
 
-  private forbiddenTurn(leg: EdgeLeg, modeIndex: number): boolean {
+  /** Whether a leg makes a forbidden turn (via node) or travels a forbidden sequence of edges (via way). */
+  forbiddenTurn(leg: EdgeLeg, modeIndex: number): boolean {
     const graph = this.graph;
-    if (!graph.hasTurnRestrictions) return false;
-    for (let k = 1; k < leg.edges.length; k++) {
-      const via = graph.head(leg.edges[k - 1], leg.dirs[k - 1]);
-      if (graph.turnForbidden(leg.edges[k - 1], via, leg.edges[k], modeIndex)) return true;
+    if (graph.hasTurnRestrictions) {
+      for (let k = 1; k < leg.edges.length; k++) {
+        const via = graph.head(leg.edges[k - 1], leg.dirs[k - 1]);
+        if (graph.turnForbidden(leg.edges[k - 1], via, leg.edges[k], modeIndex)) return true;
+      }
     }
-    return false;
+    const sequences = graph.sequencesOf(modeIndex);
+    return sequences !== null && sequences.violatedBy(leg.edges.map((edge, k) => 2 * edge + leg.dirs[k]));
   }
 
   private heuristicTo(targets: EdgeSeed[], modeIndex: number): (node: number) => number {

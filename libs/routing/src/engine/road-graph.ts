@@ -1,6 +1,7 @@
 import { isRoundabout, MODES, parseMaxspeed, speedKmh, surfaceClass, travelDirection, type Mode, type SurfaceClass } from '../domain/profiles.js';
 import type { RoadNodeRecord, RoadRecord, RoadWayRecord, TurnRestrictionRecord } from '../domain/road-records.js';
 import { haversineM } from './geo.js';
+import { TurnSequences } from './turn-sequences.js';
 
 /** What a route needs to say about the road it is on; one per OSM way. */
 export interface WayInfo {
@@ -62,6 +63,11 @@ export class RoadGraph {
     /** Incident edges of each node (CSR). */
     readonly incidentOffset: Int32Array,
     readonly incidentEdges: Int32Array,
+    /** Via-way restrictions as forbidden sequences of directed edges (2e+dir), CSR: sequence i is viaWayEdges[viaWayOffset[i]..viaWayOffset[i+1]). */
+    readonly viaWayOffset: Int32Array = new Int32Array(1),
+    readonly viaWayEdges: Int32Array = new Int32Array(0),
+    /** Which modes each sequence binds (bit per MODES index). */
+    readonly viaWayModes: Uint8Array = new Uint8Array(0),
   ) {}
 
   get nodeCount(): number {
@@ -106,6 +112,15 @@ export class RoadGraph {
   get hasTurnRestrictions(): boolean {
     return this.turnModes.length > 0;
   }
+
+  private sequences: Array<TurnSequences | null> | null = null;
+
+  /** The via-way restrictions binding a mode (MODES index) as an automaton over directed edges; null when none does. */
+  sequencesOf(modeIndex: number): TurnSequences | null {
+    if (modeIndex < 0 || this.viaWayModes.length === 0) return null;
+    this.sequences ??= MODES.map((_, m) => TurnSequences.of(this.viaWayOffset, this.viaWayEdges, this.viaWayModes, m));
+    return this.sequences[modeIndex] ?? null;
+  }
 }
 
 export interface BuildStats {
@@ -114,6 +129,9 @@ export interface BuildStats {
   edges: number;
   restrictions_applied: number;
   restrictions_skipped: number;
+  /** Via-way restrictions among those applied, and the forbidden edge sequences they became. */
+  restrictions_via_way_applied: number;
+  via_way_sequences: number;
 }
 
 /** Builds the graph from a road dataset's records (any order). */
@@ -227,9 +245,29 @@ export function buildRoadGraph(records: Iterable<RoadRecord>): { graph: RoadGrap
   const turnModes: number[] = [];
   let skipped = 0;
   let applied = 0;
+  const viaWayOffset: number[] = [0];
+  const viaWayEdges: number[] = [];
+  const viaWayModes: number[] = [];
+  let viaWayApplied = 0;
+  const incidentOf = (node: number) => Array.from(incidentEdges.subarray(incidentOffset[node], incidentOffset[node + 1]));
   for (const restriction of restrictions) {
-    const via = restriction.via_node === null ? undefined : index.get(restriction.via_node);
     const modes = restrictionModes(restriction);
+    if (restriction.via_node === null && restriction.via_ways.length > 0 && modes !== 0) {
+      const sequences = viaWaySequences(restriction, edgesOfWay, edgeFrom, edgeTo, incidentOf);
+      if (sequences.length === 0) {
+        skipped++;
+        continue;
+      }
+      applied++;
+      viaWayApplied++;
+      for (const sequence of sequences) {
+        viaWayEdges.push(...sequence);
+        viaWayOffset.push(viaWayEdges.length);
+        viaWayModes.push(modes);
+      }
+      continue;
+    }
+    const via = restriction.via_node === null ? undefined : index.get(restriction.via_node);
     if (via === undefined || modes === 0) {
       skipped++;
       continue;
@@ -243,7 +281,7 @@ export function buildRoadGraph(records: Iterable<RoadRecord>): { graph: RoadGrap
     }
     applied++;
     const forbidden = restriction.restriction.startsWith('only_')
-      ? Array.from(incidentEdges.subarray(incidentOffset[via], incidentOffset[via + 1])).filter((e) => !toEdges.includes(e))
+      ? incidentOf(via).filter((e) => !toEdges.includes(e))
       : toEdges;
     for (const from of fromEdges) {
       for (const to of forbidden) {
@@ -271,8 +309,75 @@ export function buildRoadGraph(records: Iterable<RoadRecord>): { graph: RoadGrap
     infos,
     incidentOffset,
     incidentEdges,
+    Int32Array.from(viaWayOffset),
+    Int32Array.from(viaWayEdges),
+    Uint8Array.from(viaWayModes),
   );
-  return { graph, stats: { ways: ways.length, nodes: nodeCount, edges: edgeCount, restrictions_applied: applied, restrictions_skipped: skipped } };
+  return {
+    graph,
+    stats: { ways: ways.length, nodes: nodeCount, edges: edgeCount, restrictions_applied: applied, restrictions_skipped: skipped, restrictions_via_way_applied: viaWayApplied, via_way_sequences: viaWayModes.length },
+  };
+}
+
+/**
+ * A via-way restriction as forbidden sequences of directed edges (2e+dir):
+ * the `from` way's piece entering the via chain, the chain (the fewest via
+ * edges joining the node where `from` meets it to a node where `to` leaves
+ * it, using every via way), then the way out — the `to` way's piece for
+ * `no_*`, every other way out for `only_*` (the choice is made where the
+ * chain ends, as OSRM and GraphHopper do). None when the members do not
+ * connect that way.
+ */
+function viaWaySequences(
+  restriction: TurnRestrictionRecord,
+  edgesOfWay: Map<number, number[]>,
+  edgeFrom: number[],
+  edgeTo: number[],
+  incidentOf: (node: number) => number[],
+): number[][] {
+  const viaEdges = new Set(restriction.via_ways.flatMap((way) => edgesOfWay.get(way) ?? []));
+  const fromEdges = (edgesOfWay.get(restriction.from) ?? []).filter((e) => !viaEdges.has(e));
+  const toEdges = (edgesOfWay.get(restriction.to) ?? []).filter((e) => !viaEdges.has(e));
+  if (viaEdges.size === 0 || fromEdges.length === 0 || toEdges.length === 0) return [];
+  const wayOfVia = new Map<number, number>();
+  for (const way of restriction.via_ways) for (const e of edgesOfWay.get(way) ?? []) wayOfVia.set(e, way);
+  const other = (edge: number, node: number) => (edgeFrom[edge] === node ? edgeTo[edge] : edgeFrom[edge]);
+  const directedOut = (edge: number, node: number) => 2 * edge + (edgeFrom[edge] === node ? 0 : 1);
+  const sequences: number[][] = [];
+  for (const from of fromEdges) {
+    for (const start of [edgeFrom[from], edgeTo[from]]) {
+      // Breadth first over via edges from where `from` meets the chain.
+      const reached = new Map<number, number[]>([[start, []]]);
+      const queue = [start];
+      for (let head = 0; head < queue.length; head++) {
+        const node = queue[head];
+        for (const edge of incidentOf(node)) {
+          if (!viaEdges.has(edge)) continue;
+          const next = other(edge, node);
+          if (reached.has(next)) continue;
+          reached.set(next, [...reached.get(node)!, directedOut(edge, node)]);
+          queue.push(next);
+        }
+      }
+      let best: { end: number; chain: number[] } | null = null;
+      for (const [end, chain] of reached) {
+        if (chain.length === 0 || (best && best.chain.length <= chain.length)) continue;
+        if (!toEdges.some((e) => edgeFrom[e] === end || edgeTo[e] === end)) continue;
+        const ways = new Set(chain.map((directed) => wayOfVia.get(directed >> 1)));
+        if (ways.size !== restriction.via_ways.length) continue;
+        best = { end, chain };
+      }
+      if (!best) continue;
+      const { end, chain } = best;
+      const entry = 2 * from + (edgeTo[from] === start ? 0 : 1);
+      const lastVia = chain[chain.length - 1] >> 1;
+      const exits = restriction.restriction.startsWith('only_')
+        ? incidentOf(end).filter((e) => e !== lastVia && !toEdges.includes(e) && edgeFrom[e] !== edgeTo[e])
+        : toEdges.filter((e) => edgeFrom[e] === end || edgeTo[e] === end);
+      for (const exit of exits) sequences.push([entry, ...chain, directedOut(exit, end)]);
+    }
+  }
+  return sequences;
 }
 
 /** Which of our modes a restriction binds (bit per MODES index): vehicles, never walkers; `restriction:<vehicle>` narrows, `except` exempts. */

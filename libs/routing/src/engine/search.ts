@@ -45,7 +45,10 @@ export class EdgeSearch {
   settled = 0;
 
   constructor(private readonly graph: RoadGraph) {
-    const states = 2 * graph.edgeCount;
+    // A label per directed edge, and one per state of a via-way restriction in progress (TurnSequences) beyond the root.
+    let extra = 0;
+    for (let m = 0; m < graph.weights.length; m++) extra = Math.max(extra, (graph.sequencesOf(m)?.size ?? 1) - 1);
+    const states = 2 * graph.edgeCount + extra;
     this.dist = new Float64Array(states);
     this.parent = new Int32Array(states);
     this.stamps = new Int32Array(states);
@@ -57,10 +60,16 @@ export class EdgeSearch {
     const stamp = ++this.stamp;
     const { weights, factor, heuristic, modeIndex } = options;
     const restricted = modeIndex >= 0 && graph.hasTurnRestrictions;
+    // Via-way restrictions: a label is (directed edge, restriction in progress); labels at the root are the plain 2e+dir.
+    const sequences = graph.sequencesOf(modeIndex);
+    const base = 2 * graph.edgeCount;
+    const symbol = sequences?.symbol;
     heap.clear();
     const h = heuristic ?? (() => 0);
     for (const seed of sources) {
-      const state = 2 * seed.edge + seed.dir;
+      const at = sequences ? sequences.step(0, 2 * seed.edge + seed.dir) : 0;
+      if (at < 0) continue;
+      const state = at === 0 ? 2 * seed.edge + seed.dir : base + at - 1;
       const f = factor ? factor(seed.edge, seed.dir) : 1;
       if (f === Infinity) continue;
       const cost = seed.cost * f;
@@ -86,8 +95,10 @@ export class EdgeSearch {
       const state = heap.topValue;
       heap.pop();
       if (key >= best) break;
-      const edge = state >> 1;
-      const dir = state & 1;
+      const at = state < base ? 0 : state - base + 1;
+      const directed = at === 0 ? state : symbol![at];
+      const edge = directed >> 1;
+      const dir = directed & 1;
       const node = graph.head(edge, dir);
       const d = dist[state];
       if (key > d + h(node) + 1e-9) continue;
@@ -97,6 +108,7 @@ export class EdgeSearch {
         for (const target of ending) {
           if (target.edge === edge && target.dir !== dir) continue;
           if (restricted && graph.turnForbidden(edge, node, target.edge, modeIndex)) continue;
+          if (sequences && sequences.step(at, 2 * target.edge + target.dir) < 0) continue;
           const f = factor ? factor(target.edge, target.dir) : 1;
           const total = d + target.cost * f;
           if (total < best) {
@@ -119,7 +131,12 @@ export class EdgeSearch {
           w *= f;
         }
         if (restricted && graph.turnForbidden(edge, node, next, modeIndex)) continue;
-        const nextState = 2 * next + nextDir;
+        let nextState = 2 * next + nextDir;
+        if (sequences) {
+          const nextAt = sequences.step(at, nextState);
+          if (nextAt < 0) continue;
+          if (nextAt > 0) nextState = base + nextAt - 1;
+        }
         const nd = d + w;
         if (stamps[nextState] !== stamp || nd < dist[nextState]) {
           stamps[nextState] = stamp;
@@ -134,8 +151,9 @@ export class EdgeSearch {
     const edges: number[] = [bestTarget.edge];
     const dirs: number[] = [bestTarget.dir];
     for (let state = bestState; state !== -1; state = parent[state]) {
-      edges.push(state >> 1);
-      dirs.push(state & 1);
+      const directed = state < base ? state : symbol![state - base + 1];
+      edges.push(directed >> 1);
+      dirs.push(directed & 1);
     }
     edges.reverse();
     dirs.reverse();

@@ -2,18 +2,23 @@ import { NoRoadNearbyError, NoRouteError, RoutingEngineUnavailableError } from '
 import type { Mode, SurfaceClass } from '../domain/profiles.js';
 import { haversineM } from '../engine/geo.js';
 import { SNAP_RADIUS_M } from '../engine/loaded-network.js';
-import type { EngineRouteRequest, EngineRouteResult, EnginePath, LatLng, PathLeg, PathSpan, RoutingEngine } from '../routing-engine.port.js';
+import { UNPAVED_AVOID_FACTOR, type EngineRouteRequest, type EngineRouteResult, type EnginePath, type LatLng, type PathLeg, type PathSpan, type RouteConstraints, type RoutingEngine } from '../routing-engine.port.js';
 
 /**
- * The GraphHopper adapter (GRAPHHOPPER_URL; docs/adr/0018): `GET /route` with
+ * The GraphHopper adapter (GRAPHHOPPER_URL; docs/adr/0018): `POST /route` with
  * instructions off (our layer writes the steps) and path details for the
  * road attributes our steps need. GraphHopper's profiles are named for our
  * modes (car, scooter, bike, foot: `.ci/graphhopper/config.yml`).
  *
+ * The query's constraints become a per-request custom model (GraphHopper's
+ * flexible mode, `ch.disable`: its CH profiles take no per-request weights):
+ * blocked circles are polygons in `areas` with priority 0 inside, avoided
+ * flood crossings are `road_environment == FORD` at priority 0, avoided
+ * unpaved roads cost UNPAVED_AVOID_FACTOR times their weight (priority 1/3).
  * What it cannot honour, the answer says in `warnings`: per-query traffic
- * factors and blocked areas (GraphHopper's CH profiles take no per-request
- * weights), and the ford / flood-prone flags (not among its encoded values),
- * so `flood_crossings` counts none on its paths.
+ * factors (a function of place and class, not a GraphHopper rule), and
+ * flood-prone roads (not among its encoded values), so `flood_crossings`
+ * counts none on its paths.
  */
 export const GRAPHHOPPER_PROFILES: Record<Mode, string> = { driving: 'car', motor_scooter: 'scooter', bicycle: 'bike', walking: 'foot' };
 const DETAILS = ['street_name', 'street_ref', 'road_class', 'surface', 'roundabout', 'max_speed', 'time', 'distance'];
@@ -39,37 +44,82 @@ export class GraphHopperEngine implements RoutingEngine {
   ) {}
 
   async route(request: EngineRouteRequest): Promise<EngineRouteResult> {
-    const warnings: string[] = [];
-    if (request.constraints?.trafficFactor) warnings.push('graphhopper: learned traffic factors are not applied by this engine');
-    if (request.constraints?.avoidAreas?.length) warnings.push('graphhopper: blocked roads are not avoided by this engine');
     const url = new URL('route', this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
-    for (const point of request.points) url.searchParams.append('point', `${point.lat},${point.lng}`);
-    url.searchParams.set('profile', GRAPHHOPPER_PROFILES[request.mode]);
-    url.searchParams.set('instructions', 'false');
-    url.searchParams.set('points_encoded', 'false');
-    url.searchParams.set('calc_points', 'true');
-    for (const detail of DETAILS) url.searchParams.append('details', detail);
-    if (request.alternatives > 0 && request.points.length === 2) {
-      url.searchParams.set('algorithm', 'alternative_route');
-      url.searchParams.set('alternative_route.max_paths', String(request.alternatives + 1));
-    }
+    const { model, warnings } = customModelOf(request.constraints);
+    const body: Record<string, unknown> = {
+      points: request.points.map((point) => [point.lng, point.lat]),
+      profile: GRAPHHOPPER_PROFILES[request.mode],
+      instructions: false,
+      points_encoded: false,
+      calc_points: true,
+      details: DETAILS,
+    };
+    if (model) Object.assign(body, { 'ch.disable': true, custom_model: model });
+    if (request.alternatives > 0 && request.points.length === 2) Object.assign(body, { algorithm: 'alternative_route', 'alternative_route.max_paths': request.alternatives + 1 });
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
+      response = await this.fetchImpl(url, { method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json', 'content-type': 'application/json' } });
     } catch (error) {
       // The server's address stays out of the answer: it is deployment detail.
       throw new RoutingEngineUnavailableError(`the routing engine (GraphHopper) did not answer: ${error instanceof Error ? error.name : 'error'}`);
     }
-    const body = (await response.json().catch(() => null)) as { paths?: GhPath[]; message?: string; hints?: Array<{ details?: string; point_index?: number }> } | null;
-    if (!response.ok || !body?.paths) {
-      const hint = body?.hints?.[0];
-      if (/Point(NotFound|OutOfBounds)Exception$/.test(hint?.details ?? '') || /Cannot find point|out of bounds/.test(body?.message ?? '')) throw new NoRoadNearbyError(fieldOf(hint?.point_index ?? 0, request.points.length), request.mode, SNAP_RADIUS_M);
-      if (hint?.details?.endsWith('ConnectionNotFoundException') || /Connection between locations not found/.test(body?.message ?? '')) throw new NoRouteError(request.mode, 0);
+    const answer = (await response.json().catch(() => null)) as { paths?: GhPath[]; message?: string; hints?: Array<{ details?: string; point_index?: number }> } | null;
+    if (!response.ok || !answer?.paths) {
+      const hint = answer?.hints?.[0];
+      if (/Point(NotFound|OutOfBounds)Exception$/.test(hint?.details ?? '') || /Cannot find point|out of bounds/.test(answer?.message ?? '')) throw new NoRoadNearbyError(fieldOf(hint?.point_index ?? 0, request.points.length), request.mode, SNAP_RADIUS_M);
+      if (hint?.details?.endsWith('ConnectionNotFoundException') || /Connection between locations not found/.test(answer?.message ?? '')) throw new NoRouteError(request.mode, 0);
       throw new RoutingEngineUnavailableError(`the routing engine (GraphHopper) answered ${response.status}`);
     }
-    const paths = body.paths.slice(0, request.alternatives + 1).map((path) => toPath(path, request));
+    const paths = answer.paths.slice(0, request.alternatives + 1).map((path) => toPath(path, request));
     return { paths, warnings, engine: this.name };
   }
+}
+
+/** GraphHopper 11's `surface` values that our profiles count as unpaved (domain/profiles.ts). */
+const GH_UNPAVED = ['UNPAVED', 'COMPACTED', 'FINE_GRAVEL', 'GRAVEL', 'GROUND', 'DIRT', 'GRASS', 'SAND'];
+/** Vertices of the polygon standing for a blocked circle. */
+const CIRCLE_VERTICES = 16;
+
+interface CustomModel {
+  priority: Array<{ if: string; multiply_by: string }>;
+  areas?: { type: 'FeatureCollection'; features: Array<{ type: 'Feature'; id: string; properties: Record<string, never>; geometry: { type: 'Polygon'; coordinates: Array<Array<[number, number]>> } }> };
+}
+
+/** A query's constraints as a GraphHopper custom model (null when none applies), and what it cannot say. */
+export function customModelOf(constraints: RouteConstraints | undefined): { model: CustomModel | null; warnings: string[] } {
+  const warnings: string[] = [];
+  if (!constraints) return { model: null, warnings };
+  if (constraints.trafficFactor) warnings.push('graphhopper: learned traffic factors are not applied by this engine');
+  const priority: CustomModel['priority'] = [];
+  const areas = constraints.avoidAreas ?? [];
+  areas.forEach((_, i) => priority.push({ if: `in_blocked_${i}`, multiply_by: '0' }));
+  if (constraints.avoidFloodCrossings) {
+    priority.push({ if: 'road_environment == FORD', multiply_by: '0' });
+    warnings.push('graphhopper: flood-prone roads are not known to this engine; only fords are avoided');
+  }
+  if (constraints.avoidUnpaved) {
+    // As domain/profiles.ts: an unpaved surface, else an untagged track or a track graded below 1.
+    const unpaved = [...GH_UNPAVED.map((value) => `surface == ${value}`), 'surface == MISSING && (road_class == TRACK || (track_type != MISSING && track_type != GRADE1))'];
+    priority.push({ if: unpaved.join(' || '), multiply_by: String(1 / UNPAVED_AVOID_FACTOR) });
+  }
+  if (priority.length === 0) return { model: null, warnings };
+  const model: CustomModel = { priority };
+  if (areas.length > 0) model.areas = { type: 'FeatureCollection', features: areas.map((area, i) => ({ type: 'Feature', id: `blocked_${i}`, properties: {}, geometry: { type: 'Polygon', coordinates: [circlePolygon(area.lat, area.lng, area.radius_m)] } })) };
+  return { model, warnings };
+}
+
+/** A closed ring of [lng, lat] around a circle (circumscribed: the whole circle is inside). */
+function circlePolygon(lat: number, lng: number, radiusM: number): Array<[number, number]> {
+  const outer = radiusM / Math.cos(Math.PI / CIRCLE_VERTICES);
+  const dLat = outer / 111_195;
+  const dLng = outer / (111_195 * Math.max(Math.cos((lat * Math.PI) / 180), 0.01));
+  const ring: Array<[number, number]> = [];
+  for (let k = 0; k < CIRCLE_VERTICES; k++) {
+    const angle = (2 * Math.PI * k) / CIRCLE_VERTICES;
+    ring.push([lng + dLng * Math.cos(angle), lat + dLat * Math.sin(angle)]);
+  }
+  ring.push(ring[0]);
+  return ring;
 }
 
 function fieldOf(index: number, count: number): string {

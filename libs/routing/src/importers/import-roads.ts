@@ -147,7 +147,7 @@ function count(stats: Record<string, number>, tags: Record<string, string>): voi
   if (tags.bridge && tags.bridge !== 'no') stats.bridges++;
 }
 
-/** A `type=restriction` relation as the engine reads it: one from way, one to way, a via node (or via ways, kept but not applied). */
+/** A `type=restriction` relation as the engine reads it: one from way, one to way, a via node or via ways. */
 export function restrictionOf(id: number, tags: Readonly<Record<string, string>>, members: OsmMember[]): TurnRestrictionRecord | null {
   let restriction = tags.restriction;
   let onlyFor: string | null = null;
