@@ -244,3 +244,19 @@ describe('npm run ops -- starter:build', () => {
     expect(existsSync('/nonexistent')).toBe(false);
   }, 90_000);
 });
+
+describe('npm run ops -- starter:basemap', () => {
+  it('builds the starter basemap where it is told, phase by phase on stderr, a summary on stdout', () => {
+    const out = path.join(mkdtempSync(path.join(tmpdir(), 'location-api-basemap-')), 'starter.pmtiles');
+    const result = spawnSync(process.execPath, ['scripts/start.mjs', 'ops', 'starter:basemap', '--out', out], { cwd: root, env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60_000 });
+    expect({ status: result.status, stderr: result.stderr }).toMatchObject({ status: 0 });
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('starter:basemap:'))).toEqual([
+      'starter:basemap: reading roads…',
+      'starter:basemap: reading boundaries…',
+      'starter:basemap: tiling…',
+      'starter:basemap: writing…',
+    ]);
+    expect(result.stdout).toMatch(/^starter:basemap: .*starter\.pmtiles: \d+ tiles, \d+\.\d\d MB, 3657 roads, 276 boundaries, \d+ ms\n$/);
+    expect(readFileSync(out).subarray(0, 7).toString()).toBe('PMTiles');
+  }, 90_000);
+});

@@ -32,7 +32,7 @@ import {
 } from '../../../libs/accounts/src/index.js';
 import { systemClock } from '../../../libs/platform/src/index.js';
 import { eventRegistry, projections } from '../../shared/runtime.js';
-import { appRoot, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe } from '../../../libs/starter/src/index.js';
+import { appRoot, basemapSources, buildBasemap, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe, readManifest, STARTER_BASEMAP } from '../../../libs/starter/src/index.js';
 import { rotateSigningKeysFromCli } from '../../../libs/identity/src/index.js';
 import { SecretBox } from '../../../libs/platform/src/index.js';
 import { graphsRoot, importRoads, prepareRoadGraph } from '../../../libs/routing/src/index.js';
@@ -115,6 +115,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
 const standalone: Record<string, { usage: string; run: (args: string[]) => Promise<number> }> = {
   'openapi:dump': { usage: 'openapi:dump FILE   (the served OpenAPI document, keys sorted: the typed client is generated from it)', run: dumpOpenApi },
   'starter:build': { usage: 'starter:build DIR [--sources DIR] [--recipe FILE]   (the starter pack from its sources; default sources ../shared/data, recipe starter/ghana/recipe.json)', run: buildStarter },
+  'starter:basemap': { usage: 'starter:basemap [--out FILE]   (the starter basemap from starter/ghana, replacing TILES_DIR/starter.pmtiles by default: docs/adr/0027)', run: buildStarterBasemapCli },
 };
 
 const [name, ...args] = process.argv.slice(2);
@@ -452,6 +453,25 @@ async function buildStarter(args: string[]): Promise<number> {
   const bytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
   process.stdout.write(`starter:build: ${manifest.name} pack in ${outDir}: ${Object.keys(manifest.files).length + 1} files, ${(bytes / 1e6).toFixed(2)} MB, ${Date.now() - started} ms\n`);
   for (const dataset of manifest.datasets) process.stdout.write(`  ${dataset.kind}\t${dataset.dataset ?? '(no importer yet)'}\t${Object.entries(dataset.counts).map(([key, value]) => `${key} ${value}`).join(', ')}\n`);
+  return 0;
+}
+
+/** The starter basemap built again (the service builds it only when absent): a line per phase on stderr, the summary on stdout. */
+async function buildStarterBasemapCli(args: string[]): Promise<number> {
+  let out: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--out' && args[i + 1]) out = path.resolve(args[++i]);
+    else throw new UsageError(`unexpected argument ${args[i]}`);
+  }
+  const packDir = path.resolve(appRoot(), DEFAULT_PACK);
+  const file = out ?? path.join(loadConfig().tilesDir, `${STARTER_BASEMAP}.pmtiles`);
+  let phase = '';
+  const build = await buildBasemap(basemapSources(packDir, await readManifest(packDir)), file, (progress) => {
+    if (progress.phase === phase) return;
+    phase = progress.phase;
+    process.stderr.write(`starter:basemap: ${phase}…\n`);
+  });
+  process.stdout.write(`starter:basemap: ${file}: ${build.tiles} tiles, ${(build.bytes / 1e6).toFixed(2)} MB, ${build.road_features} roads, ${build.boundary_features} boundaries, ${build.ms} ms\n`);
   return 0;
 }
 
