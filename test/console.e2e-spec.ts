@@ -84,8 +84,6 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
 
   afterAll(async () => {
     await browser?.close();
-    // Chromium's preconnected sockets (opened, no request yet) would hold the graceful stop until Node's 60 s headers timeout.
-    (service?.app.getHttpAdapter().getInstance() as { server: { closeAllConnections(): void } } | undefined)?.server.closeAllConnections();
     await service?.close();
   }, 60_000);
 

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
 import { json, signUp } from './support/http.js';
 import { rawExchange } from './support/raw-http.js';
@@ -238,4 +239,18 @@ describe('request and header time-outs', () => {
   it('still serves a request that arrives in time', async () => {
     expect((await service.request('GET', '/health')).status).toBe(200);
   });
+});
+
+describe('graceful stop', () => {
+  it('closes a connection that never sent a request (a browser preconnect) instead of waiting for its headers time-out (requests under way are drained: crash.e2e-spec)', async () => {
+    // Time-outs of ten minutes: only the stop itself can close the quiet socket before the test's own time-out.
+    const service = await bootService({ env: { HEADERS_TIMEOUT_MS: '600000', REQUEST_TIMEOUT_MS: '600000' } });
+    const { hostname, port } = new URL(service.url);
+    const quiet = connect({ host: hostname, port: Number(port) });
+    await new Promise<void>((resolve) => quiet.once('connect', () => resolve()));
+    const quietClosed = new Promise<void>((resolve) => quiet.once('close', () => resolve()));
+    await service.close();
+    await quietClosed;
+    expect(quiet.destroyed).toBe(true);
+  }, 30_000);
 });

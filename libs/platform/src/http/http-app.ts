@@ -3,6 +3,7 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Config } from '../config/config.js';
@@ -94,6 +95,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     // Fastify's default of 0 disables Node's request time-out: a client trickling a declared body held its connection for ever.
     requestTimeout: config.requestTimeoutMs,
     http: {
+      // Node checks headersTimeout ≤ requestTimeout when it creates the server, before Fastify sets the latter: both here.
+      requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.headersTimeoutMs,
       // Node checks both time-outs only this often (30 s by default), which would let a trickle run that long past its limit.
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(config.headersTimeoutMs / 10))),
@@ -166,9 +169,22 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
   serveMetrics(fastify, config);
+  // Connections that carry no request: Node's closeIdleConnections leaves a socket that has never sent one (a
+  // browser's preconnect), which would otherwise hold a graceful stop until the headers time-out. Tracked per
+  // connection, not per request; a socket with a response under way has its `_httpMessage` set (as Node's own
+  // closeIdleConnections checks) and is left to finish.
+  const sockets = new Set<Socket>();
+  fastify.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const closeQuietConnections = () => {
+    fastify.server.closeIdleConnections?.();
+    for (const socket of sockets) if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+  };
   const stop = async () => {
     stopping = true;
-    const sweeper = setInterval(() => fastify.server.closeIdleConnections?.(), 50);
+    const sweeper = setInterval(closeQuietConnections, 50);
     try {
       await fastify.close();
     } finally {
