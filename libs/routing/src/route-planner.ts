@@ -61,6 +61,8 @@ export class RoutePlanner {
     const hazards = conditions ? conditions.hazards(at) : [];
     const constraints: RouteConstraints = {};
     if (traffic) constraints.trafficFactor = (lat, lng, highway) => traffic(lat, lng, highway) ?? 1;
+    const trafficMetric = traffic ? conditions?.trafficMetric?.(at) : undefined;
+    if (trafficMetric) constraints.trafficMetric = trafficMetric;
     // Only corroborated flooding / road_blocked close roads (interface.md, POST /v2/route); everything else warns.
     const blocking = input.avoid_incidents ? hazards.filter((hazard) => hazard.blocks) : [];
     if (blocking.length > 0) constraints.avoidAreas = blocking.map((hazard) => ({ lat: hazard.lat, lng: hazard.lng, radius_m: hazard.radius_m }));
@@ -71,7 +73,7 @@ export class RoutePlanner {
     const landmarks = narration === 'street' ? null : this.landmarks;
     const decorate = (path: EngineRouteResult['paths'][number]) => {
       const route = buildRoute(path, { mode, narration, landmarks, warnings, traffic });
-      const near = hazards.filter((hazard) => nearLine(hazard, route.geometry.coordinates));
+      const near = hazardsNear(hazards, route.geometry.coordinates);
       route.incident_count = near.length;
       for (const hazard of near) route.warnings.push(`${hazard.kind} reported near the route (${hazard.corroborations} report${hazard.corroborations === 1 ? '' : 's'})`);
       return route;
@@ -113,12 +115,39 @@ function departure(departAt: string | undefined): Date {
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
 }
 
-function nearLine(hazard: RoadHazard, line: Array<[number, number]>): boolean {
-  const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
-  for (let i = 0; i < line.length; i++) {
-    if (haversineM(hazard.lat, hazard.lng, line[i][1], line[i][0]) <= reach) return true;
-    if (i > 0 && projectOnSegment(hazard.lat, hazard.lng, line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]).distanceM <= reach) return true;
+/** Hazards within reach of a route's line: a box around the line first, then segment by segment (a box test before each projection). */
+function hazardsNear(hazards: RoadHazard[], line: Array<[number, number]>): RoadHazard[] {
+  if (hazards.length === 0 || line.length === 0) return [];
+  let minLat = Infinity;
+  let maxLat = -Infinity;
+  let minLng = Infinity;
+  let maxLng = -Infinity;
+  for (const [lng, lat] of line) {
+    if (lat < minLat) minLat = lat;
+    if (lat > maxLat) maxLat = lat;
+    if (lng < minLng) minLng = lng;
+    if (lng > maxLng) maxLng = lng;
+  }
+  return hazards.filter((hazard) => {
+    const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
+    // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude.
+    const dLat = reach / 110_000;
+    const dLng = reach / 55_000;
+    if (hazard.lat < minLat - dLat || hazard.lat > maxLat + dLat || hazard.lng < minLng - dLng || hazard.lng > maxLng + dLng) return false;
+    return nearLine(hazard, line, reach, dLat, dLng);
+  });
+}
+
+function nearLine(hazard: RoadHazard, line: Array<[number, number]>, reach: number, dLat: number, dLng: number): boolean {
+  const far = (lat: number, lng: number) => Math.abs(lat - hazard.lat) > dLat || Math.abs(lng - hazard.lng) > dLng;
+  if (line.length === 1) return !far(line[0][1], line[0][0]) && haversineM(hazard.lat, hazard.lng, line[0][1], line[0][0]) <= reach;
+  for (let i = 1; i < line.length; i++) {
+    const [aLng, aLat] = line[i - 1];
+    const [bLng, bLat] = line[i];
+    // Both ends beyond the reach on the same side: the segment cannot come near.
+    if ((aLat < hazard.lat - dLat && bLat < hazard.lat - dLat) || (aLat > hazard.lat + dLat && bLat > hazard.lat + dLat)) continue;
+    if ((aLng < hazard.lng - dLng && bLng < hazard.lng - dLng) || (aLng > hazard.lng + dLng && bLng > hazard.lng + dLng)) continue;
+    if (projectOnSegment(hazard.lat, hazard.lng, aLat, aLng, bLat, bLng).distanceM <= reach) return true;
   }
   return false;
 }
-

@@ -22,6 +22,8 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   readonly follower: LogFollower;
   readonly board = new IncidentBoard();
   readonly learned = new LearnedTraffic();
+  /** Learned samples folded so far: the version of the factors routing customises its hierarchies for. */
+  private samples = 0;
 
   constructor(events: EventStore, readStore: ReadStore, registry: EventRegistry, logger?: Pick<JsonLogger, 'error' | 'warn'>) {
     this.follower = new LogFollower(
@@ -49,7 +51,11 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
 
   apply(event: Pick<RecordedEvent, 'type' | 'data'>): void {
     if (event.type === 'HazardReported') this.board.apply((event.data as unknown as HazardReported['data']));
-    else if (event.type === 'ArrivalRecorded') applyArrival(this.learned, event.data as unknown as ArrivalRecorded['data']);
+    else if (event.type === 'ArrivalRecorded') {
+      const arrival = event.data as unknown as ArrivalRecorded['data'];
+      applyArrival(this.learned, arrival);
+      if (arrival.sample) this.samples++;
+    }
   }
 
   hasTraffic(): boolean {
@@ -57,8 +63,27 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   }
 
   trafficFactor(lat: number, lng: number, _highway: string, at: Date): number | undefined {
-    const factor = this.learned.factor(latLngToCell(lat, lng, TRAFFIC_CELL_RES), bucketOf(at));
+    const factor = this.learned.factor(this.cellOf(lat, lng), bucketOf(at));
     return factor === undefined ? undefined : Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, factor));
+  }
+
+  /** The hour bucket of `at` and the samples learned so far: same pair, same factors (decay is applied when a sample arrives). */
+  trafficMetric(at: Date): { key: string; version: number } {
+    return { key: `hour-${bucketOf(at)}`, version: this.samples };
+  }
+
+  /** Routing asks for the same points again and again (edge middles, step middles): their cells are remembered, exactly. */
+  private readonly cells = new Map<string, string>();
+
+  private cellOf(lat: number, lng: number): string {
+    const key = `${lat},${lng}`;
+    let cell = this.cells.get(key);
+    if (cell === undefined) {
+      if (this.cells.size >= 200_000) this.cells.clear();
+      cell = latLngToCell(lat, lng, TRAFFIC_CELL_RES);
+      this.cells.set(key, cell);
+    }
+    return cell;
   }
 
   hazards(at: Date): RoadHazard[] {

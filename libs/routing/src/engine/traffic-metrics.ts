@@ -1,0 +1,151 @@
+import { HierarchyQuery } from './contraction.js';
+import { buildCchTopology, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
+import { haversineM, projectOnSegment } from './geo.js';
+import { NO_ACCESS, type RoadGraph } from './road-graph.js';
+
+/** A learned-factor change is folded into the hierarchy at most this often per key (docs/adr/0025). */
+export const RECUSTOMISE_DEBOUNCE_MS = 2000;
+/** Customised hierarchies kept (hour buckets × closure sets × modes in use), least recently used dropped. */
+export const KEPT_METRICS = 8;
+
+/** One customisation: the weights it was made from (seeds and direct legs read them) and its query. */
+export interface Metric {
+  weights: Int32Array;
+  query: HierarchyQuery;
+  version: number;
+}
+
+/**
+ * Re-weighted hierarchies for the embedded engine (docs/adr/0025): one CCH
+ * topology per road network, built on first use, and customised metrics kept
+ * under a key (mode, traffic hour, closed roads…). A key seen for the first
+ * time is customised on the spot (the Accra network: a few milliseconds); a
+ * key whose factors changed since (a newer `version`) keeps serving its
+ * current metric while a debounced re-customisation builds the new one, which
+ * then replaces it in one assignment: a query sees the old weights or the
+ * new, never a mix.
+ */
+export class TrafficMetrics {
+  private topology: CchTopology | null = null;
+  private readonly metrics = new Map<string, Metric>();
+  private readonly pending = new Map<string, { version: number; weights: () => Int32Array }>();
+  private timer: NodeJS.Timeout | null = null;
+  /** Customisations run, and how long the last one took (weights and triangles): what the ADR reports. */
+  customisations = 0;
+  lastCustomiseMs = 0;
+  topologyMs = 0;
+
+  constructor(private readonly graph: RoadGraph) {}
+
+  /** The metric for `key`, customised from `weights()` when new; a newer `version` is taken in after the debounce. */
+  get(key: string, version: number, weights: () => Int32Array): Metric {
+    const current = this.metrics.get(key);
+    if (!current) {
+      const metric = this.build(weights(), version);
+      this.keep(key, metric);
+      return metric;
+    }
+    // Most recently used last.
+    this.metrics.delete(key);
+    this.metrics.set(key, current);
+    if (current.version !== version) {
+      this.pending.set(key, { version, weights });
+      this.timer ??= setTimeout(() => this.flush(), RECUSTOMISE_DEBOUNCE_MS);
+      this.timer.unref?.();
+    }
+    return current;
+  }
+
+  /** Re-customises every key whose factors changed (the debounce timer's work; tests call it directly). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const pending = [...this.pending];
+    this.pending.clear();
+    for (const [key, { version, weights }] of pending) {
+      if (this.metrics.has(key)) this.metrics.set(key, this.build(weights(), version));
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending.clear();
+  }
+
+  private keep(key: string, metric: Metric): void {
+    this.metrics.set(key, metric);
+    while (this.metrics.size > KEPT_METRICS) this.metrics.delete(this.metrics.keys().next().value!);
+  }
+
+  private build(weights: Int32Array, version: number): Metric {
+    if (!this.topology) {
+      const started = performance.now();
+      this.topology = buildCchTopology(this.graph);
+      this.topologyMs = performance.now() - started;
+    }
+    const started = performance.now();
+    const query = new HierarchyQuery(customise(this.topology, weights));
+    this.lastCustomiseMs = performance.now() - started;
+    this.customisations++;
+    return { weights, query, version };
+  }
+}
+
+/** Integer weights of one mode under a per-edge multiplier (Infinity: closed), as customisation and the seeds read them. */
+export function weightedCopy(base: Int32Array, edgeCount: number, factor: (edge: number, dir: number) => number): Int32Array {
+  const weights = new Int32Array(base.length);
+  for (let e = 0; e < edgeCount; e++) {
+    for (let dir = 0; dir < 2; dir++) {
+      const w = base[2 * e + dir];
+      if (w === NO_ACCESS) {
+        weights[2 * e + dir] = NO_ACCESS;
+        continue;
+      }
+      const f = factor(e, dir);
+      weights[2 * e + dir] = f === Infinity ? NO_ACCESS : Math.min(INFINITE_WEIGHT - 1, Math.round(w * f));
+    }
+  }
+  return weights;
+}
+
+/**
+ * Road edges a set of circles closes: every edge whose line (not only its
+ * points: a long straight segment may cross a circle with no vertex inside)
+ * passes within a circle's radius.
+ */
+export function closedEdges(graph: RoadGraph, areas: ReadonlyArray<{ lat: number; lng: number; radius_m: number }>): Set<number> {
+  const closed = new Set<number>();
+  if (areas.length === 0) return closed;
+  for (let e = 0; e < graph.edgeCount; e++) {
+    const start = graph.geomOffset[e];
+    const end = graph.geomOffset[e + 1] - 1;
+    let minLat = Infinity;
+    let maxLat = -Infinity;
+    let minLng = Infinity;
+    let maxLng = -Infinity;
+    for (let p = start; p <= end; p++) {
+      const lat = graph.geomLat[p];
+      const lng = graph.geomLng[p];
+      if (lat < minLat) minLat = lat;
+      if (lat > maxLat) maxLat = lat;
+      if (lng < minLng) minLng = lng;
+      if (lng > maxLng) maxLng = lng;
+    }
+    for (const area of areas) {
+      // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude: outside the box, outside the circle.
+      const reachLat = area.radius_m / 110_000;
+      const reachLng = area.radius_m / 55_000;
+      if (area.lat < minLat - reachLat || area.lat > maxLat + reachLat || area.lng < minLng - reachLng || area.lng > maxLng + reachLng) continue;
+      let inside = haversineM(area.lat, area.lng, graph.geomLat[start], graph.geomLng[start]) <= area.radius_m;
+      for (let p = start; p < end && !inside; p++) {
+        inside = projectOnSegment(area.lat, area.lng, graph.geomLat[p], graph.geomLng[p], graph.geomLat[p + 1], graph.geomLng[p + 1]).distanceM <= area.radius_m;
+      }
+      if (inside) {
+        closed.add(e);
+        break;
+      }
+    }
+  }
+  return closed;
+}
