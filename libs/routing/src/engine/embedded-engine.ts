@@ -40,7 +40,10 @@ export class EmbeddedEngine implements RoutingEngine {
       if (!leg) throw new NoRouteError(mode, i - 1);
       legs.push(leg);
     }
-    const paths = [toPath(net, legs, mode, factor)];
+    // Durations under the query's factors: read from the metric when it was customised with the current ones (no look-up per edge).
+    const current = metric && metric.version === (constraints?.trafficMetric?.version ?? 0) ? metric : undefined;
+    const durations: EdgeFactor | undefined = current ? (edge, dir) => current.factors[2 * edge + dir] : factor;
+    const paths = [toPath(net, legs, mode, durations)];
     // Alternatives for a trip without via points: the penalty method (edges of the routes found so far made dearer).
     if (request.alternatives > 0 && legs.length === 1) {
       const found = [legs[0]];

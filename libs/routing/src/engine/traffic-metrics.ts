@@ -11,6 +11,8 @@ export const KEPT_METRICS = 8;
 /** One customisation: the weights it was made from (seeds and direct legs read them) and its query. */
 export interface Metric {
   weights: Int32Array;
+  /** The multiplier each weight was made with (per road edge and direction; Infinity: closed). */
+  factors: Float64Array;
   query: HierarchyQuery;
   version: number;
 }
@@ -28,7 +30,7 @@ export interface Metric {
 export class TrafficMetrics {
   private topology: CchTopology | null = null;
   private readonly metrics = new Map<string, Metric>();
-  private readonly pending = new Map<string, { version: number; weights: () => Int32Array }>();
+  private readonly pending = new Map<string, { version: number; weights: () => Weighted }>();
   private timer: NodeJS.Timeout | null = null;
   /** Customisations run, and how long the last one took (weights and triangles): what the ADR reports. */
   customisations = 0;
@@ -38,7 +40,7 @@ export class TrafficMetrics {
   constructor(private readonly graph: RoadGraph) {}
 
   /** The metric for `key`, customised from `weights()` when new; a newer `version` is taken in after the debounce. */
-  get(key: string, version: number, weights: () => Int32Array): Metric {
+  get(key: string, version: number, weights: () => Weighted): Metric {
     const current = this.metrics.get(key);
     if (!current) {
       const metric = this.build(weights(), version);
@@ -78,7 +80,7 @@ export class TrafficMetrics {
     while (this.metrics.size > KEPT_METRICS) this.metrics.delete(this.metrics.keys().next().value!);
   }
 
-  private build(weights: Int32Array, version: number): Metric {
+  private build({ weights, factors }: Weighted, version: number): Metric {
     if (!this.topology) {
       const started = performance.now();
       this.topology = buildCchTopology(this.graph);
@@ -88,13 +90,19 @@ export class TrafficMetrics {
     const query = new HierarchyQuery(customise(this.topology, weights));
     this.lastCustomiseMs = performance.now() - started;
     this.customisations++;
-    return { weights, query, version };
+    return { weights, factors, query, version };
   }
 }
 
-/** Integer weights of one mode under a per-edge multiplier (Infinity: closed), as customisation and the seeds read them. */
-export function weightedCopy(base: Int32Array, edgeCount: number, factor: (edge: number, dir: number) => number): Int32Array {
+export interface Weighted {
+  weights: Int32Array;
+  factors: Float64Array;
+}
+
+/** Integer weights of one mode under a per-edge multiplier (Infinity: closed), as customisation and the seeds read them, and the multipliers. */
+export function weightedCopy(base: Int32Array, edgeCount: number, factor: (edge: number, dir: number) => number): Weighted {
   const weights = new Int32Array(base.length);
+  const factors = new Float64Array(base.length).fill(1);
   for (let e = 0; e < edgeCount; e++) {
     for (let dir = 0; dir < 2; dir++) {
       const w = base[2 * e + dir];
@@ -103,10 +111,11 @@ export function weightedCopy(base: Int32Array, edgeCount: number, factor: (edge:
         continue;
       }
       const f = factor(e, dir);
+      factors[2 * e + dir] = f;
       weights[2 * e + dir] = f === Infinity ? NO_ACCESS : Math.min(INFINITE_WEIGHT - 1, Math.round(w * f));
     }
   }
-  return weights;
+  return { weights, factors };
 }
 
 /**
