@@ -3,7 +3,7 @@ import { parseMode, type Mode } from './domain/profiles.js';
 import type { RoadNetwork } from './road-network.js';
 import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
 import type { LandmarkSource } from './routes/landmark-narration.js';
-import { haversineM, projectOnSegment } from './engine/geo.js';
+import { projectOnSegment } from './engine/geo.js';
 import type { RoadConditionsSlot, RoadHazard } from './road-conditions.port.js';
 import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from './routing-engine.port.js';
 import { noteRain, recommendSafer } from './routes/safer-routes.js';
@@ -50,6 +50,19 @@ export class RoutePlanner {
     private readonly weather: WeatherConditions | null = null,
   ) {}
 
+  /** Per hazard list (the conditions keep answering the same list until it changes): the closures, one array, so the engine keeps its closed edges per array. */
+  private readonly closures = new WeakMap<RoadHazard[], { blocking: RoadHazard[]; areas: Array<LatLng & { radius_m: number }> }>();
+
+  private closuresOf(hazards: RoadHazard[]) {
+    let closures = this.closures.get(hazards);
+    if (!closures) {
+      const blocking = hazards.filter((hazard) => hazard.blocks);
+      closures = { blocking, areas: blocking.map((hazard) => ({ lat: hazard.lat, lng: hazard.lng, radius_m: hazard.radius_m })) };
+      this.closures.set(hazards, closures);
+    }
+    return closures;
+  }
+
   async plan(input: PlanInput): Promise<RoutePlan> {
     const mode = parseMode(input.mode);
     const alternatives = input.alternatives ?? 0;
@@ -64,8 +77,9 @@ export class RoutePlanner {
     const trafficMetric = traffic ? conditions?.trafficMetric?.(at) : undefined;
     if (trafficMetric) constraints.trafficMetric = trafficMetric;
     // Only corroborated flooding / road_blocked close roads (interface.md, POST /v2/route); everything else warns.
-    const blocking = input.avoid_incidents ? hazards.filter((hazard) => hazard.blocks) : [];
-    if (blocking.length > 0) constraints.avoidAreas = blocking.map((hazard) => ({ lat: hazard.lat, lng: hazard.lng, radius_m: hazard.radius_m }));
+    const closures = input.avoid_incidents ? this.closuresOf(hazards) : null;
+    const blocking = closures?.blocking ?? [];
+    if (closures && blocking.length > 0) constraints.avoidAreas = closures.areas;
     const hasConstraints = constraints.trafficFactor !== undefined || constraints.avoidAreas !== undefined;
     const result: EngineRouteResult = await this.engine.route({ points: [input.from, ...(input.via ?? []), input.to], mode, alternatives, ...(hasConstraints ? { constraints } : {}) });
     const warnings = [...result.warnings];
@@ -115,39 +129,57 @@ function departure(departAt: string | undefined): Date {
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
 }
 
-/** Hazards within reach of a route's line: a box around the line first, then segment by segment (a box test before each projection). */
-function hazardsNear(hazards: RoadHazard[], line: Array<[number, number]>): RoadHazard[] {
-  if (hazards.length === 0 || line.length === 0) return [];
-  let minLat = Infinity;
-  let maxLat = -Infinity;
-  let minLng = Infinity;
-  let maxLng = -Infinity;
-  for (const [lng, lat] of line) {
-    if (lat < minLat) minLat = lat;
-    if (lat > maxLat) maxLat = lat;
-    if (lng < minLng) minLng = lng;
-    if (lng > maxLng) maxLng = lng;
+/** Hazards by latitude, kept per hazard list (the conditions answer the same list until it changes). */
+const byLatitude = new WeakMap<RoadHazard[], { sorted: RoadHazard[]; lats: Float64Array; maxReach: number }>();
+
+function sortedHazards(hazards: RoadHazard[]) {
+  let entry = byLatitude.get(hazards);
+  if (!entry) {
+    const sorted = [...hazards].sort((a, b) => a.lat - b.lat);
+    entry = { sorted, lats: Float64Array.from(sorted, (hazard) => hazard.lat), maxReach: Math.max(0, ...hazards.map((hazard) => INCIDENT_NEAR_ROUTE_M + hazard.radius_m)) };
+    byLatitude.set(hazards, entry);
   }
-  return hazards.filter((hazard) => {
-    const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
-    // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude.
-    const dLat = reach / 110_000;
-    const dLng = reach / 55_000;
-    if (hazard.lat < minLat - dLat || hazard.lat > maxLat + dLat || hazard.lng < minLng - dLng || hazard.lng > maxLng + dLng) return false;
-    return nearLine(hazard, line, reach, dLat, dLng);
-  });
+  return entry;
 }
 
-function nearLine(hazard: RoadHazard, line: Array<[number, number]>, reach: number, dLat: number, dLng: number): boolean {
-  const far = (lat: number, lng: number) => Math.abs(lat - hazard.lat) > dLat || Math.abs(lng - hazard.lng) > dLng;
-  if (line.length === 1) return !far(line[0][1], line[0][0]) && haversineM(hazard.lat, hazard.lng, line[0][1], line[0][0]) <= reach;
-  for (let i = 1; i < line.length; i++) {
-    const [aLng, aLat] = line[i - 1];
-    const [bLng, bLat] = line[i];
-    // Both ends beyond the reach on the same side: the segment cannot come near.
-    if ((aLat < hazard.lat - dLat && bLat < hazard.lat - dLat) || (aLat > hazard.lat + dLat && bLat > hazard.lat + dLat)) continue;
-    if ((aLng < hazard.lng - dLng && bLng < hazard.lng - dLng) || (aLng > hazard.lng + dLng && bLng > hazard.lng + dLng)) continue;
-    if (projectOnSegment(hazard.lat, hazard.lng, aLat, aLng, bLat, bLng).distanceM <= reach) return true;
+/**
+ * Hazards within reach of a route's line (INCIDENT_NEAR_ROUTE_M + their
+ * radius): per segment, only the hazards in its latitude window (a binary
+ * search in the list sorted by latitude), then a box test, then the
+ * projection. In the order of `hazards`.
+ */
+function hazardsNear(hazards: RoadHazard[], line: Array<[number, number]>): RoadHazard[] {
+  if (hazards.length === 0 || line.length === 0) return [];
+  const { sorted, lats, maxReach } = sortedHazards(hazards);
+  // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude.
+  const window = maxReach / 110_000;
+  const near = new Set<RoadHazard>();
+  const firstAtOrAbove = (lat: number) => {
+    let lo = 0;
+    let hi = lats.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (lats[mid] < lat) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const segments = Math.max(1, line.length - 1);
+  for (let i = 0; i < segments; i++) {
+    const [aLng, aLat] = line[i];
+    const [bLng, bLat] = line[Math.min(i + 1, line.length - 1)];
+    const low = Math.min(aLat, bLat) - window;
+    const high = Math.max(aLat, bLat) + window;
+    for (let k = firstAtOrAbove(low); k < sorted.length && lats[k] <= high; k++) {
+      const hazard = sorted[k];
+      if (near.has(hazard)) continue;
+      const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
+      const dLat = reach / 110_000;
+      const dLng = reach / 55_000;
+      if ((aLat < hazard.lat - dLat && bLat < hazard.lat - dLat) || (aLat > hazard.lat + dLat && bLat > hazard.lat + dLat)) continue;
+      if ((aLng < hazard.lng - dLng && bLng < hazard.lng - dLng) || (aLng > hazard.lng + dLng && bLng > hazard.lng + dLng)) continue;
+      if (projectOnSegment(hazard.lat, hazard.lng, aLat, aLng, bLat, bLng).distanceM <= reach) near.add(hazard);
+    }
   }
-  return false;
+  return hazards.filter((hazard) => near.has(hazard));
 }

@@ -24,6 +24,9 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   readonly learned = new LearnedTraffic();
   /** Learned samples folded so far: the version of the factors routing customises its hierarchies for. */
   private samples = 0;
+  /** Hazard reports folded so far, and the last answer of `hazards` with the times it holds for. */
+  private reports = 0;
+  private hazardCache: { reports: number; from: number; until: number; hazards: RoadHazard[] } | null = null;
 
   constructor(events: EventStore, readStore: ReadStore, registry: EventRegistry, logger?: Pick<JsonLogger, 'error' | 'warn'>) {
     this.follower = new LogFollower(
@@ -50,7 +53,10 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   }
 
   apply(event: Pick<RecordedEvent, 'type' | 'data'>): void {
-    if (event.type === 'HazardReported') this.board.apply((event.data as unknown as HazardReported['data']));
+    if (event.type === 'HazardReported') {
+      this.board.apply(event.data as unknown as HazardReported['data']);
+      this.reports++;
+    }
     else if (event.type === 'ArrivalRecorded') {
       const arrival = event.data as unknown as ArrivalRecorded['data'];
       applyArrival(this.learned, arrival);
@@ -86,16 +92,33 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
     return cell;
   }
 
+  /**
+   * Hazards active at `at`. Every route asks, so the answer is kept (shared,
+   * frozen: callers do not change it) until the next report or the next
+   * expiry; the same list also lets routing keep its closures per list.
+   */
   hazards(at: Date): RoadHazard[] {
-    return this.board.active(at).map((incident) => ({
-      id: incident.id,
-      kind: incident.kind,
-      lat: incident.lat,
-      lng: incident.lng,
-      corroborations: incident.corroborations,
-      blocks: blocksRoads(incident),
-      radius_m: HAZARD_BLOCK_RADIUS_M,
-    }));
+    const now = at.getTime();
+    const cached = this.hazardCache;
+    if (cached && cached.reports === this.reports && now >= cached.from && now < cached.until) return cached.hazards;
+    const active = this.board.active(at);
+    const hazards = Object.freeze(
+      active.map((incident) =>
+        Object.freeze({
+          id: incident.id,
+          kind: incident.kind,
+          lat: incident.lat,
+          lng: incident.lng,
+          corroborations: incident.corroborations,
+          blocks: blocksRoads(incident),
+          radius_m: HAZARD_BLOCK_RADIUS_M,
+        }),
+      ),
+    ) as RoadHazard[];
+    // The same incidents are live from now until the first of them expires (earlier times may see others).
+    const until = active.reduce((first, incident) => Math.min(first, Date.parse(incident.expires_at)), Infinity);
+    this.hazardCache = { reports: this.reports, from: now, until, hazards };
+    return hazards;
   }
 }
 

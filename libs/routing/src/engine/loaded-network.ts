@@ -34,6 +34,7 @@ export class LoadedNetwork {
   /** Hierarchies customised for traffic hours and closed roads (docs/adr/0025). */
   readonly metrics: TrafficMetrics;
   private readonly closures = new Map<string, Set<number>>();
+  private readonly closuresByList = new WeakMap<object, { key: string; edges: Set<number> }>();
 
   constructor(
     readonly prepared: PreparedGraph,
@@ -48,6 +49,9 @@ export class LoadedNetwork {
 
   /** Edges closed by a set of circles, kept per set (the live incidents change far less often than routes are asked). */
   closedBy(areas: ReadonlyArray<{ lat: number; lng: number; radius_m: number }>): { key: string; edges: Set<number> } {
+    // The planner hands the same array while the incidents stay the same: no key to build.
+    const known = this.closuresByList.get(areas);
+    if (known) return known;
     const key = areas.map((area) => `${area.lat},${area.lng},${area.radius_m}`).join(';');
     let edges = this.closures.get(key);
     if (!edges) {
@@ -55,6 +59,7 @@ export class LoadedNetwork {
       this.closures.set(key, edges);
       while (this.closures.size > 8) this.closures.delete(this.closures.keys().next().value!);
     }
+    this.closuresByList.set(areas, { key, edges });
     return { key, edges };
   }
 
