@@ -37,7 +37,7 @@ export interface CchTopology {
 export const INFINITE_WEIGHT = 0x3fffffff;
 
 /** Parts at most this big are not split further. */
-const DISSECTION_LEAF = 48;
+const DISSECTION_LEAF = 8;
 
 class Growable {
   data: Int32Array;

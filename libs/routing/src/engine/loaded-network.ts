@@ -33,7 +33,8 @@ export class LoadedNetwork {
   private readonly landmarks: Landmarks[];
   /** Hierarchies customised for traffic hours and closed roads (docs/adr/0025). */
   readonly metrics: TrafficMetrics;
-  private readonly closures = new Map<string, Set<number>>();
+  private readonly closures = new Map<string, { key: string; edges: Set<number> }>();
+  private closureSets = 0;
   private readonly closuresByList = new WeakMap<object, { key: string; edges: Set<number> }>();
 
   constructor(
@@ -47,20 +48,23 @@ export class LoadedNetwork {
     this.metrics = new TrafficMetrics(prepared.graph);
   }
 
-  /** Edges closed by a set of circles, kept per set (the live incidents change far less often than routes are asked). */
+  /**
+   * Edges closed by a set of circles, kept per set (the live incidents change
+   * far less often than routes are asked), with a short key naming the set.
+   */
   closedBy(areas: ReadonlyArray<{ lat: number; lng: number; radius_m: number }>): { key: string; edges: Set<number> } {
-    // The planner hands the same array while the incidents stay the same: no key to build.
+    // The planner hands the same array while the incidents stay the same: nothing to compare.
     const known = this.closuresByList.get(areas);
     if (known) return known;
-    const key = areas.map((area) => `${area.lat},${area.lng},${area.radius_m}`).join(';');
-    let edges = this.closures.get(key);
-    if (!edges) {
-      edges = closedEdges(this.graph, areas);
-      this.closures.set(key, edges);
+    const signature = areas.map((area) => `${area.lat},${area.lng},${area.radius_m}`).join(';');
+    let closed = this.closures.get(signature);
+    if (!closed) {
+      closed = { key: `closed-${++this.closureSets}`, edges: closedEdges(this.graph, areas) };
+      this.closures.set(signature, closed);
       while (this.closures.size > 8) this.closures.delete(this.closures.keys().next().value!);
     }
-    this.closuresByList.set(areas, { key, edges });
-    return { key, edges };
+    this.closuresByList.set(areas, closed);
+    return closed;
   }
 
   get graph(): RoadGraph {
