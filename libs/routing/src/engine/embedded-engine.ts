@@ -73,7 +73,7 @@ export class EmbeddedEngine implements RoutingEngine {
  * the edge-based A* answers.
  */
 function metricFor(net: LoadedNetwork, mode: Mode, constraints: RouteConstraints, closed: { key: string; edges: Set<number> } | null): Metric | undefined {
-  if (constraints.trafficFactor && !constraints.trafficMetric) return undefined;
+  if ((constraints.trafficFactor && !constraints.trafficMetric) || !net.metrics.enabled) return undefined;
   const traffic = constraints.trafficMetric;
   const key = [mode, traffic?.key ?? 'static', constraints.avoidFloodCrossings ? 'dry' : '', constraints.avoidUnpaved ? 'paved' : '', closed?.key ?? ''].join('|');
   const modeIndex = MODES.indexOf(mode);

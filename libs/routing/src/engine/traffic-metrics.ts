@@ -5,6 +5,15 @@ import { NO_ACCESS, type RoadGraph } from './road-graph.js';
 
 /** A learned-factor change is folded into the hierarchy at most this often per key (docs/adr/0025). */
 export const RECUSTOMISE_DEBOUNCE_MS = 2000;
+/**
+ * Largest network customised (nodes). The geometric dissection order is good
+ * on a city (Accra: 2,972 nodes, topology in ~0.1 s, customisation ~10 ms)
+ * but not on a country: on the 90,000-node synthetic grid it gives 2.7 M
+ * shortcut edges, 75 s of topology and 3–5 s per customisation, so a larger
+ * network keeps the edge-based A* for traffic until preparation builds a
+ * better order (inertial flow) in a worker (docs/adr/0025).
+ */
+export const CUSTOMISABLE_MAX_NODES = 25_000;
 /** Customised hierarchies kept (hour buckets × closure sets × modes in use), least recently used dropped. */
 export const KEPT_METRICS = 8;
 
@@ -38,6 +47,11 @@ export class TrafficMetrics {
   topologyMs = 0;
 
   constructor(private readonly graph: RoadGraph) {}
+
+  /** Whether this network is small enough to customise (else traffic routes take the edge-based A*). */
+  get enabled(): boolean {
+    return this.graph.nodeCount <= CUSTOMISABLE_MAX_NODES;
+  }
 
   /** The metric for `key`, customised from `weights()` when new; a newer `version` is taken in after the debounce. */
   get(key: string, version: number, weights: () => Weighted): Metric {
