@@ -129,57 +129,51 @@ function departure(departAt: string | undefined): Date {
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
 }
 
-/** Hazards by latitude, kept per hazard list (the conditions answer the same list until it changes). */
-const byLatitude = new WeakMap<RoadHazard[], { sorted: RoadHazard[]; lats: Float64Array; maxReach: number }>();
-
-function sortedHazards(hazards: RoadHazard[]) {
-  let entry = byLatitude.get(hazards);
-  if (!entry) {
-    const sorted = [...hazards].sort((a, b) => a.lat - b.lat);
-    entry = { sorted, lats: Float64Array.from(sorted, (hazard) => hazard.lat), maxReach: Math.max(0, ...hazards.map((hazard) => INCIDENT_NEAR_ROUTE_M + hazard.radius_m)) };
-    byLatitude.set(hazards, entry);
-  }
-  return entry;
-}
+/** Points per chunk of a route's line when looking for hazards near it. */
+const NEAR_CHUNK = 16;
 
 /**
  * Hazards within reach of a route's line (INCIDENT_NEAR_ROUTE_M + their
- * radius): per segment, only the hazards in its latitude window (a binary
- * search in the list sorted by latitude), then a box test, then the
- * projection. In the order of `hazards`.
+ * radius), in the order of `hazards`: the line is cut into chunks of
+ * NEAR_CHUNK segments with a bounding box each, so a hazard is projected only
+ * onto the segments of the chunks whose box it comes near.
  */
 function hazardsNear(hazards: RoadHazard[], line: Array<[number, number]>): RoadHazard[] {
   if (hazards.length === 0 || line.length === 0) return [];
-  const { sorted, lats, maxReach } = sortedHazards(hazards);
-  // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude.
-  const window = maxReach / 110_000;
-  const near = new Set<RoadHazard>();
-  const firstAtOrAbove = (lat: number) => {
-    let lo = 0;
-    let hi = lats.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (lats[mid] < lat) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
   const segments = Math.max(1, line.length - 1);
-  for (let i = 0; i < segments; i++) {
-    const [aLng, aLat] = line[i];
-    const [bLng, bLat] = line[Math.min(i + 1, line.length - 1)];
-    const low = Math.min(aLat, bLat) - window;
-    const high = Math.max(aLat, bLat) + window;
-    for (let k = firstAtOrAbove(low); k < sorted.length && lats[k] <= high; k++) {
-      const hazard = sorted[k];
-      if (near.has(hazard)) continue;
-      const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
-      const dLat = reach / 110_000;
-      const dLng = reach / 55_000;
-      if ((aLat < hazard.lat - dLat && bLat < hazard.lat - dLat) || (aLat > hazard.lat + dLat && bLat > hazard.lat + dLat)) continue;
-      if ((aLng < hazard.lng - dLng && bLng < hazard.lng - dLng) || (aLng > hazard.lng + dLng && bLng > hazard.lng + dLng)) continue;
-      if (projectOnSegment(hazard.lat, hazard.lng, aLat, aLng, bLat, bLng).distanceM <= reach) near.add(hazard);
+  const chunks = Math.ceil(segments / NEAR_CHUNK);
+  // Per chunk: min lat, max lat, min lng, max lng of its points (segments c·K … c·K+K−1, points up to c·K+K).
+  const box = new Float64Array(4 * chunks);
+  for (let c = 0; c < chunks; c++) {
+    let minLat = Infinity;
+    let maxLat = -Infinity;
+    let minLng = Infinity;
+    let maxLng = -Infinity;
+    for (let i = c * NEAR_CHUNK, end = Math.min(line.length - 1, (c + 1) * NEAR_CHUNK); i <= end; i++) {
+      const [lng, lat] = line[i];
+      if (lat < minLat) minLat = lat;
+      if (lat > maxLat) maxLat = lat;
+      if (lng < minLng) minLng = lng;
+      if (lng > maxLng) maxLng = lng;
     }
+    box.set([minLat, maxLat, minLng, maxLng], 4 * c);
   }
-  return hazards.filter((hazard) => near.has(hazard));
+  return hazards.filter((hazard) => {
+    const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
+    // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude.
+    const dLat = reach / 110_000;
+    const dLng = reach / 55_000;
+    for (let c = 0; c < chunks; c++) {
+      const b = 4 * c;
+      if (hazard.lat < box[b] - dLat || hazard.lat > box[b + 1] + dLat || hazard.lng < box[b + 2] - dLng || hazard.lng > box[b + 3] + dLng) continue;
+      for (let i = c * NEAR_CHUNK, end = Math.min(segments, (c + 1) * NEAR_CHUNK); i < end; i++) {
+        const [aLng, aLat] = line[i];
+        const [bLng, bLat] = line[Math.min(i + 1, line.length - 1)];
+        if ((aLat < hazard.lat - dLat && bLat < hazard.lat - dLat) || (aLat > hazard.lat + dLat && bLat > hazard.lat + dLat)) continue;
+        if ((aLng < hazard.lng - dLng && bLng < hazard.lng - dLng) || (aLng > hazard.lng + dLng && bLng > hazard.lng + dLng)) continue;
+        if (projectOnSegment(hazard.lat, hazard.lng, aLat, aLng, bLat, bLng).distanceM <= reach) return true;
+      }
+    }
+    return false;
+  });
 }
