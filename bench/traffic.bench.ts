@@ -73,6 +73,9 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
     // The first live route builds the customisable topology and customises this hour's metric (once per
     // network, and once per hour bucket and set of closures): timed apart, as a warm-up, like the static
     // hierarchy's preparation is not part of the static rows.
+    // The topology is built in a worker thread when the network loads; this loop of in-process calls never
+    // yields to the event loop, so wait for it as a service would between requests.
+    await network.current()!.metrics.ready();
     const warmStarted = performance.now();
     await subjects.live(pairs[0]).catch(() => undefined);
     const warmUpMs = performance.now() - warmStarted;

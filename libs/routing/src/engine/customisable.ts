@@ -1,5 +1,17 @@
 import type { ContractionHierarchy } from './contraction.js';
-import { NO_ACCESS, type RoadGraph } from './road-graph.js';
+import { NO_ACCESS } from './road-graph.js';
+
+/** What the topology reads of a road graph (a `RoadGraph`, or its arrays sent to a worker thread). */
+export interface TopologyInput {
+  nodeCount: number;
+  edgeCount: number;
+  nodeLat: Float64Array;
+  nodeLng: Float64Array;
+  edgeFrom: Int32Array;
+  edgeTo: Int32Array;
+  incidentOffset: Int32Array;
+  incidentEdges: Int32Array;
+}
 
 /**
  * Customisable contraction (CCH; Dibbelt, Strasser & Wagner 2014, as
@@ -59,7 +71,7 @@ class Growable {
 }
 
 /** Nested dissection order of the road graph's nodes: returns nodes lowest rank first. */
-export function dissectionOrder(graph: RoadGraph): Int32Array {
+export function dissectionOrder(graph: TopologyInput): Int32Array {
   const n = graph.nodeCount;
   const order = new Growable(n);
   const label = new Int32Array(n).fill(-1);
@@ -121,7 +133,7 @@ export function dissectionOrder(graph: RoadGraph): Int32Array {
 }
 
 /** Builds the CCH topology of a road graph (weights play no part). */
-export function buildCchTopology(graph: RoadGraph, order: Int32Array = dissectionOrder(graph)): CchTopology {
+export function buildCchTopology(graph: TopologyInput, order: Int32Array = dissectionOrder(graph)): CchTopology {
   const n = graph.nodeCount;
   const rank = new Int32Array(n);
   for (let i = 0; i < n; i++) rank[order[i]] = i;

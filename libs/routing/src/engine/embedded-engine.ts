@@ -78,7 +78,7 @@ function metricFor(net: LoadedNetwork, mode: Mode, constraints: RouteConstraints
   const key = [mode, traffic?.key ?? 'static', constraints.avoidFloodCrossings ? 'dry' : '', constraints.avoidUnpaved ? 'paved' : '', closed?.key ?? ''].join('|');
   const modeIndex = MODES.indexOf(mode);
   // A fresh factor each time: a re-customisation later reads the factors of then, not this query's cache.
-  return net.metrics.get(key, traffic?.version ?? 0, () => weightedCopy(net.graph.weights[modeIndex], net.graph.edgeCount, constraintFactor(net.graph, constraints, closed?.edges ?? null)));
+  return net.metrics.get(key, traffic?.version ?? 0, () => weightedCopy(net.graph.weights[modeIndex], net.graph.edgeCount, constraintFactor(net.graph, constraints, closed?.edges ?? null))) ?? undefined;
 }
 
 /** Multiplier per edge from the query's constraints: traffic factors (≥ 1) at the edge's middle, Infinity on edges the avoided circles close. */

@@ -46,6 +46,7 @@ export class LoadedNetwork {
     this.search = new EdgeSearch(prepared.graph);
     this.landmarks = prepared.landmarks.map((data) => Landmarks.of(data, prepared.graph.nodeCount));
     this.metrics = new TrafficMetrics(prepared.graph);
+    this.metrics.prepareInBackground();
   }
 
   /**

@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { HierarchyQuery } from './contraction.js';
 import { buildCchTopology, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
 import { haversineM, projectOnSegment } from './geo.js';
@@ -38,6 +39,9 @@ export interface Metric {
  */
 export class TrafficMetrics {
   private topology: CchTopology | null = null;
+  /** The topology is being built in a worker thread: traffic routes take the edge-based A* meanwhile. */
+  private building = false;
+  private built: Promise<void> = Promise.resolve();
   private readonly metrics = new Map<string, Metric>();
   private readonly pending = new Map<string, { version: number; weights: () => Weighted }>();
   private timer: NodeJS.Timeout | null = null;
@@ -53,10 +57,49 @@ export class TrafficMetrics {
     return this.graph.nodeCount <= CUSTOMISABLE_MAX_NODES;
   }
 
-  /** The metric for `key`, customised from `weights()` when new; a newer `version` is taken in after the debounce. */
-  get(key: string, version: number, weights: () => Weighted): Metric {
+  /**
+   * Builds the topology in a worker thread (60–350 ms on Accra here: more
+   * than the event loop should be held). Compiled code only: the tests run the
+   * TypeScript sources, which a worker cannot load, and build it on first use.
+   */
+  prepareInBackground(): void {
+    const self = import.meta.url;
+    if (!this.enabled || this.topology || this.building || self.endsWith('.ts')) return;
+    this.building = true;
+    const graph = this.graph;
+    const started = performance.now();
+    const input = { nodeCount: graph.nodeCount, edgeCount: graph.edgeCount, nodeLat: graph.nodeLat, nodeLng: graph.nodeLng, edgeFrom: graph.edgeFrom, edgeTo: graph.edgeTo, incidentOffset: graph.incidentOffset, incidentEdges: graph.incidentEdges };
+    const worker = new Worker(new URL('./customisable.worker.js', self), { workerData: input });
+    worker.unref();
+    this.built = new Promise((resolve) => {
+      worker.once('message', (topology: CchTopology) => {
+        this.topology ??= topology;
+        this.topologyMs = performance.now() - started;
+        this.building = false;
+        resolve();
+      });
+      // A failed worker leaves the topology to the first traffic route (built in process, as in the tests).
+      worker.once('error', () => {
+        this.building = false;
+        resolve();
+      });
+    });
+  }
+
+  /** Resolves once a background topology build has finished (at once when none runs). */
+  ready(): Promise<void> {
+    return this.built;
+  }
+
+  /**
+   * The metric for `key`, customised from `weights()` when new; a newer
+   * `version` is taken in after the debounce. Null while the topology is
+   * still being built in the background.
+   */
+  get(key: string, version: number, weights: () => Weighted): Metric | null {
     const current = this.metrics.get(key);
     if (!current) {
+      if (this.building) return null;
       const metric = this.build(weights(), version);
       this.keep(key, metric);
       return metric;
