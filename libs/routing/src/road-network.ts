@@ -55,6 +55,7 @@ export class RoadNetwork {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.loaded?.metrics.stop();
   }
 
   current(): LoadedNetwork | null {
@@ -108,7 +109,10 @@ export class RoadNetwork {
         await prepare();
         graph = await readGraphFile(file);
       }
+      const previous = this.loaded;
       this.loaded = new LoadedNetwork(graph, version.version);
+      // Its traffic metrics' worker thread goes with it (routes in flight keep the hierarchies they hold).
+      previous?.metrics.stop();
       this.info_ = {
         dataset: ROAD_DATASET,
         version: version.version,

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { HierarchyQuery } from './contraction.js';
+import { HierarchyQuery, type ContractionHierarchy } from './contraction.js';
 import { buildCchTopology, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
 import { haversineM, projectOnSegment } from './geo.js';
 import { NO_ACCESS, type RoadGraph } from './road-graph.js';
@@ -29,23 +29,34 @@ export interface Metric {
 
 /**
  * Re-weighted hierarchies for the embedded engine (docs/adr/0025): one CCH
- * topology per road network, built on first use, and customised metrics kept
- * under a key (mode, traffic hour, closed roads…). A key seen for the first
- * time is customised on the spot (the Accra network: a few milliseconds); a
- * key whose factors changed since (a newer `version`) keeps serving its
- * current metric while a debounced re-customisation builds the new one, which
- * then replaces it in one assignment: a query sees the old weights or the
- * new, never a mix.
+ * topology per road network and customised metrics kept under a key (mode,
+ * traffic hour, closed roads…).
+ *
+ * In the service (compiled code) a worker thread builds the topology when the
+ * network loads and keeps it; every customisation is then sent to it with the
+ * weights, and its hierarchy comes back: nothing heavier than the per-edge
+ * weights runs on the event loop. Until a key's first metric is back, its
+ * routes take the edge-based A* (exact, slower); a key whose factors changed
+ * (a newer `version`) keeps serving its current metric while a debounced
+ * re-customisation builds the new one, which then replaces it in one
+ * assignment: a query sees the old weights or the new, never a mix. Tests run
+ * the TypeScript sources, which a worker cannot load: there everything runs
+ * in process, at once.
  */
 export class TrafficMetrics {
   private topology: CchTopology | null = null;
-  /** The topology is being built in a worker thread: traffic routes take the edge-based A* meanwhile. */
+  private worker: Worker | null = null;
+  /** The worker is building the topology: traffic routes take the edge-based A* meanwhile. */
   private building = false;
-  private built: Promise<void> = Promise.resolve();
   private readonly metrics = new Map<string, Metric>();
   private readonly pending = new Map<string, { version: number; weights: () => Weighted }>();
+  /** Customisations sent to the worker and not back yet, by request id. */
+  private readonly inFlight = new Map<number, { key: string; version: number; weighted: Weighted; started: number }>();
+  private readonly inFlightKeys = new Set<string>();
+  private requests = 0;
+  private idle: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
-  /** Customisations run, and how long the last one took (weights and triangles): what the ADR reports. */
+  /** Customisations done, and how long the last one took: what the ADR reports. */
   customisations = 0;
   lastCustomiseMs = 0;
   topologyMs = 0;
@@ -57,50 +68,67 @@ export class TrafficMetrics {
     return this.graph.nodeCount <= CUSTOMISABLE_MAX_NODES;
   }
 
-  /**
-   * Builds the topology in a worker thread (60–350 ms on Accra here: more
-   * than the event loop should be held). Compiled code only: the tests run the
-   * TypeScript sources, which a worker cannot load, and build it on first use.
-   */
+  /** Starts the worker thread, which builds the topology (60–470 ms on Accra here) and then customises. */
   prepareInBackground(): void {
     const self = import.meta.url;
-    if (!this.enabled || this.topology || this.building || self.endsWith('.ts')) return;
+    if (!this.enabled || this.topology || this.worker || self.endsWith('.ts')) return;
     this.building = true;
     const graph = this.graph;
     const started = performance.now();
     const input = { nodeCount: graph.nodeCount, edgeCount: graph.edgeCount, nodeLat: graph.nodeLat, nodeLng: graph.nodeLng, edgeFrom: graph.edgeFrom, edgeTo: graph.edgeTo, incidentOffset: graph.incidentOffset, incidentEdges: graph.incidentEdges };
     const worker = new Worker(new URL('./customisable.worker.js', self), { workerData: input });
     worker.unref();
-    this.built = new Promise((resolve) => {
-      worker.once('message', (topology: CchTopology) => {
-        this.topology ??= topology;
+    this.worker = worker;
+    worker.on('message', (message: { kind: 'topology'; ms: number } | { kind: 'customised'; id: number; hierarchy: ContractionHierarchy; ms: number }) => {
+      if (message.kind === 'topology') {
         this.topologyMs = performance.now() - started;
         this.building = false;
-        resolve();
-      });
-      // A failed worker leaves the topology to the first traffic route (built in process, as in the tests).
-      worker.once('error', () => {
-        this.building = false;
-        resolve();
-      });
+      } else {
+        this.received(message.id, message.hierarchy, message.ms);
+      }
+      this.checkIdle();
+    });
+    // A failed worker: customisation falls back to this thread (as in the tests); routes in flight keep their metrics.
+    worker.once('error', () => {
+      this.worker = null;
+      this.building = false;
+      this.inFlight.clear();
+      this.inFlightKeys.clear();
+      this.checkIdle();
     });
   }
 
-  /** Resolves once a background topology build has finished (at once when none runs). */
-  ready(): Promise<void> {
-    return this.built;
+  /** Resolves when the worker has nothing in hand (the topology built, no customisation in flight). */
+  settled(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private get busy(): boolean {
+    return this.building || this.inFlight.size > 0;
+  }
+
+  private checkIdle(): void {
+    if (this.busy) return;
+    const waiting = this.idle;
+    this.idle = [];
+    for (const resolve of waiting) resolve();
   }
 
   /**
-   * The metric for `key`, customised from `weights()` when new; a newer
-   * `version` is taken in after the debounce. Null while the topology is
-   * still being built in the background.
+   * The metric for `key` (null while its first customisation is being made
+   * in the worker, or the topology built); a newer `version` is taken in after
+   * the debounce.
    */
   get(key: string, version: number, weights: () => Weighted): Metric | null {
     const current = this.metrics.get(key);
     if (!current) {
-      if (this.building) return null;
-      const metric = this.build(weights(), version);
+      if (this.building || this.inFlightKeys.has(key)) return null;
+      if (this.worker) {
+        this.send(key, version, weights());
+        return null;
+      }
+      const metric = this.customiseHere(weights(), version);
       this.keep(key, metric);
       return metric;
     }
@@ -122,7 +150,9 @@ export class TrafficMetrics {
     const pending = [...this.pending];
     this.pending.clear();
     for (const [key, { version, weights }] of pending) {
-      if (this.metrics.has(key)) this.metrics.set(key, this.build(weights(), version));
+      if (!this.metrics.has(key) || this.inFlightKeys.has(key)) continue;
+      if (this.worker) this.send(key, version, weights());
+      else this.metrics.set(key, this.customiseHere(weights(), version));
     }
   }
 
@@ -130,14 +160,40 @@ export class TrafficMetrics {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.pending.clear();
+    void this.worker?.terminate();
+    this.worker = null;
+    this.building = false;
+    this.inFlight.clear();
+    this.inFlightKeys.clear();
+    this.checkIdle();
+  }
+
+  private send(key: string, version: number, weighted: Weighted): void {
+    const id = ++this.requests;
+    this.inFlight.set(id, { key, version, weighted, started: performance.now() });
+    this.inFlightKeys.add(key);
+    // The weights are copied (the metric keeps its own for seeds and direct legs).
+    this.worker!.postMessage({ id, weights: weighted.weights });
+  }
+
+  private received(id: number, hierarchy: ContractionHierarchy, ms: number): void {
+    const request = this.inFlight.get(id);
+    if (!request) return;
+    this.inFlight.delete(id);
+    this.inFlightKeys.delete(request.key);
+    this.customisations++;
+    this.lastCustomiseMs = ms;
+    // One assignment: the key's routes move from the old weights to the new.
+    this.keep(request.key, { weights: request.weighted.weights, factors: request.weighted.factors, query: new HierarchyQuery(hierarchy), version: request.version });
   }
 
   private keep(key: string, metric: Metric): void {
+    this.metrics.delete(key);
     this.metrics.set(key, metric);
     while (this.metrics.size > KEPT_METRICS) this.metrics.delete(this.metrics.keys().next().value!);
   }
 
-  private build({ weights, factors }: Weighted, version: number): Metric {
+  private customiseHere({ weights, factors }: Weighted, version: number): Metric {
     if (!this.topology) {
       const started = performance.now();
       this.topology = buildCchTopology(this.graph);
