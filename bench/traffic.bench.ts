@@ -17,7 +17,9 @@ import { toRow, type Check, type Row, type Sample, type Section } from './report
  * 1. Route p50 with learned traffic (every cell of the pairs' routes learned at
  *    08:00) and 100 live incidents (half of them corroborated floods that block
  *    roads), `avoid_incidents: true`, against the same pairs on the static
- *    model, rounds alternating. Goal: ≥ 0.7× the static throughput.
+ *    model, rounds alternating. Goal: ≥ 0.7× the static throughput. The live
+ *    routes run on a hierarchy customised for the hour and the closures; the
+ *    first one (topology and customisation) is a timed warm-up.
  * 2. Arrival ingestion (an arrival with origin and elapsed time: static route,
  *    plausibility, H3 cells, the command pipeline's append) against a raw
  *    append of one event.
@@ -63,10 +65,27 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
     slot.current = view;
     const livePlanner = new RoutePlanner(engine, network, null, slot);
     let failures = 0;
+    const found: Record<string, number[]> = { static: [], live: [] };
     const subjects = {
       static: (pair: (typeof pairs)[number]) => staticPlanner.plan({ from: pair[0], to: pair[1], depart_at: morning.toISOString() }),
       live: (pair: (typeof pairs)[number]) => livePlanner.plan({ from: pair[0], to: pair[1], depart_at: morning.toISOString(), avoid_incidents: true }),
     };
+    // The customisable topology is built in a worker thread when the network loads, and each metric is
+    // customised there: the first live route (A* while its metric is made) and the wait for that metric
+    // are a timed warm-up, as the static hierarchy's preparation is not part of the static rows. This loop
+    // of in-process calls never yields to the event loop by itself, so it waits as a service would
+    // between requests.
+    const metricsOf = network.current()!.metrics;
+    await metricsOf.settled();
+    const warmStarted = performance.now();
+    await subjects.live(pairs[0]).catch(() => undefined);
+    await metricsOf.settled();
+    const warmUpMs = performance.now() - warmStarted;
+    // Then both paths compiled alike: 100 other pairs each (the measured pairs stay unseen).
+    for (const pair of accraPairs(network, 100, 4242)) {
+      await subjects.static(pair).catch(() => undefined);
+      await subjects.live(pair).catch(() => undefined);
+    }
     const samples: Record<keyof typeof subjects, Sample[]> = { static: [], live: [] };
     const perRound = Math.ceil(pairs.length / options.rounds);
     for (let round = 0; round < options.rounds; round++) {
@@ -76,22 +95,29 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
         const started = performance.now();
         for (const pair of slice) {
           const t = performance.now();
+          let ok = true;
           try {
             await subjects[name](pair);
           } catch {
             failures++;
+            ok = false;
           }
           latencies.push(performance.now() - t);
+          if (ok) found[name].push(performance.now() - t);
         }
         samples[name].push({ ops: slice.length, seconds: (performance.now() - started) / 1000, latenciesMs: latencies });
         options.progress(`traffic route ${name}, round ${round + 1}/${options.rounds}`);
       }
     }
     const baseline = toRow('route on the static model (contraction hierarchies)', 'baseline', samples.static);
-    const live = toRow('route with learned traffic at 08:00 and 100 incidents, avoid_incidents (A*/ALT)', 'ours', samples.live, baseline);
+    const live = toRow('route with learned traffic at 08:00 and 100 incidents, avoid_incidents (customised hierarchy)', 'ours', samples.live, baseline);
     rows.push(baseline, live);
     checks.push({ name: 'route p50 with traffic and incidents ≥ 0.7× static', ok: (live.ratio?.perSecond ?? 0) >= 0.7, goal: true, detail: `${live.ratio?.perSecond}× throughput, p50 ${live.p50Ms} ms vs ${baseline.p50Ms} ms` });
-    checks.push({ name: 'routes found', ok: true, detail: `${failures} pairs had no route (a block closed them)` });
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+    const metrics = network.current()!.metrics;
+    checks.push({ name: 'routes found', ok: true, detail: `${failures} of ${samples.live.reduce((sum, sample) => sum + sample.ops, 0)} live routes had none (the closures cut the network; docs/adr/0025); p50 of those found ${median(found.live).toFixed(3)} ms vs static ${median(found.static).toFixed(3)} ms` });
+    checks.push({ name: 'customisation', ok: true, detail: `worker thread: topology ${metrics.topologyMs.toFixed(1)} ms (once per network), ${metrics.customisations} customisation(s), last ${metrics.lastCustomiseMs.toFixed(1)} ms; first live route until its metric was back (warm-up) ${warmUpMs.toFixed(1)} ms` });
+    checks.push({ name: 'route p50 ratio', ok: true, detail: `static p50 / live p50 = ${(baseline.p50Ms! / live.p50Ms!).toFixed(2)}×` });
 
     // Arrival ingestion.
     // A second view, following the log as in the service: the command's soft wait for it is part of the cost.

@@ -19,8 +19,10 @@ export interface RoadHazard {
 export interface RoadConditions {
   /** Travel-time multiplier learned at a point for a road class at a time of day; undefined where nothing was learned. */
   trafficFactor(lat: number, lng: number, highway: string, at: Date): number | undefined;
-  /** Whether any learned factor exists (otherwise routes keep the contraction hierarchies). */
+  /** Whether any learned factor exists (otherwise routes keep the static contraction hierarchies). */
   hasTraffic(): boolean;
+  /** Names the factors `trafficFactor` answers at `at`: the same key and version, the same factors (routing keeps a hierarchy customised for them). */
+  trafficMetric?(at: Date): { key: string; version: number };
   /** Hazards active at `at`. */
   hazards(at: Date): RoadHazard[];
 }

@@ -44,6 +44,11 @@ export class RoadNetwork extends PolledDataset {
     super(pollMs);
   }
 
+  override stop(): void {
+    super.stop();
+    this.loaded?.metrics.stop();
+  }
+
   current(): LoadedNetwork | null {
     return this.loaded;
   }
@@ -88,7 +93,10 @@ export class RoadNetwork extends PolledDataset {
         await prepare();
         graph = await readGraphFile(file);
       }
+      const previous = this.loaded;
       this.loaded = new LoadedNetwork(graph, version.version);
+      // Its traffic metrics' worker thread goes with it (routes in flight keep the hierarchies they hold).
+      previous?.metrics.stop();
       this.info_ = {
         dataset: ROAD_DATASET,
         version: version.version,

@@ -3,7 +3,7 @@ import { parseMode, type Mode } from './domain/profiles.js';
 import type { RoadNetwork } from './road-network.js';
 import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
 import type { LandmarkSource } from './routes/landmark-narration.js';
-import { haversineM, projectOnSegment } from './engine/geo.js';
+import { projectOnSegment } from './engine/geo.js';
 import type { RoadConditionsSlot, RoadHazard } from './road-conditions.port.js';
 import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from './routing-engine.port.js';
 import { noteRain, recommendSafer } from './routes/safer-routes.js';
@@ -50,6 +50,19 @@ export class RoutePlanner {
     private readonly weather: WeatherConditions | null = null,
   ) {}
 
+  /** Per hazard list (the conditions keep answering the same list until it changes): the closures, one array, so the engine keeps its closed edges per array. */
+  private readonly closures = new WeakMap<RoadHazard[], { blocking: RoadHazard[]; areas: Array<LatLng & { radius_m: number }> }>();
+
+  private closuresOf(hazards: RoadHazard[]) {
+    let closures = this.closures.get(hazards);
+    if (!closures) {
+      const blocking = hazards.filter((hazard) => hazard.blocks);
+      closures = { blocking, areas: blocking.map((hazard) => ({ lat: hazard.lat, lng: hazard.lng, radius_m: hazard.radius_m })) };
+      this.closures.set(hazards, closures);
+    }
+    return closures;
+  }
+
   async plan(input: PlanInput): Promise<RoutePlan> {
     const mode = parseMode(input.mode);
     const alternatives = input.alternatives ?? 0;
@@ -61,9 +74,12 @@ export class RoutePlanner {
     const hazards = conditions ? conditions.hazards(at) : [];
     const constraints: RouteConstraints = {};
     if (traffic) constraints.trafficFactor = (lat, lng, highway) => traffic(lat, lng, highway) ?? 1;
+    const trafficMetric = traffic ? conditions?.trafficMetric?.(at) : undefined;
+    if (trafficMetric) constraints.trafficMetric = trafficMetric;
     // Only corroborated flooding / road_blocked close roads (interface.md, POST /v2/route); everything else warns.
-    const blocking = input.avoid_incidents ? hazards.filter((hazard) => hazard.blocks) : [];
-    if (blocking.length > 0) constraints.avoidAreas = blocking.map((hazard) => ({ lat: hazard.lat, lng: hazard.lng, radius_m: hazard.radius_m }));
+    const closures = input.avoid_incidents ? this.closuresOf(hazards) : null;
+    const blocking = closures?.blocking ?? [];
+    if (closures && blocking.length > 0) constraints.avoidAreas = closures.areas;
     const hasConstraints = constraints.trafficFactor !== undefined || constraints.avoidAreas !== undefined;
     const result: EngineRouteResult = await this.engine.route({ points: [input.from, ...(input.via ?? []), input.to], mode, alternatives, ...(hasConstraints ? { constraints } : {}) });
     const warnings = [...result.warnings];
@@ -71,7 +87,7 @@ export class RoutePlanner {
     const landmarks = narration === 'street' ? null : this.landmarks;
     const decorate = (path: EngineRouteResult['paths'][number]) => {
       const route = buildRoute(path, { mode, narration, landmarks, warnings, traffic });
-      const near = hazards.filter((hazard) => nearLine(hazard, route.geometry.coordinates));
+      const near = hazardsNear(hazards, route.geometry.coordinates);
       route.incident_count = near.length;
       for (const hazard of near) route.warnings.push(`${hazard.kind} reported near the route (${hazard.corroborations} report${hazard.corroborations === 1 ? '' : 's'})`);
       return route;
@@ -113,12 +129,51 @@ function departure(departAt: string | undefined): Date {
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
 }
 
-function nearLine(hazard: RoadHazard, line: Array<[number, number]>): boolean {
-  const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
-  for (let i = 0; i < line.length; i++) {
-    if (haversineM(hazard.lat, hazard.lng, line[i][1], line[i][0]) <= reach) return true;
-    if (i > 0 && projectOnSegment(hazard.lat, hazard.lng, line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]).distanceM <= reach) return true;
-  }
-  return false;
-}
+/** Points per chunk of a route's line when looking for hazards near it. */
+const NEAR_CHUNK = 16;
 
+/**
+ * Hazards within reach of a route's line (INCIDENT_NEAR_ROUTE_M + their
+ * radius), in the order of `hazards`: the line is cut into chunks of
+ * NEAR_CHUNK segments with a bounding box each, so a hazard is projected only
+ * onto the segments of the chunks whose box it comes near.
+ */
+function hazardsNear(hazards: RoadHazard[], line: Array<[number, number]>): RoadHazard[] {
+  if (hazards.length === 0 || line.length === 0) return [];
+  const segments = Math.max(1, line.length - 1);
+  const chunks = Math.ceil(segments / NEAR_CHUNK);
+  // Per chunk: min lat, max lat, min lng, max lng of its points (segments c·K … c·K+K−1, points up to c·K+K).
+  const box = new Float64Array(4 * chunks);
+  for (let c = 0; c < chunks; c++) {
+    let minLat = Infinity;
+    let maxLat = -Infinity;
+    let minLng = Infinity;
+    let maxLng = -Infinity;
+    for (let i = c * NEAR_CHUNK, end = Math.min(line.length - 1, (c + 1) * NEAR_CHUNK); i <= end; i++) {
+      const [lng, lat] = line[i];
+      if (lat < minLat) minLat = lat;
+      if (lat > maxLat) maxLat = lat;
+      if (lng < minLng) minLng = lng;
+      if (lng > maxLng) maxLng = lng;
+    }
+    box.set([minLat, maxLat, minLng, maxLng], 4 * c);
+  }
+  return hazards.filter((hazard) => {
+    const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
+    // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude.
+    const dLat = reach / 110_000;
+    const dLng = reach / 55_000;
+    for (let c = 0; c < chunks; c++) {
+      const b = 4 * c;
+      if (hazard.lat < box[b] - dLat || hazard.lat > box[b + 1] + dLat || hazard.lng < box[b + 2] - dLng || hazard.lng > box[b + 3] + dLng) continue;
+      for (let i = c * NEAR_CHUNK, end = Math.min(segments, (c + 1) * NEAR_CHUNK); i < end; i++) {
+        const [aLng, aLat] = line[i];
+        const [bLng, bLat] = line[Math.min(i + 1, line.length - 1)];
+        if ((aLat < hazard.lat - dLat && bLat < hazard.lat - dLat) || (aLat > hazard.lat + dLat && bLat > hazard.lat + dLat)) continue;
+        if ((aLng < hazard.lng - dLng && bLng < hazard.lng - dLng) || (aLng > hazard.lng + dLng && bLng > hazard.lng + dLng)) continue;
+        if (projectOnSegment(hazard.lat, hazard.lng, aLat, aLng, bLat, bLng).distanceM <= reach) return true;
+      }
+    }
+    return false;
+  });
+}

@@ -68,6 +68,13 @@ export interface EnginePath {
 export interface RouteConstraints {
   /** Multiplier (≥ 1) of travel time on a stretch of road at a point of a class. */
   trafficFactor?: (lat: number, lng: number, highway: string) => number;
+  /**
+   * Which factors `trafficFactor` answers: the same `key` (an hour bucket),
+   * the same factors until `version` changes (a new learned sample). With it
+   * the embedded engine keeps a hierarchy customised for them (docs/adr/0025);
+   * without it, factors of unknown identity take the edge-based A*.
+   */
+  trafficMetric?: { key: string; version: number };
   /** Circles no route may enter (a flooded crossing, a blocked road). */
   avoidAreas?: Array<LatLng & { radius_m: number }>;
   /** Safer routes (issue #16): no fords or flood-prone roads; unpaved roads cost UNPAVED_AVOID_FACTOR times their time. */

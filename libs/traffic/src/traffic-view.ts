@@ -22,6 +22,11 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   readonly follower: LogFollower;
   readonly board = new IncidentBoard();
   readonly learned = new LearnedTraffic();
+  /** Learned samples folded so far: the version of the factors routing customises its hierarchies for. */
+  private samples = 0;
+  /** Hazard reports folded so far, and the last answer of `hazards` with the times it holds for. */
+  private reports = 0;
+  private hazardCache: { reports: number; from: number; until: number; hazards: RoadHazard[] } | null = null;
 
   constructor(events: EventStore, readStore: ReadStore, registry: EventRegistry, logger?: Pick<JsonLogger, 'error' | 'warn'>) {
     this.follower = new LogFollower(
@@ -48,8 +53,15 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   }
 
   apply(event: Pick<RecordedEvent, 'type' | 'data'>): void {
-    if (event.type === 'HazardReported') this.board.apply((event.data as unknown as HazardReported['data']));
-    else if (event.type === 'ArrivalRecorded') applyArrival(this.learned, event.data as unknown as ArrivalRecorded['data']);
+    if (event.type === 'HazardReported') {
+      this.board.apply(event.data as unknown as HazardReported['data']);
+      this.reports++;
+    }
+    else if (event.type === 'ArrivalRecorded') {
+      const arrival = event.data as unknown as ArrivalRecorded['data'];
+      applyArrival(this.learned, arrival);
+      if (arrival.sample) this.samples++;
+    }
   }
 
   hasTraffic(): boolean {
@@ -57,20 +69,56 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   }
 
   trafficFactor(lat: number, lng: number, _highway: string, at: Date): number | undefined {
-    const factor = this.learned.factor(latLngToCell(lat, lng, TRAFFIC_CELL_RES), bucketOf(at));
+    const factor = this.learned.factor(this.cellOf(lat, lng), bucketOf(at));
     return factor === undefined ? undefined : Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, factor));
   }
 
+  /** The hour bucket of `at` and the samples learned so far: same pair, same factors (decay is applied when a sample arrives). */
+  trafficMetric(at: Date): { key: string; version: number } {
+    return { key: `hour-${bucketOf(at)}`, version: this.samples };
+  }
+
+  /** Routing asks for the same points again and again (edge middles, step middles): their cells are remembered, exactly. */
+  private readonly cells = new Map<string, string>();
+
+  private cellOf(lat: number, lng: number): string {
+    const key = `${lat},${lng}`;
+    let cell = this.cells.get(key);
+    if (cell === undefined) {
+      if (this.cells.size >= 200_000) this.cells.clear();
+      cell = latLngToCell(lat, lng, TRAFFIC_CELL_RES);
+      this.cells.set(key, cell);
+    }
+    return cell;
+  }
+
+  /**
+   * Hazards active at `at`. Every route asks, so the answer is kept (shared,
+   * frozen: callers do not change it) until the next report or the next
+   * expiry; the same list also lets routing keep its closures per list.
+   */
   hazards(at: Date): RoadHazard[] {
-    return this.board.active(at).map((incident) => ({
-      id: incident.id,
-      kind: incident.kind,
-      lat: incident.lat,
-      lng: incident.lng,
-      corroborations: incident.corroborations,
-      blocks: blocksRoads(incident),
-      radius_m: HAZARD_BLOCK_RADIUS_M,
-    }));
+    const now = at.getTime();
+    const cached = this.hazardCache;
+    if (cached && cached.reports === this.reports && now >= cached.from && now < cached.until) return cached.hazards;
+    const active = this.board.active(at);
+    const hazards = Object.freeze(
+      active.map((incident) =>
+        Object.freeze({
+          id: incident.id,
+          kind: incident.kind,
+          lat: incident.lat,
+          lng: incident.lng,
+          corroborations: incident.corroborations,
+          blocks: blocksRoads(incident),
+          radius_m: HAZARD_BLOCK_RADIUS_M,
+        }),
+      ),
+    ) as RoadHazard[];
+    // The same incidents are live from now until the first of them expires (earlier times may see others).
+    const until = active.reduce((first, incident) => Math.min(first, Date.parse(incident.expires_at)), Infinity);
+    this.hazardCache = { reports: this.reports, from: now, until, hazards };
+    return hazards;
   }
 }
 

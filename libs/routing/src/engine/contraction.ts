@@ -389,11 +389,25 @@ export class HierarchyQuery {
           meet = u;
         }
       }
+      const stampArr = forward ? stampF : stampB;
+      // Stall on demand: reached more cheaply through a higher node already seen (an arc down into u), u's
+      // distance is not its shortest and nothing relaxed from it can be on a shortest path.
+      const otherOffset = forward ? ch.downOffset : ch.upOffset;
+      const otherHeads = forward ? ch.downHead : ch.upHead;
+      const otherWeights = forward ? ch.downWeight : ch.upWeight;
+      let stalled = false;
+      for (let k = otherOffset[u], end = otherOffset[u + 1]; k < end; k++) {
+        const x = otherHeads[k];
+        if (stampArr[x] === stamp && dist[x] + otherWeights[k] < d) {
+          stalled = true;
+          break;
+        }
+      }
+      if (stalled) continue;
       const offset = forward ? ch.upOffset : ch.downOffset;
       const heads = forward ? ch.upHead : ch.downHead;
       const weights = forward ? ch.upWeight : ch.downWeight;
       const arcs = forward ? ch.upArc : ch.downArc;
-      const stampArr = forward ? stampF : stampB;
       const parent = forward ? parentF : parentB;
       for (let k = offset[u], end = offset[u + 1]; k < end; k++) {
         const x = heads[k];

@@ -5,6 +5,7 @@ import { haversineM } from './geo.js';
 import { LoadedNetwork, SNAP_RADIUS_M, type EdgeFactor, type EdgeLeg } from './loaded-network.js';
 import { FLAG_FLOOD_PRONE, FLAG_FORD, type RoadGraph } from './road-graph.js';
 import type { Snap } from './spatial-index.js';
+import { weightedCopy, type Metric } from './traffic-metrics.js';
 
 /** Alternatives: found with the best path's edges made this much dearer, kept when no slower than ALT_MAX_STRETCH × best and sharing at most ALT_MAX_SHARED of its length. */
 const ALT_PENALTY = 1.6;
@@ -30,14 +31,20 @@ export class EmbeddedEngine implements RoutingEngine {
       if (!snap) throw new NoRoadNearbyError(i === 0 ? 'from' : i === request.points.length - 1 ? 'to' : `via[${i - 1}]`, mode, SNAP_RADIUS_M);
       return snap;
     });
-    const factor = request.constraints ? constraintFactor(net.graph, request.constraints) : undefined;
+    const constraints = request.constraints;
+    const closed = constraints?.avoidAreas?.length ? net.closedBy(constraints.avoidAreas) : null;
+    const factor = constraints ? constraintFactor(net.graph, constraints, closed?.edges ?? null) : undefined;
+    const metric = factor && constraints ? metricFor(net, mode, constraints, closed) : undefined;
     const legs: EdgeLeg[] = [];
     for (let i = 1; i < snaps.length; i++) {
-      const leg = net.leg(snaps[i - 1], snaps[i], mode, factor);
+      const leg = net.leg(snaps[i - 1], snaps[i], mode, factor, metric);
       if (!leg) throw new NoRouteError(mode, i - 1);
       legs.push(leg);
     }
-    const paths = [toPath(net, legs, mode, factor)];
+    // Durations under the query's factors: read from the metric when it was customised with the current ones (no look-up per edge).
+    const current = metric && metric.version === (constraints?.trafficMetric?.version ?? 0) ? metric : undefined;
+    const durations: EdgeFactor | undefined = current ? (edge, dir) => current.factors[2 * edge + dir] : factor;
+    const paths = [toPath(net, legs, mode, durations)];
     // Alternatives for a trip without via points: the penalty method (edges of the routes found so far made dearer).
     if (request.alternatives > 0 && legs.length === 1) {
       const found = [legs[0]];
@@ -59,8 +66,24 @@ export class EmbeddedEngine implements RoutingEngine {
   }
 }
 
-/** Multiplier per edge from the query's constraints: traffic factors (≥ 1) at the edge's middle, Infinity where an avoided circle touches it. */
-function constraintFactor(graph: RoadGraph, constraints: RouteConstraints): EdgeFactor {
+/**
+ * The hierarchy customised for the query's weights (docs/adr/0025), when the
+ * traffic factors say which hour and version they are: kept per mode, hour,
+ * closed roads and safer-route flags. Without `trafficMetric` (factors of
+ * unknown identity) and without anything else that changes weights, none:
+ * the edge-based A* answers.
+ */
+function metricFor(net: LoadedNetwork, mode: Mode, constraints: RouteConstraints, closed: { key: string; edges: Set<number> } | null): Metric | undefined {
+  if ((constraints.trafficFactor && !constraints.trafficMetric) || !net.metrics.enabled) return undefined;
+  const traffic = constraints.trafficMetric;
+  const key = [mode, traffic?.key ?? 'static', constraints.avoidFloodCrossings ? 'dry' : '', constraints.avoidUnpaved ? 'paved' : '', closed?.key ?? ''].join('|');
+  const modeIndex = MODES.indexOf(mode);
+  // A fresh factor each time: a re-customisation later reads the factors of then, not this query's cache.
+  return net.metrics.get(key, traffic?.version ?? 0, () => weightedCopy(net.graph.weights[modeIndex], net.graph.edgeCount, constraintFactor(net.graph, constraints, closed?.edges ?? null))) ?? undefined;
+}
+
+/** Multiplier per edge from the query's constraints: traffic factors (≥ 1) at the edge's middle, Infinity on edges the avoided circles close. */
+function constraintFactor(graph: RoadGraph, constraints: RouteConstraints, closed: Set<number> | null): EdgeFactor {
   const cache = new Map<number, number>();
   return (edge) => {
     let value = cache.get(edge);
@@ -72,17 +95,7 @@ function constraintFactor(graph: RoadGraph, constraints: RouteConstraints): Edge
     const way = graph.ways[graph.edgeWay[edge]];
     if (constraints.avoidFloodCrossings && (way.ford || way.flood_prone || (graph.edgeFlags[edge] & (FLAG_FORD | FLAG_FLOOD_PRONE)) !== 0)) value = Infinity;
     if (constraints.avoidUnpaved && way.surface_class === 'unpaved') value *= UNPAVED_AVOID_FACTOR;
-    for (const area of constraints.avoidAreas ?? []) {
-      // A degree of latitude is at least 110 km: points further off in latitude than the radius cannot be inside.
-      const reach = area.radius_m / 110_000;
-      for (let p = start; p <= end; p++) {
-        if (Math.abs(graph.geomLat[p] - area.lat) > reach) continue;
-        if (haversineM(area.lat, area.lng, graph.geomLat[p], graph.geomLng[p]) <= area.radius_m) {
-          value = Infinity;
-          break;
-        }
-      }
-    }
+    if (closed?.has(edge)) value = Infinity;
     cache.set(edge, value);
     return value;
   };

@@ -4,6 +4,7 @@ import type { PreparedGraph } from './graph-file.js';
 import { NO_ACCESS, WEIGHT_UNITS_PER_SECOND, type RoadGraph } from './road-graph.js';
 import { EdgeSearch, Landmarks, type EdgeSeed } from './search.js';
 import { SpatialIndex, type Snap } from './spatial-index.js';
+import { closedEdges, TrafficMetrics, type Metric } from './traffic-metrics.js';
 
 /** interface: a point farther than this from any road the mode may use is 422 NO_ROAD_NEARBY (issue #15). */
 export const SNAP_RADIUS_M = 1000;
@@ -30,6 +31,11 @@ export class LoadedNetwork {
   private readonly queries: HierarchyQuery[];
   private readonly search: EdgeSearch;
   private readonly landmarks: Landmarks[];
+  /** Hierarchies customised for traffic hours and closed roads (docs/adr/0025). */
+  readonly metrics: TrafficMetrics;
+  private readonly closures = new Map<string, { key: string; edges: Set<number> }>();
+  private closureSets = 0;
+  private readonly closuresByList = new WeakMap<object, { key: string; edges: Set<number> }>();
 
   constructor(
     readonly prepared: PreparedGraph,
@@ -39,6 +45,27 @@ export class LoadedNetwork {
     this.queries = prepared.hierarchies.map((ch) => new HierarchyQuery(ch));
     this.search = new EdgeSearch(prepared.graph);
     this.landmarks = prepared.landmarks.map((data) => Landmarks.of(data, prepared.graph.nodeCount));
+    this.metrics = new TrafficMetrics(prepared.graph);
+    this.metrics.prepareInBackground();
+  }
+
+  /**
+   * Edges closed by a set of circles, kept per set (the live incidents change
+   * far less often than routes are asked), with a short key naming the set.
+   */
+  closedBy(areas: ReadonlyArray<{ lat: number; lng: number; radius_m: number }>): { key: string; edges: Set<number> } {
+    // The planner hands the same array while the incidents stay the same: nothing to compare.
+    const known = this.closuresByList.get(areas);
+    if (known) return known;
+    const signature = areas.map((area) => `${area.lat},${area.lng},${area.radius_m}`).join(';');
+    let closed = this.closures.get(signature);
+    if (!closed) {
+      closed = { key: `closed-${++this.closureSets}`, edges: closedEdges(this.graph, areas) };
+      this.closures.set(signature, closed);
+      while (this.closures.size > 8) this.closures.delete(this.closures.keys().next().value!);
+    }
+    this.closuresByList.set(areas, closed);
+    return closed;
   }
 
   get graph(): RoadGraph {
@@ -54,22 +81,23 @@ export class LoadedNetwork {
   }
 
   /**
-   * The cheapest leg between two snapped points: the hierarchy for static
-   * weights; the edge-based search when `factor` changes weights or when the
-   * hierarchy's path makes a forbidden turn or travels a forbidden via-way
-   * sequence (its shortcuts cannot see either). The check is exact: the
-   * hierarchy's path is the cheapest of all, so when it is legal it is also
-   * the cheapest legal one.
+   * The cheapest leg between two snapped points: a hierarchy (the static one,
+   * or `metric`, customised for the query's weights); the edge-based search
+   * when `factor` changes weights no metric covers, or when the hierarchy's
+   * path makes a forbidden turn or travels a forbidden via-way sequence (its
+   * shortcuts cannot see either). The check is exact: the hierarchy's path is
+   * the cheapest of all, so when it is legal it is also the cheapest legal one.
    */
-  leg(from: Snap, to: Snap, mode: Mode, factor?: EdgeFactor): EdgeLeg | null {
+  leg(from: Snap, to: Snap, mode: Mode, factor?: EdgeFactor, metric?: Metric): EdgeLeg | null {
     const modeIndex = MODES.indexOf(mode);
     const graph = this.graph;
     const weights = graph.weights[modeIndex];
-    const sourceSeeds = this.sourceSeeds(from, weights);
-    const targetSeeds = this.targetSeeds(to, weights);
-    const direct = this.direct(from, to, weights, factor);
-    if (!factor) {
-      const path = this.queries[modeIndex].route(
+    if (!factor || metric) {
+      const hierarchyWeights = metric?.weights ?? weights;
+      const sourceSeeds = this.sourceSeeds(from, hierarchyWeights);
+      const targetSeeds = this.targetSeeds(to, hierarchyWeights);
+      const direct = this.direct(from, to, hierarchyWeights);
+      const path = (metric?.query ?? this.queries[modeIndex]).route(
         sourceSeeds.map((seed): Seed => ({ node: graph.head(seed.edge, seed.dir), cost: seed.cost })),
         targetSeeds.map((seed): Seed => ({ node: graph.tail(seed.edge, seed.dir), cost: seed.cost })),
       );
@@ -80,6 +108,9 @@ export class LoadedNetwork {
       const leg: EdgeLeg = { cost: path.cost, from, to, edges: [first.edge, ...path.edges, last.edge], dirs: [first.dir, ...path.dirs, last.dir] };
       if (!this.forbiddenTurn(leg, modeIndex)) return leg;
     }
+    const sourceSeeds = this.sourceSeeds(from, weights);
+    const targetSeeds = this.targetSeeds(to, weights);
+    const direct = this.direct(from, to, weights, factor);
     const heuristic = this.heuristicTo(targetSeeds, modeIndex);
     const path = this.search.route(sourceSeeds, targetSeeds, { weights, modeIndex, factor, heuristic });
     if (direct && (!path || direct.cost <= path.cost)) return direct;

@@ -87,7 +87,7 @@ const HOUR_MS = 3_600_000;
  * a reporter counts once per incident.
  */
 export class IncidentBoard {
-  private readonly incidents: Array<Incident & { reporters: Set<string> }> = [];
+  private readonly incidents: Array<Incident & { reporters: Set<string>; expiresMs: number }> = [];
 
   apply(report: HazardReported['data']): void {
     const at = Date.parse(report.reported_at);
@@ -95,7 +95,7 @@ export class IncidentBoard {
     let match: (typeof this.incidents)[number] | undefined;
     let best = Infinity;
     for (const incident of this.incidents) {
-      if (incident.kind !== report.kind || Date.parse(incident.expires_at) <= at) continue;
+      if (incident.kind !== report.kind || incident.expiresMs <= at) continue;
       const distance = metres(incident.lat, incident.lng, report.lat, report.lng);
       if (distance <= HAZARD_MERGE_RADIUS_M && distance < best) {
         best = distance;
@@ -104,26 +104,29 @@ export class IncidentBoard {
     }
     const expires = new Date(at + HAZARD_LIFETIME_H[report.kind] * HOUR_MS).toISOString();
     if (!match) {
-      this.incidents.push({ id: `inc_${report.report_id}`, kind: report.kind, lat: report.lat, lng: report.lng, note: report.note, corroborations: 1, first_reported_at: report.reported_at, last_reported_at: report.reported_at, expires_at: expires, reporters: new Set([report.reporter]) });
+      this.incidents.push({ id: `inc_${report.report_id}`, kind: report.kind, lat: report.lat, lng: report.lng, note: report.note, corroborations: 1, first_reported_at: report.reported_at, last_reported_at: report.reported_at, expires_at: expires, reporters: new Set([report.reporter]), expiresMs: Date.parse(expires) });
       return;
     }
     if (match.reporters.has(report.reporter)) return;
     match.reporters.add(report.reporter);
     match.corroborations = match.reporters.size;
     match.last_reported_at = report.reported_at;
-    if (expires > match.expires_at) match.expires_at = expires;
+    if (expires > match.expires_at) {
+      match.expires_at = expires;
+      match.expiresMs = Date.parse(expires);
+    }
     match.note ??= report.note;
   }
 
   /** Live at `at`, oldest first. */
   active(at: Date): Incident[] {
     const now = at.getTime();
-    return this.incidents.filter((incident) => Date.parse(incident.expires_at) > now).map(({ reporters: _reporters, ...incident }) => ({ ...incident }));
+    return this.incidents.filter((incident) => incident.expiresMs > now).map(({ reporters: _reporters, expiresMs: _expiresMs, ...incident }) => ({ ...incident }));
   }
 
   /** Forgets incidents expired long before `at` (a day), so the board stays the size of what is live. */
   private prune(at: number): void {
-    for (let i = this.incidents.length - 1; i >= 0; i--) if (Date.parse(this.incidents[i].expires_at) < at - 24 * HOUR_MS) this.incidents.splice(i, 1);
+    for (let i = this.incidents.length - 1; i >= 0; i--) if (this.incidents[i].expiresMs < at - 24 * HOUR_MS) this.incidents.splice(i, 1);
   }
 }
 
