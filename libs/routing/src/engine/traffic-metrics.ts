@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { HierarchyQuery, type ContractionHierarchy } from './contraction.js';
-import { buildCchTopology, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
+import { buildCchTopology, contractMetric, contractsInFull, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
 import { haversineM, projectOnSegment } from './geo.js';
 import { NO_ACCESS, type RoadGraph } from './road-graph.js';
 
@@ -194,6 +194,13 @@ export class TrafficMetrics {
   }
 
   private customiseHere({ weights, factors }: Weighted, version: number): Metric {
+    if (contractsInFull(this.graph.nodeCount)) {
+      const started = performance.now();
+      const query = new HierarchyQuery(contractMetric(this.graph, weights));
+      this.lastCustomiseMs = performance.now() - started;
+      this.customisations++;
+      return { weights, factors, query, version };
+    }
     if (!this.topology) {
       const started = performance.now();
       this.topology = buildCchTopology(this.graph);
