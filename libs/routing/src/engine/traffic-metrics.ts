@@ -68,7 +68,7 @@ export class TrafficMetrics {
     return this.graph.nodeCount <= CUSTOMISABLE_MAX_NODES;
   }
 
-  /** Starts the worker thread, which builds the topology (60–470 ms on Accra here) and then customises. */
+  /** Starts the worker thread, which builds the topology (none on a network contracted in full) and then makes each metric. */
   prepareInBackground(): void {
     const self = import.meta.url;
     if (!this.enabled || this.topology || this.worker || self.endsWith('.ts')) return;
