@@ -78,17 +78,28 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
     return { key: `hour-${bucketOf(at)}`, version: this.samples };
   }
 
-  /** Routing asks for the same points again and again (edge middles, step middles): their cells are remembered, exactly. */
-  private readonly cells = new Map<string, string>();
+  /**
+   * Routing asks for the same points again and again (edge middles, step
+   * middles): their cells are remembered, exactly, by latitude, then a short
+   * row of (longitude, cell) pairs (number keys: no string built per look-up).
+   */
+  private readonly cells = new Map<number, Array<number | string>>();
+  private cellCount = 0;
 
   private cellOf(lat: number, lng: number): string {
-    const key = `${lat},${lng}`;
-    let cell = this.cells.get(key);
-    if (cell === undefined) {
-      if (this.cells.size >= 200_000) this.cells.clear();
-      cell = latLngToCell(lat, lng, TRAFFIC_CELL_RES);
-      this.cells.set(key, cell);
+    let row = this.cells.get(lat);
+    if (row) {
+      for (let k = 0; k < row.length; k += 2) if (row[k] === lng) return row[k + 1] as string;
     }
+    if (this.cellCount >= 200_000) {
+      this.cells.clear();
+      this.cellCount = 0;
+      row = undefined;
+    }
+    const cell = latLngToCell(lat, lng, TRAFFIC_CELL_RES);
+    if (row) row.push(lng, cell);
+    else this.cells.set(lat, [lng, cell]);
+    this.cellCount++;
     return cell;
   }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { MODES } from '../domain/profiles.js';
 import { random, syntheticRoads } from '../testing/synthetic-roads.js';
-import { HierarchyQuery } from './contraction.js';
-import { buildCchTopology, customise, dissectionOrder } from './customisable.js';
+import { HierarchyQuery, type ContractionHierarchy } from './contraction.js';
+import { buildCchTopology, contractMetric, contractsInFull, customise, dissectionOrder } from './customisable.js';
 import { buildRoadGraph, NO_ACCESS, type RoadGraph } from './road-graph.js';
 import { dijkstraCost } from './search.js';
 
@@ -24,6 +24,12 @@ function trafficWeights(graph: RoadGraph, base: Int32Array, seed: number, closed
 describe('customisable contraction (traffic-weighted hierarchies)', () => {
   const { graph } = buildRoadGraph(syntheticRoads(30, 11));
   const topology = buildCchTopology(graph);
+  // Both ways a metric is made (docs/adr/0025): customised on the topology, or contracted in full on a small network.
+  const builders: Record<string, (weights: Int32Array) => ContractionHierarchy> = {
+    customised: (weights) => customise(topology, weights),
+    'contracted in full': (weights) => contractMetric(graph, weights),
+  };
+  const cases = Object.keys(builders).flatMap((builder) => MODES.map((mode, m) => [builder, mode, m] as const));
 
   it('orders every node once', () => {
     const order = dissectionOrder(graph);
@@ -31,12 +37,17 @@ describe('customisable contraction (traffic-weighted hierarchies)', () => {
     expect(new Set(order).size).toBe(graph.nodeCount);
   });
 
-  it.each(MODES.map((mode, m) => [mode, m] as const))('answers exactly what Dijkstra answers on the same traffic weights, 600 random pairs, two metrics on one topology (%s)', (_mode, m) => {
+  it('contracts small networks in full and customises larger ones', () => {
+    expect(contractsInFull(graph.nodeCount)).toBe(true);
+    expect(contractsInFull(90_000)).toBe(false);
+  });
+
+  it.each(cases)('%s: answers exactly what Dijkstra answers on the same traffic weights, 600 random pairs, two metrics (%s)', (builder, _mode, m) => {
     const mismatches: string[] = [];
     let reachable = 0;
     for (const [metric, closedShare] of [[0, 0], [1, 0.03]] as const) {
       const weights = trafficWeights(graph, graph.weights[m], 1000 * m + metric, closedShare);
-      const query = new HierarchyQuery(customise(topology, weights));
+      const query = new HierarchyQuery(builders[builder](weights));
       const next = random(300 + m + metric);
       for (let i = 0; i < 600; i++) {
         const s = Math.floor(next() * graph.nodeCount);
@@ -68,9 +79,9 @@ describe('customisable contraction (traffic-weighted hierarchies)', () => {
     expect(reachable).toBeGreaterThan(800);
   });
 
-  it('with seeds (starts and ends inside edges) and the static weights, agrees with Dijkstra', () => {
+  it.each(Object.keys(builders))('%s: with seeds (starts and ends inside edges) and the static weights, agrees with Dijkstra', (builder) => {
     const weights = graph.weights[0];
-    const query = new HierarchyQuery(customise(topology, weights));
+    const query = new HierarchyQuery(builders[builder](weights));
     const next = random(9);
     for (let i = 0; i < 300; i++) {
       const sources = [0, 1].map(() => ({ node: Math.floor(next() * graph.nodeCount), cost: Math.floor(next() * 500) }));

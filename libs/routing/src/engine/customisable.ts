@@ -1,4 +1,4 @@
-import type { ContractionHierarchy } from './contraction.js';
+import { contract, type ContractionHierarchy } from './contraction.js';
 import { NO_ACCESS } from './road-graph.js';
 
 /** What the topology reads of a road graph (a `RoadGraph`, or its arrays sent to a worker thread). */
@@ -289,4 +289,49 @@ export function customise(topology: CchTopology, weights: Int32Array): Contracti
     }
   }
   return { nodeCount: n, rank: topology.rank, arcEdge, arcDir, arcChildA, arcChildB, upOffset, upHead, upWeight, upArc, downOffset, downHead, downWeight, downArc };
+}
+
+/**
+ * Networks at most this big (nodes) get each metric as a full contraction
+ * (contraction.ts, witness search, node order from the metric's own weights)
+ * instead of a customisation of the nested-dissection topology: its query
+ * settles about half the nodes (the static hierarchy's figure) for a
+ * preparation that is still short on a city (Accra, 2,972 nodes: tens of ms
+ * in the worker, against ~10 ms of customisation) and grows with the network
+ * faster than customisation does; above it, the CCH path (docs/adr/0025).
+ */
+export const FULL_CONTRACTION_MAX_NODES = 10_000;
+
+/** Whether metrics of a network this big are contracted in full (else customised on the CCH topology). */
+export function contractsInFull(nodeCount: number): boolean {
+  return nodeCount <= FULL_CONTRACTION_MAX_NODES;
+}
+
+/**
+ * One metric as a full contraction hierarchy: the road graph's arcs under
+ * `weights` (per road edge and direction; `NO_ACCESS` or above
+ * `INFINITE_WEIGHT`: closed, left out), contracted as the static ones are.
+ * Exact for these weights (a shortcut is left out only when a witness path
+ * is as cheap).
+ */
+export function contractMetric(graph: TopologyInput, weights: Int32Array): ContractionHierarchy {
+  const count = graph.edgeCount * 2;
+  const from = new Int32Array(count);
+  const to = new Int32Array(count);
+  const weight = new Int32Array(count);
+  const edge = new Int32Array(count);
+  const dir = new Uint8Array(count);
+  let arcs = 0;
+  for (let e = 0; e < graph.edgeCount; e++) {
+    for (let d = 0; d < 2; d++) {
+      const w = weights[2 * e + d];
+      if (w === NO_ACCESS || w >= INFINITE_WEIGHT) continue;
+      from[arcs] = d === 0 ? graph.edgeFrom[e] : graph.edgeTo[e];
+      to[arcs] = d === 0 ? graph.edgeTo[e] : graph.edgeFrom[e];
+      weight[arcs] = w;
+      edge[arcs] = e;
+      dir[arcs++] = d;
+    }
+  }
+  return contract({ nodeCount: graph.nodeCount, from: from.slice(0, arcs), to: to.slice(0, arcs), weight: weight.slice(0, arcs), edge: edge.slice(0, arcs), dir: dir.slice(0, arcs) });
 }

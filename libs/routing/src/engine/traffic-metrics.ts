@@ -1,15 +1,16 @@
 import { Worker } from 'node:worker_threads';
 import { HierarchyQuery, type ContractionHierarchy } from './contraction.js';
-import { buildCchTopology, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
+import { buildCchTopology, contractMetric, contractsInFull, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
 import { haversineM, projectOnSegment } from './geo.js';
 import { NO_ACCESS, type RoadGraph } from './road-graph.js';
 
 /** A learned-factor change is folded into the hierarchy at most this often per key (docs/adr/0025). */
 export const RECUSTOMISE_DEBOUNCE_MS = 2000;
 /**
- * Largest network customised (nodes). The geometric dissection order is good
- * on a city (Accra: 2,972 nodes, topology in ~0.1 s, customisation ~10 ms)
- * but not on a country: on the 90,000-node synthetic grid it gives 2.7 M
+ * Largest network with traffic metrics (nodes); up to FULL_CONTRACTION_MAX_NODES
+ * (customisable.ts) each metric is contracted in full, above it customised.
+ * The geometric dissection order is good on a city (Accra: 2,972 nodes,
+ * topology in ~0.1 s, customisation ~10 ms) but not on a country: on the 90,000-node synthetic grid it gives 2.7 M
  * shortcut edges, 75 s of topology and 3–5 s per customisation, so a larger
  * network keeps the edge-based A* for traffic until preparation builds a
  * better order (inertial flow) in a worker (docs/adr/0025).
@@ -28,9 +29,10 @@ export interface Metric {
 }
 
 /**
- * Re-weighted hierarchies for the embedded engine (docs/adr/0025): one CCH
- * topology per road network and customised metrics kept under a key (mode,
- * traffic hour, closed roads…).
+ * Re-weighted hierarchies for the embedded engine (docs/adr/0025): metrics
+ * kept under a key (mode, traffic hour, closed roads…), each a full
+ * contraction of its weights on a small network, else customised on one CCH
+ * topology per road network.
  *
  * In the service (compiled code) a worker thread builds the topology when the
  * network loads and keeps it; every customisation is then sent to it with the
@@ -68,7 +70,7 @@ export class TrafficMetrics {
     return this.graph.nodeCount <= CUSTOMISABLE_MAX_NODES;
   }
 
-  /** Starts the worker thread, which builds the topology (60–470 ms on Accra here) and then customises. */
+  /** Starts the worker thread, which builds the topology (none on a network contracted in full) and then makes each metric. */
   prepareInBackground(): void {
     const self = import.meta.url;
     if (!this.enabled || this.topology || this.worker || self.endsWith('.ts')) return;
@@ -194,6 +196,13 @@ export class TrafficMetrics {
   }
 
   private customiseHere({ weights, factors }: Weighted, version: number): Metric {
+    if (contractsInFull(this.graph.nodeCount)) {
+      const started = performance.now();
+      const query = new HierarchyQuery(contractMetric(this.graph, weights));
+      this.lastCustomiseMs = performance.now() - started;
+      this.customisations++;
+      return { weights, factors, query, version };
+    }
     if (!this.topology) {
       const started = performance.now();
       this.topology = buildCchTopology(this.graph);
