@@ -55,6 +55,8 @@ import { normalizeStreamMetadata } from '../stream-metadata.js';
  * An append resolves only after `flushed`: with lmdb-js's default
  * `overlappingSync` a commit becomes visible before the fsync that makes it
  * durable, and the README is explicit that only `flushed` means "on disk".
+ * `flushed` is asked for right after the transaction is queued, so an append
+ * waits for its own batch's fsync, not for batches queued after it (ADR 0004).
  */
 
 interface StoredEvent {
@@ -152,7 +154,7 @@ export class EmbeddedEventStore implements EventStore {
     const prepared = prepareEvents(stream, events, createdAt);
     const category = categoryOf(stream);
 
-    const outcome = await this.root.transaction((): AppendResult | ConcurrencyError => {
+    const committed = this.root.transaction((): AppendResult | ConcurrencyError => {
       const record = this.streams.get(stream);
       const conflict = checkExpectedRevision(stream, expectedRevision, liveRevision(record));
       if (conflict) return conflict;
@@ -170,8 +172,13 @@ export class EmbeddedEventStore implements EventStore {
       this.state.putSync('head', position);
       return { nextExpectedRevision: BigInt(revision), position: BigInt(position) };
     });
+    // Taken now, while this transaction is the newest write: `flushed` covers every write queued before it is
+    // asked. Asked after the commit, it would also wait for whatever was queued meanwhile (under load, the next
+    // batch's commit and fsync).
+    const durable = flushOf(this.root);
+    const outcome = await committed;
     if (outcome instanceof ConcurrencyError) throw outcome;
-    await this.root.flushed;
+    await durable;
     this.notifyAppended(stream);
     return outcome;
   }
@@ -380,6 +387,20 @@ export class EmbeddedEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new Error('event store is closed');
   }
+}
+
+/**
+ * lmdb-js's `flushed` resolves once every write queued before it is asked for
+ * is flushed to disk; it is a thenable evaluated when `then` is called, so it
+ * is turned into a promise at once. A failure surfaces at the commit too, so
+ * this promise never goes unhandled.
+ */
+function flushOf(root: RootDatabase): Promise<unknown> {
+  const flushed = new Promise<unknown>((resolve, reject) => {
+    root.flushed.then(resolve, reject);
+  });
+  flushed.catch(() => undefined);
+  return flushed;
 }
 
 /** What one read of a subscription found: the matching events, and how far the log was looked at. */
