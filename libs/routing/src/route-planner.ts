@@ -156,13 +156,28 @@ function hazardsNear(hazards: RoadHazard[], line: Array<[number, number]>): Road
       if (lng < minLng) minLng = lng;
       if (lng > maxLng) maxLng = lng;
     }
-    box.set([minLat, maxLat, minLng, maxLng], 4 * c);
+    box[4 * c] = minLat;
+    box[4 * c + 1] = maxLat;
+    box[4 * c + 2] = minLng;
+    box[4 * c + 3] = maxLng;
+  }
+  // The whole line's box: most hazards are far from a route, and one test leaves them out.
+  let minLat = Infinity;
+  let maxLat = -Infinity;
+  let minLng = Infinity;
+  let maxLng = -Infinity;
+  for (let c = 0; c < chunks; c++) {
+    if (box[4 * c] < minLat) minLat = box[4 * c];
+    if (box[4 * c + 1] > maxLat) maxLat = box[4 * c + 1];
+    if (box[4 * c + 2] < minLng) minLng = box[4 * c + 2];
+    if (box[4 * c + 3] > maxLng) maxLng = box[4 * c + 3];
   }
   return hazards.filter((hazard) => {
     const reach = INCIDENT_NEAR_ROUTE_M + hazard.radius_m;
     // A degree is at least 110 km of latitude and, below 60°, 55 km of longitude.
     const dLat = reach / 110_000;
     const dLng = reach / 55_000;
+    if (hazard.lat < minLat - dLat || hazard.lat > maxLat + dLat || hazard.lng < minLng - dLng || hazard.lng > maxLng + dLng) return false;
     for (let c = 0; c < chunks; c++) {
       const b = 4 * c;
       if (hazard.lat < box[b] - dLat || hazard.lat > box[b + 1] + dLat || hazard.lng < box[b + 2] - dLng || hazard.lng > box[b + 3] + dLng) continue;

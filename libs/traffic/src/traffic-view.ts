@@ -69,9 +69,26 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
   }
 
   trafficFactor(lat: number, lng: number, _highway: string, at: Date): number | undefined {
-    const factor = this.learned.factor(this.cellOf(lat, lng), bucketOf(at));
-    return factor === undefined ? undefined : Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, factor));
+    const bucket = bucketOf(at);
+    // The answers of one hour bucket and one set of learned samples are kept per point (undefined: nothing learned).
+    let memo = this.factorMemo;
+    if (!memo || memo.bucket !== bucket || memo.samples !== this.learned.samples || memo.count >= 200_000) {
+      memo = this.factorMemo = { bucket, samples: this.learned.samples, count: 0, points: new Map() };
+    }
+    let row = memo.points.get(lat);
+    if (row) {
+      for (let k = 0; k < row.length; k += 2) if (row[k] === lng) return row[k + 1];
+    }
+    const learned = this.learned.factor(this.cellOf(lat, lng), bucket);
+    const factor = learned === undefined ? undefined : Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, learned));
+    if (!row) memo.points.set(lat, (row = []));
+    row.push(lng, factor);
+    memo.count++;
+    return factor;
   }
+
+  /** trafficFactor's answers at points already asked, for the hour bucket and learned samples they were computed under. */
+  private factorMemo: { bucket: number; samples: number; count: number; points: Map<number, Array<number | undefined>> } | null = null;
 
   /** The hour bucket of `at` and the samples learned so far: same pair, same factors (decay is applied when a sample arrives). */
   trafficMetric(at: Date): { key: string; version: number } {
