@@ -17,6 +17,8 @@ export interface LoadRequest {
   seconds: number;
   /** Requests per second over all connections (open loop); unset: as fast as the answers come (closed loop). */
   overallRate?: number;
+  /** API keys sent in turn as X-API-Key, one per request: a fast run can exceed one key's daily quota. */
+  keys?: string[];
 }
 
 export interface LoadOutcome {
@@ -55,7 +57,10 @@ interface Counts {
 }
 
 async function load(request: LoadRequest, measuring: () => void): Promise<LoadOutcome> {
-  const common = { url: request.url, headers: request.headers, connections: request.connections, timeout: 10, overallRate: request.overallRate };
+  const keys = request.keys ?? [];
+  let next = 0;
+  const rotation = keys.length > 0 ? { requests: [{ setupRequest: (sent: { headers?: Record<string, string> }) => ({ ...sent, headers: { ...sent.headers, 'x-api-key': keys[next++ % keys.length] } }) }] } : {};
+  const common = { url: request.url, headers: request.headers, connections: request.connections, timeout: 10, overallRate: request.overallRate, ...rotation };
   const warmup = counts(await autocannon({ ...common, duration: request.warmupSeconds }));
   measuring();
   const latencies: number[] = [];
