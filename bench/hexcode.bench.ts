@@ -6,10 +6,9 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
-import { openRuntime } from '../apps/shared/runtime.js';
 import { AddressingModule, bulkAnswerChunks, cellFromHexCode, hexCodeForPoint, hexCodeFromCell, pointForHexCode } from '../libs/addressing/src/index.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
-import { BenchApiModule } from './http-bench.module.js';
+import { BenchApiModule, openBenchRuntime } from './http-bench.module.js';
 import { addToTally, drive, emptyTally, invalidNote, issueKey, loadSample, runLoad, statusCheck, statusMix, type LoadSettings, type StatusTally } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
@@ -116,7 +115,7 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
   let runtime: Runtime | undefined;
   let served: RunningHttp | undefined;
   try {
-    runtime = await openRuntime('location-api-bench', { NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', STARTER_DATA: 'false' });
+    runtime = await openBenchRuntime(dataDir, adminKey);
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [AddressingModule]), 'bench', { signals: false });
     const cases = [
       { name: 'reverse', bare: `${bareUrl}/reverse?lat=${lat}&lng=${lng}`, ours: `${served.url}/v2/reverse?lat=${lat}&lng=${lng}` },

@@ -2,6 +2,7 @@ import { Controller, DynamicModule, Get, Module, type ModuleMetadata, type Type 
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule, ApiKeyGuard } from '../libs/accounts/src/index.js';
 import { AuditModule } from '../libs/audit/src/index.js';
+import { openRuntime } from '../apps/shared/runtime.js';
 import { PlatformModule, Public, type Runtime } from '../libs/platform/src/index.js';
 
 /**
@@ -38,4 +39,13 @@ export class BenchApiModule {
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };
   }
+}
+
+/**
+ * The service's runtime as every HTTP bench opens it: embedded adapters in
+ * `dataDir`, silent, on a free loopback port, and no starter import competing
+ * for the CPU while measuring; `env` adds what a bench needs (throttles, dirs).
+ */
+export function openBenchRuntime(dataDir: string, adminKey: string, env: Record<string, string> = {}): Promise<Runtime> {
+  return openRuntime('location-api-bench', { NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', STARTER_DATA: 'false', ...env });
 }

@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
-import { openRuntime } from '../apps/shared/runtime.js';
 import { AccessRecorder, accessStream, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
-import { BenchApiModule, BenchController } from './http-bench.module.js';
+import { BenchApiModule, BenchController, openBenchRuntime } from './http-bench.module.js';
 import type { LoadOutcome } from './http-load.js';
 import { addToTally, emptyTally, invalidNote, issueKey, loadSample, runLoad, statusCheck, statusMix, type LoadSettings, type MeasuredLoad, type StatusTally } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
@@ -71,15 +70,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Section> 
   let served: RunningHttp | undefined;
 
   try {
-    runtime = await openRuntime('location-api-bench', {
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      ADMIN_API_KEY: adminKey,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      // No starter import competing for the CPU while measuring.
-      STARTER_DATA: 'false',
+    runtime = await openBenchRuntime(dataDir, adminKey, {
       // The public route is measured, not its per-IP throttle (600 a minute by default).
       THROTTLE_PUBLIC_PER_MINUTE: '100000000',
     });

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
-import { openRuntime } from '../apps/shared/runtime.js';
 import { ReferenceStore } from '../libs/places/src/index.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
 import { importRoads, RoadNetwork, RoutePlanner, RoutingModule } from '../libs/routing/src/index.js';
@@ -15,7 +14,7 @@ import { closeIslands } from '../libs/routing/src/engine/components.js';
 import { appRoot } from '../libs/starter/src/index.js';
 import { accraPairs } from '../libs/routing/src/testing/accra-pairs.js';
 import { random, syntheticRoads } from '../libs/routing/src/testing/synthetic-roads.js';
-import { BenchApiModule } from './http-bench.module.js';
+import { BenchApiModule, openBenchRuntime } from './http-bench.module.js';
 import { issueKey } from './load.js';
 import { percentile, toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
@@ -62,9 +61,7 @@ async function accra(options: RoutingBenchOptions, rows: Row[], checks: Check[],
     const network = new RoadNetwork(store, path.join(dataDir, 'routing', 'graphs'), { info: () => undefined, error: () => undefined }, 0);
     await network.start();
     const pairs = accraPairs(network, options.pairs, 2026);
-    runtime = await openRuntime('location-api-bench', {
-      NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', STARTER_DATA: 'false', THROTTLE_ROUTING_PER_MINUTE: '100000', THROTTLE_NAVIGATION_PER_MINUTE: '100000',
-    });
+    runtime = await openBenchRuntime(dataDir, adminKey, { THROTTLE_ROUTING_PER_MINUTE: '100000', THROTTLE_NAVIGATION_PER_MINUTE: '100000' });
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [RoutingModule]), 'bench', { signals: false });
     const key = await issueKey(served.url, adminKey, 'bench-routing');
     // The service loads its road graph after it listens (/health 503, pending road_network, until then).

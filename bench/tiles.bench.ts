@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
-import { openRuntime } from '../apps/shared/runtime.js';
 import { AccessRecorder } from '../libs/audit/src/index.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
 import { TilesModule } from '../libs/tiles/src/index.js';
-import { BenchApiModule } from './http-bench.module.js';
+import { BenchApiModule, openBenchRuntime } from './http-bench.module.js';
 import { issueKey, loadSample, runLoad, type LoadSettings, type MeasuredLoad } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
@@ -54,17 +53,7 @@ export async function runTilesBench(options: TilesBenchOptions): Promise<Section
   let runtime: Runtime | undefined;
   let served: RunningHttp | undefined;
   try {
-    runtime = await openRuntime('location-api-bench', {
-      NODE_ENV: 'test',
-      DATA_DIR: path.join(parent, 'data'),
-      TILES_DIR: tilesDir,
-      ADMIN_API_KEY: adminKey,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      // No starter import competing for the CPU while measuring.
-      STARTER_DATA: 'false',
-    });
+    runtime = await openBenchRuntime(path.join(parent, 'data'), adminKey, { TILES_DIR: tilesDir });
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [TilesModule]), 'bench', { signals: false });
     const ourUrl = `${served.url}/v2/tiles/bench`;
     const recorder = served.app.get(AccessRecorder);

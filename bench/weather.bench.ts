@@ -5,11 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XmlDocument } from 'libxml2-wasm';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
-import { openRuntime } from '../apps/shared/runtime.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
 import { AlertLog, importAlerts, readCap, WeatherModule } from '../libs/weather/src/index.js';
 import { capAlert } from '../libs/weather/src/__fixtures__/cap-fixtures.js';
-import { BenchApiModule, BenchController } from './http-bench.module.js';
+import { BenchApiModule, BenchController, openBenchRuntime } from './http-bench.module.js';
 import { issueKey, loadSample, runLoad, type LoadSettings } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
@@ -121,15 +120,7 @@ export async function runWeatherBench(options: WeatherBenchOptions): Promise<Sec
   let runtime: Runtime | undefined;
   let served: RunningHttp | undefined;
   try {
-    runtime = await openRuntime('location-api-bench', {
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      ADMIN_API_KEY: adminKey,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STARTER_DATA: 'false',
-    });
+    runtime = await openBenchRuntime(dataDir, adminKey);
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [WeatherModule], [BenchController]), 'bench', { signals: false });
     const alertsUrl = `${served.url}/v2/weather/alerts?lat=${POINT.lat}&lng=${POINT.lng}`;
     const key = await issueKey(served.url, adminKey, 'bench-weather');
