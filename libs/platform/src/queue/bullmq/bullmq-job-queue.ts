@@ -189,10 +189,15 @@ export class BullMqJobQueue implements JobQueue {
 
   async getJob<Data>(queueName: string, id: string): Promise<JobInfo<Data> | undefined> {
     this.assertOpen();
-    const job = await BullJob.fromId(this.queue(queueName), encodeJobId(id));
-    if (!job || isErased(job.data)) return undefined;
-    const state = toPortState(await job.getState());
-    if (state === undefined) return undefined; // removed between the two reads
+    const queue = this.queue(queueName);
+    const encoded = encodeJobId(id);
+    // The state first, then the job's hash: the hash read afterwards is at least as new as the state, so a
+    // finished job shows its final attemptsMade (read the other way round, a job finishing between the two
+    // reads looked completed with the count of its last failure).
+    const state = toPortState(await queue.getJobState(encoded));
+    if (state === undefined) return undefined;
+    const job = await BullJob.fromId(queue, encoded);
+    if (!job || isErased(job.data)) return undefined; // removed between the two reads, or erased
     return {
       id,
       queue: queueName,
