@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { AccessRecorder, auditEventTypes, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
+import { StoreAccessRecorder, auditEventTypes, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
 import { EmbeddedEventStore, EventRegistry } from '../libs/platform/src/index.js';
 import type { Section } from './report.js';
 
@@ -16,7 +16,7 @@ export async function runAuditSizeBench(options: { entries: number; progress: (l
   const size = () => readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((sum, file) => sum + (statSync(path.join(dir, file)).isFile() ? statSync(path.join(dir, file)).size : 0), 0);
   const events = await EmbeddedEventStore.open(dir);
   try {
-    const recorder = new AccessRecorder(events, new EventRegistry().register(...auditEventTypes), { maxInFlight: 4 });
+    const recorder = new StoreAccessRecorder(events, new EventRegistry().register(...auditEventTypes), { maxInFlight: 4 });
     const before = size();
     const base = Date.parse('2026-03-01T00:00:00Z');
     for (let batch = 0; batch < options.entries; batch += 500) {

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
-import { CONFIG, EVENT_STORE, EventRegistry, type Config, type EventStore } from '../../platform/src/index.js';
+import path from 'node:path';
+import { CONFIG, EVENT_STORE, EventRegistry, JsonLogger, type Config, type EventStore } from '../../platform/src/index.js';
 import { GetAdminAuditController } from './queries/get-admin-audit/get-admin-audit.controller.js';
 import { GetAdminAuditHandler } from './queries/get-admin-audit/get-admin-audit.handler.js';
 import { GetBankingAuditLogController } from './queries/get-banking-audit-log/get-banking-audit-log.controller.js';
 import { GetBankingAuditLogHandler } from './queries/get-banking-audit-log/get-banking-audit-log.handler.js';
-import { AccessRecorder } from './recording/access-recorder.js';
+import { AccessRecorder, StoreAccessRecorder } from './recording/access-recorder.js';
+import { JournaledAccessRecorder } from './recording/journaled-access-recorder.js';
 
 @Module({
   controllers: [GetAdminAuditController, GetBankingAuditLogController],
@@ -13,10 +15,14 @@ import { AccessRecorder } from './recording/access-recorder.js';
     GetBankingAuditLogHandler,
     {
       provide: AccessRecorder,
-      inject: [EVENT_STORE, EventRegistry, CONFIG],
-      // Pipelined appends only where this process is the chain's only writer (see AccessRecorderOptions).
-      useFactory: (events: EventStore, registry: EventRegistry, config: Config) =>
-        new AccessRecorder(events, registry, { maxInFlight: config.eventStoreUrl ? 1 : 4 }),
+      inject: [EVENT_STORE, EventRegistry, CONFIG, JsonLogger],
+      // EventStoreDB: several api instances may share a chain, so each batch goes to the store and is relinked on a
+      // conflict. Embedded: this process is the only writer, so entries are committed to a local journal first and
+      // stored right after (ADR 0004, "The journal").
+      useFactory: (events: EventStore, registry: EventRegistry, config: Config, logger: JsonLogger): Promise<AccessRecorder> | AccessRecorder =>
+        config.eventStoreUrl
+          ? new StoreAccessRecorder(events, registry, { maxInFlight: 1 })
+          : JournaledAccessRecorder.open(events, registry, path.join(config.dataDir, 'access-journal'), (msg, error) => logger.error({ msg, err: String(error) })),
     },
   ],
   exports: [AccessRecorder],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, JsonLogger, SecretBox, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
+import { AuditModule } from '../../audit/src/index.js';
 import { CheckpointScheduler } from './checkpoints/checkpoint-scheduler.js';
 import { AdminExportAuditBundleController, ExportAuditBundleController } from './queries/export-audit-bundle/export-audit-bundle.controller.js';
 import { GetAccountAsOfController } from './queries/get-account-as-of/get-account-as-of.controller.js';
@@ -12,6 +13,8 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
  * verifies with the JWKS alone.
  */
 @Module({
+  // The access recorder: readers of the chains wait until this process's answered requests are in them.
+  imports: [AuditModule],
   controllers: [GetAccountAsOfController, ExportAuditBundleController, AdminExportAuditBundleController],
   providers: [
     { provide: AsOfRegistry, useFactory: () => new AsOfRegistry(AS_OF_CONTRIBUTORS) },

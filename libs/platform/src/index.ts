@@ -15,6 +15,7 @@ export * from './projections/projection-runner.js';
 export * from './projections/rebuild.js';
 export * from './relay/integration-relay.js';
 export * from './logging/json-logger.js';
+export * from './locking/directory-lock.js';
 export * from './http/access.js';
 export * from './http/envelope.js';
 export * from './http/principal.js';

@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { EmbeddedEventStore, EventRegistry, type EventStore } from '../../../platform/src/index.js';
 import { verifyChain, type AccessEntry, type ApiAccessRecorded } from '../domain/access-events.js';
 import { auditEventTypes } from '../event-types.js';
-import { AccessRecorder } from './access-recorder.js';
+import { StoreAccessRecorder } from './access-recorder.js';
 
 const entry = (account: string | null, requestId: string): AccessEntry => ({
   account_id: account,
@@ -31,7 +31,7 @@ describe('AccessRecorder on the embedded event store', () => {
   const chainOf = async (stream: string) => (await events.readStream(stream)).map((event) => event.data as unknown as ApiAccessRecorded['data']);
 
   it.each([1, 4])('records concurrent requests on several chains in arrival order, in fewer appends than entries (%i in flight)', async (maxInFlight) => {
-    const recorder = new AccessRecorder(events, registry, { maxInFlight });
+    const recorder = new StoreAccessRecorder(events, registry, { maxInFlight });
     const appends = jest.spyOn(events, 'append');
     const ids = Array.from({ length: 300 }, (_, index) => `r${index}`);
     await Promise.all(ids.map((id, index) => recorder.record(entry(index % 3 === 0 ? null : 'acct_1', id))));
@@ -46,8 +46,8 @@ describe('AccessRecorder on the embedded event store', () => {
   });
 
   it('two recorders on one chain (two api instances) keep it intact by relinking after conflicts', async () => {
-    const first = new AccessRecorder(events, registry, { maxInFlight: 1 });
-    const second = new AccessRecorder(events, registry, { maxInFlight: 1 });
+    const first = new StoreAccessRecorder(events, registry, { maxInFlight: 1 });
+    const second = new StoreAccessRecorder(events, registry, { maxInFlight: 1 });
     await Promise.all(
       Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? first : second).record(entry('acct_2', `x${index}`))),
     );
@@ -57,8 +57,8 @@ describe('AccessRecorder on the embedded event store', () => {
   });
 
   it('continues a chain written by an earlier process', async () => {
-    await new AccessRecorder(events, registry).record(entry(null, 'before'));
-    const later = new AccessRecorder(events, registry, { maxInFlight: 4 });
+    await new StoreAccessRecorder(events, registry).record(entry(null, 'before'));
+    const later = new StoreAccessRecorder(events, registry, { maxInFlight: 4 });
     await Promise.all([later.record(entry(null, 'after-1')), later.record(entry(null, 'after-2'))]);
     const chain = await chainOf('access_log-platform');
     expect(chain.map((item) => item.request_id)).toEqual(['before', 'after-1', 'after-2']);
@@ -66,7 +66,7 @@ describe('AccessRecorder on the embedded event store', () => {
   });
 
   it('fails the waiting requests when the store refuses the write, and recovers afterwards', async () => {
-    const recorder = new AccessRecorder(events, registry, { maxInFlight: 4 });
+    const recorder = new StoreAccessRecorder(events, registry, { maxInFlight: 4 });
     await recorder.record(entry(null, 'ok-1'));
     const append = events.append.bind(events);
     let failNext = true;

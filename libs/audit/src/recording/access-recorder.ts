@@ -26,7 +26,7 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-type Head = ChainLink & { revision: bigint };
+export type Head = ChainLink & { revision: bigint };
 
 interface Chain {
   /** Head after every append issued so far; undefined for an empty stream. */
@@ -41,13 +41,39 @@ interface Chain {
 }
 
 /**
- * Appends access events with group commit: entries that arrive while a write
- * is in flight are linked into the chain and appended together, so a busy
- * stream costs one append per batch rather than one per request. `record`
+ * Records each authenticated access in its account's hash chain. `record`
  * resolves once the entry is durable; the HTTP layer holds the response until
- * then, so no answered request goes unaudited.
+ * then, so no answered request goes unaudited. Two ways to get there:
+ * `StoreAccessRecorder` appends to the event store itself (EventStoreDB, where
+ * several api instances share a chain) and `JournaledAccessRecorder` commits to
+ * a local journal first and appends to the store right after (the embedded
+ * store, whose one api process is the chains' only writer). ADR 0004.
  */
-export class AccessRecorder implements OnModuleDestroy {
+export abstract class AccessRecorder implements OnModuleDestroy {
+  abstract record(entry: AccessEntry): Promise<void>;
+  /** Resolves when every entry recorded so far is written (graceful shutdown). */
+  abstract flush(): Promise<void>;
+  /**
+   * Resolves once every entry whose `record` has resolved can be read from the
+   * event store, so a reader of the chains in this process sees its own
+   * answered requests. Fails with BackendUnavailableError when the store
+   * cannot take the entries now.
+   */
+  abstract applied(): Promise<void>;
+
+  /** Runs after the HTTP server has closed, so every answered request is written before exit. */
+  onModuleDestroy(): Promise<void> {
+    return this.flush();
+  }
+}
+
+/**
+ * Appends access events to the event store with group commit: entries that
+ * arrive while a write is in flight are linked into the chain and appended
+ * together, so a busy stream costs one append per batch rather than one per
+ * request. An entry is in the store when `record` resolves.
+ */
+export class StoreAccessRecorder extends AccessRecorder {
   private readonly chains = new Map<string, Chain>();
   private readonly idle = new Set<() => void>();
   private arrivals = 0;
@@ -56,7 +82,9 @@ export class AccessRecorder implements OnModuleDestroy {
     private readonly events: EventStore,
     private readonly registry: EventRegistry,
     private readonly options: AccessRecorderOptions = { maxInFlight: 1 },
-  ) {}
+  ) {
+    super();
+  }
 
   record(entry: AccessEntry): Promise<void> {
     const stream = accessStream(entry.account_id);
@@ -70,12 +98,11 @@ export class AccessRecorder implements OnModuleDestroy {
     return queued;
   }
 
-  /** Runs after the HTTP server has closed, so every answered request is written before exit. */
-  onModuleDestroy(): Promise<void> {
-    return this.flush();
+  /** Entries are in the store before `record` resolves. */
+  applied(): Promise<void> {
+    return Promise.resolve();
   }
 
-  /** Resolves when every entry recorded so far is written (graceful shutdown). */
   async flush(): Promise<void> {
     while ([...this.chains.values()].some((chain) => chain.inFlight > 0 || chain.queue.length > 0 || chain.loading)) {
       await new Promise<void>((resolve) => this.idle.add(resolve));
@@ -100,7 +127,7 @@ export class AccessRecorder implements OnModuleDestroy {
 
   private loadHead(stream: string, chain: Chain): void {
     chain.loading = true;
-    this.readHead(stream).then(
+    readChainHead(this.events, stream).then(
       (head) => {
         chain.head = head;
         chain.known = true;
@@ -159,16 +186,17 @@ export class AccessRecorder implements OnModuleDestroy {
     for (const resolve of this.idle) resolve();
     this.idle.clear();
   }
+}
 
-  private async readHead(stream: string): Promise<Head | undefined> {
-    try {
-      const [last] = await this.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
-      if (!last) return undefined;
-      const data = last.data as { hash: string; seq: number };
-      return { prevHash: data.hash, seq: data.seq, revision: last.revision };
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return undefined;
-      throw error;
-    }
+/** The last link of a stored chain and its revision, or undefined for an empty one. */
+export async function readChainHead(events: EventStore, stream: string): Promise<Head | undefined> {
+  try {
+    const [last] = await events.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    if (!last) return undefined;
+    const data = last.data as { hash: string; seq: number };
+    return { prevHash: data.hash, seq: data.seq, revision: last.revision };
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return undefined;
+    throw error;
   }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { AccessRecorder, auditEventTypes, GENESIS_HASH, link, type AccessEntry } from '../../../audit/src/index.js';
+import { StoreAccessRecorder, auditEventTypes, GENESIS_HASH, link, type AccessEntry } from '../../../audit/src/index.js';
 import { EmbeddedEventStore, EventRegistry, type Clock, type EventStore } from '../../../platform/src/index.js';
 import { CheckpointWriter, checkpointsOf } from '../checkpoints/checkpoint-writer.js';
 import { verifyCheckpoints } from '../checkpoints/verify-checkpoints.js';
@@ -42,7 +42,7 @@ describe('signed checkpoints and export bundles, checked by tools/verify-audit-b
     dir = mkdtempSync(path.join(tmpdir(), 'bundle-'));
     events = await EmbeddedEventStore.open(path.join(dir, 'store'));
     writeFileSync(path.join(dir, 'jwks.json'), JSON.stringify(jwks));
-    const recorder = new AccessRecorder(events, registry);
+    const recorder = new StoreAccessRecorder(events, registry);
     const writer = new CheckpointWriter(events, registry, { active: () => ({ kid: 'k1', privateKey }) }, clock);
     for (let index = 0; index < 5; index++) await recorder.record(entry(index));
     await recorder.record(entry(0, 'acct_elsewhere'));

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AccessRecorder, auditEventTypes, type AccessEntry } from '../../../audit/src/index.js';
+import { StoreAccessRecorder, auditEventTypes, type AccessEntry } from '../../../audit/src/index.js';
 import { accountDecider, accountStream, accountsEventTypes, apiKeyDecider, apiKeyStream } from '../../../accounts/src/index.js';
 import { consentDecider, consentStream, geofenceDecider, monitoringEventTypes } from '../../../monitoring/src/index.js';
 import { bankingEventTypes, loanDecider, loanStream, scheduleDecider, scheduleStream, type LoanTerms } from '../../../banking/src/index.js';
@@ -68,7 +68,7 @@ describe('as-of replay', () => {
 
   beforeAll(async () => {
     events = await EmbeddedEventStore.open(mkdtempSync(path.join(tmpdir(), 'asof-')));
-    const recorder = new AccessRecorder(events, registry);
+    const recorder = new StoreAccessRecorder(events, registry);
     clock.set('2026-03-01T09:00:00Z');
     await run(accountStream(account), accountDecider, { type: 'OpenAccount', account_id: account, name: 'Lender', email: 'Ops@Lender.example', tier: 'free' });
     await run(apiKeyStream('key_1'), apiKeyDecider, {

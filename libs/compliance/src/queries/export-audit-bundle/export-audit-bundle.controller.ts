@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { accessStream } from '../../../../audit/src/index.js';
+import { AccessRecorder, accessStream } from '../../../../audit/src/index.js';
 import { AdminOnly, BankingOnly, CLOCK, EVENT_STORE, type Clock, type EventStore } from '../../../../platform/src/index.js';
 import { buildBundle, type AuditBundle } from '../../export/audit-bundle.js';
 import { AdminExportAuditBundleRequest, ExportAuditBundleRequest } from './export-audit-bundle.request.js';
@@ -14,12 +14,14 @@ export class ExportAuditBundleController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly recorder: AccessRecorder,
   ) {}
 
   @Get('export')
   @BankingOnly()
   @ApiOperation({ summary: 'The access trail between from and to, with the links and signed checkpoints that prove it whole (check with tools/verify-audit-bundle.mjs and /v2/.well-known/jwks.json)' })
-  get(@Req() request: FastifyRequest, @Query() query: ExportAuditBundleRequest): Promise<AuditBundle> {
+  async get(@Req() request: FastifyRequest, @Query() query: ExportAuditBundleRequest): Promise<AuditBundle> {
+    await this.recorder.applied();
     // The guard admits only account keys here, so the principal has an account.
     return buildBundle(this.events, this.clock, accessStream(request.principal?.account_id as string), { from: query.from, to: query.to });
   }
@@ -33,12 +35,14 @@ export class AdminExportAuditBundleController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly recorder: AccessRecorder,
   ) {}
 
   @Get('export')
   @AdminOnly()
   @ApiOperation({ summary: "An account's access trail as a verifiable bundle (operator key only)" })
-  get(@Query() query: AdminExportAuditBundleRequest): Promise<AuditBundle> {
+  async get(@Query() query: AdminExportAuditBundleRequest): Promise<AuditBundle> {
+    await this.recorder.applied();
     return buildBundle(this.events, this.clock, accessStream(query.account_id === 'platform' ? null : query.account_id), { from: query.from, to: query.to });
   }
 }

@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jest } from '@jest/globals';
+import { DirectoryInUseError, EmbeddedEventStore, EventRegistry, type EventStore } from '../../../platform/src/index.js';
+import { link, verifyChain, type AccessEntry, type ApiAccessRecorded } from '../domain/access-events.js';
+import { auditEventTypes } from '../event-types.js';
+import { AccessJournal } from './access-journal.js';
+import { JournaledAccessRecorder } from './journaled-access-recorder.js';
+
+const entry = (account: string | null, requestId: string): AccessEntry => ({
+  account_id: account,
+  key_prefix: 'abcd1234…',
+  principal_kind: 'key',
+  method: 'GET',
+  path: '/v2/me',
+  status: 200,
+  client_ip: '203.0.113.9',
+  at: new Date().toISOString(),
+  request_id: requestId,
+});
+
+const registry = new EventRegistry().register(...auditEventTypes);
+const register = fileURLToPath(new URL('../../../platform/src/testing/register-ts.mjs', import.meta.url));
+const child = fileURLToPath(new URL('./testing/journal-child.ts', import.meta.url));
+
+describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () => {
+  let root: string;
+  let storeDir: string;
+  let journalDir: string;
+  let events: EventStore;
+  const opened: JournaledAccessRecorder[] = [];
+
+  beforeEach(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'journal-'));
+    storeDir = path.join(root, 'store');
+    journalDir = path.join(root, 'journal');
+    mkdirSync(storeDir);
+    events = await EmbeddedEventStore.open(storeDir);
+  });
+  afterEach(async () => {
+    for (const recorder of opened.splice(0)) await recorder.onModuleDestroy();
+    await events.close();
+  });
+
+  const open = async () => {
+    const recorder = await JournaledAccessRecorder.open(events, registry, journalDir, () => undefined);
+    opened.push(recorder);
+    return recorder;
+  };
+  const chainOf = async (stream: string) => (await events.readStream(stream)).map((event) => event.data as unknown as ApiAccessRecorded['data']);
+  const segments = () => readdirSync(journalDir).filter((name) => name.endsWith('.jsonl'));
+  const journalLines = () => segments().flatMap((name) => readFileSync(path.join(journalDir, name), 'utf8').split('\n').filter(Boolean));
+
+  it('answers once the entry is in the journal, in fewer writes than entries, and stores the chains intact and in order', async () => {
+    const recorder = await open();
+    const writes = jest.spyOn(AccessJournal.prototype, 'append');
+    const ids = Array.from({ length: 300 }, (_, index) => `r${index}`);
+    let answered = 0;
+    await Promise.all(
+      ids.map((id, index) =>
+        recorder.record(entry(index % 3 === 0 ? null : 'acct_1', id)).then(() => {
+          answered++;
+          // Durable before the answer: the journal holds the entry when its record resolves.
+          expect(journalLines().some((line) => line.includes(`"request_id":"${id}"`))).toBe(true);
+        }),
+      ),
+    );
+    expect(answered).toBe(300);
+    expect(writes.mock.calls.length).toBeLessThan(30);
+    writes.mockRestore();
+
+    await recorder.applied();
+    const platform = await chainOf('access_log-platform');
+    const account = await chainOf('access_log-acct_1');
+    expect(verifyChain(platform)).toMatchObject({ ok: true, entries: 100 });
+    expect(verifyChain(account)).toMatchObject({ ok: true, entries: 200 });
+    expect(account.map((item) => item.request_id)).toEqual(ids.filter((_, index) => index % 3 !== 0));
+  });
+
+  it('continues a chain the store already holds (an earlier process, or the other recorder)', async () => {
+    await events.append('access_log-acct_1', link([entry('acct_1', 'old-0'), entry('acct_1', 'old-1')], undefined).map((event) => ({ type: event.type, data: event.data as unknown as Record<string, unknown> })), 'no_stream');
+    const recorder = await open();
+    await Promise.all([recorder.record(entry('acct_1', 'new-0')), recorder.record(entry('acct_1', 'new-1'))]);
+    await recorder.applied();
+    const chain = await chainOf('access_log-acct_1');
+    expect(verifyChain(chain)).toMatchObject({ ok: true, entries: 4 });
+    expect(chain.map((item) => item.request_id)).toEqual(['old-0', 'old-1', 'new-0', 'new-1']);
+  });
+
+  it('after a SIGKILL, stores on the next start what was journaled but not stored, once, and empties the journal', async () => {
+    await events.close();
+    const proc = spawn(process.execPath, ['--import', register, child, storeDir, journalDir, '30', '45'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    await new Promise<void>((resolve, reject) => {
+      proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        if (out.includes('recorded 75\n')) resolve();
+      });
+      proc.on('close', () => reject(new Error(`the child exited early: ${err}`)));
+    });
+    const killed = new Promise((resolve) => proc.on('close', resolve));
+    proc.kill('SIGKILL');
+    await killed;
+
+    events = await EmbeddedEventStore.open(storeDir);
+    // The 30 stored before the kill are in the store; the 45 after are only in the journal.
+    const before = [...(await chainOf('access_log-platform')), ...(await chainOf('access_log-acct_1'))];
+    expect(before).toHaveLength(30);
+    expect(journalLines().length).toBeGreaterThanOrEqual(45);
+
+    const recorder = await open();
+    const platform = await chainOf('access_log-platform');
+    const account = await chainOf('access_log-acct_1');
+    expect(verifyChain(platform)).toMatchObject({ ok: true, entries: 25 });
+    expect(verifyChain(account)).toMatchObject({ ok: true, entries: 50 });
+    expect(new Set([...platform, ...account].map((item) => item.request_id)).size).toBe(75);
+
+    // The chains go on from where the journal left them.
+    await recorder.record(entry(null, 'after-restart'));
+    await recorder.applied();
+    expect(verifyChain(await chainOf('access_log-platform'))).toMatchObject({ ok: true, entries: 26 });
+    await recorder.onModuleDestroy();
+    opened.splice(0);
+    expect(segments()).toEqual([]);
+  });
+
+  it('drops a line cut short at the end of a segment (never acknowledged), and refuses a damaged one before it', async () => {
+    mkdirSync(journalDir);
+    const linked = link([entry(null, 'a'), entry(null, 'b'), entry(null, 'c')], undefined);
+    const lines = linked.map((event) => JSON.stringify({ stream: 'access_log-platform', data: event.data }));
+    writeFileSync(path.join(journalDir, 'segment-0000000000000001.jsonl'), `${lines[0]}\n${lines[1]}\n${lines[2].slice(0, 40)}`);
+    const recorder = await open();
+    expect((await chainOf('access_log-platform')).map((item) => item.request_id)).toEqual(['a', 'b']);
+    await recorder.record(entry(null, 'd'));
+    await recorder.applied();
+    expect(verifyChain(await chainOf('access_log-platform'))).toMatchObject({ ok: true, entries: 3 });
+    await recorder.onModuleDestroy();
+    opened.splice(0);
+
+    writeFileSync(path.join(journalDir, 'segment-0000000000000009.jsonl'), `${lines[0].slice(0, 40)}\n${lines[1]}\n`);
+    await expect(JournaledAccessRecorder.open(events, registry, journalDir, () => undefined)).rejects.toThrow(/line 1 is damaged/);
+  });
+
+  it('refuses a journal entry that does not continue the stored chain (a second writer) instead of forking it', async () => {
+    mkdirSync(journalDir);
+    await events.append('access_log-platform', link([entry(null, 'stored')], undefined).map((event) => ({ type: event.type, data: event.data as unknown as Record<string, unknown> })), 'no_stream');
+    const [other] = link([entry(null, 'x'), entry(null, 'y')], undefined).slice(1);
+    writeFileSync(path.join(journalDir, 'segment-0000000000000001.jsonl'), `${JSON.stringify({ stream: 'access_log-platform', data: other.data })}\n`);
+    await expect(JournaledAccessRecorder.open(events, registry, journalDir, () => undefined)).rejects.toThrow(/does not continue the stored chain/);
+    expect(await chainOf('access_log-platform')).toHaveLength(1);
+  });
+
+  it('lets one process hold the journal at a time', async () => {
+    await open();
+    await expect(JournaledAccessRecorder.open(events, registry, journalDir, () => undefined)).rejects.toBeInstanceOf(DirectoryInUseError);
+  });
+
+  it('keeps answering while the store fails (the journal holds the entries), and stores them once it recovers', async () => {
+    const recorder = await open();
+    const append = events.append.bind(events);
+    let failing = true;
+    const spy = jest.spyOn(events, 'append').mockImplementation((...args) => (failing ? Promise.reject(new Error('disk full')) : append(...args)));
+    await recorder.record(entry('acct_2', 'while-failing'));
+    await expect(recorder.applied()).rejects.toThrow(/not readable right now/);
+    failing = false;
+    await recorder.record(entry('acct_2', 'after'));
+    // The round is retried after a pause (APPLY_RETRY_MS); until then applied() keeps refusing.
+    for (;;) {
+      const outcome = await recorder.applied().then(
+        () => 'stored',
+        () => 'refused',
+      );
+      if (outcome === 'stored') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    spy.mockRestore();
+    expect((await chainOf('access_log-acct_2')).map((item) => item.request_id)).toEqual(['while-failing', 'after']);
+  });
+});
