@@ -1,4 +1,5 @@
 import { closeSync, constants, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlink, write } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DirectoryLock } from '../../../platform/src/index.js';
 import type { ApiAccessRecorded } from '../domain/access-events.js';
@@ -69,10 +70,10 @@ export class AccessJournal {
   }
 
   /** Deletes the segments `open` found (their records are now in the event store). */
-  discardRecovered(): void {
+  async discardRecovered(): Promise<void> {
     for (const number of segmentNumbers(this.dir)) {
       if (number < this.nextNumber && !this.segments.some((segment) => segment.number === number)) {
-        unlink(path.join(this.dir, segmentName(number)), () => undefined);
+        await rm(path.join(this.dir, segmentName(number)), { force: true });
       }
     }
   }
@@ -133,13 +134,13 @@ export class AccessJournal {
   }
 
   /** Closes the current segment; deletes every segment whose records are all applied. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.closed = true;
-    for (const segment of this.segments) closeSync(segment.fd);
     for (const segment of this.segments.splice(0)) {
-      if (segment.applied >= segment.written) unlink(path.join(this.dir, segmentName(segment.number)), () => undefined);
+      closeSync(segment.fd);
+      if (segment.applied >= segment.written) await rm(path.join(this.dir, segmentName(segment.number)), { force: true });
     }
-    return this.lock.release();
+    await this.lock.release();
   }
 
   /** The segment to write `bytes` to: the current one, or a new one once it is full. */

@@ -98,7 +98,7 @@ export class JournaledAccessRecorder extends AccessRecorder {
       await journal.close();
       throw error;
     }
-    journal.discardRecovered();
+    await journal.discardRecovered();
     return recorder;
   }
 
@@ -128,10 +128,17 @@ export class JournaledAccessRecorder extends AccessRecorder {
 
   async flush(): Promise<void> {
     this.flushing = true;
-    this.applyNow();
-    while (this.queue.length > 0 || this.writing || this.toApply.length > 0 || this.applying || [...this.chains.values()].some((chain) => chain.loading || chain.pending.length > 0)) {
-      if (this.broken && !this.writing && !this.applying && this.toApply.length === 0) return;
-      await new Promise<void>((resolve) => this.idle.add(resolve));
+    try {
+      this.applyNow();
+      while (this.queue.length > 0 || this.writing || this.toApply.length > 0 || this.applying || [...this.chains.values()].some((chain) => chain.loading || chain.pending.length > 0)) {
+        const journalDone = !this.writing && this.queue.length === 0;
+        if (this.broken && journalDone && !this.applying && this.toApply.length === 0) return;
+        // The store is refusing rounds: what it lacks is safe in the journal and goes in on the next start.
+        if (this.applyError !== undefined && journalDone && !this.applying) return;
+        await new Promise<void>((resolve) => this.idle.add(resolve));
+      }
+    } finally {
+      this.flushing = false;
     }
   }
 
