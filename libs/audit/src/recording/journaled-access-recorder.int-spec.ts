@@ -45,14 +45,21 @@ describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () 
     await events.close();
   });
 
+  // Small segments (the default is 8 MB), so reading the journal back in a test is cheap.
   const open = async () => {
-    const recorder = await JournaledAccessRecorder.open(events, registry, journalDir, () => undefined);
+    const recorder = await JournaledAccessRecorder.open(events, registry, journalDir, () => undefined, { segmentBytes: 256 * 1024 });
     opened.push(recorder);
     return recorder;
   };
   const chainOf = async (stream: string) => (await events.readStream(stream)).map((event) => event.data as unknown as ApiAccessRecorded['data']);
   const segments = () => readdirSync(journalDir).filter((name) => name.endsWith('.jsonl'));
-  const journalLines = () => segments().flatMap((name) => readFileSync(path.join(journalDir, name), 'utf8').split('\n').filter(Boolean));
+  // Segments are allocated as zeros; the records end where the zeros begin.
+  const journalLines = () =>
+    segments().flatMap((name) => {
+      const raw = readFileSync(path.join(journalDir, name));
+      const end = raw.indexOf(0);
+      return raw.toString('utf8', 0, end < 0 ? raw.length : end).split('\n').filter(Boolean);
+    });
 
   it('answers once the entry is in the journal, in fewer writes than entries, and stores the chains intact and in order', async () => {
     const recorder = await open();
@@ -80,6 +87,23 @@ describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () 
     expect(account.map((item) => item.request_id)).toEqual(ids.filter((_, index) => index % 3 !== 0));
   });
 
+  it('moves on to new segments as they fill and deletes each one once the store holds all of it', async () => {
+    // Writes of ~20 kB (50 entries) into 64 kB segments: three fit, then the spare takes over.
+    const recorder = await JournaledAccessRecorder.open(events, registry, journalDir, () => undefined, { segmentBytes: 64 * 1024 });
+    opened.push(recorder);
+    const ids = Array.from({ length: 600 }, (_, index) => `s${index}`);
+    for (let start = 0; start < ids.length; start += 50) {
+      await Promise.all(ids.slice(start, start + 50).map((id) => recorder.record(entry('acct_3', id))));
+    }
+    await recorder.applied();
+    const chain = await chainOf('access_log-acct_3');
+    expect(verifyChain(chain)).toMatchObject({ ok: true, entries: 600 });
+    expect(chain.map((item) => item.request_id)).toEqual(ids);
+    // ~230 kB of lines went through 64 kB segments; what is left is the one being written and the spare.
+    for (let tries = 0; segments().length > 2 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(segments().length).toBeLessThanOrEqual(2);
+  });
+
   it('continues a chain the store already holds (an earlier process, or the other recorder)', async () => {
     await events.append('access_log-acct_1', link([entry('acct_1', 'old-0'), entry('acct_1', 'old-1')], undefined).map((event) => ({ type: event.type, data: event.data as unknown as Record<string, unknown> })), 'no_stream');
     const recorder = await open();
@@ -92,14 +116,15 @@ describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () 
 
   it('after a SIGKILL, stores on the next start what was journaled but not stored, once, and empties the journal', async () => {
     await events.close();
-    const proc = spawn(process.execPath, ['--import', register, child, storeDir, journalDir, '30', '45'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Segments of 16 KiB: the 450 unstored entries span several of them (a write larger than one gets its own).
+    const proc = spawn(process.execPath, ['--import', register, child, storeDir, journalDir, '30', '450', String(16 * 1024)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     await new Promise<void>((resolve, reject) => {
       proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         out += chunk;
-        if (out.includes('recorded 75\n')) resolve();
+        if (out.includes('recorded 480\n')) resolve();
       });
       proc.on('close', () => reject(new Error(`the child exited early: ${err}`)));
     });
@@ -108,22 +133,23 @@ describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () 
     await killed;
 
     events = await EmbeddedEventStore.open(storeDir);
-    // The 30 stored before the kill are in the store; the 45 after are only in the journal.
+    // The 30 stored before the kill are in the store; the 450 after are only in the journal, over several segments.
     const before = [...(await chainOf('access_log-platform')), ...(await chainOf('access_log-acct_1'))];
     expect(before).toHaveLength(30);
-    expect(journalLines().length).toBeGreaterThanOrEqual(45);
+    expect(journalLines().length).toBeGreaterThanOrEqual(450);
+    expect(segments().length).toBeGreaterThan(3);
 
     const recorder = await open();
     const platform = await chainOf('access_log-platform');
     const account = await chainOf('access_log-acct_1');
-    expect(verifyChain(platform)).toMatchObject({ ok: true, entries: 25 });
-    expect(verifyChain(account)).toMatchObject({ ok: true, entries: 50 });
-    expect(new Set([...platform, ...account].map((item) => item.request_id)).size).toBe(75);
+    expect(verifyChain(platform)).toMatchObject({ ok: true, entries: 160 });
+    expect(verifyChain(account)).toMatchObject({ ok: true, entries: 320 });
+    expect(new Set([...platform, ...account].map((item) => item.request_id)).size).toBe(480);
 
     // The chains go on from where the journal left them.
     await recorder.record(entry(null, 'after-restart'));
     await recorder.applied();
-    expect(verifyChain(await chainOf('access_log-platform'))).toMatchObject({ ok: true, entries: 26 });
+    expect(verifyChain(await chainOf('access_log-platform'))).toMatchObject({ ok: true, entries: 161 });
     await recorder.onModuleDestroy();
     opened.splice(0);
     expect(segments()).toEqual([]);

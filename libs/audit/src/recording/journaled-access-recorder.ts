@@ -4,7 +4,7 @@ import { AccessJournal, type JournalRecord } from './access-journal.js';
 import { AccessRecorder, readChainHead } from './access-recorder.js';
 
 /** Entries committed to the journal in one write at most. */
-const MAX_WRITE = 2000;
+const MAX_WRITE = 1000;
 /** Records appended to the event store in one round at most. */
 const MAX_APPLY = 5000;
 /**
@@ -89,8 +89,14 @@ export class JournaledAccessRecorder extends AccessRecorder {
    * Opens the journal in `dir` (refused while another process holds it) and
    * appends to the store whatever an earlier process journaled but did not store.
    */
-  static async open(events: EventStore, registry: EventRegistry, dir: string, onError: (message: string, error: unknown) => void): Promise<JournaledAccessRecorder> {
-    const { journal, recovered } = await AccessJournal.open(dir);
+  static async open(
+    events: EventStore,
+    registry: EventRegistry,
+    dir: string,
+    onError: (message: string, error: unknown) => void,
+    options: { segmentBytes?: number } = {},
+  ): Promise<JournaledAccessRecorder> {
+    const { journal, recovered } = await AccessJournal.open(dir, options.segmentBytes);
     const recorder = new JournaledAccessRecorder(events, registry, journal, onError);
     try {
       await recorder.recover(recovered);

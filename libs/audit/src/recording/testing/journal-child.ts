@@ -3,7 +3,8 @@
  * `node --import libs/platform/src/testing/register-ts.mjs`). It records
  * `stored` entries and waits until the event store has them, then makes the
  * store's appends hang (as a process killed between its journal commit and its
- * store append would leave things) and records `journaled` more. It prints
+ * store append would leave things) and records `journaled` more, in segments of
+ * `segmentBytes`. It prints
  *   recorded <n>   every `record` so far has resolved (n of them)
  * and the test kills it with SIGKILL.
  */
@@ -11,10 +12,10 @@ import { EmbeddedEventStore, EventRegistry } from '../../../../platform/src/inde
 import { auditEventTypes } from '../../event-types.js';
 import { JournaledAccessRecorder } from '../journaled-access-recorder.js';
 
-const [storeDir, journalDir, stored, journaled] = process.argv.slice(2);
+const [storeDir, journalDir, stored, journaled, segmentBytes] = process.argv.slice(2);
 
 const events = await EmbeddedEventStore.open(storeDir);
-const recorder = await JournaledAccessRecorder.open(events, new EventRegistry().register(...auditEventTypes), journalDir, () => undefined);
+const recorder = await JournaledAccessRecorder.open(events, new EventRegistry().register(...auditEventTypes), journalDir, () => undefined, { segmentBytes: Number(segmentBytes) });
 const entry = (index: number) => ({
   account_id: index % 3 === 0 ? null : 'acct_1',
   key_prefix: 'abcd1234…',
