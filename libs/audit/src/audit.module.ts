@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import path from 'node:path';
 import { CONFIG, EVENT_STORE, EventRegistry, JsonLogger, type Config, type EventStore } from '../../platform/src/index.js';
 import { GetAdminAuditController } from './queries/get-admin-audit/get-admin-audit.controller.js';
 import { GetAdminAuditHandler } from './queries/get-admin-audit/get-admin-audit.handler.js';
 import { GetBankingAuditLogController } from './queries/get-banking-audit-log/get-banking-audit-log.controller.js';
 import { GetBankingAuditLogHandler } from './queries/get-banking-audit-log/get-banking-audit-log.handler.js';
 import { AccessRecorder, StoreAccessRecorder } from './recording/access-recorder.js';
-import { JournaledAccessRecorder } from './recording/journaled-access-recorder.js';
+import { accessJournalDir, JournaledAccessRecorder } from './recording/journaled-access-recorder.js';
 
 @Module({
   controllers: [GetAdminAuditController, GetBankingAuditLogController],
@@ -22,7 +21,7 @@ import { JournaledAccessRecorder } from './recording/journaled-access-recorder.j
       useFactory: (events: EventStore, registry: EventRegistry, config: Config, logger: JsonLogger): Promise<AccessRecorder> | AccessRecorder =>
         config.eventStoreUrl
           ? new StoreAccessRecorder(events, registry, { maxInFlight: 1 })
-          : JournaledAccessRecorder.open(events, registry, path.join(config.dataDir, 'access-journal'), (msg, error) => logger.error({ msg, err: String(error) })),
+          : JournaledAccessRecorder.open(events, registry, accessJournalDir(config.dataDir), (msg, error) => logger.error({ msg, err: String(error) })),
     },
   ],
   exports: [AccessRecorder],

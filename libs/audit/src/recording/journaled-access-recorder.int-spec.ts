@@ -181,6 +181,18 @@ describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () 
     expect(await chainOf('access_log-platform')).toHaveLength(1);
   });
 
+  it('settle (the ops CLI) stores what a stopped process journaled, and leaves a running one alone', async () => {
+    mkdirSync(journalDir);
+    const [first] = link([entry(null, 'left-behind')], undefined);
+    writeFileSync(path.join(journalDir, 'segment-0000000000000001.jsonl'), `${JSON.stringify({ stream: 'access_log-platform', data: first.data })}\n`);
+    expect(await JournaledAccessRecorder.settle(events, registry, journalDir)).toBe('stored');
+    expect((await chainOf('access_log-platform')).map((item) => item.request_id)).toEqual(['left-behind']);
+    expect(segments()).toEqual([]);
+
+    await open();
+    expect(await JournaledAccessRecorder.settle(events, registry, journalDir)).toBe('held');
+  });
+
   it('lets one process hold the journal at a time', async () => {
     await open();
     await expect(JournaledAccessRecorder.open(events, registry, journalDir, () => undefined)).rejects.toBeInstanceOf(DirectoryInUseError);

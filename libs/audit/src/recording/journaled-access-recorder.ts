@@ -1,4 +1,5 @@
-import { BackendUnavailableError, ConcurrencyError, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
+import path from 'node:path';
+import { BackendUnavailableError, ConcurrencyError, DirectoryInUseError, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
 import { accessStream, GENESIS_HASH, link, type AccessEntry, type ChainLink } from '../domain/access-events.js';
 import { AccessJournal, type JournalRecord } from './access-journal.js';
 import { AccessRecorder, readChainHead } from './access-recorder.js';
@@ -106,6 +107,23 @@ export class JournaledAccessRecorder extends AccessRecorder {
     }
     await journal.discardRecovered();
     return recorder;
+  }
+
+  /**
+   * For tools working on the chains beside or instead of the api process
+   * (`npm run ops -- audit:verify`, exports, replays): stores what a stopped
+   * api process journaled and the store lacks. `held` when a running api
+   * process holds the journal (it stores its entries itself within a round).
+   */
+  static async settle(events: EventStore, registry: EventRegistry, dir: string): Promise<'stored' | 'held'> {
+    try {
+      const recorder = await JournaledAccessRecorder.open(events, registry, dir, () => undefined);
+      await recorder.onModuleDestroy();
+      return 'stored';
+    } catch (error) {
+      if (error instanceof DirectoryInUseError) return 'held';
+      throw error;
+    }
   }
 
   record(entry: AccessEntry): Promise<void> {
@@ -339,4 +357,9 @@ export class JournaledAccessRecorder extends AccessRecorder {
     for (const resolve of this.idle) resolve();
     this.idle.clear();
   }
+}
+
+/** Where the embedded store's access journal lives. */
+export function accessJournalDir(dataDir: string): string {
+  return path.join(dataDir, 'access-journal');
 }
