@@ -164,7 +164,11 @@ export class LogFollower {
     });
   }
 
-  /** Stops following (and restarting), then flushes and checkpoints what was handled; safe from inside the sink. */
+  /**
+   * Stops following (and restarting), then flushes and checkpoints what was
+   * handled. From inside the sink: awaited from its synchronous part (before
+   * its first `await`), or not awaited (`Subscription.stop`).
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
