@@ -166,8 +166,10 @@ export class LogFollower {
 
   /**
    * Stops following (and restarting), then flushes and checkpoints what was
-   * handled. From inside the sink: awaited from its synchronous part (before
-   * its first `await`), or not awaited (`Subscription.stop`).
+   * handled. From inside its own sink, await it only from the sink's
+   * synchronous part when the follower has no `open` (the sink is then called
+   * within the subscription handler's synchronous part); otherwise call it
+   * without awaiting (`void follower.stop()`): see `Subscription.stop`.
    */
   async stop(): Promise<void> {
     this.stopping = true;
