@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -306,5 +307,46 @@ describe('the optional-key access level', () => {
     expect(directory.byKeyHash(record.key_hash)).toBeDefined();
     expect(await caller(key)).toEqual({ status: 200, data: { kind: null, account_id: null } });
     expect((await call('GET', '/v2/me', key)).status).toBe(401);
+  });
+});
+
+/**
+ * In Node 20 one AsyncLocalStorage run (or any async hook) turns on promise hooks for every promise of the
+ * process, a few per cent of each request's CPU (ADR 0028). Jest turns them on itself, so the service runs
+ * from dist/ in a child process: without promise hooks a promise reaction runs with async id 0.
+ */
+describe('promise hooks', () => {
+  it('stay off in a service that has served keyed requests and run its log followers', () => {
+    const script = `
+      import 'reflect-metadata';
+      import { executionAsyncId } from 'node:async_hooks';
+      import { mkdtempSync } from 'node:fs';
+      import { tmpdir } from 'node:os';
+      import path from 'node:path';
+      const { AllInOneModule } = await import(path.resolve('dist/apps/all-in-one/src/all-in-one.module.js'));
+      const { serveHttp } = await import(path.resolve('dist/apps/api/src/serve.js'));
+      const { openRuntime } = await import(path.resolve('dist/apps/shared/runtime.js'));
+      const env = { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'location-api-hooks-')), ADMIN_API_KEY: ${JSON.stringify(ADMIN_KEY)}, LOG_LEVEL: 'silent', STARTER_DATA: 'false' };
+      const runtime = await openRuntime('location-api-test', env);
+      const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });
+      const issued = await fetch(running.url + '/v2/admin/keys', { method: 'POST', headers: { 'x-api-key': env.ADMIN_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'hooks', tier: 'free' }) });
+      const { key } = (await issued.json()).data;
+      const reversed = await fetch(running.url + '/v2/reverse?lat=5.6037&lng=-0.187', { headers: { 'x-api-key': key } });
+      const { code } = (await reversed.json()).data;
+      const looked = await fetch(running.url + '/v2/lookup?address=' + code, { headers: { 'x-api-key': key } });
+      const statuses = [issued.status, reversed.status, looked.status];
+      // The key directory and the audit followers have handled the new events by now.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await null;
+      const asyncId = executionAsyncId();
+      await running.close();
+      process.stdout.write(JSON.stringify({ statuses, asyncId }) + '\\n');
+      process.exit(0);
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '..'), encoding: 'utf8', timeout: 60_000 });
+    expect(child.stderr).toBe('');
+    const outcome = JSON.parse(child.stdout.trim().split('\n').pop()!) as { statuses: number[]; asyncId: number };
+    expect(outcome.statuses).toEqual([201, 200, 200]);
+    expect(outcome.asyncId).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import { cellToBoundary, cellToLatLng, greatCircleDistance } from 'h3-js';
+import { cellToBoundary, cellToLatLng } from 'h3-js';
+import { greatCircleMetres } from './great-circle.js';
 
 /** interface.md, "Provenance object": how a returned point was established. */
 export const PROVENANCE_SOURCES = ['device_gps', 'geocoded_text', 'third_party_match', 'user_confirmed', 'agent_verified'] as const;
@@ -51,7 +52,8 @@ export function callerPointProvenance(source: ProvenanceSource, accuracyM: numbe
 
 /** Centre-to-farthest-corner distance of a cell, in metres, rounded up to the decimetre; `centre` when the caller has it already. */
 export function cellRadiusMeters(cell: string, centre: [lat: number, lng: number] = cellToLatLng(cell) as [number, number]): number {
+  const [lat, lng] = centre;
   let farthest = 0;
-  for (const corner of cellToBoundary(cell)) farthest = Math.max(farthest, greatCircleDistance(centre, corner, 'm'));
+  for (const [cornerLat, cornerLng] of cellToBoundary(cell)) farthest = Math.max(farthest, greatCircleMetres(lat, lng, cornerLat, cornerLng));
   return Math.ceil(farthest * 10) / 10;
 }

@@ -311,6 +311,47 @@ export function describeEventStoreContract(
         await subscription.done;
         expect(seen).toEqual(['One']);
       });
+
+      it('stops from inside its own handler after an await, when the handler does not await the stop', async () => {
+        const s = stream('stopping-later');
+        const checkpoint = await store.headPosition();
+        await store.append(s, [event('One'), event('Two'), event('Three')], 'no_stream');
+        const seen: string[] = [];
+        const subscription: Subscription = store.subscribeToAll({ after: checkpoint, streamPrefixes: [s] }, async (e) => {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          seen.push(e.type);
+          void subscription.stop();
+        });
+        await subscription.done;
+        expect(seen).toEqual(['One']);
+      });
+
+      it('stopped from outside while its handler runs, waits for that handler to finish and delivers nothing after', async () => {
+        const s = stream('stopping-outside');
+        const checkpoint = await store.headPosition();
+        await store.append(s, [event('One'), event('Two')], 'no_stream');
+        let entered!: () => void;
+        const handling = new Promise<void>((resolve) => (entered = resolve));
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const seen: string[] = [];
+        const finished: string[] = [];
+        const subscription = store.subscribeToAll({ after: checkpoint, streamPrefixes: [s] }, async (e) => {
+          seen.push(e.type);
+          entered();
+          await gate;
+          finished.push(e.type);
+        });
+        await handling;
+        let stopped = false;
+        const stopping = subscription.stop().then(() => (stopped = true));
+        for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+        expect(stopped).toBe(false);
+        release();
+        await stopping;
+        expect(finished).toEqual(['One']);
+        expect(seen).toEqual(['One']);
+      });
     });
 
     describe('deleteStream', () => {

@@ -71,6 +71,12 @@ export interface SubscribeOptions {
 export interface Subscription {
   /** Resolves when the subscription stops; rejects if the handler or the source failed. */
   readonly done: Promise<void>;
+  /**
+   * Delivers nothing more and resolves once the loop has ended, the event being
+   * handled included. From inside the handler: a call before the handler's
+   * first `await` returns at once; after it, do not await the stop (it would
+   * wait for the handler that awaits it).
+   */
   stop(): Promise<void>;
 }
 

@@ -72,6 +72,43 @@ describe('LogFollower on the embedded adapters', () => {
     expect(follower.position).toBe(2n);
   });
 
+  it('stops from inside its own sink: awaited from the sink\'s synchronous part, not awaited after an await (Subscription.stop)', async () => {
+    const seenAtOnce: RecordedEvent[] = [];
+    const atOnce: LogFollower = follow({
+      streamPrefixes: ['a-'],
+      sink: {
+        handle: async (event) => {
+          seenAtOnce.push(event);
+          await atOnce.stop();
+        },
+      },
+    });
+    const seenLater: RecordedEvent[] = [];
+    const later: LogFollower = follow({
+      streamPrefixes: ['b-'],
+      // With `open`, the sink is reached after an await of the delivery.
+      open: async (event) => event,
+      sink: {
+        handle: async (event) => {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          seenLater.push(event);
+          void later.stop();
+        },
+      },
+    });
+    await atOnce.start();
+    await later.start();
+    await put('a-1', 1);
+    await put('a-1', 2);
+    await put('b-1', 3);
+    await put('b-1', 4);
+    await until(() => seenAtOnce.length > 0 && seenLater.length > 0);
+    // Time for a second delivery, had either gone on.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(values(seenAtOnce)).toEqual(['a-1=1']);
+    expect(values(seenLater)).toEqual(['b-1=3']);
+  });
+
   it('refuses to handle an unregistered event type', () => {
     expect(() => follow({ handles: ['Typo'], sink: { handle: () => undefined } })).toThrow(/Typo/);
   });

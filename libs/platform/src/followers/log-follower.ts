@@ -164,7 +164,13 @@ export class LogFollower {
     });
   }
 
-  /** Stops following (and restarting), then flushes and checkpoints what was handled; safe from inside the sink. */
+  /**
+   * Stops following (and restarting), then flushes and checkpoints what was
+   * handled. From inside its own sink, await it only from the sink's
+   * synchronous part when the follower has no `open` (the sink is then called
+   * within the subscription handler's synchronous part); otherwise call it
+   * without awaiting (`void follower.stop()`): see `Subscription.stop`.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);

@@ -56,6 +56,21 @@ class SearchQuery {
   lang?: string;
 }
 
+/** @Transform functions reading their other arguments, one limited to a group (class-transformer skips it without groups). */
+class TransformArgumentsQuery {
+  @Transform(({ value, key, obj, type, options }) => `${key}=${String(value)} of ${Object.keys(obj as object).join('+')} (${type}, unset ${String(options.exposeUnsetFields)})`)
+  @Transform(({ value }) => `[${String(value)}]`, { groups: ['admin'] })
+  @IsString()
+  @MaxLength(60)
+  label: string;
+
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
+  @Transform(({ value }) => (typeof value === 'string' ? `${value}!` : value))
+  @IsIn(['EN!', 'TW!'])
+  lang?: string;
+}
+
 class Inner {
   @IsString()
   name: string;
@@ -104,6 +119,7 @@ describe('the compiled query validation (ADR 0028)', () => {
   it('compiles flat DTOs, and declines nested ones', () => {
     expect(compileQueryPlan(PointQuery)?.properties.map((p) => p.name)).toEqual(['lat', 'lng', 'resolution', 'source']);
     expect(compileQueryPlan(SearchQuery)).toBeDefined();
+    expect(compileQueryPlan(TransformArgumentsQuery)).toBeDefined();
     expect(compileQueryPlan(NestedQuery)).toBeUndefined();
   });
 
@@ -120,6 +136,7 @@ describe('the compiled query validation (ADR 0028)', () => {
   it.each([
     ['PointQuery', PointQuery, ['lat', 'lng', 'resolution', 'source', 'extra']],
     ['SearchQuery', SearchQuery, ['q', 'limit', 'fuzzy', 'lang', 'other']],
+    ['TransformArgumentsQuery', TransformArgumentsQuery, ['label', 'lang', 'other']],
     ['NestedQuery', NestedQuery, ['inner', 'x']],
   ] as const)('answers %s queries exactly as class-validator does (value, class, or error and field)', async (_name, metatype, keys) => {
     let passes = 0;

@@ -1,5 +1,7 @@
 import { ValidationError, ValidationPipe, type ArgumentMetadata, type ValidationPipeOptions } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
+import { plainToInstance, TransformationType, type TransformFnParams } from 'class-transformer';
+import { defaultOptions as transformerDefaults } from 'class-transformer/cjs/constants/default-options.constant.js';
+import { defaultMetadataStorage as transformerMetadata } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
 import { InvalidParamError } from '../errors.js';
 
@@ -55,6 +57,8 @@ interface PropertyPlan {
 export interface QueryPlan {
   properties: PropertyPlan[];
   allowed: Set<string>;
+  /** The DTO instance of a query of allowed keys and string values, as class-transformer's plainToInstance builds it. */
+  instantiate: (query: Record<string, unknown>) => object;
 }
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -101,7 +105,49 @@ export function compileQueryPlan(metatype: new () => object): QueryPlan | undefi
   const allowed = new Set(properties.map((property) => property.name));
   // class-validator's whitelist looks at every own key of the instance, declared fields included.
   if (Object.keys(new metatype()).some((key) => !allowed.has(key))) return undefined;
-  return { properties, allowed };
+  return { properties, allowed, instantiate: compileInstantiation(metatype, allowed) };
+}
+
+type TransformFn = (params: TransformFnParams) => unknown;
+
+/**
+ * What plainToInstance(metatype, query) does for a query whose keys are all in
+ * `allowed` and whose values are all strings (passQuery's precondition), when
+ * the class uses no @Type, @Expose or @Exclude: a new instance, then each key
+ * of the query in order, its string unchanged by the untyped conversion, put
+ * through the property's @Transform functions (those without groups, in
+ * class-transformer's order, with the arguments it passes) and assigned. The
+ * transforms are looked up once here rather than in the metadata storage on
+ * every request. Any other class keeps plainToInstance itself. The
+ * differential spec (validation.spec.ts) compares the two on every DTO shape.
+ */
+function compileInstantiation(metatype: new () => object, allowed: ReadonlySet<string>): (query: Record<string, unknown>) => object {
+  const standard = (query: Record<string, unknown>) => plainToInstance(metatype, query) as object;
+  if (transformerMetadata.getStrategy(metatype) !== 'none') return standard;
+  if (transformerMetadata.getExposedProperties(metatype, TransformationType.PLAIN_TO_CLASS).length > 0) return standard;
+  if (transformerMetadata.getExcludedProperties(metatype, TransformationType.PLAIN_TO_CLASS).length > 0) return standard;
+  // class-transformer skips a key whose instance value is a function.
+  if (Object.values(new metatype()).some((value) => typeof value === 'function')) return standard;
+  const transforms = new Map<string, TransformFn[]>();
+  for (const name of allowed) {
+    if (transformerMetadata.findTypeMetadata(metatype, name) || transformerMetadata.findExposeMetadata(metatype, name) || transformerMetadata.findExcludeMetadata(metatype, name)) return standard;
+    const found = transformerMetadata
+      .findTransformMetadatas(metatype, name, TransformationType.PLAIN_TO_CLASS)
+      .filter((metadata) => !metadata.options || !metadata.options.groups || !metadata.options.groups.length)
+      .map((metadata) => metadata.transformFn as TransformFn);
+    transforms.set(name, found);
+  }
+  return (query) => {
+    // The options object plainToInstance hands its transforms: the defaults, copied per call as it does.
+    const options = { ...transformerDefaults };
+    const entity = new metatype() as Record<string, unknown>;
+    for (const key of Object.keys(query)) {
+      let value = query[key];
+      for (const transform of transforms.get(key)!) value = transform({ value, key, obj: query, type: TransformationType.PLAIN_TO_CLASS, options });
+      entity[key] = value;
+    }
+    return entity;
+  };
 }
 
 /**
@@ -114,7 +160,7 @@ export function passQuery(plan: QueryPlan, metatype: new () => object, query: Re
     // An unknown key is refused by the whitelist; arrays (a repeated parameter) and anything not a string go the standard way.
     if (!plan.allowed.has(key) || typeof value !== 'string') return undefined;
   }
-  const entity = plainToInstance(metatype, query) as Record<string, unknown>;
+  const entity = plan.instantiate(query) as Record<string, unknown>;
   if (entity.constructor !== metatype) return undefined;
   for (const property of plan.properties) {
     const value = entity[property.name];

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { greatCircleDistance } from 'h3-js';
 import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
+import { greatCircleMetres } from '../../domain/great-circle.js';
 import { callerPointProvenance } from '../../domain/provenance.js';
 import { ReverseRequest } from './reverse.request.js';
 
@@ -33,7 +33,7 @@ export class ReverseController {
       cell: centre.cell,
       lat: centre.lat,
       lng: centre.lng,
-      distance_m: Math.round(greatCircleDistance([query.lat, query.lng], point, 'm') * 10) / 10,
+      distance_m: Math.round(greatCircleMetres(query.lat, query.lng, centre.lat, centre.lng) * 10) / 10,
       provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracy_m, centre.cell, this.clock.now(), point),
     };
   }

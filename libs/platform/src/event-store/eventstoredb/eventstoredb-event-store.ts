@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   ANY,
@@ -67,8 +66,6 @@ export const UNKNOWN_POSITION = -1n;
 const READ_ALL_PAGE = 500;
 /** Keys EventStoreDB (or the client's metadata mapping) reserves; custom entries must avoid them. */
 const RESERVED_METADATA_KEYS = new Set(['maxAge', 'maxCount', 'truncateBefore', 'cacheControl', 'acl']);
-/** Lets `stop()` tell whether it was called from inside its own handler, where awaiting the loop would deadlock. */
-const runningHandler = new AsyncLocalStorage<EventStoreDbSubscription>();
 
 export class EventStoreDbEventStore implements EventStore {
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
@@ -254,6 +251,8 @@ export class EventStoreDbEventStore implements EventStore {
 class EventStoreDbSubscription implements Subscription {
   readonly done: Promise<void>;
   private stopped = false;
+  /** True while the handler's synchronous part runs: see stop(). */
+  private inHandlerCall = false;
 
   constructor(
     private readonly source: AllStreamSubscription,
@@ -264,11 +263,18 @@ class EventStoreDbSubscription implements Subscription {
     this.done = this.run(after, prefixes, handler);
   }
 
+  /**
+   * As the embedded store's (embedded-event-store.ts, EmbeddedSubscription.stop):
+   * a call from the handler's synchronous part does not wait for the loop; any
+   * other call waits for it, an event being handled included, so a handler
+   * stopping its own subscription after an await must not await that stop.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    const fromHandler = this.inHandlerCall;
     // A source that already ended (server error, handler failure) has nothing left to cancel.
     await this.source.unsubscribe().catch(() => undefined);
-    if (runningHandler.getStore() === this) return;
+    if (fromHandler) return;
     await this.done.catch(() => undefined);
   }
 
@@ -281,7 +287,14 @@ class EventStoreDbSubscription implements Subscription {
         // The server filter already applies; these guards keep the "strictly after" and no-system-events rules exact.
         if (!event || event.position.commit <= after || isSystemEvent(event)) continue;
         if (prefixes && !prefixes.some((p) => event.streamId.startsWith(p))) continue;
-        await runningHandler.run(this, () => handler(toRecorded(event)));
+        let handled: Promise<void> | void;
+        this.inHandlerCall = true;
+        try {
+          handled = handler(toRecorded(event));
+        } finally {
+          this.inHandlerCall = false;
+        }
+        await handled;
       }
     } catch (error) {
       if (!this.stopped) throw error;
