@@ -3,21 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { EmbeddedEventStore, EventRegistry, type EventStore } from '../../../platform/src/index.js';
-import { verifyChain, type AccessEntry, type ApiAccessRecorded } from '../domain/access-events.js';
+import { verifyChain, type ApiAccessRecorded } from '../domain/access-events.js';
 import { auditEventTypes } from '../event-types.js';
 import { StoreAccessRecorder } from './access-recorder.js';
+import { accessEntry as entry } from './testing/access-entry.js';
 
-const entry = (account: string | null, requestId: string): AccessEntry => ({
-  account_id: account,
-  key_prefix: 'abcd1234…',
-  principal_kind: 'key',
-  method: 'GET',
-  path: '/v2/me',
-  status: 200,
-  client_ip: '203.0.113.9',
-  at: new Date().toISOString(),
-  request_id: requestId,
-});
 
 describe('AccessRecorder on the embedded event store', () => {
   let events: EventStore;

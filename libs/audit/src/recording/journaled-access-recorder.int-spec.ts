@@ -5,22 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { DirectoryInUseError, EmbeddedEventStore, EventRegistry, type EventStore } from '../../../platform/src/index.js';
-import { link, verifyChain, type AccessEntry, type ApiAccessRecorded } from '../domain/access-events.js';
+import { link, verifyChain, type ApiAccessRecorded } from '../domain/access-events.js';
 import { auditEventTypes } from '../event-types.js';
 import { AccessJournal } from './access-journal.js';
 import { JournaledAccessRecorder } from './journaled-access-recorder.js';
+import { accessEntry as entry } from './testing/access-entry.js';
 
-const entry = (account: string | null, requestId: string): AccessEntry => ({
-  account_id: account,
-  key_prefix: 'abcd1234…',
-  principal_kind: 'key',
-  method: 'GET',
-  path: '/v2/me',
-  status: 200,
-  client_ip: '203.0.113.9',
-  at: new Date().toISOString(),
-  request_id: requestId,
-});
 
 const registry = new EventRegistry().register(...auditEventTypes);
 const register = fileURLToPath(new URL('../../../platform/src/testing/register-ts.mjs', import.meta.url));

@@ -11,22 +11,13 @@
 import { EmbeddedEventStore, EventRegistry } from '../../../../platform/src/index.js';
 import { auditEventTypes } from '../../event-types.js';
 import { JournaledAccessRecorder } from '../journaled-access-recorder.js';
+import { accessEntry } from './access-entry.js';
 
 const [storeDir, journalDir, stored, journaled, segmentBytes] = process.argv.slice(2);
 
 const events = await EmbeddedEventStore.open(storeDir);
 const recorder = await JournaledAccessRecorder.open(events, new EventRegistry().register(...auditEventTypes), journalDir, () => undefined, { segmentBytes: Number(segmentBytes) });
-const entry = (index: number) => ({
-  account_id: index % 3 === 0 ? null : 'acct_1',
-  key_prefix: 'abcd1234…',
-  principal_kind: 'key',
-  method: 'GET',
-  path: '/v2/me',
-  status: 200,
-  client_ip: '203.0.113.9',
-  at: new Date().toISOString(),
-  request_id: `r${index}`,
-});
+const entry = (index: number) => accessEntry(index % 3 === 0 ? null : 'acct_1', `r${index}`);
 
 await Promise.all(Array.from({ length: Number(stored) }, (_, index) => recorder.record(entry(index))));
 await recorder.applied();
