@@ -188,15 +188,17 @@ describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () 
     await expect(JournaledAccessRecorder.open(events, registry, journalDir, () => undefined)).rejects.toBeInstanceOf(DirectoryInUseError);
   });
 
-  it('keeps answering while the store fails (the journal holds the entries), and stores them once it recovers', async () => {
+  it('keeps answering while the store fails (the journal holds the entries), and stores them once it recovers, each chain once', async () => {
     const recorder = await open();
     const append = events.append.bind(events);
     let failing = true;
-    const spy = jest.spyOn(events, 'append').mockImplementation((...args) => (failing ? Promise.reject(new Error('disk full')) : append(...args)));
-    await recorder.record(entry('acct_2', 'while-failing'));
+    // One chain's appends fail, the other's in the same round succeed: only the failed one may go again.
+    const spy = jest.spyOn(events, 'append').mockImplementation((stream, ...rest) => (failing && stream === 'access_log-acct_2' ? Promise.reject(new Error('disk full')) : append(stream, ...rest)));
+    await Promise.all([recorder.record(entry('acct_2', 'while-failing')), recorder.record(entry('acct_4', 'beside-it'))]);
     await expect(recorder.applied()).rejects.toThrow(/not readable right now/);
     failing = false;
     await recorder.record(entry('acct_2', 'after'));
+    await recorder.record(entry('acct_4', 'after'));
     // The round is retried after a pause (APPLY_RETRY_MS); until then applied() keeps refusing.
     for (;;) {
       const outcome = await recorder.applied().then(
@@ -208,5 +210,9 @@ describe('JournaledAccessRecorder (embedded store, ADR 0004 "The journal")', () 
     }
     spy.mockRestore();
     expect((await chainOf('access_log-acct_2')).map((item) => item.request_id)).toEqual(['while-failing', 'after']);
+    const beside = await chainOf('access_log-acct_4');
+    expect(beside.map((item) => item.request_id)).toEqual(['beside-it', 'after']);
+    expect(verifyChain(beside)).toMatchObject({ ok: true, entries: 2 });
   });
+
 });

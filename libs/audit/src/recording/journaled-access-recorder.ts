@@ -264,23 +264,31 @@ export class JournaledAccessRecorder extends AccessRecorder {
       records.push(record);
     }
     this.applying = true;
-    Promise.all([...byStream].map(([stream, records]) => this.store(stream, records))).then(
-      () => {
-        this.applying = false;
+    const chains = [...byStream];
+    void Promise.allSettled(chains.map(([stream, records]) => this.store(stream, records))).then((outcomes) => {
+      this.applying = false;
+      // A chain whose append failed goes again; the others are stored and must not be appended twice.
+      const failed = new Set<string>();
+      let error: unknown;
+      outcomes.forEach((outcome, index) => {
+        if (outcome.status === 'rejected') {
+          failed.add(chains[index][0]);
+          error ??= outcome.reason;
+        }
+      });
+      const done = failed.size === 0 ? round : round.filter(({ record }) => !failed.has(record.stream));
+      this.stored += done.length;
+      const perSegment = new Map<number, number>();
+      for (const { segment } of done) perSegment.set(segment, (perSegment.get(segment) ?? 0) + 1);
+      for (const [segment, count] of perSegment) this.journal.markApplied(segment, count);
+      if (failed.size === 0) {
         this.applyError = undefined;
-        this.stored += round.length;
-        const perSegment = new Map<number, number>();
-        for (const { segment } of round) perSegment.set(segment, (perSegment.get(segment) ?? 0) + 1);
-        for (const [segment, count] of perSegment) this.journal.markApplied(segment, count);
         this.settleWaiters();
         this.scheduleApply();
-        this.notifyIdle();
-      },
-      (error: unknown) => {
-        // The records stay in the journal (durable) and in order: try the round again later.
-        this.applying = false;
+      } else {
+        // The records stay in the journal (durable) and in order: try those chains again later.
         this.applyError = error;
-        this.toApply = round.concat(this.toApply);
+        this.toApply = round.filter(({ record }) => failed.has(record.stream)).concat(this.toApply);
         this.onError('appending journaled access entries to the event store failed; retrying', error);
         for (const waiter of this.waiters.splice(0)) waiter.reject(new BackendUnavailableError('the access trail is not readable right now; try again'));
         this.retryTimer = setTimeout(() => {
@@ -288,9 +296,9 @@ export class JournaledAccessRecorder extends AccessRecorder {
           this.apply();
         }, APPLY_RETRY_MS);
         this.retryTimer.unref();
-        this.notifyIdle();
-      },
-    );
+      }
+      this.notifyIdle();
+    });
   }
 
   /** Appends one chain's records at the revision this process expects; on a conflict, finds out what the store has. */
