@@ -1,16 +1,6 @@
 import { cellToBoundary, cellToLatLng, greatCircleDistance, latLngToCell } from 'h3-js';
 import { greatCircleMetres } from './great-circle.js';
-
-/** Deterministic pseudo-random numbers in [0, 1). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../platform/src/testing/seeded-random.js';
 
 describe('greatCircleMetres', () => {
   it('is h3-js greatCircleDistance in metres, bit for bit, from neighbouring points to antipodes', () => {

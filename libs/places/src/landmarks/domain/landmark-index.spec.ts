@@ -1,17 +1,7 @@
 import { distanceMetres } from '../../domain/geo.js';
 import type { Place } from '../../domain/place.js';
 import { contains, LandmarkIndex, type Rectangle } from './landmark-index.js';
-
-/** A deterministic pseudo-random stream (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../../platform/src/testing/seeded-random.js';
 
 function place(id: number, lat: number, lng: number, feature = 'amenity=bank'): Place {
   return {
