@@ -2,12 +2,12 @@ import { closeSync, constants, fdatasyncSync, mkdirSync, openSync, readdirSync, 
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DirectoryLock } from '../../../platform/src/index.js';
-import type { ApiAccessRecorded } from '../domain/access-events.js';
+import type { AccessEntry } from '../domain/access-events.js';
 
-/** One linked access event, as the journal holds it until the event store has it. */
+/** One access entry as the journal holds it until the event store has it; `n` counts the journal's records. */
 export interface JournalRecord {
-  stream: string;
-  data: ApiAccessRecorded['data'];
+  n: number;
+  entry: AccessEntry;
 }
 
 /** A segment's size (tests pass smaller): written with zeros before use, so a commit never changes the file's size. */
@@ -27,7 +27,7 @@ interface Segment {
 }
 
 /**
- * The access trail's write-ahead file (ADR 0004, "The journal"): linked access
+ * The access trail's write-ahead file (ADR 0004, "The journal"): access
  * events, one JSON line each, written into numbered segments opened with
  * O_DSYNC, so one `write` is one durable group commit and costs one hand-over
  * to libuv's thread pool and one back. The caller keeps at most one write in
@@ -40,10 +40,11 @@ interface Segment {
  * background once the current one is half full. On reading, the records end at
  * the first zero byte.
  *
- * The journal is a buffer, not the record: every line is also appended to the
- * event store, and a segment is deleted once the store holds all of its lines
- * durably. What a crash leaves behind is read back by `open` and applied again
- * (the chain's sequence numbers tell what the store already has).
+ * The journal is a buffer, not the record: every entry is also appended to the
+ * event store, and a segment is deleted once the store holds all of it
+ * durably. What a crash leaves behind is read back by `open` and stored by the
+ * next process (the record numbers, kept in the stored events' metadata, tell
+ * what the store already has).
  *
  * One process owns the directory (DirectoryLock); a second is refused.
  */
@@ -65,29 +66,22 @@ export class AccessJournal {
    * Takes the directory and reads what an earlier process left: the records of
    * every segment, in write order. A line cut short by a crash ends the read
    * (it was never acknowledged); a damaged line before the end is refused.
-   * Call `discardRecovered` once those records are durable in the event store.
+   * The caller stores those records and then deletes the directory.
    */
-  static async open(dir: string, segmentBytes = SEGMENT_BYTES): Promise<{ journal: AccessJournal; recovered: JournalRecord[] }> {
+  static async open(dir: string, segmentBytes = SEGMENT_BYTES, options: { waitMs?: number; prepare?: boolean } = {}): Promise<{ journal: AccessJournal; recovered: JournalRecord[] }> {
     mkdirSync(dir, { recursive: true });
-    const lock = await DirectoryLock.acquire(dir, { what: 'Access journal directory' });
+    const lock = await DirectoryLock.acquire(dir, { what: 'Access journal directory', waitMs: options.waitMs });
     try {
       const numbers = segmentNumbers(dir);
       const recovered: JournalRecord[] = [];
       for (const number of numbers) recovered.push(...readSegment(path.join(dir, segmentName(number))));
       const journal = new AccessJournal(dir, lock, (numbers.at(-1) ?? 0) + 1, segmentBytes);
-      journal.segments.push(await journal.prepare(segmentBytes));
+      // A journal opened only to read what it holds (recovery) gets no segment to write to.
+      if (options.prepare !== false) journal.segments.push(await journal.prepare(segmentBytes));
       return { journal, recovered };
     } catch (error) {
       await lock.release();
       throw error;
-    }
-  }
-
-  /** Deletes the segments `open` found (their records are now in the event store). */
-  async discardRecovered(): Promise<void> {
-    const first = this.segments[0]?.number ?? this.nextNumber;
-    for (const number of segmentNumbers(this.dir)) {
-      if (number < first) await rm(path.join(this.dir, segmentName(number)), { force: true });
     }
   }
 
@@ -104,8 +98,8 @@ export class AccessJournal {
     let text = '';
     for (const record of records) text += `${JSON.stringify(record)}\n`;
     const bytes = Buffer.from(text);
-    const current = this.segments.at(-1)!;
-    if (current.bytes + bytes.length <= current.size) {
+    const current = this.segments.at(-1);
+    if (current && current.bytes + bytes.length <= current.size) {
       this.writeTo(current, bytes, records.length, done);
       return;
     }
@@ -259,6 +253,6 @@ function readSegment(file: string): JournalRecord[] {
 
 function parseRecord(line: string): JournalRecord {
   const record = JSON.parse(line) as JournalRecord;
-  if (typeof record?.stream !== 'string' || typeof record.data?.seq !== 'number' || typeof record.data.hash !== 'string') throw new Error('not a journal record');
+  if (typeof record?.n !== 'number' || typeof record.entry?.request_id !== 'string') throw new Error('not a journal record');
   return record;
 }

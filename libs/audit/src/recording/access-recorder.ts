@@ -19,6 +19,8 @@ export interface AccessRecorderOptions {
 
 interface Waiting {
   entry: AccessEntry;
+  /** Added to the event's metadata (the journal's record id). */
+  note?: Record<string, unknown>;
   /** Arrival order, so batches re-queued after a failure keep their place. */
   order: number;
   attempts: number;
@@ -86,14 +88,15 @@ export class StoreAccessRecorder extends AccessRecorder {
     super();
   }
 
-  record(entry: AccessEntry): Promise<void> {
+  /** `note` goes into the stored event's metadata (the journal names its record there). */
+  record(entry: AccessEntry, note?: Record<string, unknown>): Promise<void> {
     const stream = accessStream(entry.account_id);
     let chain = this.chains.get(stream);
     if (!chain) {
       chain = { known: false, queue: [], inFlight: 0, draining: false, loading: false };
       this.chains.set(stream, chain);
     }
-    const queued = new Promise<void>((resolve, reject) => chain.queue.push({ entry, order: this.arrivals++, attempts: 0, resolve, reject }));
+    const queued = new Promise<void>((resolve, reject) => chain.queue.push({ entry, note, order: this.arrivals++, attempts: 0, resolve, reject }));
     this.pump(stream, chain);
     return queued;
   }
@@ -156,7 +159,10 @@ export class StoreAccessRecorder extends AccessRecorder {
       .append(
         stream,
         // The store serialises the data at once; no copy is needed.
-        linked.map((event) => ({ type: event.type, data: event.data as unknown as Record<string, unknown>, metadata })),
+        linked.map((event, index) => {
+          const note = batch[index].note;
+          return { type: event.type, data: event.data as unknown as Record<string, unknown>, metadata: note ? { ...metadata, ...note } : metadata };
+        }),
         expected,
       )
       .then(

@@ -1,40 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { BackendUnavailableError, ConcurrencyError, DirectoryInUseError, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
-import { accessStream, GENESIS_HASH, link, type AccessEntry, type ChainLink } from '../domain/access-events.js';
+import { BackendUnavailableError, DirectoryInUseError, StreamNotFoundError, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
+import { accessStream, type AccessEntry } from '../domain/access-events.js';
 import { AccessJournal, type JournalRecord } from './access-journal.js';
-import { AccessRecorder, readChainHead } from './access-recorder.js';
+import { AccessRecorder, StoreAccessRecorder } from './access-recorder.js';
 
 /** Entries committed to the journal in one write at most. */
 const MAX_WRITE = 1000;
-/** Records appended to the event store in one round at most. */
+/** Records handed to the store in one round at most. */
 const MAX_APPLY = 5000;
 /**
  * How long journaled records gather before a round goes to the store. A round
- * is one LMDB transaction whatever its size, and a durable commit costs ~0.5 ms
- * of CPU, so rounds per second, not records, set the store's share of the
- * audit's cost. Readers in this process do not wait for it (`applied()` starts
- * a round at once); other processes see an entry this much later.
+ * is one LMDB transaction per chain whatever its size, and a durable commit
+ * costs ~0.5 ms of CPU, so rounds per second, not records, set the store's
+ * share of the audit's cost. Readers in this process do not wait for it
+ * (`applied()` starts a round at once); other processes see an entry this much
+ * later.
  */
 const APPLY_DELAY_MS = 25;
 /** Pause before the store is tried again after a failed append (the entries wait safely in the journal). */
 const APPLY_RETRY_MS = 1000;
+/** Where in a stored event's metadata the journal names its record: `<journal>:<n>`. */
+const JOURNAL_NOTE = 'journal';
+/** Events read per page while looking for what a dead journal already stored. */
+const SCAN_PAGE = 256;
 
 interface Waiting {
-  stream: string;
   entry: AccessEntry;
   resolve: () => void;
   reject: (error: unknown) => void;
-}
-
-interface Chain {
-  /** Last link given out (journaled or being journaled); undefined for an empty chain. */
-  head?: ChainLink;
-  /** Revision of the chain's last event in the store; -1n for none. */
-  stored: bigint;
-  known: boolean;
-  /** Entries waiting for the head to be read from the store. */
-  pending: Waiting[];
-  loading: boolean;
 }
 
 interface Applying {
@@ -42,24 +37,30 @@ interface Applying {
   segment: number;
 }
 
+export interface JournaledAccessRecorderOptions {
+  /** Journal segment size (tests pass small ones); default 4 MB. */
+  segmentBytes?: number;
+}
+
 /**
- * The access recorder of the embedded store (ADR 0004, "The journal"). This
- * process is each chain's only writer, so it links entries in memory and makes
- * them durable in the AccessJournal: one O_DSYNC write per group of requests,
- * one thread-pool hand-over each way. A request is answered once its entry is
- * in the journal. The linked entries are then appended to the event store in
- * large rounds, off the request path, and a journal segment is deleted once the
- * store holds every entry in it. After a crash, `open` appends to the store
- * what the journal holds and the store lacks before anything is served.
+ * The access recorder of the embedded store (ADR 0004, "The journal"). A
+ * request is answered once its entry is durable in this process's
+ * AccessJournal: one O_DSYNC write per group of requests, one thread-pool
+ * hand-over each way. The journaled entries then go to the event store in
+ * rounds, off the request path, through a StoreAccessRecorder, which links
+ * them into their chains (and relinks after another api process's appends:
+ * several may share one `DATA_DIR`, each with a journal of its own). Each
+ * stored event names its journal record in its metadata, so after a crash the
+ * next process to open the journal root stores exactly what is missing, once.
  *
- * Readers of the chains in this process call `applied()` first (the admin and
- * banking audit logs, exports, as-of replays), so an answered request is in
- * what they read; other processes read it once the round lands (milliseconds).
+ * Readers of the chains in this process call `applied()` first (exports,
+ * as-of replays), so an answered request is in what they read; other
+ * processes read it once the round lands (milliseconds).
  */
 export class JournaledAccessRecorder extends AccessRecorder {
-  private readonly chains = new Map<string, Chain>();
   private queue: Waiting[] = [];
   private writing = false;
+  private next = 0;
   private toApply: Applying[] = [];
   private applying = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -74,71 +75,43 @@ export class JournaledAccessRecorder extends AccessRecorder {
   private applyError: unknown;
   /** Set when the journal can no longer be trusted to take writes: every request is refused (fail closed). */
   private broken: Error | undefined;
-  private readonly metadata: Record<string, unknown>;
 
   private constructor(
-    private readonly events: EventStore,
-    registry: EventRegistry,
+    private readonly store: StoreAccessRecorder,
     private readonly journal: AccessJournal,
+    private readonly name: string,
+    private readonly dir: string,
     private readonly onError: (message: string, error: unknown) => void,
   ) {
     super();
-    this.metadata = registry.metadataFor('ApiAccessRecorded');
   }
 
   /**
-   * Opens the journal in `dir` (refused while another process holds it) and
-   * appends to the store whatever an earlier process journaled but did not store.
+   * Stores what stopped processes left in the journals under `root`, then
+   * opens a journal of this process's own there.
    */
-  static async open(
-    events: EventStore,
-    registry: EventRegistry,
-    dir: string,
-    onError: (message: string, error: unknown) => void,
-    options: { segmentBytes?: number } = {},
-  ): Promise<JournaledAccessRecorder> {
-    const { journal, recovered } = await AccessJournal.open(dir, options.segmentBytes);
-    const recorder = new JournaledAccessRecorder(events, registry, journal, onError);
-    try {
-      await recorder.recover(recovered);
-    } catch (error) {
-      await journal.close();
-      throw error;
-    }
-    await journal.discardRecovered();
-    return recorder;
+  static async open(events: EventStore, registry: EventRegistry, root: string, onError: (message: string, error: unknown) => void, options: JournaledAccessRecorderOptions = {}): Promise<JournaledAccessRecorder> {
+    await storeAbandoned(events, registry, root);
+    const name = randomBytes(6).toString('hex');
+    const dir = path.join(root, name);
+    const { journal } = await AccessJournal.open(dir, options.segmentBytes);
+    return new JournaledAccessRecorder(new StoreAccessRecorder(events, registry, { maxInFlight: 1 }), journal, name, dir, onError);
   }
 
   /**
    * For tools working on the chains beside or instead of the api process
-   * (`npm run ops -- audit:verify`, exports, replays): stores what a stopped
-   * api process journaled and the store lacks. `held` when a running api
-   * process holds the journal (it stores its entries itself within a round).
+   * (`npm run ops -- audit:verify`, exports, replays): stores what stopped
+   * api processes journaled and the store lacks. `held` when a running api
+   * process holds a journal (it stores its entries itself within a round).
    */
-  static async settle(events: EventStore, registry: EventRegistry, dir: string): Promise<'stored' | 'held'> {
-    try {
-      const recorder = await JournaledAccessRecorder.open(events, registry, dir, () => undefined);
-      await recorder.onModuleDestroy();
-      return 'stored';
-    } catch (error) {
-      if (error instanceof DirectoryInUseError) return 'held';
-      throw error;
-    }
+  static async settle(events: EventStore, registry: EventRegistry, root: string): Promise<'stored' | 'held'> {
+    return (await storeAbandoned(events, registry, root)) > 0 ? 'held' : 'stored';
   }
 
   record(entry: AccessEntry): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    const stream = accessStream(entry.account_id);
-    let chain = this.chains.get(stream);
-    if (!chain) {
-      chain = { stored: -1n, known: false, pending: [], loading: false };
-      this.chains.set(stream, chain);
-    }
-    const known = chain.known;
-    const target = known ? this.queue : chain.pending;
-    const queued = new Promise<void>((resolve, reject) => target.push({ stream, entry, resolve, reject }));
-    if (known) this.write();
-    else if (!chain.loading) this.loadHead(stream, chain);
+    const queued = new Promise<void>((resolve, reject) => this.queue.push({ entry, resolve, reject }));
+    this.write();
     return queued;
   }
 
@@ -154,9 +127,8 @@ export class JournaledAccessRecorder extends AccessRecorder {
     this.flushing = true;
     try {
       this.applyNow();
-      while (this.queue.length > 0 || this.writing || this.toApply.length > 0 || this.applying || [...this.chains.values()].some((chain) => chain.loading || chain.pending.length > 0)) {
+      while (this.queue.length > 0 || this.writing || this.toApply.length > 0 || this.applying) {
         const journalDone = !this.writing && this.queue.length === 0;
-        if (this.broken && journalDone && !this.applying && this.toApply.length === 0) return;
         // The store is refusing rounds: what it lacks is safe in the journal and goes in on the next start.
         if (this.applyError !== undefined && journalDone && !this.applying) return;
         await new Promise<void>((resolve) => this.idle.add(resolve));
@@ -171,28 +143,11 @@ export class JournaledAccessRecorder extends AccessRecorder {
     clearTimeout(this.retryTimer);
     clearTimeout(this.applyTimer);
     await this.journal.close();
+    // Every segment went to the store: the directory goes too (a later start finds nothing to do).
+    if (this.toApply.length === 0 && this.stored >= this.journaled) rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private loadHead(stream: string, chain: Chain): void {
-    chain.loading = true;
-    readChainHead(this.events, stream).then(
-      (head) => {
-        chain.loading = false;
-        chain.known = true;
-        chain.head = head && { prevHash: head.prevHash, seq: head.seq };
-        chain.stored = head ? head.revision : -1n;
-        for (const waiting of chain.pending.splice(0)) this.queue.push(waiting);
-        this.write();
-      },
-      (error: unknown) => {
-        chain.loading = false;
-        for (const waiting of chain.pending.splice(0)) waiting.reject(error);
-        this.notifyIdle();
-      },
-    );
-  }
-
-  /** Links what is queued and commits it to the journal: one write in flight, the next gathers meanwhile. */
+  /** Commits what is queued to the journal: one write in flight, the next gathers meanwhile. */
   private write(): void {
     if (this.writing || this.queue.length === 0) return;
     if (this.broken) {
@@ -202,23 +157,16 @@ export class JournaledAccessRecorder extends AccessRecorder {
     }
     const batch = this.queue.length <= MAX_WRITE ? this.queue : this.queue.slice(0, MAX_WRITE);
     this.queue = this.queue.length <= MAX_WRITE ? [] : this.queue.slice(MAX_WRITE);
-    const before = new Map<Chain, ChainLink | undefined>();
-    const records: JournalRecord[] = new Array(batch.length);
-    for (let index = 0; index < batch.length; index++) {
-      const { stream, entry } = batch[index];
-      const chain = this.chains.get(stream)!;
-      if (!before.has(chain)) before.set(chain, chain.head);
-      const [event] = link([entry], chain.head);
-      chain.head = { prevHash: event.data.hash, seq: event.data.seq };
-      records[index] = { stream, data: event.data };
-    }
+    const first = this.next;
+    const records: JournalRecord[] = batch.map((waiting, index) => ({ n: first + index, entry: waiting.entry }));
+    this.next += records.length;
     this.writing = true;
     this.journal.append(records, (error, segment) => {
       this.writing = false;
       if (error) {
-        // The batch is not in the journal (the journal cut it off again) or the journal is unusable: either way
-        // its links were never given out, so the chains go back to where they were and the requests get 503.
-        for (const [chain, head] of before) chain.head = head;
+        // The journal cut the write off again (or cannot be written at all): those requests get 503, and their
+        // numbers are given out again.
+        if (this.next === first + records.length) this.next = first;
         for (const waiting of batch) waiting.reject(error);
         this.onError('access journal write failed; the requests were refused', error);
         if (!this.journal.usable) this.broken = new Error('the access journal cannot be written');
@@ -252,43 +200,33 @@ export class JournaledAccessRecorder extends AccessRecorder {
     this.apply();
   }
 
-  /** Appends journaled records to the store: one round in flight, each chain's records in one append. */
+  /** Hands journaled records to the store recorder (one append per chain for the round); one round in flight. */
   private apply(): void {
     if (this.applying || this.retryTimer || this.applyTimer || this.toApply.length === 0) return;
     const round = this.toApply.length <= MAX_APPLY ? this.toApply : this.toApply.slice(0, MAX_APPLY);
     this.toApply = this.toApply.length <= MAX_APPLY ? [] : this.toApply.slice(MAX_APPLY);
-    const byStream = new Map<string, JournalRecord[]>();
-    for (const { record } of round) {
-      let records = byStream.get(record.stream);
-      if (!records) byStream.set(record.stream, (records = []));
-      records.push(record);
-    }
     this.applying = true;
-    const chains = [...byStream];
-    void Promise.allSettled(chains.map(([stream, records]) => this.store(stream, records))).then((outcomes) => {
+    void Promise.allSettled(round.map(({ record }) => this.store.record(record.entry, { [JOURNAL_NOTE]: `${this.name}:${record.n}` }))).then((outcomes) => {
       this.applying = false;
-      // A chain whose append failed goes again; the others are stored and must not be appended twice.
-      const failed = new Set<string>();
+      const failed: Applying[] = [];
       let error: unknown;
+      const perSegment = new Map<number, number>();
       outcomes.forEach((outcome, index) => {
         if (outcome.status === 'rejected') {
-          failed.add(chains[index][0]);
+          failed.push(round[index]);
           error ??= outcome.reason;
-        }
+        } else perSegment.set(round[index].segment, (perSegment.get(round[index].segment) ?? 0) + 1);
       });
-      const done = failed.size === 0 ? round : round.filter(({ record }) => !failed.has(record.stream));
-      this.stored += done.length;
-      const perSegment = new Map<number, number>();
-      for (const { segment } of done) perSegment.set(segment, (perSegment.get(segment) ?? 0) + 1);
+      this.stored += round.length - failed.length;
       for (const [segment, count] of perSegment) this.journal.markApplied(segment, count);
-      if (failed.size === 0) {
+      if (failed.length === 0) {
         this.applyError = undefined;
         this.settleWaiters();
         this.scheduleApply();
       } else {
-        // The records stay in the journal (durable) and in order: try those chains again later.
+        // The failed records stay in the journal (durable) and go again later; the stored ones must not.
         this.applyError = error;
-        this.toApply = round.filter(({ record }) => failed.has(record.stream)).concat(this.toApply);
+        this.toApply = failed.concat(this.toApply);
         this.onError('appending journaled access entries to the event store failed; retrying', error);
         for (const waiter of this.waiters.splice(0)) waiter.reject(new BackendUnavailableError('the access trail is not readable right now; try again'));
         this.retryTimer = setTimeout(() => {
@@ -299,57 +237,6 @@ export class JournaledAccessRecorder extends AccessRecorder {
       }
       this.notifyIdle();
     });
-  }
-
-  /** Appends one chain's records at the revision this process expects; on a conflict, finds out what the store has. */
-  private async store(stream: string, records: JournalRecord[]): Promise<void> {
-    const chain = this.chains.get(stream)!;
-    try {
-      await this.events.append(stream, this.eventsOf(records), chain.stored < 0n ? 'no_stream' : chain.stored);
-      chain.stored += BigInt(records.length);
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
-      chain.stored = await this.reconcile(stream, records);
-    }
-  }
-
-  /**
-   * Appends to a chain the records the store does not have yet, checking that
-   * they continue it: what is already stored (an append that landed although
-   * its answer was lost, or a replayed journal) is skipped; a chain that went
-   * another way (a second writer) is refused rather than forked. Returns the
-   * stream's last revision.
-   */
-  private async reconcile(stream: string, records: JournalRecord[]): Promise<bigint> {
-    const head = await readChainHead(this.events, stream);
-    const missing = records.filter((record) => record.data.seq > (head?.seq ?? -1));
-    if (missing.length === 0) return head ? head.revision : -1n;
-    let prevHash = head?.prevHash ?? GENESIS_HASH;
-    let seq = (head?.seq ?? -1) + 1;
-    for (const { data } of missing) {
-      if (data.seq !== seq || data.prev_hash !== prevHash) {
-        throw new Error(`access chain ${stream}: journal entry ${data.seq} does not continue the stored chain at ${seq - 1}; another process wrote to it`);
-      }
-      prevHash = data.hash;
-      seq++;
-    }
-    const result = await this.events.append(stream, this.eventsOf(missing), head ? head.revision : 'no_stream');
-    return result.nextExpectedRevision;
-  }
-
-  /** Puts what a stopped process journaled into the store, chain by chain, and starts each chain after it. */
-  private async recover(records: JournalRecord[]): Promise<void> {
-    const byStream = new Map<string, JournalRecord[]>();
-    for (const record of records) {
-      let list = byStream.get(record.stream);
-      if (!list) byStream.set(record.stream, (list = []));
-      list.push(record);
-    }
-    for (const [stream, list] of byStream) await this.reconcile(stream, list);
-  }
-
-  private eventsOf(records: JournalRecord[]): Array<{ type: string; data: Record<string, unknown>; metadata: Record<string, unknown> }> {
-    return records.map((record) => ({ type: 'ApiAccessRecorded', data: record.data as unknown as Record<string, unknown>, metadata: this.metadata }));
   }
 
   private settleWaiters(): void {
@@ -367,7 +254,82 @@ export class JournaledAccessRecorder extends AccessRecorder {
   }
 }
 
-/** Where the embedded store's access journal lives. */
+/** Where the embedded store's access journals live (one directory per api process). */
 export function accessJournalDir(dataDir: string): string {
   return path.join(dataDir, 'access-journal');
+}
+
+/**
+ * Stores, for every journal under `root` that no running process holds, the
+ * records the store lacks, then deletes that journal. Returns how many
+ * journals are held by running processes (left alone).
+ */
+async function storeAbandoned(events: EventStore, registry: EventRegistry, root: string): Promise<number> {
+  mkdirSync(root, { recursive: true });
+  let held = 0;
+  for (const name of readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)) {
+    const dir = path.join(root, name);
+    let opened: Awaited<ReturnType<typeof AccessJournal.open>>;
+    try {
+      opened = await AccessJournal.open(dir, undefined, { waitMs: 1000, prepare: false });
+    } catch (error) {
+      if (error instanceof DirectoryInUseError) {
+        held++;
+        continue;
+      }
+      throw error;
+    }
+    try {
+      await storeMissing(events, registry, name, opened.recovered);
+    } finally {
+      await opened.journal.close();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return held;
+}
+
+/** Appends the records of journal `name` that its chains do not hold yet, in journal order. */
+async function storeMissing(events: EventStore, registry: EventRegistry, name: string, records: JournalRecord[]): Promise<void> {
+  const byStream = new Map<string, JournalRecord[]>();
+  for (const record of records) {
+    const stream = accessStream(record.entry.account_id);
+    let list = byStream.get(stream);
+    if (!list) byStream.set(stream, (list = []));
+    list.push(record);
+  }
+  const store = new StoreAccessRecorder(events, registry, { maxInFlight: 1 });
+  for (const [stream, list] of byStream) {
+    const stored = await lastStored(events, stream, name, list[0]);
+    await Promise.all(list.filter((record) => record.n > stored).map((record) => store.record(record.entry, { [JOURNAL_NOTE]: `${name}:${record.n}` })));
+  }
+}
+
+/**
+ * The highest record number of journal `name` that `stream` holds, or -1. The
+ * chain is read backwards until an event of that journal, or an event stored
+ * before the journal's first record for the chain arrived (nothing of the
+ * journal can be older), or its start.
+ */
+async function lastStored(events: EventStore, stream: string, name: string, first: JournalRecord): Promise<number> {
+  const prefix = `${name}:`;
+  const since = Date.parse(first.entry.at) - 60_000;
+  let from: bigint | undefined;
+  for (;;) {
+    let page;
+    try {
+      page = await events.readStream(stream, { direction: 'backwards', maxCount: SCAN_PAGE, ...(from === undefined ? {} : { fromRevision: from }) });
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return -1;
+      throw error;
+    }
+    for (const event of page) {
+      const note = event.metadata[JOURNAL_NOTE];
+      if (typeof note === 'string' && note.startsWith(prefix)) return Number(note.slice(prefix.length));
+      if (event.createdAt.getTime() < since) return -1;
+    }
+    const last = page.at(-1);
+    if (page.length < SCAN_PAGE || !last || last.revision === 0n) return -1;
+    from = last.revision - 1n;
+  }
 }
