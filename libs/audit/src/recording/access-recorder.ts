@@ -19,7 +19,7 @@ export interface AccessRecorderOptions {
 
 interface Waiting {
   entry: AccessEntry;
-  /** Added to the event's metadata (the journal's record id). */
+  /** Added to the stored event's metadata when it is its batch's last noted entry (the journal's record id). */
   note?: Record<string, unknown>;
   /** Arrival order, so batches re-queued after a failure keep their place. */
   order: number;
@@ -88,7 +88,10 @@ export class StoreAccessRecorder extends AccessRecorder {
     super();
   }
 
-  /** `note` goes into the stored event's metadata (the journal names its record there). */
+  /**
+   * `note` goes into the stored event's metadata (the journal names its record
+   * there), on the last noted entry of each append: notes must grow along a chain.
+   */
   record(entry: AccessEntry, note?: Record<string, unknown>): Promise<void> {
     const stream = accessStream(entry.account_id);
     let chain = this.chains.get(stream);
@@ -155,14 +158,19 @@ export class StoreAccessRecorder extends AccessRecorder {
     chain.head = { prevHash: last.hash, seq: last.seq, revision: (chain.head ? chain.head.revision : -1n) + BigInt(linked.length) };
     chain.inFlight++;
     const metadata = this.registry.metadataFor('ApiAccessRecorded');
+    let lastNoted = -1;
+    for (let index = batch.length - 1; index >= 0 && lastNoted < 0; index--) if (batch[index].note) lastNoted = index;
     this.events
       .append(
         stream,
         // The store serialises the data at once; no copy is needed.
-        linked.map((event, index) => {
-          const note = batch[index].note;
-          return { type: event.type, data: event.data as unknown as Record<string, unknown>, metadata: note ? { ...metadata, ...note } : metadata };
-        }),
+        // A note (the journal's record id) goes on the batch's last noted event only: notes grow along a chain,
+        // so the last one stored tells what is stored, and one shared metadata object is serialised once.
+        linked.map((event, index) => ({
+          type: event.type,
+          data: event.data as unknown as Record<string, unknown>,
+          metadata: index === lastNoted ? { ...metadata, ...batch[index].note } : metadata,
+        })),
         expected,
       )
       .then(

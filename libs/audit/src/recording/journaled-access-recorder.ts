@@ -50,8 +50,9 @@ export interface JournaledAccessRecorderOptions {
  * rounds, off the request path, through a StoreAccessRecorder, which links
  * them into their chains (and relinks after another api process's appends:
  * several may share one `DATA_DIR`, each with a journal of its own). Each
- * stored event names its journal record in its metadata, so after a crash the
- * next process to open the journal root stores exactly what is missing, once.
+ * append names the journal record of its last entry in that event's metadata,
+ * so after a crash the next process to open the journal root stores exactly
+ * what is missing, once.
  *
  * Readers of the chains in this process call `applied()` first (exports,
  * as-of replays), so an answered request is in what they read; other
