@@ -3,7 +3,7 @@ import { ConcurrencyError, StreamNotFoundError, type EventStore, type EventRegis
 import { accessStream, link, type AccessEntry, type ChainLink } from '../domain/access-events.js';
 
 /** Entries appended in one event-store write at most. */
-const MAX_BATCH = 500;
+const MAX_BATCH = 1000;
 const MAX_CONFLICT_RETRIES = 20;
 
 export interface AccessRecorderOptions {
@@ -102,6 +102,28 @@ export class StoreAccessRecorder extends AccessRecorder {
     const queued = new Promise<void>((resolve, reject) => chain.queue.push({ entry, note, order: this.arrivals++, attempts: 0, resolve, reject }));
     this.pump(stream, chain);
     return queued;
+  }
+
+  /**
+   * `record` for many entries at once: all are queued before any append is
+   * issued, so each chain's entries go in one append (up to MAX_BATCH) instead
+   * of the first alone and the rest after it.
+   */
+  recordAll(items: ReadonlyArray<{ entry: AccessEntry; note?: Record<string, unknown> }>): Array<Promise<void>> {
+    const touched = new Map<string, Chain>();
+    const outcomes = items.map(({ entry, note }) => {
+      const stream = accessStream(entry.account_id);
+      let chain = this.chains.get(stream);
+      if (!chain) {
+        chain = { known: false, queue: [], inFlight: 0, draining: false, loading: false };
+        this.chains.set(stream, chain);
+      }
+      touched.set(stream, chain);
+      const target = chain;
+      return new Promise<void>((resolve, reject) => target.queue.push({ entry, note, order: this.arrivals++, attempts: 0, resolve, reject }));
+    });
+    for (const [stream, chain] of touched) this.pump(stream, chain);
+    return outcomes;
   }
 
   /** Entries are in the store before `record` resolves. */

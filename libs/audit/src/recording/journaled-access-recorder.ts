@@ -207,7 +207,7 @@ export class JournaledAccessRecorder extends AccessRecorder {
     const round = this.toApply.length <= MAX_APPLY ? this.toApply : this.toApply.slice(0, MAX_APPLY);
     this.toApply = this.toApply.length <= MAX_APPLY ? [] : this.toApply.slice(MAX_APPLY);
     this.applying = true;
-    void Promise.allSettled(round.map(({ record }) => this.store.record(record.entry, { [JOURNAL_NOTE]: `${this.name}:${record.n}` }))).then((outcomes) => {
+    void Promise.allSettled(this.store.recordAll(round.map(({ record }) => ({ entry: record.entry, note: { [JOURNAL_NOTE]: `${this.name}:${record.n}` } })))).then((outcomes) => {
       this.applying = false;
       const failed: Applying[] = [];
       let error: unknown;
@@ -302,7 +302,7 @@ async function storeMissing(events: EventStore, registry: EventRegistry, name: s
   const store = new StoreAccessRecorder(events, registry, { maxInFlight: 1 });
   for (const [stream, list] of byStream) {
     const stored = await lastStored(events, stream, name, list[0]);
-    await Promise.all(list.filter((record) => record.n > stored).map((record) => store.record(record.entry, { [JOURNAL_NOTE]: `${name}:${record.n}` })));
+    await Promise.all(store.recordAll(list.filter((record) => record.n > stored).map((record) => ({ entry: record.entry, note: { [JOURNAL_NOTE]: `${name}:${record.n}` } }))));
   }
 }
 
