@@ -19,8 +19,8 @@ export interface AccessRecorderOptions {
 
 interface Waiting {
   entry: AccessEntry;
-  /** Added to the stored event's metadata when it is its batch's last noted entry (the journal's record id). */
-  note?: Record<string, unknown>;
+  /** Stored as `journal` in the event's metadata when it is its append's last entry with one (the journal's record id). */
+  ref?: string;
   /** Arrival order, so batches re-queued after a failure keep their place. */
   order: number;
   attempts: number;
@@ -89,41 +89,64 @@ export class StoreAccessRecorder extends AccessRecorder {
   }
 
   /**
-   * `note` goes into the stored event's metadata (the journal names its record
-   * there), on the last noted entry of each append: notes must grow along a chain.
+   * `ref` goes into the stored event's metadata as `journal`, on the last
+   * entry with one of each append: refs must grow along a chain.
    */
-  record(entry: AccessEntry, note?: Record<string, unknown>): Promise<void> {
-    const stream = accessStream(entry.account_id);
+  record(entry: AccessEntry, ref?: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const stream = accessStream(entry.account_id);
+      const chain = this.chainOf(stream);
+      chain.queue.push({ entry, ref, order: this.arrivals++, attempts: 0, resolve, reject });
+      this.pump(stream, chain);
+    });
+  }
+
+  /**
+   * `record` for many entries at once, settled together: all are queued
+   * before any append is issued, so each chain's entries go in one append (up
+   * to MAX_BATCH) rather than the first alone and the rest after it. Resolves
+   * with each entry's error, or undefined where it is stored.
+   */
+  recordAll(items: ReadonlyArray<{ entry: AccessEntry; ref?: string }>): Promise<unknown[]> {
+    return new Promise((settle) => {
+      const errors: unknown[] = new Array(items.length);
+      let left = items.length;
+      if (left === 0) {
+        settle(errors);
+        return;
+      }
+      const stored = () => {
+        if (--left === 0) settle(errors);
+      };
+      const touched = new Map<string, Chain>();
+      for (let index = 0; index < items.length; index++) {
+        const { entry, ref } = items[index];
+        const stream = accessStream(entry.account_id);
+        const chain = this.chainOf(stream);
+        touched.set(stream, chain);
+        chain.queue.push({
+          entry,
+          ref,
+          order: this.arrivals++,
+          attempts: 0,
+          resolve: stored,
+          reject: (error: unknown) => {
+            errors[index] = error ?? new Error('the access entry was not stored');
+            stored();
+          },
+        });
+      }
+      for (const [stream, chain] of touched) this.pump(stream, chain);
+    });
+  }
+
+  private chainOf(stream: string): Chain {
     let chain = this.chains.get(stream);
     if (!chain) {
       chain = { known: false, queue: [], inFlight: 0, draining: false, loading: false };
       this.chains.set(stream, chain);
     }
-    const queued = new Promise<void>((resolve, reject) => chain.queue.push({ entry, note, order: this.arrivals++, attempts: 0, resolve, reject }));
-    this.pump(stream, chain);
-    return queued;
-  }
-
-  /**
-   * `record` for many entries at once: all are queued before any append is
-   * issued, so each chain's entries go in one append (up to MAX_BATCH) instead
-   * of the first alone and the rest after it.
-   */
-  recordAll(items: ReadonlyArray<{ entry: AccessEntry; note?: Record<string, unknown> }>): Array<Promise<void>> {
-    const touched = new Map<string, Chain>();
-    const outcomes = items.map(({ entry, note }) => {
-      const stream = accessStream(entry.account_id);
-      let chain = this.chains.get(stream);
-      if (!chain) {
-        chain = { known: false, queue: [], inFlight: 0, draining: false, loading: false };
-        this.chains.set(stream, chain);
-      }
-      touched.set(stream, chain);
-      const target = chain;
-      return new Promise<void>((resolve, reject) => target.queue.push({ entry, note, order: this.arrivals++, attempts: 0, resolve, reject }));
-    });
-    for (const [stream, chain] of touched) this.pump(stream, chain);
-    return outcomes;
+    return chain;
   }
 
   /** Entries are in the store before `record` resolves. */
@@ -181,17 +204,17 @@ export class StoreAccessRecorder extends AccessRecorder {
     chain.inFlight++;
     const metadata = this.registry.metadataFor('ApiAccessRecorded');
     let lastNoted = -1;
-    for (let index = batch.length - 1; index >= 0 && lastNoted < 0; index--) if (batch[index].note) lastNoted = index;
+    for (let index = batch.length - 1; index >= 0 && lastNoted < 0; index--) if (batch[index].ref !== undefined) lastNoted = index;
     this.events
       .append(
         stream,
         // The store serialises the data at once; no copy is needed.
-        // A note (the journal's record id) goes on the batch's last noted event only: notes grow along a chain,
+        // The journal ref goes on the batch's last event that has one: refs grow along a chain,
         // so the last one stored tells what is stored, and one shared metadata object is serialised once.
         linked.map((event, index) => ({
           type: event.type,
           data: event.data as unknown as Record<string, unknown>,
-          metadata: index === lastNoted ? { ...metadata, ...batch[index].note } : metadata,
+          metadata: index === lastNoted ? { ...metadata, journal: batch[index].ref } : metadata,
         })),
         expected,
       )

@@ -21,7 +21,7 @@ const MAX_APPLY = 5000;
 const APPLY_DELAY_MS = 25;
 /** Pause before the store is tried again after a failed append (the entries wait safely in the journal). */
 const APPLY_RETRY_MS = 1000;
-/** Where in a stored event's metadata the journal names its record: `<journal>:<n>`. */
+/** Where in a stored event's metadata the journal names its record, `<journal>:<n>` (StoreAccessRecorder writes it). */
 const JOURNAL_NOTE = 'journal';
 /** Events read per page while looking for what a dead journal already stored. */
 const SCAN_PAGE = 256;
@@ -207,17 +207,17 @@ export class JournaledAccessRecorder extends AccessRecorder {
     const round = this.toApply.length <= MAX_APPLY ? this.toApply : this.toApply.slice(0, MAX_APPLY);
     this.toApply = this.toApply.length <= MAX_APPLY ? [] : this.toApply.slice(MAX_APPLY);
     this.applying = true;
-    void Promise.allSettled(this.store.recordAll(round.map(({ record }) => ({ entry: record.entry, note: { [JOURNAL_NOTE]: `${this.name}:${record.n}` } })))).then((outcomes) => {
+    void this.store.recordAll(round.map(({ record }) => ({ entry: record.entry, ref: `${this.name}:${record.n}` }))).then((errors) => {
       this.applying = false;
       const failed: Applying[] = [];
       let error: unknown;
       const perSegment = new Map<number, number>();
-      outcomes.forEach((outcome, index) => {
-        if (outcome.status === 'rejected') {
+      for (let index = 0; index < round.length; index++) {
+        if (errors[index] !== undefined) {
           failed.push(round[index]);
-          error ??= outcome.reason;
+          error ??= errors[index];
         } else perSegment.set(round[index].segment, (perSegment.get(round[index].segment) ?? 0) + 1);
-      });
+      }
       this.stored += round.length - failed.length;
       for (const [segment, count] of perSegment) this.journal.markApplied(segment, count);
       if (failed.length === 0) {
@@ -302,7 +302,9 @@ async function storeMissing(events: EventStore, registry: EventRegistry, name: s
   const store = new StoreAccessRecorder(events, registry, { maxInFlight: 1 });
   for (const [stream, list] of byStream) {
     const stored = await lastStored(events, stream, name, list[0]);
-    await Promise.all(store.recordAll(list.filter((record) => record.n > stored).map((record) => ({ entry: record.entry, note: { [JOURNAL_NOTE]: `${name}:${record.n}` } }))));
+    const errors = await store.recordAll(list.filter((record) => record.n > stored).map((record) => ({ entry: record.entry, ref: `${name}:${record.n}` })));
+    const error = errors.find((candidate) => candidate !== undefined);
+    if (error !== undefined) throw error;
   }
 }
 
