@@ -28,7 +28,7 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-export type Head = ChainLink & { revision: bigint };
+type Head = ChainLink & { revision: bigint };
 
 interface Chain {
   /** Head after every append issued so far; undefined for an empty stream. */
@@ -248,7 +248,7 @@ export class StoreAccessRecorder extends AccessRecorder {
 }
 
 /** The last link of a stored chain and its revision, or undefined for an empty one. */
-export async function readChainHead(events: EventStore, stream: string): Promise<Head | undefined> {
+async function readChainHead(events: EventStore, stream: string): Promise<Head | undefined> {
   try {
     const [last] = await events.readStream(stream, { direction: 'backwards', maxCount: 1 });
     if (!last) return undefined;
