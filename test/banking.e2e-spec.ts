@@ -9,6 +9,7 @@ import { systemClock } from '../libs/platform/src/index.js';
 import { weatherImportCli } from '../libs/weather/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
+import { capAlert, capExpiresIn } from './support/cap-alert.js';
 
 type ErrorAnswer = { error: { code: string; field?: string; details?: Record<string, unknown> } };
 
@@ -163,20 +164,7 @@ describe('banking features', () => {
 
   it('counts loans under an active flood alert once CAP alerts exist (the weather factor through ALERT_AREAS)', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'banking-cap-')), 'flood.xml');
-    const expires = new Date(Date.now() + 2 * 3_600_000).toISOString().replace('Z', '+00:00').replace(/\.\d{3}/, '');
-    writeFileSync(
-      file,
-      `<?xml version="1.0" encoding="UTF-8"?>
-<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
-  <identifier>BANKING-FLOOD-1</identifier><sender>gmet@meteo.gov.gh</sender><sent>2026-11-23T12:00:00+00:00</sent>
-  <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
-  <info>
-    <category>Met</category><event>Flood</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
-    <expires>${expires}</expires><headline>Flood warning for Accra</headline>
-    <area><areaDesc>Greater Accra</areaDesc><polygon>5.50,-0.30 5.50,-0.10 5.70,-0.10 5.70,-0.30 5.50,-0.30</polygon></area>
-  </info>
-</alert>`,
-    );
+    writeFileSync(file, capAlert({ identifier: 'BANKING-FLOOD-1', expires: capExpiresIn(2) }));
     expect(await weatherImportCli(service.dataDir, [file], () => {})).toBe(0);
     const risk = await eventually(async () => {
       const answer = await data<{ factors: { weather_alert: { available: boolean; count?: number; loan_ids?: string[] } } }>(

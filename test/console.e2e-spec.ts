@@ -6,6 +6,7 @@ import { PNG } from 'pngjs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { weatherImportCli } from '../libs/weather/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
+import { capAlert, capExpiresIn } from './support/cap-alert.js';
 
 /** CHROME_PATH, else `chromium` or `chromium-browser` on PATH (Debian's package; `.ci/run` installs it). */
 function findBrowser(): string | undefined {
@@ -53,20 +54,7 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     key = ((await signup.json()) as { data: { key: string } }).data.key;
     // A CAP alert over central Accra, as `npm run ops -- weather:import` brings it in.
     const cap = path.join(dataDir, 'flood.xml');
-    const expires = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/\.\d+Z$/, '+00:00');
-    writeFileSync(
-      cap,
-      `<?xml version="1.0" encoding="UTF-8"?>
-<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
-  <identifier>CONSOLE-1</identifier><sender>gmet@meteo.gov.gh</sender><sent>2026-11-23T12:00:00+00:00</sent>
-  <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
-  <info>
-    <category>Met</category><event>Flood</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
-    <expires>${expires}</expires><headline>Flood warning for Accra</headline>
-    <area><areaDesc>Greater Accra</areaDesc><polygon>5.50,-0.30 5.50,-0.10 5.70,-0.10 5.70,-0.30 5.50,-0.30</polygon></area>
-  </info>
-</alert>`,
-    );
+    writeFileSync(cap, capAlert({ identifier: 'CONSOLE-1', expires: capExpiresIn(3) }));
     expect(await weatherImportCli(dataDir, [cap], () => {})).toBe(0);
     browser = await puppeteer.launch({
       executablePath: browserPath,

@@ -9,6 +9,7 @@ import { weatherImportCli } from '../libs/weather/src/index.js';
 import { bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
 import { writeFileSync } from 'node:fs';
+import { capAlert } from './support/cap-alert.js';
 
 /**
  * Issue #16, "Weather" and "Safer routes", done means: import the CAP files
@@ -33,18 +34,6 @@ interface Route {
   rain_eta_penalty_s: number;
   alternatives: Route[];
 }
-
-/** A CAP 1.2 alert over Accra. */
-const capAlert = ({ identifier, event = 'Flood', expires = '2026-11-23T18:00:00+00:00' }: { identifier: string; event?: string; expires?: string }) => `<?xml version="1.0" encoding="UTF-8"?>
-<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
-  <identifier>${identifier}</identifier><sender>gmet@meteo.gov.gh</sender><sent>2026-11-23T12:00:00+00:00</sent>
-  <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
-  <info>
-    <category>Met</category><event>${event}</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
-    <expires>${expires}</expires><headline>${event} warning for Accra</headline>
-    <area><areaDesc>Greater Accra</areaDesc><polygon>5.50,-0.30 5.50,-0.10 5.70,-0.10 5.70,-0.30 5.50,-0.30</polygon></area>
-  </info>
-</alert>`;
 
 /** A forecast API in the Open-Meteo shape: every point 80 % and 4 mm each hour. */
 function openMeteoStub(): Promise<{ server: Server; url: string; calls: URL[] }> {
