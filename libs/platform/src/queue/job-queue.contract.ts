@@ -25,6 +25,24 @@ export function describeJobQueueContract(
       gates.push(d);
       return d;
     };
+    /**
+     * Two workers on `q`: jobs with `k: 'f'` fail with 'bad input', any other
+     * is held running until `release`; `started` resolves when one is held.
+     */
+    const holdOneFailOthers = (q: string) => {
+      const release = gate();
+      const started = deferred();
+      queue.process<{ k: string }>(
+        q,
+        async (job) => {
+          if (job.data.k === 'f') throw new Error('bad input');
+          started.resolve();
+          await release.promise;
+        },
+        { concurrency: 2 },
+      );
+      return { release, started };
+    };
 
     beforeEach(async () => {
       queue = await open();
@@ -184,17 +202,7 @@ export function describeJobQueueContract(
       expect((await queue.getJob(q, delayed.id))?.state).toBe('delayed');
 
       const failing = await queue.add(q, 'f', { k: 'f' });
-      const release = gate();
-      const started = deferred();
-      queue.process<{ k: string }>(
-        q,
-        async (job) => {
-          if (job.data.k === 'f') throw new Error('bad input');
-          started.resolve();
-          await release.promise;
-        },
-        { concurrency: 2 },
-      );
+      const { release, started } = holdOneFailOthers(q);
 
       await started.promise;
       expect((await queue.getJob(q, waiting.id))?.state).toBe('active');
@@ -214,17 +222,7 @@ export function describeJobQueueContract(
       expect(await queue.depth(q)).toBe(3);
       expect(await queue.depth(queueName('depth-other'))).toBe(0);
 
-      const release = gate();
-      const started = deferred();
-      queue.process<{ k: string }>(
-        q,
-        async (job) => {
-          if (job.data.k === 'f') throw new Error('bad input');
-          started.resolve();
-          await release.promise;
-        },
-        { concurrency: 2 },
-      );
+      const { release, started } = holdOneFailOthers(q);
       await started.promise;
       // 'w' running, 'd' delayed; 'f' failed (or about to).
       await eventually(() => queue.depth(q), (depth) => depth === 2);
