@@ -26,7 +26,7 @@ interface Item {
   photo_url: string | null;
   narration_status: string;
   source: string;
-  provenance?: { source: string; provider: string; accuracy_meters: number; confidence: number; verified_at: string | null };
+  provenance?: { source: string; provider: string; accuracy_meters: number; confidence: number; verified_at: string };
 }
 interface List {
   items: Item[];
@@ -38,10 +38,11 @@ interface List {
 describe('landmarks over HTTP', () => {
   let service: Service;
   let key: string;
+  let osmImportedAt: string;
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-landmarks-'));
-    await importOsm(new ReferenceStore(path.join(dataDir, 'reference')), fixture('landmarks-sample.osm'));
+    osmImportedAt = (await importOsm(new ReferenceStore(path.join(dataDir, 'reference')), fixture('landmarks-sample.osm'))).version.manifest.imported_at;
     // TRUST_PROXY: each test reporter comes from its own X-Forwarded-For address.
     service = await bootService({ dataDir, env: { TRUST_PROXY: 'true' } });
     const signup = await service.request('POST', '/v2/self/signup', { body: { name: 'Kofi', email: `kofi-${Date.now()}@example.com` } });
@@ -104,7 +105,7 @@ describe('landmarks over HTTP', () => {
     expect(box.items.map((item) => item.name).sort()).toEqual(['GCB Bank Osu', 'Makola Market', 'Total Osu Oxford Street']);
     const market = box.items.find((item) => item.name === 'Makola Market')!;
     expect(market).toMatchObject({ lat: 5.549, lng: -0.209, opening_hours: 'Mo-Sa 06:00-18:00' });
-    expect(market.provenance).toEqual({ source: 'third_party_match', provider: 'OpenStreetMap', accuracy_meters: 30, confidence: 0.8, verified_at: null });
+    expect(market.provenance).toEqual({ source: 'third_party_match', provider: 'OpenStreetMap', accuracy_meters: 30, confidence: 0.8, verified_at: osmImportedAt });
     expect(box.items.find((item) => item.name === 'GCB Bank Osu')!.provenance).toMatchObject({ accuracy_meters: 10 });
     expect(box.bbox).toEqual({ north: 5.5565, south: 5.545, east: -0.1795, west: -0.21 });
     // Christ the King (5.5575) lies just north of the box.

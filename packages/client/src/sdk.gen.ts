@@ -500,7 +500,7 @@ export const landmarksAroundControllerAround = <ThrowOnError extends boolean = f
 /**
  * Landmarks inside a rectangle or near a point, with provenance
  *
- * Give `bbox=north,south,east,west` for the landmarks whose point (an OSM way’s is the mean of its nodes) lies inside the rectangle, nearest its centre first; or `near=lat,lng` (optionally `radius_m`) for the nearest. `has_photo=true` keeps only landmarks with a photo. Each landmark carries the provenance of its point: `third_party_match` (it comes from OpenStreetMap or GeoNames and nobody here verified it), with a nominal accuracy for its source.
+ * Give `bbox=north,south,east,west` for the landmarks whose point (an OSM way’s is the mean of its nodes) lies inside the rectangle, nearest its centre first; or `near=lat,lng` (optionally `radius_m`) for the nearest. `has_photo=true` keeps only landmarks with a photo. Each landmark carries the provenance of its point: `third_party_match` (it comes from OpenStreetMap or GeoNames and nobody here verified it on the ground), with a nominal accuracy for its source; `verified_at` is when that dataset was imported.
  */
 export const geocodeLandmarksControllerGeocode = <ThrowOnError extends boolean = false>(options?: Options<GeocodeLandmarksControllerGeocodeData, ThrowOnError>): RequestResult<GeocodeLandmarksControllerGeocodeResponses, GeocodeLandmarksControllerGeocodeErrors, ThrowOnError> => (options?.client ?? client).get<GeocodeLandmarksControllerGeocodeResponses, GeocodeLandmarksControllerGeocodeErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],

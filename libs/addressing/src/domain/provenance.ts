@@ -14,11 +14,10 @@ export interface Provenance {
    * When the point was last established from its source (ADR 9, "Provenance"):
    * a code's cell centre, when it was decoded (this answer: decoding is exact,
    * so it is verified each time); a dataset record, when that dataset was
-   * imported; a caller's coordinate, when the caller sent it. Never null on
-   * lookup, reverse, resolve and bulk; landmark answers still send null until
-   * their dataset's import time reaches them.
+   * imported (landmarks too); a caller's coordinate, when the caller sent it.
+   * Never null.
    */
-  verified_at: string | null;
+  verified_at: string;
 }
 
 /** The codec that turned a code into a point (ADR 0009); names the scheme version so a change would show. */

@@ -21,7 +21,9 @@ export const MAX_HEXCODE_CELL_RADIUS_M = 5_000;
 
 /**
  * How a landmark's point was established (interface.md, "Provenance object"):
- * a match in a third-party dataset, never verified by this service. Accuracy
+ * a match in a third-party dataset, never verified on the ground by this
+ * service; `verified_at` is when that dataset was imported, as for the
+ * dataset records of GET /v2/address/resolve. Accuracy
  * is nominal per source: an OSM node is placed on imagery or by GPS (≈10 m);
  * an OSM way's point is the mean of its nodes, inside a building or market
  * but not at its door (≈30 m); GeoNames points of Ghana's dump are often
@@ -32,7 +34,7 @@ const PROVENANCE: Record<PlaceSource, { provider: string; node: number; way: num
   geonames: { provider: 'GeoNames', node: 500, way: 500, confidence: 0.5 },
 };
 
-export function landmarkProvenance(landmark: Landmark): Provenance {
+export function landmarkProvenance(landmark: Landmark, importedAt: string): Provenance {
   const { source, id } = landmark.place;
   const nominal = PROVENANCE[source];
   return {
@@ -40,7 +42,7 @@ export function landmarkProvenance(landmark: Landmark): Provenance {
     provider: nominal.provider,
     accuracy_meters: id.startsWith('osm:way/') ? nominal.way : nominal.node,
     confidence: nominal.confidence,
-    verified_at: null,
+    verified_at: importedAt,
   };
 }
 
@@ -142,7 +144,7 @@ export class Landmarks {
       district: place.district,
       narration_status: this.narration.status(landmark.key),
       source: place.source,
-      ...(options.provenance ? { provenance: landmarkProvenance(landmark) } : {}),
+      ...(options.provenance ? { provenance: landmarkProvenance(landmark, this.gazetteer.datasetOf(place.id)?.imported_at ?? new Date().toISOString()) } : {}),
     };
   }
 

@@ -26,7 +26,7 @@ export class GeocodeLandmarksController {
     description:
       'Give `bbox=north,south,east,west` for the landmarks whose point (an OSM way’s is the mean of its nodes) lies inside the rectangle, nearest its centre first; ' +
       'or `near=lat,lng` (optionally `radius_m`) for the nearest. `has_photo=true` keeps only landmarks with a photo. ' +
-      'Each landmark carries the provenance of its point: `third_party_match` (it comes from OpenStreetMap or GeoNames and nobody here verified it), with a nominal accuracy for its source.',
+      'Each landmark carries the provenance of its point: `third_party_match` (it comes from OpenStreetMap or GeoNames and nobody here verified it on the ground), with a nominal accuracy for its source; `verified_at` is when that dataset was imported.',
   })
   @ApiResponse({
     status: 200,
