@@ -21,6 +21,7 @@ import {
 import { CustomerPseudonyms, monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, haversineM, LocationSealing, locationStream, type DriftStateDoc } from '../libs/monitoring/src/index.js';
 import { collectionName, EventRegistry, openEventStore, openReadStore, type DataKey, type DataKeyVault } from '../libs/platform/src/index.js';
 import { toRow, type Check, type Sample, type Section } from './report.js';
+import { seededRandom as random } from '../libs/platform/src/testing/seeded-random.js';
 
 /**
  * Portfolio risk (issue 13: "Answer within 2 s for 100,000 loans"): the whole
@@ -59,15 +60,6 @@ class MemoryVault implements DataKeyVault {
   }
   async ping(): Promise<void> {}
   async close(): Promise<void> {}
-}
-
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export async function runBankingBench(options: BankingBenchOptions): Promise<Section> {

@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { latLngToCell } from 'h3-js';
 import { FenceIndex, shapeOf, type GeofenceDefinition } from '../libs/monitoring/src/index.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
+import { seededRandom as random } from '../libs/platform/src/testing/seeded-random.js';
 
 /**
  * The geofence index (libs/monitoring/src/geofences/fence-index.ts) against
@@ -30,15 +31,6 @@ const ACCOUNT = 'acct_bench';
 const CUSTOMERS = 1000;
 const POINTS = 50_000;
 const BATCH = 1000;
-
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Fence = Pick<GeofenceDefinition, 'account_id' | 'fence_id' | 'fence_type' | 'customer_id' | 'loan_id' | 'center' | 'radius_m' | 'polygon'>;
 

@@ -11,6 +11,7 @@ import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
 import { BenchApiModule, openBenchRuntime } from './http-bench.module.js';
 import { addToTally, drive, emptyTally, invalidNote, issueKey, loadSample, runLoad, statusCheck, statusMix, type LoadSettings, type StatusTally } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
+import { seededRandom } from '../libs/platform/src/testing/seeded-random.js';
 
 /**
  * Hex codes (ADR 0009), every figure against a baseline in the same run:
@@ -214,12 +215,6 @@ function time(ops: number, run: () => void): Sample {
 
 /** Deterministic points, uniform over Ghana's bounding box (where the codes will be used). */
 function randomPoints(count: number, seed: number): Array<[number, number]> {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => [4.7 + next() * 6.5, -3.3 + next() * 4.5] as [number, number]);
 }

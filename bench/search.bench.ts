@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importBoundaries, importGeoNames, importOsm, ReferenceStore, SearchIndex, type Place } from '../libs/places/src/index.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
+import { seededRandom as mulberry32 } from '../libs/platform/src/testing/seeded-random.js';
 
 /**
  * GET /v2/search's index over the Ghana gazetteer (GeoNames, 19k features, plus
@@ -142,12 +143,3 @@ function times<T>(count: number, make: () => T): T[] {
   return Array.from({ length: count }, make);
 }
 
-function mulberry32(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cellToChildren, getPentagons, getRes0Cells, latLngToCell } from 'h3-js';
 import { cellFromHexCode, formatHexCode, hexCodeFromCell, MAX_RESOLUTION } from '../domain/hexcode.js';
+import { seededRandom as random } from '../../../platform/src/testing/seeded-random.js';
 
 const target = fileURLToPath(new URL('./hexcode-vectors.json', import.meta.url));
 if (existsSync(target)) {
@@ -34,16 +35,6 @@ const PLACES: [string, number, number][] = [
   ['Antimeridian west', -12.5, -180],
   ['Tristan da Cunha', -37.1052, -12.2777],
 ];
-
-/** mulberry32: a seeded generator, so a rerun on an empty folder writes the same file. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Vector {
   note: string;

@@ -1,21 +1,10 @@
 import { distanceMetres } from './geo.js';
 import type { Place } from './place.js';
 import { MAX_NEAR_RADIUS_M, PlaceGrid } from './place-grid.js';
+import { seededRandom as random } from '../../../platform/src/testing/seeded-random.js';
 
 function place(id: string, lat: number, lng: number): Place {
   return { id, source: 'osm', name: id, alt_names: [], kind: 'shop', feature: 'shop=yes', lat, lng, population: null, importance: 0.1, region: null, district: null, phone: null, website: null, opening_hours: null };
-}
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('PlaceGrid', () => {

@@ -1,16 +1,8 @@
 import type { RoadWayRecord } from '../domain/road-records.js';
+import { seededRandom as random } from '../../../platform/src/testing/seeded-random.js';
 
 /** A seeded PRNG (mulberry32): property tests and benchmarks replay the same graphs. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { random };
 
 const CLASSES = ['residential', 'residential', 'residential', 'unclassified', 'tertiary', 'secondary', 'primary', 'trunk', 'motorway', 'track', 'footway', 'service'];
 

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { BackendUnavailableError } from '../../errors.js';
+import { seededRandom } from '../../testing/seeded-random.js';
 import { describeWith } from '../../testing/server-suites.js';
 import { InProcessRateLimiter } from '../embedded/in-process-rate-limiter.js';
 import { openRateLimiter } from '../index.js';
@@ -127,14 +128,7 @@ describeIf('RedisRateLimiter', () => {
 
     it('decides exactly as the in-process limiter over a long random run', async () => {
       const reference = new InProcessRateLimiter();
-      // A seeded generator (mulberry32), so a failure can be replayed.
-      let seed = 20250301;
-      const random = () => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
+      const random = seededRandom(20250301);
       const rules = [
         { limit: 5, windowMs: 60_000 },
         { limit: 40, windowMs: DAY },
