@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 import { weatherImportCli } from '../libs/weather/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { capAlert, capExpiresIn } from './support/cap-alert.js';
@@ -47,7 +47,8 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'console-'));
-    service = await bootService({ dataDir, env: { STARTER_DATA: 'true', GRAPHHOPPER_URL: '' } });
+    // Signed checkpoints every second, so the audit panel has signatures to verify.
+    service = await bootService({ dataDir, env: { STARTER_DATA: 'true', GRAPHHOPPER_URL: '', AUDIT_CHECKPOINT_INTERVAL_S: '1' } });
     // The import runs in this process (TypeScript sources: the road graph and the basemap are prepared in-process): seconds alone, minutes on a loaded machine.
     await eventually(async () => ((await service.request('GET', '/health')).status === 200 ? true : undefined), 300_000);
     const signup = await service.request('POST', '/v2/self/signup', { body: { name: 'Console', email: 'console@example.com' } });
@@ -222,12 +223,39 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     });
     await page.type('#key', ADMIN_KEY);
     await page.click('#key-form button[type=submit]');
+    // The checkpoint loop (every second here) signs the account's chain.
+    const exportUrl = `/v2/admin/audit/export?account_id=${account}`;
+    await eventually(async () => {
+      const bundle = (await (await service.request('GET', exportUrl, { key: ADMIN_KEY })).json()) as { data: { checkpoints: unknown[] } };
+      return bundle.data.checkpoints.length > 0 ? true : undefined;
+    }, 30_000);
     await page.type('#audit-account', account);
     await page.click('#audit-form button[type=submit]');
-    expect(await until('#chain-status', /intact/)).toMatch(new RegExp(`^Chain access_log-${account}: intact \\(\\d+ entries, 0 signed checkpoint\\(s\\)\\)$`));
+    const status = await until('#chain-status', /intact|broken|NOT/);
+    expect(status).toMatch(new RegExp(`^Chain access_log-${account}: intact \\(\\d+ entries, [1-9]\\d* signed checkpoint\\(s\\) verified\\)$`));
     const trail = await items('#audit-list');
     expect(trail.some((entry) => / POST \/v2\/route 200$/.test(entry))).toBe(true);
     expect(trail.some((entry) => / POST \/v2\/geofence\/create 201$/.test(entry))).toBe(true);
+
+    // The same bundle with one checkpoint's signature altered: the page names it.
+    const bundle = (await (await service.request('GET', exportUrl, { key: ADMIN_KEY })).json()) as { data: { anchor: unknown; checkpoints: Array<{ token: string }> } };
+    const token = bundle.data.checkpoints[0].token;
+    const signature = token.slice(token.lastIndexOf('.') + 1);
+    const altered = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    bundle.data.checkpoints[0].token = `${token.slice(0, token.lastIndexOf('.') + 1)}${altered}`;
+    await page.setRequestInterception(true);
+    const tamper = (request: HTTPRequest) => {
+      if (request.url().includes('/v2/admin/audit/export')) void request.respond({ status: 200, contentType: 'application/json', body: JSON.stringify(bundle) });
+      else void request.continue();
+    };
+    page.on('request', tamper);
+    try {
+      await page.click('#audit-form button[type=submit]');
+      expect(await until('#chain-status', /broken/)).toBe(`Chain access_log-${account}: broken: checkpoint #${bundle.data.anchor ? 1 : 0}: signature does not verify`);
+    } finally {
+      page.off('request', tamper);
+      await page.setRequestInterception(false);
+    }
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });

@@ -252,33 +252,100 @@ async function sha256Hex(text) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+const LINK_FIELDS = new Set(['seq', 'prev_hash', 'hash']);
+
+function base64UrlBytes(text) {
+  const binary = atob(String(text).replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** The browser can verify Ed25519 with WebCrypto (Chromium 137+, Firefox 129+, Safari 17+); older ones cannot. */
+async function ed25519Supported() {
+  try {
+    const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify']);
+    return Boolean(pair.publicKey);
+  } catch {
+    return false;
+  }
+}
+
+/** A checkpoint's compact JWS (EdDSA, Ed25519), verified with the JWKS key its header names; returns its claims. */
+async function verifyCheckpoint(token, keys) {
+  const parts = String(token).split('.');
+  if (parts.length !== 3) throw new Error('not a compact JWS');
+  const header = JSON.parse(new TextDecoder().decode(base64UrlBytes(parts[0])));
+  if (header.alg !== 'EdDSA') throw new Error(`unexpected alg ${header.alg}`);
+  const jwk = keys.find((key) => key.kid === header.kid);
+  if (!jwk) throw new Error(`kid ${header.kid} is not in the JWKS`);
+  const publicKey = await crypto.subtle.importKey('jwk', { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, { name: 'Ed25519' }, false, ['verify']);
+  const ok = await crypto.subtle.verify({ name: 'Ed25519' }, publicKey, base64UrlBytes(parts[2]), new TextEncoder().encode(`${parts[0]}.${parts[1]}`));
+  if (!ok) throw new Error('signature does not verify');
+  return JSON.parse(new TextDecoder().decode(base64UrlBytes(parts[1])));
+}
+
 /**
- * The hash chain of an export bundle (GET /v2/admin/audit/export), checked in
- * the page: every entry links to the one before and its hash recomputes. The
- * signed checkpoints are counted, not verified here: tools/verify-audit-bundle.mjs
- * checks them against the JWKS.
+ * An export bundle (GET /v2/admin/audit/export) checked in the page, as
+ * tools/verify-audit-bundle.mjs checks it: the signed checkpoints against the
+ * service's JWKS (GET /v2/.well-known/jwks.json), then every entry's link and
+ * recomputed hash from the signed anchor (or the genesis), then each
+ * checkpoint against the entry it covers (a checkpoint beyond the last entry
+ * means the trail was truncated). A browser without Ed25519 checks the chain
+ * and says the signatures were not checked.
  */
-async function verifyChain(bundle) {
-  let expectedSeq = bundle.anchor ? bundle.anchor.seq + 1 : 0;
-  let expectedPrev = bundle.anchor ? bundle.anchor.hash : GENESIS;
+async function verifyBundle(bundle, jwks) {
+  const keys = Array.isArray(jwks?.keys) ? jwks.keys : [];
+  const tokens = [...(bundle.anchor ? [bundle.anchor.token] : []), ...(bundle.checkpoints ?? []).map((c) => c.token)];
+  const canVerify = tokens.length === 0 || (await ed25519Supported());
+  const signed = [];
+  if (canVerify) {
+    for (const [index, token] of tokens.entries()) {
+      let claims;
+      try {
+        claims = await verifyCheckpoint(token, keys);
+      } catch (error) {
+        return `broken: checkpoint #${index}: ${error.message}`;
+      }
+      if (claims.typ !== 'audit-checkpoint' || claims.stream !== bundle.stream) return `broken: checkpoint #${index} signs ${claims.stream}, not ${bundle.stream}`;
+      signed.push(claims);
+    }
+  }
+  let expectedSeq = 0;
+  let expectedPrev = GENESIS;
+  if (bundle.anchor) {
+    if (canVerify && (signed[0].seq !== bundle.anchor.seq || signed[0].hash !== bundle.anchor.hash)) return 'broken: the anchor does not match its signature';
+    expectedSeq = bundle.anchor.seq + 1;
+    expectedPrev = bundle.anchor.hash;
+  }
+  const bySeq = new Map();
   for (const entry of bundle.entries) {
-    const { seq, prev_hash, hash, ...content } = entry;
+    const { seq, prev_hash, hash } = entry;
+    const content = Object.fromEntries(Object.entries(entry).filter(([field]) => !LINK_FIELDS.has(field)));
     if (seq !== expectedSeq) return `broken at seq ${seq}: expected seq ${expectedSeq}`;
     if (prev_hash !== expectedPrev) return `broken at seq ${seq}: does not link to the entry before it`;
     if ((await sha256Hex(`${prev_hash}\n${seq}\n${canonicalJson(content)}`)) !== hash) return `broken at seq ${seq}: hash mismatch (edited)`;
+    bySeq.set(seq, hash);
     expectedSeq = seq + 1;
     expectedPrev = hash;
   }
-  return `intact (${bundle.entries.length} entries, ${bundle.checkpoints.length} signed checkpoint(s))`;
+  const lastSeq = expectedSeq - 1;
+  for (const claims of signed.slice(bundle.anchor ? 1 : 0)) {
+    if (claims.seq > lastSeq) return `broken: truncated, a checkpoint signed at ${claims.signed_at} covers seq ${claims.seq} but the entries end at seq ${lastSeq}`;
+    if (bySeq.has(claims.seq) && bySeq.get(claims.seq) !== claims.hash) return `broken at seq ${claims.seq}: differs from the checkpoint signed at ${claims.signed_at}`;
+  }
+  const checkpoints = bundle.checkpoints?.length ?? 0;
+  return canVerify
+    ? `intact (${bundle.entries.length} entries, ${checkpoints} signed checkpoint(s) verified)`
+    : `chain intact (${bundle.entries.length} entries); ${checkpoints} signed checkpoint(s) NOT checked: this browser cannot verify Ed25519 (use tools/verify-audit-bundle.mjs)`;
 }
 
 async function showAudit(accountId) {
   const id = accountId.trim();
-  const [page, bundle] = await Promise.all([
+  const [page, bundle, jwks] = await Promise.all([
     api('GET', `/v2/admin/audit?account_id=${encodeURIComponent(id)}&limit=50`),
     api('GET', `/v2/admin/audit/export?account_id=${encodeURIComponent(id)}`),
+    api('GET', '/v2/.well-known/jwks.json'),
   ]);
-  const chain = Object.assign(document.createElement('p'), { id: 'chain-status', textContent: `Chain ${bundle.stream}: ${await verifyChain(bundle)}` });
+  const chain = Object.assign(document.createElement('p'), { id: 'chain-status', textContent: `Chain ${bundle.stream}: ${await verifyBundle(bundle, jwks)}` });
   const items = list(page.items, (e) => `${e.at.slice(0, 19).replace('T', ' ')} ${e.method} ${e.path} ${e.status}`);
   items.id = 'audit-list';
   show(`Audit trail of ${id} (${page.items.length}${page.next_cursor ? '+' : ''})`, chain, items);
