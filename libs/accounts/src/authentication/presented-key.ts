@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 
 /** What a request's X-API-Key is, worked out once per request: the per-IP throttle and the guard both ask. */
@@ -35,7 +35,7 @@ export class KeyReader {
     const key = Array.isArray(header) ? header[0] : header;
     let presented: PresentedKey | null = null;
     if (key) {
-      const digest = createHash('sha256').update(key).digest();
+      const digest = hash('sha256', key, 'buffer');
       presented = { key, hash: digest.toString('hex'), operator: this.operatorDigest !== undefined && timingSafeEqual(digest, this.operatorDigest) };
     }
     presentedKeys.set(request, presented);
