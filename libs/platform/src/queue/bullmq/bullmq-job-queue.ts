@@ -87,12 +87,27 @@ export class BullMqJobQueue implements JobQueue {
 
   /** Connects first, so a wrong URL or a Redis that is down fails at start-up, not on the first job. */
   static async open(options: BullMqJobQueueOptions): Promise<BullMqJobQueue> {
-    const client = createIORedisClient(new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null }));
+    // No retries until the first connection succeeds, so a failed open leaves nothing behind: the client ends
+    // by itself. (disconnect() after a refused connect would leave ioredis's 2 s destroy timer holding the
+    // process, and a reconnect could be scheduled after it.) Once open, ioredis's own schedule (50 ms more
+    // per attempt, at most 2 s) rides out Redis restarts. The connect error is the one thrown, not also logged by ioredis.
+    let opened = false;
+    const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy: (times) => (opened ? Math.min(times * 50, 2000) : null) });
+    let cause: unknown;
+    const quiet = (error: unknown) => {
+      cause = error;
+    };
+    redis.on('error', quiet);
+    const client = createIORedisClient(redis);
     try {
       await client.connect();
+      opened = true;
     } catch (error) {
-      client.disconnect();
-      throw new BackendUnavailableError(`Redis is unreachable: ${failureReason(error)}`);
+      if (redis.status !== 'end') redis.disconnect();
+      // ioredis rejects with "Connection is closed."; the socket's own error says why (ECONNREFUSED, ENOTFOUND…).
+      throw new BackendUnavailableError(`Redis is unreachable: ${failureReason(cause ?? error)}`);
+    } finally {
+      redis.off('error', quiet);
     }
     return new BullMqJobQueue(
       client,
