@@ -135,6 +135,14 @@ describe('the transit planner pool', () => {
     expect((await answer(planner.plan(feed, request(10)))).seconds).toBe(10);
   });
 
+  it('fails a request that cannot be sent to a thread alone, without holding the thread', async () => {
+    const planner = pool({ threads: 1 });
+    const unclonable = { ...request(10), from: { lat: 5.6, lng: -0.3, toString: () => 'A' } };
+    await expect(planner.plan(feed, unclonable)).rejects.toThrow(/could not be cloned/);
+    expect(planner.busy).toBe(0);
+    expect((await answer(planner.plan(feed, request(11)))).seconds).toBe(11);
+  });
+
   it('plans in process when the thread entry cannot be loaded, saying so once', async () => {
     for (const workerUrl of [BROKEN, pathToFileURL(path.join(tmpdir(), 'no-such-planner.worker.js'))]) {
       const errors: Array<Record<string, unknown>> = [];

@@ -164,12 +164,18 @@ export class PlannerPool {
 
   private dispatch(): void {
     for (const thread of this.threads) {
-      if (this.queue.length === 0) return;
-      if (thread.job) continue;
-      const job = this.queue.shift()!;
-      thread.job = job;
-      thread.worker.ref();
-      send(thread, { kind: 'plan', id: job.id, source: job.source, request: job.request });
+      while (thread.job === null && this.queue.length > 0) {
+        const job = this.queue.shift()!;
+        try {
+          send(thread, { kind: 'plan', id: job.id, source: job.source, request: job.request });
+        } catch (error) {
+          // A request that does not clone (DataCloneError) fails alone and holds no thread.
+          settle(job, error as Error);
+          continue;
+        }
+        thread.job = job;
+        thread.worker.ref();
+      }
     }
   }
 
