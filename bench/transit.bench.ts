@@ -1,10 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import yauzl from 'yauzl';
 import { ReferenceStore } from '../libs/places/src/index.js';
-import { importGtfs, parseClockTime, parseGtfsTime, parseIsoDate, planTrip, TransitFeeds, type TransitNetwork } from '../libs/transit/src/index.js';
+import {
+  importGtfs,
+  parseClockTime,
+  parseGtfsTime,
+  parseIsoDate,
+  planTrip,
+  PlannerPool,
+  TransitFeeds,
+  type LoadedFeed,
+  type Plan,
+  type PlanRequest,
+  type TransitNetwork,
+} from '../libs/transit/src/index.js';
 import { percentile, toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
@@ -16,7 +30,15 @@ import { percentile, toRow, type Check, type Row, type Sample, type Section } fr
  * answering without an index costs, for direct trips only); for the import,
  * a plain scan of stop_times.txt out of the zip (inflate, split, parse the
  * times). In process: the HTTP layer is measured by the http benchmark.
+ *
+ * Planner threads (docs/adr/0019, "Planning off the event loop"): the same
+ * searches through the PlannerPool (the compiled planner.worker.js) against
+ * the in-process planner in the same run, with CONCURRENT_CLIENTS requests in
+ * flight (closed loop; an in-process request waits behind the others' searches
+ * as it would on the api's event loop), and the event-loop delay the main
+ * thread sees meanwhile (perf_hooks.monitorEventLoopDelay).
  */
+const CONCURRENT_CLIENTS = 4;
 export interface TransitBenchOptions {
   queries: number;
   imports: number;
@@ -89,8 +111,12 @@ export async function runTransitBench(options: TransitBenchOptions): Promise<Sec
     const planRow = toRow('planTrip: RAPTOR, ≤ 5 vehicles, walking access/transfers', 'ours', samples.plan, queryScan);
     rows.push(queryScan, planRow, toRow('planTrip with arrive_by (bisection over departures)', 'ours', samples.arriveBy, queryScan));
 
+    const threads = await threadRows(feeds.loaded[0], store.root, pairs, day, departure, options);
+    rows.push(...threads.rows);
+
     const p50 = percentile(samples.plan.flatMap((sample) => sample.latenciesMs), 50) ?? Infinity;
     const checks: Check[] = [
+      ...threads.checks,
       { name: 'most random pairs connect by trotro', ok: answered / pairs.length > 0.8, detail: `${answered} of ${pairs.length} pairs answered with a vehicle at 08:00 on a weekday` },
       { name: `query p50 under ${P50_GOAL_MS} ms`, ok: p50 < P50_GOAL_MS, detail: `p50 ${p50.toFixed(2)} ms, p99 ${planRow.p99Ms?.toFixed(2)} ms`, goal: true },
     ];
@@ -98,13 +124,119 @@ export async function runTransitBench(options: TransitBenchOptions): Promise<Sec
       id: 'transit',
       title: `transit on the Accra feed: ${network.stops.length} stops, ${network.patterns.length} patterns, ${network.transferCount} transfers; loaded in ${loadMs.toFixed(0)} ms`,
       unit: 'query',
-      settings: { queries: options.queries, rounds: options.rounds, imports: options.imports, load_ms: Math.round(loadMs), date: '2019-06-05', time: '08:00' },
+      settings: { queries: options.queries, rounds: options.rounds, imports: options.imports, load_ms: Math.round(loadMs), date: '2019-06-05', time: '08:00', concurrent_clients: CONCURRENT_CLIENTS },
       rows,
       checks,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+type Stop = { lat: number; lng: number; index: number };
+
+/**
+ * In process against the planner threads (1 and 2): depart-at one at a time
+ * and with CONCURRENT_CLIENTS in flight, arrive_by with CONCURRENT_CLIENTS in
+ * flight, and the main thread's event-loop delay during the arrive_by runs.
+ */
+async function threadRows(feed: LoadedFeed, root: string, pairs: ReadonlyArray<readonly [Stop, Stop]>, day: number, departure: number, options: TransitBenchOptions): Promise<{ rows: Row[]; checks: Check[] }> {
+  const request = ([from, to]: readonly [Stop, Stop], arriveBy: boolean): PlanRequest => ({
+    from: { lat: from.lat, lng: from.lng },
+    to: { lat: to.lat, lng: to.lng },
+    day,
+    seconds: arriveBy ? departure + 3600 : departure,
+    arriveBy,
+    transit: true,
+  });
+  const departAt = pairs.slice(0, Math.min(pairs.length, 400)).map((pair) => request(pair, false));
+  const arriveBy = pairs.slice(0, Math.max(20, Math.floor(departAt.length / 4))).map((pair) => request(pair, true));
+  const pools = { one: new PlannerPool({ threads: 1, root }), two: new PlannerPool({ threads: 2, root }) };
+  try {
+    const checks: Check[] = [];
+    for (const [name, pool] of Object.entries(pools)) {
+      // Each thread compiles its network and warms up outside the measurement.
+      pool.keep([feed]);
+      const answers = await Promise.all([...departAt.slice(0, 40), ...arriveBy.slice(0, 10)].map((item) => pool.plan(feed, item)));
+      const differing = [...departAt.slice(0, 40), ...arriveBy.slice(0, 10)].filter((item, i) => !isDeepStrictEqual(answers[i], planTrip(feed.network, item))).length;
+      checks.push({
+        name: `the planner threads (${name}) answer as the in-process planner`,
+        ok: pool.threaded && differing === 0,
+        detail: pool.threaded ? `${differing} of ${answers.length} plans differ` : 'the pool plans in process: the compiled planner.worker.js did not load',
+      });
+    }
+    type Subject = 'inProcess' | 'one' | 'two';
+    const subjects: Subject[] = ['inProcess', 'one', 'two'];
+    const plan = (subject: Subject, item: PlanRequest): Promise<Plan> =>
+      subject === 'inProcess' ? new Promise((resolve) => setImmediate(() => resolve(planTrip(feed.network, item)))) : pools[subject].plan(feed, item);
+    const samples = { sequential: new Map<Subject, Sample[]>(), concurrent: new Map<Subject, Sample[]>(), arriveBy: new Map<Subject, Sample[]>() };
+    // A fresh monitor per run: re-enabling one counts the pause between runs as a delay.
+    const delays = new Map<Subject, IntervalHistogram[]>(subjects.map((subject) => [subject, []]));
+    const add = (map: Map<Subject, Sample[]>, subject: Subject, sample: Sample) => map.set(subject, [...(map.get(subject) ?? []), sample]);
+    for (let round = 0; round < options.rounds; round++) {
+      options.progress(`transit: planner threads, round ${round + 1}/${options.rounds}`);
+      for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
+        add(samples.sequential, subject, await concurrently(departAt, 1, (item) => plan(subject, item)));
+        add(samples.concurrent, subject, await concurrently(departAt, CONCURRENT_CLIENTS, (item) => plan(subject, item)));
+        const delay = monitorEventLoopDelay({ resolution: 1 });
+        delay.enable();
+        add(samples.arriveBy, subject, await concurrently(arriveBy, CONCURRENT_CLIENTS, (item) => plan(subject, item)));
+        delay.disable();
+        delays.get(subject)!.push(delay);
+      }
+    }
+    const rows: Row[] = [];
+    const label = { inProcess: 'in process', one: 'planner threads ×1', two: 'planner threads ×2' };
+    for (const [kind, title] of [
+      ['sequential', 'depart-at, one at a time'],
+      ['concurrent', `depart-at, ${CONCURRENT_CLIENTS} in flight`],
+      ['arriveBy', `arrive_by, ${CONCURRENT_CLIENTS} in flight`],
+    ] as const) {
+      const baseline = toRow(`${title}: ${label.inProcess}`, 'baseline', samples[kind].get('inProcess')!);
+      rows.push(baseline, ...(['one', 'two'] as const).map((subject) => toRow(`${title}: ${label[subject]}`, 'ours', samples[kind].get(subject)!, baseline)));
+    }
+    const delayBaseline = delayRow(`event-loop delay during arrive_by: ${label.inProcess}`, 'baseline', samples.arriveBy.get('inProcess')!, delays.get('inProcess')!);
+    rows.push(delayBaseline, ...(['one', 'two'] as const).map((subject) => delayRow(`event-loop delay during arrive_by: ${label[subject]}`, 'ours', samples.arriveBy.get(subject)!, delays.get(subject)!, delayBaseline)));
+    return { rows, checks };
+  } finally {
+    await Promise.all(Object.values(pools).map((pool) => pool.close()));
+  }
+}
+
+/** Closed loop: `clients` callers, each sending its next request when the last is answered; latency from send to answer. */
+async function concurrently<T>(items: readonly T[], clients: number, run: (item: T) => Promise<unknown>): Promise<Sample> {
+  const latenciesMs: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < items.length) {
+        const item = items[next++];
+        const t0 = performance.now();
+        await run(item);
+        latenciesMs.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { ops: items.length, seconds: (performance.now() - started) / 1000, latenciesMs };
+}
+
+/**
+ * A row whose p50/p99 are the main thread's event-loop delay
+ * (monitorEventLoopDelay, 1 ms resolution) during the runs — the mean of the
+ * rounds' p50 and the worst round's p99 (monitors do not merge) — with their
+ * plans per second.
+ */
+function delayRow(name: string, role: Row['role'], rounds: Sample[], histograms: IntervalHistogram[], baseline?: Row): Row {
+  const row = toRow(name, role, rounds, baseline, 'p50/p99: event-loop delay (mean p50, worst p99 of the rounds), not request latency');
+  const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e3) / 1e3;
+  row.p50Ms = ms(histograms.reduce((sum, histogram) => sum + histogram.percentile(50), 0) / histograms.length);
+  row.p99Ms = ms(Math.max(...histograms.map((histogram) => histogram.percentile(99))));
+  if (baseline && row.ratio) {
+    row.ratio.p50 = baseline.p50Ms ? Math.round((row.p50Ms / baseline.p50Ms) * 1000) / 1000 : undefined;
+    row.ratio.p99 = baseline.p99Ms ? Math.round((row.p99Ms / baseline.p99Ms) * 1000) / 1000 : undefined;
+  }
+  return row;
 }
 
 /** stop_times.txt out of the zip, inflated, split into lines, both times parsed: the floor of reading the feed. */

@@ -1,9 +1,10 @@
+import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReferenceStore } from '../libs/places/src/index.js';
-import { importGtfs } from '../libs/transit/src/index.js';
+import { importGtfs, PlannerPool, TransitBusyError } from '../libs/transit/src/index.js';
 import { SAMPLE_FEED, SAMPLE_STOPS, writeGtfsZip } from '../libs/transit/src/testing/gtfs-feed.js';
 import { bootService, type Service } from './support/boot.js';
 
@@ -185,6 +186,74 @@ describe('transit over HTTP', () => {
       expect({ query, status: bad.status, field: ((await bad.json()) as Envelope<unknown>).error.field }).toEqual({ query, status: 400, field });
     }
   });
+
+  it('answers 503 TRANSIT_BUSY with Retry-After in the envelope when the planner threads cannot take the request', async () => {
+    const planner = service.app.get(PlannerPool);
+    const refusal = jest.spyOn(planner, 'plan').mockRejectedValueOnce(new TransitBusyError('transit planning is at capacity (1 threads busy, 50 requests waiting); try again shortly'));
+    try {
+      const response = await service.request('POST', '/v2/route/transit', { key, body: { from: SAMPLE_STOPS.A, to: SAMPLE_STOPS.D, date: '2024-06-05', time: '06:55' } });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(((await response.json()) as Envelope<unknown>).error).toMatchObject({ code: 'TRANSIT_BUSY', message: expect.stringMatching(/at capacity/) });
+    } finally {
+      refusal.mockRestore();
+    }
+    expect((await plan({ from: SAMPLE_STOPS.A, to: SAMPLE_STOPS.D, date: '2024-06-05', time: '06:55' })).status).toBe(200);
+  });
+
+  /**
+   * The service as deployed (dist/, which the test run's global setup builds): its planner thread
+   * answers exactly what this in-process service answers, from a copy of the same feed version.
+   */
+  const dist = path.resolve(import.meta.dirname, '../dist/libs/transit/src/planning/planner.worker.js');
+  if (!existsSync(dist)) process.stderr.write(`${dist} is not built (npm run build): skipping the threaded service's transit answers\n`);
+  (existsSync(dist) ? it : it.skip)('answers the same from the compiled service, planning in a worker thread (TRANSIT_WORKERS=1)', async () => {
+    const bodies = [
+      { from: SAMPLE_STOPS.A, to: SAMPLE_STOPS.D, date: '2024-06-05', time: '06:55' },
+      { from: SAMPLE_STOPS.A, to: SAMPLE_STOPS.D, date: '2024-06-05', time: '08:30', arrive_by: true },
+      { from: SAMPLE_STOPS.E, to: SAMPLE_STOPS.G, date: '2024-06-05', time: '08:00:00' },
+      { from: SAMPLE_STOPS.E, to: SAMPLE_STOPS.G, date: '2024-06-05', time: '21:00' },
+      { from: SAMPLE_STOPS.A, to: SAMPLE_STOPS.C, date: '2026-11-25', time: '06:50' },
+    ];
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-transit-threads-'));
+    cpSync(path.join(service.dataDir, 'reference'), path.join(dataDir, 'reference'), { recursive: true });
+    const script = `
+      import path from 'node:path';
+      await import(path.resolve('node_modules/reflect-metadata/Reflect.js'));
+      const { AllInOneModule } = await import(path.resolve('dist/apps/all-in-one/src/all-in-one.module.js'));
+      const { serveHttp } = await import(path.resolve('dist/apps/api/src/serve.js'));
+      const { openRuntime } = await import(path.resolve('dist/apps/shared/runtime.js'));
+      const { PlannerPool } = await import(path.resolve('dist/libs/transit/src/index.js'));
+      const env = { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATA_DIR: ${JSON.stringify(dataDir)}, ADMIN_API_KEY: 'threads-admin-key-0123456789abcdef', LOG_LEVEL: 'silent', STARTER_DATA: 'false', TRANSIT_WORKERS: '1', THROTTLE_ROUTING_PER_MINUTE: '1000' };
+      const runtime = await openRuntime('location-api-test', env);
+      const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });
+      const issued = await fetch(running.url + '/v2/admin/keys', { method: 'POST', headers: { 'x-api-key': env.ADMIN_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'threads', tier: 'free' }) });
+      const { key } = (await issued.json()).data;
+      const answers = [];
+      for (const body of ${JSON.stringify(bodies)}) {
+        const response = await fetch(running.url + '/v2/route/transit', { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        answers.push({ status: response.status, data: (await response.json()).data });
+      }
+      const threaded = running.app.get(PlannerPool).threaded;
+      await running.close();
+      process.stdout.write(JSON.stringify({ threaded, answers }) + '\\n');
+      process.exit(0);
+    `;
+    // A file, not "node --input-type=module -e": a worker thread inherits that flag and refuses to start.
+    const file = path.join(dataDir, 'serve-threaded.mjs');
+    writeFileSync(file, script);
+    const child = spawnSync(process.execPath, [file], { cwd: path.resolve(import.meta.dirname, '..'), encoding: 'utf8', timeout: 60_000 });
+    expect(child.stderr).toBe('');
+    const outcome = JSON.parse(child.stdout.trim().split('\n').pop()!) as { threaded: boolean; answers: Array<{ status: number; data: unknown }> };
+    expect(outcome.threaded).toBe(true);
+    const inProcess = [];
+    for (const body of bodies) {
+      const { status, body: answer } = await plan(body);
+      inProcess.push({ status, data: answer.data });
+    }
+    expect(JSON.stringify(outcome.answers)).toBe(JSON.stringify(inProcess));
+    expect(outcome.answers.every((answer) => answer.status === 200)).toBe(true);
+  }, 90_000);
 
   it('documents both endpoints in the OpenAPI document as built', async () => {
     const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { summary?: string }>> };

@@ -6,6 +6,8 @@ export { TransitFeeds, liveTransitDatasets, type LoadedFeed } from './transit-fe
 export { importGtfs, transitDatasetName, DEFAULT_TRANSIT_DATASET, TRANSIT_DATASET_GROUP, type GtfsImportOptions, type GtfsImportResult } from './feed/import-gtfs.js';
 export { GtfsImportError, GtfsImportReport, type ImportProblem } from './feed/import-report.js';
 export { TransitNetwork } from './domain/network.js';
+export { PlannerPool, type PlannerPoolOptions } from './planning/planner-pool.js';
+export { TransitBusyError } from './domain/errors.js';
 export { planTrip, stopsNear, type Plan, type PlanRequest } from './domain/planner.js';
 export { raptor, type Journey } from './domain/raptor.js';
 export { departureBoard } from './domain/departures.js';

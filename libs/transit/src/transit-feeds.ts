@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DATASET_NAME, PolledDataset, type DatasetVersion, type ReferenceStore } from '../../places/src/index.js';
-import type { FeedRecord } from './domain/feed-records.js';
 import type { Point } from './domain/geo.js';
-import { TransitNetwork } from './domain/network.js';
+import type { TransitNetwork } from './domain/network.js';
 import { TransitNotLoadedError } from './domain/errors.js';
+import { compileNetwork } from './feed/compile-network.js';
 import { TRANSIT_DATASET_GROUP } from './feed/import-gtfs.js';
 
 export interface LoadedFeed {
@@ -12,6 +12,8 @@ export interface LoadedFeed {
   version: string;
   imported_at: string;
   attribution: string[];
+  /** Where the records are: what a planner thread compiles its own copy of the network from (planner-pool.ts). */
+  source: DatasetVersion;
   network: TransitNetwork;
 }
 
@@ -45,6 +47,7 @@ export class TransitFeeds extends PolledDataset {
   private feeds: LoadedFeed[] = [];
   private key = '';
   private failedKey: string | null = null;
+  private readonly listeners: Array<(feeds: readonly LoadedFeed[]) => void> = [];
 
   constructor(
     private readonly store: ReferenceStore,
@@ -56,6 +59,11 @@ export class TransitFeeds extends PolledDataset {
 
   get loaded(): readonly LoadedFeed[] {
     return this.feeds;
+  }
+
+  /** Called with the new set of live feeds after each swap (the planner threads follow it). */
+  onSwap(listener: (feeds: readonly LoadedFeed[]) => void): void {
+    this.listeners.push(listener);
   }
 
   /** The feed whose stops are nearest the point (the one to route in); TransitNotLoadedError before any import. */
@@ -92,19 +100,19 @@ export class TransitFeeds extends PolledDataset {
           feeds.push(reused);
           continue;
         }
-        const records: FeedRecord[] = [];
-        for await (const record of this.store.records<FeedRecord>(version)) records.push(record);
         feeds.push({
           dataset: version.dataset,
           version: version.version,
           imported_at: version.manifest.imported_at,
           attribution: version.manifest.attribution,
-          network: new TransitNetwork(records),
+          source: version,
+          network: await compileNetwork(this.store, version),
         });
       }
       this.feeds = feeds;
       this.key = key;
       this.failedKey = null;
+      for (const listener of this.listeners) listener(feeds);
       if (feeds.length > 0) {
         this.log.info({
           msg: 'transit feeds loaded',

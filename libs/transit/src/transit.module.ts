@@ -3,6 +3,7 @@ import { ReferenceStore, referenceRoot } from '../../places/src/index.js';
 import { CONFIG, JsonLogger, type Config } from '../../platform/src/index.js';
 import { GetDeparturesController } from './queries/get-departures/get-departures.controller.js';
 import { PlanTransitTripController } from './queries/plan-transit-trip/plan-transit-trip.controller.js';
+import { PlannerPool } from './planning/planner-pool.js';
 import { TransitFeeds } from './transit-feeds.js';
 
 /** Public transit (interface.md: POST /v2/route/transit, GET /v2/transit/departures) from imported GTFS feeds (docs/adr/0019). */
@@ -15,17 +16,28 @@ import { TransitFeeds } from './transit-feeds.js';
       useFactory: (config: Config, logger: JsonLogger) =>
         new TransitFeeds(new ReferenceStore(referenceRoot(config)), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'transit') }),
     },
+    {
+      provide: PlannerPool,
+      inject: [CONFIG, JsonLogger],
+      useFactory: (config: Config, logger: JsonLogger) => new PlannerPool({ threads: config.transitWorkers, root: referenceRoot(config), log: { error: (fields) => logger.error(fields, 'transit') } }),
+    },
   ],
   exports: [TransitFeeds],
 })
 export class TransitModule implements OnModuleInit, OnModuleDestroy {
-  constructor(@Inject(TransitFeeds) private readonly feeds: TransitFeeds) {}
+  constructor(
+    @Inject(TransitFeeds) private readonly feeds: TransitFeeds,
+    @Inject(PlannerPool) private readonly planner: PlannerPool,
+  ) {}
 
   onModuleInit(): Promise<void> {
+    // The planner threads follow the live versions: compile the new ones as they are swapped in, drop the old.
+    this.feeds.onSwap((feeds) => this.planner.keep(feeds));
     return this.feeds.start();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     this.feeds.stop();
+    await this.planner.close();
   }
 }

@@ -2675,7 +2675,7 @@ export type PlanTransitTripControllerPlanErrors = {
      */
     400: unknown;
     /**
-     * DATASET_NOT_LOADED: no transit feed has been imported yet
+     * DATASET_NOT_LOADED: no transit feed has been imported yet. TRANSIT_BUSY, with Retry-After: every planner thread is busy and the queue is full, the thread planning this request failed, or planning took longer than 10 s (docs/adr/0019)
      */
     503: unknown;
 };

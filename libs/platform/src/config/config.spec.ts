@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -89,6 +90,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ STARTER_DATA: 'false' }).starterData).toBe(false);
     expect(loadConfig({ STARTER_DATA: '0' }).starterData).toBe(false);
     expect(() => loadConfig({ STARTER_DATA: 'no' })).toThrow(/STARTER_DATA/);
+  });
+
+  it('reads TRANSIT_WORKERS (0: plan on the event loop), by default one thread fewer than the cores, 1 to 4', () => {
+    expect(loadConfig({}).transitWorkers).toBe(Math.min(4, Math.max(1, availableParallelism() - 1)));
+    expect(loadConfig({ TRANSIT_WORKERS: '0' }).transitWorkers).toBe(0);
+    expect(loadConfig({ TRANSIT_WORKERS: '3' }).transitWorkers).toBe(3);
+    expect(() => loadConfig({ TRANSIT_WORKERS: '65' })).toThrow(/TRANSIT_WORKERS/);
+    expect(() => loadConfig({ TRANSIT_WORKERS: 'two' })).toThrow(/TRANSIT_WORKERS/);
   });
 
   it('reads the request and header time-outs, the headers one no longer than the request one', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -76,6 +77,8 @@ export interface Config {
   auditCheckpointIntervalS: number;
   /** Weather (docs/adr/0026): CAP feeds to poll and the precipitation forecast provider. */
   weather: WeatherConfig;
+  /** TRANSIT_WORKERS: threads planning POST /v2/route/transit off the event loop (docs/adr/0019); 0 plans on the event loop. */
+  transitWorkers: number;
 }
 
 export interface WeatherConfig {
@@ -178,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     auditCheckpointIntervalS: int(env, 'AUDIT_CHECKPOINT_INTERVAL_S', 300, 0, 86_400),
     starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
     graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
+    // One core stays with the event loop: 1 thread on 2 cores, at most 4 by default.
+    transitWorkers: int(env, 'TRANSIT_WORKERS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 64),
     weather: {
       capFeeds: (optional(env, 'WEATHER_CAP_FEEDS') ?? '')
         .split(',')

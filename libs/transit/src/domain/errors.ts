@@ -8,3 +8,19 @@ export class TransitNotLoadedError extends DomainError {
     super('no transit feed is imported yet; the operator runs `npm run ops -- import:gtfs FEED.zip`');
   }
 }
+
+/**
+ * The planner threads cannot take the request now (queue full, a thread
+ * failed under it, or it waited too long): try again shortly. The answer
+ * carries Retry-After (RFC 9110 §10.2.3).
+ */
+export class TransitBusyError extends DomainError {
+  readonly code = 'TRANSIT_BUSY';
+  readonly status = 503;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
+  }
+}

@@ -1,9 +1,11 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
 import { MAX_ROUNDS } from '../../domain/raptor.js';
-import { planTrip, MAX_ITINERARIES } from '../../domain/planner.js';
+import { MAX_ITINERARIES } from '../../domain/planner.js';
 import { ACCESS_RADIUS_M, MAX_DIRECT_WALK_M, TRANSFER_RADIUS_M, WALK_DETOUR_FACTOR, WALK_SPEED_MPS } from '../../domain/walking.js';
+import { PLAN_TIMEOUT_MS, PlannerPool } from '../../planning/planner-pool.js';
+import { TransitRetryAfterInterceptor } from '../../planning/retry-after.interceptor.js';
 import { TransitFeeds } from '../../transit-feeds.js';
 import { checkDateTime, datasetView, pointOf, requestedMoment } from '../transit-views.js';
 import { planView } from './itinerary-view.js';
@@ -15,9 +17,11 @@ const MAX_MODES_LENGTH = 200;
 @ApiTags('transit')
 @ApiSecurity('api_key')
 @Controller('v2/route/transit')
+@UseInterceptors(TransitRetryAfterInterceptor)
 export class PlanTransitTripController {
   constructor(
     @Inject(TransitFeeds) private readonly feeds: TransitFeeds,
+    @Inject(PlannerPool) private readonly planner: PlannerPool,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -44,15 +48,21 @@ export class PlanTransitTripController {
       'no_transit, note, first_trip?, last_trip?, service_date, timetable_out_of_date, dataset, attribution}`',
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`from`, `from.lat`, `to`, `date`, `time`, `modes`, `arrive_by`)' })
-  @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no transit feed has been imported yet' })
-  plan(@Body() request: PlanTransitTripRequest) {
+  @ApiResponse({
+    status: 503,
+    description:
+      'DATASET_NOT_LOADED: no transit feed has been imported yet. TRANSIT_BUSY, with Retry-After: every planner thread is busy and the queue is full, ' +
+      `the thread planning this request failed, or planning took longer than ${PLAN_TIMEOUT_MS / 1000} s (docs/adr/0019)`,
+  })
+  async plan(@Body() request: PlanTransitTripRequest) {
     const from = pointOf(request.from, 'from');
     const to = pointOf(request.to, 'to');
     checkDateTime(request.date, request.time);
     const transit = transitSelected(request.modes);
     const feed = this.feeds.feedFor(from);
     const { day, seconds } = requestedMoment(feed, this.clock.now(), request.date, request.time);
-    const plan = planTrip(feed.network, { from, to, day, seconds, arriveBy: request.arrive_by === true, transit });
+    // Off the event loop (planner threads, each with its own copy of this feed version); the answer is made here, from this thread's network.
+    const plan = await this.planner.plan(feed, { from, to, day, seconds, arriveBy: request.arrive_by === true, transit });
     return { ...planView(feed, plan, from, to), dataset: datasetView(feed), attribution: feed.attribution };
   }
 }
