@@ -8,7 +8,7 @@ import { StreamNotFoundError } from '../errors.js';
 import { describeEventStoreContract } from '../event-store.contract.js';
 import type { RecordedEvent } from '../event-store.port.js';
 import { EmbeddedEventStore } from './embedded-event-store.js';
-import { spawnStoreChild } from './testing/spawn-child.js';
+import { runStoreChildSync, spawnStoreChild } from './testing/spawn-child.js';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -250,6 +250,26 @@ describe('EmbeddedEventStore', () => {
         const [last] = await store.readStream('crash_writer0-1', { direction: 'backwards', maxCount: 1 });
         const after = await store.append('crash_writer0-1', [{ type: 'AfterCrash', data: {} }], last.revision);
         expect(after).toEqual({ nextExpectedRevision: last.revision + 1n, position: head + 1n });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("reads what another process acknowledged earlier in the same event-loop turn", async () => {
+      const dir = freshDir();
+      const stream = 'shared_stream-1';
+      const store = await EmbeddedEventStore.open(dir);
+      try {
+        await store.append(stream, [{ type: 'Here', data: {} }], 'no_stream');
+        // From here to the end, one event-loop turn: awaits below resolve as microtasks, and the child runs
+        // while this process waits for it. The first reads start lmdb-js's read snapshot for the turn.
+        expect(await store.streamRevision(stream)).toBe(0n);
+        expect(await store.headPosition()).toBe(1n);
+        expect(runStoreChildSync(['append-one', dir, stream])).toEqual(['ready', `ack ${stream} 1 2`]);
+        expect(await store.streamRevision(stream)).toBe(1n);
+        expect(await store.headPosition()).toBe(2n);
+        expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['Here', 'FromAnotherProcess']);
+        expect((await store.readAll()).map((e) => e.position)).toEqual([1n, 2n]);
       } finally {
         await store.close();
       }

@@ -8,6 +8,7 @@
  * Modes:
  *   append-forever <dir> <writers>      each writer appends 1–3 events at a time to its own
  *                                       stream until the process is killed
+ *   append-one <dir> <stream>           appends one event to the end of <stream> and exits
  *   contend <dir> <stream> <writer> <count>
  *                                       appends <count> events to a stream another process
  *                                       also appends to, retrying on ConcurrencyError
@@ -69,6 +70,9 @@ const store = await EmbeddedEventStore.open(dir);
 say('ready');
 if (mode === 'append-forever') {
   await appendForever(store, Number(args[0]));
+} else if (mode === 'append-one') {
+  const result = await store.append(args[0], [{ type: 'FromAnotherProcess', data: {} }], await lastRevision(store, args[0]));
+  say(`ack ${args[0]} ${result.nextExpectedRevision} ${result.position}`);
 } else if (mode === 'contend') {
   await contend(store, args[0], args[1], Number(args[2]));
 } else {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export interface Ack {
@@ -76,4 +76,15 @@ export function spawnStoreChild(args: string[]): StoreChild {
       });
     },
   };
+}
+
+/**
+ * Runs ./event-store-child.ts to completion while this process waits, its
+ * event loop blocked: what the child commits lands in the middle of this
+ * process's current event-loop turn. Throws unless the child exits with 0.
+ */
+export function runStoreChildSync(args: string[]): string[] {
+  const result = spawnSync(process.execPath, ['--import', register, child, ...args], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`store child ${args.join(' ')} exited with ${result.status ?? result.signal}: ${result.stderr}`);
+  return result.stdout.split('\n').filter((line) => line !== '');
 }
