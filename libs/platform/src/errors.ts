@@ -14,6 +14,12 @@ export abstract class DomainError extends Error {
    * secret or a location: it goes to the client as it is.
    */
   readonly details?: Readonly<Record<string, unknown>>;
+  /**
+   * When to come back, in seconds, for a refusal that knows (429 throttles,
+   * 503 overloads): the exception filter sends it as Retry-After (RFC 9110
+   * §10.2.3) with the envelope.
+   */
+  readonly retryAfterSeconds?: number;
 
   constructor(message: string) {
     super(message);

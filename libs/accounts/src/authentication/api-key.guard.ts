@@ -92,7 +92,6 @@ export class ApiKeyGuard implements CanActivate {
     void reply.headers({ ...rateLimitHeaders(decision) });
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      void reply.header('retry-after', String(retryAfter));
       throw new RateLimitedError(retryAfter);
     }
     return true;

@@ -30,7 +30,7 @@ export class AdminKeyRequiredError extends DomainError {
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED';
   readonly status = 429;
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(override readonly retryAfterSeconds: number) {
     super(`daily quota exhausted; capacity frees up in ${retryAfterSeconds} s (rolling 24 h window)`);
   }
 }
@@ -90,7 +90,7 @@ export class ThrottledError extends DomainError {
   readonly status = 429;
   constructor(
     message: string,
-    readonly retryAfterSeconds: number,
+    override readonly retryAfterSeconds: number,
   ) {
     super(message);
   }

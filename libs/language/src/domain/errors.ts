@@ -12,7 +12,7 @@ export class LanguageQuotaError extends DomainError {
   readonly status = 503;
   constructor(
     message: string,
-    readonly retryAfterSeconds?: number,
+    override readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -94,7 +94,7 @@ export class PersonalTokenRequiredError extends DomainError {
 export class RedeemThrottledError extends DomainError {
   readonly code = 'RATE_LIMITED';
   readonly status = 429;
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(override readonly retryAfterSeconds: number) {
     super(`too many wrong share codes; try again in ${retryAfterSeconds} s`);
   }
 }

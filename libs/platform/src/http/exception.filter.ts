@@ -20,7 +20,8 @@ const CODES_BY_STATUS: Record<number, string> = {
 
 /**
  * The one place errors become HTTP answers: typed domain errors carry their own
- * code and status (and `details`, sent as `error.details` when set); Nest and Fastify errors (bad JSON, body too large) map by
+ * code and status (and `details`, sent as `error.details` when set, and
+ * `retryAfterSeconds`, sent as Retry-After); Nest and Fastify errors (bad JSON, body too large) map by
  * status; anything else is a 500 whose details go to the log, not the client.
  */
 @Catch()
@@ -35,6 +36,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (status >= 500) {
       this.logger.error({ msg: 'request failed', request_id: request.id, err: errorForLog(exception) });
     }
+    const retryAfter = exception instanceof DomainError ? exception.retryAfterSeconds : undefined;
+    if (typeof retryAfter === 'number' && Number.isFinite(retryAfter)) void reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
     void reply
       .status(status)
       .header('content-type', 'application/json; charset=utf-8')

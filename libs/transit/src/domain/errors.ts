@@ -19,7 +19,7 @@ export class TransitBusyError extends DomainError {
   readonly status = 503;
   constructor(
     message: string,
-    readonly retryAfterSeconds = 1,
+    override readonly retryAfterSeconds = 1,
   ) {
     super(message);
   }

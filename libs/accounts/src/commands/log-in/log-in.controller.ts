@@ -1,14 +1,12 @@
-import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { RetryAfterInterceptor } from '../../throttling/retry-after.interceptor.js';
 import { LogInHandler } from './log-in.handler.js';
 import { LogInRequest } from './log-in.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth')
-@UseInterceptors(RetryAfterInterceptor)
 export class LogInController {
   constructor(private readonly handler: LogInHandler) {}
 

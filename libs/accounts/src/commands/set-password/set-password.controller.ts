@@ -1,16 +1,14 @@
-import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
-import { RetryAfterInterceptor } from '../../throttling/retry-after.interceptor.js';
 import { SetPasswordHandler } from './set-password.handler.js';
 import { SetPasswordRequest } from './set-password.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/me')
-@UseInterceptors(RetryAfterInterceptor)
 export class SetPasswordController {
   constructor(private readonly handler: SetPasswordHandler) {}
 

@@ -1,13 +1,11 @@
-import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../../platform/src/index.js';
-import { RetryAfterInterceptor } from '../../throttling/retry-after.interceptor.js';
 import { SignUpHandler } from './sign-up.handler.js';
 import { SignUpRequest } from './sign-up.request.js';
 
 @ApiTags('keys')
 @Controller('v2/self/signup')
-@UseInterceptors(RetryAfterInterceptor)
 export class SignUpController {
   constructor(private readonly signUp: SignUpHandler) {}
 

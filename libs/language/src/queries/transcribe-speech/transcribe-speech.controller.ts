@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { InvalidParamError, Public } from '../../../../platform/src/index.js';
@@ -6,7 +6,6 @@ import { AUDIO_MEDIA_TYPES, mediaTypeOf, sniffAudio } from '../../domain/audio.j
 import { UnsupportedAudioError } from '../../domain/errors.js';
 import { checkSpeechLanguage } from '../../domain/languages.js';
 import { LANGUAGE_PROVIDER, type LanguageProvider } from '../../provider/language-provider.port.js';
-import { RetryAfterInterceptor } from '../../retry-after.interceptor.js';
 import { TranscribeSpeechQuery } from './transcribe-speech.request.js';
 
 const MEDIA_TYPES = Object.keys(AUDIO_MEDIA_TYPES);
@@ -14,7 +13,6 @@ const MEDIA_TYPES = Object.keys(AUDIO_MEDIA_TYPES);
 /** interface.md, "Routing, transit, weather, language": POST /v2/language/transcribe, Ghanaian-language speech to text. */
 @ApiTags('language')
 @Controller('v2/language')
-@UseInterceptors(RetryAfterInterceptor)
 export class TranscribeSpeechController {
   constructor(@Inject(LANGUAGE_PROVIDER) private readonly provider: LanguageProvider) {}
 

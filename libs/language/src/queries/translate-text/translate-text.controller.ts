@@ -1,9 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../../platform/src/index.js';
 import { checkPair, LANGUAGE_PAIRS, LANGUAGES, MAX_TRANSLATE_CHARACTERS } from '../../domain/languages.js';
 import { LANGUAGE_PROVIDER, type LanguageProvider } from '../../provider/language-provider.port.js';
-import { RetryAfterInterceptor } from '../../retry-after.interceptor.js';
 import { TranslateTextRequest } from './translate-text.request.js';
 
 const CODES = Object.entries(LANGUAGES)
@@ -13,7 +12,6 @@ const CODES = Object.entries(LANGUAGES)
 /** interface.md, "Routing, transit, weather, language": POST /v2/language/translate, public and throttled per IP. */
 @ApiTags('language')
 @Controller('v2/language')
-@UseInterceptors(RetryAfterInterceptor)
 export class TranslateTextController {
   constructor(@Inject(LANGUAGE_PROVIDER) private readonly provider: LanguageProvider) {}
 

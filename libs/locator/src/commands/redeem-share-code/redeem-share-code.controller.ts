@@ -1,11 +1,10 @@
-import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { ShareCodeInvalidError } from '../../domain/errors.js';
 import { MAX_VIEWERS, MAX_WATCHING } from '../../domain/share.js';
-import { RetryAfterInterceptor } from '../../retry-after.interceptor.js';
 import { ShareCodes } from '../../share-codes.js';
 import { signedInAccount } from '../../signed-in.js';
 import { RedeemAttempts } from './redeem-attempts.js';
@@ -16,7 +15,6 @@ import { RedeemShareCodeRequest } from './redeem-share-code.request.js';
 @ApiTags('locator')
 @ApiSecurity('api_key')
 @Controller('v2/locator')
-@UseInterceptors(RetryAfterInterceptor)
 export class RedeemShareCodeController {
   constructor(
     private readonly commands: CommandPipeline,

@@ -1,11 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
 import { MAX_ROUNDS } from '../../domain/raptor.js';
 import { MAX_ITINERARIES } from '../../domain/planner.js';
 import { ACCESS_RADIUS_M, MAX_DIRECT_WALK_M, TRANSFER_RADIUS_M, WALK_DETOUR_FACTOR, WALK_SPEED_MPS } from '../../domain/walking.js';
 import { PLAN_TIMEOUT_MS, PlannerPool } from '../../planning/planner-pool.js';
-import { TransitRetryAfterInterceptor } from '../../planning/retry-after.interceptor.js';
 import { TransitFeeds } from '../../transit-feeds.js';
 import { checkDateTime, datasetView, pointOf, requestedMoment } from '../transit-views.js';
 import { planView } from './itinerary-view.js';
@@ -17,7 +16,6 @@ const MAX_MODES_LENGTH = 200;
 @ApiTags('transit')
 @ApiSecurity('api_key')
 @Controller('v2/route/transit')
-@UseInterceptors(TransitRetryAfterInterceptor)
 export class PlanTransitTripController {
   constructor(
     @Inject(TransitFeeds) private readonly feeds: TransitFeeds,
