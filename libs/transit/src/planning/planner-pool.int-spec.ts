@@ -9,7 +9,8 @@ import { planTrip, type Plan, type PlanRequest } from '../domain/planner.js';
 import { importGtfs } from '../feed/import-gtfs.js';
 import { SAMPLE_FEED, SAMPLE_STOPS, writeGtfsZip } from '../testing/gtfs-feed.js';
 import { TransitFeeds, type LoadedFeed } from '../transit-feeds.js';
-import { PlannerPool } from './planner-pool.js';
+import { metricsRegistry } from '../../../platform/src/index.js';
+import { PlannerPool, transitPlans } from './planner-pool.js';
 
 /**
  * The pool's queue, failures and time-outs, with threads scripted to
@@ -69,10 +70,21 @@ function pool(options: { threads?: number; workerUrl?: URL | null; queueLimit?: 
   return created;
 }
 
+/** transit_plans_total for one outcome, as GET /metrics counts it. */
+async function plans(outcome: string): Promise<number> {
+  return (await transitPlans.get()).values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+}
+
+async function queueDepth(): Promise<number> {
+  return (await metricsRegistry.getSingleMetric('transit_planner_queue_depth')!.get()).values[0].value;
+}
+
 describe('the transit planner pool', () => {
   it('spreads requests over its threads and answers each its own plan', async () => {
     const planner = pool({ threads: 2 });
+    const before = await plans('thread');
     const answers = await Promise.all([10, 11, 12, 13, 14, 15].map((seconds) => answer(planner.plan(feed, request(seconds)))));
+    expect((await plans('thread')) - before).toBe(6);
     expect(answers.map((plan) => plan.seconds)).toEqual([10, 11, 12, 13, 14, 15]);
     expect(new Set(answers.map((plan) => plan.thread)).size).toBe(2);
     expect(planner.threaded).toBe(true);
@@ -80,8 +92,11 @@ describe('the transit planner pool', () => {
 
   it('refuses a request with 503 TRANSIT_BUSY and Retry-After when every thread is busy and the queue is full', async () => {
     const planner = pool({ threads: 1, queueLimit: 2 });
+    const before = await plans('refused');
     const accepted = [10, 11, 12].map((seconds) => answer(planner.plan(feed, request(seconds))));
+    expect(await queueDepth()).toBe(2);
     const refused = planner.plan(feed, request(13));
+    expect((await plans('refused')) - before).toBe(1);
     await expect(refused).rejects.toBeInstanceOf(TransitBusyError);
     await expect(refused).rejects.toMatchObject({ code: 'TRANSIT_BUSY', status: 503, retryAfterSeconds: 1, message: expect.stringMatching(/at capacity/) });
     expect((await Promise.all(accepted)).map((plan) => plan.seconds)).toEqual([10, 11, 12]);
@@ -93,9 +108,11 @@ describe('the transit planner pool', () => {
     const errors: Array<Record<string, unknown>> = [];
     const planner = pool({ threads: 1, errors });
     const first = (await answer(planner.plan(feed, request(10)))).thread;
+    const before = await plans('thread_failed');
     const crashed = planner.plan(feed, request(1));
     const behind = answer(planner.plan(feed, request(11)));
     await expect(crashed).rejects.toMatchObject({ code: 'TRANSIT_BUSY', status: 503, message: expect.stringMatching(/thread failed/) });
+    expect((await plans('thread_failed')) - before).toBe(1);
     const next = await behind;
     expect(next.seconds).toBe(11);
     expect(next.thread).not.toBe(first);
@@ -106,7 +123,9 @@ describe('the transit planner pool', () => {
     const errors: Array<Record<string, unknown>> = [];
     const planner = pool({ threads: 1, timeoutMs: 500, errors });
     const first = (await answer(planner.plan(feed, request(10)))).thread;
+    const before = await plans('timed_out');
     await expect(planner.plan(feed, request(2))).rejects.toMatchObject({ code: 'TRANSIT_BUSY', message: expect.stringMatching(/longer than 0.5 s/) });
+    expect((await plans('timed_out')) - before).toBe(1);
     const next = await answer(planner.plan(feed, request(11)));
     expect(next.thread).not.toBe(first);
     expect(errors).toEqual([]);

@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
+import { Counter, Gauge } from 'prom-client';
 import type { DatasetVersion } from '../../../places/src/index.js';
+import { metricsRegistry } from '../../../platform/src/index.js';
 import { TransitBusyError } from '../domain/errors.js';
 import { planTrip, type Plan, type PlanRequest } from '../domain/planner.js';
 import type { LoadedFeed } from '../transit-feeds.js';
@@ -9,6 +11,32 @@ import type { FromPlanner, ToPlanner } from './planner-messages.js';
 export const QUEUE_PER_THREAD = 50;
 /** From the call to the answer, queue included; then 503 TRANSIT_BUSY. */
 export const PLAN_TIMEOUT_MS = 10_000;
+
+/**
+ * How each plan ended (GET /metrics, ADR 0028): `thread` and `in_process` answered; `refused` (queue full),
+ * `timed_out`, `thread_failed` and `shut_down` answered 503 TRANSIT_BUSY; `failed`, a search that threw (500).
+ */
+export const transitPlans = new Counter({
+  name: 'transit_plans_total',
+  help: 'POST /v2/route/transit plans by outcome: thread, in_process, refused, timed_out, thread_failed, shut_down, failed',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+const openPools = new Set<PlannerPool>();
+
+new Gauge({
+  name: 'transit_planner_queue_depth',
+  help: 'Transit plans waiting for a planner thread',
+  registers: [metricsRegistry],
+  collect() {
+    let queued = 0;
+    for (const pool of openPools) queued += pool.queued;
+    this.set(queued);
+  },
+});
+
+type Outcome = 'thread' | 'in_process' | 'refused' | 'timed_out' | 'thread_failed' | 'shut_down' | 'failed';
 
 export interface PlannerPoolOptions {
   /** Planner threads (TRANSIT_WORKERS); 0 plans on the calling thread. */
@@ -32,6 +60,8 @@ interface Job {
   timer?: NodeJS.Timeout;
   /** The thread has its network and is searching (a time-out then ends the thread). */
   started: boolean;
+  /** Answered (or refused): later replies change nothing. */
+  settled?: boolean;
 }
 
 interface Thread {
@@ -78,6 +108,7 @@ export class PlannerPool {
     this.workerUrl = options.threads > 0 ? (options.workerUrl === undefined ? compiledEntry() : options.workerUrl) : null;
     this.queueLimit = options.queueLimit ?? QUEUE_PER_THREAD * Math.max(1, options.threads);
     this.timeoutMs = options.timeoutMs ?? PLAN_TIMEOUT_MS;
+    openPools.add(this);
   }
 
   /** Whether plans are made in threads (else on the calling thread). */
@@ -104,9 +135,10 @@ export class PlannerPool {
   }
 
   plan(feed: LoadedFeed, request: PlanRequest): Promise<Plan> {
-    if (!this.threaded) return new Promise((resolve) => resolve(planTrip(feed.network, request)));
+    if (!this.threaded) return new Promise((resolve) => resolve(counted(planTrip(feed.network, request), 'in_process')));
     if (this.threads.length === 0) this.startThreads();
     if (!this.threads.some((thread) => thread.job === null) && this.queue.length >= this.queueLimit) {
+      transitPlans.inc({ outcome: 'refused' });
       return Promise.reject(new TransitBusyError(`transit planning is at capacity (${this.threads.length} threads busy, ${this.queue.length} requests waiting); try again shortly`));
     }
     return new Promise<Plan>((resolve, reject) => {
@@ -121,10 +153,11 @@ export class PlannerPool {
   /** Refuses what waits, ends the threads. */
   async close(): Promise<void> {
     this.closed = true;
+    openPools.delete(this);
     const busy = new TransitBusyError('the service is shutting down');
-    for (const job of this.queue.splice(0)) settle(job, busy);
+    for (const job of this.queue.splice(0)) settle(job, busy, undefined, 'shut_down');
     const threads = this.threads.splice(0);
-    for (const thread of threads) if (thread.job) settle(thread.job, busy);
+    for (const thread of threads) if (thread.job) settle(thread.job, busy, undefined, 'shut_down');
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 
@@ -157,8 +190,8 @@ export class PlannerPool {
     }
     thread.job = null;
     thread.worker.unref();
-    if (message.kind === 'planned') settle(job, null, message.plan);
-    else settle(job, new Error(`transit planning failed: ${message.error}`));
+    if (message.kind === 'planned') settle(job, null, message.plan, 'thread');
+    else settle(job, new Error(`transit planning failed: ${message.error}`), undefined, 'failed');
     this.dispatch();
   }
 
@@ -170,7 +203,7 @@ export class PlannerPool {
           send(thread, { kind: 'plan', id: job.id, source: job.source, request: job.request });
         } catch (error) {
           // A request that does not clone (DataCloneError) fails alone and holds no thread.
-          settle(job, error as Error);
+          settle(job, error as Error, undefined, 'failed');
           continue;
         }
         thread.job = job;
@@ -195,7 +228,7 @@ export class PlannerPool {
       return;
     }
     if (!thread.ended) this.options.log?.error({ msg: 'a transit planner thread died; replacing it', err: error.message });
-    if (job) settle(job, new TransitBusyError('the transit planner thread failed during this request; try again'));
+    if (job) settle(job, new TransitBusyError('the transit planner thread failed during this request; try again'), undefined, 'thread_failed');
     if (this.closed) return;
     this.threads[at] = this.spawn();
     this.dispatch();
@@ -210,14 +243,14 @@ export class PlannerPool {
       thread.ended = `a search ran past ${this.timeoutMs} ms`;
       void thread.worker.terminate();
     }
-    settle(job, new TransitBusyError(`transit planning took longer than ${this.timeoutMs / 1000} s; try again`));
+    settle(job, new TransitBusyError(`transit planning took longer than ${this.timeoutMs / 1000} s; try again`), undefined, 'timed_out');
   }
 
   private inProcess(job: Job): void {
     try {
-      settle(job, null, planTrip(job.network, job.request));
+      settle(job, null, planTrip(job.network, job.request), 'in_process');
     } catch (error) {
-      settle(job, error as Error);
+      settle(job, error as Error, undefined, 'failed');
     }
   }
 }
@@ -231,12 +264,18 @@ function send(thread: Thread, message: ToPlanner): void {
   thread.worker.postMessage(message);
 }
 
-/** Answers a job once: a late reply after a time-out or a failure changes nothing. */
-function settle(job: Job, error: Error | null, plan?: Plan): void {
+/** Answers a job once, counting how it ended: a late reply after a time-out or a failure changes nothing. */
+function settle(job: Job, error: Error | null, plan?: Plan, outcome?: Outcome): void {
   clearTimeout(job.timer);
-  const { resolve, reject } = job;
-  job.resolve = () => undefined;
-  job.reject = () => undefined;
+  const { resolve, reject, settled } = job;
+  if (settled) return;
+  job.settled = true;
+  if (outcome) transitPlans.inc({ outcome });
   if (error) reject(error);
   else resolve(plan!);
+}
+
+function counted(plan: Plan, outcome: Outcome): Plan {
+  transitPlans.inc({ outcome });
+  return plan;
 }
