@@ -3,9 +3,11 @@ import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, READ_STORE, SecretBox, type
 import { DeleteConsentDataController } from './commands/delete-consent-data/delete-consent-data.controller.js';
 import { DeleteConsentDataHandler } from './commands/delete-consent-data/delete-consent-data.handler.js';
 import { GrantConsentController } from './commands/grant-consent/grant-consent.controller.js';
+import { GrantConsentHandler } from './commands/grant-consent/grant-consent.handler.js';
 import { RecordPingsController } from './commands/record-pings/record-pings.controller.js';
 import { RecordPingsHandler } from './commands/record-pings/record-pings.handler.js';
 import { RegisterZoneController } from './commands/register-zone/register-zone.controller.js';
+import { RegisterZoneHandler } from './commands/register-zone/register-zone.handler.js';
 import { RevokeConsentController } from './commands/revoke-consent/revoke-consent.controller.js';
 import { RevokeConsentHandler } from './commands/revoke-consent/revoke-consent.handler.js';
 import { GeofencesModule } from './geofences/geofences.module.js';
@@ -43,6 +45,8 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
       inject: [LocationSealing, LocationCaches, CustomerPseudonyms],
       useFactory: (sealing: LocationSealing, caches: LocationCaches, pseudonyms: CustomerPseudonyms) => new LocationCodec(sealing, caches, pseudonyms),
     },
+    GrantConsentHandler,
+    RegisterZoneHandler,
     RecordPingsHandler,
     RevokeConsentHandler,
     DeleteConsentDataHandler,

@@ -31,6 +31,7 @@ export * from './followers/followers.js';
 export * from './commands/decider.js';
 export * from './commands/command.js';
 export * from './commands/command-pipeline.js';
+export * from './commands/buses.js';
 export * from './commands/read-models.js';
 export * from './commands/stream-codec.js';
 export * from './manifest/context-manifest.js';

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
 import type { Backends } from './backends.js';
 import { CLOCK, type Clock } from './clock.js';
 import { CommandPipeline } from './commands/command-pipeline.js';
@@ -74,6 +75,8 @@ export class PlatformModule {
     ];
     return {
       module: PlatformModule,
+      // @nestjs/cqrs: CommandBus and QueryBus dispatch to the slices' @CommandHandler/@QueryHandler classes (docs/adr/0015).
+      imports: [CqrsModule.forRoot()],
       controllers: options.http ? [HealthController] : [],
       providers,
       exports: providers.map((provider) => provider.provide),

@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { DEFAULT_PURPOSE, parseScope } from '../../domain/consent.js';
-import { grantConsent } from './grant-consent.handler.js';
+import { GrantConsentCommand } from './grant-consent.handler.js';
 import { GrantConsentRequest } from './grant-consent.request.js';
 
 /** interface.md, "Identity, consent, monitoring" and "Consent states". */
@@ -12,7 +13,7 @@ import { GrantConsentRequest } from './grant-consent.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class GrantConsentController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('grant')
   @HttpCode(200)
@@ -28,13 +29,15 @@ export class GrantConsentController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: grants with different terms for this customer kept racing; read the status and retry' })
   async grant(@Req() request: FastifyRequest, @Body() body: GrantConsentRequest) {
     const accountId = callingAccount(request);
-    const { state } = await this.commands.run(grantConsent, {
-      type: 'GrantConsent',
-      account_id: accountId,
-      customer_id: body.customer_id,
-      purpose: body.purpose ?? DEFAULT_PURPOSE,
-      scope: parseScope(body.scope),
-    });
+    const { state } = await this.commands.execute(
+      new GrantConsentCommand({
+        type: 'GrantConsent',
+        account_id: accountId,
+        customer_id: body.customer_id,
+        purpose: body.purpose ?? DEFAULT_PURPOSE,
+        scope: parseScope(body.scope),
+      }),
+    );
     if (state.status !== 'granted') throw new Error('a grant left the consent not granted');
     return { customer_id: body.customer_id, status: state.status, purpose: state.purpose, scope: state.scope, granted_at: state.granted_at };
   }

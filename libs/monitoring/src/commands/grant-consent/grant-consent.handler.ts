@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type GrantConsent } from '../../domain/consent.js';
 
 /** POST /v2/consent/grant. */
@@ -10,3 +11,10 @@ export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent>({
   // at once converge after one retry on fresh state (issue 10: twenty at once all answer 200).
   onConflict: { retry: 5 },
 });
+
+export class GrantConsentCommand extends PipelineCommand<GrantConsent, ConsentState, ConsentEvent> {}
+
+@CommandHandler(GrantConsentCommand)
+export class GrantConsentHandler extends PipelineHandler<GrantConsent, ConsentState, ConsentEvent> {
+  protected readonly definition = grantConsent;
+}

@@ -1,14 +1,15 @@
 import { Body, Controller, Param, Put, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { latLngToCell } from 'h3-js';
 import { cellFromHexCode } from '../../../../addressing/src/index.js';
-import { AccountOnly, CommandPipeline, InvalidParamError } from '../../../../platform/src/index.js';
+import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { parseCustomerId } from '../../domain/consent.js';
 import { DEFAULT_TOLERANCE_HOPS, DEFAULT_ZONE_RESOLUTION } from '../../domain/location.js';
-import { GetDriftHandler } from '../../queries/get-drift/get-drift.handler.js';
-import { registerZone } from './register-zone.handler.js';
+import { GetDriftQuery } from '../../queries/get-drift/get-drift.handler.js';
+import { RegisterZoneCommand } from './register-zone.handler.js';
 import { RegisterZoneRequest } from './register-zone.request.js';
 
 /**
@@ -21,8 +22,8 @@ import { RegisterZoneRequest } from './register-zone.request.js';
 @Controller('v2/monitoring/zones')
 export class RegisterZoneController {
   constructor(
-    private readonly commands: CommandPipeline,
-    private readonly drift: GetDriftHandler,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Put(':customer_id')
@@ -34,14 +35,16 @@ export class RegisterZoneController {
   async register(@Req() request: FastifyRequest, @Param('customer_id') customerParam: string, @Body() body: RegisterZoneRequest) {
     const accountId = callingAccount(request);
     const customerId = parseCustomerId(customerParam);
-    await this.commands.run(registerZone, {
-      type: 'RegisterZone',
-      account_id: accountId,
-      customer_id: customerId,
-      home_cell: zoneCell(body),
-      tolerance_hops: body.tolerance_hops ?? DEFAULT_TOLERANCE_HOPS,
-    });
-    return this.drift.current(accountId, customerId);
+    await this.commands.execute(
+      new RegisterZoneCommand({
+        type: 'RegisterZone',
+        account_id: accountId,
+        customer_id: customerId,
+        home_cell: zoneCell(body),
+        tolerance_hops: body.tolerance_hops ?? DEFAULT_TOLERANCE_HOPS,
+      }),
+    );
+    return this.queries.execute(new GetDriftQuery(accountId, customerId));
   }
 }
 

@@ -1,4 +1,5 @@
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { collectsLocation } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationEvent, type LocationState, type RegisterZone } from '../../domain/location.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
@@ -22,3 +23,10 @@ export const registerZone = command<RegisterZone, LocationState, LocationEvent, 
   // The answer is the drift state against the new zone, read from drift_state.
   awaits: [DRIFT_STATE_PROJECTION],
 });
+
+export class RegisterZoneCommand extends PipelineCommand<RegisterZone, LocationState, LocationEvent> {}
+
+@CommandHandler(RegisterZoneCommand)
+export class RegisterZoneHandler extends PipelineHandler<RegisterZone, LocationState, LocationEvent, { codec: LocationCodec; commands: CommandPipeline }> {
+  protected readonly definition = registerZone;
+}

@@ -1,17 +1,18 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { CustomerRequest } from '../../consent.requests.js';
-import { GetDriftHandler } from './get-drift.handler.js';
+import { GetDriftQuery } from './get-drift.handler.js';
 
 /** GET /v2/monitoring/drift?customer_id=: the current drift state (interface.md, "Drift event payload" names its fields). */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/monitoring')
 export class GetDriftController {
-  constructor(private readonly drift: GetDriftHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('drift')
   @AccountOnly()
@@ -22,6 +23,6 @@ export class GetDriftController {
       '`{customer_id, status: unmonitored|in_zone|drifting, home_hex, tolerance_hops, current_hex, distance_hops, since, last_ping_at}`; `current_hex` is the newest ping (by recorded_at) at the zone\'s resolution',
   })
   async current(@Req() request: FastifyRequest, @Query() query: CustomerRequest) {
-    return this.drift.current(callingAccount(request), query.customer_id);
+    return this.queries.execute(new GetDriftQuery(callingAccount(request), query.customer_id));
   }
 }

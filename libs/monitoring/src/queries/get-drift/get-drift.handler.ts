@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { getResolution, latLngToCell } from 'h3-js';
 import { hexCodeFromCell } from '../../../../addressing/src/index.js';
 import { collectionName, READ_STORE, type ReadCollection, type ReadStore } from '../../../../platform/src/index.js';
@@ -21,9 +22,19 @@ export interface DriftView {
   last_ping_at: string | null;
 }
 
-/** GET /v2/monitoring/drift: the drift_state read model, its sealed parts opened with the customer's key. */
-@Injectable()
-export class GetDriftHandler {
+/** GET /v2/monitoring/drift?customer_id=. */
+export class GetDriftQuery extends Query<DriftView> {
+  constructor(
+    readonly accountId: string,
+    readonly customerId: string,
+  ) {
+    super();
+  }
+}
+
+/** The drift_state read model, its sealed parts opened with the customer's key. */
+@QueryHandler(GetDriftQuery)
+export class GetDriftHandler implements IQueryHandler<GetDriftQuery> {
   private collection?: Promise<ReadCollection<DriftStateDoc>>;
 
   constructor(
@@ -32,7 +43,7 @@ export class GetDriftHandler {
     private readonly pseudonyms: CustomerPseudonyms,
   ) {}
 
-  async current(accountId: string, customerId: string): Promise<DriftView> {
+  async execute({ accountId, customerId }: GetDriftQuery): Promise<DriftView> {
     const collection = await (this.collection ??= this.readStore.collection<DriftStateDoc>(collectionName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION })));
     const doc = await collection.get(this.pseudonyms.of(accountId, customerId));
     const none: DriftView = { customer_id: customerId, status: 'unmonitored', home_hex: null, tolerance_hops: null, current_hex: null, distance_hops: null, since: null, last_ping_at: null };

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { Command, type ICommandHandler } from '@nestjs/cqrs';
+import type { DomainEvent } from '../events/event-stream.js';
+import type { CommandDefinition, CommandResult } from './command.js';
+import { CommandPipeline } from './command-pipeline.js';
+
+/**
+ * A command as `@nestjs/cqrs` dispatches it: a class carrying the input of one
+ * pipeline declaration. `CommandBus.execute(new GrantConsentCommand(input))`
+ * answers what `CommandPipeline.run` answers (docs/adr/0015): the bus
+ * dispatches, the pipeline executes.
+ */
+export abstract class PipelineCommand<Input, State, Event extends DomainEvent> extends Command<CommandResult<State, Event, Input>> {
+  constructor(readonly input: Input) {
+    super();
+  }
+}
+
+/**
+ * The `@CommandHandler` of a pipeline command: runs the slice's declaration
+ * through the pipeline, which loads, decides, seals, appends, retries and
+ * awaits. A slice's handler is this class with its `definition`:
+ *
+ *     @CommandHandler(GrantConsentCommand)
+ *     export class GrantConsentHandler extends PipelineHandler<GrantConsent, ConsentState, ConsentEvent> {
+ *       protected readonly definition = grantConsent;
+ *     }
+ */
+@Injectable()
+export abstract class PipelineHandler<Input, State, Event extends DomainEvent, Deps = Record<string, never>>
+  implements ICommandHandler<PipelineCommand<Input, State, Event>, CommandResult<State, Event, Input>>
+{
+  protected abstract readonly definition: CommandDefinition<Input, State, Event, Deps>;
+
+  constructor(private readonly pipeline: CommandPipeline) {}
+
+  execute(command: PipelineCommand<Input, State, Event>): Promise<CommandResult<State, Event, Input>> {
+    return this.pipeline.run(this.definition, command.input);
+  }
+}
