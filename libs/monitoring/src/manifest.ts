@@ -8,12 +8,14 @@ import { monitoringEventTypes } from './event-types.js';
 import { createGeofence } from './geofences/commands/create-geofence/create-geofence.handler.js';
 import { deleteGeofence } from './geofences/commands/delete-geofence/delete-geofence.handler.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
+import { GetDriftQuery } from './queries/get-drift/get-drift.handler.js';
 
 /** What the monitoring context brings to a process (checked at start-up). */
 export const monitoringManifest: ContextManifest = {
   name: 'monitoring',
   events: monitoringEventTypes,
   commands: [grantConsent, revokeConsent, stopCollection, recordErasure, recordPings, registerZone, createGeofence, deleteGeofence],
+  queries: [GetDriftQuery],
   readModels: { projections: ['drift_state', 'geofences'], views: ['geofence_index'] },
   notifications: [{ token: MonitoringNotifications, notifies: MonitoringNotifications.notifies, from: MonitoringNotifications.from }],
 };

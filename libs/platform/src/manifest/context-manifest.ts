@@ -26,12 +26,17 @@ export interface ContextManifest {
   events: readonly EventTypeDefinition[];
   // The commands of every slice; their `awaits` must name read models that exist.
   commands?: readonly AnyCommandDefinition[];
+  /** The query classes of every query slice (each dispatched by QueryBus to its slice's @QueryHandler). */
+  queries?: readonly QueryClass[];
   /** Projections (by name, the objects live in `projections/`) and views this context owns. */
   readModels?: { projections?: readonly string[]; views?: readonly string[] };
   /** Queues this context processes (exactly one processor per queue across the process). */
   jobs?: readonly string[];
   notifications?: readonly NotificationSourceEntry[];
 }
+
+/** A query class as a manifest lists it (`class GetDriftQuery extends Query<DriftView>`). */
+export type QueryClass = abstract new (...args: never[]) => object;
 
 export class ManifestError extends Error {}
 
