@@ -12,6 +12,8 @@ import { setPassword } from './commands/set-password/set-password.handler.js';
 import { linkGoogleIdentity } from './commands/sign-in-with-google/sign-in-with-google.handler.js';
 import { openAccount } from './commands/sign-up/sign-up.handler.js';
 import { accountsEventTypes } from './event-types.js';
+import { GetMeQuery } from './queries/get-me/get-me.handler.js';
+import { GetUsageQuery } from './queries/get-usage/get-usage.handler.js';
 import { SignInDirectory } from './users/sign-in-directory.js';
 
 /**
@@ -35,5 +37,6 @@ export const accountsManifest: ContextManifest = {
     requestPasswordReset,
     resetPassword,
   ],
+  queries: [GetMeQuery, GetUsageQuery],
   readModels: { views: [KeyDirectory.readModel, SignInDirectory.readModel] },
 };

@@ -1,7 +1,8 @@
-import { ChangedConcurrentlyError, type Clock, type CommandPipeline } from '../../../platform/src/index.js';
+import type { CommandBus } from '@nestjs/cqrs';
+import { ChangedConcurrentlyError, type Clock } from '../../../platform/src/index.js';
 import type { KeyDirectory } from '../authentication/key-directory.js';
-import { issueNewKey } from '../commands/issue-key/issue-key.handler.js';
-import { revokeKey } from '../commands/revoke-key/revoke-key.handler.js';
+import { issueNewKey, issueThrough } from '../commands/issue-key/issue-key.handler.js';
+import { RevokeKeyCommand } from '../commands/revoke-key/revoke-key.handler.js';
 import { KeyNotActiveError } from '../domain/api-key.js';
 import type { SignInAccount, SignInDirectory } from './sign-in-directory.js';
 
@@ -28,11 +29,11 @@ const DAY_MS = 24 * 60 * 60_000;
  * Per-user tokens are API keys of kind `personal`: scoped to one user, with
  * the name, address and tier of the user's account, and an expiry. The key
  * guard maps them to a `user` principal. What the sign-in slices share: issue
- * one (`issueKey`), and sign a user out everywhere (`revokeKey` for each).
+ * one (`IssueKeyCommand`), and sign a user out everywhere (`RevokeKeyCommand` for each), both through the bus.
  */
 export class PersonalTokens {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly keyDirectory: KeyDirectory,
     private readonly directory: SignInDirectory,
     private readonly clock: Clock,
@@ -49,7 +50,7 @@ export class PersonalTokens {
     }
     if (!current) throw new Error(`account ${account.account_id} is missing from the key directory`);
     const expiresAt = new Date(this.clock.now().getTime() + this.options.ttlDays * DAY_MS);
-    const { key, record } = await issueNewKey(this.commands, this.keyDirectory, {
+    const { key, record } = await issueNewKey(issueThrough(this.commands), this.keyDirectory, {
       kind: 'personal',
       account_id: account.account_id,
       user_id: account.user_id,
@@ -81,7 +82,7 @@ export class PersonalTokens {
   /** Revokes one token; false when another request (a sign-out, say) revoked it at the same moment: gone either way. */
   async withdraw(keyId: string): Promise<boolean> {
     try {
-      await this.commands.run(revokeKey, { type: 'RevokeApiKey', data: { key_id: keyId, reason: 'deleted', replaced_by: null } });
+      await this.commands.execute(new RevokeKeyCommand({ type: 'RevokeApiKey', data: { key_id: keyId, reason: 'deleted', replaced_by: null } }));
       return true;
     } catch (error) {
       if (error instanceof KeyNotActiveError || error instanceof ChangedConcurrentlyError) return false;

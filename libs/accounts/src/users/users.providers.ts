@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { CLOCK, CommandPipeline, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
 import { KeyDirectory } from '../authentication/key-directory.js';
 import { GoogleIdTokenVerifier, PasswordHasher } from '../credentials/index.js';
 import { BackgroundTasks } from './background-tasks.js';
@@ -26,8 +27,8 @@ export const userProviders: Provider[] = [
   },
   {
     provide: PersonalTokens,
-    inject: [CommandPipeline, KeyDirectory, SignInDirectory, CLOCK, CONFIG],
-    useFactory: (commands: CommandPipeline, keyDirectory: KeyDirectory, directory: SignInDirectory, clock: Clock, config: Config) =>
+    inject: [CommandBus, KeyDirectory, SignInDirectory, CLOCK, CONFIG],
+    useFactory: (commands: CommandBus, keyDirectory: KeyDirectory, directory: SignInDirectory, clock: Clock, config: Config) =>
       new PersonalTokens(commands, keyDirectory, directory, clock, { ttlDays: config.personalTokenTtlDays, waitMs: config.projectionWaitMs }),
   },
   BackgroundTasks,

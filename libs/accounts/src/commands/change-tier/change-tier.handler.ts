@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { accountDecider, accountStream, type AccountEvent, type AccountState, type ChangeTier } from '../../domain/account.js';
 
 /** Changes the plan tier, and with it the daily limit of every key of the account (decisions.md, "Operator interface"). */
@@ -13,3 +14,10 @@ export const changeTier = command<ChangeTier, AccountState, AccountEvent>({
   // The guard reads the account from the key directory: the next request must see the change.
   awaits: ['key_directory'],
 });
+
+export class ChangeTierCommand extends PipelineCommand<ChangeTier, AccountState, AccountEvent> {}
+
+@CommandHandler(ChangeTierCommand)
+export class ChangeTierHandler extends PipelineHandler<ChangeTier, AccountState, AccountEvent> {
+  protected readonly definition = changeTier;
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { command, type CommandPipeline } from '../../../../platform/src/index.js';
+import { CommandHandler, type CommandBus } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import type { KeyDirectory, KeyRecord } from '../../authentication/key-directory.js';
 import { generateApiKey, hashKey, keyPrefix } from '../../credentials/index.js';
 import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyIssued, type ApiKeyState, type IssueApiKey } from '../../domain/api-key.js';
@@ -19,6 +20,22 @@ export const issueKey = command<IssueApiKey, ApiKeyState, ApiKeyEvent>({
   awaits: ['key_directory'],
 });
 
+export class IssueKeyCommand extends PipelineCommand<IssueApiKey, ApiKeyState, ApiKeyEvent> {}
+
+@CommandHandler(IssueKeyCommand)
+export class IssueKeyHandler extends PipelineHandler<IssueApiKey, ApiKeyState, ApiKeyEvent> {
+  protected readonly definition = issueKey;
+}
+
+/** Runs `issueKey`: through `CommandBus` inside Nest, through the pipeline in the operator CLI (which runs outside Nest). */
+export type KeyIssuer = (input: IssueApiKey) => Promise<unknown>;
+
+/** The process handlers' way to issue: `IssueKeyCommand` through the bus. */
+export const issueThrough =
+  (commands: CommandBus): KeyIssuer =>
+  (input) =>
+    commands.execute(new IssueKeyCommand(input));
+
 export type NewKey = Omit<ApiKeyIssued['data'], 'issued_at' | 'key_id' | 'key_hash' | 'key_prefix'>;
 
 /**
@@ -26,9 +43,9 @@ export type NewKey = Omit<ApiKeyIssued['data'], 'issued_at' | 'key_id' | 'key_ha
  * issues it, and answers it with its directory record. `keyId` is given when
  * the id must be known first (a rotation names its replacement).
  */
-export async function issueNewKey(commands: CommandPipeline, directory: KeyDirectory, details: NewKey, keyId: string = randomUUID()): Promise<{ key: string; record: KeyRecord }> {
+export async function issueNewKey(issue: KeyIssuer, directory: KeyDirectory, details: NewKey, keyId: string = randomUUID()): Promise<{ key: string; record: KeyRecord }> {
   const key = generateApiKey();
-  await commands.run(issueKey, { type: 'IssueApiKey', data: { ...details, key_id: keyId, key_hash: hashKey(key), key_prefix: keyPrefix(key) } });
+  await issue({ type: 'IssueApiKey', data: { ...details, key_id: keyId, key_hash: hashKey(key), key_prefix: keyPrefix(key) } });
   const record = directory.byKeyId(keyId);
   if (!record) throw new Error(`issued key ${keyId} is missing from the key directory`);
   return { key, record };

@@ -1,14 +1,15 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { LogInHandler } from './log-in.handler.js';
+import { LogInCommand } from './log-in.handler.js';
 import { LogInRequest } from './log-in.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth')
 export class LogInController {
-  constructor(private readonly handler: LogInHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('login')
   @HttpCode(200)
@@ -25,6 +26,6 @@ export class LogInController {
   @ApiResponse({ status: 401, description: 'INVALID_CREDENTIALS' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many failed sign-ins for this address or from this IP (Retry-After), or the calling key\'s quota' })
   logIn(@Req() request: FastifyRequest, @Body() body: LogInRequest) {
-    return this.handler.execute(body, request.ip);
+    return this.commands.execute(new LogInCommand({ email: body.email, password: body.password }, request.ip));
   }
 }

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ChangedConcurrentlyError, command, CommandPipeline } from '../../../../platform/src/index.js';
+import { Logger } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ChangedConcurrentlyError, command, CommandPipeline, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { PasswordHasher } from '../../credentials/index.js';
 import { userDecider, userStream, type RehashPassword, type UserEvent, type UserState } from '../../domain/user.js';
 import { attemptCounters, Attempts } from '../../throttling/attempts.js';
@@ -17,6 +18,23 @@ export const rehashPassword = command<RehashPassword, UserState, UserEvent>({
   // Nothing reads the hash but the user's own stream.
 });
 
+export class RehashPasswordCommand extends PipelineCommand<RehashPassword, UserState, UserEvent> {}
+
+@CommandHandler(RehashPasswordCommand)
+export class RehashPasswordHandler extends PipelineHandler<RehashPassword, UserState, UserEvent> {
+  protected readonly definition = rehashPassword;
+}
+
+/** POST /v2/auth/login, with the client IP its failures are counted against. */
+export class LogInCommand extends Command<PersonalTokenView> {
+  constructor(
+    readonly credentials: { email: string; password: string },
+    readonly clientIp: string,
+  ) {
+    super();
+  }
+}
+
 /** A user's stream as sign-in reads it (the pipeline keeps per-definition wiring: one object). */
 const USER_STREAM = { decider: userDecider };
 
@@ -27,24 +45,26 @@ const USER_STREAM = { decider: userDecider };
  * cost, whether the address is unknown, has no password, or the password is
  * wrong. Failures are throttled per address and per client IP.
  */
-@Injectable()
-export class LogInHandler {
+@CommandHandler(LogInCommand)
+export class LogInHandler implements ICommandHandler<LogInCommand> {
   private readonly logger = new Logger('login');
 
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
+    // Reads only (the user's stream as the pipeline folds it); its commands go through the bus.
+    private readonly streams: CommandPipeline,
     private readonly directory: SignInDirectory,
     private readonly hasher: PasswordHasher,
     private readonly tokens: PersonalTokens,
     private readonly attempts: Attempts,
   ) {}
 
-  async execute({ email, password }: { email: string; password: string }, clientIp: string): Promise<PersonalTokenView> {
+  async execute({ credentials: { email, password }, clientIp }: LogInCommand): Promise<PersonalTokenView> {
     const counters = [attemptCounters.signInsFor(email), attemptCounters.passwordChecksFrom(clientIp)];
     await this.attempts.check(...counters);
 
     const account = this.directory.accountForEmail(email);
-    const loaded = account ? await this.commands.read(USER_STREAM, userStream(account.user_id)) : undefined;
+    const loaded = account ? await this.streams.read(USER_STREAM, userStream(account.user_id)) : undefined;
     const stored = loaded?.state.status === 'registered' ? loaded.state.password : null;
     const matches = account && stored ? await this.hasher.verify(password, stored.hash) : await this.hasher.verifyAgainstDummy(password);
     if (!account || !stored || !matches) {
@@ -55,7 +75,7 @@ export class LogInHandler {
     if (this.hasher.needsRehash(stored.hash)) await this.rehash(account.user_id, stored.hash, password);
     const issued = await this.tokens.issue(account);
     // A reset or change that landed between our check and the issue must not leave a token made under the old password.
-    const after = await this.commands.read(USER_STREAM, userStream(account.user_id));
+    const after = await this.streams.read(USER_STREAM, userStream(account.user_id));
     if (after.state.status !== 'registered' || after.state.password?.epoch !== stored.epoch) {
       await this.tokens.withdraw(issued.key_id);
       throw new InvalidCredentialsError();
@@ -68,7 +88,7 @@ export class LogInHandler {
   /** While the password is at hand; against the hash it was verified on, so it never lands on a newer password. */
   private async rehash(userId: string, verified: string, password: string): Promise<void> {
     try {
-      await this.commands.run(rehashPassword, { type: 'RehashPassword', user_id: userId, replaces: verified, password_hash: await this.hasher.hash(password) });
+      await this.commands.execute(new RehashPasswordCommand({ type: 'RehashPassword', user_id: userId, replaces: verified, password_hash: await this.hasher.hash(password) }));
     } catch (error) {
       // The user's stream kept moving; the sign-in stands and the next one rehashes.
       if (!(error instanceof ChangedConcurrentlyError)) throw error;

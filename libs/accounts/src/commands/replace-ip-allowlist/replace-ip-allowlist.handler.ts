@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { accountDecider, accountStream, type AccountEvent, type AccountState, type ReplaceIpAllowlist } from '../../domain/account.js';
 
 /** Replaces the IP allowlist of the banking endpoints; an empty list removes it (interface.md, "Authentication" 8). */
@@ -13,3 +14,10 @@ export const replaceIpAllowlist = command<ReplaceIpAllowlist, AccountState, Acco
   // The guard reads the account from the key directory: the next request must see the change.
   awaits: ['key_directory'],
 });
+
+export class ReplaceIpAllowlistCommand extends PipelineCommand<ReplaceIpAllowlist, AccountState, AccountEvent> {}
+
+@CommandHandler(ReplaceIpAllowlistCommand)
+export class ReplaceIpAllowlistHandler extends PipelineHandler<ReplaceIpAllowlist, AccountState, AccountEvent> {
+  protected readonly definition = replaceIpAllowlist;
+}

@@ -1,13 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { RequestPasswordResetHandler } from './request-password-reset.handler.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { RequestPasswordResetCommand } from './request-password-reset.handler.js';
 import { RequestPasswordResetRequest } from './request-password-reset.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth')
 export class RequestPasswordResetController {
-  constructor(private readonly handler: RequestPasswordResetHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('forgot-password')
   @HttpCode(202)
@@ -21,6 +22,6 @@ export class RequestPasswordResetController {
   })
   @ApiResponse({ status: 202, description: '`{accepted: true, message}`, identical for every address' })
   requestReset(@Body() body: RequestPasswordResetRequest) {
-    return this.handler.execute(body.email);
+    return this.commands.execute(new RequestPasswordResetCommand(body.email));
   }
 }

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { command, CommandPipeline, MAIL_QUEUE, type MailQueue } from '../../../../platform/src/index.js';
+import { Inject, Logger } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, MAIL_QUEUE, PipelineCommand, PipelineHandler, type MailQueue } from '../../../../platform/src/index.js';
 import { KeyDirectory } from '../../authentication/key-directory.js';
 import { generateResetToken, hashResetToken } from '../../credentials/index.js';
 import { RESET_TOKEN_TTL_MS, userDecider, userStream, type RequestPasswordReset, type UserEvent, type UserState } from '../../domain/user.js';
@@ -17,6 +18,14 @@ export const requestPasswordReset = command<RequestPasswordReset, UserState, Use
   awaits: ['sign_in_directory'],
 });
 
+/** The user's stream step of the process below (named apart from it: `RequestPasswordResetCommand` is the slice's process). */
+export class RequestPasswordResetStepCommand extends PipelineCommand<RequestPasswordReset, UserState, UserEvent> {}
+
+@CommandHandler(RequestPasswordResetStepCommand)
+export class RequestPasswordResetStepHandler extends PipelineHandler<RequestPasswordReset, UserState, UserEvent> {
+  protected readonly definition = requestPasswordReset;
+}
+
 /** The one answer, whatever the address. */
 export interface PasswordResetRequested {
   accepted: true;
@@ -28,6 +37,13 @@ const ANSWER: PasswordResetRequested = {
   message: 'If an account with a password signs in with this address, a one-time reset token is on its way to it. It is valid for 30 minutes.',
 };
 
+/** POST /v2/auth/forgot-password. */
+export class RequestPasswordResetCommand extends Command<PasswordResetRequested> {
+  constructor(readonly email: string) {
+    super();
+  }
+}
+
 /**
  * interface.md, "Keys and accounts": forgot-password gives a "generic
  * response that does not reveal whether an address exists". The answer is
@@ -35,19 +51,19 @@ const ANSWER: PasswordResetRequested = {
  * lookup, the token and the mail happen in a background task, so neither the
  * body nor the time tells a known address from an unknown one.
  */
-@Injectable()
-export class RequestPasswordResetHandler {
+@CommandHandler(RequestPasswordResetCommand)
+export class RequestPasswordResetHandler implements ICommandHandler<RequestPasswordResetCommand> {
   private readonly logger = new Logger('password-reset');
 
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly directory: SignInDirectory,
     private readonly keyDirectory: KeyDirectory,
     private readonly background: BackgroundTasks,
     @Inject(MAIL_QUEUE) private readonly mail: MailQueue,
   ) {}
 
-  execute(email: string): PasswordResetRequested {
+  async execute({ email }: RequestPasswordResetCommand): Promise<PasswordResetRequested> {
     this.background.run('password-reset-mail', () => this.mailToken(email));
     return ANSWER;
   }
@@ -57,7 +73,7 @@ export class RequestPasswordResetHandler {
     if (!account) return;
     const token = generateResetToken();
     const tokenHash = hashResetToken(token);
-    const { events } = await this.commands.run(requestPasswordReset, { type: 'RequestPasswordReset', user_id: account.user_id, token_hash: tokenHash });
+    const { events } = await this.commands.execute(new RequestPasswordResetStepCommand({ type: 'RequestPasswordReset', user_id: account.user_id, token_hash: tokenHash }));
     if (events.length === 0) return;
     const name = this.keyDirectory.account(account.account_id)?.name;
     await this.mail.enqueue({

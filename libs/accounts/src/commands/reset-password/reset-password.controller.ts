@@ -1,13 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ResetPasswordHandler } from './reset-password.handler.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { ResetPasswordCommand } from './reset-password.handler.js';
 import { ResetPasswordRequest } from './reset-password.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth')
 export class ResetPasswordController {
-  constructor(private readonly handler: ResetPasswordHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('reset-password')
   @HttpCode(200)
@@ -22,6 +23,6 @@ export class ResetPasswordController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the user was changed by several requests at the same moment; try again' })
   @ApiResponse({ status: 400, description: 'INVALID_RESET_TOKEN (field `token`: malformed, unknown, used or expired); WEAK_PASSWORD (field `password`; the token stays unspent)' })
   resetPassword(@Body() body: ResetPasswordRequest) {
-    return this.handler.execute(body);
+    return this.commands.execute(new ResetPasswordCommand(body.token, body.password));
   }
 }

@@ -1,15 +1,15 @@
 import { Controller, Delete, HttpCode, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { CommandPipeline } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
-import { revokeKey } from './revoke-key.handler.js';
+import { RevokeKeyCommand } from './revoke-key.handler.js';
 
 @ApiTags('keys')
 @ApiSecurity('api_key')
 @Controller('v2/me')
 export class RevokeKeyController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Delete('key')
   @HttpCode(200)
@@ -18,7 +18,7 @@ export class RevokeKeyController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: another request rotated or revoked the key at the same moment' })
   async revoke(@Req() request: FastifyRequest) {
     const record = callingKey(request);
-    await this.commands.run(revokeKey, { type: 'RevokeApiKey', data: { key_id: record.key_id, reason: 'deleted', replaced_by: null } });
+    await this.commands.execute(new RevokeKeyCommand({ type: 'RevokeApiKey', data: { key_id: record.key_id, reason: 'deleted', replaced_by: null } }));
     return { key_prefix: record.key_prefix, revoked: true };
   }
 }

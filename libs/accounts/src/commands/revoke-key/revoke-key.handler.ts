@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyState, type RevokeApiKey } from '../../domain/api-key.js';
 
 /**
@@ -16,3 +17,10 @@ export const revokeKey = command<RevokeApiKey, ApiKeyState, ApiKeyEvent>({
   // "Revocation is immediate" (interface.md, "Authentication" 3): once the answer is out, this instance refuses the key.
   awaits: ['key_directory'],
 });
+
+export class RevokeKeyCommand extends PipelineCommand<RevokeApiKey, ApiKeyState, ApiKeyEvent> {}
+
+@CommandHandler(RevokeKeyCommand)
+export class RevokeKeyHandler extends PipelineHandler<RevokeApiKey, ApiKeyState, ApiKeyEvent> {
+  protected readonly definition = revokeKey;
+}

@@ -1,15 +1,16 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { callingKey } from '../../authentication/calling-key.js';
 import { keyRecordView } from '../../key-record.view.js';
-import { RotateKeyHandler } from './rotate-key.handler.js';
+import { RotateKeyCommand } from './rotate-key.handler.js';
 
 @ApiTags('keys')
 @ApiSecurity('api_key')
 @Controller('v2/me')
 export class RotateKeyController {
-  constructor(private readonly rotation: RotateKeyHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('rotate')
   @HttpCode(200)
@@ -17,7 +18,7 @@ export class RotateKeyController {
   @ApiResponse({ status: 200, description: 'The API key record of the new key' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: another request rotated or revoked the key at the same moment; no key was issued' })
   async rotate(@Req() request: FastifyRequest) {
-    const { key, record } = await this.rotation.execute(callingKey(request));
+    const { key, record } = await this.commands.execute(new RotateKeyCommand(callingKey(request)));
     return keyRecordView(record, key);
   }
 }

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { CommandPipeline } from '../../../../platform/src/index.js';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { KeyDirectory, type KeyRecord } from '../../authentication/key-directory.js';
-import { issueNewKey } from '../issue-key/issue-key.handler.js';
-import { revokeKey } from '../revoke-key/revoke-key.handler.js';
+import { issueNewKey, issueThrough } from '../issue-key/issue-key.handler.js';
+import { RevokeKeyCommand } from '../revoke-key/revoke-key.handler.js';
+
+/** POST /v2/me/rotate: the calling key, replaced; the answer holds the new key (shown once). */
+export class RotateKeyCommand extends Command<{ key: string; record: KeyRecord }> {
+  constructor(readonly current: KeyRecord) {
+    super();
+  }
+}
 
 /**
  * Rotation (interface.md, "Authentication" 3): the calling key is revoked,
@@ -12,18 +18,18 @@ import { revokeKey } from '../revoke-key/revoke-key.handler.js';
  * is safer than two live keys; and of two racing rotations only one gets past
  * the revocation (409 CONCURRENCY_CONFLICT for the other, which issues nothing).
  */
-@Injectable()
-export class RotateKeyHandler {
+@CommandHandler(RotateKeyCommand)
+export class RotateKeyHandler implements ICommandHandler<RotateKeyCommand> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly directory: KeyDirectory,
   ) {}
 
-  async execute(current: KeyRecord): Promise<{ key: string; record: KeyRecord }> {
+  async execute({ current }: RotateKeyCommand): Promise<{ key: string; record: KeyRecord }> {
     const replacementId = randomUUID();
-    await this.commands.run(revokeKey, { type: 'RevokeApiKey', data: { key_id: current.key_id, reason: 'rotated', replaced_by: replacementId } });
+    await this.commands.execute(new RevokeKeyCommand({ type: 'RevokeApiKey', data: { key_id: current.key_id, reason: 'rotated', replaced_by: replacementId } }));
     return issueNewKey(
-      this.commands,
+      issueThrough(this.commands),
       this.directory,
       {
         kind: current.kind,

@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { accountDecider, accountStream, type AccountEvent, type AccountState, type SetBankingAccess } from '../../domain/account.js';
 
 /** Grants or removes the banking features (interface.md, "Authentication" 7; decisions.md, "Operator interface"). */
@@ -13,3 +14,10 @@ export const setBankingAccess = command<SetBankingAccess, AccountState, AccountE
   // The guard reads the account from the key directory: the next request must see the change.
   awaits: ['key_directory'],
 });
+
+export class SetBankingAccessCommand extends PipelineCommand<SetBankingAccess, AccountState, AccountEvent> {}
+
+@CommandHandler(SetBankingAccessCommand)
+export class SetBankingAccessHandler extends PipelineHandler<SetBankingAccess, AccountState, AccountEvent> {
+  protected readonly definition = setBankingAccess;
+}

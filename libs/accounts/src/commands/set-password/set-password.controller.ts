@@ -1,16 +1,17 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
-import { SetPasswordHandler } from './set-password.handler.js';
+import { SetPasswordCommand } from './set-password.handler.js';
 import { SetPasswordRequest } from './set-password.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/me')
 export class SetPasswordController {
-  constructor(private readonly handler: SetPasswordHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('password')
   @AccountOnly()
@@ -30,6 +31,6 @@ export class SetPasswordController {
   @ApiResponse({ status: 409, description: 'EMAIL_IN_USE: another account signed up with this address first and signs in with it; CONCURRENCY_CONFLICT: the password changed at the same moment, try again' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many wrong passwords (Retry-After), or the calling key\'s quota' })
   setPassword(@Req() request: FastifyRequest, @Body() body: SetPasswordRequest) {
-    return this.handler.execute(callingKey(request), request.ip, body.password, body.current_password);
+    return this.commands.execute(new SetPasswordCommand(callingKey(request), request.ip, body.password, body.current_password));
   }
 }

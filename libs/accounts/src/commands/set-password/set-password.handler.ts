@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { command, CommandPipeline, CONFIG, type Config } from '../../../../platform/src/index.js';
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, CONFIG, PipelineCommand, PipelineHandler, type Config } from '../../../../platform/src/index.js';
 import type { KeyRecord } from '../../authentication/key-directory.js';
 import { assertAcceptablePassword, PasswordHasher } from '../../credentials/index.js';
 import { AccountKeyRequiredError } from '../../domain/errors.js';
@@ -41,6 +42,14 @@ export const setPassword = command<SetPasswordInput, UserState, UserEvent, { has
   awaits: ['sign_in_directory'],
 });
 
+/** The user's stream step of the process below (named apart from it: `SetPasswordCommand` is the slice's process). */
+export class SetPasswordStepCommand extends PipelineCommand<SetPasswordInput, UserState, UserEvent> {}
+
+@CommandHandler(SetPasswordStepCommand)
+export class SetPasswordStepHandler extends PipelineHandler<SetPasswordInput, UserState, UserEvent, { hasher: PasswordHasher }> {
+  protected readonly definition = setPassword;
+}
+
 export interface SetPasswordResult {
   user_id: string;
   account_id: string;
@@ -52,6 +61,18 @@ export interface SetPasswordResult {
   personal_tokens_revoked: number;
 }
 
+/** POST /v2/me/password, from the calling key and client IP. */
+export class SetPasswordCommand extends Command<SetPasswordResult> {
+  constructor(
+    readonly key: KeyRecord,
+    readonly clientIp: string,
+    readonly password: string,
+    readonly currentPassword: string | undefined,
+  ) {
+    super();
+  }
+}
+
 /**
  * Attaches a password to the caller's user, or changes it after verifying the
  * current one (interface.md, "Authentication" 5). A change signs the user out
@@ -59,17 +80,17 @@ export interface SetPasswordResult {
  * reset, since the usual reason to change a password is that someone else may
  * know it. Wrong current passwords are throttled per account and per client IP.
  */
-@Injectable()
-export class SetPasswordHandler {
+@CommandHandler(SetPasswordCommand)
+export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly directory: SignInDirectory,
     private readonly tokens: PersonalTokens,
     private readonly attempts: Attempts,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  async execute(key: KeyRecord, clientIp: string, password: string, currentPassword: string | undefined): Promise<SetPasswordResult> {
+  async execute({ key, clientIp, password, currentPassword }: SetPasswordCommand): Promise<SetPasswordResult> {
     // Account keys, and personal tokens (scoped to that account's user); never a legacy key.
     if (!key.account_id || key.kind === 'legacy') throw new AccountKeyRequiredError();
     const accountId = key.account_id;
@@ -85,11 +106,13 @@ export class SetPasswordHandler {
     const userId = userIdForAccount(accountId);
     let result;
     try {
-      result = await this.commands.run(setPassword, {
-        type: 'SetPassword',
-        identity: { user_id: userId, account_id: accountId, email: account.email },
-        secrets: { password, current_password: currentPassword },
-      });
+      result = await this.commands.execute(
+        new SetPasswordStepCommand({
+          type: 'SetPassword',
+          identity: { user_id: userId, account_id: accountId, email: account.email },
+          secrets: { password, current_password: currentPassword },
+        }),
+      );
     } catch (error) {
       if (error instanceof InvalidCurrentPasswordError) await this.attempts.failed(...counters);
       throw error;

@@ -1,13 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { SignInWithGoogleHandler } from './sign-in-with-google.handler.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { SignInWithGoogleCommand } from './sign-in-with-google.handler.js';
 import { SignInWithGoogleRequest } from './sign-in-with-google.request.js';
 
 @ApiTags('auth')
 @ApiSecurity('api_key')
 @Controller('v2/auth/google')
 export class SignInWithGoogleController {
-  constructor(private readonly handler: SignInWithGoogleHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('mobile')
   @HttpCode(200)
@@ -26,6 +27,6 @@ export class SignInWithGoogleController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the user was changed by several requests at the same moment; try again' })
   @ApiResponse({ status: 503, description: "SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: GOOGLE_CLIENT_IDS is not set" })
   signIn(@Body() body: SignInWithGoogleRequest) {
-    return this.handler.execute(body.id_token);
+    return this.commands.execute(new SignInWithGoogleCommand(body.id_token));
   }
 }

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { Inject, Logger } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { IdentityProviderUnavailableError, InvalidIdTokenError, type GoogleIdTokenVerifier } from '../../credentials/index.js';
 import { userDecider, userStream, type LinkGoogleIdentity, type UserEvent, type UserState } from '../../domain/user.js';
 import { GoogleSignInUnavailableError, NoAccountForAddressError } from '../../users/errors.js';
@@ -17,6 +18,20 @@ export const linkGoogleIdentity = command<LinkGoogleIdentity, UserState, UserEve
   // Nothing but the user's own stream reads the link.
 });
 
+export class LinkGoogleIdentityCommand extends PipelineCommand<LinkGoogleIdentity, UserState, UserEvent> {}
+
+@CommandHandler(LinkGoogleIdentityCommand)
+export class LinkGoogleIdentityHandler extends PipelineHandler<LinkGoogleIdentity, UserState, UserEvent> {
+  protected readonly definition = linkGoogleIdentity;
+}
+
+/** POST /v2/auth/google/mobile with a Google ID token. */
+export class SignInWithGoogleCommand extends Command<PersonalTokenView> {
+  constructor(readonly idToken: string) {
+    super();
+  }
+}
+
 /**
  * Google sign-in from a mobile app (interface.md, "Authentication" 4): the
  * verified address finds the account it signs in to, the same one e-mail and
@@ -24,18 +39,18 @@ export const linkGoogleIdentity = command<LinkGoogleIdentity, UserState, UserEve
  * created: an address no account signed up with is 404 ACCOUNT_NOT_FOUND, so
  * a Google sign-in can never split a person across two accounts.
  */
-@Injectable()
-export class SignInWithGoogleHandler {
+@CommandHandler(SignInWithGoogleCommand)
+export class SignInWithGoogleHandler implements ICommandHandler<SignInWithGoogleCommand> {
   private readonly logger = new Logger('google-sign-in');
 
   constructor(
     @Inject(GOOGLE_ID_TOKEN_VERIFIER) private readonly verifier: GoogleIdTokenVerifier | null,
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly directory: SignInDirectory,
     private readonly tokens: PersonalTokens,
   ) {}
 
-  async execute(idToken: string): Promise<PersonalTokenView> {
+  async execute({ idToken }: SignInWithGoogleCommand): Promise<PersonalTokenView> {
     if (!this.verifier) throw new GoogleSignInUnavailableError();
     let identity;
     try {
@@ -48,11 +63,13 @@ export class SignInWithGoogleHandler {
     }
     const account = this.directory.accountForEmail(identity.email.toLowerCase());
     if (!account) throw new NoAccountForAddressError();
-    await this.commands.run(linkGoogleIdentity, {
-      type: 'LinkGoogleIdentity',
-      identity: { user_id: account.user_id, account_id: account.account_id, email: account.email },
-      subject: identity.subject,
-    });
+    await this.commands.execute(
+      new LinkGoogleIdentityCommand({
+        type: 'LinkGoogleIdentity',
+        identity: { user_id: account.user_id, account_id: account.account_id, email: account.email },
+        subject: identity.subject,
+      }),
+    );
     const { key_id: _keyId, ...view } = await this.tokens.issue(account);
     this.logger.log({ msg: 'signed in with Google', user_id: account.user_id, token_prefix: view.token_prefix });
     return view;

@@ -1,13 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import { Public } from '../../../../platform/src/index.js';
-import { SignUpHandler } from './sign-up.handler.js';
+import { SignUpCommand } from './sign-up.handler.js';
 import { SignUpRequest } from './sign-up.request.js';
 
 @ApiTags('keys')
 @Controller('v2/self/signup')
 export class SignUpController {
-  constructor(private readonly signUp: SignUpHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @Public()
@@ -19,6 +20,6 @@ export class SignUpController {
   @ApiResponse({ status: 201, description: 'The API key record' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many signups from this IP or with this address; Retry-After says when to try again' })
   create(@Body() request: SignUpRequest) {
-    return this.signUp.execute(request);
+    return this.commands.execute(new SignUpCommand({ name: request.name, email: request.email }));
   }
 }

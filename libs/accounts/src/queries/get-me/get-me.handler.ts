@@ -1,18 +1,39 @@
-import { Injectable } from '@nestjs/common';
+import { Query, QueryBus, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { KeyDirectory, type KeyRecord } from '../../authentication/key-directory.js';
+import type { Tier } from '../../domain/api-key.js';
 import { dailyLimitOf } from '../../quota.js';
-import { GetUsageHandler } from '../get-usage/get-usage.handler.js';
+import { GetUsageQuery, type Usage } from '../get-usage/get-usage.handler.js';
 
-/** The calling key as decisions.md describes GET /v2/me: account, prefix, tier, daily limit and current usage. */
-@Injectable()
-export class GetMeHandler {
+export interface MeView {
+  account_id: string | null;
+  key_prefix: string;
+  name: string;
+  email: string | null;
+  tier: Tier;
+  daily_limit: number;
+  created_at: string;
+  expires_at: string | null;
+  usage: Usage;
+}
+
+/** GET /v2/me: the calling key. */
+export class GetMeQuery extends Query<MeView> {
+  constructor(readonly record: KeyRecord) {
+    super();
+  }
+}
+
+/** The calling key as decisions.md describes GET /v2/me: account, prefix, tier, daily limit and current usage (GET /v2/usage's, through the bus). */
+@QueryHandler(GetMeQuery)
+export class GetMeHandler implements IQueryHandler<GetMeQuery> {
   constructor(
     private readonly directory: KeyDirectory,
-    private readonly usage: GetUsageHandler,
+    private readonly queries: QueryBus,
   ) {}
 
-  async execute(record: KeyRecord) {
+  async execute({ record }: GetMeQuery): Promise<MeView> {
     const tier = this.directory.tierOf(record);
+    const { tier: _tier, ...usage } = await this.queries.execute(new GetUsageQuery(record));
     return {
       account_id: record.account_id,
       key_prefix: record.key_prefix,
@@ -22,7 +43,7 @@ export class GetMeHandler {
       daily_limit: dailyLimitOf(tier),
       created_at: record.issued_at,
       expires_at: record.expires_at,
-      usage: await this.usage.usageOf(record),
+      usage,
     };
   }
 }
