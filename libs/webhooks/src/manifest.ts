@@ -6,6 +6,8 @@ import { removeWebhook } from './commands/remove-webhook/remove-webhook.handler.
 import { requestRetry } from './commands/retry-delivery/retry-delivery.handler.js';
 import { WEBHOOK_QUEUE } from './delivery/webhook-jobs.js';
 import { webhooksEventTypes } from './event-types.js';
+import { GetWebhookQuery } from './queries/get-webhook/get-webhook.handler.js';
+import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.handler.js';
 
 /**
  * What the webhooks context brings to a process (checked at start-up). It
@@ -16,6 +18,7 @@ export const webhooksManifest: ContextManifest = {
   name: 'webhooks',
   events: webhooksEventTypes,
   commands: [configureWebhook, removeWebhook, requestRetry, recordDeliveryAttempt, eraseDeliveries],
+  queries: [GetWebhookQuery, ListDeliveriesQuery],
   readModels: { projections: ['webhook_deliveries'] },
   jobs: [WEBHOOK_QUEUE],
 };

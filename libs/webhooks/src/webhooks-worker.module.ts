@@ -1,5 +1,6 @@
 import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
 import {
   CLOCK,
   CommandPipeline,
@@ -17,7 +18,6 @@ import {
   type ReadStore,
   type Worker,
 } from '../../platform/src/index.js';
-import { EraseDeliveriesHandler } from './commands/erase-deliveries/erase-deliveries.handler.js';
 import { DeliveryProcessor } from './delivery/delivery-processor.js';
 import { WebhookFanOut } from './delivery/fan-out.js';
 import { WebhookJobs } from './delivery/webhook-jobs.js';
@@ -46,10 +46,10 @@ class WebhooksWorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly registry: EventRegistry,
-    private readonly commands: CommandPipeline,
+    private readonly streams: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly followers: Followers,
     private readonly cipher: NotificationCipher,
-    private readonly erasures: EraseDeliveriesHandler,
     private readonly transport: WebhookTransport,
     private readonly jobs: WebhookJobs,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -59,8 +59,8 @@ class WebhooksWorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy
 
   async onApplicationBootstrap(): Promise<void> {
     const sources = NotificationSources.fromManifests(this.manifests, (token) => this.modules.get(token as never, { strict: false }));
-    const processor = new DeliveryProcessor(this.commands, sources, this.cipher, this.transport, this.jobs, this.clock, this.logger);
-    this.fanOut = new WebhookFanOut(this.events, this.readStore, this.registry, sources, this.commands, this.cipher, this.jobs, this.erasures, this.logger);
+    const processor = new DeliveryProcessor(this.commands, this.streams, sources, this.cipher, this.transport, this.jobs, this.clock, this.logger);
+    this.fanOut = new WebhookFanOut(this.events, this.readStore, this.registry, sources, this.streams, this.cipher, this.jobs, this.commands, this.logger);
     this.followers.add(this.fanOut.follower);
     this.worker = this.jobs.process((job, manual) => processor.handle(job, manual), this.config.webhookConcurrency);
     await this.fanOut.start();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { CommandBus } from '@nestjs/cqrs';
 import type { Clock, CommandPipeline, Job, JsonLogger } from '../../../platform/src/index.js';
 import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
-import { recordDeliveryAttempt } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
+import { recordDeliveryAttempt, RecordDeliveryAttemptCommand } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
 import { deliveryIdOf, deliveryStream, isSuccess, shouldAttempt, type AbandonReason, type AttemptResult, type DeliveryState } from '../domain/delivery.js';
 import { signDelivery } from '../domain/signature.js';
 import { isSubscribed, webhookStream } from '../domain/webhook.js';
@@ -24,10 +25,13 @@ export class DeliveryAttemptFailedError extends Error {
  * every delivery"): read the current endpoint, build the body from the stored
  * event, sign it for this attempt, POST, record the attempt as an event, and
  * fail the job on anything but a 2xx so the queue retries on the schedule.
+ * The attempt goes through the CommandBus (`RecordDeliveryAttemptCommand`);
+ * the pipeline only reads the delivery's and the webhook's streams.
  */
 export class DeliveryProcessor {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
+    private readonly streams: CommandPipeline,
     private readonly sources: NotificationSources,
     private readonly cipher: NotificationCipher,
     private readonly transport: WebhookTransport,
@@ -40,10 +44,10 @@ export class DeliveryProcessor {
     const stored = job.data;
     const { account_id: accountId } = stored;
     const deliveryId = deliveryIdOf(stored);
-    const { state: delivery } = await this.commands.read(recordDeliveryAttempt, deliveryStream(accountId, deliveryId));
+    const { state: delivery } = await this.streams.read(recordDeliveryAttempt, deliveryStream(accountId, deliveryId));
     if (!shouldAttempt(delivery, manual)) return;
 
-    const { state: webhook } = await this.commands.read(configureWebhook, webhookStream(accountId));
+    const { state: webhook } = await this.streams.read(configureWebhook, webhookStream(accountId));
     if (!isSubscribed(webhook, stored.event_type)) return void (await this.abandon(stored, deliveryId, 'not_subscribed'));
 
     const notification = this.open(stored);
@@ -65,14 +69,16 @@ export class DeliveryProcessor {
 
     const retryDelay = isSuccess(result.status_code) ? undefined : this.jobs.retryDelayAfter(job.attemptsMade + 1);
     const next_attempt_at = retryDelay === undefined ? null : new Date(this.clock.now().getTime() + retryDelay);
-    const { state: recorded } = await this.commands.run(recordDeliveryAttempt, {
-      type: 'RecordAttempt',
-      account_id: accountId,
-      delivery_id: deliveryId,
-      notification: stored,
-      manual,
-      result: { ...result, next_attempt_at },
-    });
+    const { state: recorded } = await this.commands.execute(
+      new RecordDeliveryAttemptCommand({
+        type: 'RecordAttempt',
+        account_id: accountId,
+        delivery_id: deliveryId,
+        notification: stored,
+        manual,
+        result: { ...result, next_attempt_at },
+      }),
+    );
     if (recorded.status === 'delivered') return;
     const attempt = recorded.status === 'none' ? 0 : recorded.attempts;
     // Never the URL, the body, the customer or the secret: the delivery id finds the rest in the deliveries list.
@@ -95,7 +101,7 @@ export class DeliveryProcessor {
   }
 
   private async abandon(notification: StoredNotification, deliveryId: string, reason: AbandonReason): Promise<DeliveryState> {
-    const { state } = await this.commands.run(recordDeliveryAttempt, { type: 'Abandon', account_id: notification.account_id, delivery_id: deliveryId, notification, reason });
+    const { state } = await this.commands.execute(new RecordDeliveryAttemptCommand({ type: 'Abandon', account_id: notification.account_id, delivery_id: deliveryId, notification, reason }));
     return state;
   }
 }

@@ -1,5 +1,6 @@
+import type { CommandBus } from '@nestjs/cqrs';
 import { LogFollower, type CommandPipeline, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
-import type { EraseDeliveriesHandler } from '../commands/erase-deliveries/erase-deliveries.handler.js';
+import { EraseDeliveriesCommand } from '../commands/erase-deliveries/erase-deliveries.handler.js';
 import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
 import { isSubscribed, webhookStream } from '../domain/webhook.js';
 import type { NotificationCipher } from '../notifications/notification-cipher.js';
@@ -17,7 +18,9 @@ export const FAN_OUT_CHECKPOINT = 'webhook_fan_out';
  * job is queued (sealed: no customer id in the queue). Events come at least
  * once and job ids are deterministic, so an event seen twice queues one job;
  * the checkpoint only covers events whose job is stored. An event a source
- * reports as an erasure erases the customer's deliveries of the types it took.
+ * reports as an erasure erases the customer's deliveries of the types it took
+ * (`EraseDeliveriesCommand` through the CommandBus: the reaction stays on this
+ * checkpointed follower, the bus only dispatches the command it runs).
  *
  * Subscription is judged when the fan-out reads the event (normally
  * milliseconds after it was stored); the delivery checks it again per attempt.
@@ -30,10 +33,10 @@ export class WebhookFanOut implements FollowedView {
     readStore: ReadStore,
     registry: EventRegistry,
     private readonly sources: NotificationSources,
-    private readonly commands: CommandPipeline,
+    private readonly streams: CommandPipeline,
     private readonly cipher: NotificationCipher,
     private readonly jobs: WebhookJobs,
-    private readonly erasures: Pick<EraseDeliveriesHandler, 'execute'>,
+    private readonly commands: Pick<CommandBus, 'execute'>,
     logger?: Pick<JsonLogger, 'error' | 'warn'>,
   ) {
     this.follower = new LogFollower(
@@ -67,7 +70,7 @@ export class WebhookFanOut implements FollowedView {
       if (erasure) {
         const foreign = erasure.event_types.filter((type) => !entry.notifies.includes(type));
         if (foreign.length > 0) throw new Error(`the ${entry.context} notification source erased types it does not notify: ${foreign.join(', ')}`);
-        await this.erasures.execute(erasure);
+        await this.commands.execute(new EraseDeliveriesCommand(erasure));
       }
     }
   }
@@ -76,7 +79,7 @@ export class WebhookFanOut implements FollowedView {
     const notification = entry.source.notificationOf(event);
     if (!notification) return;
     if (!entry.notifies.includes(notification.event_type)) throw new Error(`the ${entry.context} notification source produced ${notification.event_type}, which it does not declare`);
-    const { state } = await this.commands.read(configureWebhook, webhookStream(notification.account_id));
+    const { state } = await this.streams.read(configureWebhook, webhookStream(notification.account_id));
     if (isSubscribed(state, notification.event_type)) await this.jobs.deliver(this.cipher.seal(notification));
   }
 }

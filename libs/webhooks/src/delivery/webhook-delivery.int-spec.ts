@@ -4,8 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CommandBus, CqrsModule } from '@nestjs/cqrs';
+import { Test, type TestingModule } from '@nestjs/testing';
 import {
   CommandPipeline,
+  EVENT_STORE,
+  READ_STORE,
   EmbeddedJobQueue,
   EventRegistry,
   openEventStore,
@@ -19,10 +23,10 @@ import {
   type RecordedEvent,
 } from '../../../platform/src/index.js';
 import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
-import { EraseDeliveriesHandler } from '../commands/erase-deliveries/erase-deliveries.handler.js';
-import { recordDeliveryAttempt } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
+import { EraseDeliveriesHandler, EraseDeliveriesStepHandler } from '../commands/erase-deliveries/erase-deliveries.handler.js';
+import { recordDeliveryAttempt, RecordDeliveryAttemptHandler } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
 import { removeWebhook } from '../commands/remove-webhook/remove-webhook.handler.js';
-import { RetryDeliveryHandler } from '../commands/retry-delivery/retry-delivery.handler.js';
+import { RequestRetryHandler, RetryDeliveryCommand, RetryDeliveryHandler } from '../commands/retry-delivery/retry-delivery.handler.js';
 import { deliveryIdOf, DeliveryNotFoundError, deliveryStream } from '../domain/delivery.js';
 import { webhookStream, WebhookNotConfiguredError } from '../domain/webhook.js';
 import { webhooksEventTypes } from '../event-types.js';
@@ -86,8 +90,9 @@ describe('webhook fan-out and delivery', () => {
   let jobs: WebhookJobs;
   let cipher: NotificationCipher;
   let sources: NotificationSources;
-  let erasures: EraseDeliveriesHandler;
-  let retries: RetryDeliveryHandler;
+  // The worker's commands go through a real CommandBus to the slices' handlers, as in the service.
+  let nest: TestingModule;
+  let bus: CommandBus;
   let processor: DeliveryProcessor;
   const source = new FakeSource();
   const registry = new EventRegistry().register(...webhooksEventTypes, { type: 'ThingHappened', version: 1 }, { type: 'ThingErased', version: 1 });
@@ -110,9 +115,24 @@ describe('webhook fan-out and delivery', () => {
     jobs = new WebhookJobs(queue, DELAYS);
     cipher = new NotificationCipher(box);
     sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], (token) => container.get(token));
-    erasures = new EraseDeliveriesHandler(commands, cipher, jobs, events, readStore);
-    retries = new RetryDeliveryHandler(commands, jobs);
-    processor = new DeliveryProcessor(commands, sources, cipher, new WebhookTransport(guard, 2000), jobs, clock, silent);
+    nest = await Test.createTestingModule({
+      imports: [CqrsModule.forRoot()],
+      providers: [
+        { provide: CommandPipeline, useValue: commands },
+        { provide: EVENT_STORE, useValue: events },
+        { provide: READ_STORE, useValue: readStore },
+        { provide: NotificationCipher, useValue: cipher },
+        { provide: WebhookJobs, useValue: jobs },
+        RecordDeliveryAttemptHandler,
+        RequestRetryHandler,
+        RetryDeliveryHandler,
+        EraseDeliveriesStepHandler,
+        EraseDeliveriesHandler,
+      ],
+    }).compile();
+    await nest.init();
+    bus = nest.get(CommandBus);
+    processor = new DeliveryProcessor(bus, commands, sources, cipher, new WebhookTransport(guard, 2000), jobs, clock, silent);
     server = http.createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -125,6 +145,7 @@ describe('webhook fan-out and delivery', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   });
   afterAll(async () => {
+    await nest.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await queue.close();
@@ -147,7 +168,8 @@ describe('webhook fan-out and delivery', () => {
   }
   const job = (notification: StoredNotification, attemptsMade = 0): Job<StoredNotification> => ({ id: 'j', queue: WEBHOOK_QUEUE, name: 'deliver', data: notification, attemptsMade });
   const sealed = (notification: Notification) => cipher.seal(notification);
-  const fanOut = (over: WebhookJobs = jobs) => new WebhookFanOut(events, readStore, registry, sources, commands, cipher, over, erasures, silent);
+  const fanOut = (over: WebhookJobs = jobs) => new WebhookFanOut(events, readStore, registry, sources, commands, cipher, over, bus, silent);
+  const retry = (accountId: string, deliveryId: string) => bus.execute(new RetryDeliveryCommand(accountId, deliveryId));
   const deliveryState = async (accountId: string, id: string) => (await commands.read(recordDeliveryAttempt, deliveryStream(accountId, id))).state;
 
   it('queues one sealed job per subscribed notification, none for others, and none again after a replay', async () => {
@@ -257,9 +279,9 @@ describe('webhook fan-out and delivery', () => {
     const notification = sealed(await happen('acct_g', 'c1', 'drift'));
     await processor.handle(job(notification), false);
     const id = deliveryIdOf(notification);
-    await expect(retries.execute('acct_h', id)).rejects.toBeInstanceOf(DeliveryNotFoundError);
-    await expect(retries.execute('acct_g', 'dlv_00000000000000000000000000000000')).rejects.toBeInstanceOf(DeliveryNotFoundError);
-    const { requested_at } = await retries.execute('acct_g', id);
+    await expect(retry('acct_h', id)).rejects.toBeInstanceOf(DeliveryNotFoundError);
+    await expect(retry('acct_g', 'dlv_00000000000000000000000000000000')).rejects.toBeInstanceOf(DeliveryNotFoundError);
+    const { requested_at } = await retry('acct_g', id);
     expect(requested_at).toBe(clock.now().toISOString());
     expect(await deliveryState('acct_g', id)).toMatchObject({ status: 'attempted' });
     const queued = await queue.getJob<StoredNotification>(WEBHOOK_QUEUE, `redeliver.${id}.1`);
@@ -270,7 +292,7 @@ describe('webhook fan-out and delivery', () => {
     expect(await deliveryState('acct_g', id)).toMatchObject({ status: 'delivered', attempts: 2 });
 
     await commands.run(removeWebhook, { type: 'RemoveWebhook', account_id: 'acct_g' });
-    await expect(retries.execute('acct_g', id)).rejects.toBeInstanceOf(WebhookNotConfiguredError);
+    await expect(retry('acct_g', id)).rejects.toBeInstanceOf(WebhookNotConfiguredError);
   });
 
   it('records an erasure a source reports under the keyed customer hash, once however often it is seen', async () => {

@@ -1,11 +1,12 @@
 import { Controller, Delete, HttpCode, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline, InvalidParamError } from '../../../../platform/src/index.js';
+import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
 import { ShareCodeNotFoundError } from '../../domain/errors.js';
 import { ShareDirectory } from '../../shares.read-model.js';
 import { signedInAccount } from '../../signed-in.js';
-import { cancelShareCode } from './cancel-share-code.handler.js';
+import { CancelShareCodeCommand } from './cancel-share-code.handler.js';
 
 const SHARE_ID = /^shr_[0-9a-f]{32}$/;
 
@@ -15,7 +16,7 @@ const SHARE_ID = /^shr_[0-9a-f]{32}$/;
 @Controller('v2/locator')
 export class CancelShareCodeController {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly shares: ShareDirectory,
   ) {}
 
@@ -33,7 +34,7 @@ export class CancelShareCodeController {
     if (!SHARE_ID.test(shareId)) throw new InvalidParamError('shareId is a share id (shr_ and 32 hex digits)', 'shareId');
     const doc = await this.shares.byId(shareId);
     if (!doc || doc.owner_account_id !== owner) throw new ShareCodeNotFoundError();
-    const { events } = await this.commands.run(cancelShareCode, { type: 'CancelShareCode', share_id: shareId, actor_account_id: owner, stream: doc.stream });
+    const { events } = await this.commands.execute(new CancelShareCodeCommand({ type: 'CancelShareCode', share_id: shareId, actor_account_id: owner, stream: doc.stream }));
     const cancelled = events.find((event) => event.type === 'LocatorShareCodeCancelled');
     if (!cancelled) throw new Error('a cancellation appended no LocatorShareCodeCancelled');
     return { share_id: shareId, cancelled: true, cancelled_at: cancelled.data.cancelled_at };

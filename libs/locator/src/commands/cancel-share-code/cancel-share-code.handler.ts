@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { shareDecider, type CancelShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 
 /** A code's cancellation, on its share's stream (found through the read model by share id). */
@@ -14,3 +15,10 @@ export const cancelShareCode = command<CancelShareCodeInput, ShareState, ShareEv
   // The owner's list of pending codes must not show it once the cancellation is acknowledged.
   awaits: ['locator_shares'],
 });
+
+export class CancelShareCodeCommand extends PipelineCommand<CancelShareCodeInput, ShareState, ShareEvent> {}
+
+@CommandHandler(CancelShareCodeCommand)
+export class CancelShareCodeHandler extends PipelineHandler<CancelShareCodeInput, ShareState, ShareEvent> {
+  protected readonly definition = cancelShareCode;
+}

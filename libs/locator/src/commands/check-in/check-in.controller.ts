@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly } from '../../../../platform/src/index.js';
 import { signedInAccount } from '../../signed-in.js';
-import { checkIn } from './check-in.handler.js';
+import { CheckInCommand } from './check-in.handler.js';
 import { CheckInRequest } from './check-in.request.js';
 
 /** interface.md, "Partner locator": POST /v2/locator/checkin reports the caller's own location; identity is the account, not the device. */
@@ -11,7 +12,7 @@ import { CheckInRequest } from './check-in.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/locator')
 export class CheckInController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('checkin')
   @HttpCode(200)
@@ -27,7 +28,7 @@ export class CheckInController {
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
   async checkIn(@Req() request: FastifyRequest, @Body() body: CheckInRequest) {
     const accountId = signedInAccount(request);
-    const { state } = await this.commands.run(checkIn, { type: 'CheckIn', account_id: accountId, lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m ?? null });
+    const { state } = await this.commands.execute(new CheckInCommand({ type: 'CheckIn', account_id: accountId, lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m ?? null }));
     if (!state.last) throw new Error('a check-in left no position');
     return state.last;
   }

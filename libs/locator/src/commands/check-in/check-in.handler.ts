@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { positionDecider, positionStream, type CheckIn, type PositionEvent, type PositionState } from '../../domain/position.js';
 import { PositionSealing } from '../../position-sealing.js';
 
@@ -13,3 +14,10 @@ export const checkIn = command<CheckIn, PositionState, PositionEvent, { sealing:
   onConflict: { retry: 5 },
   // No read model: viewers read the stream's last event (through the codec) at request time.
 });
+
+export class CheckInCommand extends PipelineCommand<CheckIn, PositionState, PositionEvent> {}
+
+@CommandHandler(CheckInCommand)
+export class CheckInHandler extends PipelineHandler<CheckIn, PositionState, PositionEvent, { sealing: PositionSealing }> {
+  protected readonly definition = checkIn;
+}

@@ -1,16 +1,17 @@
 import { Controller, Delete, HttpCode, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callerKeyPrefix, signedInAccount } from '../../signed-in.js';
-import { EraseLocatorData } from './erase-positions.handler.js';
+import { ErasePositionsCommand } from './erase-positions.handler.js';
 
 /** Issue #18: positions are location data, erased when the owner asks. */
 @ApiTags('locator')
 @ApiSecurity('api_key')
 @Controller('v2/locator')
 export class ErasePositionsController {
-  constructor(private readonly erasure: EraseLocatorData) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Delete('data')
   @HttpCode(200)
@@ -24,7 +25,7 @@ export class ErasePositionsController {
   @ApiResponse({ status: 200, description: '`{erased: true, events_erased, erased_at}`' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
   async erase(@Req() request: FastifyRequest) {
-    const { events_erased, erased_at } = await this.erasure.erase(signedInAccount(request), callerKeyPrefix(request));
+    const { events_erased, erased_at } = await this.commands.execute(new ErasePositionsCommand(signedInAccount(request), callerKeyPrefix(request)));
     return { erased: true, events_erased, erased_at };
   }
 }

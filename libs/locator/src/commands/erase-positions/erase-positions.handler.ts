@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { command, CommandPipeline, EVENT_STORE, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
 import { erasureDecider, erasureStream, positionStream, type ErasureState, type LocatorPositionsErased, type RecordErasure } from '../../domain/position.js';
 import { PositionSealing } from '../../position-sealing.js';
 
@@ -12,6 +13,23 @@ export const recordErasure = command<RecordErasure, ErasureState, LocatorPositio
   onConflict: { retry: 5 },
 });
 
+export class RecordErasureCommand extends PipelineCommand<RecordErasure, ErasureState, LocatorPositionsErased> {}
+
+@CommandHandler(RecordErasureCommand)
+export class RecordErasureHandler extends PipelineHandler<RecordErasure, ErasureState, LocatorPositionsErased> {
+  protected readonly definition = recordErasure;
+}
+
+/** DELETE /v2/locator/data, by the signed-in account, from the calling token (named by its prefix). */
+export class ErasePositionsCommand extends Command<{ events_erased: number; erased_at: string }> {
+  constructor(
+    readonly accountId: string,
+    readonly erasedBy: string,
+  ) {
+    super();
+  }
+}
+
 /**
  * DELETE /v2/locator/data: erases every check-in of the caller, at once and
  * for real (docs/adr/0020, after ADR 12): (1) destroy the owner's data key, so
@@ -21,15 +39,15 @@ export const recordErasure = command<RecordErasure, ErasureState, LocatorPositio
  * codes are not touched (they hold no location): viewers see `position: null`
  * until the next check-in, which starts over under a new key.
  */
-@Injectable()
-export class EraseLocatorData {
+@CommandHandler(ErasePositionsCommand)
+export class ErasePositionsHandler implements ICommandHandler<ErasePositionsCommand> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly sealing: PositionSealing,
   ) {}
 
-  async erase(accountId: string, erasedBy: string): Promise<{ events_erased: number; erased_at: string }> {
+  async execute({ accountId, erasedBy }: ErasePositionsCommand): Promise<{ events_erased: number; erased_at: string }> {
     await this.sealing.shred(accountId);
     const stream = positionStream(accountId);
     let count = 0;
@@ -40,7 +58,7 @@ export class EraseLocatorData {
     } catch (error) {
       if (!(error instanceof StreamNotFoundError)) throw error;
     }
-    const { events } = await this.commands.run(recordErasure, { type: 'RecordErasure', account_id: accountId, events_erased: count, erased_by: erasedBy });
+    const { events } = await this.commands.execute(new RecordErasureCommand({ type: 'RecordErasure', account_id: accountId, events_erased: count, erased_by: erasedBy }));
     return { events_erased: count, erased_at: events[0].data.erased_at };
   }
 }

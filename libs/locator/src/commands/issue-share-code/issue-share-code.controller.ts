@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly } from '../../../../platform/src/index.js';
 import { MAX_LIVE_CODES, SHARE_CODE_TTL_S } from '../../domain/share.js';
 import { ShareCodes } from '../../share-codes.js';
 import { signedInAccount } from '../../signed-in.js';
-import { issueShareCode } from './issue-share-code.handler.js';
+import { IssueShareCodeCommand } from './issue-share-code.handler.js';
 import { IssueShareCodeRequest } from './issue-share-code.request.js';
 
 /** interface.md, "Partner locator": (none) → share code minted (short-lived, single use). */
@@ -14,7 +15,7 @@ import { IssueShareCodeRequest } from './issue-share-code.request.js';
 @Controller('v2/locator')
 export class IssueShareCodeController {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly codes: ShareCodes,
   ) {}
 
@@ -35,15 +36,17 @@ export class IssueShareCodeController {
   async issue(@Req() request: FastifyRequest, @Body() body: IssueShareCodeRequest = {}) {
     const owner = signedInAccount(request);
     const { code, share_id } = this.codes.mint();
-    const { state } = await this.commands.run(issueShareCode, {
-      type: 'IssueShareCode',
-      share_id,
-      owner_account_id: owner,
-      code_digest: await this.codes.digest(code),
-      share_for_s: body.share_for_s ?? null,
-      label: body.label ?? null,
-      live_codes: 0,
-    });
+    const { state } = await this.commands.execute(
+      new IssueShareCodeCommand({
+        type: 'IssueShareCode',
+        share_id,
+        owner_account_id: owner,
+        code_digest: await this.codes.digest(code),
+        share_for_s: body.share_for_s ?? null,
+        label: body.label ?? null,
+        live_codes: 0,
+      }),
+    );
     if (state.status !== 'issued') throw new Error('issuing a share code left no issued code');
     return { share_id, code, expires_at: state.offer.code_expires_at, ttl_s: SHARE_CODE_TTL_S, share_for_s: state.offer.share_for_s, label: state.offer.label };
   }

@@ -1,4 +1,5 @@
-import { CLOCK, command, type Clock } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { CLOCK, command, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
 import { MAX_LIVE_CODES, shareDecider, shareStream, type IssueShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareDirectory } from '../../shares.read-model.js';
 
@@ -15,3 +16,10 @@ export const issueShareCode = command<IssueShareCode, ShareState, ShareEvent, { 
   // The cap on live codes reads the read model: the owner's next mint must count this one.
   awaits: ['locator_shares'],
 });
+
+export class IssueShareCodeCommand extends PipelineCommand<IssueShareCode, ShareState, ShareEvent> {}
+
+@CommandHandler(IssueShareCodeCommand)
+export class IssueShareCodeHandler extends PipelineHandler<IssueShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }> {
+  protected readonly definition = issueShareCode;
+}

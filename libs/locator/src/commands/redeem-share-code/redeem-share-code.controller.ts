@@ -1,14 +1,15 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { ShareCodeInvalidError } from '../../domain/errors.js';
 import { MAX_VIEWERS, MAX_WATCHING } from '../../domain/share.js';
 import { ShareCodes } from '../../share-codes.js';
 import { signedInAccount } from '../../signed-in.js';
 import { RedeemAttempts } from './redeem-attempts.js';
-import { redeemShareCode } from './redeem-share-code.handler.js';
+import { RedeemShareCodeCommand } from './redeem-share-code.handler.js';
 import { RedeemShareCodeRequest } from './redeem-share-code.request.js';
 
 /** interface.md, "Partner locator": share code (valid and unused) → pairing tied to the redeemer's own account. */
@@ -17,7 +18,7 @@ import { RedeemShareCodeRequest } from './redeem-share-code.request.js';
 @Controller('v2/locator')
 export class RedeemShareCodeController {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly codes: ShareCodes,
     private readonly attempts: RedeemAttempts,
     private readonly names: AccountNames,
@@ -44,14 +45,16 @@ export class RedeemShareCodeController {
     const codeDigest = await this.codes.digest(body.code);
     let state;
     try {
-      ({ state } = await this.commands.run(redeemShareCode, {
-        type: 'RedeemShareCode',
-        code_digest: codeDigest,
-        viewer_account_id: viewer,
-        existing_pairing_id: null,
-        owner_viewers: 0,
-        viewer_watching: 0,
-      }));
+      ({ state } = await this.commands.execute(
+        new RedeemShareCodeCommand({
+          type: 'RedeemShareCode',
+          code_digest: codeDigest,
+          viewer_account_id: viewer,
+          existing_pairing_id: null,
+          owner_viewers: 0,
+          viewer_watching: 0,
+        }),
+      ));
     } catch (error) {
       if (error instanceof ShareCodeInvalidError) await this.attempts.failed(viewer, request.ip);
       throw error;

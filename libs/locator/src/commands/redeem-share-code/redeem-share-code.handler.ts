@@ -1,4 +1,5 @@
-import { CLOCK, command, type Clock } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { CLOCK, command, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
 import { MAX_VIEWERS, MAX_WATCHING, shareDecider, shareStream, type RedeemShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareDirectory } from '../../shares.read-model.js';
 
@@ -30,3 +31,10 @@ export const redeemShareCode = command<RedeemShareCode, ShareState, ShareEvent, 
   // The lists both sides read next (and the already-paired check) come from the read model.
   awaits: ['locator_shares'],
 });
+
+export class RedeemShareCodeCommand extends PipelineCommand<RedeemShareCode, ShareState, ShareEvent> {}
+
+@CommandHandler(RedeemShareCodeCommand)
+export class RedeemShareCodeHandler extends PipelineHandler<RedeemShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }> {
+  protected readonly definition = redeemShareCode;
+}

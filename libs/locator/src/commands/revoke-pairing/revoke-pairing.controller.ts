@@ -1,12 +1,13 @@
 import { Controller, Delete, HttpCode, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline, InvalidParamError } from '../../../../platform/src/index.js';
+import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
 import { PairingNotFoundError } from '../../domain/errors.js';
 import type { PairingSide } from '../../domain/share.js';
 import { ShareDirectory } from '../../shares.read-model.js';
 import { signedInAccount } from '../../signed-in.js';
-import { revokePairing } from './revoke-pairing.handler.js';
+import { RevokePairingCommand } from './revoke-pairing.handler.js';
 
 const PAIRING_ID = /^shr_[0-9a-f]{32}$/;
 
@@ -16,7 +17,7 @@ const PAIRING_ID = /^shr_[0-9a-f]{32}$/;
 @Controller('v2/locator')
 export class RevokePairingController {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly shares: ShareDirectory,
   ) {}
 
@@ -52,7 +53,7 @@ export class RevokePairingController {
     const doc = await this.shares.byId(pairingId);
     const party = side === 'owner' ? doc?.owner_account_id : doc?.viewer_account_id;
     if (!doc || party !== actor) throw new PairingNotFoundError();
-    const { events } = await this.commands.run(revokePairing, { type: 'RevokePairing', share_id: pairingId, actor_account_id: actor, side, stream: doc.stream });
+    const { events } = await this.commands.execute(new RevokePairingCommand({ type: 'RevokePairing', share_id: pairingId, actor_account_id: actor, side, stream: doc.stream }));
     const revoked = events.find((event) => event.type === 'LocatorPairingRevoked');
     if (!revoked) throw new Error('a revocation appended no LocatorPairingRevoked');
     return { pairing_id: pairingId, revoked: true, revoked_at: revoked.data.revoked_at };

@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { shareDecider, type RevokePairing, type ShareEvent, type ShareState } from '../../domain/share.js';
 
 /** A pairing's revocation, on its share's stream (found through the read model by pairing id). */
@@ -18,3 +19,10 @@ export const revokePairing = command<RevokePairingInput, ShareState, ShareEvent>
   // The lists must not show the pairing once the revocation is acknowledged (location reads check the stream itself).
   awaits: ['locator_shares'],
 });
+
+export class RevokePairingCommand extends PipelineCommand<RevokePairingInput, ShareState, ShareEvent> {}
+
+@CommandHandler(RevokePairingCommand)
+export class RevokePairingHandler extends PipelineHandler<RevokePairingInput, ShareState, ShareEvent> {
+  protected readonly definition = revokePairing;
+}

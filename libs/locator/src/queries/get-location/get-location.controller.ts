@@ -1,9 +1,10 @@
 import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
 import { signedInAccount } from '../../signed-in.js';
-import { TargetLocations } from './get-location.handler.js';
+import { GetLocationQuery } from './get-location.handler.js';
 
 const ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,64}$/;
 
@@ -12,7 +13,7 @@ const ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,64}$/;
 @ApiSecurity('api_key')
 @Controller('v2/locator')
 export class GetLocationController {
-  constructor(private readonly locations: TargetLocations) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get(':targetId/location')
   @AccountOnly()
@@ -30,6 +31,6 @@ export class GetLocationController {
   location(@Req() request: FastifyRequest, @Param('targetId') targetId: string) {
     const viewer = signedInAccount(request);
     if (!ACCOUNT_ID.test(targetId)) throw new InvalidParamError('targetId is an account id (acct_…)', 'targetId');
-    return this.locations.locate(viewer, targetId);
+    return this.queries.execute(new GetLocationQuery(viewer, targetId));
   }
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
 import { LocationNotSharedError } from '../../domain/errors.js';
 import { ageSeconds, positionDecider, positionStream, type Position } from '../../domain/position.js';
@@ -20,28 +21,38 @@ export interface TargetLocation {
   position: (Position & { age_s: number }) | null;
 }
 
+/** GET /v2/locator/{targetId}/location: the target's position, as the signed-in viewer may see it. */
+export class GetLocationQuery extends Query<TargetLocation> {
+  constructor(
+    readonly viewerAccountId: string,
+    readonly targetAccountId: string,
+  ) {
+    super();
+  }
+}
+
 /**
- * GET /v2/locator/{targetId}/location. The read model only finds candidate
+ * The read model only finds candidate
  * pairings; each is confirmed on its own stream at this request's time
  * (redeemed, not revoked, not past its expiry), so a revocation or an expiry
  * holds from the moment it happens on every instance, whatever the read model
  * has caught up with. Then the target's position stream is read through its
  * codec (the last event only).
  */
-@Injectable()
-export class TargetLocations {
+@QueryHandler(GetLocationQuery)
+export class GetLocationHandler implements IQueryHandler<GetLocationQuery> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly streams: CommandPipeline,
     private readonly shares: ShareDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async locate(viewerAccountId: string, targetAccountId: string): Promise<TargetLocation> {
+  async execute({ viewerAccountId, targetAccountId }: GetLocationQuery): Promise<TargetLocation> {
     const now = this.clock.now();
     let pairing: { id: string; expires_at: string | null } | null = null;
     if (targetAccountId !== viewerAccountId) {
       for (const candidate of await this.shares.between(targetAccountId, viewerAccountId, now)) {
-        const { state } = await this.commands.read(SHARE_STREAM, candidate.stream);
+        const { state } = await this.streams.read(SHARE_STREAM, candidate.stream);
         if (isPairingActive(state, now) && state.offer.owner_account_id === targetAccountId && state.pairing.viewer_account_id === viewerAccountId) {
           pairing = { id: state.offer.share_id, expires_at: state.pairing.expires_at };
           break;
@@ -50,7 +61,7 @@ export class TargetLocations {
       // Never paired, revoked, expired, or no such account: one answer.
       if (!pairing) throw new LocationNotSharedError();
     }
-    const { state } = await this.commands.read(POSITION_STREAM, positionStream(targetAccountId));
+    const { state } = await this.streams.read(POSITION_STREAM, positionStream(targetAccountId));
     const at = this.clock.now();
     return {
       target_id: targetAccountId,

@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { webhookView } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_EVENT_TYPES } from '../../domain/notification.js';
-import { configureWebhook } from './configure-webhook.handler.js';
+import { ConfigureWebhookCommand } from './configure-webhook.handler.js';
 import { ConfigureWebhookRequest } from './configure-webhook.request.js';
 
 /** interface.md, "Webhook configuration (input)": one endpoint per account; configuring again replaces it. */
@@ -13,7 +14,7 @@ import { ConfigureWebhookRequest } from './configure-webhook.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/webhooks')
 export class ConfigureWebhookController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('configure')
   @HttpCode(200)
@@ -30,13 +31,15 @@ export class ConfigureWebhookController {
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the configuration kept changing under more than ten concurrent requests; send it again' })
   async configure(@Req() request: FastifyRequest, @Body() body: ConfigureWebhookRequest) {
-    const { state } = await this.commands.run(configureWebhook, {
-      type: 'ConfigureWebhook',
-      account_id: callingAccount(request),
-      url: body.url,
-      secret: body.secret,
-      event_types: body.event_types ?? [...DEFAULT_WEBHOOK_EVENT_TYPES],
-    });
+    const { state } = await this.commands.execute(
+      new ConfigureWebhookCommand({
+        type: 'ConfigureWebhook',
+        account_id: callingAccount(request),
+        url: body.url,
+        secret: body.secret,
+        event_types: body.event_types ?? [...DEFAULT_WEBHOOK_EVENT_TYPES],
+      }),
+    );
     if (state.status !== 'configured') throw new Error('configuring left no webhook');
     return webhookView(state);
   }

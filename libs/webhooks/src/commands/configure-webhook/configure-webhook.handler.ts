@@ -1,4 +1,5 @@
-import { command, SecretBox } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler, SecretBox } from '../../../../platform/src/index.js';
 import { parseWebhookUrl, webhookDecider, webhookStream, type WebhookCommand, type WebhookEvent, type WebhookState } from '../../domain/webhook.js';
 import { UrlGuard } from '../../outbound/url-guard.js';
 import { webhookSecretCodec } from '../../sealing/webhook-secret-codec.js';
@@ -26,3 +27,10 @@ export const configureWebhook = command<ConfigureWebhook, WebhookState, WebhookE
   // (issue #10, item 10), each retry one more append behind the others.
   onConflict: { retry: 10 },
 });
+
+export class ConfigureWebhookCommand extends PipelineCommand<ConfigureWebhook, WebhookState, WebhookEvent> {}
+
+@CommandHandler(ConfigureWebhookCommand)
+export class ConfigureWebhookHandler extends PipelineHandler<ConfigureWebhook, WebhookState, WebhookEvent, { box: SecretBox; guard: UrlGuard }> {
+  protected readonly definition = configureWebhook;
+}

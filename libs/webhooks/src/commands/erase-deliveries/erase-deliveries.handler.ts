@@ -1,20 +1,36 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { collectionName, command, CommandPipeline, EVENT_STORE, READ_STORE, StreamNotFoundError, type EventStore, type ReadStore } from '../../../../platform/src/index.js';
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { collectionName, command, EVENT_STORE, PipelineCommand, PipelineHandler, READ_STORE, StreamNotFoundError, type EventStore, type ReadStore } from '../../../../platform/src/index.js';
 import { deliveryStream } from '../../domain/delivery.js';
-import { deliveryErasureDecider, deliveryErasureStream, type EraseDeliveries } from '../../domain/delivery-erasure.js';
+import { deliveryErasureDecider, deliveryErasureStream, type DeliveryErasureEvent, type DeliveryErasureState, type EraseDeliveries } from '../../domain/delivery-erasure.js';
 import { WebhookJobs } from '../../delivery/webhook-jobs.js';
 import { NotificationCipher } from '../../notifications/notification-cipher.js';
 import type { CustomerErasure } from '../../domain/notification.js';
 import { DELIVERIES_BY_LEGACY_CUSTOMER, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, type DeliveryDoc } from '../../read-models/webhook-deliveries.read-model.js';
 
 /** Records that a customer's deliveries of some types are erased; the webhook_deliveries projection forgets them. */
-export const eraseDeliveries = command({
+export const eraseDeliveries = command<EraseDeliveries, DeliveryErasureState, DeliveryErasureEvent>({
   name: 'webhooks.erase-deliveries',
   stream: (input: EraseDeliveries) => deliveryErasureStream(input.account_id, input.customer_hash),
   decider: deliveryErasureDecider,
   // Recording an erasure twice records nothing (the decider checks): a retry on fresh state is safe.
   onConflict: { retry: 3 },
 });
+
+/** The erasure record step of the process below (named apart from it: `EraseDeliveriesCommand` is the slice's process). */
+export class EraseDeliveriesStepCommand extends PipelineCommand<EraseDeliveries, DeliveryErasureState, DeliveryErasureEvent> {}
+
+@CommandHandler(EraseDeliveriesStepCommand)
+export class EraseDeliveriesStepHandler extends PipelineHandler<EraseDeliveries, DeliveryErasureState, DeliveryErasureEvent> {
+  protected readonly definition = eraseDeliveries;
+}
+
+/** A source's erasure of a customer, as the fan-out read it from the log. */
+export class EraseDeliveriesCommand extends Command<void> {
+  constructor(readonly erasure: CustomerErasure) {
+    super();
+  }
+}
 
 /**
  * Issue #10, item 6: when a source erases a customer's data (the fan-out sees
@@ -25,17 +41,17 @@ export const eraseDeliveries = command({
  * then the erasure is recorded under the customer's keyed hash, which is all
  * the projection needs to drop the rest. Every step can be repeated.
  */
-@Injectable()
-export class EraseDeliveriesHandler {
+@CommandHandler(EraseDeliveriesCommand)
+export class EraseDeliveriesHandler implements ICommandHandler<EraseDeliveriesCommand> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly cipher: NotificationCipher,
     private readonly jobs: WebhookJobs,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute(erasure: CustomerErasure): Promise<void> {
+  async execute({ erasure }: EraseDeliveriesCommand): Promise<void> {
     const { account_id, customer_id, erased_at } = erasure;
     const legacy = await this.legacyDeliveries(account_id, customer_id, erasure.event_types, erased_at);
     for (const id of legacy) {
@@ -44,14 +60,16 @@ export class EraseDeliveriesHandler {
         if (!(error instanceof StreamNotFoundError)) throw error;
       });
     }
-    await this.commands.run(eraseDeliveries, {
-      type: 'EraseDeliveries',
-      account_id,
-      customer_hash: this.cipher.customerHash(account_id, customer_id),
-      event_types: [...erasure.event_types],
-      erased_at,
-      legacy_delivery_ids: legacy,
-    });
+    await this.commands.execute(
+      new EraseDeliveriesStepCommand({
+        type: 'EraseDeliveries',
+        account_id,
+        customer_hash: this.cipher.customerHash(account_id, customer_id),
+        event_types: [...erasure.event_types],
+        erased_at,
+        legacy_delivery_ids: legacy,
+      }),
+    );
   }
 
   private async legacyDeliveries(accountId: string, customerId: string, types: readonly string[], erasedAt: string): Promise<string[]> {

@@ -1,16 +1,17 @@
 import { Controller, Delete, HttpCode, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
-import { removeWebhook } from './remove-webhook.handler.js';
+import { RemoveWebhookCommand } from './remove-webhook.handler.js';
 
 /** Not in interface.md: the only way to stop deliveries without pointing them elsewhere. */
 @ApiTags('webhooks')
 @ApiSecurity('api_key')
 @Controller('v2/webhooks')
 export class RemoveWebhookController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Delete()
   @HttpCode(200)
@@ -20,7 +21,7 @@ export class RemoveWebhookController {
   @ApiResponse({ status: 404, description: 'WEBHOOK_NOT_CONFIGURED' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the configuration kept changing under concurrent requests; send it again' })
   async remove(@Req() request: FastifyRequest) {
-    await this.commands.run(removeWebhook, { type: 'RemoveWebhook', account_id: callingAccount(request) });
+    await this.commands.execute(new RemoveWebhookCommand({ type: 'RemoveWebhook', account_id: callingAccount(request) }));
     return { removed: true };
   }
 }

@@ -1,4 +1,5 @@
-import { command, SecretBox } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler, SecretBox } from '../../../../platform/src/index.js';
 import { webhookDecider, webhookStream, type WebhookCommand, type WebhookEvent, type WebhookState } from '../../domain/webhook.js';
 import { webhookSecretCodec } from '../../sealing/webhook-secret-codec.js';
 
@@ -14,3 +15,10 @@ export const removeWebhook = command<RemoveWebhook, WebhookState, WebhookEvent, 
   // The only rule (a webhook must exist) is the decider's: a retry on fresh state decides right.
   onConflict: { retry: 3 },
 });
+
+export class RemoveWebhookCommand extends PipelineCommand<RemoveWebhook, WebhookState, WebhookEvent> {}
+
+@CommandHandler(RemoveWebhookCommand)
+export class RemoveWebhookHandler extends PipelineHandler<RemoveWebhook, WebhookState, WebhookEvent, { box: SecretBox }> {
+  protected readonly definition = removeWebhook;
+}

@@ -1,17 +1,18 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { DELIVERY_ID, parseDeliveryId } from '../../domain/delivery.js';
-import { RetryDeliveryHandler } from './retry-delivery.handler.js';
+import { RetryDeliveryCommand } from './retry-delivery.handler.js';
 
 /** interface.md, "Webhook delivery": failed → POST /v2/webhooks/retry/{deliveryId} → attempted. */
 @ApiTags('webhooks')
 @ApiSecurity('api_key')
 @Controller('v2/webhooks')
 export class RetryDeliveryController {
-  constructor(private readonly handler: RetryDeliveryHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('retry/:deliveryId')
   @HttpCode(202)
@@ -30,7 +31,7 @@ export class RetryDeliveryController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the delivery kept changing under concurrent attempts; send it again' })
   async retry(@Req() request: FastifyRequest, @Param('deliveryId') deliveryId: string) {
     const id = parseDeliveryId(deliveryId);
-    const { requested_at } = await this.handler.execute(callingAccount(request), id);
+    const { requested_at } = await this.commands.execute(new RetryDeliveryCommand(callingAccount(request), id));
     return { delivery_id: id, status: 'attempted' as const, requested_at };
   }
 }

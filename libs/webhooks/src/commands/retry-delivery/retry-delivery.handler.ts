@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { deliveryDecider, deliveryStream, type DeliveryEvent, type DeliveryState, type RequestRetry } from '../../domain/delivery.js';
 import { webhookStream } from '../../domain/webhook.js';
 import { WebhookJobs } from '../../delivery/webhook-jobs.js';
@@ -25,21 +25,40 @@ export const requestRetry = command<RequestRetry, DeliveryState, DeliveryEvent, 
   onConflict: { retry: 3 },
 });
 
+export class RequestRetryCommand extends PipelineCommand<RequestRetry, DeliveryState, DeliveryEvent> {}
+
+@CommandHandler(RequestRetryCommand)
+export class RequestRetryHandler extends PipelineHandler<RequestRetry, DeliveryState, DeliveryEvent, { pipeline: CommandPipeline }> {
+  protected readonly definition = requestRetry;
+}
+
+/** POST /v2/webhooks/retry/{deliveryId}: when the re-send was requested. */
+export class RetryDeliveryCommand extends Command<{ requested_at: string }> {
+  constructor(
+    readonly accountId: string,
+    readonly deliveryId: string,
+  ) {
+    super();
+  }
+}
+
 /**
  * POST /v2/webhooks/retry/{deliveryId} (interface.md, "Webhook delivery":
  * failed → attempted, manual re-send): a process of two steps, the request
  * recorded, then a `redeliver` job queued under the revision it was recorded
  * at (so repeating the enqueue adds nothing).
  */
-@Injectable()
-export class RetryDeliveryHandler {
+@CommandHandler(RetryDeliveryCommand)
+export class RetryDeliveryHandler implements ICommandHandler<RetryDeliveryCommand> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly jobs: WebhookJobs,
   ) {}
 
-  async execute(accountId: string, deliveryId: string): Promise<{ requested_at: string }> {
-    const { state, events, revision } = await this.commands.run(requestRetry, { type: 'RequestRetry', account_id: accountId, delivery_id: deliveryId, webhook_configured: false });
+  async execute({ accountId, deliveryId }: RetryDeliveryCommand): Promise<{ requested_at: string }> {
+    const { state, events, revision } = await this.commands.execute(
+      new RequestRetryCommand({ type: 'RequestRetry', account_id: accountId, delivery_id: deliveryId, webhook_configured: false }),
+    );
     const [requested] = events;
     if (state.status === 'none' || requested?.type !== 'WebhookRetryRequested' || revision === undefined) throw new Error('a retry request recorded nothing');
     await this.jobs.redeliver(state.notification, revision);

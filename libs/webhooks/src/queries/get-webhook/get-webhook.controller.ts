@@ -1,15 +1,16 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
-import { GetWebhookHandler } from './get-webhook.handler.js';
+import { GetWebhookQuery } from './get-webhook.handler.js';
 
 @ApiTags('webhooks')
 @ApiSecurity('api_key')
 @Controller('v2/webhooks')
 export class GetWebhookController {
-  constructor(private readonly handler: GetWebhookHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @AccountOnly()
@@ -17,6 +18,6 @@ export class GetWebhookController {
   @ApiResponse({ status: 200, description: '`{url, event_types, secret_length, configured_at}`' })
   @ApiResponse({ status: 404, description: 'WEBHOOK_NOT_CONFIGURED' })
   get(@Req() request: FastifyRequest) {
-    return this.handler.execute(callingAccount(request));
+    return this.queries.execute(new GetWebhookQuery(callingAccount(request)));
   }
 }

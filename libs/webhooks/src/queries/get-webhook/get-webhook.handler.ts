@@ -1,15 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandPipeline } from '../../../../platform/src/index.js';
 import { configureWebhook } from '../../commands/configure-webhook/configure-webhook.handler.js';
 import { WebhookNotConfiguredError, webhookStream, webhookView } from '../../domain/webhook.js';
 
-/** GET /v2/webhooks: the account's webhook stream, folded (a handful of events; no read model needed). */
-@Injectable()
-export class GetWebhookHandler {
-  constructor(private readonly commands: CommandPipeline) {}
+export type WebhookView = ReturnType<typeof webhookView>;
 
-  async execute(accountId: string): Promise<ReturnType<typeof webhookView>> {
-    const { state } = await this.commands.read(configureWebhook, webhookStream(accountId));
+/** GET /v2/webhooks: the calling account's webhook. */
+export class GetWebhookQuery extends Query<WebhookView> {
+  constructor(readonly accountId: string) {
+    super();
+  }
+}
+
+/** The account's webhook stream, folded (a handful of events; no read model needed). */
+@QueryHandler(GetWebhookQuery)
+export class GetWebhookHandler implements IQueryHandler<GetWebhookQuery> {
+  constructor(private readonly streams: CommandPipeline) {}
+
+  async execute({ accountId }: GetWebhookQuery): Promise<WebhookView> {
+    const { state } = await this.streams.read(configureWebhook, webhookStream(accountId));
     if (state.status !== 'configured') throw new WebhookNotConfiguredError();
     return webhookView(state);
   }

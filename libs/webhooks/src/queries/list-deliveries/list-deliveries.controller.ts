@@ -1,9 +1,10 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
-import { ListDeliveriesHandler } from './list-deliveries.handler.js';
+import { ListDeliveriesQuery } from './list-deliveries.handler.js';
 import { DAYS_DEFAULT, LIMIT_DEFAULT, ListDeliveriesRequest } from './list-deliveries.request.js';
 
 /** interface.md, "GET /v2/webhooks/deliveries": delivery history, from the webhook_deliveries read model. */
@@ -11,7 +12,7 @@ import { DAYS_DEFAULT, LIMIT_DEFAULT, ListDeliveriesRequest } from './list-deliv
 @ApiSecurity('api_key')
 @Controller('v2/webhooks')
 export class ListDeliveriesController {
-  constructor(private readonly handler: ListDeliveriesHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('deliveries')
   @AccountOnly()
@@ -25,6 +26,6 @@ export class ListDeliveriesController {
   @ApiResponse({ status: 200, description: '`{items, next_cursor}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `days`, `limit` or `cursor`)' })
   list(@Req() request: FastifyRequest, @Query() query: ListDeliveriesRequest) {
-    return this.handler.execute({ account_id: callingAccount(request), days: query.days ?? DAYS_DEFAULT, limit: query.limit ?? LIMIT_DEFAULT, cursor: query.cursor });
+    return this.queries.execute(new ListDeliveriesQuery({ account_id: callingAccount(request), days: query.days ?? DAYS_DEFAULT, limit: query.limit ?? LIMIT_DEFAULT, cursor: query.cursor }));
   }
 }
