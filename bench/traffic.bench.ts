@@ -8,7 +8,7 @@ import { contractsInFull } from '../libs/routing/src/engine/customisable.js';
 import { EmbeddedEngine } from '../libs/routing/src/engine/embedded-engine.js';
 import { accraNetwork, accraPairs } from '../libs/routing/src/testing/accra-pairs.js';
 import { random } from '../libs/routing/src/testing/synthetic-roads.js';
-import { RecordArrivalHandler, TRAFFIC_CELL_RES, TrafficView } from '../libs/traffic/src/index.js';
+import { ArrivalReader, recordArrival, TRAFFIC_CELL_RES, TrafficView } from '../libs/traffic/src/index.js';
 import { latLngToCell } from 'h3-js';
 import { drive } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
@@ -128,7 +128,8 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
     readModels.register(TrafficView.readModel, following.follower);
     await following.follower.start();
     const pipeline = new CommandPipeline(events, registry, readModels, systemClock, { waitMs: 1000, resolve: () => undefined });
-    const handler = new RecordArrivalHandler(pipeline, engine);
+    // What RecordArrivalCommand's handler does, without the bus: read the body, run the declaration.
+    const reader = new ArrivalReader(engine, systemClock);
     let k = 0;
     const cases = {
       'raw append': async () => {
@@ -137,7 +138,7 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
       },
       arrival: async () => {
         const [from, to] = pairs[k++ % pairs.length];
-        await handler.record({ origin: from, destination: to, end: to, elapsed_s: 1200, mode: 'driving', depart_at: morning.toISOString() });
+        await pipeline.run(recordArrival, await reader.read({ origin: from, destination: to, end: to, elapsed_s: 1200, mode: 'driving', depart_at: morning.toISOString() }));
         return 1;
       },
     } as const;

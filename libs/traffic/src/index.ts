@@ -5,6 +5,6 @@ export * from './domain/learned-traffic.js';
 export * from './event-types.js';
 export { TrafficView, applyArrival, TRAFFIC_CELL_RES, ARRIVAL_CELL_RES } from './traffic-view.js';
 export { reportIncident } from './commands/report-incident/report-incident.handler.js';
-export { recordArrival, RecordArrivalHandler } from './commands/record-arrival/record-arrival.handler.js';
+export { recordArrival, ArrivalReader } from './commands/record-arrival/record-arrival.handler.js';
 export * from './traffic.module.js';
 export * from './manifest.js';

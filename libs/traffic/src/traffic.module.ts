@@ -5,12 +5,17 @@ import { CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, 
 import { RoadConditionsSlot, RoutingModule } from '../../routing/src/index.js';
 import { registerArrivalBody } from './arrival-body.js';
 import { RecordArrivalController } from './commands/record-arrival/record-arrival.controller.js';
-import { RecordArrivalHandler } from './commands/record-arrival/record-arrival.handler.js';
+import { RecordArrivalHandler, RecordArrivalStepHandler } from './commands/record-arrival/record-arrival.handler.js';
 import { ReportIncidentController } from './commands/report-incident/report-incident.controller.js';
+import { ReportIncidentHandler } from './commands/report-incident/report-incident.handler.js';
 import { ListIncidentsController } from './queries/list-incidents/list-incidents.controller.js';
+import { ListIncidentsHandler } from './queries/list-incidents/list-incidents.handler.js';
 import { RoadTrafficController } from './queries/road-traffic/road-traffic.controller.js';
+import { RoadTrafficHandler } from './queries/road-traffic/road-traffic.handler.js';
 import { TrafficAccuracyController } from './queries/traffic-accuracy/traffic-accuracy.controller.js';
+import { TrafficAccuracyHandler } from './queries/traffic-accuracy/traffic-accuracy.handler.js';
 import { TrafficHeatmapController } from './queries/traffic-heatmap/traffic-heatmap.controller.js';
+import { TrafficHeatmapHandler } from './queries/traffic-heatmap/traffic-heatmap.handler.js';
 import { ReporterHash } from './reporter-hash.js';
 import { TrafficView } from './traffic-view.js';
 
@@ -32,7 +37,13 @@ import { TrafficView } from './traffic-view.js';
       },
     },
     { provide: ReporterHash, inject: [CONFIG], useFactory: (config: Config) => ReporterHash.fromDataDir(config.dataDir) },
+    ReportIncidentHandler,
+    RecordArrivalStepHandler,
     RecordArrivalHandler,
+    ListIncidentsHandler,
+    RoadTrafficHandler,
+    TrafficAccuracyHandler,
+    TrafficHeatmapHandler,
   ],
   exports: [TrafficView],
 })

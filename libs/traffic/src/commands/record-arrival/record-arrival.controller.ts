@@ -1,13 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { RecordArrivalHandler } from './record-arrival.handler.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { RecordArrivalCommand } from './record-arrival.handler.js';
 
 /** interface.md: POST /v2/navigation/arrival, Key: HTTP 204, never a 400. */
 @ApiTags('navigation')
 @ApiSecurity('api_key')
 @Controller('v2/navigation/arrival')
 export class RecordArrivalController {
-  constructor(private readonly handler: RecordArrivalHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @HttpCode(204)
@@ -20,6 +21,6 @@ export class RecordArrivalController {
   })
   @ApiResponse({ status: 204, description: 'Recorded (whatever could be read of it)' })
   async arrive(@Body() body: unknown): Promise<void> {
-    await this.handler.record(body);
+    await this.commands.execute(new RecordArrivalCommand(body));
   }
 }

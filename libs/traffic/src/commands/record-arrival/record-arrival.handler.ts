@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { latLngToCell } from 'h3-js';
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { CLOCK, command, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
 import { parseMode, ROUTING_ENGINE, type Mode, type RoutingEngine } from '../../../../routing/src/index.js';
 import { arrivalDecider, arrivalStream, implausibility, type ArrivalEvent, type Point, type RecordArrival, type TrafficSample } from '../../domain/arrival.js';
 import { metres } from '../../domain/hazard.js';
@@ -17,22 +18,31 @@ export const recordArrival = command<RecordArrival, { recorded: boolean }, Arriv
   awaits: [{ readModel: TrafficView.readModel, soft: true }],
 });
 
+/** The arrival as read, stored (named apart from `RecordArrivalCommand`, the slice's process that reads any body). */
+export class RecordArrivalStepCommand extends PipelineCommand<RecordArrival, { recorded: boolean }, ArrivalEvent> {}
+
+@CommandHandler(RecordArrivalStepCommand)
+export class RecordArrivalStepHandler extends PipelineHandler<RecordArrival, { recorded: boolean }, ArrivalEvent> {
+  protected readonly definition = recordArrival;
+}
+
 /** Longest elapsed time taken as a trip (a day); longer is dropped as a field. */
 const MAX_ELAPSED_S = 86_400;
 
 /**
- * POST /v2/navigation/arrival: keeps what it can read of any body. An origin
- * and an elapsed time become a traffic sample against the static model's
- * time for the same trip (the engine without learned factors).
+ * What POST /v2/navigation/arrival keeps of any body. An origin and an elapsed
+ * time become a traffic sample against the static model's time for the same
+ * trip (the engine without learned factors); a trip without `depart_at`
+ * departed `elapsed_s` before now, on the injected clock.
  */
-@Injectable()
-export class RecordArrivalHandler {
+export class ArrivalReader {
   constructor(
-    private readonly commands: CommandPipeline,
-    @Inject(ROUTING_ENGINE) private readonly engine: RoutingEngine,
+    private readonly engine: RoutingEngine,
+    private readonly clock: Clock,
   ) {}
 
-  async record(body: unknown, now = new Date()): Promise<void> {
+  async read(body: unknown): Promise<RecordArrival> {
+    const now = this.clock.now();
     const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const destination = point(fields.destination) ?? point({ lat: fields.dest_lat, lng: fields.dest_lng });
     const end = point(fields.end) ?? point(fields.arrived_at) ?? point({ lat: fields.lat, lng: fields.lng });
@@ -53,7 +63,7 @@ export class RecordArrivalHandler {
       const departure = departAt ?? new Date(now.getTime() - elapsed * 1000);
       ({ sample, rejected } = await this.sample(origin, tripEnd, elapsed, mode, departure));
     }
-    await this.commands.run(recordArrival, {
+    return {
       type: 'RecordArrival',
       arrival: {
         arrival_id: randomUUID().replaceAll('-', ''),
@@ -68,7 +78,7 @@ export class RecordArrivalHandler {
         sample,
         rejected,
       },
-    });
+    };
   }
 
   private async sample(origin: Point, end: Point, elapsed: number, mode: Mode, departure: Date): Promise<{ sample: TrafficSample | null; rejected: string | null }> {
@@ -99,6 +109,31 @@ export class RecordArrivalHandler {
       },
       rejected: null,
     };
+  }
+}
+
+/** POST /v2/navigation/arrival: any body, even one that is not JSON. */
+export class RecordArrivalCommand extends Command<void> {
+  constructor(readonly body: unknown) {
+    super();
+  }
+}
+
+/** Reads what it can of the body, then stores it (`RecordArrivalStepCommand` through the bus). */
+@CommandHandler(RecordArrivalCommand)
+export class RecordArrivalHandler implements ICommandHandler<RecordArrivalCommand> {
+  private readonly reader: ArrivalReader;
+
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(ROUTING_ENGINE) engine: RoutingEngine,
+    @Inject(CLOCK) clock: Clock,
+  ) {
+    this.reader = new ArrivalReader(engine, clock);
+  }
+
+  async execute({ body }: RecordArrivalCommand): Promise<void> {
+    await this.commands.execute(new RecordArrivalStepCommand(await this.reader.read(body)));
   }
 }
 

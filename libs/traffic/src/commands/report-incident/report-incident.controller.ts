@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { CommandPipeline, OptionalKey } from '../../../../platform/src/index.js';
+import { OptionalKey } from '../../../../platform/src/index.js';
 import { metres, type HazardReported } from '../../domain/hazard.js';
 import { ReporterHash } from '../../reporter-hash.js';
 import { TrafficView } from '../../traffic-view.js';
-import { reportIncident } from './report-incident.handler.js';
+import { ReportIncidentCommand } from './report-incident.handler.js';
 import { ReportIncidentRequest } from './report-incident.request.js';
 
 /** interface.md: POST /v2/route/incidents, Public; the report goes live immediately. */
@@ -14,7 +15,7 @@ import { ReportIncidentRequest } from './report-incident.request.js';
 @Controller('v2/route/incidents')
 export class ReportIncidentController {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly reporters: ReporterHash,
     private readonly view: TrafficView,
   ) {}
@@ -35,7 +36,9 @@ export class ReportIncidentController {
   async report(@Body() body: ReportIncidentRequest, @Req() request: FastifyRequest) {
     const accountId = request.principal?.account_id;
     const reporter = this.reporters.of(accountId ? `account:${accountId}` : request.ip);
-    const { events } = await this.commands.run(reportIncident, { type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), kind: body.kind, lat: body.lat, lng: body.lng, note: body.note, reporter });
+    const { events } = await this.commands.execute(
+      new ReportIncidentCommand({ type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), kind: body.kind, lat: body.lat, lng: body.lng, note: body.note, reporter }),
+    );
     const reported = (events[0] as HazardReported).data;
     // The incident it joined (or opened): the nearest live one of its kind.
     const sameKind = this.view.board.active(new Date(reported.reported_at)).filter((incident) => incident.kind === reported.kind);

@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { hazardReportDecider, hazardStream, type HazardEvent, type HazardReportState, type ReportHazard } from '../../domain/hazard.js';
 import { TrafficView } from '../../traffic-view.js';
 
@@ -11,3 +12,10 @@ export const reportIncident = command<ReportHazard, HazardReportState, HazardEve
   onConflict: { retry: 1 },
   awaits: [TrafficView.readModel],
 });
+
+export class ReportIncidentCommand extends PipelineCommand<ReportHazard, HazardReportState, HazardEvent> {}
+
+@CommandHandler(ReportIncidentCommand)
+export class ReportIncidentHandler extends PipelineHandler<ReportHazard, HazardReportState, HazardEvent> {
+  protected readonly definition = reportIncident;
+}

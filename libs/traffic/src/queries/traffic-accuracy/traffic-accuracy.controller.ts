@@ -1,14 +1,15 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import { AdminOnly } from '../../../../platform/src/index.js';
 import { ACCURACY_WINDOW_DAYS } from '../../domain/learned-traffic.js';
-import { TrafficView } from '../../traffic-view.js';
+import { TrafficAccuracyQuery } from './traffic-accuracy.handler.js';
 
 /** interface.md: GET /v2/admin/traffic/accuracy, admin. */
 @ApiTags('admin')
 @Controller('v2/admin/traffic/accuracy')
 export class TrafficAccuracyController {
-  constructor(private readonly view: TrafficView) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @AdminOnly()
@@ -18,7 +19,6 @@ export class TrafficAccuracyController {
   })
   @ApiResponse({ status: 200, description: '`{window_days, samples, samples_total, static_mape, learned_mape, learned_wins, arrival_error: {cells, arrivals, mean_m}}`' })
   accuracy() {
-    const report = this.view.learned.accuracy(Date.now());
-    return { window_days: ACCURACY_WINDOW_DAYS, ...report, samples_total: this.view.learned.samples, arrival_error: this.view.learned.arrivalErrorSummary() };
+    return this.queries.execute(new TrafficAccuracyQuery());
   }
 }

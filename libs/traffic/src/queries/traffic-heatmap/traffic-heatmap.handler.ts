@@ -1,0 +1,44 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { cellToLatLng } from 'h3-js';
+import { trafficLevel } from '../../../../routing/src/index.js';
+import { TrafficView } from '../../traffic-view.js';
+import { inBox, type Box } from '../bbox.js';
+
+/** At most this many cells in one answer. */
+export const HEATMAP_MAX_CELLS = 5000;
+
+export interface HeatmapCell {
+  cell: string;
+  lat: number;
+  lng: number;
+  hour: number;
+  factor: number;
+  samples: number;
+  severity: string;
+  color: string;
+}
+
+/** GET /v2/analytics/traffic-heatmap?bbox=. */
+export class TrafficHeatmapQuery extends Query<{ cells: HeatmapCell[]; count: number }> {
+  constructor(readonly box: Box) {
+    super();
+  }
+}
+
+/** The hex cells with a learned factor of their own, inside the box. */
+@QueryHandler(TrafficHeatmapQuery)
+export class TrafficHeatmapHandler implements IQueryHandler<TrafficHeatmapQuery> {
+  constructor(private readonly view: TrafficView) {}
+
+  async execute({ box }: TrafficHeatmapQuery): Promise<{ cells: HeatmapCell[]; count: number }> {
+    const cells: HeatmapCell[] = [];
+    for (const entry of this.view.learned.cells()) {
+      const [lat, lng] = cellToLatLng(entry.cell);
+      if (!inBox(box, lat, lng)) continue;
+      const level = trafficLevel(entry.factor);
+      cells.push({ cell: entry.cell, lat, lng, hour: entry.bucket, factor: level.traffic_factor, samples: entry.samples, severity: level.traffic_severity, color: level.traffic_color });
+      if (cells.length >= HEATMAP_MAX_CELLS) break;
+    }
+    return { cells, count: cells.length };
+  }
+}
