@@ -46,6 +46,7 @@ import {
   referenceRoot,
   ReferenceStore,
   REVIEW_DECISIONS,
+  ReviewLandmarkCommand,
   ReviewLandmarkHandler,
   type ImportOptions,
   type ImportResult,
@@ -434,7 +435,7 @@ async function reviewLandmark(runtime: Runtime, args: string[]): Promise<number>
   const readModels = new ReadModels().register('narration_feed', { waitFor: async () => undefined }).register('landmark_reports', { waitFor: async () => undefined });
   const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, { waitMs: 10_000, resolve: () => undefined });
   const reviews = new ReviewLandmarkHandler(commands, { bySlugKey: (key) => gazetteer.landmarks().byKeyOf(key) });
-  const result = await reviews.execute(slug, decision as ReviewDecision, 'ops');
+  const result = await reviews.execute(new ReviewLandmarkCommand(slug, decision as ReviewDecision, 'ops'));
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

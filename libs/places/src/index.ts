@@ -23,6 +23,6 @@ export {
   type ReviewDecision,
 } from './landmarks/domain/landmark-reports.js';
 export { Landmarks } from './landmarks/landmarks.js';
-export { ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
+export { ReviewLandmarkCommand, ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
 export { LANDMARK_REPORTS_READ_MODEL, LANDMARK_REPORT_INDEXES, evolveLandmarkReportDoc, type LandmarkReportDoc } from './landmarks/read-models/landmark-reports.read-model.js';
 export * from './manifest.js';

@@ -16,7 +16,10 @@ import { Gazetteer } from '../gazetteer.js';
 import { ReportLandmarkHandler } from './commands/report-landmark/report-landmark.handler.js';
 import { ReviewLandmarkHandler } from './commands/review-landmark/review-landmark.handler.js';
 import { Landmarks } from './landmarks.js';
-import { ListLandmarkReportsHandler } from './queries/list-landmark-reports/list-landmark-reports.handler.js';
+import { GeocodeLandmarksHandler, GeocodeLandmarksQuery } from './queries/geocode-landmarks/geocode-landmarks.handler.js';
+import { HexcodeLandmarksHandler, HexcodeLandmarksQuery } from './queries/hexcode-landmarks/hexcode-landmarks.handler.js';
+import { LandmarksAroundHandler, LandmarksAroundQuery } from './queries/landmarks-around/landmarks-around.handler.js';
+import { ListLandmarkReportsHandler, ListLandmarkReportsQuery } from './queries/list-landmark-reports/list-landmark-reports.handler.js';
 import { ReporterIdentity } from './reporter-identity.js';
 import { NarrationFeed } from './views/narration-feed.js';
 
@@ -29,7 +32,14 @@ export const landmarkProviders: Provider[] = [
   },
   { provide: Landmarks, inject: [Gazetteer, NarrationFeed], useFactory: (gazetteer: Gazetteer, feed: NarrationFeed) => new Landmarks(gazetteer, feed) },
   { provide: ReporterIdentity, inject: [CONFIG], useFactory: (config: Config) => ReporterIdentity.fromDataDir(config.dataDir) },
+  // The slices' @CommandHandler and @QueryHandler classes.
   ReportLandmarkHandler,
   ReviewLandmarkHandler,
+  LandmarksAroundHandler,
+  HexcodeLandmarksHandler,
+  GeocodeLandmarksHandler,
   ListLandmarkReportsHandler,
 ];
+
+/** The landmark query classes, for the places manifest. */
+export const landmarkQueries = [LandmarksAroundQuery, HexcodeLandmarksQuery, GeocodeLandmarksQuery, ListLandmarkReportsQuery];

@@ -8,8 +8,14 @@ export function listOptions(request: LandmarkListRequest): ListOptions {
   return { offset, limit, hasPhoto: request.has_photo === 'true' };
 }
 
+export interface LandmarkListAnswer {
+  items: object[];
+  next_cursor: string | null;
+  attribution: string[];
+}
+
 /** `items`, `next_cursor` (null on the last page or at MAX_LANDMARK_RESULTS) and the attribution the sources require. */
-export function listAnswer(landmarks: Landmarks, page: LandmarkPage, options: ListOptions, view: (hit: LandmarkHit) => object = (hit) => landmarks.view(hit)) {
+export function listAnswer(landmarks: Landmarks, page: LandmarkPage, options: ListOptions, view: (hit: LandmarkHit) => object = (hit) => landmarks.view(hit)): LandmarkListAnswer {
   const next = options.offset + page.hits.length;
   return {
     items: page.hits.map(view),

@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { OptionalKey } from '../../../../../platform/src/index.js';
 import { ReporterIdentity } from '../../reporter-identity.js';
-import { ReportLandmarkHandler } from './report-landmark.handler.js';
+import { ReportLandmarkCommand } from './report-landmark.handler.js';
 import { ReportLandmarkRequest } from './report-landmark.request.js';
 
 /** interface.md, "Addresses, hex codes and search": POST /v2/landmarks/{slug}/report, Public; repeated reports reinforce one another. */
@@ -11,7 +12,7 @@ import { ReportLandmarkRequest } from './report-landmark.request.js';
 @Controller('v2/landmarks/:slug/report')
 export class ReportLandmarkController {
   constructor(
-    private readonly handler: ReportLandmarkHandler,
+    private readonly commands: CommandBus,
     private readonly identity: ReporterIdentity,
   ) {}
 
@@ -37,12 +38,14 @@ export class ReportLandmarkController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the landmark kept changing under concurrent reports; send it again' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many reports from this IP' })
   report(@Param('slug') slug: string, @Body() body: ReportLandmarkRequest, @Req() request: FastifyRequest) {
-    return this.handler.execute(slug, {
-      reason: body.reason,
-      ...(body.note?.trim() ? { note: body.note.trim() } : {}),
-      reporter: this.identity.reporterOf(request.ip),
-      // The guard names the account of a valid key sent along (@OptionalKey); any other key leaves the report anonymous.
-      account_id: request.principal?.account_id ?? null,
-    });
+    return this.commands.execute(
+      new ReportLandmarkCommand(slug, {
+        reason: body.reason,
+        ...(body.note?.trim() ? { note: body.note.trim() } : {}),
+        reporter: this.identity.reporterOf(request.ip),
+        // The guard names the account of a valid key sent along (@OptionalKey); any other key leaves the report anonymous.
+        account_id: request.principal?.account_id ?? null,
+      }),
+    );
   }
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, command, CommandPipeline, type Clock } from '../../../../../platform/src/index.js';
 import {
   corroboration,
@@ -38,22 +39,39 @@ export interface ReportInput {
   account_id: string | null;
 }
 
-/** POST /v2/landmarks/{slug}/report: finds the landmark, runs the command, answers how the report counted. */
-@Injectable()
-export class ReportLandmarkHandler {
+export interface ReportAnswer extends ReturnType<typeof reportSummary> {
+  slug: string;
+  reason: ReportReason;
+  /** False when this reporter had already reported this reason: the report reinforces nothing new. */
+  counted: boolean;
+  corroborated_by: number;
+}
+
+/** POST /v2/landmarks/{slug}/report. */
+export class ReportLandmarkCommand extends Command<ReportAnswer> {
+  constructor(
+    readonly slug: string,
+    readonly input: ReportInput,
+  ) {
+    super();
+  }
+}
+
+/** Finds the landmark the slug names, runs the declaration through the pipeline, answers how the report counted. */
+@CommandHandler(ReportLandmarkCommand)
+export class ReportLandmarkHandler implements ICommandHandler<ReportLandmarkCommand> {
   constructor(
     private readonly commands: CommandPipeline,
     @Inject(Landmarks) private readonly landmarks: LandmarkLookup,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(slug: string, input: ReportInput) {
+  async execute({ slug, input }: ReportLandmarkCommand): Promise<ReportAnswer> {
     const landmark = landmarkOfSlug(this.landmarks, slug);
     const { state, events } = await this.commands.run(reportLandmark, { type: 'ReportLandmark', landmark: landmark.key, slug: landmark.slug, ...input });
     return {
       slug: landmark.slug,
       reason: input.reason,
-      /** False when this reporter had already reported this reason: the report reinforces nothing new. */
       counted: events.length > 0,
       corroborated_by: corroboration(state, input.reason, this.clock.now()),
       ...reportSummary(state),

@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AdminOnly } from '../../../../../platform/src/index.js';
-import { ReviewLandmarkHandler } from './review-landmark.handler.js';
+import { ReviewLandmarkCommand } from './review-landmark.handler.js';
 import { ReviewLandmarkRequest } from './review-landmark.request.js';
 
 /** The operator's review of a reported landmark (interface.md, "States and transitions": excluded "until reviewed"); also `npm run ops -- landmarks:review`. */
@@ -10,7 +11,7 @@ import { ReviewLandmarkRequest } from './review-landmark.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/admin/landmarks/:slug/review')
 export class ReviewLandmarkController {
-  constructor(private readonly handler: ReviewLandmarkHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @HttpCode(200)
@@ -22,6 +23,6 @@ export class ReviewLandmarkController {
   @ApiResponse({ status: 404, description: 'LANDMARK_NOT_FOUND' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the landmark kept changing under concurrent reports; send it again' })
   review(@Param('slug') slug: string, @Body() body: ReviewLandmarkRequest, @Req() request: FastifyRequest) {
-    return this.handler.execute(slug, body.decision, `admin:${request.principal?.key_prefix ?? 'unknown'}`);
+    return this.commands.execute(new ReviewLandmarkCommand(slug, body.decision, `admin:${request.principal?.key_prefix ?? 'unknown'}`));
   }
 }

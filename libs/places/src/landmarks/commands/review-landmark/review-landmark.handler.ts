@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline } from '../../../../../platform/src/index.js';
 import { landmarkReportsDecider, landmarkStream, type LandmarkEvent, type LandmarkReportState, type ReviewDecision, type ReviewLandmark } from '../../domain/landmark-reports.js';
 import { Landmarks } from '../../landmarks.js';
@@ -20,15 +21,36 @@ export const reviewLandmark = command<ReviewLandmark, LandmarkReportState, Landm
   ],
 });
 
+export interface ReviewAnswer extends ReturnType<typeof reportSummary> {
+  slug: string;
+  name: string;
+  decision: ReviewDecision;
+}
+
 /** POST /v2/admin/landmarks/{slug}/review and `npm run ops -- landmarks:review`. */
-@Injectable()
-export class ReviewLandmarkHandler {
+export class ReviewLandmarkCommand extends Command<ReviewAnswer> {
+  constructor(
+    readonly slug: string,
+    readonly decision: ReviewDecision,
+    readonly reviewedBy: string,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Finds the landmark the slug names and runs the declaration through the
+ * pipeline. The operator CLI, outside Nest, constructs it with its own
+ * pipeline and lookup and calls `execute` with the same command.
+ */
+@CommandHandler(ReviewLandmarkCommand)
+export class ReviewLandmarkHandler implements ICommandHandler<ReviewLandmarkCommand> {
   constructor(
     private readonly commands: CommandPipeline,
     @Inject(Landmarks) private readonly landmarks: LandmarkLookup,
   ) {}
 
-  async execute(slug: string, decision: ReviewDecision, reviewedBy: string) {
+  async execute({ slug, decision, reviewedBy }: ReviewLandmarkCommand): Promise<ReviewAnswer> {
     const landmark = landmarkOfSlug(this.landmarks, slug);
     const { state } = await this.commands.run(reviewLandmark, { type: 'ReviewLandmark', landmark: landmark.key, slug: landmark.slug, decision, reviewed_by: reviewedBy });
     return { slug: landmark.slug, name: landmark.place.name, decision, ...reportSummary(state) };

@@ -1,10 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import { InvalidParamError } from '../../../../../platform/src/index.js';
 import { isCoordinate } from '../../../domain/geo.js';
 import type { Rectangle } from '../../domain/landmark-index.js';
-import { Landmarks, MAX_BBOX_DEGREES } from '../../landmarks.js';
-import { listAnswer, listOptions } from '../landmark-list.js';
+import { MAX_BBOX_DEGREES } from '../../landmarks.js';
+import { listOptions } from '../landmark-list.js';
+import { GeocodeLandmarksQuery } from './geocode-landmarks.handler.js';
 import { DEFAULT_GEOCODE_RADIUS_M, GeocodeLandmarksRequest } from './geocode-landmarks.request.js';
 
 /**
@@ -18,7 +20,7 @@ import { DEFAULT_GEOCODE_RADIUS_M, GeocodeLandmarksRequest } from './geocode-lan
 @ApiSecurity('api_key')
 @Controller('v2/landmarks/geocode')
 export class GeocodeLandmarksController {
-  constructor(private readonly landmarks: Landmarks) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @ApiOperation({
@@ -38,18 +40,15 @@ export class GeocodeLandmarksController {
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })
   geocode(@Query() request: GeocodeLandmarksRequest) {
     const options = listOptions(request);
-    const view = (hit: Parameters<Landmarks['view']>[0]) => this.landmarks.view(hit, { provenance: true });
     if (request.bbox !== undefined) {
       if (request.near !== undefined) throw new InvalidParamError('give either bbox or near, not both', 'bbox');
       if (request.radius_m !== undefined) throw new InvalidParamError('radius_m goes with near, not with bbox', 'radius_m');
-      const box = parseBbox(request.bbox);
-      return { bbox: box, ...listAnswer(this.landmarks, this.landmarks.inBox(box, options), options, view) };
+      return this.queries.execute(new GeocodeLandmarksQuery({ bbox: parseBbox(request.bbox) }, options));
     }
     if (request.near === undefined) throw new InvalidParamError('give bbox=north,south,east,west or near=lat,lng', 'bbox');
     const [lat, lng] = request.near.split(',').map(Number);
     if (!isCoordinate(lat, lng)) throw new InvalidParamError('near must be "lat,lng" with lat in [-90, 90] and lng in [-180, 180]', 'near');
-    const radiusM = request.radius_m ?? DEFAULT_GEOCODE_RADIUS_M;
-    return { near: { lat, lng }, radius_m: radiusM, ...listAnswer(this.landmarks, this.landmarks.around(lat, lng, radiusM, options), options, view) };
+    return this.queries.execute(new GeocodeLandmarksQuery({ near: { lat, lng }, radius_m: request.radius_m ?? DEFAULT_GEOCODE_RADIUS_M }, options));
   }
 }
 

@@ -1,16 +1,16 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { displayHexCode } from '../../../../../addressing/src/index.js';
-import { Landmarks } from '../../landmarks.js';
+import { QueryBus } from '@nestjs/cqrs';
 import { LandmarkListRequest } from '../landmark-list.request.js';
-import { listAnswer, listOptions } from '../landmark-list.js';
+import { listOptions } from '../landmark-list.js';
+import { HexcodeLandmarksQuery } from './hexcode-landmarks.handler.js';
 
 /** interface.md, "Addresses, hex codes and search": GET /v2/hexcode/{code}/landmarks → landmarks with photo_url. */
 @ApiTags('landmarks')
 @ApiSecurity('api_key')
 @Controller('v2/hexcode/:code/landmarks')
 export class HexcodeLandmarksController {
-  constructor(private readonly landmarks: Landmarks) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @ApiParam({ name: 'code', description: 'A hex code in any accepted form (compact, hyphenated, lower case)' })
@@ -24,18 +24,6 @@ export class HexcodeLandmarksController {
   @ApiResponse({ status: 400, description: 'INVALID_CODE (with suggestions) for a mistyped code; INVALID_PARAM for a cell too large, `limit`, `has_photo`, `cursor`' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })
   list(@Param('code') code: string, @Query() request: LandmarkListRequest) {
-    const options = listOptions(request);
-    const found = this.landmarks.forHexCode(code, options);
-    const { centre } = found;
-    return {
-      code: centre.code,
-      display: displayHexCode(centre.code),
-      resolution: centre.resolution,
-      lat: centre.lat,
-      lng: centre.lng,
-      scope: found.scope,
-      radius_m: found.radius_m,
-      ...listAnswer(this.landmarks, found, options),
-    };
+    return this.queries.execute(new HexcodeLandmarksQuery(code, listOptions(request)));
   }
 }

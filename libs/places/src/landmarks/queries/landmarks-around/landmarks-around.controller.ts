@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Landmarks } from '../../landmarks.js';
-import { listAnswer, listOptions } from '../landmark-list.js';
+import { QueryBus } from '@nestjs/cqrs';
+import { listOptions } from '../landmark-list.js';
+import { LandmarksAroundQuery } from './landmarks-around.handler.js';
 import { DEFAULT_AROUND_RADIUS_M, LandmarksAroundRequest } from './landmarks-around.request.js';
 
 /** interface.md, "Addresses, hex codes and search": GET /v2/landmarks/around → landmarks with photo_url. */
@@ -9,7 +10,7 @@ import { DEFAULT_AROUND_RADIUS_M, LandmarksAroundRequest } from './landmarks-aro
 @ApiSecurity('api_key')
 @Controller('v2/landmarks/around')
 export class LandmarksAroundController {
-  constructor(private readonly landmarks: Landmarks) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @ApiOperation({
@@ -27,9 +28,6 @@ export class LandmarksAroundController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `limit`, `has_photo`, `cursor`)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })
   around(@Query() request: LandmarksAroundRequest) {
-    const options = listOptions(request);
-    const radiusM = request.radius_m ?? DEFAULT_AROUND_RADIUS_M;
-    const page = this.landmarks.around(request.lat, request.lng, radiusM, options);
-    return { lat: request.lat, lng: request.lng, radius_m: radiusM, ...listAnswer(this.landmarks, page, options) };
+    return this.queries.execute(new LandmarksAroundQuery(request.lat, request.lng, request.radius_m ?? DEFAULT_AROUND_RADIUS_M, listOptions(request)));
   }
 }

@@ -1,0 +1,28 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Landmarks, type ListOptions } from '../../landmarks.js';
+import { listAnswer, type LandmarkListAnswer } from '../landmark-list.js';
+
+export type LandmarksAroundAnswer = { lat: number; lng: number; radius_m: number } & LandmarkListAnswer;
+
+/** GET /v2/landmarks/around?lat=&lng=[&radius_m=]: a page of the landmarks within the radius. */
+export class LandmarksAroundQuery extends Query<LandmarksAroundAnswer> {
+  constructor(
+    readonly lat: number,
+    readonly lng: number,
+    readonly radiusM: number,
+    readonly options: ListOptions,
+  ) {
+    super();
+  }
+}
+
+/** The landmarks within the radius of the point, nearest first. */
+@QueryHandler(LandmarksAroundQuery)
+export class LandmarksAroundHandler implements IQueryHandler<LandmarksAroundQuery> {
+  constructor(private readonly landmarks: Landmarks) {}
+
+  async execute({ lat, lng, radiusM, options }: LandmarksAroundQuery): Promise<LandmarksAroundAnswer> {
+    const page = this.landmarks.around(lat, lng, radiusM, options);
+    return { lat, lng, radius_m: radiusM, ...listAnswer(this.landmarks, page, options) };
+  }
+}
