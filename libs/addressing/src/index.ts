@@ -24,9 +24,6 @@ export { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from 
 export { bulkAnswerChunks, MAX_BULK_ITEMS } from './domain/bulk.js';
 export { AddressingModule } from './addressing.module.js';
 export { addressingManifest } from './manifest.js';
-export { ReverseQuery, ReverseHandler, type ReverseAnswer } from './queries/reverse/reverse.handler.js';
-export { LookupQuery } from './queries/lookup/lookup.handler.js';
-export { ResolveAddressQuery } from './queries/resolve-address/resolve-address.handler.js';
 export { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
 export { AddressResolver } from './queries/resolve-address/resolve-address.handler.js';
 export {
