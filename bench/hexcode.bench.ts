@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
+import { QueryBus } from '@nestjs/cqrs';
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { AddressingModule, bulkAnswerChunks, cellFromHexCode, hexCodeForPoint, hexCodeFromCell, pointForHexCode } from '../libs/addressing/src/index.js';
+import { ReverseHandler, ReverseQuery } from '../libs/addressing/src/queries/reverse/reverse.handler.js';
 import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
 import { BenchApiModule, openBenchRuntime } from './http-bench.module.js';
 import { addToTally, drive, emptyTally, invalidNote, issueKey, loadSample, runLoad, statusCheck, statusMix, type LoadSettings, type StatusTally } from './load.js';
@@ -23,13 +25,19 @@ import { seededRandom } from '../libs/platform/src/testing/seeded-random.js';
  *   audit) against a bare Fastify handler computing the same answer with
  *   h3-js alone, loaded by autocannon in a child process; and POST
  *   /v2/hexcode/bulk (1,000 points per request) in items per second against
- *   a bare handler that codes them with h3-js and answers one JSON buffer.
+ *   a bare handler that codes them with h3-js and answers one JSON buffer;
+ * - the bus (issue 25, docs/adr/0015): `QueryBus.execute(new ReverseQuery(…))`
+ *   against the reverse handler's own `execute`, in this process, paired and
+ *   interleaved, in CPU µs per call.
  */
 
 export interface HexcodeBenchOptions extends LoadSettings {
   /** Points per codec measurement. */
   points: number;
   rounds: number;
+  /** Paired rounds of the bus against the direct handler call, and calls per side per round. */
+  busRounds: number;
+  busCalls: number;
   progress: (line: string) => void;
 }
 
@@ -118,11 +126,11 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
   try {
     runtime = await openBenchRuntime(dataDir, adminKey);
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [AddressingModule]), 'bench', { signals: false });
+    const rows: Row[] = await busRows(options, served, points, checks);
     const cases = [
       { name: 'reverse', bare: `${bareUrl}/reverse?lat=${lat}&lng=${lng}`, ours: `${served.url}/v2/reverse?lat=${lat}&lng=${lng}` },
       { name: 'lookup', bare: `${bareUrl}/lookup?cell=${cellFromHexCode(codes[0])}`, ours: `${served.url}/v2/lookup?address=${codes[0]}` },
     ];
-    const rows: Row[] = [];
     for (const testCase of cases) {
       const targets: Array<{ id: string; label: string; url: string; headers: Record<string, string> }> = [
         { id: 'bare', label: `bare Fastify + h3-js, ${testCase.name}`, url: testCase.bare, headers: {} },
@@ -189,6 +197,57 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
     await bare.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What `@nestjs/cqrs` adds to a query (issue 25: at most 2 µs of CPU per
+ * request): the application's own QueryBus and ReverseHandler, the same
+ * points, `busCalls` awaited calls per side per round, the sides alternating
+ * which goes first. CPU is process.cpuUsage (user + system) around each side;
+ * the difference is taken round by round, so a slower stretch of the machine
+ * weighs on both sides of the pair it falls in.
+ */
+async function busRows(options: HexcodeBenchOptions, served: RunningHttp, points: Array<[number, number]>, checks: Check[]): Promise<Row[]> {
+  const bus = served.app.get(QueryBus);
+  const handler = served.app.get(ReverseHandler);
+  const sides = {
+    bus: (query: ReverseQuery) => bus.execute(query),
+    direct: (query: ReverseQuery) => handler.execute(query),
+  };
+  let sink = 0;
+  const side = async (run: (query: ReverseQuery) => Promise<{ code: string }>): Promise<Sample> => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let i = 0; i < options.busCalls; i++) {
+      const [lat, lng] = points[i % points.length];
+      sink += (await run(new ReverseQuery(lat, lng))).code.length;
+    }
+    const used = process.cpuUsage(cpu);
+    return { ops: options.busCalls, seconds: (performance.now() - started) / 1000, latenciesMs: [], cpuMicros: used.user + used.system };
+  };
+  // Warm both paths (JIT, h3-js's WebAssembly) before anything counts.
+  await side(sides.bus);
+  await side(sides.direct);
+  const samples: Record<'bus' | 'direct', Sample[]> = { bus: [], direct: [] };
+  const differences: number[] = [];
+  for (let round = 0; round < options.busRounds; round++) {
+    const order: Array<'bus' | 'direct'> = round % 2 === 0 ? ['bus', 'direct'] : ['direct', 'bus'];
+    for (const name of order) samples[name].push(await side(sides[name]));
+    const perCall = (sample: Sample) => (sample.cpuMicros ?? 0) / sample.ops;
+    differences.push(perCall(samples.bus[round]) - perCall(samples.direct[round]));
+  }
+  const sorted = [...differences].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const direct = toRow("ReverseHandler.execute, called directly (in process, op = call)", 'baseline', samples.direct);
+  const viaBus = toRow('QueryBus.execute(new ReverseQuery(…)) (in process, op = call)', 'ours', samples.bus, direct, `bus − direct per call: median ${median.toFixed(2)} µs CPU over ${differences.length} paired rounds`);
+  options.progress(`hexcode bus pair: ${differences.map((d) => d.toFixed(2)).join(', ')} µs CPU per call (bus − direct, by round)${sink > 0 ? '' : ' !!'}`);
+  checks.push({
+    goal: true,
+    name: 'issue 25: QueryBus costs at most 2 µs of CPU per request over the handler called directly',
+    ok: median <= 2,
+    detail: `median of ${differences.length} paired rounds ${median.toFixed(2)} µs (range ${sorted[0].toFixed(2)} to ${sorted[sorted.length - 1].toFixed(2)}); bus ${viaBus.cpuUsPerOp} µs, direct ${direct.cpuUsPerOp} µs CPU per call`,
+  });
+  return [direct, viaBus];
 }
 
 /**

@@ -63,7 +63,7 @@ const benches: Record<string, () => Promise<Section>> = {
   tiles: () => runTilesBench(loadPhases(50, 4)),
   search: () => runSearchBench({ queriesPerCase: quick ? 300 : 2000, rounds: 2, progress }),
   'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
-  hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, ...loadPhases(50, 4) }),
+  hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, busRounds: quick ? 6 : 20, busCalls: quick ? 20_000 : 100_000, ...loadPhases(50, 4) }),
   identity: () => runIdentityBench({ seconds: quick ? 0.3 : 2, rounds: 2, progress }),
   locator: () => runLocatorBench({ owners: quick ? 200 : 1000, history: quick ? 5 : 20, clients: 16, seconds: quick ? 1 : 3, rounds: 2, progress }),
   transit: () => runTransitBench({ queries: quick ? 200 : 1000, imports: quick ? 1 : 3, rounds: 2, progress }),

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { accountsManifest } from '../../libs/accounts/src/index.js';
+import { addressingManifest } from '../../libs/addressing/src/index.js';
 import { auditManifest } from '../../libs/audit/src/index.js';
 import { bankingManifest } from '../../libs/banking/src/index.js';
 import { identityManifest } from '../../libs/identity/src/index.js';
@@ -13,6 +14,7 @@ import { trafficManifest } from '../../libs/traffic/src/index.js';
 import { weatherManifest } from '../../libs/weather/src/index.js';
 import { webhooksManifest } from '../../libs/webhooks/src/index.js';
 import { complianceManifest } from '../../libs/compliance/src/index.js';
+import { tilesManifest } from '../../libs/tiles/src/index.js';
 import {
   checkManifests,
   ConfigError,
@@ -35,7 +37,7 @@ import { projections } from '../../projections/index.js';
  * Every bounded context of the service: the one list a new context is added
  * to (README, "Adding a context"). Start-up checks that they fit together.
  */
-export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest, complianceManifest, trafficManifest, weatherManifest];
+export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest, complianceManifest, trafficManifest, weatherManifest, addressingManifest, tilesManifest];
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {

@@ -1,12 +1,19 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { BulkHexcodeController } from './queries/bulk-hexcode/bulk-hexcode.controller.js';
+import { BulkHexcodeHandler } from './queries/bulk-hexcode/bulk-hexcode.handler.js';
 import { LookupController } from './queries/lookup/lookup.controller.js';
+import { LookupHandler } from './queries/lookup/lookup.handler.js';
 import { ParseAddressController } from './queries/parse-address/parse-address.controller.js';
+import { ParseAddressHandler } from './queries/parse-address/parse-address.handler.js';
 import { CLOCK, type Clock } from '../../platform/src/index.js';
 import { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
-import { AddressResolver } from './queries/resolve-address/resolve-address.handler.js';
+import { AddressResolver, ResolveAddressHandler } from './queries/resolve-address/resolve-address.handler.js';
 import { ResolveAddressController } from './queries/resolve-address/resolve-address.controller.js';
 import { ReverseController } from './queries/reverse/reverse.controller.js';
+import { ReverseHandler } from './queries/reverse/reverse.handler.js';
+
+/** The computed hex-code queries' handlers (QueryBus dispatches to them). */
+const codecHandlers = [LookupHandler, ReverseHandler, ParseAddressHandler, BulkHexcodeHandler];
 
 /**
  * Hex codes (interface.md, "Addresses, hex codes and search"; ADR 0009): lookup,
@@ -16,6 +23,7 @@ import { ReverseController } from './queries/reverse/reverse.controller.js';
  */
 @Module({
   controllers: [LookupController, ReverseController, ParseAddressController, BulkHexcodeController],
+  providers: codecHandlers,
 })
 export class AddressingModule {
   /**
@@ -31,6 +39,7 @@ export class AddressingModule {
       providers: [
         { provide: ADDRESS_PLACES, useExisting: places.provider },
         { provide: AddressResolver, inject: [ADDRESS_PLACES, CLOCK], useFactory: (found: AddressPlaces, clock: Clock) => new AddressResolver(found, clock) },
+        ResolveAddressHandler,
       ],
     };
   }

@@ -23,6 +23,7 @@ export { cellCentreProvenance, cellRadiusMeters, HEXCODE_PROVIDER, PROVENANCE_SO
 export { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from './domain/address-text.js';
 export { bulkAnswerChunks, MAX_BULK_ITEMS } from './domain/bulk.js';
 export { AddressingModule } from './addressing.module.js';
+export { addressingManifest } from './manifest.js';
 export { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
 export { AddressResolver } from './queries/resolve-address/resolve-address.handler.js';
 export {

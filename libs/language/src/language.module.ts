@@ -7,7 +7,9 @@ import { KhayaLanguageProvider } from './provider/khaya-provider.js';
 import { LANGUAGE_PROVIDER, type LanguageProvider } from './provider/language-provider.port.js';
 import { UnconfiguredLanguageProvider } from './provider/unconfigured-provider.js';
 import { TranscribeSpeechController } from './queries/transcribe-speech/transcribe-speech.controller.js';
+import { TranscribeSpeechHandler } from './queries/transcribe-speech/transcribe-speech.handler.js';
 import { TranslateTextController } from './queries/translate-text/translate-text.controller.js';
+import { TranslateTextHandler } from './queries/translate-text/translate-text.handler.js';
 
 /** The provider the configuration names: Khaya with a key, else the one that answers 503 LANGUAGE_QUOTA. */
 export function languageProvider(config: Config, logger?: JsonLogger): LanguageProvider {
@@ -24,7 +26,11 @@ export function languageProvider(config: Config, logger?: JsonLogger): LanguageP
  */
 @Module({
   controllers: [TranslateTextController, TranscribeSpeechController],
-  providers: [{ provide: LANGUAGE_PROVIDER, inject: [CONFIG, JsonLogger], useFactory: (config: Config, logger: JsonLogger) => languageProvider(config, logger) }],
+  providers: [
+    { provide: LANGUAGE_PROVIDER, inject: [CONFIG, JsonLogger], useFactory: (config: Config, logger: JsonLogger) => languageProvider(config, logger) },
+    TranslateTextHandler,
+    TranscribeSpeechHandler,
+  ],
 })
 export class LanguageModule implements OnModuleInit {
   constructor(

@@ -12,6 +12,7 @@ import { HexcodeLandmarksController } from './landmarks/queries/hexcode-landmark
 import { LandmarksAroundController } from './landmarks/queries/landmarks-around/landmarks-around.controller.js';
 import { ListLandmarkReportsController } from './landmarks/queries/list-landmark-reports/list-landmark-reports.controller.js';
 import { SearchPlacesController } from './queries/search-places/search-places.controller.js';
+import { SearchPlacesHandler } from './queries/search-places/search-places.handler.js';
 import { ReferenceStore } from './reference/reference-store.js';
 
 /** Where the reference datasets live under DATA_DIR (docs/adr/0011). */
@@ -38,6 +39,7 @@ export function referenceRoot(config: Pick<Config, 'dataDir'>): string {
       useFactory: (config: Config, logger: JsonLogger) =>
         new Gazetteer(new ReferenceStore(referenceRoot(config)), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'places') }),
     },
+    SearchPlacesHandler,
     ...landmarkProviders,
   ],
   exports: [Gazetteer, Landmarks],

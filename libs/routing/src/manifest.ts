@@ -1,4 +1,8 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { NavigateRouteQuery } from './queries/navigate-route/navigate-route.handler.js';
+import { PlanRouteQuery } from './queries/plan-route/plan-route.handler.js';
+import { RouteAlongQuery } from './queries/route-along/route-along.handler.js';
+import { StaticRouteQuery } from './queries/static-route/static-route.handler.js';
 
 /**
  * Routing (issue #15): reference data and queries only, so far no stored
@@ -7,4 +11,5 @@ import type { ContextManifest } from '../../platform/src/index.js';
 export const routingManifest: ContextManifest = {
   name: 'routing',
   events: [],
+  queries: [PlanRouteQuery, NavigateRouteQuery, RouteAlongQuery, StaticRouteQuery],
 };

@@ -6,9 +6,13 @@ import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
 import { IsochroneService } from './isochrone/isochrone.js';
 import { NavigateRouteController } from './queries/navigate-route/navigate-route.controller.js';
+import { NavigateRouteHandler } from './queries/navigate-route/navigate-route.handler.js';
 import { PlanRouteController } from './queries/plan-route/plan-route.controller.js';
+import { PlanRouteHandler } from './queries/plan-route/plan-route.handler.js';
 import { RouteAlongController } from './queries/route-along/route-along.controller.js';
+import { RouteAlongHandler } from './queries/route-along/route-along.handler.js';
 import { StaticRouteController } from './queries/static-route/static-route.controller.js';
+import { StaticRouteHandler } from './queries/static-route/static-route.handler.js';
 import { RoadNetwork } from './road-network.js';
 import { RoutePlanner } from './route-planner.js';
 import { RoadConditionsSlot } from './road-conditions.port.js';
@@ -52,7 +56,7 @@ export const routingProviders = [
 @Module({
   imports: [PlacesModule],
   controllers: [PlanRouteController, NavigateRouteController, RouteAlongController, StaticRouteController],
-  providers: routingProviders,
+  providers: [...routingProviders, PlanRouteHandler, NavigateRouteHandler, RouteAlongHandler, StaticRouteHandler],
   exports: [RoadNetwork, RoutePlanner, IsochroneService, ROUTING_ENGINE, RoadConditionsSlot],
 })
 export class RoutingModule implements OnModuleInit, OnModuleDestroy {

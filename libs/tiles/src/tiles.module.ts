@@ -5,12 +5,14 @@ import { CONFIG, type Config } from '../../platform/src/index.js';
 import { TileArchives } from './archives.js';
 import { installTilesCors, TilesPreflightController } from './cors.js';
 import { GetArchiveController } from './queries/get-archive/get-archive.controller.js';
+import { GetArchiveHandler } from './queries/get-archive/get-archive.handler.js';
 import { ListArchivesController } from './queries/list-archives/list-archives.controller.js';
+import { ListArchivesHandler } from './queries/list-archives/list-archives.handler.js';
 
 /** Basemap tiles (interface.md, "GET /v2/tiles/{name}"): PMTiles archives from TILES_DIR, read by range. */
 @Module({
   controllers: [TilesPreflightController, ListArchivesController, GetArchiveController],
-  providers: [{ provide: TileArchives, inject: [CONFIG], useFactory: (config: Config) => new TileArchives(config.tilesDir) }],
+  providers: [{ provide: TileArchives, inject: [CONFIG], useFactory: (config: Config) => new TileArchives(config.tilesDir) }, ListArchivesHandler, GetArchiveHandler],
 })
 export class TilesModule implements OnModuleInit {
   constructor(@Inject(HttpAdapterHost) private readonly host: HttpAdapterHost) {}

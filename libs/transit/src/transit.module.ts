@@ -2,7 +2,9 @@ import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs
 import { ReferenceStore, referenceRoot } from '../../places/src/index.js';
 import { CONFIG, JsonLogger, type Config } from '../../platform/src/index.js';
 import { GetDeparturesController } from './queries/get-departures/get-departures.controller.js';
+import { GetDeparturesHandler } from './queries/get-departures/get-departures.handler.js';
 import { PlanTransitTripController } from './queries/plan-transit-trip/plan-transit-trip.controller.js';
+import { PlanTransitTripHandler } from './queries/plan-transit-trip/plan-transit-trip.handler.js';
 import { PlannerPool } from './planning/planner-pool.js';
 import { TransitFeeds } from './transit-feeds.js';
 

@@ -1,4 +1,6 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { GetAlertsQuery } from './queries/get-alerts/get-alerts.handler.js';
+import { GetPrecipitationForecastQuery } from './queries/get-precipitation-forecast/get-precipitation-forecast.handler.js';
 
 /**
  * Weather (issue #16, docs/adr/0026): no events in the event store. CAP
@@ -8,4 +10,5 @@ import type { ContextManifest } from '../../platform/src/index.js';
 export const weatherManifest: ContextManifest = {
   name: 'weather',
   events: [],
+  queries: [GetAlertsQuery, GetPrecipitationForecastQuery],
 };

@@ -7,7 +7,9 @@ import { OpenMeteoProvider } from './forecast/open-meteo.provider.js';
 import { RouteWeather } from './forecast/precipitation-forecast.js';
 import { PRECIPITATION_PROVIDER, type PrecipitationProvider } from './forecast/precipitation-provider.port.js';
 import { GetAlertsController } from './queries/get-alerts/get-alerts.controller.js';
+import { GetAlertsHandler } from './queries/get-alerts/get-alerts.handler.js';
 import { GetPrecipitationForecastController } from './queries/get-precipitation-forecast/get-precipitation-forecast.controller.js';
+import { GetPrecipitationForecastHandler } from './queries/get-precipitation-forecast/get-precipitation-forecast.handler.js';
 
 export const weatherProviders = [
   { provide: AlertLog, inject: [CONFIG], useFactory: (config: Config) => AlertLog.in(config.dataDir) },
@@ -42,7 +44,7 @@ export const weatherProviders = [
 @Global()
 @Module({
   controllers: [GetAlertsController, GetPrecipitationForecastController],
-  providers: weatherProviders,
+  providers: [...weatherProviders, GetAlertsHandler, GetPrecipitationForecastHandler],
   exports: [WeatherAlerts, WEATHER_CONDITIONS, PRECIPITATION_PROVIDER],
 })
 export class WeatherModule implements OnModuleInit, OnModuleDestroy {

@@ -1,10 +1,10 @@
-import { Readable } from 'node:stream';
-import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CLOCK, RawResponse, type Clock } from '../../../../platform/src/index.js';
-import { bulkAnswerChunks, CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
-import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
+import { RawResponse } from '../../../../platform/src/index.js';
+import { CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
+import { BulkHexcodeQuery } from './bulk-hexcode.handler.js';
 import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
 
 /** interface.md, "Addresses, hex codes and search": bulk hex coding, thousands of items per request. */
@@ -12,7 +12,7 @@ import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/hexcode')
 export class BulkHexcodeController {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Post('bulk')
   @HttpCode(200)
@@ -29,8 +29,8 @@ export class BulkHexcodeController {
   @ApiResponse({ status: 200, description: '`{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?} | {index, id?, error}], count, failed, provenance}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
-  bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {
-    const stream = Readable.from(bulkAnswerChunks(body.items, body.resolution ?? DEFAULT_ADDRESS_RESOLUTION, this.clock.now()), { objectMode: false });
+  async bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {
+    const stream = await this.queries.execute(new BulkHexcodeQuery(body.items, body.resolution));
     return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(stream);
   }
 }

@@ -1,8 +1,7 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { displayHexCode, pointForHexCode } from '../../domain/hexcode.js';
-import { cellCentreProvenance } from '../../domain/provenance.js';
+import { LookupQuery, type LookupAnswer } from './lookup.handler.js';
 import { LookupRequest } from './lookup.request.js';
 
 /** interface.md, "Addresses, hex codes and search"; decisions.md: the centre of the code's H3 cell. */
@@ -10,7 +9,7 @@ import { LookupRequest } from './lookup.request.js';
 @ApiSecurity('api_key')
 @Controller('v2')
 export class LookupController {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('lookup')
   @ApiOperation({
@@ -24,16 +23,7 @@ export class LookupController {
     status: 400,
     description: 'INVALID_CODE (field `address`): the message says what is wrong; when only the check character fails it names the likely intended codes',
   })
-  lookup(@Query() query: LookupRequest) {
-    const point = pointForHexCode(query.address, 'address');
-    return {
-      code: point.code,
-      display: displayHexCode(point.code),
-      resolution: point.resolution,
-      cell: point.cell,
-      lat: point.lat,
-      lng: point.lng,
-      provenance: cellCentreProvenance(point.cell, this.clock.now(), [point.lat, point.lng]),
-    };
+  lookup(@Query() query: LookupRequest): Promise<LookupAnswer> {
+    return this.queries.execute(new LookupQuery(query.address));
   }
 }

@@ -1,16 +1,16 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { findAddressCodes } from '../../domain/address-text.js';
+import { ParseAddressQuery, type ParseAnswer } from './parse-address.handler.js';
 import { ParseAddressRequest } from './parse-address.request.js';
-
-const GHANAPOST_NOTE =
-  'A GhanaPostGPS digital address: recognised, but this service cannot turn it into a point (its grid is proprietary). Ask for the hex code instead.';
 
 /** interface.md, "Addresses, hex codes and search" and "Parse result": the `code` field holds the extracted code. */
 @ApiTags('addressing')
 @ApiSecurity('api_key')
 @Controller('v2/address')
 export class ParseAddressController {
+  constructor(private readonly queries: QueryBus) {}
+
   @Post('parse')
   @HttpCode(200)
   @ApiOperation({
@@ -26,20 +26,7 @@ export class ParseAddressController {
       '`{code, kind (hex_code | ghanapost_gps | null), display, resolution, cell, convertible, recognised {shape, letter_case, look_alikes, embedded, matched_text, start, end}, note, other_codes, suggestions, suggested_for}`',
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `text`)' })
-  parse(@Body() body: ParseAddressRequest) {
-    const { match, others, suggestions, suggested_for } = findAddressCodes(body.text);
-    return {
-      code: match?.code ?? null,
-      kind: match?.kind ?? null,
-      display: match?.display ?? null,
-      resolution: match?.resolution ?? null,
-      cell: match?.cell ?? null,
-      convertible: match?.convertible ?? false,
-      recognised: match?.recognised ?? null,
-      note: match?.kind === 'ghanapost_gps' ? GHANAPOST_NOTE : match ? null : 'no address code found in the text',
-      other_codes: others.map((other) => ({ code: other.code, kind: other.kind })),
-      suggestions,
-      suggested_for,
-    };
+  parse(@Body() body: ParseAddressRequest): Promise<ParseAnswer> {
+    return this.queries.execute(new ParseAddressQuery(body.text));
   }
 }

@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import { MIN_STRUCTURE_RESOLUTION, type Resolution } from '../../domain/resolve-address.js';
-import { AddressResolver } from './resolve-address.handler.js';
+import { ResolveAddressQuery } from './resolve-address.handler.js';
 import { ResolveAddressRequest } from './resolve-address.request.js';
 
 /** interface.md, "Addresses, hex codes and search" and Resources, "Address resolve"; docs/adr/0014. */
@@ -9,7 +10,7 @@ import { ResolveAddressRequest } from './resolve-address.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/address')
 export class ResolveAddressController {
-  constructor(private readonly resolver: AddressResolver) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('resolve')
   @ApiOperation({
@@ -41,7 +42,7 @@ export class ResolveAddressController {
   @ApiResponse({ status: 404, description: 'ADDRESS_NOT_FOUND: text that matches no place, not even nearly' })
   @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary); `error.details` `{kind, code}`' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: free text before any place dataset is imported (a hex code still resolves, without structures)' })
-  resolve(@Query() request: ResolveAddressRequest): Resolution {
-    return this.resolver.resolve(request.address);
+  resolve(@Query() request: ResolveAddressRequest): Promise<Resolution> {
+    return this.queries.execute(new ResolveAddressQuery(request.address));
   }
 }

@@ -1,3 +1,4 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { cellToLatLng } from 'h3-js';
 import type { Clock } from '../../../../platform/src/index.js';
 import {
@@ -63,5 +64,22 @@ export class AddressResolver {
   private search(text: string) {
     const result = this.places.search({ text, limit: TEXT_CANDIDATES, offset: 0 });
     return { hits: result.hits.map((hit) => ({ ...hit, dataset: this.places.datasetOf(hit.place.id) })), did_you_mean: result.did_you_mean };
+  }
+}
+
+/** GET /v2/address/resolve?address=. */
+export class ResolveAddressQuery extends Query<Resolution> {
+  constructor(readonly address: string) {
+    super();
+  }
+}
+
+/** The resolve endpoint's handler: the resolver above, which identity's claimed addresses share (docs/adr/0016). */
+@QueryHandler(ResolveAddressQuery)
+export class ResolveAddressHandler implements IQueryHandler<ResolveAddressQuery> {
+  constructor(private readonly resolver: AddressResolver) {}
+
+  async execute(query: ResolveAddressQuery): Promise<Resolution> {
+    return this.resolver.resolve(query.address);
   }
 }

@@ -1,9 +1,7 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
-import { greatCircleMetres } from '../../domain/great-circle.js';
-import { callerPointProvenance } from '../../domain/provenance.js';
+import { ReverseQuery, type ReverseAnswer } from './reverse.handler.js';
 import { ReverseRequest } from './reverse.request.js';
 
 /** interface.md, "Addresses, hex codes and search"; decisions.md: `data.code` with `data.provenance`. */
@@ -11,7 +9,7 @@ import { ReverseRequest } from './reverse.request.js';
 @ApiSecurity('api_key')
 @Controller('v2')
 export class ReverseController {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('reverse')
   @ApiOperation({
@@ -23,18 +21,7 @@ export class ReverseController {
   })
   @ApiResponse({ status: 200, description: '`{code, display, resolution, cell, lat, lng, distance_m, provenance}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `resolution`' })
-  reverse(@Query() query: ReverseRequest) {
-    const centre = codedCellForPoint(query.lat, query.lng, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION);
-    const point: [number, number] = [centre.lat, centre.lng];
-    return {
-      code: centre.code,
-      display: displayHexCode(centre.code),
-      resolution: centre.resolution,
-      cell: centre.cell,
-      lat: centre.lat,
-      lng: centre.lng,
-      distance_m: Math.round(greatCircleMetres(query.lat, query.lng, centre.lat, centre.lng) * 10) / 10,
-      provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracy_m, centre.cell, this.clock.now(), point),
-    };
+  reverse(@Query() query: ReverseRequest): Promise<ReverseAnswer> {
+    return this.queries.execute(new ReverseQuery(query.lat, query.lng, query.resolution, query.source, query.accuracy_m));
   }
 }

@@ -1,20 +1,21 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../../../platform/src/index.js';
 import type { AuditPage } from '../../read-models/access-log.read-model.js';
-import { GetAdminAuditHandler } from './get-admin-audit.handler.js';
+import { GetAdminAuditQuery } from './get-admin-audit.handler.js';
 import { GetAdminAuditRequest } from './get-admin-audit.request.js';
 
 @ApiTags('admin')
 @ApiSecurity('api_key')
 @Controller('v2/admin/audit')
 export class GetAdminAuditController {
-  constructor(private readonly handler: GetAdminAuditHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @AdminOnly()
   @ApiOperation({ summary: 'Platform-wide access log, newest first (operator key only)' })
   get(@Query() request: GetAdminAuditRequest): Promise<AuditPage> {
-    return this.handler.execute({ account_id: request.account_id, from: request.from, to: request.to, limit: request.limit ?? 100, cursor: request.cursor });
+    return this.queries.execute(new GetAdminAuditQuery({ account_id: request.account_id, from: request.from, to: request.to, limit: request.limit ?? 100, cursor: request.cursor }));
   }
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '../../../../platform/src/index.js';
 import { findAccess, type AuditPage } from '../../read-models/access-log.read-model.js';
 
@@ -12,11 +13,17 @@ export interface GetAdminAudit {
 }
 
 /** GET /v2/admin/audit: the platform-wide access log, or one account's, newest first. */
-@Injectable()
-export class GetAdminAuditHandler {
+export class GetAdminAuditQuery extends Query<AuditPage> {
+  constructor(readonly filter: GetAdminAudit) {
+    super();
+  }
+}
+
+@QueryHandler(GetAdminAuditQuery)
+export class GetAdminAuditHandler implements IQueryHandler<GetAdminAuditQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute(query: GetAdminAudit): Promise<AuditPage> {
+  execute({ filter: query }: GetAdminAuditQuery): Promise<AuditPage> {
     const accountId = query.account_id === 'platform' ? null : query.account_id;
     return findAccess(this.readStore, { ...query, account_id: accountId });
   }

@@ -1,9 +1,10 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
 import type { AuditPage } from '../../read-models/access-log.read-model.js';
-import { GetBankingAuditLogHandler } from './get-banking-audit-log.handler.js';
+import { GetBankingAuditLogQuery } from './get-banking-audit-log.handler.js';
 import { GetBankingAuditLogRequest } from './get-banking-audit-log.request.js';
 
 /** interface.md, "Banking features": the calling account's own access history, newest first. */
@@ -11,7 +12,7 @@ import { GetBankingAuditLogRequest } from './get-banking-audit-log.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/banking/audit-log')
 export class GetBankingAuditLogController {
-  constructor(private readonly handler: GetBankingAuditLogHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @BankingOnly()
@@ -19,6 +20,6 @@ export class GetBankingAuditLogController {
   get(@Req() request: FastifyRequest, @Query() query: GetBankingAuditLogRequest): Promise<AuditPage> {
     // The guard admits only account keys here, so the principal has an account.
     const accountId = request.principal?.account_id as string;
-    return this.handler.execute({ account_id: accountId, from: query.from, to: query.to, limit: query.limit ?? 100, cursor: query.cursor });
+    return this.queries.execute(new GetBankingAuditLogQuery({ account_id: accountId, from: query.from, to: query.to, limit: query.limit ?? 100, cursor: query.cursor }));
   }
 }

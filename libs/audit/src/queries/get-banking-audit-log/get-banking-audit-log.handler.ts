@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '../../../../platform/src/index.js';
 import { findAccess, type AuditPage } from '../../read-models/access-log.read-model.js';
 
@@ -11,11 +12,17 @@ export interface GetBankingAuditLog {
 }
 
 /** GET /v2/banking/audit-log: the calling account's own access history, newest first. */
-@Injectable()
-export class GetBankingAuditLogHandler {
+export class GetBankingAuditLogQuery extends Query<AuditPage> {
+  constructor(readonly filter: GetBankingAuditLog) {
+    super();
+  }
+}
+
+@QueryHandler(GetBankingAuditLogQuery)
+export class GetBankingAuditLogHandler implements IQueryHandler<GetBankingAuditLogQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute(query: GetBankingAuditLog): Promise<AuditPage> {
+  execute({ filter: query }: GetBankingAuditLogQuery): Promise<AuditPage> {
     return findAccess(this.readStore, query);
   }
 }

@@ -1,20 +1,16 @@
-import { Controller, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { InvalidParamError, Public } from '../../../../platform/src/index.js';
-import { AUDIO_MEDIA_TYPES, mediaTypeOf, sniffAudio } from '../../domain/audio.js';
-import { UnsupportedAudioError } from '../../domain/errors.js';
-import { checkSpeechLanguage } from '../../domain/languages.js';
-import { LANGUAGE_PROVIDER, type LanguageProvider } from '../../provider/language-provider.port.js';
-import { TranscribeSpeechQuery } from './transcribe-speech.request.js';
-
-const MEDIA_TYPES = Object.keys(AUDIO_MEDIA_TYPES);
+import { Public } from '../../../../platform/src/index.js';
+import { MEDIA_TYPES, TranscribeSpeechQuery, type Transcription } from './transcribe-speech.handler.js';
+import { TranscribeSpeechRequest } from './transcribe-speech.request.js';
 
 /** interface.md, "Routing, transit, weather, language": POST /v2/language/transcribe, Ghanaian-language speech to text. */
 @ApiTags('language')
 @Controller('v2/language')
 export class TranscribeSpeechController {
-  constructor(@Inject(LANGUAGE_PROVIDER) private readonly provider: LanguageProvider) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Post('transcribe')
   @HttpCode(200)
@@ -38,16 +34,7 @@ export class TranscribeSpeechController {
   @ApiResponse({ status: 502, description: 'LANGUAGE_PROVIDER_ERROR' })
   @ApiResponse({ status: 503, description: 'LANGUAGE_QUOTA: not configured here, or the provider quota is used up' })
   @ApiResponse({ status: 504, description: 'LANGUAGE_PROVIDER_TIMEOUT' })
-  async transcribe(@Req() request: FastifyRequest, @Query() query: TranscribeSpeechQuery) {
-    const language = checkSpeechLanguage(query.language);
-    const mediaType = mediaTypeOf(request.headers['content-type']);
-    const declared = AUDIO_MEDIA_TYPES[mediaType];
-    if (!declared) throw new UnsupportedAudioError(`send the recording as one of ${MEDIA_TYPES.join(', ')}`);
-    const audio = request.body;
-    if (!Buffer.isBuffer(audio) || audio.length === 0) throw new InvalidParamError('send the recording as the request body', 'body');
-    const sniffed = sniffAudio(audio);
-    if (sniffed !== declared) throw new UnsupportedAudioError(`the body does not look like ${mediaType}${sniffed ? ` (it looks like ${sniffed})` : ''}`);
-    const { text } = await this.provider.transcribe({ audio, mediaType, language });
-    return { language, text, provider: this.provider.name, audio: { media_type: mediaType, bytes: audio.length } };
+  transcribe(@Req() request: FastifyRequest, @Query() query: TranscribeSpeechRequest): Promise<Transcription> {
+    return this.queries.execute(new TranscribeSpeechQuery(query.language, request.headers['content-type'], request.body));
   }
 }

@@ -1,8 +1,9 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../../platform/src/index.js';
-import { checkPair, LANGUAGE_PAIRS, LANGUAGES, MAX_TRANSLATE_CHARACTERS } from '../../domain/languages.js';
-import { LANGUAGE_PROVIDER, type LanguageProvider } from '../../provider/language-provider.port.js';
+import { LANGUAGE_PAIRS, LANGUAGES, MAX_TRANSLATE_CHARACTERS } from '../../domain/languages.js';
+import { TranslateTextQuery, type Translation } from './translate-text.handler.js';
 import { TranslateTextRequest } from './translate-text.request.js';
 
 const CODES = Object.entries(LANGUAGES)
@@ -13,7 +14,7 @@ const CODES = Object.entries(LANGUAGES)
 @ApiTags('language')
 @Controller('v2/language')
 export class TranslateTextController {
-  constructor(@Inject(LANGUAGE_PROVIDER) private readonly provider: LanguageProvider) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Post('translate')
   @HttpCode(200)
@@ -31,9 +32,7 @@ export class TranslateTextController {
   @ApiResponse({ status: 502, description: 'LANGUAGE_PROVIDER_ERROR: the provider failed' })
   @ApiResponse({ status: 503, description: 'LANGUAGE_QUOTA: the language services are not configured here, or the provider quota is used up (with Retry-After when the provider gives one)' })
   @ApiResponse({ status: 504, description: 'LANGUAGE_PROVIDER_TIMEOUT' })
-  async translate(@Body() body: TranslateTextRequest) {
-    const { from, to } = checkPair(body.from, body.to);
-    const { text } = await this.provider.translate({ text: body.text, from, to });
-    return { from, to, translation: text, provider: this.provider.name };
+  translate(@Body() body: TranslateTextRequest): Promise<Translation> {
+    return this.queries.execute(new TranslateTextQuery(body.text, body.from, body.to));
   }
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public, RawResponse } from '../../../../platform/src/index.js';
-import { RoutePlanner } from '../../route-planner.js';
-import { osrmFeed } from '../../routes/osrm-feed.js';
 import { alternativesOf } from '../plan-route/plan-route.request.js';
+import { NavigateRouteQuery, type NavigationFeed } from './navigate-route.handler.js';
 import { NavigateRouteRequest } from './navigate-route.request.js';
 
 /**
@@ -15,7 +15,7 @@ import { NavigateRouteRequest } from './navigate-route.request.js';
 @ApiTags('routing')
 @Controller('v2/navigate/route')
 export class NavigateRouteController {
-  constructor(private readonly planner: RoutePlanner) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Post()
   @Public()
@@ -30,17 +30,21 @@ export class NavigateRouteController {
   @ApiResponse({ status: 200, description: 'The Directions v5 document (not enveloped)' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
   @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY or NO_ROUTE (in the envelope)' })
-  async navigate(@Body() request: NavigateRouteRequest) {
-    const plan = await this.planner.plan({
-      from: request.from,
-      to: request.to,
-      via: request.via,
-      mode: request.mode,
-      narration: request.narration,
-      alternatives: alternativesOf(request.alternatives),
-      avoid_incidents: request.avoid_incidents,
-      depart_at: request.depart_at,
-    });
-    return osrmFeed(plan, request.geometries ?? 'polyline6');
+  navigate(@Body() request: NavigateRouteRequest): Promise<NavigationFeed> {
+    return this.queries.execute(
+      new NavigateRouteQuery(
+        {
+          from: request.from,
+          to: request.to,
+          via: request.via,
+          mode: request.mode,
+          narration: request.narration,
+          alternatives: alternativesOf(request.alternatives),
+          avoid_incidents: request.avoid_incidents,
+          depart_at: request.depart_at,
+        },
+        request.geometries ?? 'polyline6',
+      ),
+    );
   }
 }

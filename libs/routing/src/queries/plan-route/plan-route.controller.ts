@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { TURN_CLASSES_DOC } from '../../domain/maneuvers.js';
-import { RoutePlanner } from '../../route-planner.js';
+import { PlanRouteQuery, type PlannedRoute } from './plan-route.handler.js';
 import { alternativesOf, PlanRouteRequest } from './plan-route.request.js';
 
 /** interface.md: POST /v2/route → route with steps, alternatives and the safer-route flags. */
@@ -9,7 +10,7 @@ import { alternativesOf, PlanRouteRequest } from './plan-route.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/route')
 export class PlanRouteController {
-  constructor(private readonly planner: RoutePlanner) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Post()
   @HttpCode(200)
@@ -29,25 +30,18 @@ export class PlanRouteController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`mode` for an unknown mode, `from.lat`, `alternatives`, …)' })
   @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY: a point more than 1 km from any road the mode may use (details: point, mode); NO_ROUTE: no connection for this mode' })
   @ApiResponse({ status: 503, description: 'ROAD_NETWORK_NOT_LOADED: no road network imported yet, or its graph is still being prepared' })
-  async route(@Body() request: PlanRouteRequest) {
-    const plan = await this.planner.plan({
-      from: request.from,
-      to: request.to,
-      via: request.via,
-      mode: request.mode,
-      narration: request.narration,
-      alternatives: alternativesOf(request.alternatives),
-      avoid_incidents: request.avoid_incidents,
-      depart_at: request.depart_at,
-    });
-    return {
-      mode: plan.mode,
-      narration: plan.narration,
-      ...plan.route,
-      alternatives: plan.alternatives,
-      engine: plan.engine,
-      datasets: plan.datasets,
-      attribution: plan.attribution,
-    };
+  route(@Body() request: PlanRouteRequest): Promise<PlannedRoute> {
+    return this.queries.execute(
+      new PlanRouteQuery({
+        from: request.from,
+        to: request.to,
+        via: request.via,
+        mode: request.mode,
+        narration: request.narration,
+        alternatives: alternativesOf(request.alternatives),
+        avoid_incidents: request.avoid_incidents,
+        depart_at: request.depart_at,
+      }),
+    );
   }
 }

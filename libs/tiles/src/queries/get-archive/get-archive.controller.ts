@@ -1,14 +1,11 @@
-import { Controller, Get, Head, Inject, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Head, Param, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CONFIG, RawResponse, type Config } from '../../../../platform/src/index.js';
-import { TileArchives, type OpenArchive } from '../../archives.js';
-import { ArchiveName } from '../../domain/archive-name.js';
-import { resolveByteRange, type ByteRange } from '../../domain/byte-range.js';
-import { PreconditionFailedError, RangeNotSatisfiableError } from '../../domain/errors.js';
-import { evaluatePreconditions, type ConditionalHeaders } from '../../domain/preconditions.js';
-
-export const PMTILES_CONTENT_TYPE = 'application/vnd.pmtiles';
+import { RawResponse } from '../../../../platform/src/index.js';
+import type { OpenArchive } from '../../archives.js';
+import type { ConditionalHeaders } from '../../domain/preconditions.js';
+import { GetArchiveQuery, PMTILES_CONTENT_TYPE } from './get-archive.handler.js';
 
 const NAME_PARAM = {
   name: 'name',
@@ -25,10 +22,7 @@ const NAME_PARAM = {
 @ApiSecurity('api_key')
 @Controller('v2/tiles')
 export class GetArchiveController {
-  constructor(
-    private readonly archives: TileArchives,
-    @Inject(CONFIG) private readonly config: Config,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   // Declared before GET: Fastify then keeps this HEAD route instead of deriving one from GET that would read the whole file.
   @Head(':name')
@@ -65,41 +59,21 @@ export class GetArchiveController {
     await this.serve(name, request, reply, true);
   }
 
-  private async serve(rawName: string, request: FastifyRequest, reply: FastifyReply, withBody: boolean): Promise<void> {
-    const archive = await this.archives.open(ArchiveName.parse(rawName));
+  private async serve(name: string, request: FastifyRequest, reply: FastifyReply, withBody: boolean): Promise<void> {
+    const answer = await this.queries.execute(new GetArchiveQuery(name, request.headers as ConditionalHeaders, header(request, 'range'), withBody));
     let streaming = false;
     try {
-      void reply.headers({
-        'accept-ranges': 'bytes',
-        etag: archive.etag,
-        'last-modified': new Date(archive.lastModifiedMs).toUTCString(),
-        'cache-control': `public, max-age=${this.config.tilesMaxAgeS}`,
-        // Shared caches must not hand a keyed answer to a request without that key.
-        vary: 'X-API-Key',
-      });
-      const precondition = evaluatePreconditions(request.headers as ConditionalHeaders, archive);
-      if (precondition.outcome === 'precondition-failed') throw new PreconditionFailedError('the archive does not match If-Match / If-Unmodified-Since');
-      if (precondition.outcome === 'not-modified') {
-        await reply.status(304).send();
-        return;
-      }
-      // RFC 9110 §14.2: GET is the only method with range handling.
-      const range: ByteRange = withBody && precondition.honourRange ? resolveByteRange(header(request, 'range'), archive.size) : { kind: 'whole' };
-      if (range.kind === 'unsatisfiable') {
-        void reply.header('content-range', `bytes */${archive.size}`);
-        throw new RangeNotSatisfiableError(archive.size);
-      }
-      const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, archive.size - 1];
-      void reply.header('content-type', PMTILES_CONTENT_TYPE).header('content-length', String(end - start + 1));
-      if (range.kind === 'partial') void reply.status(206).header('content-range', `bytes ${start}-${end}/${archive.size}`);
-      if (!withBody || archive.size === 0) {
+      for (const [field, value] of answer.headers) void reply.header(field, value);
+      if (answer.refusal) throw answer.refusal;
+      if (answer.status !== 200) void reply.status(answer.status);
+      if (!answer.body) {
         await reply.send();
         return;
       }
       streaming = true;
-      await reply.send(this.stream(archive, start, end, reply));
+      await reply.send(this.stream(answer.archive, answer.body.start, answer.body.end, reply));
     } finally {
-      if (!streaming) await archive.handle.close();
+      if (!streaming) await answer.archive.handle.close();
     }
   }
 

@@ -1,27 +1,19 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
 import { MAX_ROUNDS } from '../../domain/raptor.js';
 import { MAX_ITINERARIES } from '../../domain/planner.js';
 import { ACCESS_RADIUS_M, MAX_DIRECT_WALK_M, TRANSFER_RADIUS_M, WALK_DETOUR_FACTOR, WALK_SPEED_MPS } from '../../domain/walking.js';
-import { PLAN_TIMEOUT_MS, PlannerPool } from '../../planning/planner-pool.js';
-import { TransitFeeds } from '../../transit-feeds.js';
-import { checkDateTime, datasetView, pointOf, requestedMoment } from '../transit-views.js';
-import { planView } from './itinerary-view.js';
+import { PLAN_TIMEOUT_MS } from '../../planning/planner-pool.js';
+import { PlanTransitTripQuery, type TransitTrip } from './plan-transit-trip.handler.js';
 import { PlanTransitTripRequest } from './plan-transit-trip.request.js';
-
-const MAX_MODES_LENGTH = 200;
 
 /** interface.md, "Routing, transit, weather, language": POST /v2/route/transit → itineraries, no_transit, note. */
 @ApiTags('transit')
 @ApiSecurity('api_key')
 @Controller('v2/route/transit')
 export class PlanTransitTripController {
-  constructor(
-    @Inject(TransitFeeds) private readonly feeds: TransitFeeds,
-    @Inject(PlannerPool) private readonly planner: PlannerPool,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Post()
   @HttpCode(200)
@@ -52,26 +44,8 @@ export class PlanTransitTripController {
       'DATASET_NOT_LOADED: no transit feed has been imported yet. TRANSIT_BUSY, with Retry-After: every planner thread is busy and the queue is full, ' +
       `the thread planning this request failed, or planning took longer than ${PLAN_TIMEOUT_MS / 1000} s (docs/adr/0019)`,
   })
-  async plan(@Body() request: PlanTransitTripRequest) {
-    const from = pointOf(request.from, 'from');
-    const to = pointOf(request.to, 'to');
-    checkDateTime(request.date, request.time);
-    const transit = transitSelected(request.modes);
-    const feed = this.feeds.feedFor(from);
-    const { day, seconds } = requestedMoment(feed, this.clock.now(), request.date, request.time);
-    // Off the event loop (planner threads, each with its own copy of this feed version); the answer is made here, from this thread's network.
-    const plan = await this.planner.plan(feed, { from, to, day, seconds, arriveBy: request.arrive_by === true, transit });
-    return { ...planView(feed, plan, from, to), dataset: datasetView(feed), attribution: feed.attribution };
+  plan(@Body() request: PlanTransitTripRequest): Promise<TransitTrip> {
+    const { from, to, date, time, modes, arrive_by } = request;
+    return this.queries.execute(new PlanTransitTripQuery({ from, to, date, time, modes, arrive_by }));
   }
-}
-
-/** interface.md: a case-insensitive substring selector; empty or containing "transit" enables transit. */
-export function transitSelected(modes: unknown): boolean {
-  if (modes === undefined || modes === null) return true;
-  let text: string;
-  if (typeof modes === 'string') text = modes;
-  else if (Array.isArray(modes) && modes.every((mode) => typeof mode === 'string')) text = modes.join(',');
-  else throw new InvalidParamError('modes must be a string (e.g. "transit,walk") or a list of strings', 'modes');
-  if (text.length > MAX_MODES_LENGTH) throw new InvalidParamError(`modes must be at most ${MAX_MODES_LENGTH} characters`, 'modes');
-  return text.trim() === '' || text.toLowerCase().includes('transit');
 }

@@ -1,19 +1,15 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CLOCK, Public, type Clock } from '../../../../platform/src/index.js';
-import { alertFeature } from '../../alerts/alert-book.js';
-import { WeatherAlerts } from '../../alerts/alert-log.js';
-import { parseBox } from '../../forecast/precipitation-forecast.js';
+import { Public } from '../../../../platform/src/index.js';
+import { GetAlertsQuery, type AlertCollection } from './get-alerts.handler.js';
 import { WeatherAreaRequest } from './get-alerts.request.js';
 
 /** interface.md: GET /v2/weather/alerts, public (the per-IP public ceiling applies). */
 @ApiTags('weather')
 @Controller('v2/weather')
 export class GetAlertsController {
-  constructor(
-    private readonly alerts: WeatherAlerts,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('alerts')
   @Public()
@@ -27,12 +23,8 @@ export class GetAlertsController {
   })
   @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `bbox`' })
-  list(@Query() request: WeatherAreaRequest) {
-    const at = request.at !== undefined ? new Date(request.at) : this.clock.now();
-    const box = request.bbox !== undefined ? parseBox(request.bbox, undefined, undefined) : null;
-    if (!box) parseBox(undefined, request.lat, request.lng); // both or neither
-    const point = request.lat !== undefined && request.lng !== undefined ? ([request.lng, request.lat] as [number, number]) : undefined;
-    const alerts = this.alerts.active(at, box ? { bbox: box } : point ? { point } : {});
-    return { type: 'FeatureCollection' as const, features: alerts.map(alertFeature) };
+  list(@Query() request: WeatherAreaRequest): Promise<AlertCollection> {
+    const { lat, lng, bbox, at } = request;
+    return this.queries.execute(new GetAlertsQuery({ lat, lng, bbox, at }));
   }
 }

@@ -1,15 +1,16 @@
-import { Controller, Get, Inject, Optional, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../../platform/src/index.js';
-import { DEFAULT_FORECAST_BOX, FORECAST_GRID, FORECAST_HOURS, MAX_FORECAST_BOX_DEG, parseBox, precipitationCloud } from '../../forecast/precipitation-forecast.js';
-import { PRECIPITATION_PROVIDER, type PrecipitationProvider } from '../../forecast/precipitation-provider.port.js';
+import { FORECAST_GRID, FORECAST_HOURS, MAX_FORECAST_BOX_DEG } from '../../forecast/precipitation-forecast.js';
 import { WeatherAreaRequest } from '../get-alerts/get-alerts.request.js';
+import { GetPrecipitationForecastQuery, type PrecipitationCloud } from './get-precipitation-forecast.handler.js';
 
 /** interface.md: GET /v2/precipitation-forecast, public. */
 @ApiTags('weather')
 @Controller('v2/precipitation-forecast')
 export class GetPrecipitationForecastController {
-  constructor(@Optional() @Inject(PRECIPITATION_PROVIDER) private readonly provider: PrecipitationProvider | null) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @Public()
@@ -23,8 +24,7 @@ export class GetPrecipitationForecastController {
   @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features, hours, provider}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `bbox`' })
   @ApiResponse({ status: 503, description: 'FORECAST_NOT_CONFIGURED (no PRECIPITATION_FORECAST_URL) or FORECAST_UNAVAILABLE (the provider failed)' })
-  async forecast(@Query() request: WeatherAreaRequest) {
-    const box = parseBox(request.bbox, request.lat, request.lng) ?? DEFAULT_FORECAST_BOX;
-    return precipitationCloud(this.provider ?? null, box);
+  forecast(@Query() request: WeatherAreaRequest): Promise<PrecipitationCloud> {
+    return this.queries.execute(new GetPrecipitationForecastQuery(request.bbox, request.lat, request.lng));
   }
 }

@@ -1,0 +1,26 @@
+import { Readable } from 'node:stream';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { bulkAnswerChunks } from '../../domain/bulk.js';
+import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
+
+/** POST /v2/hexcode/bulk: items are checked one by one as the answer is made (one bad item does not refuse the batch). */
+export class BulkHexcodeQuery extends Query<Readable> {
+  constructor(
+    readonly items: readonly unknown[],
+    readonly resolution?: number,
+  ) {
+    super();
+  }
+}
+
+/** The whole envelope as a byte stream, computed chunk by chunk while it is sent (thousands of items per request). */
+@QueryHandler(BulkHexcodeQuery)
+export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute(query: BulkHexcodeQuery): Promise<Readable> {
+    return Readable.from(bulkAnswerChunks(query.items, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION, this.clock.now()), { objectMode: false });
+  }
+}

@@ -1,0 +1,41 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { displayHexCode, pointForHexCode } from '../../domain/hexcode.js';
+import { cellCentreProvenance, type Provenance } from '../../domain/provenance.js';
+
+export interface LookupAnswer {
+  code: string;
+  display: string;
+  resolution: number;
+  cell: string;
+  lat: number;
+  lng: number;
+  provenance: Provenance;
+}
+
+/** GET /v2/lookup?address=: a hex code in any shape. */
+export class LookupQuery extends Query<LookupAnswer> {
+  constructor(readonly address: string) {
+    super();
+  }
+}
+
+/** The centre of the code's H3 cell (decisions.md); 400 INVALID_CODE (field `address`) for a code that does not parse. */
+@QueryHandler(LookupQuery)
+export class LookupHandler implements IQueryHandler<LookupQuery> {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute(query: LookupQuery): Promise<LookupAnswer> {
+    const point = pointForHexCode(query.address, 'address');
+    return {
+      code: point.code,
+      display: displayHexCode(point.code),
+      resolution: point.resolution,
+      cell: point.cell,
+      lat: point.lat,
+      lng: point.lng,
+      provenance: cellCentreProvenance(point.cell, this.clock.now(), [point.lat, point.lng]),
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from '../../domain/address-text.js';
+
+const GHANAPOST_NOTE =
+  'A GhanaPostGPS digital address: recognised, but this service cannot turn it into a point (its grid is proprietary). Ask for the hex code instead.';
+
+export interface ParseAnswer {
+  code: string | null;
+  kind: AddressCodeMatch['kind'] | null;
+  display: AddressCodeMatch['display'] | null;
+  resolution: AddressCodeMatch['resolution'] | null;
+  cell: AddressCodeMatch['cell'] | null;
+  convertible: boolean;
+  recognised: AddressCodeMatch['recognised'] | null;
+  note: string | null;
+  other_codes: Array<{ code: string; kind: AddressCodeMatch['kind'] }>;
+  suggestions: AddressTextResult['suggestions'];
+  suggested_for: AddressTextResult['suggested_for'];
+}
+
+/** POST /v2/address/parse {text}. */
+export class ParseAddressQuery extends Query<ParseAnswer> {
+  constructor(readonly text: string) {
+    super();
+  }
+}
+
+/** interface.md, "Parse result": the `code` field holds the extracted code; no code found is still an answer, with `code: null`. */
+@QueryHandler(ParseAddressQuery)
+export class ParseAddressHandler implements IQueryHandler<ParseAddressQuery> {
+  async execute(query: ParseAddressQuery): Promise<ParseAnswer> {
+    const { match, others, suggestions, suggested_for } = findAddressCodes(query.text);
+    return {
+      code: match?.code ?? null,
+      kind: match?.kind ?? null,
+      display: match?.display ?? null,
+      resolution: match?.resolution ?? null,
+      cell: match?.cell ?? null,
+      convertible: match?.convertible ?? false,
+      recognised: match?.recognised ?? null,
+      note: match?.kind === 'ghanapost_gps' ? GHANAPOST_NOTE : match ? null : 'no address code found in the text',
+      other_codes: others.map((other) => ({ code: other.code, kind: other.kind })),
+      suggestions,
+      suggested_for,
+    };
+  }
+}

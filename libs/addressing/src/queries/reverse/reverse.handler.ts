@@ -1,0 +1,51 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { greatCircleMetres } from '../../domain/great-circle.js';
+import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
+import { callerPointProvenance, type Provenance, type ProvenanceSource } from '../../domain/provenance.js';
+
+export interface ReverseAnswer {
+  code: string;
+  display: string;
+  resolution: number;
+  cell: string;
+  lat: number;
+  lng: number;
+  distance_m: number;
+  provenance: Provenance;
+}
+
+/** GET /v2/reverse?lat&lng[&resolution&source&accuracy_m]. */
+export class ReverseQuery extends Query<ReverseAnswer> {
+  constructor(
+    readonly lat: number,
+    readonly lng: number,
+    readonly resolution?: number,
+    readonly source?: ProvenanceSource,
+    readonly accuracyM?: number,
+  ) {
+    super();
+  }
+}
+
+/** The code of the cell holding a point, computed (decisions.md: `data.code` with `data.provenance`); the hottest path with lookup (ADR 28). */
+@QueryHandler(ReverseQuery)
+export class ReverseHandler implements IQueryHandler<ReverseQuery> {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute(query: ReverseQuery): Promise<ReverseAnswer> {
+    const centre = codedCellForPoint(query.lat, query.lng, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION);
+    const point: [number, number] = [centre.lat, centre.lng];
+    return {
+      code: centre.code,
+      display: displayHexCode(centre.code),
+      resolution: centre.resolution,
+      cell: centre.cell,
+      lat: centre.lat,
+      lng: centre.lng,
+      distance_m: Math.round(greatCircleMetres(query.lat, query.lng, centre.lat, centre.lng) * 10) / 10,
+      provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracyM, centre.cell, this.clock.now(), point),
+    };
+  }
+}
