@@ -2,17 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventRegistry } from '../apps/shared/runtime.js';
-import {
-  CustomerPseudonyms,
-  FenceIndex,
-  grantConsent,
-  LocationCaches,
-  LocationCodec,
-  LocationSealing,
-  locationStream,
-  RecordPingsHandler,
-  registerZone,
-} from '../libs/monitoring/src/index.js';
+import { FenceIndex, locationStream } from '../libs/monitoring/src/index.js';
+// The benchmark builds monitoring's command pipeline by hand, so it reaches inside the context.
+import { grantConsent } from '../libs/monitoring/src/commands/grant-consent/grant-consent.handler.js';
+import { RecordPingsHandler } from '../libs/monitoring/src/commands/record-pings/record-pings.handler.js';
+import { registerZone } from '../libs/monitoring/src/commands/register-zone/register-zone.handler.js';
+import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
+import { LocationCaches } from '../libs/monitoring/src/location-stream/location-caches.js';
+import { LocationCodec } from '../libs/monitoring/src/location-stream/location-codec.js';
+import { LocationSealing } from '../libs/monitoring/src/location-stream/location-sealing.js';
 import { CommandPipeline, EmbeddedDataKeyVault, EmbeddedEventStore, EmbeddedReadStore, ReadModels, SecretBox, systemClock, type EventStore } from '../libs/platform/src/index.js';
 import { drive } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';

@@ -15,7 +15,9 @@ import { CustomerPseudonyms } from './location-stream/customer-pseudonyms.js';
 import { LocationCaches } from './location-stream/location-caches.js';
 import { LocationCodec } from './location-stream/location-codec.js';
 import { LocationSealing } from './location-stream/location-sealing.js';
+import { MonitoringCustomerLocations } from './customer-locations/monitoring-customer-locations.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
+import { CUSTOMER_LOCATIONS } from './public/customer-locations.port.js';
 import { GetConsentStatusController } from './queries/get-consent-status/get-consent-status.controller.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';
 import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
@@ -45,6 +47,13 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
       inject: [LocationSealing, LocationCaches, CustomerPseudonyms],
       useFactory: (sealing: LocationSealing, caches: LocationCaches, pseudonyms: CustomerPseudonyms) => new LocationCodec(sealing, caches, pseudonyms),
     },
+    // The port other contexts read a customer's location through (banking, identity).
+    {
+      provide: CUSTOMER_LOCATIONS,
+      inject: [EVENT_STORE, EventRegistry, READ_STORE, LocationSealing, CustomerPseudonyms],
+      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, sealing: LocationSealing, pseudonyms: CustomerPseudonyms) =>
+        new MonitoringCustomerLocations(events, registry, readStore, sealing, pseudonyms),
+    },
     GrantConsentHandler,
     RegisterZoneHandler,
     RecordPingsHandler,
@@ -58,6 +67,6 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
       useFactory: (events: EventStore, registry: EventRegistry, sealing: LocationSealing) => new MonitoringNotifications(events, registry, sealing),
     },
   ],
-  exports: [LocationSealing, MonitoringNotifications],
+  exports: [CUSTOMER_LOCATIONS, MonitoringNotifications],
 })
 export class MonitoringModule {}
