@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { monitoringAsOf } from './as-of.js';
 import { recordErasure } from './commands/delete-consent-data/delete-consent-data.handler.js';
 import { grantConsent } from './commands/grant-consent/grant-consent.handler.js';
 import { recordPings } from './commands/record-pings/record-pings.handler.js';
@@ -18,4 +19,5 @@ export const monitoringManifest: ContextManifest = {
   queries: [GetDriftQuery],
   readModels: { projections: ['drift_state', 'geofences'], views: ['geofence_index'] },
   notifications: [{ token: MonitoringNotifications, notifies: MonitoringNotifications.notifies, from: MonitoringNotifications.from }],
+  asOf: monitoringAsOf,
 };
