@@ -6,7 +6,6 @@ import { latLngToCell } from 'h3-js';
 import {
   assessPortfolio,
   bankingEventTypes,
-  BorrowerPositions,
   BorrowerSightings,
   COLLECTION_LOAN_INDEXES,
   COLLECTION_LOANS_READ_MODEL,
@@ -18,7 +17,10 @@ import {
   type CollectionLoanDoc,
   type CollectionsConsents,
 } from '../libs/banking/src/index.js';
-import { CustomerPseudonyms, monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, haversineM, LocationSealing, locationStream, type DriftStateDoc } from '../libs/monitoring/src/index.js';
+import { monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, haversineM, locationStream, type DriftStateDoc } from '../libs/monitoring/src/index.js';
+import { MonitoringCustomerLocations } from '../libs/monitoring/src/customer-locations/monitoring-customer-locations.js';
+import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
+import { LocationSealing } from '../libs/monitoring/src/location-stream/location-sealing.js';
 import { collectionName, EventRegistry, openEventStore, openReadStore, type DataKey, type DataKeyVault } from '../libs/platform/src/index.js';
 import { toRow, type Check, type Sample, type Section } from './report.js';
 import { seededRandom as random } from '../libs/platform/src/testing/seeded-random.js';
@@ -108,10 +110,12 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
     const noView = { get: () => undefined };
     // The sightings view as the service keeps it: loaded once at start (timed), then current as pings arrive.
     const registry = new EventRegistry().register(...monitoringEventTypes, ...bankingEventTypes);
-    const view = new BorrowerSightings(events, registry, readStore, sealing, new BorrowerPositions(undefined as never, readStore, sealing, pseudonyms), undefined);
+    // Monitoring's CustomerLocations port, as banking reads it (a fresh one per reader: its caches are per instance).
+    const locations = () => new MonitoringCustomerLocations(events, registry, readStore, sealing, pseudonyms);
+    const view = new BorrowerSightings(events, registry, readStore, locations(), undefined);
     const loadSample = await once(() => view.load());
     options.progress(`banking: sightings view loaded in ${(loadSample.seconds * 1000).toFixed(0)} ms`);
-    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore), new BorrowerPositions(undefined as never, readStore, sealing, pseudonyms), consents, view, noAlertAreas, { now: () => now });
+    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore), locations(), consents, view, noAlertAreas, { now: () => now });
     const query = { not_seen_days: 7, concentration_min_loans: 20, limit: 100 };
     const samples: Record<'baseline' | 'assess' | 'full' | 'cold', Sample[]> = { baseline: [], assess: [], full: [], cold: [] };
     let sink = 0;
@@ -127,7 +131,7 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
       );
       samples.assess.push(await once(() => assessPortfolio(book, observations, { available: false }, { now, notSeenDays: 7, concentrationMinLoans: 20, limit: 100 })));
       // Without the view and with a fresh reader: every position read and opened in the query.
-      const cold = new PortfolioRiskHandler(new CollectionLoans(readStore), new BorrowerPositions(undefined as never, readStore, sealing, pseudonyms), consents, noView, noAlertAreas, { now: () => now });
+      const cold = new PortfolioRiskHandler(new CollectionLoans(readStore), locations(), consents, noView, noAlertAreas, { now: () => now });
       samples.cold.push(await once(() => cold.assess(ACCOUNT, query)));
       samples.full.push(
         await once(async () => {

@@ -2,24 +2,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventRegistry } from '../apps/shared/runtime.js';
-import {
-  CustomerPseudonyms,
-  FenceIndex,
-  grantConsent,
-  LocationCaches,
-  LocationCodec,
-  LocationSealing,
-  locationStream,
-  RecordPingsHandler,
-  registerZone,
-} from '../libs/monitoring/src/index.js';
-import { CommandPipeline, EmbeddedDataKeyVault, EmbeddedEventStore, EmbeddedReadStore, ReadModels, SecretBox, systemClock, type EventStore } from '../libs/platform/src/index.js';
+import { FenceIndex, locationStream } from '../libs/monitoring/src/index.js';
+// The benchmark builds monitoring's command pipeline by hand, so it reaches inside the context.
+import { grantConsent } from '../libs/monitoring/src/commands/grant-consent/grant-consent.handler.js';
+import { recordCustomerPings, RecordPingsCommand, RecordPingsHandler } from '../libs/monitoring/src/commands/record-pings/record-pings.handler.js';
+import { RecordPingBatchCommand, RecordPingBatchHandler, type PingsResult } from '../libs/monitoring/src/commands/record-pings/record-pings.process.js';
+import { registerZone } from '../libs/monitoring/src/commands/register-zone/register-zone.handler.js';
+import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
+import { LocationCaches } from '../libs/monitoring/src/location-stream/location-caches.js';
+import { LocationCodec } from '../libs/monitoring/src/location-stream/location-codec.js';
+import { LocationSealing } from '../libs/monitoring/src/location-stream/location-sealing.js';
+import { Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus, CqrsModule } from '@nestjs/cqrs';
+import { CLOCK, CommandPipeline, EmbeddedDataKeyVault, EmbeddedEventStore, EmbeddedReadStore, ReadModels, SecretBox, systemClock, type EventStore } from '../libs/platform/src/index.js';
 import { drive } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
- * Ping ingestion (issue 4, "Throughput"): `RecordPingsHandler.ingest` (the
- * `monitoring.record-pings` command through the command pipeline) with 10,000
+ * Ping ingestion (issue 4, "Throughput"): a RecordPingBatchCommand through
+ * `CommandBus` (one `monitoring.record-pings` command per customer through
+ * the command pipeline, without the read-model wait) with 10,000
  * active geofences and 10,000 customers with a zone, against raw appends of
  * as many events to the same embedded event store in the same run.
  *
@@ -40,6 +43,8 @@ export interface PingsBenchOptions {
   batches: number[];
   seconds: number;
   rounds: number;
+  /** The bus pair: interleaved blocks of `perBlock` one-ping requests through CommandBus and straight to the pipeline. */
+  busPair: { blocks: number; perBlock: number };
   progress: (line: string) => void;
 }
 
@@ -53,7 +58,9 @@ interface Fixture {
   events: EmbeddedEventStore;
   readStore: EmbeddedReadStore;
   vault: EmbeddedDataKeyVault;
-  pings: RecordPingsHandler;
+  app: INestApplicationContext;
+  bus: CommandBus;
+  commands: CommandPipeline;
   homes: Array<{ lat: number; lng: number }>;
 }
 
@@ -97,7 +104,15 @@ async function openFixture(options: PingsBenchOptions): Promise<Fixture> {
   ]);
   const commands = new CommandPipeline(events, registry, readModels, systemClock, { waitMs: 5000, resolve: (token) => deps.get(token) });
   deps.set(CommandPipeline, commands);
-  const pings = new RecordPingsHandler(commands, systemClock);
+  // @nestjs/cqrs's CommandBus over the same pipeline, its handlers registered as in MonitoringModule.
+  @Module({
+    imports: [CqrsModule.forRoot()],
+    providers: [{ provide: CommandPipeline, useValue: commands }, { provide: CLOCK, useValue: systemClock }, RecordPingsHandler, RecordPingBatchHandler],
+  })
+  class PingsBenchModule {}
+  const app = await NestFactory.createApplicationContext(PingsBenchModule, { logger: false });
+  await app.init();
+  const bus = app.get(CommandBus);
   const homes: Fixture['homes'] = [];
   for (let start = 0; start < options.customers; start += 200) {
     await Promise.all(
@@ -113,10 +128,11 @@ async function openFixture(options: PingsBenchOptions): Promise<Fixture> {
     );
     if (start % 2000 === 0) options.progress(`pings: ${start + 200}/${options.customers} customers with consent and a zone`);
   }
-  return { dir, events, readStore, vault, pings, homes };
+  return { dir, events, readStore, vault, app, bus, commands, homes };
 }
 
 async function closeFixture(fixture: Fixture): Promise<void> {
+  await fixture.app.close();
   await fixture.vault.close();
   await fixture.readStore.close();
   await fixture.events.close();
@@ -167,7 +183,7 @@ export async function runPingsBench(options: PingsBenchOptions): Promise<Section
       const ours: Sample[] = [];
       const ingest = async () => {
         const customer = Math.floor(Math.random() * fixture.homes.length);
-        const { outcomes } = await fixture.pings.ingest(ACCOUNT, pingsFor(fixture, customer, batch));
+        const { outcomes }: PingsResult = await fixture.bus.execute(new RecordPingBatchCommand(ACCOUNT, pingsFor(fixture, customer, batch), false));
         refused += outcomes.filter((outcome) => outcome.status !== 'accepted').length;
         return batch;
       };
@@ -184,6 +200,10 @@ export async function runPingsBench(options: PingsBenchOptions): Promise<Section
       const baseline = toRow(`raw EventStore.append of ${batch} event(s)`, 'baseline', raw);
       rows.push(baseline, toRow(`recordPings, ${batch} ping(s) per request`, 'ours', ours, baseline));
     }
+    const pair = await busPair(fixture, options);
+    rows.push(...pair.rows);
+    checks.push(pair.check);
+    refused += pair.refused;
   } finally {
     await closeFixture(fixture);
   }
@@ -192,8 +212,75 @@ export async function runPingsBench(options: PingsBenchOptions): Promise<Section
     id: 'pings',
     title: `Ping ingestion with ${options.fences} geofences and ${options.customers} zones vs raw appends (${options.clients} clients)`,
     unit: 'ping',
-    settings: { customers: options.customers, fences: options.fences, clients: options.clients, batches: options.batches, seconds: options.seconds, rounds: options.rounds },
+    settings: { customers: options.customers, fences: options.fences, clients: options.clients, batches: options.batches, seconds: options.seconds, rounds: options.rounds, busPair: options.busPair },
     rows,
     checks,
   };
+}
+
+/**
+ * What `@nestjs/cqrs` adds to a command (issue 25: "the bus costs at most 2 µs
+ * of CPU per request over the direct pipeline call"): one-ping requests for
+ * random customers, one at a time, in blocks that alternate between
+ * `CommandBus.execute(new RecordPingsCommand(input))` and
+ * `CommandPipeline.run(recordCustomerPings, input)` (what the handler runs),
+ * the side that goes first swapping every pair. CPU is this process's
+ * (`process.cpuUsage`, user + system) over each block; the figure is the
+ * difference of the pooled means, with the spread of the per-pair differences.
+ */
+async function busPair(fixture: Fixture, options: PingsBenchOptions): Promise<{ rows: Row[]; check: Check; refused: number }> {
+  const { blocks, perBlock } = options.busPair;
+  const samples = { bus: [] as Sample[], direct: [] as Sample[] };
+  const differences: number[] = [];
+  let refused = 0;
+  const input = () => {
+    const customer = Math.floor(Math.random() * fixture.homes.length);
+    const [ping] = pingsFor(fixture, customer, 1);
+    return {
+      type: 'RecordPings' as const,
+      account_id: ACCOUNT,
+      customer_id: `cust-${customer}`,
+      pings: [{ index: 0, lat: ping.lat as number, lng: ping.lng as number, accuracy_m: 10, recorded_at: ping.recorded_at as string, device_id: null }],
+    };
+  };
+  const sides = {
+    bus: () => fixture.bus.execute(new RecordPingsCommand(input())),
+    direct: () => fixture.commands.run(recordCustomerPings, input()),
+  };
+  const block = async (side: keyof typeof sides): Promise<Sample> => {
+    const latenciesMs: number[] = [];
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < perBlock; i += 1) {
+      const begun = performance.now();
+      const { events } = await sides[side]();
+      if (events.length === 0) refused += 1;
+      latenciesMs.push(performance.now() - begun);
+    }
+    const used = process.cpuUsage(cpu);
+    return { ops: perBlock, seconds: (performance.now() - started) / 1000, latenciesMs, cpuMicros: used.user + used.system };
+  };
+  // Warm-up: both paths compiled and every cache as hot as it will be.
+  for (const side of ['bus', 'direct'] as const) await block(side);
+  for (let pair = 0; pair < blocks; pair += 1) {
+    const order = pair % 2 === 0 ? (['bus', 'direct'] as const) : (['direct', 'bus'] as const);
+    const measured: Partial<Record<keyof typeof sides, Sample>> = {};
+    for (const side of order) {
+      measured[side] = await block(side);
+      samples[side].push(measured[side]!);
+    }
+    differences.push((measured.bus!.cpuMicros! - measured.direct!.cpuMicros!) / perBlock);
+    if ((pair + 1) % Math.max(1, Math.floor(blocks / 5)) === 0) options.progress(`pings bus pair: ${pair + 1}/${blocks} pairs of ${perBlock} requests`);
+  }
+  const direct = toRow('CommandPipeline.run(recordCustomerPings, input), 1 ping per request, 1 client', 'baseline', samples.direct);
+  const bus = toRow('CommandBus.execute(new RecordPingsCommand(input)), same requests, interleaved', 'ours', samples.bus, direct);
+  const cpuPerRequest = (side: Sample[]) => side.reduce((sum, s) => sum + s.cpuMicros!, 0) / side.reduce((sum, s) => sum + s.ops, 0);
+  const difference = cpuPerRequest(samples.bus) - cpuPerRequest(samples.direct);
+  const sorted = [...differences].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  const detail =
+    `bus ${cpuPerRequest(samples.bus).toFixed(1)} µs, direct ${cpuPerRequest(samples.direct).toFixed(1)} µs CPU per request: ` +
+    `${difference >= 0 ? '+' : ''}${difference.toFixed(2)} µs (per-pair differences p25 ${at(0.25).toFixed(1)}, median ${at(0.5).toFixed(1)}, p75 ${at(0.75).toFixed(1)} µs; ${blocks} pairs of ${perBlock})`;
+  options.progress(`pings bus pair: ${detail}`);
+  return { rows: [direct, bus], check: { name: 'CommandBus costs at most 2 µs of CPU per request over the direct pipeline call', ok: difference <= 2, detail, goal: true }, refused };
 }

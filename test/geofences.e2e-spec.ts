@@ -1,4 +1,5 @@
-import { FenceIndex, LocationSealing } from '../libs/monitoring/src/index.js';
+import { FenceIndex } from '../libs/monitoring/src/index.js';
+import { LocationSealing } from '../libs/monitoring/src/testing/location-streams.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LocationSealing } from '../libs/monitoring/src/index.js';
+import { LocationSealing } from '../libs/monitoring/src/testing/location-streams.js';
 import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
 import { PNG } from 'pngjs';
 import { importRoads, IsochroneService } from '../libs/routing/src/index.js';

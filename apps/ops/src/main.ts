@@ -3,7 +3,7 @@ import { dumpOpenApi } from './openapi-dump.js';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { accessJournalDir, accessStream, JournaledAccessRecorder, verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
-import { AS_OF_CONTRIBUTORS, AsOfRegistry, buildBundle, checkpointsByStream, jwksFromLog, replayAsOf, verifyCheckpoints } from '../../../libs/compliance/src/index.js';
+import { AsOfRegistry, buildBundle, checkpointsByStream, jwksFromLog, replayAsOf, verifyCheckpoints } from '../../../libs/compliance/src/index.js';
 import {
   collectionName,
   CommandPipeline,
@@ -32,7 +32,7 @@ import {
   type Tier,
 } from '../../../libs/accounts/src/index.js';
 import { systemClock } from '../../../libs/platform/src/index.js';
-import { eventRegistry, projections } from '../../shared/runtime.js';
+import { eventRegistry, manifests, projections } from '../../shared/runtime.js';
 import { appRoot, basemapSources, buildBasemap, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe, readManifest, STARTER_BASEMAP } from '../../../libs/starter/src/index.js';
 import { rotateSigningKeysFromCli } from '../../../libs/identity/src/index.js';
 import { SecretBox } from '../../../libs/platform/src/index.js';
@@ -300,7 +300,7 @@ async function replayAccount(runtime: Runtime, args: string[]): Promise<number> 
   const at = option(args, '--at');
   if (!args[0] || args[0].startsWith('--') || !at) throw new UsageError('missing arguments');
   await settleAccessJournal(runtime);
-  const answer = await replayAsOf(runtime.backends.events, runtime.registry, new AsOfRegistry(AS_OF_CONTRIBUTORS), args[0], new Date(at));
+  const answer = await replayAsOf(runtime.backends.events, runtime.registry, AsOfRegistry.fromManifests(manifests), args[0], new Date(at));
   process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
   return 0;
 }

@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { accountsAsOf } from './as-of.js';
 import { KeyDirectory } from './authentication/key-directory.js';
 import { changeTier } from './commands/change-tier/change-tier.handler.js';
 import { issueKey } from './commands/issue-key/issue-key.handler.js';
@@ -39,4 +40,5 @@ export const accountsManifest: ContextManifest = {
   ],
   queries: [GetMeQuery, GetUsageQuery],
   readModels: { views: [KeyDirectory.readModel, SignInDirectory.readModel] },
+  asOf: accountsAsOf,
 };

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { CustomerPseudonyms, LocationSealing, MonitoringModule } from '../../monitoring/src/index.js';
+import { CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../monitoring/src/index.js';
 import { PlacesModule } from '../../places/src/index.js';
 import {
   CLOCK,
@@ -12,7 +12,6 @@ import {
   READ_STORE,
   ReadModels,
   registerView,
-  SecretBox,
   type Clock,
   type EventStore,
   type JobQueue,
@@ -24,7 +23,6 @@ import { RegisterLoanController } from './commands/register-loan/register-loan.c
 import { ScheduleReverificationController } from './commands/schedule-reverification/schedule-reverification.controller.js';
 import { ScheduleReverificationProcess } from './commands/schedule-reverification/schedule-reverification.process.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';
-import { BorrowerPositions } from './positions/borrower-positions.js';
 import { BorrowerSightings } from './positions/borrower-sightings.view.js';
 import { CollectionsConsents } from './positions/collections-consents.view.js';
 import { GetScheduleController } from './queries/get-schedule/get-schedule.controller.js';
@@ -73,21 +71,16 @@ export class BankingNotificationsModule {}
     { provide: CollectionLoans, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new CollectionLoans(readStore) },
     { provide: ReverificationSchedules, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReverificationSchedules(readStore) },
     {
-      provide: BorrowerPositions,
-      inject: [CommandPipeline, READ_STORE, LocationSealing, SecretBox],
-      useFactory: (commands: CommandPipeline, readStore: ReadStore, sealing: LocationSealing, box: SecretBox) => new BorrowerPositions(commands, readStore, sealing, CustomerPseudonyms.fromSecretBox(box)),
-    },
-    {
       provide: CollectionsConsents,
-      inject: [EVENT_STORE, EventRegistry, ReadModels, Followers, JsonLogger],
-      useFactory: (events: EventStore, registry: EventRegistry, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
-        registerView(new CollectionsConsents(events, registry, logger), CollectionsConsents.readModel, readModels, followers),
+      inject: [EVENT_STORE, EventRegistry, CUSTOMER_LOCATIONS, ReadModels, Followers, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, locations: CustomerLocations, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
+        registerView(new CollectionsConsents(events, registry, locations, logger), CollectionsConsents.readModel, readModels, followers),
     },
     {
       provide: BorrowerSightings,
-      inject: [EVENT_STORE, EventRegistry, READ_STORE, LocationSealing, BorrowerPositions, ReadModels, Followers, JsonLogger],
-      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, sealing: LocationSealing, positions: BorrowerPositions, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
-        registerView(new BorrowerSightings(events, registry, readStore, sealing, positions, logger), BorrowerSightings.readModel, readModels, followers),
+      inject: [EVENT_STORE, EventRegistry, READ_STORE, CUSTOMER_LOCATIONS, ReadModels, Followers, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, locations: CustomerLocations, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
+        registerView(new BorrowerSightings(events, registry, readStore, locations, logger), BorrowerSightings.readModel, readModels, followers),
     },
     { provide: ALERT_AREAS, useValue: noAlertAreas },
     LocateBorrowerHandler,

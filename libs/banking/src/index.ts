@@ -15,6 +15,5 @@ export { BankingModule, BankingNotificationsModule } from './banking.module.js';
 export { bankingManifest } from './manifest.js';
 // For the benchmark, which runs the portfolio-risk query without HTTP.
 export { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
-export { BorrowerPositions } from './positions/borrower-positions.js';
 export { CollectionsConsents } from './positions/collections-consents.view.js';
 export { BorrowerSightings } from './positions/borrower-sightings.view.js';

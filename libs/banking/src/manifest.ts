@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { bankingAsOf } from './as-of.js';
 import { cancelReverificationSchedule } from './commands/cancel-schedule/cancel-schedule.handler.js';
 import { registerLoan, registerLoanInBulk } from './commands/register-loan/register-loan.handler.js';
 import { scheduleReverification } from './commands/schedule-reverification/schedule-reverification.handler.js';
@@ -19,4 +20,5 @@ export const bankingManifest: ContextManifest = {
   readModels: { projections: [COLLECTION_LOANS_READ_MODEL.name, REVERIFICATION_SCHEDULES_READ_MODEL.name], views: [CollectionsConsents.readModel, BorrowerSightings.readModel] },
   jobs: [REVERIFICATION_QUEUE],
   notifications: [{ token: BankingNotifications, notifies: BankingNotifications.notifies, from: BankingNotifications.from }],
+  asOf: bankingAsOf,
 };

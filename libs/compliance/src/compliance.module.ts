@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, JsonLogger, SecretBox, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
+import { CLOCK, CONFIG, CONTEXT_MANIFESTS, EVENT_STORE, EventRegistry, JsonLogger, SecretBox, type Clock, type Config, type ContextManifest, type EventStore } from '../../platform/src/index.js';
 import { AuditModule } from '../../audit/src/index.js';
 import { CheckpointScheduler } from './checkpoints/checkpoint-scheduler.js';
 import { AdminExportAuditBundleController, ExportAuditBundleController } from './queries/export-audit-bundle/export-audit-bundle.controller.js';
 import { GetAccountAsOfController } from './queries/get-account-as-of/get-account-as-of.controller.js';
-import { AS_OF_CONTRIBUTORS } from './replay/contributors.js';
 import { AsOfRegistry } from './replay/as-of-replay.js';
 
 /**
@@ -17,7 +16,8 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
   imports: [AuditModule],
   controllers: [GetAccountAsOfController, ExportAuditBundleController, AdminExportAuditBundleController],
   providers: [
-    { provide: AsOfRegistry, useFactory: () => new AsOfRegistry(AS_OF_CONTRIBUTORS) },
+    // Each context declares its part of the replay in its manifest.
+    { provide: AsOfRegistry, inject: [CONTEXT_MANIFESTS], useFactory: (manifests: readonly ContextManifest[]) => AsOfRegistry.fromManifests(manifests) },
     {
       provide: CheckpointScheduler,
       inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger, CONFIG],

@@ -3,8 +3,6 @@ export * from './domain/checkpoint.js';
 export * from './event-types.js';
 export * from './manifest.js';
 export * from './compliance.module.js';
-export { streamContributor, safeSummary, firstTime, type AsOfContributor, type Change, type Fold, type StreamContributorOptions } from './replay/contributor.js';
-export { AS_OF_CONTRIBUTORS, hashEmail } from './replay/contributors.js';
 export { AsOfRegistry, replayAsOf, type AsOfAnswer } from './replay/as-of-replay.js';
 export { CheckpointWriter, readCheckpoints, checkpointsOf, checkpointsByStream, signCheckpoint, type CheckpointKeys } from './checkpoints/checkpoint-writer.js';
 export { buildBundle, BUNDLE_FORMAT, MAX_BUNDLE_ENTRIES, type AuditBundle } from './export/audit-bundle.js';

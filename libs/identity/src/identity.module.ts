@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AddressResolver, type AddressPlaces } from '../../addressing/src/index.js';
-import { LocationEvidenceReader, LocationSealing } from '../../monitoring/src/index.js';
+import { CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../monitoring/src/index.js';
 import {
   CLOCK,
   DATA_KEY_VAULT,
@@ -48,14 +48,14 @@ export class IdentityNotificationsModule {}
  * Claimed addresses are resolved through the addressing context's resolver
  * over the reference places, which the composition root binds
  * (`withPlaces`, as AddressingModule does); recorded pings are read through
- * the monitoring context's evidence reader.
+ * the monitoring context's CustomerLocations port.
  */
 @Module({})
 export class IdentityModule {
   static withPlaces<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): DynamicModule {
     return {
       module: IdentityModule,
-      imports: [places.module, IdentityNotificationsModule],
+      imports: [places.module, IdentityNotificationsModule, MonitoringModule],
       controllers: [VerifyProximityController, VerifyKycController, ConfirmDeliveryController, RotateSigningKeysController, GetJwksController],
       providers: [
         { provide: AddressResolver, inject: [places.provider, CLOCK], useFactory: (found: AddressPlaces, clock: Clock) => new AddressResolver(found, clock) },
@@ -68,11 +68,8 @@ export class IdentityModule {
         { provide: CertificateSigner, inject: [SigningKeyRing], useFactory: (ring: SigningKeyRing) => new CertificateSigner(ring) },
         { provide: IdentityHashing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => IdentityHashing.open(vault) },
         { provide: FRAUD_SIGNALS, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReadModelFraudSignals(readStore) },
-        {
-          provide: LOCATION_EVIDENCE,
-          inject: [EVENT_STORE, EventRegistry, DATA_KEY_VAULT],
-          useFactory: (events: EventStore, registry: EventRegistry, vault: DataKeyVault): LocationEvidence => new LocationEvidenceReader(events, registry, new LocationSealing(vault)),
-        },
+        // KYC's evidence is the pings monitoring recorded, read through its CustomerLocations port.
+        { provide: LOCATION_EVIDENCE, inject: [CUSTOMER_LOCATIONS], useFactory: (locations: CustomerLocations): LocationEvidence => locations },
         SigningKeysBootstrap,
       ],
       exports: [FRAUD_SIGNALS, SigningKeyRing],

@@ -1,17 +1,13 @@
+// The monitoring context's public API: domain types, the module, the manifest, its ports and public/ (style.md,
+// "Between contexts"). Its sealing, pseudonyms, codecs and caches stay inside: other contexts read a customer's
+// location through the CustomerLocations port.
 export * from './domain/consent.js';
 export * from './event-types.js';
 export * from './monitoring.module.js';
 export * from './monitoring-notifications.js';
 export * from './domain/location.js';
-export { LocationSealing, type SealedLocationData } from './location-stream/location-sealing.js';
-export { CustomerPseudonyms } from './location-stream/customer-pseudonyms.js';
-export { LocationCaches } from './location-stream/location-caches.js';
-export { LocationCodec } from './location-stream/location-codec.js';
-export { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc } from './queries/get-drift/drift-state.read-model.js';
-export { RecordPingsHandler } from './commands/record-pings/record-pings.handler.js';
-export { grantConsent } from './commands/grant-consent/grant-consent.handler.js';
-export { registerZone } from './commands/register-zone/register-zone.handler.js';
+export * from './public/customer-locations.port.js';
+export * from './public/read-models.js';
 export { FenceIndex, type FenceHit } from './geofences/fence-index.js';
 export * from './geofences/index.js';
 export * from './manifest.js';
-export { LocationEvidenceReader, type LocationOpener, type RecordedPing } from './queries/location-evidence/location-evidence.handler.js';

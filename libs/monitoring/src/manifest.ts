@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { monitoringAsOf } from './as-of.js';
 import { recordErasure } from './commands/delete-consent-data/delete-consent-data.handler.js';
 import { grantConsent } from './commands/grant-consent/grant-consent.handler.js';
 import { recordPings } from './commands/record-pings/record-pings.handler.js';
@@ -8,6 +9,10 @@ import { monitoringEventTypes } from './event-types.js';
 import { createGeofence } from './geofences/commands/create-geofence/create-geofence.handler.js';
 import { deleteGeofence } from './geofences/commands/delete-geofence/delete-geofence.handler.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
+import { GetGeofenceQuery } from './geofences/queries/get-geofence/get-geofence.handler.js';
+import { ListGeofencesQuery } from './geofences/queries/list-geofences/list-geofences.handler.js';
+import { ServiceAreaQuery } from './geofences/queries/service-area/service-area.handler.js';
+import { GetConsentStatusQuery } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetDriftQuery } from './queries/get-drift/get-drift.handler.js';
 
 /** What the monitoring context brings to a process (checked at start-up). */
@@ -15,7 +20,8 @@ export const monitoringManifest: ContextManifest = {
   name: 'monitoring',
   events: monitoringEventTypes,
   commands: [grantConsent, revokeConsent, stopCollection, recordErasure, recordPings, registerZone, createGeofence, deleteGeofence],
-  queries: [GetDriftQuery],
+  queries: [GetConsentStatusQuery, GetDriftQuery, GetGeofenceQuery, ListGeofencesQuery, ServiceAreaQuery],
   readModels: { projections: ['drift_state', 'geofences'], views: ['geofence_index'] },
   notifications: [{ token: MonitoringNotifications, notifies: MonitoringNotifications.notifies, from: MonitoringNotifications.from }],
+  asOf: monitoringAsOf,
 };

@@ -1,22 +1,26 @@
 import { Module } from '@nestjs/common';
 import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, READ_STORE, SecretBox, type DataKeyVault, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { DeleteConsentDataController } from './commands/delete-consent-data/delete-consent-data.controller.js';
-import { DeleteConsentDataHandler } from './commands/delete-consent-data/delete-consent-data.handler.js';
+import { DeleteConsentDataHandler, RecordErasureHandler } from './commands/delete-consent-data/delete-consent-data.handler.js';
 import { GrantConsentController } from './commands/grant-consent/grant-consent.controller.js';
 import { GrantConsentHandler } from './commands/grant-consent/grant-consent.handler.js';
 import { RecordPingsController } from './commands/record-pings/record-pings.controller.js';
 import { RecordPingsHandler } from './commands/record-pings/record-pings.handler.js';
+import { RecordPingBatchHandler } from './commands/record-pings/record-pings.process.js';
 import { RegisterZoneController } from './commands/register-zone/register-zone.controller.js';
 import { RegisterZoneHandler } from './commands/register-zone/register-zone.handler.js';
 import { RevokeConsentController } from './commands/revoke-consent/revoke-consent.controller.js';
-import { RevokeConsentHandler } from './commands/revoke-consent/revoke-consent.handler.js';
+import { RecordRevocationHandler, RevokeConsentHandler, StopCollectionHandler } from './commands/revoke-consent/revoke-consent.handler.js';
 import { GeofencesModule } from './geofences/geofences.module.js';
 import { CustomerPseudonyms } from './location-stream/customer-pseudonyms.js';
 import { LocationCaches } from './location-stream/location-caches.js';
 import { LocationCodec } from './location-stream/location-codec.js';
 import { LocationSealing } from './location-stream/location-sealing.js';
+import { MonitoringCustomerLocations } from './customer-locations/monitoring-customer-locations.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
+import { CUSTOMER_LOCATIONS } from './public/customer-locations.port.js';
 import { GetConsentStatusController } from './queries/get-consent-status/get-consent-status.controller.js';
+import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';
 import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
 
@@ -45,11 +49,23 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
       inject: [LocationSealing, LocationCaches, CustomerPseudonyms],
       useFactory: (sealing: LocationSealing, caches: LocationCaches, pseudonyms: CustomerPseudonyms) => new LocationCodec(sealing, caches, pseudonyms),
     },
+    // The port other contexts read a customer's location through (banking, identity).
+    {
+      provide: CUSTOMER_LOCATIONS,
+      inject: [EVENT_STORE, EventRegistry, READ_STORE, LocationSealing, CustomerPseudonyms],
+      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, sealing: LocationSealing, pseudonyms: CustomerPseudonyms) =>
+        new MonitoringCustomerLocations(events, registry, readStore, sealing, pseudonyms),
+    },
     GrantConsentHandler,
     RegisterZoneHandler,
     RecordPingsHandler,
+    RecordPingBatchHandler,
+    RecordRevocationHandler,
+    StopCollectionHandler,
     RevokeConsentHandler,
+    RecordErasureHandler,
     DeleteConsentDataHandler,
+    GetConsentStatusHandler,
     GetDriftHandler,
     // The webhook notification source this context declares in its manifest (`notifications`).
     {
@@ -58,6 +74,6 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
       useFactory: (events: EventStore, registry: EventRegistry, sealing: LocationSealing) => new MonitoringNotifications(events, registry, sealing),
     },
   ],
-  exports: [LocationSealing, MonitoringNotifications],
+  exports: [CUSTOMER_LOCATIONS, MonitoringNotifications],
 })
 export class MonitoringModule {}

@@ -35,5 +35,6 @@ export * from './commands/buses.js';
 export * from './commands/read-models.js';
 export * from './commands/stream-codec.js';
 export * from './manifest/context-manifest.js';
+export * from './manifest/as-of-contribution.js';
 export * from './manifest/platform-manifest.js';
 export * from './metrics/metrics.js';

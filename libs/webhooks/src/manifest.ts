@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { webhooksAsOf } from './as-of.js';
 import { configureWebhook } from './commands/configure-webhook/configure-webhook.handler.js';
 import { eraseDeliveries } from './commands/erase-deliveries/erase-deliveries.handler.js';
 import { recordDeliveryAttempt } from './commands/record-delivery-attempt/record-delivery-attempt.handler.js';
@@ -21,4 +22,5 @@ export const webhooksManifest: ContextManifest = {
   queries: [GetWebhookQuery, ListDeliveriesQuery],
   readModels: { projections: ['webhook_deliveries'] },
   jobs: [WEBHOOK_QUEUE],
+  asOf: webhooksAsOf,
 };

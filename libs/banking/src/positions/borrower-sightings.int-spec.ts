@@ -1,15 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitoringEventTypes, type LocationSealing } from '../../../monitoring/src/index.js';
-import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry, type RecordedEvent } from '../../../platform/src/index.js';
+import { monitoringEventTypes, type LocationEvent } from '../../../monitoring/src/index.js';
+import { MonitoringCustomerLocations, type LocationOpener } from '../../../monitoring/src/testing/location-streams.js';
+import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry } from '../../../platform/src/index.js';
 import { bankingEventTypes } from '../event-types.js';
-import type { BorrowerPositions } from './borrower-positions.js';
 import { BorrowerSightings } from './borrower-sightings.view.js';
 
 /** Location events stored in the clear stand in for sealed ones: `open` answers them as they are (the sealing has its own tests). */
-const clearSealing = { open: async (event: Pick<RecordedEvent, 'type' | 'data'>) => ({ type: event.type, data: event.data }) } as unknown as LocationSealing;
-const nothingRecorded = { sighting: async () => ({ position: null, drifting: false }) } as unknown as BorrowerPositions;
+const clearSealing: LocationOpener = { open: async (event) => ({ type: event.type, data: event.data }) as unknown as LocationEvent };
 
 describe('borrower sightings view', () => {
   it("follows a borrower's pings (the newest wins), drift, and drops them at erasure; others' pings are not opened", async () => {
@@ -17,7 +16,9 @@ describe('borrower sightings view', () => {
     const events = await EmbeddedEventStore.open(path.join(dir, 'events'));
     const readStore = await EmbeddedReadStore.open(path.join(dir, 'read-models'));
     const registry = new EventRegistry().register(...monitoringEventTypes, ...bankingEventTypes);
-    const view = new BorrowerSightings(events, registry, readStore, clearSealing, nothingRecorded);
+    // Monitoring's own port over these events; its drift_state is empty, so no borrower was seen before the view follows.
+    const locations = new MonitoringCustomerLocations(events, registry, readStore, clearSealing, { of: (account, customer) => `${account}:${customer}` });
+    const view = new BorrowerSightings(events, registry, readStore, locations);
     await view.follower.start();
     try {
       const ids = { account_id: 'acct_a', customer_id: 'cust-1' };

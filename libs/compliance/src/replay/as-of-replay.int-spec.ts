@@ -2,13 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StoreAccessRecorder, auditEventTypes, type AccessEntry } from '../../../audit/src/index.js';
-import { accountDecider, accountStream, accountsEventTypes, apiKeyDecider, apiKeyStream } from '../../../accounts/src/index.js';
-import { consentDecider, consentStream, geofenceDecider, monitoringEventTypes } from '../../../monitoring/src/index.js';
-import { bankingEventTypes, loanDecider, loanStream, scheduleDecider, scheduleStream, type LoanTerms } from '../../../banking/src/index.js';
-import { webhookDecider, webhookStream, webhooksEventTypes } from '../../../webhooks/src/index.js';
-import { EmbeddedEventStore, EventRegistry, StreamNotFoundError, type Clock, type EventStore } from '../../../platform/src/index.js';
+import { accountDecider, accountsManifest, accountStream, accountsEventTypes, apiKeyDecider, apiKeyStream } from '../../../accounts/src/index.js';
+import { consentDecider, consentStream, geofenceDecider, monitoringEventTypes, monitoringManifest } from '../../../monitoring/src/index.js';
+import { bankingEventTypes, bankingManifest, loanDecider, loanStream, scheduleDecider, scheduleStream, type LoanTerms } from '../../../banking/src/index.js';
+import { webhookDecider, webhooksManifest, webhookStream, webhooksEventTypes } from '../../../webhooks/src/index.js';
+import { EmbeddedEventStore, EventRegistry, hashEmail, StreamNotFoundError, type Clock, type EventStore } from '../../../platform/src/index.js';
 import type { Decider } from '../../../platform/src/commands/decider.js';
-import { AS_OF_CONTRIBUTORS, hashEmail } from './contributors.js';
 import { AsOfRegistry, replayAsOf } from './as-of-replay.js';
 
 /** A clock the test moves: every change is decided at the instant it says. */
@@ -26,7 +25,9 @@ describe('as-of replay', () => {
   let events: EventStore;
   const registry = new EventRegistry().register(...auditEventTypes, ...accountsEventTypes, ...monitoringEventTypes, ...webhooksEventTypes, ...bankingEventTypes);
   const clock = new TestClock(new Date('2026-03-01T09:00:00Z'));
-  const contributors = new AsOfRegistry(AS_OF_CONTRIBUTORS);
+  // The contexts declare their parts in their manifests; compliance imports none of them.
+  const manifests = [accountsManifest, monitoringManifest, webhooksManifest, bankingManifest];
+  const contributors = AsOfRegistry.fromManifests(manifests);
   const account = 'acct_asof1';
 
   /** Load, decide with the context's own decider at the clock's instant, append: the command pipeline's steps. */
@@ -168,6 +169,11 @@ describe('as-of replay', () => {
   });
 
   it('refuses a contributor registered twice', () => {
-    expect(() => new AsOfRegistry(AS_OF_CONTRIBUTORS).register(AS_OF_CONTRIBUTORS[0])).toThrow(/twice/);
+    expect(() => AsOfRegistry.fromManifests(manifests).register(accountsManifest.asOf![0])).toThrow(/twice/);
+    expect(() => AsOfRegistry.fromManifests([...manifests, { name: 'copy', events: [], asOf: monitoringManifest.asOf }])).toThrow(/consents registered twice/);
+  });
+
+  it('folds the parts every manifest declares, and only those', () => {
+    expect(contributors.list().map((contributor) => contributor.name)).toEqual(['account', 'keys', 'users', 'consents', 'geofences', 'webhook', 'collection_loans', 'reverification_schedules']);
   });
 });

@@ -1,6 +1,6 @@
-import { StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { StreamNotFoundError, type ContextManifest, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import { accessStream, type ApiAccessRecorded } from '../../../audit/src/index.js';
-import type { AsOfContributor, Change } from './contributor.js';
+import type { AsOfContributor, Change } from '../../../platform/src/index.js';
 
 const PAGE = 5000;
 /** Access entries listed in full; older ones are counted (the export bundle carries them all). */
@@ -28,14 +28,20 @@ export interface AsOfAnswer {
 }
 
 /**
- * The contributors of every context in this process (docs/adr/0023). A
- * context adds one with `register`; the replay folds what each one owns.
+ * The contributors of every context in this process (docs/adr/0023), as the
+ * contexts declare them in their manifests (`asOf`); the replay folds what
+ * each one owns.
  */
 export class AsOfRegistry {
   private readonly contributors = new Map<string, AsOfContributor>();
 
   constructor(contributors: readonly AsOfContributor[] = []) {
     for (const contributor of contributors) this.register(contributor);
+  }
+
+  /** Every contribution the manifests declare, in the order of the manifests. */
+  static fromManifests(manifests: readonly ContextManifest[]): AsOfRegistry {
+    return new AsOfRegistry(manifests.flatMap((manifest) => manifest.asOf ?? []));
   }
 
   register(contributor: AsOfContributor): this {

@@ -3,6 +3,7 @@ import { EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, READ_STO
 import { CreateGeofenceController } from './commands/create-geofence/create-geofence.controller.js';
 import { CreateGeofenceHandler } from './commands/create-geofence/create-geofence.handler.js';
 import { DeleteGeofenceController } from './commands/delete-geofence/delete-geofence.controller.js';
+import { DeleteGeofenceHandler } from './commands/delete-geofence/delete-geofence.handler.js';
 import { FenceIndex } from './fence-index.js';
 import { GeofenceFeed } from './geofence-feed.js';
 import { GetGeofenceController } from './queries/get-geofence/get-geofence.controller.js';
@@ -10,6 +11,7 @@ import { GetGeofenceHandler } from './queries/get-geofence/get-geofence.handler.
 import { ListGeofencesController } from './queries/list-geofences/list-geofences.controller.js';
 import { ListGeofencesHandler } from './queries/list-geofences/list-geofences.handler.js';
 import { ServiceAreaController } from './queries/service-area/service-area.controller.js';
+import { ServiceAreaHandler } from './queries/service-area/service-area.handler.js';
 
 /**
  * Geofences and service areas (interface.md, "Identity, consent, monitoring").
@@ -32,8 +34,10 @@ import { ServiceAreaController } from './queries/service-area/service-area.contr
         registerView(new GeofenceFeed(events, readStore, registry, index, logger), GeofenceFeed.readModel, readModels, followers),
     },
     CreateGeofenceHandler,
+    DeleteGeofenceHandler,
     GetGeofenceHandler,
     ListGeofencesHandler,
+    ServiceAreaHandler,
   ],
   exports: [FenceIndex],
 })

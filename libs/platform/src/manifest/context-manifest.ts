@@ -2,6 +2,7 @@ import type { AnyCommandDefinition, ReadModelAwait } from '../commands/command.j
 import { awaitedReadModel } from '../commands/command.js';
 import { EventRegistry, type EventTypeDefinition } from '../events/event-registry.js';
 import type { Projection } from '../projections/projection.js';
+import type { AsOfContributor } from './as-of-contribution.js';
 
 /** A notification source as the webhooks context reads it from a manifest: its Nest token and what it claims. */
 export interface NotificationSourceEntry {
@@ -33,6 +34,13 @@ export interface ContextManifest {
   /** Queues this context processes (exactly one processor per queue across the process). */
   jobs?: readonly string[];
   notifications?: readonly NotificationSourceEntry[];
+  /**
+   * The context's part of an account as of an instant (docs/adr/0023): which
+   * of its streams belong to an account, how each is folded and shown. The
+   * compliance context replays every manifest's contributions; each name is a
+   * key of the answer's `state`, so names are unique across contexts.
+   */
+  asOf?: readonly AsOfContributor[];
 }
 
 /** A query class as a manifest lists it (`class GetDriftQuery extends Query<DriftView>`). */

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hexCodeForPoint } from '../../../../addressing/src/index.js';
+import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
 import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
 import { CollectionsConsentRequiredError, LoanNotFoundError } from '../../domain/errors.js';
 import { loanDecider, loanStream } from '../../domain/loan.js';
-import { BorrowerPositions } from '../../positions/borrower-positions.js';
+import { allowsCollections } from '../../positions/borrower-positions.js';
 import { ZoneShape } from '../../zones/collection-zone.js';
 
 /**
@@ -16,7 +17,7 @@ import { ZoneShape } from '../../zones/collection-zone.js';
 export class LocateBorrowerHandler {
   constructor(
     private readonly commands: CommandPipeline,
-    private readonly positions: BorrowerPositions,
+    @Inject(CUSTOMER_LOCATIONS) private readonly locations: CustomerLocations,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -24,11 +25,11 @@ export class LocateBorrowerHandler {
     const { state: loan } = await this.commands.read({ decider: loanDecider }, loanStream(accountId, loanId));
     if (loan.status !== 'registered') throw new LoanNotFoundError(loanId);
     const { customer_id, zone } = loan.terms;
-    const consent = await this.positions.consent(accountId, customer_id);
-    if (!BorrowerPositions.allowsCollections(consent)) {
-      throw new CollectionsConsentRequiredError(customer_id, { status: consent.status === 'granted' ? 'granted' : consent.status, purpose: consent.status === 'none' ? null : consent.purpose });
+    const consent = await this.locations.consent(accountId, customer_id);
+    if (!allowsCollections(consent)) {
+      throw new CollectionsConsentRequiredError(customer_id, { status: consent.status === 'granted' ? 'granted' : consent.status, purpose: consent.purpose });
     }
-    const { position, drifting } = await this.positions.sighting(accountId, customer_id);
+    const { position, drifting } = await this.locations.lastKnown(accountId, customer_id);
     const now = this.clock.now();
     const relation = position ? new ZoneShape(zone).relate(position.lat, position.lng) : null;
     return {

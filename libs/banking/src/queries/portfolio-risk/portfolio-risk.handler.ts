@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
-import { BorrowerPositions } from '../../positions/borrower-positions.js';
 import { BorrowerSightings } from '../../positions/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../positions/collections-consents.view.js';
 import { CollectionLoans, type CollectionLoanDoc } from '../../read-models/collection-loans.read-model.js';
@@ -29,7 +29,7 @@ export interface PortfolioRiskQuery {
 export class PortfolioRiskHandler {
   constructor(
     private readonly loans: CollectionLoans,
-    private readonly positions: BorrowerPositions,
+    @Inject(CUSTOMER_LOCATIONS) private readonly locations: Pick<CustomerLocations, 'lastKnown'>,
     private readonly consents: CollectionsConsents,
     @Inject(BorrowerSightings) private readonly sightings: Pick<BorrowerSightings, 'get'>,
     @Inject(ALERT_AREAS) private readonly alerts: AlertAreas,
@@ -42,7 +42,7 @@ export class PortfolioRiskHandler {
     const observations = new Array<BorrowerObservation>(book.length);
     for (let start = 0; start < book.length; start += SLICE) {
       const slice = book.slice(start, start + SLICE);
-      const seen = await Promise.all(slice.map(async (loan): Promise<BorrowerObservation> => (this.consents.allows(accountId, loan.customer_id) ? { consent: true, ...(this.sightings.get(accountId, loan.customer_id) ?? (await this.positions.sighting(accountId, loan.customer_id))) } : { consent: false, position: null, drifting: false })));
+      const seen = await Promise.all(slice.map(async (loan): Promise<BorrowerObservation> => (this.consents.allows(accountId, loan.customer_id) ? { consent: true, ...(this.sightings.get(accountId, loan.customer_id) ?? (await this.locations.lastKnown(accountId, loan.customer_id))) } : { consent: false, position: null, drifting: false })));
       for (let i = 0; i < seen.length; i++) observations[start + i] = seen[i];
       // Reads answered from memory and LMDB resolve as microtasks, which never let the event loop in: yield between slices.
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,17 +1,18 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { CustomerRequest } from '../../consent.requests.js';
-import { DeleteConsentDataHandler } from './delete-consent-data.handler.js';
+import { DeleteConsentDataCommand } from './delete-consent-data.handler.js';
 
 /** interface.md, "Consent states": revoked → the customer's pings and drift events are erased immediately (DeleteConsentDataHandler). */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class DeleteConsentDataController {
-  constructor(private readonly handler: DeleteConsentDataHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('delete-data')
   @HttpCode(200)
@@ -24,7 +25,7 @@ export class DeleteConsentDataController {
   @ApiResponse({ status: 400, description: 'CONSENT_NOT_REVOKED: the consent is granted or was never given' })
   async deleteData(@Req() request: FastifyRequest, @Body() body: CustomerRequest) {
     const customerId = body.customer_id;
-    const erasure = await this.handler.erase(callingAccount(request), customerId, request.principal?.key_prefix ?? 'unknown');
+    const erasure = await this.commands.execute(new DeleteConsentDataCommand(callingAccount(request), customerId, request.principal?.key_prefix ?? 'unknown'));
     return { customer_id: customerId, erased: true, ...erasure };
   }
 }

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { command, CommandPipeline, EVENT_STORE, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
 import { assertDataDeletable, consentDecider, consentStream, type ConsentEvent, type ConsentState, type RecordErasure } from '../../domain/consent.js';
 import { locationStream } from '../../domain/location.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
@@ -21,9 +22,27 @@ export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>(
   awaits: [DRIFT_STATE_PROJECTION],
 });
 
+export class RecordErasureCommand extends PipelineCommand<RecordErasure, ConsentState, ConsentEvent> {}
+
+@CommandHandler(RecordErasureCommand)
+export class RecordErasureHandler extends PipelineHandler<RecordErasure, ConsentState, ConsentEvent> {
+  protected readonly definition = recordErasure;
+}
+
 export interface Erasure {
   erased_at: string;
   events_erased: number;
+}
+
+/** POST /v2/consent/delete-data; `erasedBy` is the calling key's prefix. */
+export class DeleteConsentDataCommand extends Command<Erasure> {
+  constructor(
+    readonly accountId: string,
+    readonly customerId: string,
+    readonly erasedBy: string,
+  ) {
+    super();
+  }
 }
 
 /**
@@ -41,8 +60,8 @@ export interface Erasure {
  * crash stopped half way, and concurrent requests all answer the one record
  * (issue 10). Consent history, KYC verifications and certificates stay.
  */
-@Injectable()
-export class DeleteConsentDataHandler {
+@CommandHandler(DeleteConsentDataCommand)
+export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDataCommand, Erasure> {
   /**
    * Erasures under way in this process, by customer: a concurrent request
    * joins the one running rather than racing it, so all of them answer the
@@ -53,6 +72,7 @@ export class DeleteConsentDataHandler {
   private readonly running = new Map<string, Promise<Erasure>>();
 
   constructor(
+    private readonly bus: CommandBus,
     private readonly commands: CommandPipeline,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly sealing: LocationSealing,
@@ -60,7 +80,7 @@ export class DeleteConsentDataHandler {
     private readonly pseudonyms: CustomerPseudonyms,
   ) {}
 
-  erase(accountId: string, customerId: string, erasedBy: string): Promise<Erasure> {
+  execute({ accountId, customerId, erasedBy }: DeleteConsentDataCommand): Promise<Erasure> {
     const id = JSON.stringify([accountId, customerId]);
     let erasure = this.running.get(id);
     if (!erasure) {
@@ -76,14 +96,9 @@ export class DeleteConsentDataHandler {
     const eventsErased = await this.deleteLocationStream(locationStream(accountId, customerId));
     const pseudonym = this.pseudonyms.of(accountId, customerId);
     await this.caches.purge(pseudonym);
-    const result = await this.commands.run(recordErasure, {
-      type: 'RecordErasure',
-      account_id: accountId,
-      customer_id: customerId,
-      erased_by: erasedBy,
-      events_erased: eventsErased,
-      pseudonym,
-    });
+    const result = await this.bus.execute(
+      new RecordErasureCommand({ type: 'RecordErasure', account_id: accountId, customer_id: customerId, erased_by: erasedBy, events_erased: eventsErased, pseudonym }),
+    );
     // Recorded before (a repeat): wait for the read models to show that record, as its first erasure did.
     if (result.position === undefined) await this.commands.settle(recordErasure, await this.lastPosition(consentStream(accountId, customerId)));
     const state = assertDataDeletable(result.state, customerId);

@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { ConsentRequiredError } from '../../domain/location.js';
-import { RecordPingsHandler } from './record-pings.handler.js';
+import { RecordPingBatchCommand } from './record-pings.process.js';
 import { RecordPingsRequest } from './record-pings.request.js';
 
 /**
@@ -19,7 +20,7 @@ import { RecordPingsRequest } from './record-pings.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/monitoring')
 export class RecordPingsController {
-  constructor(private readonly handler: RecordPingsHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('pings')
   @HttpCode(200)
@@ -35,7 +36,7 @@ export class RecordPingsController {
     if (batch && Object.values(single).some((value) => value !== undefined)) {
       throw new InvalidParamError('send either one ping or {"pings": [...]}, not both', 'pings');
     }
-    const { outcomes } = await this.handler.record(accountId, batch ? pings : [stripUndefined(single)]);
+    const { outcomes } = await this.commands.execute(new RecordPingBatchCommand(accountId, batch ? pings : [stripUndefined(single)]));
     if (!batch) {
       const [outcome] = outcomes;
       if (outcome.status === 'refused') {

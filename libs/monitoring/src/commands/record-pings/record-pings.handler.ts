@@ -1,18 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, command, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
-import { collectsLocation, CUSTOMER_ID } from '../../domain/consent.js';
-import {
-  checkPing,
-  ConsentRequiredError,
-  locationDecider,
-  locationStream,
-  pingOutcomes,
-  type IndexedPing,
-  type LocationEvent,
-  type LocationState,
-  type PingOutcome,
-  type RecordPings,
-} from '../../domain/location.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { collectsLocation } from '../../domain/consent.js';
+import { locationDecider, locationStream, type LocationEvent, type LocationState, type RecordPings } from '../../domain/location.js';
 import { FenceIndex } from '../../geofences/fence-index.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
 import { LocationCaches } from '../../location-stream/location-caches.js';
@@ -68,81 +57,16 @@ export const recordPings = command<RecordPings, LocationState, LocationEvent, De
 /**
  * `recordPings` as each customer of a request runs it: without its wait, which
  * the request makes once, for the highest position written, rather than once
- * per customer (a request may hold pings of a thousand customers).
+ * per customer (a request may hold pings of a thousand customers;
+ * record-pings.process.ts).
  */
-const recordCustomerPings = { ...recordPings, awaits: [] };
+export const recordCustomerPings: typeof recordPings = { ...recordPings, awaits: [] };
 
-/** Customers of one request processed at once. */
-const CUSTOMER_CONCURRENCY = 8;
+/** One customer's pings of a request, as the request's process dispatches them. */
+export class RecordPingsCommand extends PipelineCommand<RecordPings, LocationState, LocationEvent> {}
 
-export interface PingsResult {
-  /** One per ping, in request order. */
-  outcomes: PingOutcome[];
-  /** Global position of the last event written. */
-  position?: bigint;
-}
-
-/**
- * POST /v2/monitoring/pings: validates each ping on its own, runs
- * `recordPings` per customer (several customers at once), and answers one
- * outcome per ping once the drift read model shows them.
- */
-@Injectable()
-export class RecordPingsHandler {
-  constructor(
-    private readonly commands: CommandPipeline,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
-  async record(accountId: string, raw: readonly Record<string, unknown>[]): Promise<PingsResult> {
-    const result = await this.ingest(accountId, raw);
-    if (result.position !== undefined) await this.commands.settle(recordPings, result.position);
-    return result;
-  }
-
-  /** As `record`, without waiting for read models (the ping benchmark measures ingestion alone). */
-  async ingest(accountId: string, raw: readonly Record<string, unknown>[]): Promise<PingsResult> {
-    const now = this.clock.now();
-    const outcomes: PingOutcome[] = [];
-    const byCustomer = new Map<string, IndexedPing[]>();
-    raw.forEach((ping, index) => {
-      const customerId = ping.customer_id;
-      if (typeof customerId !== 'string' || !CUSTOMER_ID.test(customerId)) {
-        outcomes.push({ index, status: 'refused', error: { code: 'INVALID_PARAM', field: 'customer_id', message: 'customer_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"' } });
-        return;
-      }
-      const checked = checkPing(ping, now);
-      if (!checked.ok) {
-        outcomes.push({ index, status: 'refused', error: checked.error });
-        return;
-      }
-      const group = byCustomer.get(customerId) ?? [];
-      group.push({ index, ...checked.ping });
-      byCustomer.set(customerId, group);
-    });
-    let position: bigint | undefined;
-    const groups = [...byCustomer.entries()];
-    for (let start = 0; start < groups.length; start += CUSTOMER_CONCURRENCY) {
-      const results = await Promise.all(groups.slice(start, start + CUSTOMER_CONCURRENCY).map(([customerId, pings]) => this.recordCustomer(accountId, customerId, pings)));
-      for (const result of results) {
-        outcomes.push(...result.outcomes);
-        if (result.position !== undefined && (position === undefined || result.position > position)) position = result.position;
-      }
-    }
-    outcomes.sort((a, b) => a.index - b.index);
-    return { outcomes, position };
-  }
-
-  private async recordCustomer(accountId: string, customerId: string, pings: IndexedPing[]): Promise<PingsResult> {
-    try {
-      const result = await this.commands.run(recordCustomerPings, { type: 'RecordPings', account_id: accountId, customer_id: customerId, pings });
-      const { prepared } = result.command;
-      if (!prepared?.collecting) throw new Error('pings were decided without a confirmed consent');
-      return { outcomes: pingOutcomes(prepared.pings, result.previous, result.events), position: result.position };
-    } catch (error) {
-      if (!(error instanceof ConsentRequiredError)) throw error;
-      // Refused whole, and nothing of them stored: each ping reports it.
-      return { outcomes: pings.map(({ index }) => ({ index, status: 'refused' as const, error: { code: error.code, message: error.message } })) };
-    }
-  }
+/** Runs `recordCustomerPings`: a RecordPingsCommand does not wait for drift_state, the request waits once. */
+@CommandHandler(RecordPingsCommand)
+export class RecordPingsHandler extends PipelineHandler<RecordPings, LocationState, LocationEvent, Deps> {
+  protected readonly definition = recordCustomerPings;
 }

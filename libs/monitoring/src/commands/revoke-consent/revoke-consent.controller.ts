@@ -1,17 +1,18 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../calling-account.js';
 import { CustomerRequest } from '../../consent.requests.js';
-import { RevokeConsentHandler } from './revoke-consent.handler.js';
+import { RevokeConsentCommand } from './revoke-consent.handler.js';
 
 /** interface.md, "Consent states": granted → revoked; future collection stops (RevokeConsentHandler). */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class RevokeConsentController {
-  constructor(private readonly handler: RevokeConsentHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('revoke')
   @HttpCode(200)
@@ -20,7 +21,7 @@ export class RevokeConsentController {
   @ApiResponse({ status: 200, description: '`{customer_id, status: "revoked", revoked_at, purpose}`' })
   @ApiResponse({ status: 409, description: 'CONSENT_NOT_GRANTED: never granted, or already revoked' })
   async revoke(@Req() request: FastifyRequest, @Body() body: CustomerRequest) {
-    const state = await this.handler.revoke(callingAccount(request), body.customer_id);
+    const state = await this.commands.execute(new RevokeConsentCommand(callingAccount(request), body.customer_id));
     return { customer_id: body.customer_id, status: state.status, revoked_at: state.revoked_at, purpose: state.purpose };
   }
 }

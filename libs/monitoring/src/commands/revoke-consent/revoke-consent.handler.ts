@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type RevokeConsent } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationCommand, type LocationEvent, type LocationState } from '../../domain/location.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
@@ -26,21 +26,47 @@ export const stopCollection = command<StopCollection, LocationState, LocationEve
   onConflict: { retry: 50 },
 });
 
+export class RecordRevocationCommand extends PipelineCommand<RevokeConsent, ConsentState, ConsentEvent> {}
+
+@CommandHandler(RecordRevocationCommand)
+export class RecordRevocationHandler extends PipelineHandler<RevokeConsent, ConsentState, ConsentEvent> {
+  protected readonly definition = revokeConsent;
+}
+
+export class StopCollectionCommand extends PipelineCommand<StopCollection, LocationState, LocationEvent> {}
+
+@CommandHandler(StopCollectionCommand)
+export class StopCollectionHandler extends PipelineHandler<StopCollection, LocationState, LocationEvent, { codec: LocationCodec }> {
+  protected readonly definition = stopCollection;
+}
+
+export type RevokedConsent = Extract<ConsentState, { status: 'revoked' }>;
+
+/** POST /v2/consent/revoke. */
+export class RevokeConsentCommand extends Command<RevokedConsent> {
+  constructor(
+    readonly accountId: string,
+    readonly customerId: string,
+  ) {
+    super();
+  }
+}
+
 /**
- * Revoke, then stop collection (interface.md, "Consent states": future
+ * The process: revoke, then stop collection (interface.md, "Consent states": future
  * collection stops). The answer waits for the CollectionStopped marker in the
  * location stream: once it is given, no ping append that read the old
  * consent can succeed, because such an append expects a revision from before
  * the marker (ADR 12).
  */
-@Injectable()
-export class RevokeConsentHandler {
-  constructor(private readonly commands: CommandPipeline) {}
+@CommandHandler(RevokeConsentCommand)
+export class RevokeConsentHandler implements ICommandHandler<RevokeConsentCommand, RevokedConsent> {
+  constructor(private readonly commands: CommandBus) {}
 
-  async revoke(accountId: string, customerId: string): Promise<Extract<ConsentState, { status: 'revoked' }>> {
-    const { state } = await this.commands.run(revokeConsent, { type: 'RevokeConsent', account_id: accountId, customer_id: customerId });
+  async execute({ accountId, customerId }: RevokeConsentCommand): Promise<RevokedConsent> {
+    const { state } = await this.commands.execute(new RecordRevocationCommand({ type: 'RevokeConsent', account_id: accountId, customer_id: customerId }));
     if (state.status !== 'revoked') throw new Error('a revoke left the consent not revoked');
-    await this.commands.run(stopCollection, { type: 'StopCollection', account_id: accountId, customer_id: customerId });
+    await this.commands.execute(new StopCollectionCommand({ type: 'StopCollection', account_id: accountId, customer_id: customerId }));
     return state;
   }
 }

@@ -1,5 +1,7 @@
-import type { CommandPipeline } from '../../../../platform/src/index.js';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CommandPipeline } from '../../../../platform/src/index.js';
 import { consentDecider, consentStream, type ConsentState } from '../../domain/consent.js';
+import { consentStatusView } from './consent-status.view.js';
 
 /**
  * A customer's consent, folded from its stream as a command would see it:
@@ -10,4 +12,23 @@ import { consentDecider, consentStream, type ConsentState } from '../../domain/c
 export async function readConsent(commands: CommandPipeline, accountId: string, customerId: string): Promise<ConsentState> {
   const { state } = await commands.read({ decider: consentDecider }, consentStream(accountId, customerId));
   return state;
+}
+
+/** GET /v2/consent/status?customer_id=. */
+export class GetConsentStatusQuery extends Query<ReturnType<typeof consentStatusView>> {
+  constructor(
+    readonly accountId: string,
+    readonly customerId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetConsentStatusQuery)
+export class GetConsentStatusHandler implements IQueryHandler<GetConsentStatusQuery> {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  async execute({ accountId, customerId }: GetConsentStatusQuery) {
+    return consentStatusView(customerId, await readConsent(this.commands, accountId, customerId));
+  }
 }

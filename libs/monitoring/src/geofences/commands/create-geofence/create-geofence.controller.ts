@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../calling-account.js';
 import { MAX_FENCES_PER_ACCOUNT, parseFenceGeometry } from '../../domain/geofence.js';
-import { CreateGeofenceHandler } from './create-geofence.handler.js';
+import { CreateGeofenceCommand } from './create-geofence.handler.js';
 import { CreateGeofenceRequest } from './create-geofence.request.js';
 
 /** interface.md, "Identity, consent, monitoring": a geofence; pings that land inside it emit geofence_breach. */
@@ -12,7 +13,7 @@ import { CreateGeofenceRequest } from './create-geofence.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/geofence')
 export class CreateGeofenceController {
-  constructor(private readonly handler: CreateGeofenceHandler) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('create')
   @HttpCode(201)
@@ -37,6 +38,6 @@ export class CreateGeofenceController {
   @ApiResponse({ status: 503, description: 'ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter)' })
   create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest) {
     const geometry = parseFenceGeometry(body);
-    return this.handler.create(callingAccount(request), { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null });
+    return this.commands.execute(new CreateGeofenceCommand(callingAccount(request), { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null }));
   }
 }

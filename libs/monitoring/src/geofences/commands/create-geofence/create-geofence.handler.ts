@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { command, CommandPipeline } from '../../../../../platform/src/index.js';
 import { IsochroneService } from '../../../../../routing/src/index.js';
@@ -51,15 +51,25 @@ export interface NewGeofence {
   loan_id: string | null;
 }
 
-/** POST /v2/geofence/create: names the new fence and answers it as the index covers it. */
-@Injectable()
-export class CreateGeofenceHandler {
+/** POST /v2/geofence/create. */
+export class CreateGeofenceCommand extends Command<GeofenceView> {
+  constructor(
+    readonly accountId: string,
+    readonly fence: NewGeofence,
+  ) {
+    super();
+  }
+}
+
+/** Names the new fence, runs `createGeofence` through the pipeline, and answers the fence as the index covers it. */
+@CommandHandler(CreateGeofenceCommand)
+export class CreateGeofenceHandler implements ICommandHandler<CreateGeofenceCommand, GeofenceView> {
   constructor(
     private readonly commands: CommandPipeline,
     private readonly index: FenceIndex,
   ) {}
 
-  async create(accountId: string, fence: NewGeofence): Promise<GeofenceView> {
+  async execute({ accountId, fence }: CreateGeofenceCommand): Promise<GeofenceView> {
     const fenceId = `gf_${randomUUID().replaceAll('-', '')}`;
     const { events } = await this.commands.run(createGeofence, { type: 'CreateGeofence', account_id: accountId, fence_id: fenceId, ...fence });
     const created = events[0] as GeofenceCreated;

@@ -1,17 +1,18 @@
 import { Controller, Delete, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../../platform/src/index.js';
+import { AccountOnly } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../calling-account.js';
 import { FENCE_ID, GeofenceNotFoundError } from '../../domain/geofence.js';
-import { deleteGeofence } from './delete-geofence.handler.js';
+import { DeleteGeofenceCommand } from './delete-geofence.handler.js';
 
 /** Not in interface.md: a lender must be able to stop a fence (decided in the README, "Geofences"). */
 @ApiTags('geofences')
 @ApiSecurity('api_key')
 @Controller('v2/geofence')
 export class DeleteGeofenceController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Delete(':id')
   @AccountOnly()
@@ -20,7 +21,7 @@ export class DeleteGeofenceController {
   @ApiResponse({ status: 404, description: 'GEOFENCE_NOT_FOUND: no such active fence under your account (deleting twice is a 404)' })
   async delete(@Req() request: FastifyRequest, @Param('id') id: string) {
     if (!FENCE_ID.test(id)) throw new GeofenceNotFoundError(id);
-    const { state } = await this.commands.run(deleteGeofence, { type: 'DeleteGeofence', account_id: callingAccount(request), fence_id: id });
+    const { state } = await this.commands.execute(new DeleteGeofenceCommand({ type: 'DeleteGeofence', account_id: callingAccount(request), fence_id: id }));
     if (state.status !== 'deleted') throw new Error('a delete left the geofence not deleted');
     return { id, deleted: true, deleted_at: state.deleted_at };
   }

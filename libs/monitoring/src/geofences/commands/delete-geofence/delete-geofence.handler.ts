@@ -1,4 +1,5 @@
-import { command } from '../../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../../platform/src/index.js';
 import { geofenceDecider, geofenceStream, type GeofenceCommand, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
 import { GeofenceFeed } from '../../geofence-feed.js';
 import { GEOFENCES_READ_MODEL } from '../../geofence-view.js';
@@ -20,3 +21,10 @@ export const deleteGeofence = command<DeleteGeofence, GeofenceState, GeofenceEve
     { readModel: GEOFENCES_READ_MODEL.name, soft: true },
   ],
 });
+
+export class DeleteGeofenceCommand extends PipelineCommand<DeleteGeofence, GeofenceState, GeofenceEvent> {}
+
+@CommandHandler(DeleteGeofenceCommand)
+export class DeleteGeofenceHandler extends PipelineHandler<DeleteGeofence, GeofenceState, GeofenceEvent> {
+  protected readonly definition = deleteGeofence;
+}

@@ -1,22 +1,23 @@
 import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../calling-account.js';
-import { GetGeofenceHandler } from './get-geofence.handler.js';
+import { GetGeofenceQuery } from './get-geofence.handler.js';
 
 /** Not in interface.md; the lender reads back what it defined. */
 @ApiTags('geofences')
 @ApiSecurity('api_key')
 @Controller('v2/geofence')
 export class GetGeofenceController {
-  constructor(private readonly handler: GetGeofenceHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get(':id')
   @AccountOnly()
   @ApiOperation({ summary: 'One active geofence, as POST /v2/geofence/create answered it' })
   @ApiResponse({ status: 404, description: 'GEOFENCE_NOT_FOUND: unknown, deleted, or another account’s' })
   get(@Req() request: FastifyRequest, @Param('id') id: string) {
-    return this.handler.get(callingAccount(request), id);
+    return this.queries.execute(new GetGeofenceQuery(callingAccount(request), id));
   }
 }

@@ -1,18 +1,28 @@
-import { Injectable } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandPipeline } from '../../../../../platform/src/index.js';
 import { FENCE_ID, geofenceDecider, geofenceStream, GeofenceNotFoundError } from '../../domain/geofence.js';
 import { FenceIndex } from '../../fence-index.js';
 import { geofenceView, type GeofenceView } from '../../geofence-view.js';
 
-/** GET /v2/geofence/{id}: from the fence's own stream, so a fence is readable as soon as its creation is acknowledged. */
-@Injectable()
-export class GetGeofenceHandler {
+/** GET /v2/geofence/{id}. */
+export class GetGeofenceQuery extends Query<GeofenceView> {
+  constructor(
+    readonly accountId: string,
+    readonly fenceId: string,
+  ) {
+    super();
+  }
+}
+
+/** From the fence's own stream, so a fence is readable as soon as its creation is acknowledged. */
+@QueryHandler(GetGeofenceQuery)
+export class GetGeofenceHandler implements IQueryHandler<GetGeofenceQuery> {
   constructor(
     private readonly commands: CommandPipeline,
     private readonly index: FenceIndex,
   ) {}
 
-  async get(accountId: string, fenceId: string): Promise<GeofenceView> {
+  async execute({ accountId, fenceId }: GetGeofenceQuery): Promise<GeofenceView> {
     if (!FENCE_ID.test(fenceId)) throw new GeofenceNotFoundError(fenceId);
     const { state } = await this.commands.read({ decider: geofenceDecider }, geofenceStream(accountId, fenceId));
     if (state.status !== 'active') throw new GeofenceNotFoundError(fenceId);

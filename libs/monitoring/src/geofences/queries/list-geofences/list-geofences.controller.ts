@@ -1,9 +1,10 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../calling-account.js';
-import { ListGeofencesHandler } from './list-geofences.handler.js';
+import { ListGeofencesQuery } from './list-geofences.handler.js';
 import { LIST_DEFAULT_LIMIT, ListGeofencesRequest } from './list-geofences.request.js';
 
 /** Not in interface.md; the account's active fences from the `geofences` read model, newest first. */
@@ -11,13 +12,13 @@ import { LIST_DEFAULT_LIMIT, ListGeofencesRequest } from './list-geofences.reque
 @ApiSecurity('api_key')
 @Controller('v2/geofence')
 export class ListGeofencesController {
-  constructor(private readonly handler: ListGeofencesHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @AccountOnly()
   @ApiOperation({ summary: "The account's active geofences, newest first" })
   @ApiResponse({ status: 200, description: '`{items: [geofence…], next_cursor}`' })
   list(@Req() request: FastifyRequest, @Query() query: ListGeofencesRequest) {
-    return this.handler.list(callingAccount(request), { customer_id: query.customer_id, limit: query.limit ?? LIST_DEFAULT_LIMIT, cursor: query.cursor });
+    return this.queries.execute(new ListGeofencesQuery(callingAccount(request), { customer_id: query.customer_id, limit: query.limit ?? LIST_DEFAULT_LIMIT, cursor: query.cursor }));
   }
 }

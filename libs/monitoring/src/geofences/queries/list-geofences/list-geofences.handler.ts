@@ -1,13 +1,29 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { collectionName, READ_STORE, type ReadStore } from '../../../../../platform/src/index.js';
 import { GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, viewOfDoc, type GeofenceDoc, type GeofenceView } from '../../geofence-view.js';
 
-/** GET /v2/geofence: the `geofences` read model, which follows the log within milliseconds; newest first. */
-@Injectable()
-export class ListGeofencesHandler {
+export interface GeofencePage {
+  items: GeofenceView[];
+  next_cursor: string | null;
+}
+
+/** GET /v2/geofence. */
+export class ListGeofencesQuery extends Query<GeofencePage> {
+  constructor(
+    readonly accountId: string,
+    readonly filter: { customer_id?: string; limit: number; cursor?: string },
+  ) {
+    super();
+  }
+}
+
+/** The `geofences` read model, which follows the log within milliseconds; newest first. */
+@QueryHandler(ListGeofencesQuery)
+export class ListGeofencesHandler implements IQueryHandler<ListGeofencesQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async list(accountId: string, query: { customer_id?: string; limit: number; cursor?: string }): Promise<{ items: GeofenceView[]; next_cursor: string | null }> {
+  async execute({ accountId, filter: query }: ListGeofencesQuery): Promise<GeofencePage> {
     const collection = await this.readStore.collection<GeofenceDoc>(collectionName(GEOFENCES_READ_MODEL), GEOFENCE_READ_INDEXES);
     const page = await collection.find({
       index: query.customer_id === undefined ? 'by_account' : 'by_account_customer',

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import { SERVICE_AREA_MAX_CELLS, SERVICE_AREA_MAX_COMPUTED_CELLS } from '../../domain/service-area.js';
-import { serviceArea } from './service-area.handler.js';
+import { ServiceAreaQuery } from './service-area.handler.js';
 import { ServiceAreaRequest } from './service-area.request.js';
 
 /** interface.md, "Identity, consent, monitoring": an H3 cell-cover service area. Pure computation: nothing is stored. */
@@ -9,6 +10,8 @@ import { ServiceAreaRequest } from './service-area.request.js';
 @ApiSecurity('api_key')
 @Controller('v2')
 export class ServiceAreaController {
+  constructor(private readonly queries: QueryBus) {}
+
   @Post('service-area')
   @HttpCode(200)
   @ApiOperation({
@@ -20,6 +23,6 @@ export class ServiceAreaController {
   @ApiResponse({ status: 200, description: '`{resolution, containment, compact, cell_count, cells: [hex code…], h3_cells: [H3 index…]}` in the same order' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field, or SERVICE_AREA_TOO_LARGE' })
   cover(@Body() body: ServiceAreaRequest) {
-    return serviceArea(body);
+    return this.queries.execute(new ServiceAreaQuery(body));
   }
 }

@@ -1,4 +1,5 @@
-import type { RecordedEvent } from '../../../platform/src/index.js';
+import { hash } from 'node:crypto';
+import type { RecordedEvent } from '../event-store/event-store.port.js';
 
 /** The part of a decider a replay needs: the same initial state and evolve the command pipeline folds with. */
 export interface Fold<State, Event> {
@@ -9,11 +10,11 @@ export interface Fold<State, Event> {
 /**
  * What one bounded context offers to the as-of replay (docs/adr/0023): which
  * streams belong to an account, when each event happened, the decider that
- * folds a stream, and how the folded streams are shown. The registry folds
- * every stream's events up to the instant asked for and hands the states to
- * `view`; a context joins by exporting one contributor built with
- * `streamContributor` and adding it to `AS_OF_CONTRIBUTORS` (or registering
- * it on the `AsOfRegistry` its module provides).
+ * folds a stream, and how the folded streams are shown. The compliance
+ * context folds every stream's events up to the instant asked for and hands
+ * the states to `view`; a context joins by declaring its contributions
+ * (built with `streamContributor`) in its manifest's `asOf`, and compliance
+ * iterates the manifests of the process.
  */
 export interface AsOfContributor {
   /** The key of this context's part in the answer (`account`, `keys`, `loans`, …). */
@@ -95,4 +96,9 @@ export function firstTime(event: RecordedEvent, fields: readonly string[]): stri
   const data = event.data as Record<string, unknown>;
   for (const field of fields) if (typeof data[field] === 'string') return data[field];
   return undefined;
+}
+
+/** E-mail addresses appear as SHA-256 of the trimmed, lower-cased address: the auditor can match a known address, the replay discloses none. */
+export function hashEmail(email: string): string {
+  return hash('sha256', email.trim().toLowerCase(), 'hex');
 }

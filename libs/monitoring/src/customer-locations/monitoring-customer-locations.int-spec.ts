@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventStore, EventRegistry, type NewEvent } from '../../../../platform/src/index.js';
-import { consentStream } from '../../domain/consent.js';
-import { locationStream, type LocationEvent } from '../../domain/location.js';
-import { monitoringEventTypes } from '../../event-types.js';
-import { LocationEvidenceReader, type LocationOpener } from './location-evidence.handler.js';
+import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry, type NewEvent } from '../../../platform/src/index.js';
+import { consentStream } from '../domain/consent.js';
+import { locationStream, type LocationEvent } from '../domain/location.js';
+import { monitoringEventTypes } from '../event-types.js';
+import { MonitoringCustomerLocations, type LocationOpener } from './monitoring-customer-locations.js';
 
 /** Stands in for the customer's data key: "sealed" is base64 JSON, and a shredded customer's events open to nothing. */
 const shredded = new Set<string>();
@@ -23,11 +23,13 @@ const ping = (customer: string, recorded_at: string, lat: number): NewEvent => (
 });
 const granted = (customer: string): NewEvent => ({ type: 'ConsentGranted', data: { account_id: 'acct_a', customer_id: customer, purpose: 'unspecified', scope: ['location'], granted_at: '2026-11-01T00:00:00.000Z' }, metadata: { schema_version: 1 } });
 
-describe('recorded pings as evidence for another context', () => {
+describe('the customer-location port: recorded pings in a window', () => {
   it('answers the pings in the window, newest first, only while consent is granted and the key exists', async () => {
-    const events = await EmbeddedEventStore.open(mkdtempSync(path.join(tmpdir(), 'location-evidence-')));
+    const dir = mkdtempSync(path.join(tmpdir(), 'customer-locations-'));
+    const events = await EmbeddedEventStore.open(path.join(dir, 'events'));
+    const readStore = await EmbeddedReadStore.open(path.join(dir, 'read-models'));
     try {
-      const reader = new LocationEvidenceReader(events, new EventRegistry().register(...monitoringEventTypes), opener);
+      const reader = new MonitoringCustomerLocations(events, new EventRegistry().register(...monitoringEventTypes), readStore, opener, { of: (account, customer) => `${account}:${customer}` });
       const since = new Date('2026-11-10T00:00:00.000Z');
       expect(await reader.recordedPings('acct_a', 'c1', since, 100)).toEqual({ consent: 'not_granted' });
 
@@ -53,6 +55,7 @@ describe('recorded pings as evidence for another context', () => {
       await events.append(consentStream('acct_a', 'c1'), [{ type: 'ConsentRevoked', data: { account_id: 'acct_a', customer_id: 'c1', revoked_at: '2026-11-14T00:00:00.000Z' }, metadata: { schema_version: 1 } }], 0n);
       expect(await reader.recordedPings('acct_a', 'c1', since, 100)).toEqual({ consent: 'not_granted' });
     } finally {
+      await readStore.close();
       await events.close();
     }
   });

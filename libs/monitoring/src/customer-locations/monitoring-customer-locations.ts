@@ -1,0 +1,208 @@
+import {
+  checkpointName,
+  collectionName,
+  StreamNotFoundError,
+  type EventRegistry,
+  type EventStore,
+  type ReadCollection,
+  type ReadStore,
+  type RecordedEvent,
+} from '../../../platform/src/index.js';
+import { consentStream, evolveConsent, initialConsentState, type ConsentEvent, type ConsentGranted, type ConsentState } from '../domain/consent.js';
+import { locationStream, type LocationEvent, type PingRecorded } from '../domain/location.js';
+import type { CustomerPseudonyms } from '../location-stream/customer-pseudonyms.js';
+import type {
+  CustomerConsent,
+  CustomerLocationChange,
+  CustomerLocationChangeKind,
+  CustomerLocationFeed,
+  CustomerLocations,
+  CustomerSighting,
+  KnownPosition,
+  RecordedPings,
+} from '../public/customer-locations.port.js';
+import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc } from '../queries/get-drift/drift-state.read-model.js';
+
+/** Opens a stored location event with its customer's data key (LocationSealing); undefined once the key is destroyed. */
+export interface LocationOpener {
+  open(event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>): Promise<LocationEvent | undefined>;
+}
+
+/** Location events read per page, newest first. */
+const PAGE = 500;
+const PSEUDONYM_CACHE_LIMIT = 200_000;
+const OPENED_CACHE_LIMIT = 200_000;
+
+/** What each kind of change is made of: the streams and stored types a follower reads for it. */
+const SOURCES: Record<CustomerLocationChangeKind, { streamPrefix: string; types: readonly string[] }> = {
+  position: { streamPrefix: 'location-', types: ['PingRecorded'] },
+  drift: { streamPrefix: 'location-', types: ['DriftStarted', 'DriftEnded'] },
+  erased: { streamPrefix: 'consent-', types: ['CustomerDataErased'] },
+  consent: { streamPrefix: 'consent-', types: ['ConsentGranted', 'ConsentRevoked'] },
+};
+
+/**
+ * The monitoring context's implementation of its CustomerLocations port.
+ * Consent and recorded pings are read from the customer's own streams (short,
+ * and read once per request); the last known position from the drift_state
+ * read model, opened with the customer's key.
+ */
+export class MonitoringCustomerLocations implements CustomerLocations {
+  private collection?: Promise<ReadCollection<DriftStateDoc>>;
+  /** Pseudonyms are a keyed hash of (account, customer) and never change: computed once per customer (a book is read whole, often). */
+  private readonly pseudonymCache = new Map<string, string>();
+  /**
+   * Positions already opened, by pseudonym, valid while the read model still
+   * holds the very sealed value they were opened from: a new ping replaces
+   * the value, and an erasure deletes the document (after destroying the key),
+   * so nothing erased is answered from here. Opening is most of a sighting's
+   * cost (an AES-GCM context per customer key); a book assessed again reads
+   * only the documents.
+   */
+  private readonly opened = new Map<string, { sealed: string; position: KnownPosition }>();
+
+  readonly changes: CustomerLocationFeed;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+    private readonly readStore: ReadStore,
+    private readonly sealing: LocationOpener,
+    private readonly pseudonyms: Pick<CustomerPseudonyms, 'of'>,
+  ) {
+    this.changes = {
+      source: (kinds) => ({
+        streamPrefixes: [...new Set(kinds.map((kind) => SOURCES[kind].streamPrefix))],
+        handles: [...new Set(kinds.flatMap((kind) => SOURCES[kind].types))],
+      }),
+      decode: (event) => this.decode(event),
+      lastKnownCheckpoint: checkpointName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION }),
+    };
+  }
+
+  async consent(accountId: string, customerId: string): Promise<CustomerConsent> {
+    const state = await this.consentState(accountId, customerId);
+    if (state.status === 'none') return { status: 'none', purpose: null, scope: [], granted_at: null, revoked_at: null };
+    return { status: state.status, purpose: state.purpose, scope: state.scope, granted_at: state.granted_at, revoked_at: state.status === 'revoked' ? state.revoked_at : null };
+  }
+
+  async lastKnown(accountId: string, customerId: string): Promise<CustomerSighting> {
+    const collection = await (this.collection ??= this.readStore.collection<DriftStateDoc>(collectionName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION })));
+    const pseudonym = this.pseudonymOf(accountId, customerId);
+    const doc = await collection.get(pseudonym);
+    if (!doc) {
+      this.opened.delete(pseudonym);
+      return { position: null, drifting: false };
+    }
+    let position: KnownPosition | null = null;
+    const cached = this.opened.get(doc.pseudonym);
+    if (doc.latest_ping && cached?.sealed === doc.latest_ping.sealed) {
+      position = cached.position;
+    } else if (doc.latest_ping) {
+      const opened = (await this.sealing.open({
+        type: 'PingRecorded',
+        streamName: locationStream(accountId, customerId),
+        data: { account_id: accountId, customer_id: customerId, key_id: doc.latest_ping.key_id, sealed: doc.latest_ping.sealed, recorded_at: doc.latest_ping.recorded_at },
+      })) as PingRecorded | undefined;
+      if (opened) {
+        position = { lat: opened.data.lat, lng: opened.data.lng, accuracy_m: opened.data.accuracy_m ?? null, recorded_at: doc.latest_ping.recorded_at };
+        if (this.opened.size >= OPENED_CACHE_LIMIT) this.opened.clear();
+        this.opened.set(doc.pseudonym, { sealed: doc.latest_ping.sealed, position });
+      }
+    }
+    return { position, drifting: doc.drifting === true };
+  }
+
+  /**
+   * Only while location consent is granted, opened with the customer's key
+   * (after an erasure there is nothing to open), newest first. Reads the
+   * location stream backwards: it is the customer's own, short of a very
+   * active phone, and this runs once per verification.
+   */
+  async recordedPings(accountId: string, customerId: string, since: Date, limit: number): Promise<RecordedPings> {
+    if ((await this.consentState(accountId, customerId)).status !== 'granted') return { consent: 'not_granted' };
+    const cutoff = since.toISOString();
+    const pings: KnownPosition[] = [];
+    const stream = locationStream(accountId, customerId);
+    let before: bigint | undefined;
+    for (;;) {
+      const page = await this.page(stream, before);
+      for (const stored of page) {
+        if (stored.type !== 'PingRecorded') continue;
+        // Clear on every stored ping: pages older than the window need not be opened.
+        if (typeof stored.data.recorded_at === 'string' && stored.data.recorded_at < cutoff) continue;
+        const position = await this.openPing(stored);
+        if (position) pings.push(position);
+      }
+      // Pings arrive late and out of order, so a page is read whole; a page entirely before the window ends the walk.
+      const oldest = page.at(-1);
+      if (page.length < PAGE || !oldest || pings.length >= limit || page.every((event) => typeof event.data.recorded_at === 'string' && event.data.recorded_at < cutoff)) break;
+      before = oldest.revision;
+    }
+    pings.sort((a, b) => b.recorded_at.localeCompare(a.recorded_at));
+    return { consent: 'granted', pings: pings.slice(0, limit) };
+  }
+
+  private async decode(event: RecordedEvent): Promise<CustomerLocationChange | undefined> {
+    const data = event.data as { account_id?: unknown; customer_id?: unknown };
+    if (typeof data.account_id !== 'string' || typeof data.customer_id !== 'string') return undefined;
+    const ids = { account_id: data.account_id, customer_id: data.customer_id };
+    switch (event.type) {
+      case 'PingRecorded': {
+        const position = await this.openPing(event);
+        return position && { kind: 'position', ...ids, position };
+      }
+      case 'DriftStarted':
+      case 'DriftEnded':
+        return { kind: 'drift', ...ids, drifting: event.type === 'DriftStarted' };
+      case 'CustomerDataErased':
+        return { kind: 'erased', ...ids };
+      case 'ConsentGranted':
+        return { kind: 'consent', ...ids, consent: { status: 'granted', purpose: (event.data as unknown as ConsentGranted['data']).purpose } };
+      case 'ConsentRevoked':
+        return { kind: 'consent', ...ids, consent: { status: 'revoked' } };
+      default:
+        return undefined;
+    }
+  }
+
+  /** A stored ping opened (as stored), then upcast: its position, or undefined once its key is destroyed. */
+  private async openPing(stored: RecordedEvent): Promise<KnownPosition | undefined> {
+    const opened = await this.sealing.open(stored);
+    if (!opened) return undefined;
+    const { data } = this.registry.upcast({ ...stored, data: opened.data as unknown as Record<string, unknown> }) as unknown as PingRecorded;
+    return { lat: data.lat, lng: data.lng, accuracy_m: data.accuracy_m ?? null, recorded_at: data.recorded_at };
+  }
+
+  private async consentState(accountId: string, customerId: string): Promise<ConsentState> {
+    let stored: RecordedEvent[];
+    try {
+      stored = await this.events.readStream(consentStream(accountId, customerId));
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return initialConsentState;
+      throw error;
+    }
+    return stored.map((event) => this.registry.upcast(event)).reduce((state, event) => evolveConsent(state, { type: event.type, data: event.data } as unknown as ConsentEvent), initialConsentState);
+  }
+
+  private async page(stream: string, before: bigint | undefined): Promise<RecordedEvent[]> {
+    if (before === 0n) return [];
+    try {
+      return await this.events.readStream(stream, { direction: 'backwards', maxCount: PAGE, ...(before === undefined ? {} : { fromRevision: before - 1n }) });
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+  }
+
+  private pseudonymOf(accountId: string, customerId: string): string {
+    const key = `${accountId}\u0000${customerId}`;
+    let pseudonym = this.pseudonymCache.get(key);
+    if (pseudonym === undefined) {
+      if (this.pseudonymCache.size >= PSEUDONYM_CACHE_LIMIT) this.pseudonymCache.clear();
+      pseudonym = this.pseudonyms.of(accountId, customerId);
+      this.pseudonymCache.set(key, pseudonym);
+    }
+    return pseudonym;
+  }
+}

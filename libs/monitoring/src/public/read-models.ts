@@ -1,0 +1,4 @@
+// What projections/drift-state needs to build the drift_state read model: its name, version, document and the
+// stored form of a sealed event it copies. Other contexts read positions through the CustomerLocations port.
+export { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc, type SealedPart } from '../queries/get-drift/drift-state.read-model.js';
+export type { SealedLocationData } from '../location-stream/location-sealing.js';
