@@ -3,8 +3,6 @@ import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nest
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
-import { ShareCodeNotFoundError } from '../../domain/errors.js';
-import { ShareDirectory } from '../../shares.read-model.js';
 import { signedInAccount } from '../../signed-in.js';
 import { CancelShareCodeCommand } from './cancel-share-code.handler.js';
 
@@ -15,10 +13,7 @@ const SHARE_ID = /^shr_[0-9a-f]{32}$/;
 @ApiSecurity('api_key')
 @Controller('v2/locator')
 export class CancelShareCodeController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly shares: ShareDirectory,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Delete('share-token/:shareId')
   @HttpCode(200)
@@ -32,11 +27,6 @@ export class CancelShareCodeController {
   async cancel(@Req() request: FastifyRequest, @Param('shareId') shareId: string) {
     const owner = signedInAccount(request);
     if (!SHARE_ID.test(shareId)) throw new InvalidParamError('shareId is a share id (shr_ and 32 hex digits)', 'shareId');
-    const doc = await this.shares.byId(shareId);
-    if (!doc || doc.owner_account_id !== owner) throw new ShareCodeNotFoundError();
-    const { events } = await this.commands.execute(new CancelShareCodeCommand({ type: 'CancelShareCode', share_id: shareId, actor_account_id: owner, stream: doc.stream }));
-    const cancelled = events.find((event) => event.type === 'LocatorShareCodeCancelled');
-    if (!cancelled) throw new Error('a cancellation appended no LocatorShareCodeCancelled');
-    return { share_id: shareId, cancelled: true, cancelled_at: cancelled.data.cancelled_at };
+    return this.commands.execute(new CancelShareCodeCommand(owner, shareId));
   }
 }

@@ -1,5 +1,7 @@
-import { CommandHandler } from '@nestjs/cqrs';
-import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { ShareCodeNotFoundError } from '../../domain/errors.js';
+import { ShareDirectory } from '../../shares.read-model.js';
 import { shareDecider, type CancelShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 
 /** A code's cancellation, on its share's stream (found through the read model by share id). */
@@ -16,9 +18,30 @@ export const cancelShareCode = command<CancelShareCodeInput, ShareState, ShareEv
   awaits: ['locator_shares'],
 });
 
-export class CancelShareCodeCommand extends PipelineCommand<CancelShareCodeInput, ShareState, ShareEvent> {}
+/** The owner's cancellation of one of their codes, by share id. */
+export class CancelShareCodeCommand extends Command<{ share_id: string; cancelled: true; cancelled_at: string }> {
+  constructor(
+    readonly ownerAccountId: string,
+    readonly shareId: string,
+  ) {
+    super();
+  }
+}
 
+/** Finds the code's stream through the read model (another owner's code is as unknown as a made-up id), then runs the declaration. */
 @CommandHandler(CancelShareCodeCommand)
-export class CancelShareCodeHandler extends PipelineHandler<CancelShareCodeInput, ShareState, ShareEvent> {
-  protected readonly definition = cancelShareCode;
+export class CancelShareCodeHandler implements ICommandHandler<CancelShareCodeCommand> {
+  constructor(
+    private readonly pipeline: CommandPipeline,
+    private readonly shares: ShareDirectory,
+  ) {}
+
+  async execute({ ownerAccountId: owner, shareId }: CancelShareCodeCommand): Promise<{ share_id: string; cancelled: true; cancelled_at: string }> {
+    const doc = await this.shares.byId(shareId);
+    if (!doc || doc.owner_account_id !== owner) throw new ShareCodeNotFoundError();
+    const { events } = await this.pipeline.run(cancelShareCode, { type: 'CancelShareCode', share_id: shareId, actor_account_id: owner, stream: doc.stream });
+    const cancelled = events.find((event) => event.type === 'LocatorShareCodeCancelled');
+    if (!cancelled) throw new Error('a cancellation appended no LocatorShareCodeCancelled');
+    return { share_id: shareId, cancelled: true, cancelled_at: cancelled.data.cancelled_at };
+  }
 }

@@ -4,7 +4,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { MAX_LIVE_CODES, SHARE_CODE_TTL_S } from '../../domain/share.js';
-import { ShareCodes } from '../../share-codes.js';
 import { signedInAccount } from '../../signed-in.js';
 import { IssueShareCodeCommand } from './issue-share-code.handler.js';
 import { IssueShareCodeRequest } from './issue-share-code.request.js';
@@ -14,10 +13,7 @@ import { IssueShareCodeRequest } from './issue-share-code.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/locator')
 export class IssueShareCodeController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly codes: ShareCodes,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('share-token')
   @HttpCode(201)
@@ -34,20 +30,6 @@ export class IssueShareCodeController {
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED: sign in as a person' })
   @ApiResponse({ status: 409, description: `SHARE_CODE_LIMIT_REACHED: ${MAX_LIVE_CODES} unused codes are live` })
   async issue(@Req() request: FastifyRequest, @Body() body: IssueShareCodeRequest = {}) {
-    const owner = signedInAccount(request);
-    const { code, share_id } = this.codes.mint();
-    const { state } = await this.commands.execute(
-      new IssueShareCodeCommand({
-        type: 'IssueShareCode',
-        share_id,
-        owner_account_id: owner,
-        code_digest: await this.codes.digest(code),
-        share_for_s: body.share_for_s ?? null,
-        label: body.label ?? null,
-        live_codes: 0,
-      }),
-    );
-    if (state.status !== 'issued') throw new Error('issuing a share code left no issued code');
-    return { share_id, code, expires_at: state.offer.code_expires_at, ttl_s: SHARE_CODE_TTL_S, share_for_s: state.offer.share_for_s, label: state.offer.label };
+    return this.commands.execute(new IssueShareCodeCommand(signedInAccount(request), body.share_for_s ?? null, body.label ?? null));
   }
 }

@@ -1,6 +1,7 @@
-import { CommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
-import { MAX_LIVE_CODES, shareDecider, shareStream, type IssueShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, command, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
+import { MAX_LIVE_CODES, SHARE_CODE_TTL_S, shareDecider, shareStream, type IssueShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
+import { ShareCodes } from '../../share-codes.js';
 import { ShareDirectory } from '../../shares.read-model.js';
 
 /** POST /v2/locator/share-token: a new single-use code on a stream of its own (named by the code's keyed digest). */
@@ -17,9 +18,47 @@ export const issueShareCode = command<IssueShareCode, ShareState, ShareEvent, { 
   awaits: ['locator_shares'],
 });
 
-export class IssueShareCodeCommand extends PipelineCommand<IssueShareCode, ShareState, ShareEvent> {}
+export interface IssuedShareCode {
+  share_id: string;
+  /** Shown once: only its keyed digest is stored. */
+  code: string;
+  expires_at: string;
+  ttl_s: number;
+  share_for_s: number | null;
+  label: string | null;
+}
 
+/** A new code of the signed-in owner, optionally limiting the pairing it becomes and labelled. */
+export class IssueShareCodeCommand extends Command<IssuedShareCode> {
+  constructor(
+    readonly ownerAccountId: string,
+    readonly shareForS: number | null,
+    readonly label: string | null,
+  ) {
+    super();
+  }
+}
+
+/** Mints the code and its id, runs the declaration on the stream its digest names. */
 @CommandHandler(IssueShareCodeCommand)
-export class IssueShareCodeHandler extends PipelineHandler<IssueShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }> {
-  protected readonly definition = issueShareCode;
+export class IssueShareCodeHandler implements ICommandHandler<IssueShareCodeCommand> {
+  constructor(
+    private readonly pipeline: CommandPipeline,
+    private readonly codes: ShareCodes,
+  ) {}
+
+  async execute({ ownerAccountId, shareForS, label }: IssueShareCodeCommand): Promise<IssuedShareCode> {
+    const { code, share_id } = this.codes.mint();
+    const { state } = await this.pipeline.run(issueShareCode, {
+      type: 'IssueShareCode',
+      share_id,
+      owner_account_id: ownerAccountId,
+      code_digest: await this.codes.digest(code),
+      share_for_s: shareForS,
+      label,
+      live_codes: 0,
+    });
+    if (state.status !== 'issued') throw new Error('issuing a share code left no issued code');
+    return { share_id, code, expires_at: state.offer.code_expires_at, ttl_s: SHARE_CODE_TTL_S, share_for_s: state.offer.share_for_s, label: state.offer.label };
+  }
 }

@@ -3,12 +3,8 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
-import { AccountNames } from '../../account-names.js';
-import { ShareCodeInvalidError } from '../../domain/errors.js';
 import { MAX_VIEWERS, MAX_WATCHING } from '../../domain/share.js';
-import { ShareCodes } from '../../share-codes.js';
 import { signedInAccount } from '../../signed-in.js';
-import { RedeemAttempts } from './redeem-attempts.js';
 import { RedeemShareCodeCommand } from './redeem-share-code.handler.js';
 import { RedeemShareCodeRequest } from './redeem-share-code.request.js';
 
@@ -17,12 +13,7 @@ import { RedeemShareCodeRequest } from './redeem-share-code.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/locator')
 export class RedeemShareCodeController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly codes: ShareCodes,
-    private readonly attempts: RedeemAttempts,
-    private readonly names: AccountNames,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('redeem')
   @HttpCode(201)
@@ -40,27 +31,6 @@ export class RedeemShareCodeController {
   @ApiResponse({ status: 409, description: `ALREADY_PAIRED (details \`{pairing_id}\`), VIEWER_LIMIT_REACHED (${MAX_VIEWERS} viewers), WATCHING_LIMIT_REACHED (${MAX_WATCHING})` })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many wrong codes from this account or IP' })
   async redeem(@Req() request: FastifyRequest, @Body() body: RedeemShareCodeRequest) {
-    const viewer = signedInAccount(request);
-    await this.attempts.check(viewer, request.ip);
-    const codeDigest = await this.codes.digest(body.code);
-    let state;
-    try {
-      ({ state } = await this.commands.execute(
-        new RedeemShareCodeCommand({
-          type: 'RedeemShareCode',
-          code_digest: codeDigest,
-          viewer_account_id: viewer,
-          existing_pairing_id: null,
-          owner_viewers: 0,
-          viewer_watching: 0,
-        }),
-      ));
-    } catch (error) {
-      if (error instanceof ShareCodeInvalidError) await this.attempts.failed(viewer, request.ip);
-      throw error;
-    }
-    if (state.status !== 'paired') throw new Error('a redemption left no pairing');
-    const target = state.offer.owner_account_id;
-    return { pairing_id: state.offer.share_id, target_id: target, target_name: this.names.of(target), paired_at: state.pairing.paired_at, expires_at: state.pairing.expires_at };
+    return this.commands.execute(new RedeemShareCodeCommand(signedInAccount(request), request.ip, body.code));
   }
 }

@@ -1,7 +1,11 @@
-import { CommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, command, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
+import { AccountNames } from '../../account-names.js';
+import { ShareCodeInvalidError } from '../../domain/errors.js';
+import { ShareCodes } from '../../share-codes.js';
 import { MAX_VIEWERS, MAX_WATCHING, shareDecider, shareStream, type RedeemShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareDirectory } from '../../shares.read-model.js';
+import { RedeemAttempts } from './redeem-attempts.js';
 
 /** POST /v2/locator/redeem: share code → pairing owner→viewer, tied to the redeemer's account. */
 export const redeemShareCode = command<RedeemShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }>({
@@ -32,9 +36,54 @@ export const redeemShareCode = command<RedeemShareCode, ShareState, ShareEvent, 
   awaits: ['locator_shares'],
 });
 
-export class RedeemShareCodeCommand extends PipelineCommand<RedeemShareCode, ShareState, ShareEvent> {}
+export interface Redemption {
+  pairing_id: string;
+  target_id: string;
+  target_name: string | null;
+  paired_at: string;
+  expires_at: string | null;
+}
 
+/** A code as typed by the signed-in viewer, from the client IP its failures are counted against. */
+export class RedeemShareCodeCommand extends Command<Redemption> {
+  constructor(
+    readonly viewerAccountId: string,
+    readonly clientIp: string,
+    readonly code: string,
+  ) {
+    super();
+  }
+}
+
+/** Throttles wrong codes (per account and IP), runs the declaration on the stream the code's digest names. */
 @CommandHandler(RedeemShareCodeCommand)
-export class RedeemShareCodeHandler extends PipelineHandler<RedeemShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }> {
-  protected readonly definition = redeemShareCode;
+export class RedeemShareCodeHandler implements ICommandHandler<RedeemShareCodeCommand> {
+  constructor(
+    private readonly pipeline: CommandPipeline,
+    private readonly codes: ShareCodes,
+    private readonly attempts: RedeemAttempts,
+    private readonly names: AccountNames,
+  ) {}
+
+  async execute({ viewerAccountId: viewer, clientIp, code }: RedeemShareCodeCommand): Promise<Redemption> {
+    await this.attempts.check(viewer, clientIp);
+    const codeDigest = await this.codes.digest(code);
+    let state;
+    try {
+      ({ state } = await this.pipeline.run(redeemShareCode, {
+        type: 'RedeemShareCode',
+        code_digest: codeDigest,
+        viewer_account_id: viewer,
+        existing_pairing_id: null,
+        owner_viewers: 0,
+        viewer_watching: 0,
+      }));
+    } catch (error) {
+      if (error instanceof ShareCodeInvalidError) await this.attempts.failed(viewer, clientIp);
+      throw error;
+    }
+    if (state.status !== 'paired') throw new Error('a redemption left no pairing');
+    const target = state.offer.owner_account_id;
+    return { pairing_id: state.offer.share_id, target_id: target, target_name: this.names.of(target), paired_at: state.pairing.paired_at, expires_at: state.pairing.expires_at };
+  }
 }

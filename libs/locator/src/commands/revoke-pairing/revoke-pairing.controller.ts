@@ -3,9 +3,7 @@ import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nest
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
-import { PairingNotFoundError } from '../../domain/errors.js';
 import type { PairingSide } from '../../domain/share.js';
-import { ShareDirectory } from '../../shares.read-model.js';
 import { signedInAccount } from '../../signed-in.js';
 import { RevokePairingCommand } from './revoke-pairing.handler.js';
 
@@ -16,10 +14,7 @@ const PAIRING_ID = /^shr_[0-9a-f]{32}$/;
 @ApiSecurity('api_key')
 @Controller('v2/locator')
 export class RevokePairingController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly shares: ShareDirectory,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Delete('viewers/:pairingId')
   @HttpCode(200)
@@ -50,12 +45,6 @@ export class RevokePairingController {
 
   private async revoke(actor: string, pairingId: string, side: PairingSide) {
     if (!PAIRING_ID.test(pairingId)) throw new InvalidParamError('pairingId is a pairing id (shr_ and 32 hex digits)', 'pairingId');
-    const doc = await this.shares.byId(pairingId);
-    const party = side === 'owner' ? doc?.owner_account_id : doc?.viewer_account_id;
-    if (!doc || party !== actor) throw new PairingNotFoundError();
-    const { events } = await this.commands.execute(new RevokePairingCommand({ type: 'RevokePairing', share_id: pairingId, actor_account_id: actor, side, stream: doc.stream }));
-    const revoked = events.find((event) => event.type === 'LocatorPairingRevoked');
-    if (!revoked) throw new Error('a revocation appended no LocatorPairingRevoked');
-    return { pairing_id: pairingId, revoked: true, revoked_at: revoked.data.revoked_at };
+    return this.commands.execute(new RevokePairingCommand(actor, pairingId, side));
   }
 }

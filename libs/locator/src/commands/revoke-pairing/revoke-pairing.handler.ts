@@ -1,6 +1,8 @@
-import { CommandHandler } from '@nestjs/cqrs';
-import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
-import { shareDecider, type RevokePairing, type ShareEvent, type ShareState } from '../../domain/share.js';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { PairingNotFoundError } from '../../domain/errors.js';
+import { shareDecider, type PairingSide, type RevokePairing, type ShareEvent, type ShareState } from '../../domain/share.js';
+import { ShareDirectory } from '../../shares.read-model.js';
 
 /** A pairing's revocation, on its share's stream (found through the read model by pairing id). */
 export type RevokePairingInput = RevokePairing & { stream: string };
@@ -20,9 +22,32 @@ export const revokePairing = command<RevokePairingInput, ShareState, ShareEvent>
   awaits: ['locator_shares'],
 });
 
-export class RevokePairingCommand extends PipelineCommand<RevokePairingInput, ShareState, ShareEvent> {}
+/** One side of a pairing ends it: the owner (`owner`) or the viewer (`viewer`). */
+export class RevokePairingCommand extends Command<{ pairing_id: string; revoked: true; revoked_at: string }> {
+  constructor(
+    readonly actorAccountId: string,
+    readonly pairingId: string,
+    readonly side: PairingSide,
+  ) {
+    super();
+  }
+}
 
+/** Finds the pairing's stream through the read model (a pairing the actor is not on that side of is not found), then runs the declaration. */
 @CommandHandler(RevokePairingCommand)
-export class RevokePairingHandler extends PipelineHandler<RevokePairingInput, ShareState, ShareEvent> {
-  protected readonly definition = revokePairing;
+export class RevokePairingHandler implements ICommandHandler<RevokePairingCommand> {
+  constructor(
+    private readonly pipeline: CommandPipeline,
+    private readonly shares: ShareDirectory,
+  ) {}
+
+  async execute({ actorAccountId: actor, pairingId, side }: RevokePairingCommand): Promise<{ pairing_id: string; revoked: true; revoked_at: string }> {
+    const doc = await this.shares.byId(pairingId);
+    const party = side === 'owner' ? doc?.owner_account_id : doc?.viewer_account_id;
+    if (!doc || party !== actor) throw new PairingNotFoundError();
+    const { events } = await this.pipeline.run(revokePairing, { type: 'RevokePairing', share_id: pairingId, actor_account_id: actor, side, stream: doc.stream });
+    const revoked = events.find((event) => event.type === 'LocatorPairingRevoked');
+    if (!revoked) throw new Error('a revocation appended no LocatorPairingRevoked');
+    return { pairing_id: pairingId, revoked: true, revoked_at: revoked.data.revoked_at };
+  }
 }

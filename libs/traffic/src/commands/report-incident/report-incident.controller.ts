@@ -1,12 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { OptionalKey } from '../../../../platform/src/index.js';
-import { metres, type HazardReported } from '../../domain/hazard.js';
-import { ReporterHash } from '../../reporter-hash.js';
-import { TrafficView } from '../../traffic-view.js';
 import { ReportIncidentCommand } from './report-incident.handler.js';
 import { ReportIncidentRequest } from './report-incident.request.js';
 
@@ -14,11 +10,7 @@ import { ReportIncidentRequest } from './report-incident.request.js';
 @ApiTags('routing')
 @Controller('v2/route/incidents')
 export class ReportIncidentController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly reporters: ReporterHash,
-    private readonly view: TrafficView,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @HttpCode(201)
@@ -34,15 +26,6 @@ export class ReportIncidentController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `kind`, `lat`, `lng` or `note`' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED' })
   async report(@Body() body: ReportIncidentRequest, @Req() request: FastifyRequest) {
-    const accountId = request.principal?.account_id;
-    const reporter = this.reporters.of(accountId ? `account:${accountId}` : request.ip);
-    const { events } = await this.commands.execute(
-      new ReportIncidentCommand({ type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), kind: body.kind, lat: body.lat, lng: body.lng, note: body.note, reporter }),
-    );
-    const reported = (events[0] as HazardReported).data;
-    // The incident it joined (or opened): the nearest live one of its kind.
-    const sameKind = this.view.board.active(new Date(reported.reported_at)).filter((incident) => incident.kind === reported.kind);
-    const distance = (incident: (typeof sameKind)[number]) => metres(incident.lat, incident.lng, reported.lat, reported.lng);
-    return sameKind.reduce((best, incident) => (distance(incident) < distance(best) ? incident : best), sameKind[0]);
+    return this.commands.execute(new ReportIncidentCommand({ kind: body.kind, lat: body.lat, lng: body.lng, note: body.note }, { accountId: request.principal?.account_id ?? null, ip: request.ip }));
   }
 }

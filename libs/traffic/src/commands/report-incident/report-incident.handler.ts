@@ -1,6 +1,8 @@
-import { CommandHandler } from '@nestjs/cqrs';
-import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
-import { hazardReportDecider, hazardStream, type HazardEvent, type HazardReportState, type ReportHazard } from '../../domain/hazard.js';
+import { randomUUID } from 'node:crypto';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { hazardReportDecider, hazardStream, metres, type HazardEvent, type HazardReported, type HazardReportState, type Incident, type ReportHazard } from '../../domain/hazard.js';
+import { ReporterHash } from '../../reporter-hash.js';
 import { TrafficView } from '../../traffic-view.js';
 
 /** POST /v2/route/incidents: one report, live on the incident board (and in routing) when this answers. */
@@ -13,9 +15,32 @@ export const reportIncident = command<ReportHazard, HazardReportState, HazardEve
   awaits: [TrafficView.readModel],
 });
 
-export class ReportIncidentCommand extends PipelineCommand<ReportHazard, HazardReportState, HazardEvent> {}
+/** A hazard report as received: the fields the decider checks, and who sent it (a valid key's account, else the client IP). */
+export class ReportIncidentCommand extends Command<Incident> {
+  constructor(
+    readonly report: Pick<ReportHazard, 'kind' | 'lat' | 'lng' | 'note'>,
+    readonly from: { accountId: string | null; ip: string },
+  ) {
+    super();
+  }
+}
 
+/** Runs the declaration under the reporter's keyed hash; answers the incident the report joined (or opened). */
 @CommandHandler(ReportIncidentCommand)
-export class ReportIncidentHandler extends PipelineHandler<ReportHazard, HazardReportState, HazardEvent> {
-  protected readonly definition = reportIncident;
+export class ReportIncidentHandler implements ICommandHandler<ReportIncidentCommand> {
+  constructor(
+    private readonly pipeline: CommandPipeline,
+    private readonly reporters: ReporterHash,
+    private readonly view: TrafficView,
+  ) {}
+
+  async execute({ report, from }: ReportIncidentCommand): Promise<Incident> {
+    const reporter = this.reporters.of(from.accountId ? `account:${from.accountId}` : from.ip);
+    const { events } = await this.pipeline.run(reportIncident, { type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), ...report, reporter });
+    const reported = (events[0] as HazardReported).data;
+    // The incident it joined (or opened): the nearest live one of its kind, at the report's own time.
+    const sameKind = this.view.board.active(new Date(reported.reported_at)).filter((incident) => incident.kind === reported.kind);
+    const distance = (incident: Incident) => metres(incident.lat, incident.lng, reported.lat, reported.lng);
+    return sameKind.reduce((best, incident) => (distance(incident) < distance(best) ? incident : best), sameKind[0]);
+  }
 }
