@@ -4,7 +4,8 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { OptionalKey } from '../../../../platform/src/index.js';
-import { metres, type HazardReported } from '../../domain/hazard.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
+import type { HazardReported } from '../../domain/hazard.js';
 import { ReporterHash } from '../../reporter-hash.js';
 import { TrafficView } from '../../traffic-view.js';
 import { ReportIncidentCommand } from './report-incident.handler.js';
@@ -42,7 +43,7 @@ export class ReportIncidentController {
     const reported = (events[0] as HazardReported).data;
     // The incident it joined (or opened): the nearest live one of its kind.
     const sameKind = this.view.board.active(new Date(reported.reported_at)).filter((incident) => incident.kind === reported.kind);
-    const distance = (incident: (typeof sameKind)[number]) => metres(incident.lat, incident.lng, reported.lat, reported.lng);
+    const distance = (incident: (typeof sameKind)[number]) => greatCircleM(incident.lat, incident.lng, reported.lat, reported.lng);
     return sameKind.reduce((best, incident) => (distance(incident) < distance(best) ? incident : best), sameKind[0]);
   }
 }
