@@ -20,6 +20,7 @@ export * from './locking/directory-lock.js';
 export * from './http/access.js';
 export * from './http/envelope.js';
 export * from './http/principal.js';
+export * from './http/calling-account.js';
 export * from './http/http-app.js';
 export * from './health/readiness.js';
 export * from './health/health.controller.js';
