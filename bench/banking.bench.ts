@@ -17,12 +17,13 @@ import {
   type CollectionLoanDoc,
   type CollectionsConsents,
 } from '../libs/banking/src/index.js';
-import { monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, haversineM, locationStream, type DriftStateDoc } from '../libs/monitoring/src/index.js';
+import { monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, locationStream, type DriftStateDoc } from '../libs/monitoring/src/index.js';
 import { MonitoringCustomerLocations } from '../libs/monitoring/src/customer-locations/monitoring-customer-locations.js';
 import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
 import { LocationSealing } from '../libs/monitoring/src/location-stream/location-sealing.js';
 import { collectionName, EventRegistry, openEventStore, openReadStore, type DataKey, type DataKeyVault } from '../libs/platform/src/index.js';
 import { toRow, type Check, type Sample, type Section } from './report.js';
+import { greatCircleM } from '../libs/platform/src/geo/geodesy.js';
 import { seededRandom as random } from '../libs/platform/src/testing/seeded-random.js';
 
 /**
@@ -125,7 +126,7 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
         await once(async () => {
           for (let i = 0; i < book.length; i++) {
             const seen = observations[i].position!;
-            sink += haversineM(book[i].anchor.lat, book[i].anchor.lng, seen.lat, seen.lng) + latLngToCell(book[i].anchor.lat, book[i].anchor.lng, 7).length;
+            sink += greatCircleM(book[i].anchor.lat, book[i].anchor.lng, seen.lat, seen.lng) + latLngToCell(book[i].anchor.lat, book[i].anchor.lng, 7).length;
           }
         }),
       );

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReferenceStore } from '../libs/places/src/index.js';
-import { haversineM, importRoads } from '../libs/routing/src/index.js';
+import { importRoads } from '../libs/routing/src/index.js';
+import { greatCircleM as haversineM } from '../libs/platform/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
 

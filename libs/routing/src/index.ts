@@ -8,6 +8,5 @@ export { MODES, MODE_ALIASES, parseMode, type Mode } from './domain/profiles.js'
 export { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from './domain/errors.js';
 export { ROUTING_ENGINE, type RoutingEngine, type EngineRouteRequest, type EngineRouteResult, type LatLng, type RouteConstraints } from './routing-engine.port.js';
 export { RoadConditionsSlot, TRAFFIC_LEVELS, trafficLevel, type RoadConditions, type RoadHazard } from './road-conditions.port.js';
-export { haversineM } from './engine/geo.js';
 export { WEATHER_CONDITIONS, type WeatherConditions } from './weather-conditions.port.js';
 export { RAIN_LIKELY_PCT, saferExtraAllowedS, SAFER_EXTRA_SHARE, SAFER_EXTRA_MIN_S, SAFER_EXTRA_MAX_S } from './routes/safer-routes.js';

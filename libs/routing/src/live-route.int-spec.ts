@@ -3,7 +3,7 @@ import { latLngToCell } from 'h3-js';
 import type { EventRegistry, EventStore, ReadStore } from '../../platform/src/index.js';
 import { bucketOf, MAX_FACTOR, MIN_FACTOR, TRAFFIC_CELL_RES, TrafficView } from '../../traffic/src/index.js';
 import { EmbeddedEngine } from './engine/embedded-engine.js';
-import { projectOnSegment } from './engine/geo.js';
+import { projectOnSegment } from '../../platform/src/geo/geodesy.js';
 import { RoadConditionsSlot, trafficLevel, type RoadHazard } from './road-conditions.port.js';
 import type { RoadNetwork } from './road-network.js';
 import { INCIDENT_NEAR_ROUTE_M, RoutePlanner } from './route-planner.js';

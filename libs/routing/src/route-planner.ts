@@ -3,7 +3,7 @@ import { parseMode, type Mode } from './domain/profiles.js';
 import type { RoadNetwork } from './road-network.js';
 import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
 import type { LandmarkSource } from './routes/landmark-narration.js';
-import { projectOnSegment } from './engine/geo.js';
+import { projectOnSegment } from '../../platform/src/geo/geodesy.js';
 import type { RoadConditionsSlot, RoadHazard } from './road-conditions.port.js';
 import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from './routing-engine.port.js';
 import { noteRain, recommendSafer } from './routes/safer-routes.js';

@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { haversineM } from './engine/geo.js';
+import { greatCircleM } from '../../platform/src/geo/geodesy.js';
 import { NoRoadNearbyError } from './domain/errors.js';
 import { buildRoute } from './routes/route-builder.js';
 import type { LatLng, RoutingEngine } from './routing-engine.port.js';
@@ -19,15 +19,15 @@ export function routingEngineContract(engine: () => RoutingEngine, pairs: () => 
     for (const [from, to] of pairs()) {
       const result = await engine().route({ points: [from, to], mode: 'driving', alternatives: 0 });
       const path = result.paths[0];
-      const straight = haversineM(from.lat, from.lng, to.lat, to.lng);
+      const straight = greatCircleM(from.lat, from.lng, to.lat, to.lng);
       expect(path.distance_m).toBeGreaterThanOrEqual(straight * 0.95);
       expect(path.distance_m).toBeLessThanOrEqual(straight * 3 + 2000);
       expect(path.duration_s).toBeGreaterThan(0);
       const leg = path.legs[0];
       const [startLng, startLat] = leg.coordinates[0];
       const [endLng, endLat] = leg.coordinates[leg.coordinates.length - 1];
-      expect(haversineM(from.lat, from.lng, startLat, startLng)).toBeLessThan(100);
-      expect(haversineM(to.lat, to.lng, endLat, endLng)).toBeLessThan(100);
+      expect(greatCircleM(from.lat, from.lng, startLat, startLng)).toBeLessThan(100);
+      expect(greatCircleM(to.lat, to.lng, endLat, endLng)).toBeLessThan(100);
       found++;
     }
     expect(found).toBe(pairs().length);

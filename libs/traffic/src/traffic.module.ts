@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { Inject, Module, Optional, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, READ_STORE, registerView, type Config, type EventStore, type ReadStore } from '../../platform/src/index.js';
+import { CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, READ_STORE, registerView, ReporterHash, type Config, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { RoadConditionsSlot, RoutingModule } from '../../routing/src/index.js';
 import { registerArrivalBody } from './arrival-body.js';
 import { RecordArrivalController } from './commands/record-arrival/record-arrival.controller.js';
@@ -16,8 +17,10 @@ import { TrafficAccuracyController } from './queries/traffic-accuracy/traffic-ac
 import { TrafficAccuracyHandler } from './queries/traffic-accuracy/traffic-accuracy.handler.js';
 import { TrafficHeatmapController } from './queries/traffic-heatmap/traffic-heatmap.controller.js';
 import { TrafficHeatmapHandler } from './queries/traffic-heatmap/traffic-heatmap.handler.js';
-import { ReporterHash } from './reporter-hash.js';
 import { TrafficView } from './traffic-view.js';
+
+/** Hazard reporters' key (ADR 25): its own, so a traffic reporter hash says nothing about a landmark reporter's. */
+const REPORTER_KEY_FILE = path.join('secrets', 'traffic-reporter.key');
 
 /**
  * The live road layer (docs/adr/0025): arrivals teach traffic, hazard reports
@@ -36,7 +39,7 @@ import { TrafficView } from './traffic-view.js';
         return view;
       },
     },
-    { provide: ReporterHash, inject: [CONFIG], useFactory: (config: Config) => ReporterHash.fromDataDir(config.dataDir) },
+    { provide: ReporterHash, inject: [CONFIG], useFactory: (config: Config) => ReporterHash.fromDataDir(config.dataDir, REPORTER_KEY_FILE, 'traffic-reporter') },
     ReportIncidentHandler,
     RecordArrivalStepHandler,
     RecordArrivalHandler,

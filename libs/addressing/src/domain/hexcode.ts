@@ -1,5 +1,6 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
+import { isLatitude, isLongitude } from '../../../platform/src/geo/geodesy.js';
 
 /**
  * Hex codes: a lossless, human-friendly base-32 spelling of H3 cells
@@ -407,8 +408,8 @@ export function pointForHexCode(code: string, field = 'code'): { lat: number; ln
 }
 
 export function assertPoint(lat: number, lng: number): void {
-  if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) throw new InvalidParamError('lat must be a number from -90 to 90', 'lat');
-  if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) throw new InvalidParamError('lng must be a number from -180 to 180', 'lng');
+  if (!isLatitude(lat)) throw new InvalidParamError('lat must be a number from -90 to 90', 'lat');
+  if (!isLongitude(lng)) throw new InvalidParamError('lng must be a number from -180 to 180', 'lng');
 }
 
 export function assertResolution(resolution: number): void {

@@ -1,5 +1,5 @@
 import { cellToBoundary, cellToLatLng } from 'h3-js';
-import { greatCircleMetres } from './great-circle.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 
 /** interface.md, "Provenance object": how a returned point was established. */
 export const PROVENANCE_SOURCES = ['device_gps', 'geocoded_text', 'third_party_match', 'user_confirmed', 'agent_verified'] as const;
@@ -53,6 +53,6 @@ export function callerPointProvenance(source: ProvenanceSource, accuracyM: numbe
 export function cellRadiusMeters(cell: string, centre: [lat: number, lng: number] = cellToLatLng(cell) as [number, number]): number {
   const [lat, lng] = centre;
   let farthest = 0;
-  for (const [cornerLat, cornerLng] of cellToBoundary(cell)) farthest = Math.max(farthest, greatCircleMetres(lat, lng, cornerLat, cornerLng));
+  for (const [cornerLat, cornerLng] of cellToBoundary(cell)) farthest = Math.max(farthest, greatCircleM(lat, lng, cornerLat, cornerLng));
   return Math.ceil(farthest * 10) / 10;
 }

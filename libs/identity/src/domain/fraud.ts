@@ -1,4 +1,4 @@
-import { metresBetween } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 
 /**
  * Fraud checks of POST /v2/kyc/verify and POST /v2/verify/proximity
@@ -64,7 +64,7 @@ export interface FraudCheck {
 
 /** Ground speed in km/h two observations imply, granting both accuracy radii; 0 when they may be the same place. */
 export function impliedSpeedKmh(a: Observation, b: Observation): { kmh: number; jump_m: number } {
-  const jump_m = Math.max(0, metresBetween(a, b) - a.accuracy_m - b.accuracy_m);
+  const jump_m = Math.max(0, greatCircleM(a.lat, a.lng, b.lat, b.lng) - a.accuracy_m - b.accuracy_m);
   if (jump_m === 0) return { kmh: 0, jump_m };
   const hours = Math.abs(Date.parse(a.observed_at) - Date.parse(b.observed_at)) / 3_600_000;
   return { kmh: hours === 0 ? Number.POSITIVE_INFINITY : jump_m / 1000 / hours, jump_m };

@@ -1,4 +1,4 @@
-import { metresBetween } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { MAX_RADIUS_M, POOR_FIX_M, radiusFor, withinRadius, type ClaimedAddress } from './proximity.js';
 
 /**
@@ -97,7 +97,7 @@ export function assessAddressEvidence(
 ): AddressAssessment {
   const radius_m = radiusFor(claim);
   const usable = positions.filter((position) => (position.accuracy_m ?? UNKNOWN_ACCURACY_M) <= POOR_FIX_M);
-  const inZone = (position: EvidencePosition) => withinRadius(metresBetween(claim, position), radius_m, position.accuracy_m ?? UNKNOWN_ACCURACY_M);
+  const inZone = (position: EvidencePosition) => withinRadius(greatCircleM(claim.lat, claim.lng, position.lat, position.lng), radius_m, position.accuracy_m ?? UNKNOWN_ACCURACY_M);
   const zoned = usable.map((position) => ({ position, in_zone: inZone(position) }));
   const in_zone = zoned.filter((entry) => entry.in_zone).length;
   const days = new Set(usable.map((position) => position.recorded_at.slice(0, 10)));

@@ -1,5 +1,5 @@
 import type { Provenance } from '../../../addressing/src/index.js';
-import { metresBetween, roundMetres } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 
 /**
  * Whether a device was near an address (POST /v2/verify/proximity; the same
@@ -72,7 +72,7 @@ export function withinRadius(distance: number, radius: number, accuracy: number)
 
 export function assessProximity(claim: Pick<ClaimedAddress, 'lat' | 'lng' | 'accuracy_m'>, device: Pick<DevicePosition, 'lat' | 'lng' | 'accuracy_m'>): ProximityAssessment {
   const radius_m = radiusFor(claim);
-  const distance = metresBetween(claim, device);
+  const distance = greatCircleM(claim.lat, claim.lng, device.lat, device.lng);
   const distance_m = roundMetres(distance);
   // Even the reading nearest the address is outside: no accuracy or coarseness makes this near.
   const surelyOutside = distance - device.accuracy_m > radius_m;
@@ -86,4 +86,9 @@ export function assessProximity(claim: Pick<ClaimedAddress, 'lat' | 'lng' | 'acc
 /** The provenance of a point a device reported: `device_gps`, accurate to its fix, established when the request was verified. */
 export function devicePointProvenance(accuracy_m: number, verifiedAt: Date): Provenance {
   return { source: 'device_gps', provider: DEVICE_PROVIDER, accuracy_meters: accuracy_m, confidence: GPS_ACCURACY_CONFIDENCE, verified_at: verifiedAt.toISOString() };
+}
+
+/** Metres to the decimetre: more precision than a GPS fix has would be noise in a signed statement. */
+function roundMetres(value: number): number {
+  return Math.round(value * 10) / 10;
 }

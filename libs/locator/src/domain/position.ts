@@ -1,5 +1,6 @@
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { InvalidParamError } from '../../../platform/src/errors.js';
+import { isLatitude, isLongitude } from '../../../platform/src/geo/geodesy.js';
 
 /**
  * A person's own position, as they check in (POST /v2/locator/checkin): one
@@ -65,8 +66,8 @@ export function evolvePosition(_state: PositionState, event: PositionEvent): Pos
 }
 
 function decidePosition(command: CheckIn, _state: PositionState, now: Date): PositionEvent[] {
-  if (!Number.isFinite(command.lat) || command.lat < -90 || command.lat > 90) throw new InvalidParamError('lat must be a number from -90 to 90', 'lat');
-  if (!Number.isFinite(command.lng) || command.lng < -180 || command.lng > 180) throw new InvalidParamError('lng must be a number from -180 to 180', 'lng');
+  if (!isLatitude(command.lat)) throw new InvalidParamError('lat must be a number from -90 to 90', 'lat');
+  if (!isLongitude(command.lng)) throw new InvalidParamError('lng must be a number from -180 to 180', 'lng');
   if (command.accuracy_m !== null && (!Number.isFinite(command.accuracy_m) || command.accuracy_m < 0 || command.accuracy_m > MAX_ACCURACY_M)) {
     throw new InvalidParamError(`accuracy_m must be a number from 0 to ${MAX_ACCURACY_M}`, 'accuracy_m');
   }

@@ -1,6 +1,7 @@
-import { cellToLatLng, getHexagonEdgeLengthAvg, getResolution, greatCircleDistance, gridDistance, isValidCell, latLngToCell, UNITS } from 'h3-js';
+import { cellToLatLng, getHexagonEdgeLengthAvg, getResolution, gridDistance, isValidCell, latLngToCell, UNITS } from 'h3-js';
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
+import { greatCircleM, isLatitude, isLongitude } from '../../../platform/src/geo/geodesy.js';
 
 /**
  * A monitored customer's location history and what is derived from it at
@@ -310,7 +311,7 @@ export function hopsBetween(a: string, b: string): number {
     const [latA, lngA] = cellToLatLng(a);
     const [latB, lngB] = cellToLatLng(b);
     const spacing = Math.sqrt(3) * getHexagonEdgeLengthAvg(getResolution(a), UNITS.m);
-    return Math.max(1, Math.round(greatCircleDistance([latA, lngA], [latB, lngB], UNITS.m) / spacing));
+    return Math.max(1, Math.round(greatCircleM(latA, lngA, latB, lngB) / spacing));
   }
 }
 
@@ -346,8 +347,8 @@ export function checkPing(raw: Record<string, unknown>, now: Date): PingCheck {
   const unknown = Object.keys(raw).find((field) => !PING_FIELDS.has(field));
   if (unknown !== undefined) return bad(unknown, `${unknown} is not a ping field (customer_id, lat, lng, accuracy_m, recorded_at, device_id)`);
   const { lat, lng, accuracy_m, recorded_at, device_id } = raw;
-  if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) return bad('lat', 'lat must be a number from -90 to 90');
-  if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) return bad('lng', 'lng must be a number from -180 to 180');
+  if (!isLatitude(lat)) return bad('lat', 'lat must be a number from -90 to 90');
+  if (!isLongitude(lng)) return bad('lng', 'lng must be a number from -180 to 180');
   if (accuracy_m !== undefined && accuracy_m !== null && (typeof accuracy_m !== 'number' || !Number.isFinite(accuracy_m) || accuracy_m < 0 || accuracy_m > MAX_ACCURACY_M)) {
     return bad('accuracy_m', `accuracy_m must be a number from 0 to ${MAX_ACCURACY_M}`);
   }

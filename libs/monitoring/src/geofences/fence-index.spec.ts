@@ -1,7 +1,8 @@
 import { FENCE_POLYGON_LIMITS, shapeOf, type GeofenceDefinition } from './domain/geofence.js';
-import { destination, Polygon, type Shape } from './domain/geometry.js';
 import { FenceIndex } from './fence-index.js';
 import { seededRandom } from '../../../../test/support/seeded-random.js';
+import { destination } from '../../../platform/src/geo/geodesy.js';
+import { Polygon, type Shape } from './domain/geometry.js';
 
 type Fence = Pick<GeofenceDefinition, 'account_id' | 'fence_id' | 'fence_type' | 'customer_id' | 'loan_id' | 'center' | 'radius_m' | 'polygon'>;
 

@@ -1,4 +1,4 @@
-import { distanceMetres } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import type { Place } from './place.js';
 import { MAX_NEAR_RADIUS_M, PlaceGrid } from './place-grid.js';
 import { seededRandom as random } from '../../../platform/src/testing/seeded-random.js';
@@ -19,7 +19,7 @@ describe('PlaceGrid', () => {
       const lng = -0.32 + next() * 0.24;
       const radius = [5, 50, 400, 1500, 4000][q % 5];
       const expected = places
-        .map((p) => ({ id: p.id, d: distanceMetres(lat, lng, p.lat, p.lng) }))
+        .map((p) => ({ id: p.id, d: greatCircleM(lat, lng, p.lat, p.lng) }))
         .filter((hit) => hit.d <= radius)
         .sort((a, b) => a.d - b.d);
       const found = grid.near(lat, lng, radius, 10_000);

@@ -1,4 +1,4 @@
-import { distanceMetres } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import type { Place } from './place.js';
 
 /**
@@ -50,7 +50,7 @@ export class PlaceGrid {
         // Wraps across the antimeridian.
         const c = (((firstColumn + step) % COLUMNS) + COLUMNS) % COLUMNS;
         for (const place of this.buckets.get(bucketKey(r, c)) ?? []) {
-          const distance = distanceMetres(lat, lng, place.lat, place.lng);
+          const distance = greatCircleM(lat, lng, place.lat, place.lng);
           if (distance <= radius) found.push({ place, distance_m: Math.round(distance * 10) / 10 });
         }
       }

@@ -1,5 +1,5 @@
 import { boundedEditDistance, typoBudget } from './edit-distance.js';
-import { distanceMetres } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { normalise } from './normalise.js';
 import type { Place } from './place.js';
 
@@ -195,7 +195,7 @@ export class SearchIndex {
       const match = scoreEntry(this.entries[index], words, queryNormalised);
       if (!match) continue;
       const place = match.entry.place;
-      const distance = near ? distanceMetres(near.lat, near.lng, place.lat, place.lng) : null;
+      const distance = near ? greatCircleM(near.lat, near.lng, place.lat, place.lng) : null;
       const score =
         distance === null
           ? WEIGHTS.text * match.text + WEIGHTS.importance * place.importance
@@ -330,7 +330,7 @@ function scoreEntry(entry: Entry, words: string[], queryNormalised: string): Sco
 }
 
 function isSamePlace(a: Entry, b: Entry): boolean {
-  return a.variants[0].normalised === b.variants[0].normalised && distanceMetres(a.place.lat, a.place.lng, b.place.lat, b.place.lng) < DUPLICATE_RADIUS_M;
+  return a.variants[0].normalised === b.variants[0].normalised && greatCircleM(a.place.lat, a.place.lng, b.place.lat, b.place.lng) < DUPLICATE_RADIUS_M;
 }
 
 function oneDeletion(word: string): string[] {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Provider } from '@nestjs/common';
 import {
   CONFIG,
@@ -8,6 +9,7 @@ import {
   ReadModels,
   registerView,
   READ_STORE,
+  ReporterHash,
   type Config,
   type EventStore,
   type ReadStore,
@@ -20,8 +22,10 @@ import { GeocodeLandmarksHandler, GeocodeLandmarksQuery } from './queries/geocod
 import { HexcodeLandmarksHandler, HexcodeLandmarksQuery } from './queries/hexcode-landmarks/hexcode-landmarks.handler.js';
 import { LandmarksAroundHandler, LandmarksAroundQuery } from './queries/landmarks-around/landmarks-around.handler.js';
 import { ListLandmarkReportsHandler, ListLandmarkReportsQuery } from './queries/list-landmark-reports/list-landmark-reports.handler.js';
-import { ReporterIdentity } from './reporter-identity.js';
 import { NarrationFeed } from './views/narration-feed.js';
+
+/** Where the landmark reporters' key lives under DATA_DIR (ADR 13); every api instance mounts the same DATA_DIR (ADR 11). */
+const REPORTER_KEY_FILE = path.join('secrets', 'landmark-reporter.key');
 
 export const landmarkProviders: Provider[] = [
   {
@@ -31,7 +35,7 @@ export const landmarkProviders: Provider[] = [
       registerView(new NarrationFeed(events, readStore, registry, logger), NarrationFeed.readModel, readModels, followers),
   },
   { provide: Landmarks, inject: [Gazetteer, NarrationFeed], useFactory: (gazetteer: Gazetteer, feed: NarrationFeed) => new Landmarks(gazetteer, feed) },
-  { provide: ReporterIdentity, inject: [CONFIG], useFactory: (config: Config) => ReporterIdentity.fromDataDir(config.dataDir) },
+  { provide: ReporterHash, inject: [CONFIG], useFactory: (config: Config) => ReporterHash.fromDataDir(config.dataDir, REPORTER_KEY_FILE, 'landmark-reporter') },
   // The slices' @CommandHandler and @QueryHandler classes.
   ReportLandmarkHandler,
   ReviewLandmarkHandler,

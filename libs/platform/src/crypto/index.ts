@@ -7,3 +7,4 @@ export {
   type SecretBoxConfig,
 } from './secret-box.js';
 export * from './data-keys/index.js';
+export { ReporterHash } from './reporter-hash.js';

@@ -1,7 +1,7 @@
 import { MODES, type Mode } from '../domain/profiles.js';
 import { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from '../domain/errors.js';
 import { UNPAVED_AVOID_FACTOR, type EngineRouteRequest, type EngineRouteResult, type EnginePath, type PathLeg, type PathSpan, type RoadAttributes, type RouteConstraints, type RoutingEngine } from '../routing-engine.port.js';
-import { haversineM } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { LoadedNetwork, SNAP_RADIUS_M, type EdgeFactor, type EdgeLeg } from './loaded-network.js';
 import { FLAG_FLOOD_PRONE, FLAG_FORD, type RoadGraph } from './road-graph.js';
 import type { Snap } from './spatial-index.js';

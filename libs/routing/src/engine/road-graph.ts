@@ -1,6 +1,6 @@
 import { isRoundabout, MODES, parseMaxspeed, speedKmh, surfaceClass, travelDirection, type Mode, type SurfaceClass } from '../domain/profiles.js';
 import type { RoadNodeRecord, RoadRecord, RoadWayRecord, TurnRestrictionRecord } from '../domain/road-records.js';
-import { haversineM } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { TurnSequences } from './turn-sequences.js';
 
 /** What a route needs to say about the road it is on; one per OSM way. */
@@ -203,7 +203,7 @@ export function buildRoadGraph(records: Iterable<RoadRecord>): { graph: RoadGrap
         for (let k = start; k <= i; k++) {
           geomLat.push(way.points[k][0]);
           geomLng.push(way.points[k][1]);
-          if (k > start) length += haversineM(way.points[k - 1][0], way.points[k - 1][1], way.points[k][0], way.points[k][1]);
+          if (k > start) length += greatCircleM(way.points[k - 1][0], way.points[k - 1][1], way.points[k][0], way.points[k][1]);
           flags |= flagOf(way.nodes[k]) & (FLAG_FORD | FLAG_FLOOD_PRONE);
         }
         const edge = edgeFrom.length;

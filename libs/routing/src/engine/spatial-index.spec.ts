@@ -1,4 +1,4 @@
-import { projectOnSegment } from './geo.js';
+import { projectOnSegment } from '../../../platform/src/geo/geodesy.js';
 import { buildRoadGraph, NO_ACCESS } from './road-graph.js';
 import { SpatialIndex } from './spatial-index.js';
 import { random, syntheticRoads } from '../testing/synthetic-roads.js';

@@ -1,4 +1,4 @@
-import { EARTH_RADIUS_M, RAD } from './geo.js';
+import { EARTH_RADIUS_M, RAD } from '../../../platform/src/geo/geodesy.js';
 import { NO_ACCESS, type RoadGraph } from './road-graph.js';
 
 /** Grid cells of 0.005° (about 550 m): a 1 km snap looks at a few dozen cells. */

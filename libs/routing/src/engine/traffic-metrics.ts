@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { HierarchyQuery, type ContractionHierarchy } from './contraction.js';
 import { buildCchTopology, contractMetric, contractsInFull, customise, INFINITE_WEIGHT, type CchTopology } from './customisable.js';
-import { haversineM, projectOnSegment } from './geo.js';
+import { greatCircleM, projectOnSegment } from '../../../platform/src/geo/geodesy.js';
 import { NO_ACCESS, type RoadGraph } from './road-graph.js';
 
 /** A learned-factor change is folded into the hierarchy at most this often per key (docs/adr/0025). */
@@ -268,7 +268,7 @@ export function closedEdges(graph: RoadGraph, areas: ReadonlyArray<{ lat: number
       const reachLat = area.radius_m / 110_000;
       const reachLng = area.radius_m / 55_000;
       if (area.lat < minLat - reachLat || area.lat > maxLat + reachLat || area.lng < minLng - reachLng || area.lng > maxLng + reachLng) continue;
-      let inside = haversineM(area.lat, area.lng, graph.geomLat[start], graph.geomLng[start]) <= area.radius_m;
+      let inside = greatCircleM(area.lat, area.lng, graph.geomLat[start], graph.geomLng[start]) <= area.radius_m;
       for (let p = start; p < end && !inside; p++) {
         inside = projectOnSegment(area.lat, area.lng, graph.geomLat[p], graph.geomLng[p], graph.geomLat[p + 1], graph.geomLng[p + 1]).distanceM <= area.radius_m;
       }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { NoRoadNearbyError, NoRouteError, RoutingEngineUnavailableError } from '../domain/errors.js';
 import { buildRoute } from '../routes/route-builder.js';
-import { haversineM } from '../engine/geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { GraphHopperEngine } from './graphhopper-engine.js';
 
 /** A real GraphHopper 11 answer (the starter's Accra roads, two legs), recorded from the CI server's configuration. */
@@ -95,8 +95,8 @@ describe('GraphHopper adapter', () => {
     expect(ring[0]).toEqual(ring[ring.length - 1]);
     for (let k = 1; k < ring.length; k++) {
       const mid = [(ring[k - 1][0] + ring[k][0]) / 2, (ring[k - 1][1] + ring[k][1]) / 2];
-      expect(haversineM(blocked.lat, blocked.lng, mid[1], mid[0])).toBeGreaterThanOrEqual(blocked.radius_m * 0.999);
-      expect(haversineM(blocked.lat, blocked.lng, ring[k][1], ring[k][0])).toBeLessThan(blocked.radius_m * 1.05);
+      expect(greatCircleM(blocked.lat, blocked.lng, mid[1], mid[0])).toBeGreaterThanOrEqual(blocked.radius_m * 0.999);
+      expect(greatCircleM(blocked.lat, blocked.lng, ring[k][1], ring[k][0])).toBeLessThan(blocked.radius_m * 1.05);
     }
     // Honoured, so no warning for the circles or unpaved roads; flood-prone roads it cannot see.
     expect(result.warnings).toEqual(['graphhopper: flood-prone roads are not known to this engine; only fords are avoided']);

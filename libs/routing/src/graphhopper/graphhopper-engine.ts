@@ -1,6 +1,6 @@
 import { NoRoadNearbyError, NoRouteError, RoutingEngineUnavailableError } from '../domain/errors.js';
 import type { Mode, SurfaceClass } from '../domain/profiles.js';
-import { haversineM } from '../engine/geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { SNAP_RADIUS_M } from '../engine/loaded-network.js';
 import { UNPAVED_AVOID_FACTOR, type EngineRouteRequest, type EngineRouteResult, type EnginePath, type LatLng, type PathLeg, type PathSpan, type RouteConstraints, type RoutingEngine } from '../routing-engine.port.js';
 
@@ -132,7 +132,7 @@ function toPath(path: GhPath, request: EngineRouteRequest): EnginePath {
   const snapped = path.snapped_waypoints.coordinates;
   snapped.forEach(([lng, lat], i) => {
     const asked = request.points[i];
-    if (asked && haversineM(asked.lat, asked.lng, lat, lng) > SNAP_RADIUS_M) throw new NoRoadNearbyError(fieldOf(i, request.points.length), request.mode, SNAP_RADIUS_M);
+    if (asked && greatCircleM(asked.lat, asked.lng, lat, lng) > SNAP_RADIUS_M) throw new NoRoadNearbyError(fieldOf(i, request.points.length), request.mode, SNAP_RADIUS_M);
   });
   // Where the path passes each via point: the first coordinate index at (or nearest) the snapped point, in order.
   const cuts = [0];
@@ -140,7 +140,7 @@ function toPath(path: GhPath, request: EngineRouteRequest): EnginePath {
     let best = cuts[cuts.length - 1];
     let bestDistance = Infinity;
     for (let i = cuts[cuts.length - 1]; i < coordinates.length; i++) {
-      const d = haversineM(lat, lng, coordinates[i][1], coordinates[i][0]);
+      const d = greatCircleM(lat, lng, coordinates[i][1], coordinates[i][0]);
       if (d < bestDistance) [best, bestDistance] = [i, d];
     }
     cuts.push(best);
@@ -160,7 +160,7 @@ function toPath(path: GhPath, request: EngineRouteRequest): EnginePath {
       const from = points[k];
       const to = points[k + 1];
       let distance = 0;
-      for (let i = from; i < to; i++) distance += haversineM(coordinates[i][1], coordinates[i][0], coordinates[i + 1][1], coordinates[i + 1][0]);
+      for (let i = from; i < to; i++) distance += greatCircleM(coordinates[i][1], coordinates[i][0], coordinates[i + 1][1], coordinates[i + 1][0]);
       const surface = String(valueAt('surface', from) ?? 'missing');
       const roadClass = String(valueAt('road_class', from) ?? 'OTHER').toLowerCase();
       spans.push({
@@ -199,7 +199,7 @@ function toPath(path: GhPath, request: EngineRouteRequest): EnginePath {
       if (interval) {
         const [from, to, ms] = interval;
         let intervalDistance = 0;
-        for (let i = from; i < to; i++) intervalDistance += haversineM(coordinates[i][1], coordinates[i][0], coordinates[i + 1][1], coordinates[i + 1][0]);
+        for (let i = from; i < to; i++) intervalDistance += greatCircleM(coordinates[i][1], coordinates[i][0], coordinates[i + 1][1], coordinates[i + 1][0]);
         span.duration_s = intervalDistance > 0 ? ((ms as number) / 1000) * (span.distance_m / intervalDistance) : 0;
       } else span.duration_s = totalDistance > 0 ? (path.time / 1000) * (span.distance_m / totalDistance) : 0;
     }

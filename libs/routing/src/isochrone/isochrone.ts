@@ -2,7 +2,7 @@ import { cellsToMultiPolygon, latLngToCell } from 'h3-js';
 import { InvalidParamError } from '../../../platform/src/index.js';
 import { NoRoadNearbyError, RoadNetworkNotLoadedError } from '../domain/errors.js';
 import { MODES, parseMode, type Mode } from '../domain/profiles.js';
-import { haversineM } from '../engine/geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { MinHeap } from '../engine/heap.js';
 import { SNAP_RADIUS_M, type LoadedNetwork } from '../engine/loaded-network.js';
 import { NO_ACCESS, WEIGHT_UNITS_PER_SECOND } from '../engine/road-graph.js';
@@ -154,7 +154,7 @@ function sampleEdge(net: LoadedNetwork, edge: number, fromStart: number, fromEnd
   const total = graph.edgeLength[edge] || 1;
   let travelled = 0;
   for (let p = start; p < end - 1; p++) {
-    const segment = haversineM(graph.geomLat[p], graph.geomLng[p], graph.geomLat[p + 1], graph.geomLng[p + 1]);
+    const segment = greatCircleM(graph.geomLat[p], graph.geomLng[p], graph.geomLat[p + 1], graph.geomLng[p + 1]);
     const steps = Math.max(1, Math.ceil(segment / SAMPLE_EVERY_M));
     for (let s = 0; s <= steps; s++) {
       const at = (travelled + (segment * s) / steps) / total;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { LandmarkHit, Place } from '../../../places/src/index.js';
-import { haversineM } from '../engine/geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { chooseLandmark, documentation, type LandmarkSource } from './landmark-narration.js';
 
 const TURN = { lat: 5.6, lng: -0.2 };
@@ -10,7 +10,7 @@ function hit(name: string, kind: string, lat: number, lng: number, extra: Partia
     id: `osm:node/${name.length}${Math.round(lat * 1e6)}`, source: 'osm', name, alt_names: [], kind, feature: `amenity=${kind}`, lat, lng, population: null, importance: 0.1,
     region: null, district: null, phone: null, website: null, opening_hours: null, ...extra,
   };
-  return { landmark: { slug: name.toLowerCase().replace(/\W+/g, '-'), key: name, place, photo_url: null }, distance_m: haversineM(TURN.lat, TURN.lng, lat, lng) };
+  return { landmark: { slug: name.toLowerCase().replace(/\W+/g, '-'), key: name, place, photo_url: null }, distance_m: greatCircleM(TURN.lat, TURN.lng, lat, lng) };
 }
 
 /** What the places context answers: the candidates within the radius, nearest first (excluded ones are never among them). */

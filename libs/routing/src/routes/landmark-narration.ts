@@ -1,5 +1,5 @@
 import type { LandmarkHit } from '../../../places/src/index.js';
-import { bearing, haversineM } from '../engine/geo.js';
+import { bearing, greatCircleM } from '../../../platform/src/geo/geodesy.js';
 
 /** What narration asks the places context (its `Landmarks.narrationCandidates`, which skips landmarks excluded by reports). */
 export interface LandmarkSource {
@@ -82,7 +82,7 @@ export function chooseLandmark(source: LandmarkSource, lat: number, lng: number,
     .filter((other) => other.hit.landmark.place.name !== place.name && other.score >= best.score * 0.9 && Math.abs(other.hit.distance_m - best.hit.distance_m) <= 20)
     .map((other) => other.hit.landmark.place.name);
   let position: ChosenLandmark['position'] = 'at';
-  const distance = haversineM(lat, lng, place.lat, place.lng);
+  const distance = greatCircleM(lat, lng, place.lat, place.lng);
   if (approachBearing !== null && distance > 25) {
     const towards = bearing(lat, lng, place.lat, place.lng);
     const diff = Math.abs((((towards - approachBearing) % 360) + 540) % 360 - 180);

@@ -1,4 +1,4 @@
-import { projectOnSegment, sideOf, haversineM } from '../engine/geo.js';
+import { greatCircleM, projectOnSegment, sideOf } from '../../../platform/src/geo/geodesy.js';
 import type { LandmarkSource } from './landmark-narration.js';
 import { documentation } from './landmark-narration.js';
 
@@ -26,7 +26,7 @@ const PROBE_EVERY_M = 60;
  */
 export function landmarksAlong(source: LandmarkSource, line: Array<[number, number]>, radiusM: number, limit: number): { items: AlongLandmark[]; length_m: number; truncated: boolean } {
   const cumulative = [0];
-  for (let i = 1; i < line.length; i++) cumulative.push(cumulative[i - 1] + haversineM(line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]));
+  for (let i = 1; i < line.length; i++) cumulative.push(cumulative[i - 1] + greatCircleM(line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]));
   const found = new Map<string, AlongLandmark>();
   for (let i = 0; i < line.length; i++) {
     const segment = i + 1 < line.length ? cumulative[i + 1] - cumulative[i] : 0;
@@ -65,6 +65,6 @@ function nearestOnLine(line: Array<[number, number]>, cumulative: number[], lat:
     const hit = projectOnSegment(lat, lng, aLat, aLng, bLat, bLng);
     if (hit.distanceM < best.offset) best = { along: cumulative[i] + hit.t * (cumulative[i + 1] - cumulative[i]), offset: hit.distanceM, side: sideOf(lat, lng, aLat, aLng, bLat, bLng) };
   }
-  if (line.length === 1) best = { along: 0, offset: haversineM(lat, lng, line[0][1], line[0][0]), side: 0 };
+  if (line.length === 1) best = { along: 0, offset: greatCircleM(lat, lng, line[0][1], line[0][0]), side: 0 };
   return best;
 }

@@ -1,4 +1,4 @@
-import { bearing } from '../engine/geo.js';
+import { bearing } from '../../../platform/src/geo/geodesy.js';
 import { compass, lanesFor, spokenDistance, turnAngle, turnClass, verbOf, type TurnClass } from '../domain/maneuvers.js';
 import { encodePolyline } from '../domain/polyline.js';
 import type { Mode } from '../domain/profiles.js';

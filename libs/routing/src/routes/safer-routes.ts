@@ -1,4 +1,4 @@
-import { haversineM } from '../engine/geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import type { LatLng } from '../routing-engine.port.js';
 import type { WeatherConditions } from '../weather-conditions.port.js';
 import type { BuiltRoute } from './route-builder.js';
@@ -33,7 +33,7 @@ export function samplePoints(coordinates: Array<[number, number]>): LatLng[] {
   let run = 0;
   for (let index = 1; index < coordinates.length; index++) {
     const [a, b] = [coordinates[index - 1], coordinates[index]];
-    run += haversineM(a[1], a[0], b[1], b[0]);
+    run += greatCircleM(a[1], a[0], b[1], b[0]);
     if (run >= SAMPLE_SPACING_M) {
       points.push({ lng: b[0], lat: b[1] });
       run = 0;

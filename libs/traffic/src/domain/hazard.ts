@@ -1,5 +1,6 @@
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { InvalidParamError } from '../../../platform/src/errors.js';
+import { greatCircleM, isLatitude, isLongitude } from '../../../platform/src/geo/geodesy.js';
 
 /** interface.md, POST /v2/route/incidents. */
 export const HAZARD_KINDS = ['accident', 'flooding', 'road_blocked', 'police'] as const;
@@ -56,8 +57,8 @@ export const hazardReportDecider: Decider<ReportHazard, HazardReportState, Hazar
   decide(command, state, now) {
     if (state.reported) return [];
     if (!isHazardKind(command.kind)) throw new InvalidParamError(`kind must be one of ${HAZARD_KINDS.join(', ')}`, 'kind');
-    if (typeof command.lat !== 'number' || !(command.lat >= -90 && command.lat <= 90)) throw new InvalidParamError('lat must be a number in [-90, 90]', 'lat');
-    if (typeof command.lng !== 'number' || !(command.lng >= -180 && command.lng <= 180)) throw new InvalidParamError('lng must be a number in [-180, 180]', 'lng');
+    if (!isLatitude(command.lat)) throw new InvalidParamError('lat must be a number in [-90, 90]', 'lat');
+    if (!isLongitude(command.lng)) throw new InvalidParamError('lng must be a number in [-180, 180]', 'lng');
     if (command.note !== undefined && command.note !== null && (typeof command.note !== 'string' || command.note.length > HAZARD_NOTE_MAX)) {
       throw new InvalidParamError(`note must be a string of at most ${HAZARD_NOTE_MAX} characters`, 'note');
     }
@@ -96,7 +97,7 @@ export class IncidentBoard {
     let best = Infinity;
     for (const incident of this.incidents) {
       if (incident.kind !== report.kind || incident.expiresMs <= at) continue;
-      const distance = metres(incident.lat, incident.lng, report.lat, report.lng);
+      const distance = greatCircleM(incident.lat, incident.lng, report.lat, report.lng);
       if (distance <= HAZARD_MERGE_RADIUS_M && distance < best) {
         best = distance;
         match = incident;
@@ -132,12 +133,4 @@ export class IncidentBoard {
 
 export function blocksRoads(incident: Incident): boolean {
   return (incident.kind === 'flooding' || incident.kind === 'road_blocked') && incident.corroborations >= HAZARD_BLOCK_CORROBORATIONS;
-}
-
-export function metres(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLng = (lng2 - lng1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
 }

@@ -1,23 +1,9 @@
-/** Distances on the sphere, and a grid of points for "what is near here". */
-
-const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
+/** A grid of points for "what is near here" (distances: platform's geodesy). */
+import { greatCircleM, RAD } from '../../../platform/src/geo/geodesy.js';
 
 export interface Point {
   lat: number;
   lng: number;
-}
-
-/** Great-circle distance in metres (haversine). */
-export function distanceM(aLat: number, aLng: number, bLat: number, bLng: number): number {
-  const dLat = (bLat - aLat) * RAD;
-  const dLng = (bLng - aLng) * RAD;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(aLat * RAD) * Math.cos(bLat * RAD) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-export function isCoordinate(lat: number, lng: number): boolean {
-  return Number.isFinite(lat) && Number.isFinite(lng) && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180;
 }
 
 /**
@@ -67,7 +53,7 @@ export class PointGrid {
         const cell = this.cells.get(this.key(y, x));
         if (!cell) continue;
         for (const index of cell) {
-          const d = distanceM(lat, lng, this.lats[index], this.lngs[index]);
+          const d = greatCircleM(lat, lng, this.lats[index], this.lngs[index]);
           if (d <= radiusM) found.push({ index, distanceM: d });
         }
       }

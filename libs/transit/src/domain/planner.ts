@@ -1,5 +1,6 @@
 import type { DayNumber } from './clock-time.js';
-import { distanceM, type Point } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
+import type { Point } from './geo.js';
 import type { ServiceDay, TransitNetwork } from './network.js';
 import { raptor, type Journey, type RaptorLeg, type StopAccess } from './raptor.js';
 import { ACCESS_RADIUS_M, MAX_DIRECT_WALK_M, walkOf } from './walking.js';
@@ -60,7 +61,7 @@ export function planTrip(network: TransitNetwork, request: PlanRequest): Plan {
   const outOfDate = network.outOfDateNote(serviceDay);
   if (outOfDate) notes.push(outOfDate);
 
-  const straight = distanceM(request.from.lat, request.from.lng, request.to.lat, request.to.lng);
+  const straight = greatCircleM(request.from.lat, request.from.lng, request.to.lat, request.to.lng);
   const walk = straight <= MAX_DIRECT_WALK_M ? walkOf(straight) : null;
   const walkItinerary = (departure: number): PlannedItinerary | null =>
     walk ? { walkOnly: true, rides: 0, departure, arrival: departure + walk.seconds, legs: [{ kind: 'walk', start: departure, end: departure + walk.seconds, distanceM: walk.distanceM }] } : null;

@@ -1,4 +1,4 @@
-import { distanceM } from './geo.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 
 /**
  * Walking without a road graph (docs/adr/0019): the straight line times a
@@ -22,7 +22,7 @@ export interface Walk {
 }
 
 export function walkBetween(aLat: number, aLng: number, bLat: number, bLng: number): Walk {
-  return walkOf(distanceM(aLat, aLng, bLat, bLng));
+  return walkOf(greatCircleM(aLat, aLng, bLat, bLng));
 }
 
 export function walkOf(straightM: number): Walk {

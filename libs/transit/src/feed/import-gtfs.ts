@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DATASET_NAME, type DatasetVersion, type DatasetWriter, type ImportProgress, type ReferenceStore } from '../../../places/src/index.js';
 import { formatGtfsTime, parseGtfsDate, parseGtfsTime } from '../domain/clock-time.js';
 import type { FeedInfoRecord, FrequencyRecord, RouteRecord, ServiceRecord, StopRecord, TripRecord } from '../domain/feed-records.js';
-import { distanceM, isCoordinate } from '../domain/geo.js';
+import { greatCircleM, isCoordinate } from '../../../platform/src/geo/geodesy.js';
 import { TransitNetwork } from '../domain/network.js';
 import { GtfsArchive, GtfsArchiveError, type CsvRow } from './gtfs-archive.js';
 import { GtfsImportError, GtfsImportReport } from './import-report.js';
@@ -494,7 +494,7 @@ function interpolate(rows: StopTimeRow[], stops: Map<string, StopRecord>): numbe
     else {
       const a = stops.get(rows[i - 1].stop)!;
       const b = stops.get(rows[i].stop)!;
-      along.push(along[i - 1] + distanceM(a.lat, a.lng, b.lat, b.lng));
+      along.push(along[i - 1] + greatCircleM(a.lat, a.lng, b.lat, b.lng));
     }
   }
   let filled = 0;

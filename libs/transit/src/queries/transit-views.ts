@@ -1,6 +1,7 @@
 import { InvalidParamError } from '../../../platform/src/index.js';
 import { formatDay, formatGtfsTime, instantOf, localOf, parseClockTime, parseIsoDate, type DayNumber } from '../domain/clock-time.js';
-import { isCoordinate, type Point } from '../domain/geo.js';
+import { isCoordinate } from '../../../platform/src/geo/geodesy.js';
+import type { Point } from '../domain/geo.js';
 import { routeMode, routeName, type Route, type Stop, type TransitNetwork } from '../domain/network.js';
 import type { LoadedFeed } from '../transit-feeds.js';
 

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
-import { greatCircleMetres } from '../../domain/great-circle.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
 import { callerPointProvenance, type Provenance, type ProvenanceSource } from '../../domain/provenance.js';
 
@@ -44,7 +44,7 @@ export class ReverseHandler implements IQueryHandler<ReverseQuery> {
       cell: centre.cell,
       lat: centre.lat,
       lng: centre.lng,
-      distance_m: Math.round(greatCircleMetres(query.lat, query.lng, centre.lat, centre.lng) * 10) / 10,
+      distance_m: Math.round(greatCircleM(query.lat, query.lng, centre.lat, centre.lng) * 10) / 10,
       provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracyM, centre.cell, this.clock.now(), point),
     };
   }

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly } from '../../../../platform/src/index.js';
+import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
 import type { AuditPage } from '../../read-models/access-log.read-model.js';
 import { GetBankingAuditLogQuery } from './get-banking-audit-log.handler.js';
 import { GetBankingAuditLogRequest } from './get-banking-audit-log.request.js';
@@ -18,8 +18,6 @@ export class GetBankingAuditLogController {
   @BankingOnly()
   @ApiOperation({ summary: "The calling account's access history (who called what, when, from where), paginated, filterable by time" })
   get(@Req() request: FastifyRequest, @Query() query: GetBankingAuditLogRequest): Promise<AuditPage> {
-    // The guard admits only account keys here, so the principal has an account.
-    const accountId = request.principal?.account_id as string;
-    return this.queries.execute(new GetBankingAuditLogQuery({ account_id: accountId, from: query.from, to: query.to, limit: query.limit ?? 100, cursor: query.cursor }));
+    return this.queries.execute(new GetBankingAuditLogQuery({ account_id: callingAccount(request), from: query.from, to: query.to, limit: query.limit ?? 100, cursor: query.cursor }));
   }
 }

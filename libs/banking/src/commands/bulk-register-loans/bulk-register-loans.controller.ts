@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
 import { bulkRegisterLoans, MAX_BULK_LOANS } from './bulk-register-loans.handler.js';
 import { BulkRegisterLoansRequest } from './bulk-register-loans.request.js';

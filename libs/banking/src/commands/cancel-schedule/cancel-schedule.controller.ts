@@ -2,7 +2,7 @@ import { Controller, Delete, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { ScheduleNotFoundError } from '../../domain/errors.js';
 import { parseScheduleId } from '../../domain/schedule.js';
 import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';

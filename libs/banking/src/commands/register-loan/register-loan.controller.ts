@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { registrationOutcome, type LoanState } from '../../domain/loan.js';
 import { loanRegistration } from './loan-registration.js';
 import { registerLoan } from './register-loan.handler.js';

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
 import { ScheduleReverificationProcess } from './schedule-reverification.process.js';

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { publicSchedule, SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
 import { ScheduleNotFoundError } from '../../domain/errors.js';

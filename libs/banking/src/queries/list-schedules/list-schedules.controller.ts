@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { publicSchedule, SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
 import { ReverificationSchedules } from '../../read-models/reverification-schedules.read-model.js';

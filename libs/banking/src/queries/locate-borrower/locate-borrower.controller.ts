@@ -3,7 +3,7 @@ import { ApiOperation, ApiProperty, ApiResponse, ApiSecurity, ApiTags } from '@n
 import { IsString } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { LocateBorrowerHandler } from './locate-borrower.handler.js';

@@ -3,7 +3,7 @@ import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } 
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
 import { PortfolioRiskHandler } from './portfolio-risk.handler.js';

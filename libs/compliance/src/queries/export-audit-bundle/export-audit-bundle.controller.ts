@@ -3,6 +3,7 @@ import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AccessRecorder, accessStream } from '../../../../audit/src/index.js';
 import { AdminOnly, BankingOnly, CLOCK, EVENT_STORE, type Clock, type EventStore } from '../../../../platform/src/index.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { buildBundle, type AuditBundle } from '../../export/audit-bundle.js';
 import { AdminExportAuditBundleRequest, ExportAuditBundleRequest } from './export-audit-bundle.request.js';
 
@@ -22,8 +23,7 @@ export class ExportAuditBundleController {
   @ApiOperation({ summary: 'The access trail between from and to, with the links and signed checkpoints that prove it whole (check with tools/verify-audit-bundle.mjs and /v2/.well-known/jwks.json)' })
   async get(@Req() request: FastifyRequest, @Query() query: ExportAuditBundleRequest): Promise<AuditBundle> {
     await this.recorder.applied();
-    // The guard admits only account keys here, so the principal has an account.
-    return buildBundle(this.events, this.clock, accessStream(request.principal?.account_id as string), { from: query.from, to: query.to });
+    return buildBundle(this.events, this.clock, accessStream(callingAccount(request)), { from: query.from, to: query.to });
   }
 }
 

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
 import { DELIVERY_RECEIPT_TYP } from '../../domain/certificates.js';
 import type { DeliveryConfirmed } from '../../domain/delivery.js';
-import { callingAccount } from '../../http/calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { confirmDelivery } from './confirm-delivery.handler.js';
 import { ConfirmDeliveryRequest } from './confirm-delivery.request.js';
 

@@ -6,7 +6,7 @@ import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js'
 import { checkPhone } from '../../domain/identifiers.js';
 import { MIN_DAYS, MIN_POSITIONS, VERIFIED_SCORE } from '../../domain/kyc.js';
 import type { AddressVerified } from '../../domain/verification.js';
-import { callingAccount } from '../../http/calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { verifyKyc } from './verify-kyc.handler.js';
 import { VerifyKycRequest } from './verify-kyc.request.js';
 

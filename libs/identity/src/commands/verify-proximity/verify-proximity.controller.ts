@@ -7,7 +7,7 @@ import { PROXIMITY_CERTIFICATE_TYP } from '../../domain/certificates.js';
 import { checkPhone } from '../../domain/identifiers.js';
 import { DEFAULT_RADIUS_M, MAX_RADIUS_M, POOR_FIX_M } from '../../domain/proximity.js';
 import type { ProximityVerified } from '../../domain/verification.js';
-import { callingAccount } from '../../http/calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { verifyProximity } from './verify-proximity.handler.js';
 import { VerifyProximityRequest } from './verify-proximity.request.js';
 

@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import type { FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccountOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { DEFAULT_PURPOSE, parseScope } from '../../domain/consent.js';
 import { GrantConsentCommand } from './grant-consent.handler.js';
 import { GrantConsentRequest } from './grant-consent.request.js';

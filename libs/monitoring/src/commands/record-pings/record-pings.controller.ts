@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { ConsentRequiredError } from '../../domain/location.js';
 import { RecordPingBatchCommand } from './record-pings.process.js';
 import { RecordPingsRequest } from './record-pings.request.js';

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { latLngToCell } from 'h3-js';
 import { cellFromHexCode } from '../../../../addressing/src/index.js';
 import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { parseCustomerId } from '../../domain/consent.js';
 import { DEFAULT_TOLERANCE_HOPS, DEFAULT_ZONE_RESOLUTION } from '../../domain/location.js';
 import { GetDriftQuery } from '../../queries/get-drift/get-drift.handler.js';

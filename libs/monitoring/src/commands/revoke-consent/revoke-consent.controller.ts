@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
 import { RevokeConsentCommand } from './revoke-consent.handler.js';
 

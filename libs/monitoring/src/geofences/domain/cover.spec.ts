@@ -1,7 +1,8 @@
 import { cellToLatLng, cellToParent, getHexagonEdgeLengthAvg, getResolution, gridDisk, latLngToCell, UNITS } from 'h3-js';
 import { coverResolution, coverShape, DESCENDANT_REACH_EDGES, FINEST_COVER_RESOLUTION, MAX_COVER_CANDIDATES } from './cover.js';
-import { Circle, haversineM, Polygon } from './geometry.js';
 import { seededRandom } from '../../../../../test/support/seeded-random.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
+import { Circle, Polygon } from './geometry.js';
 
 describe('the H3 facts the cover relies on', () => {
   const next = seededRandom(7);
@@ -29,7 +30,7 @@ describe('the H3 facts the cover relies on', () => {
     let worst = 0;
     for (const { lat, lng, res } of points) {
       const [cLat, cLng] = cellToLatLng(cellToParent(latLngToCell(lat, lng, 15), res));
-      worst = Math.max(worst, haversineM(lat, lng, cLat, cLng) / getHexagonEdgeLengthAvg(res, UNITS.m));
+      worst = Math.max(worst, greatCircleM(lat, lng, cLat, cLng) / getHexagonEdgeLengthAvg(res, UNITS.m));
     }
     expect(worst).toBeGreaterThan(1);
     expect(worst).toBeLessThan(DESCENDANT_REACH_EDGES * 0.7);

@@ -8,7 +8,8 @@ import {
   polygonToCells,
   UNITS,
 } from 'h3-js';
-import { haversineM, Polygon, type Shape } from './geometry.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
+import { Polygon, type Shape } from './geometry.js';
 
 /**
  * The H3 cells a fence is indexed under (README, "Geofences and service areas").
@@ -98,7 +99,7 @@ function edgeCells(rings: number[][][], res: number): Set<string> {
     for (let i = 0; i + 1 < ring.length; i++) {
       const [lng1, lat1] = ring[i];
       const [lng2, lat2] = ring[i + 1];
-      const samples = Math.max(1, Math.ceil(haversineM(lat1, lng1, lat2, lng2) / step));
+      const samples = Math.max(1, Math.ceil(greatCircleM(lat1, lng1, lat2, lng2) / step));
       for (let k = 0; k <= samples; k++) {
         const t = k / samples;
         cells.add(latLngToCell(lat1 + (lat2 - lat1) * t, lng1 + (lng2 - lng1) * t, res));

@@ -1,6 +1,7 @@
 import { InvalidParamError } from '../../../../platform/src/errors.js';
-import { Circle, destination, haversineM, Polygon, segmentsMeet } from './geometry.js';
 import { FENCE_POLYGON_LIMITS } from './geofence.js';
+import { destination, EARTH_RADIUS_M, greatCircleM } from '../../../../platform/src/geo/geodesy.js';
+import { Circle, Polygon, segmentsMeet } from './geometry.js';
 
 const parse = (coordinates: number[][][]) => Polygon.parse({ type: 'Polygon', coordinates }, 'polygon', FENCE_POLYGON_LIMITS);
 
@@ -55,7 +56,7 @@ describe('circle', () => {
 
   it('counts a point exactly at the radius as inside (the edge belongs to the fence)', () => {
     const point = destination(5.6037, -0.187, 73, 500);
-    const exact = new Circle(5.6037, -0.187, haversineM(5.6037, -0.187, point.lat, point.lng));
+    const exact = new Circle(5.6037, -0.187, greatCircleM(5.6037, -0.187, point.lat, point.lng));
     expect(exact.contains(point.lat, point.lng)).toBe(true);
     expect(exact.signedDistanceM(point.lat, point.lng)).toBe(0);
   });
@@ -117,7 +118,7 @@ describe('polygon membership', () => {
 
   it('measures area on the sphere', () => {
     // 0.1° × 0.1° at the equator: (0.1 · π/180 · R)² within 0.1 %.
-    const side = 0.1 * (Math.PI / 180) * 6_371_008.8;
+    const side = 0.1 * (Math.PI / 180) * EARTH_RADIUS_M;
     expect(parse([SQUARE]).areaM2 / (side * side)).toBeCloseTo(1, 3);
   });
 });

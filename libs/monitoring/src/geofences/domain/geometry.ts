@@ -1,9 +1,10 @@
 import { InvalidParamError } from '../../../../platform/src/errors.js';
+import { destination, EARTH_RADIUS_M, greatCircleM, RAD } from '../../../../platform/src/geo/geodesy.js';
 
 /**
  * Fence geometry: what "inside" means, exactly. Coordinates are WGS 84
  * degrees. A circle is the set of points within `radius_m` great-circle
- * metres of its centre (haversine on a sphere of the mean Earth radius). A
+ * metres of its centre (platform's geodesy: H3's haversine and radius). A
  * polygon's edges are straight lines in longitude/latitude (as H3's own
  * polygon functions treat them), holes are excluded, and the boundary
  * belongs to the fence: a point on an edge (within EDGE_TOLERANCE_DEG) or
@@ -15,12 +16,10 @@ import { InvalidParamError } from '../../../../platform/src/errors.js';
  * local metre projections below honest.
  */
 
-export const EARTH_RADIUS_M = 6_371_008.8;
 export const MAX_FENCE_LATITUDE = 85;
 /** ≈0.1 mm: below GPS precision, above floating-point noise on a degree scale. */
 export const EDGE_TOLERANCE_DEG = 1e-9;
 
-const RAD = Math.PI / 180;
 const METRES_PER_DEGREE = EARTH_RADIUS_M * RAD;
 
 export interface LatLng {
@@ -52,23 +51,6 @@ export interface Shape {
   coverRings(): number[][][];
 }
 
-export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLng = (lng2 - lng1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-/** The point `distanceM` from (lat, lng) along the initial bearing `bearingDeg` on the sphere. */
-export function destination(lat: number, lng: number, bearingDeg: number, distanceM: number): LatLng {
-  const delta = distanceM / EARTH_RADIUS_M;
-  const theta = bearingDeg * RAD;
-  const phi1 = lat * RAD;
-  const phi2 = Math.asin(Math.sin(phi1) * Math.cos(delta) + Math.cos(phi1) * Math.sin(delta) * Math.cos(theta));
-  const lambda2 = lng * RAD + Math.atan2(Math.sin(theta) * Math.sin(delta) * Math.cos(phi1), Math.cos(delta) - Math.sin(phi1) * Math.sin(phi2));
-  return { lat: phi2 / RAD, lng: lambda2 / RAD };
-}
-
 export function parseLatLng(value: unknown, field: string, maxLatitude = 90): LatLng {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidParamError(`${field} must be an object {lat, lng}`, field);
   const { lat, lng, ...rest } = value as Record<string, unknown>;
@@ -96,11 +78,11 @@ export class Circle implements Shape {
   }
 
   contains(lat: number, lng: number): boolean {
-    return haversineM(this.lat, this.lng, lat, lng) <= this.radiusM;
+    return greatCircleM(this.lat, this.lng, lat, lng) <= this.radiusM;
   }
 
   signedDistanceM(lat: number, lng: number): number {
-    return haversineM(this.lat, this.lng, lat, lng) - this.radiusM;
+    return greatCircleM(this.lat, this.lng, lat, lng) - this.radiusM;
   }
 
   /** A 32-gon around the circle (circumscribed, plus 1 %), so every point of the circle is inside it. */

@@ -1,4 +1,4 @@
-import { distanceMetres } from '../../domain/geo.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import type { Place } from '../../domain/place.js';
 import { contains, LandmarkIndex, type Rectangle } from './landmark-index.js';
 import { seededRandom as random } from '../../../../platform/src/testing/seeded-random.js';
@@ -36,7 +36,7 @@ describe('LandmarkIndex', () => {
 
   const bruteNearest = (lat: number, lng: number, radiusM: number, count: number) =>
     landmarks
-      .map((candidate) => ({ id: candidate.id, d: distanceMetres(lat, lng, candidate.lat, candidate.lng) }))
+      .map((candidate) => ({ id: candidate.id, d: greatCircleM(lat, lng, candidate.lat, candidate.lng) }))
       .filter((hit) => hit.d <= radiusM)
       .sort((a, b) => a.d - b.d)
       .slice(0, count);

@@ -1,4 +1,4 @@
-import { distanceMetres } from '../../domain/geo.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import type { Place } from '../../domain/place.js';
 import { isLandmark, toLandmark, type Landmark } from './landmark.js';
 
@@ -104,7 +104,7 @@ export class LandmarkIndex {
         const list = this.cells.get(cell);
         if (!list) continue;
         for (const landmark of list) {
-          const distance = distanceMetres(lat, lng, landmark.place.lat, landmark.place.lng);
+          const distance = greatCircleM(lat, lng, landmark.place.lat, landmark.place.lng);
           if (distance > radiusM || (accept && !accept(landmark))) continue;
           hits.push({ landmark, distance_m: distance });
         }
@@ -130,7 +130,7 @@ export class LandmarkIndex {
       [rectangle.south, rectangle.east],
       [rectangle.south, rectangle.west],
     ];
-    const radiusM = Math.max(...corners.map(([cornerLat, cornerLng]) => distanceMetres(from.lat, from.lng, cornerLat, cornerLng))) + 1;
+    const radiusM = Math.max(...corners.map(([cornerLat, cornerLng]) => greatCircleM(from.lat, from.lng, cornerLat, cornerLng))) + 1;
     return this.nearest({
       lat: from.lat,
       lng: from.lng,

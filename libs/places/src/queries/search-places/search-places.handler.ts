@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { InvalidParamError } from '../../../../platform/src/index.js';
-import { isCoordinate } from '../../domain/geo.js';
+import { isCoordinate } from '../../../../platform/src/geo/geodesy.js';
 import { ATTRIBUTION } from '../../domain/place.js';
 import { MAX_QUERY_WORDS, MAX_RESULTS, SearchIndex, type SearchHit } from '../../domain/search-index.js';
 import { Gazetteer } from '../../gazetteer.js';

@@ -2,7 +2,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Landmarks } from '../../../../places/src/index.js';
 import { InvalidParamError } from '../../../../platform/src/index.js';
 import { decodePolyline, PolylineError } from '../../domain/polyline.js';
-import { haversineM } from '../../engine/geo.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { RoutePlanner } from '../../route-planner.js';
 import { landmarksAlong } from '../../routes/route-along.js';
 import { parseLatLngParam } from '../point.query.js';
@@ -53,7 +53,7 @@ export class RouteAlongHandler implements IQueryHandler<RouteAlongQuery> {
       }
       if (line.length < 2) throw new InvalidParamError('polyline must hold at least two points', 'polyline');
       let length = 0;
-      for (let i = 1; i < line.length; i++) length += haversineM(line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]);
+      for (let i = 1; i < line.length; i++) length += greatCircleM(line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]);
       if (length > MAX_ALONG_LENGTH_M) throw new InvalidParamError(`polyline is ${Math.round(length / 1000)} km long; landmarks are listed along at most ${MAX_ALONG_LENGTH_M / 1000} km`, 'polyline');
     } else {
       if (request.from === undefined) throw new InvalidParamError('from is required ("lat,lng"), or give polyline', 'from');

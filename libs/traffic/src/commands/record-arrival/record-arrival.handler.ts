@@ -5,7 +5,7 @@ import { latLngToCell } from 'h3-js';
 import { CLOCK, command, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
 import { parseMode, ROUTING_ENGINE, type Mode, type RoutingEngine } from '../../../../routing/src/index.js';
 import { arrivalDecider, arrivalStream, implausibility, type ArrivalEvent, type Point, type RecordArrival, type TrafficSample } from '../../domain/arrival.js';
-import { metres } from '../../domain/hazard.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { bucketOf } from '../../domain/learned-traffic.js';
 import { ARRIVAL_CELL_RES, TRAFFIC_CELL_RES, TrafficView } from '../../traffic-view.js';
 
@@ -73,7 +73,7 @@ export class ArrivalReader {
         elapsed_s: elapsed,
         mode,
         depart_at: departAt?.toISOString() ?? null,
-        arrival_error_m: destination && end ? Math.round(metres(destination.lat, destination.lng, end.lat, end.lng) * 10) / 10 : null,
+        arrival_error_m: destination && end ? Math.round(greatCircleM(destination.lat, destination.lng, end.lat, end.lng) * 10) / 10 : null,
         destination_cell: destination ? latLngToCell(destination.lat, destination.lng, ARRIVAL_CELL_RES) : null,
         sample,
         rejected,

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
-import { hazardReportDecider, hazardStream, metres, type HazardEvent, type HazardReported, type HazardReportState, type Incident, type ReportHazard } from '../../domain/hazard.js';
-import { ReporterHash } from '../../reporter-hash.js';
+import { command, CommandPipeline, greatCircleM, ReporterHash } from '../../../../platform/src/index.js';
+import { hazardReportDecider, hazardStream, type HazardEvent, type HazardReported, type HazardReportState, type Incident, type ReportHazard } from '../../domain/hazard.js';
 import { TrafficView } from '../../traffic-view.js';
 
 /** POST /v2/route/incidents: one report, live on the incident board (and in routing) when this answers. */
@@ -40,7 +39,7 @@ export class ReportIncidentHandler implements ICommandHandler<ReportIncidentComm
     const reported = (events[0] as HazardReported).data;
     // The incident it joined (or opened): the nearest live one of its kind, at the report's own time.
     const sameKind = this.view.board.active(new Date(reported.reported_at)).filter((incident) => incident.kind === reported.kind);
-    const distance = (incident: Incident) => metres(incident.lat, incident.lng, reported.lat, reported.lng);
+    const distance = (incident: Incident) => greatCircleM(incident.lat, incident.lng, reported.lat, reported.lng);
     return sameKind.reduce((best, incident) => (distance(incident) < distance(best) ? incident : best), sameKind[0]);
   }
 }

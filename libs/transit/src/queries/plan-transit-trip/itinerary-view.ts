@@ -1,5 +1,6 @@
 import type { DayNumber } from '../../domain/clock-time.js';
-import { distanceM, type Point } from '../../domain/geo.js';
+import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
+import type { Point } from '../../domain/geo.js';
 import type { Plan, PlannedItinerary, PlannedLeg, TripRef } from '../../domain/planner.js';
 import { walkBetween } from '../../domain/walking.js';
 import type { LoadedFeed } from '../../transit-feeds.js';
@@ -174,6 +175,6 @@ function tripRefView(feed: LoadedFeed, day: DayNumber, ref: TripRef) {
 
 function lineLength(line: number[][]): number {
   let total = 0;
-  for (let i = 1; i < line.length; i++) total += distanceM(line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]);
+  for (let i = 1; i < line.length; i++) total += greatCircleM(line[i - 1][1], line[i - 1][0], line[i][1], line[i][0]);
   return total;
 }

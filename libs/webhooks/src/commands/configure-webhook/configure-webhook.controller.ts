@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { webhookView } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_EVENT_TYPES } from '../../domain/notification.js';
 import { ConfigureWebhookCommand } from './configure-webhook.handler.js';

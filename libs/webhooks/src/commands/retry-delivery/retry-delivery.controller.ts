@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nest
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../calling-account.js';
+import { callingAccount } from '../../../../platform/src/index.js';
 import { DELIVERY_ID, parseDeliveryId } from '../../domain/delivery.js';
 import { RetryDeliveryCommand } from './retry-delivery.handler.js';
 

@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../../platform/src/index.js';
-import { callingAccount } from '../../../calling-account.js';
+import { callingAccount } from '../../../../../platform/src/index.js';
 import { MAX_FENCES_PER_ACCOUNT, parseFenceGeometry } from '../../domain/geofence.js';
 import { CreateGeofenceCommand } from './create-geofence.handler.js';
 import { CreateGeofenceRequest } from './create-geofence.request.js';

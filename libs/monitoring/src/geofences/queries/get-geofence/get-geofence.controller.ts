@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../../platform/src/index.js';
-import { callingAccount } from '../../../calling-account.js';
+import { callingAccount } from '../../../../../platform/src/index.js';
 import { GetGeofenceQuery } from './get-geofence.handler.js';
 
 /** Not in interface.md; the lender reads back what it defined. */

@@ -2,8 +2,7 @@ import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { OptionalKey } from '../../../../../platform/src/index.js';
-import { ReporterIdentity } from '../../reporter-identity.js';
+import { OptionalKey, ReporterHash } from '../../../../../platform/src/index.js';
 import { ReportLandmarkCommand } from './report-landmark.handler.js';
 import { ReportLandmarkRequest } from './report-landmark.request.js';
 
@@ -13,7 +12,7 @@ import { ReportLandmarkRequest } from './report-landmark.request.js';
 export class ReportLandmarkController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly identity: ReporterIdentity,
+    private readonly identity: ReporterHash,
   ) {}
 
   @Post()
@@ -42,7 +41,7 @@ export class ReportLandmarkController {
       new ReportLandmarkCommand(slug, {
         reason: body.reason,
         ...(body.note?.trim() ? { note: body.note.trim() } : {}),
-        reporter: this.identity.reporterOf(request.ip),
+        reporter: this.identity.of(request.ip),
         // The guard names the account of a valid key sent along (@OptionalKey); any other key leaves the report anonymous.
         account_id: request.principal?.account_id ?? null,
       }),

@@ -34,7 +34,7 @@ export const reportLandmark = command<ReportLandmark, LandmarkReportState, Landm
 export interface ReportInput {
   reason: ReportReason;
   note?: string;
-  /** The keyed hash of the client IP (ReporterIdentity). */
+  /** The keyed hash of the client IP (platform's ReporterHash). */
   reporter: string;
   account_id: string | null;
 }

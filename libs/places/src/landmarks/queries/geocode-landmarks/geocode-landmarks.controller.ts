@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import { InvalidParamError } from '../../../../../platform/src/index.js';
-import { isCoordinate } from '../../../domain/geo.js';
+import { isCoordinate } from '../../../../../platform/src/geo/geodesy.js';
 import type { Rectangle } from '../../domain/landmark-index.js';
 import { MAX_BBOX_DEGREES } from '../../landmarks.js';
 import { listOptions } from '../landmark-list.js';
