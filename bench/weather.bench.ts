@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XmlDocument } from 'libxml2-wasm';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
-import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
-import { AlertLog, importAlerts, readCap, WeatherModule } from '../libs/weather/src/index.js';
+import { closeBackends, EmbeddedEventStore, EventRegistry, systemClock, type Runtime } from '../libs/platform/src/index.js';
+import { AlertRecorder, CapAlertView, importAlerts, readCap, WeatherModule, weatherManifest } from '../libs/weather/src/index.js';
 import { capAlert } from '../libs/weather/src/__fixtures__/cap-fixtures.js';
 import { BenchApiModule, BenchController, openBenchRuntime } from './http-bench.module.js';
 import { issueKey, loadSample, runLoad, type LoadSettings } from './load.js';
@@ -16,7 +16,8 @@ import { toRow, type Check, type Row, type Sample, type Section } from './report
  * The weather layer (issue #16, docs/adr/0026), two parts, each against a
  * baseline measured in the same run:
  * - CAP reading: readCap (libxml2 parse, the CAP 1.2 schema, the signature,
- *   the fields) and importAlerts into the alert log, per document, against
+ *   the fields) and importAlerts onto the alert stream (the record-alerts command
+ *   on the embedded event store), per document, against
  *   libxml2's bare parse of the same documents (the least any reader pays).
  *   The documents: synthetic alerts over Ghana and, when `../shared/data/cap`
  *   is there, the three real signed WMO alerts (880 KB, 28 KB, 4 KB).
@@ -62,6 +63,26 @@ function syntheticAlerts(count: number, prefix: string): string[] {
   });
 }
 
+async function timeEachAsync(documents: string[], work: (xml: string) => Promise<unknown>): Promise<Sample> {
+  const latenciesMs: number[] = [];
+  const started = performance.now();
+  for (const xml of documents) {
+    const begun = performance.now();
+    await work(xml);
+    latenciesMs.push(performance.now() - begun);
+  }
+  return { ops: documents.length, seconds: (performance.now() - started) / 1000, latenciesMs };
+}
+
+/** The alert stream of an embedded event store in `dir`, recorded to through the pipeline, read by the follower view. */
+async function alertStream(dir: string) {
+  const events = await EmbeddedEventStore.open(dir);
+  const registry = new EventRegistry().register(...weatherManifest.events);
+  const view = new CapAlertView(events, registry);
+  await view.start();
+  return { events, view, recorder: AlertRecorder.onPipeline(events, registry, systemClock) };
+}
+
 function timeEach(documents: string[], work: (xml: string) => void): Sample {
   const latenciesMs: number[] = [];
   const started = performance.now();
@@ -87,10 +108,13 @@ export async function runWeatherBench(options: WeatherBenchOptions): Promise<Sec
     options.progress(`weather: CAP reading, round ${round + 1}/${options.rounds}`);
     samples.parse.push(timeEach(synthetic, (xml) => XmlDocument.fromString(xml).dispose()));
     samples.read.push(timeEach(synthetic, (xml) => readCap(xml)));
-    const log = AlertLog.in(path.join(parent, `import-${round}`));
+    const stream = await alertStream(path.join(parent, `import-${round}`));
     const documents = syntheticAlerts(options.documents, `IMP${round}`);
-    samples.import.push(timeEach(documents, (xml) => importAlerts(log, [{ source: 'bench', xml }])));
-    if (round === 0) checks.push({ name: 'every synthetic alert imported', ok: log.current().size === options.documents, detail: `${log.current().size} of ${options.documents} in the alert log` });
+    samples.import.push(await timeEachAsync(documents, (xml) => importAlerts(stream.recorder, [{ source: 'bench', xml }])));
+    await stream.view.catchUp();
+    if (round === 0) checks.push({ name: 'every synthetic alert imported', ok: stream.view.current().size === options.documents, detail: `${stream.view.current().size} of ${options.documents} in the alert book` });
+    await stream.view.onModuleDestroy();
+    await stream.events.close();
     if (real.length > 0) {
       const repeated = Array.from({ length: 5 }, () => real).flat();
       samples.parseReal.push(timeEach(repeated, (xml) => XmlDocument.fromString(xml).dispose()));
@@ -101,7 +125,7 @@ export async function runWeatherBench(options: WeatherBenchOptions): Promise<Sec
   rows.push(
     parseRow,
     toRow('readCap: parse + CAP 1.2 schema + fields (doc)', 'ours', samples.read, parseRow),
-    toRow('importAlerts: readCap + alert-log append (doc)', 'ours', samples.import, parseRow),
+    toRow('importAlerts: readCap + record-alerts command, embedded event store (doc)', 'ours', samples.import, parseRow),
   );
   if (real.length > 0) {
     const parseReal = toRow(`libxml2 parse only, the ${real.length} real signed WMO alerts (doc)`, 'baseline', samples.parseReal);
@@ -114,8 +138,10 @@ export async function runWeatherBench(options: WeatherBenchOptions): Promise<Sec
 
   // GET /v2/weather/alerts?lat&lng against the trivial route of the same pipeline.
   const dataDir = path.join(parent, 'data');
-  const book = AlertLog.in(dataDir);
-  const outcome = importAlerts(book, syntheticAlerts(options.alerts, 'HTTP').map((xml) => ({ source: 'bench', xml })));
+  const seeded = await alertStream(path.join(dataDir, 'events'));
+  const outcome = await importAlerts(seeded.recorder, syntheticAlerts(options.alerts, 'HTTP').map((xml) => ({ source: 'bench', xml })));
+  await seeded.view.onModuleDestroy();
+  await seeded.events.close();
   const adminKey = randomBytes(24).toString('base64url');
   let runtime: Runtime | undefined;
   let served: RunningHttp | undefined;

@@ -23,6 +23,8 @@ import { TransitFeeds } from './transit-feeds.js';
       inject: [CONFIG, JsonLogger],
       useFactory: (config: Config, logger: JsonLogger) => new PlannerPool({ threads: config.transitWorkers, root: referenceRoot(config), log: { error: (fields) => logger.error(fields, 'transit') } }),
     },
+    PlanTransitTripHandler,
+    GetDeparturesHandler,
   ],
   exports: [TransitFeeds],
 })

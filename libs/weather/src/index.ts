@@ -1,7 +1,8 @@
 export { weatherManifest } from './manifest.js';
 export { WeatherModule, weatherProviders } from './weather.module.js';
-export { WeatherAlerts, AlertLog } from './alerts/alert-log.js';
-export { weatherImportCli } from './alerts/weather-import.cli.js';
+export { WeatherAlerts, AlertRecorder, migrateAlertLog, type AlertSource } from './alerts/alert-log.js';
+export { CapAlertView } from './alerts/alert-view.js';
+export { weatherImportCli, type AlertStoreTarget } from './alerts/weather-import.cli.js';
 export { importAlerts, type ImportOutcome } from './alerts/import-alerts.js';
 export { parseCap, CapError, type CapAlert } from './cap/parse-cap.js';
 export { readCap } from './cap/read-cap.js';

@@ -1,7 +1,10 @@
-import { Global, Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CLOCK, CONFIG, JsonLogger, type Clock, type Config } from '../../platform/src/index.js';
+import { Global, Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { CLOCK, CommandPipeline, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
 import { WEATHER_CONDITIONS } from '../../routing/src/index.js';
-import { AlertLog, WeatherAlerts } from './alerts/alert-log.js';
+import { AlertRecorder, migrateAlertLog, WeatherAlerts } from './alerts/alert-log.js';
+import { CapAlertView } from './alerts/alert-view.js';
+import { recordAlerts, RecordAlertsCommand, RecordAlertsHandler } from './commands/record-alerts/record-alerts.handler.js';
 import { CapFeedPoller } from './feeds/cap-feed-poller.js';
 import { OpenMeteoProvider } from './forecast/open-meteo.provider.js';
 import { RouteWeather } from './forecast/precipitation-forecast.js';
@@ -12,8 +15,14 @@ import { GetPrecipitationForecastController } from './queries/get-precipitation-
 import { GetPrecipitationForecastHandler } from './queries/get-precipitation-forecast/get-precipitation-forecast.handler.js';
 
 export const weatherProviders = [
-  { provide: AlertLog, inject: [CONFIG], useFactory: (config: Config) => AlertLog.in(config.dataDir) },
-  { provide: WeatherAlerts, inject: [AlertLog, CONFIG], useFactory: (log: AlertLog, config: Config) => new WeatherAlerts(log, config.weather.capFeeds.length > 0) },
+  {
+    provide: CapAlertView,
+    inject: [EVENT_STORE, EventRegistry, JsonLogger, ReadModels, Followers],
+    useFactory: (events: EventStore, registry: EventRegistry, logger: JsonLogger, readModels: ReadModels, followers: Followers) =>
+      registerView(new CapAlertView(events, registry, logger), CapAlertView.readModel, readModels, followers),
+  },
+  { provide: AlertRecorder, inject: [CommandBus], useFactory: (commands: CommandBus) => new AlertRecorder((command) => commands.execute(new RecordAlertsCommand(command))) },
+  { provide: WeatherAlerts, inject: [CapAlertView, CONFIG], useFactory: (view: CapAlertView, config: Config) => new WeatherAlerts(view, config.weather.capFeeds.length > 0) },
   {
     provide: PRECIPITATION_PROVIDER,
     inject: [CONFIG, CLOCK],
@@ -27,9 +36,9 @@ export const weatherProviders = [
   },
   {
     provide: CapFeedPoller,
-    inject: [CONFIG, AlertLog, JsonLogger],
-    useFactory: (config: Config, log: AlertLog, logger: JsonLogger) =>
-      new CapFeedPoller(config.weather.capFeeds, log, { allowPrivate: config.webhookAllowPrivateUrls }, {
+    inject: [CONFIG, AlertRecorder, JsonLogger],
+    useFactory: (config: Config, recorder: AlertRecorder, logger: JsonLogger) =>
+      new CapFeedPoller(config.weather.capFeeds, recorder, { allowPrivate: config.webhookAllowPrivateUrls }, {
         info: (fields) => logger.info(fields),
         error: (fields) => logger.error(fields, 'weather'),
       }),
@@ -37,25 +46,45 @@ export const weatherProviders = [
 ];
 
 /**
- * Weather (docs/adr/0026): CAP alerts (the alert log and its fold), the
+ * Weather (docs/adr/0026): CAP alerts (events on the alert stream, the book a follower view), the
  * precipitation forecast behind its port, and routing's WeatherConditions
  * port (global, so the routing module finds it without importing weather).
  */
 @Global()
 @Module({
   controllers: [GetAlertsController, GetPrecipitationForecastController],
-  providers: [...weatherProviders, GetAlertsHandler, GetPrecipitationForecastHandler],
+  providers: [...weatherProviders, RecordAlertsHandler, GetAlertsHandler, GetPrecipitationForecastHandler],
   exports: [WeatherAlerts, WEATHER_CONDITIONS, PRECIPITATION_PROVIDER],
 })
-export class WeatherModule implements OnModuleInit, OnModuleDestroy {
+export class WeatherModule implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(CapFeedPoller) private readonly poller: CapFeedPoller,
     @Inject(CONFIG) private readonly config: Config,
+    @Inject(CapAlertView) private readonly view: CapAlertView,
+    @Inject(CommandPipeline) private readonly pipeline: CommandPipeline,
+    @Inject(JsonLogger) private readonly logger: JsonLogger,
   ) {}
 
-  onModuleInit(): void {
+  /** The book is folded before the first request. */
+  async onModuleInit(): Promise<void> {
+    await this.view.start();
+  }
+
+  /**
+   * A legacy alert log is moved onto the alert stream once (docs/adr/0026),
+   * through the pipeline itself, as other start-up commands are (CommandBus
+   * knows its handlers only once every module has bootstrapped); then the
+   * feeds are polled, through CommandBus.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const migration = await migrateAlertLog(this.config.dataDir, new AlertRecorder((command) => this.pipeline.run(recordAlerts, command)));
+    if (migration) this.logger.info({ event: 'weather.alert_log_migrated', alerts: migration.migrated });
+    this.startPolling();
+  }
+
+  private startPolling(): void {
     if (this.config.weather.capFeeds.length === 0) return;
     const poll = () => void this.poller.pollAll();
     setImmediate(poll);

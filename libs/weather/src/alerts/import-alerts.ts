@@ -1,6 +1,6 @@
 import { CapError, type CapAlert } from '../cap/parse-cap.js';
 import { readCap } from '../cap/read-cap.js';
-import type { AlertLog } from './alert-log.js';
+import type { AlertRecorder } from './alert-log.js';
 
 export interface ImportOutcome {
   accepted: number;
@@ -9,11 +9,11 @@ export interface ImportOutcome {
 }
 
 /**
- * Reads CAP documents and appends the valid ones to the alert log; a document
- * that fails validation or its signature is refused and reported (and logged
- * by the caller), the others still go in.
+ * Reads CAP documents and records the valid ones (one record-alerts command);
+ * a document that fails validation or its signature is refused and reported
+ * (and logged by the caller), the others still go in.
  */
-export function importAlerts(log: AlertLog, documents: Array<{ source: string; xml: string }>): ImportOutcome {
+export async function importAlerts(recorder: AlertRecorder, documents: Array<{ source: string; xml: string }>): Promise<ImportOutcome> {
   const accepted: CapAlert[] = [];
   const rejected: ImportOutcome['rejected'] = [];
   for (const document of documents) {
@@ -24,6 +24,6 @@ export function importAlerts(log: AlertLog, documents: Array<{ source: string; x
       rejected.push({ source: document.source, reason: error.message });
     }
   }
-  const fresh = log.append(accepted);
+  const fresh = await recorder.record(accepted);
   return { accepted: fresh, duplicates: accepted.length - fresh, rejected };
 }

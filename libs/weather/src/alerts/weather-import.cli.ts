@@ -1,10 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
+import { EventRegistry, openEventStore, systemClock, type Clock, type EventStore } from '../../../platform/src/index.js';
 import { MAX_CAP_BYTES } from '../cap/parse-cap.js';
-import { AlertLog } from './alert-log.js';
+import { weatherEventTypes } from '../event-types.js';
+import { AlertRecorder, migrateAlertLog } from './alert-log.js';
 import { importAlerts } from './import-alerts.js';
 
-/** `npm run ops -- weather:import FILE…`: CAP 1.2 files into the alert log. Exit code 0 when every file went in (or was there already), 1 otherwise. */
-export async function weatherImportCli(dataDir: string, files: string[], out: (line: string) => void): Promise<number> {
+/** Where `weather:import` records: the operator CLI's event store, or (a bare DATA_DIR) the embedded store in it. */
+export type AlertStoreTarget = string | { dataDir: string; events: EventStore; registry: EventRegistry; clock?: Clock };
+
+/**
+ * `npm run ops -- weather:import FILE…`: CAP 1.2 files onto the alert stream
+ * (the record-alerts command). Exit code 0 when every file went in (or was
+ * there already), 1 otherwise. A legacy alert log in DATA_DIR is migrated
+ * first (docs/adr/0026).
+ */
+export async function weatherImportCli(target: AlertStoreTarget, files: string[], out: (line: string) => void): Promise<number> {
   if (files.length === 0) {
     out('weather:import: name at least one CAP file');
     return 64;
@@ -19,9 +29,18 @@ export async function weatherImportCli(dataDir: string, files: string[], out: (l
       rejected.push({ source: file, reason: (error as Error).message });
     }
   }
-  const outcome = importAlerts(AlertLog.in(dataDir), documents);
-  rejected.push(...outcome.rejected);
-  out(`weather:import: ${outcome.accepted} alert(s) added, ${outcome.duplicates} already known, ${rejected.length} refused`);
-  for (const refusal of rejected) out(`  refused ${refusal.source}: ${refusal.reason}`);
-  return rejected.length === 0 ? 0 : 1;
+  const own = typeof target === 'string';
+  const store = own ? { dataDir: target, events: await openEventStore({ dataDir: target }), registry: new EventRegistry().register(...weatherEventTypes) } : target;
+  try {
+    const recorder = AlertRecorder.onPipeline(store.events, store.registry, ('clock' in store && store.clock) || systemClock);
+    const migration = await migrateAlertLog(store.dataDir, recorder);
+    if (migration) out(`weather:import: the alert log was moved onto the event store (${migration.migrated} alert(s)); the file is now cap-alerts.jsonl.migrated`);
+    const outcome = await importAlerts(recorder, documents);
+    rejected.push(...outcome.rejected);
+    out(`weather:import: ${outcome.accepted} alert(s) added, ${outcome.duplicates} already known, ${rejected.length} refused`);
+    for (const refusal of rejected) out(`  refused ${refusal.source}: ${refusal.reason}`);
+    return rejected.length === 0 ? 0 : 1;
+  } finally {
+    if (own) await store.events.close();
+  }
 }

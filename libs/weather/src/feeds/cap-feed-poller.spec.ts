@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { capAlert } from '../__fixtures__/cap-fixtures.js';
-import { AlertLog } from '../alerts/alert-log.js';
 import { CapReader } from '../cap/cap-reader.js';
 import { CapError, MAX_CAP_BYTES } from '../cap/parse-cap.js';
 import { CapSignatureError } from '../cap/verify-signature.js';
+import { alertStore, type AlertStore } from '../testing/alert-store.js';
 import { CapFeedPoller, FeedUrlRefusedError, MAX_FEED_BYTES } from './cap-feed-poller.js';
 
 const at = new Date('2026-11-23T12:30:00Z');
@@ -63,8 +63,17 @@ describe('the CAP feed poller', () => {
     hub.hits.clear();
   });
 
-  const fresh = () => AlertLog.in(mkdtempSync(path.join(tmpdir(), 'weather-poll-')));
-  const lines = (log: AlertLog) => readFileSync((log as unknown as { file: string }).file, 'utf8').trim().split('\n').length;
+  // Each test's alert stream, on a real embedded event store (closed after the test).
+  const stores: AlertStore[] = [];
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+  });
+  const fresh = async () => {
+    const store = await alertStore();
+    stores.push(store);
+    return store;
+  };
+  const lines = (log: AlertStore) => log.count();
 
   it('reads an RSS and an Atom list of CAP links; an update replaces its predecessor, a cancel removes it; nothing is read or recorded twice', async () => {
     hub.routes.set('/cap/a1.xml', { body: capAlert({ identifier: 'A1', event: 'Heavy Rain' }) });
@@ -73,12 +82,12 @@ describe('the CAP feed poller', () => {
     hub.routes.set('/rss', { body: rss([`${hub.base}/cap/a1.xml`, '/cap/a2.xml']) });
     // The Atom feed lists A1 again, as hubs re-publish: recorded once.
     hub.routes.set('/atom', { body: atom(['/cap/b1.xml', `${hub.base}/cap/a1.xml`]), type: 'application/atom+xml' });
-    const log = fresh();
+    const log = await fresh();
     const logs = logger();
-    const poller = new CapFeedPoller([`${hub.base}/rss`, `${hub.base}/atom`], log, { allowPrivate: true }, logs);
+    const poller = new CapFeedPoller([`${hub.base}/rss`, `${hub.base}/atom`], log.recorder, { allowPrivate: true }, logs);
 
     expect(await poller.pollAll()).toEqual({ accepted: 3, duplicates: 1, rejected: 0 });
-    expect(log.current().active(at).map((alert) => [alert.identifier, alert.event])).toEqual([
+    expect((await log.book()).active(at).map((alert) => [alert.identifier, alert.event])).toEqual([
       ['A2', 'Flood'],
       ['B1', 'Thunderstorm'],
     ]);
@@ -88,20 +97,20 @@ describe('the CAP feed poller', () => {
     ]);
 
     // The same feeds again: no alert fetched again, nothing appended.
-    const linesBefore = lines(log);
+    const linesBefore = await lines(log);
     expect(await poller.pollAll()).toEqual({ accepted: 0, duplicates: 0, rejected: 0 });
     expect(hub.hits.get('/cap/a1.xml')).toBe(2);
     expect(hub.hits.get('/cap/a2.xml')).toBe(1);
-    expect(lines(log)).toBe(linesBefore);
+    expect(await lines(log)).toBe(linesBefore);
     // A new poller (a restart) reads the links again, but the log records nothing twice.
-    expect(await new CapFeedPoller([`${hub.base}/rss`], log, { allowPrivate: true }, logger()).pollAll()).toEqual({ accepted: 0, duplicates: 2, rejected: 0 });
-    expect(lines(log)).toBe(linesBefore);
+    expect(await new CapFeedPoller([`${hub.base}/rss`], log.recorder, { allowPrivate: true }, logger()).pollAll()).toEqual({ accepted: 0, duplicates: 2, rejected: 0 });
+    expect(await lines(log)).toBe(linesBefore);
 
     // A cancel appears in the feed: the update it references disappears.
     hub.routes.set('/cap/c1.xml', { body: capAlert({ identifier: 'C1', msgType: 'Cancel', references: 'gmet@meteo.gov.gh,A2,2026-11-23T12:10:00+00:00', sent: '2026-11-23T12:20:00+00:00' }) });
     hub.routes.set('/rss', { body: rss(['/cap/a1.xml', '/cap/a2.xml', '/cap/c1.xml']) });
     expect(await poller.pollAll()).toEqual({ accepted: 1, duplicates: 0, rejected: 0 });
-    expect(log.current().active(at).map((alert) => alert.identifier)).toEqual(['B1']);
+    expect((await log.book()).active(at).map((alert) => alert.identifier)).toEqual(['B1']);
   });
 
   it('logs a feed that fails and still reads the next; refuses invalid and tampered alerts with their reason', async () => {
@@ -111,12 +120,12 @@ describe('the CAP feed poller', () => {
     hub.routes.set('/cap/invalid.xml', { body: capAlert({ identifier: 'G2' }).replace('<status>Actual</status>', '<status>Real</status>') });
     hub.routes.set('/cap/missing.xml', { body: capAlert({ identifier: 'G3' }).replace(/<identifier>.*<\/identifier>/, '') });
     hub.routes.set('/rss', { body: rss(['/cap/invalid.xml', '/cap/missing.xml', '/cap/gone.xml', '/cap/good.xml']) });
-    const log = fresh();
+    const log = await fresh();
     const logs = logger();
-    const poller = new CapFeedPoller([`${hub.base}/broken`, `${hub.base}/not-xml`, `${hub.base}/rss`], log, { allowPrivate: true }, logs);
+    const poller = new CapFeedPoller([`${hub.base}/broken`, `${hub.base}/not-xml`, `${hub.base}/rss`], log.recorder, { allowPrivate: true }, logs);
 
     expect(await poller.pollAll()).toEqual({ accepted: 1, duplicates: 0, rejected: 3 });
-    expect(log.current().active(at).map((alert) => alert.identifier)).toEqual(['G1']);
+    expect((await log.book()).active(at).map((alert) => alert.identifier)).toEqual(['G1']);
     const errors = logs.entries.filter((entry) => entry.level === 'error');
     expect(errors.map((entry) => [entry.event, entry.feed ?? entry.url])).toEqual([
       ['weather.feed_failed', `${hub.base}/broken`],
@@ -139,10 +148,10 @@ describe('the CAP feed poller', () => {
     hub.routes.set('/cap/signed.xml', { body: signed });
     hub.routes.set('/cap/tampered.xml', { body: signed.replace('<severity>Moderate</severity>', '<severity>Extreme</severity>') });
     hub.routes.set('/atom', { body: atom(['/cap/tampered.xml', '/cap/signed.xml']) });
-    const log = fresh();
+    const log = await fresh();
     const logs = logger();
-    expect(await new CapFeedPoller([`${hub.base}/atom`], log, { allowPrivate: true }, logs).pollAll()).toEqual({ accepted: 1, duplicates: 0, rejected: 1 });
-    expect(log.current().active(new Date('2024-05-19T14:00:00Z')).map((alert) => [alert.severity, alert.signature])).toEqual([['Moderate', 'valid']]);
+    expect(await new CapFeedPoller([`${hub.base}/atom`], log.recorder, { allowPrivate: true }, logs).pollAll()).toEqual({ accepted: 1, duplicates: 0, rejected: 1 });
+    expect((await log.book()).active(new Date('2024-05-19T14:00:00Z')).map((alert) => [alert.severity, alert.signature])).toEqual([['Moderate', 'valid']]);
     expect(logs.entries.find((entry) => entry.event === 'weather.cap_rejected')).toMatchObject({ url: `${hub.base}/cap/tampered.xml`, reason: expect.stringMatching(/XML signature does not verify/) });
   });
 
@@ -155,8 +164,8 @@ describe('the CAP feed poller', () => {
     hub.routes.set('/rss', { body: rss(['/cap/big.xml', '/cap/big-chunked.xml', '/cap/moved.xml']) });
     hub.routes.set('/huge-feed', { body: rss([]).replace('<title>', `<title>${'y'.repeat(MAX_FEED_BYTES)}`) });
     const logs = logger();
-    const log = fresh();
-    expect(await new CapFeedPoller([`${hub.base}/huge-feed`, `${hub.base}/rss`], log, { allowPrivate: true }, logs).pollAll()).toEqual({ accepted: 0, duplicates: 0, rejected: 3 });
+    const log = await fresh();
+    expect(await new CapFeedPoller([`${hub.base}/huge-feed`, `${hub.base}/rss`], log.recorder, { allowPrivate: true }, logs).pollAll()).toEqual({ accepted: 0, duplicates: 0, rejected: 3 });
     expect(logs.entries.filter((entry) => entry.level === 'error').map((entry) => entry.message)).toEqual([
       `larger than ${MAX_FEED_BYTES} bytes`,
       `larger than ${MAX_CAP_BYTES} bytes`,
@@ -164,14 +173,14 @@ describe('the CAP feed poller', () => {
       'HTTP 302 (redirects are not followed)',
     ]);
     expect(hub.hits.get('/cap/ok.xml')).toBeUndefined();
-    expect(log.current().size).toBe(0);
+    expect((await log.book()).size).toBe(0);
   });
 
   it('applies the outbound address policy: loopback, private, link-local and metadata addresses, other schemes and credentials are refused unless private URLs are allowed', async () => {
     hub.routes.set('/rss', { body: rss(['/cap/a.xml']) });
     hub.routes.set('/cap/a.xml', { body: capAlert({ identifier: 'P1' }) });
     const logs = logger();
-    const guarded = new CapFeedPoller([`${hub.base}/rss`, hub.base.replace('127.0.0.1', 'localhost') + '/rss'], fresh(), { allowPrivate: false }, logs);
+    const guarded = new CapFeedPoller([`${hub.base}/rss`, hub.base.replace('127.0.0.1', 'localhost') + '/rss'], (await fresh()).recorder, { allowPrivate: false }, logs);
     expect(await guarded.pollAll()).toEqual({ accepted: 0, duplicates: 0, rejected: 0 });
     expect(logs.entries.map((entry) => entry.message)).toEqual([expect.stringMatching(/127\.0\.0\.1 resolves to a refused address/), expect.stringMatching(/localhost resolves to a refused address/)]);
     expect(hub.hits.size).toBe(0);
@@ -179,7 +188,7 @@ describe('the CAP feed poller', () => {
       await expect(guarded.fetchText(url, 1024)).rejects.toThrow(FeedUrlRefusedError);
     }
     // With WEBHOOK_ALLOW_PRIVATE_URLS (as in these tests) loopback is read.
-    expect(await new CapFeedPoller([`${hub.base}/rss`], fresh(), { allowPrivate: true }, logger()).pollAll()).toMatchObject({ accepted: 1 });
+    expect(await new CapFeedPoller([`${hub.base}/rss`], (await fresh()).recorder, { allowPrivate: true }, logger()).pollAll()).toMatchObject({ accepted: 1 });
   });
 
   const worker = path.join(root, 'dist/libs/weather/src/cap/cap-reader.worker.js');

@@ -8,7 +8,7 @@ import { metricsRegistry } from '../../../platform/src/index.js';
 import { addressRefusal } from '../../../webhooks/src/index.js';
 import { CapError, MAX_CAP_BYTES } from '../cap/parse-cap.js';
 import { CapReader } from '../cap/cap-reader.js';
-import type { AlertLog } from '../alerts/alert-log.js';
+import type { AlertRecorder } from '../alerts/alert-log.js';
 
 /** One fetch (feed or alert) may take this long, body included. */
 export const FEED_TIMEOUT_MS = 10_000;
@@ -59,7 +59,7 @@ export interface PollOutcome {
 
 /**
  * Polls the WEATHER_CAP_FEEDS: each feed, then each CAP link it lists that
- * was not read in an earlier poll, into the alert log. A feed that fails is
+ * was not read in an earlier poll, onto the alert stream (the record-alerts command). A feed that fails is
  * logged and the next one is still read; a document that fails to fetch, to
  * validate or to verify is logged (`weather.cap_rejected`) and counted.
  * Documents are read in a worker thread (CapReader). Every fetch goes through
@@ -76,7 +76,7 @@ export class CapFeedPoller {
 
   constructor(
     private readonly feeds: string[],
-    private readonly log: AlertLog,
+    private readonly recorder: AlertRecorder,
     private readonly options: { allowPrivate: boolean },
     private readonly logger: Log,
     private readonly reader = new CapReader(),
@@ -134,11 +134,9 @@ export class CapFeedPoller {
       this.logger.error({ event: 'weather.cap_fetch_failed', url: link, message: (error as Error).message });
       return 'fetch_failed';
     }
+    let alert;
     try {
-      const alert = await this.reader.read(xml);
-      const result = this.log.append([alert]) === 1 ? 'accepted' : 'duplicate';
-      capDocuments.inc({ outcome: result });
-      return result;
+      alert = await this.reader.read(xml);
     } catch (error) {
       // Anything else (the reader thread dying on a document) refuses this document too; the feed goes on.
       const reason = error instanceof CapError ? error.message : `CAP: could not be read (${(error as Error).message})`;
@@ -146,6 +144,10 @@ export class CapFeedPoller {
       this.logger.error({ event: 'weather.cap_rejected', url: link, reason });
       return 'rejected';
     }
+    // A failure to record (the event store) fails this feed's pass: the link is read again next poll.
+    const result = (await this.recorder.record([alert])) === 1 ? 'accepted' : 'duplicate';
+    capDocuments.inc({ outcome: result });
+    return result;
   }
 
   /** GET with the address policy and a pinned address, no redirects, FEED_TIMEOUT_MS and a byte ceiling. */

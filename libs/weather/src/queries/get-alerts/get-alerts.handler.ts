@@ -3,6 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { alertFeature } from '../../alerts/alert-book.js';
 import { WeatherAlerts } from '../../alerts/alert-log.js';
+import { CapAlertView } from '../../alerts/alert-view.js';
 import { parseBox } from '../../forecast/precipitation-forecast.js';
 
 export interface AlertCollection {
@@ -22,6 +23,7 @@ export class GetAlertsQuery extends Query<AlertCollection> {
 export class GetAlertsHandler implements IQueryHandler<GetAlertsQuery> {
   constructor(
     private readonly alerts: WeatherAlerts,
+    private readonly view: CapAlertView,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -30,6 +32,8 @@ export class GetAlertsHandler implements IQueryHandler<GetAlertsQuery> {
     const box = filter.bbox !== undefined ? parseBox(filter.bbox, undefined, undefined) : null;
     if (!box) parseBox(undefined, filter.lat, filter.lng); // both or neither
     const point = filter.lat !== undefined && filter.lng !== undefined ? ([filter.lng, filter.lat] as [number, number]) : undefined;
+    // What another process (ops weather:import) recorded before this request is in the answer.
+    await this.view.catchUp();
     const alerts = this.alerts.active(at, box ? { bbox: box } : point ? { point } : {});
     return { type: 'FeatureCollection' as const, features: alerts.map(alertFeature) };
   }
