@@ -18,20 +18,27 @@ import {
   type ReadStore,
 } from '../../platform/src/index.js';
 import { BulkRegisterLoansController } from './commands/bulk-register-loans/bulk-register-loans.controller.js';
+import { BulkRegisterLoansHandler } from './commands/bulk-register-loans/bulk-register-loans.handler.js';
 import { CancelScheduleController } from './commands/cancel-schedule/cancel-schedule.controller.js';
+import { CancelScheduleHandler } from './commands/cancel-schedule/cancel-schedule.handler.js';
 import { RegisterLoanController } from './commands/register-loan/register-loan.controller.js';
+import { RegisterLoanHandler, RegisterLoanInBulkHandler } from './commands/register-loan/register-loan.handler.js';
 import { ScheduleReverificationController } from './commands/schedule-reverification/schedule-reverification.controller.js';
+import { RecordReverificationScheduleHandler } from './commands/schedule-reverification/schedule-reverification.handler.js';
 import { ScheduleReverificationProcess } from './commands/schedule-reverification/schedule-reverification.process.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';
 import { BorrowerSightings } from './positions/borrower-sightings.view.js';
 import { CollectionsConsents } from './positions/collections-consents.view.js';
 import { GetScheduleController } from './queries/get-schedule/get-schedule.controller.js';
+import { GetScheduleHandler } from './queries/get-schedule/get-schedule.handler.js';
 import { ListSchedulesController } from './queries/list-schedules/list-schedules.controller.js';
+import { ListSchedulesHandler } from './queries/list-schedules/list-schedules.handler.js';
 import { LocateBorrowerController } from './queries/locate-borrower/locate-borrower.controller.js';
 import { LocateBorrowerHandler } from './queries/locate-borrower/locate-borrower.handler.js';
 import { PortfolioRiskController } from './queries/portfolio-risk/portfolio-risk.controller.js';
 import { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
 import { RetailDensityController } from './queries/retail-density/retail-density.controller.js';
+import { RetailDensityHandler } from './queries/retail-density/retail-density.handler.js';
 import { CollectionLoans } from './read-models/collection-loans.read-model.js';
 import { ReverificationSchedules } from './read-models/reverification-schedules.read-model.js';
 import { ReverificationLifecycle } from './reverification/reverification-lifecycle.js';
@@ -83,9 +90,17 @@ export class BankingNotificationsModule {}
         registerView(new BorrowerSightings(events, registry, readStore, locations, logger), BorrowerSightings.readModel, readModels, followers),
     },
     { provide: ALERT_AREAS, useValue: noAlertAreas },
+    RegisterLoanHandler,
+    RegisterLoanInBulkHandler,
+    BulkRegisterLoansHandler,
+    RecordReverificationScheduleHandler,
+    ScheduleReverificationProcess,
+    CancelScheduleHandler,
     LocateBorrowerHandler,
     PortfolioRiskHandler,
-    ScheduleReverificationProcess,
+    GetScheduleHandler,
+    ListSchedulesHandler,
+    RetailDensityHandler,
     {
       provide: ReverificationRunner,
       inject: [CommandPipeline, EVENT_STORE, JOB_QUEUE, CLOCK, JsonLogger],

@@ -11,12 +11,18 @@ import { COLLECTION_LOANS_READ_MODEL } from './read-models/collection-loans.read
 import { REVERIFICATION_SCHEDULES_READ_MODEL } from './read-models/reverification-schedules.read-model.js';
 import { recordReverificationRun } from './reverification/record-run.handler.js';
 import { REVERIFICATION_QUEUE } from './reverification/reverification-jobs.js';
+import { GetScheduleQuery } from './queries/get-schedule/get-schedule.handler.js';
+import { ListSchedulesQuery } from './queries/list-schedules/list-schedules.handler.js';
+import { LocateBorrowerQuery } from './queries/locate-borrower/locate-borrower.handler.js';
+import { PortfolioRiskQuery } from './queries/portfolio-risk/portfolio-risk.handler.js';
+import { RetailDensityQuery } from './queries/retail-density/retail-density.handler.js';
 
 /** What the banking context brings to a process (checked at start-up). */
 export const bankingManifest: ContextManifest = {
   name: 'banking',
   events: bankingEventTypes,
   commands: [registerLoan, registerLoanInBulk, scheduleReverification, recordReverificationRun, cancelReverificationSchedule],
+  queries: [LocateBorrowerQuery, PortfolioRiskQuery, GetScheduleQuery, ListSchedulesQuery, RetailDensityQuery],
   readModels: { projections: [COLLECTION_LOANS_READ_MODEL.name, REVERIFICATION_SCHEDULES_READ_MODEL.name], views: [CollectionsConsents.readModel, BorrowerSightings.readModel] },
   jobs: [REVERIFICATION_QUEUE],
   notifications: [{ token: BankingNotifications, notifies: BankingNotifications.notifies, from: BankingNotifications.from }],

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../../../platform/src/index.js';
+import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
-import { bulkRegisterLoans, MAX_BULK_LOANS } from './bulk-register-loans.handler.js';
+import { BulkRegisterLoansCommand, MAX_BULK_LOANS } from './bulk-register-loans.handler.js';
 import { BulkRegisterLoansRequest } from './bulk-register-loans.request.js';
 
 /** interface.md, "Banking features": POST /v2/collections/bulk-register. */
@@ -12,7 +12,7 @@ import { BulkRegisterLoansRequest } from './bulk-register-loans.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/collections')
 export class BulkRegisterLoansController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('bulk-register')
   @HttpCode(200)
@@ -28,7 +28,7 @@ export class BulkRegisterLoansController {
   @ApiResponse({ status: 400, description: `INVALID_PARAM (\`loans\`: not an array, empty, or more than ${MAX_BULK_LOANS})` })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   async bulk(@Req() request: FastifyRequest, @Body() body: BulkRegisterLoansRequest) {
-    const items = await bulkRegisterLoans(this.commands, callingAccount(request), body.loans);
+    const items = await this.commands.execute(new BulkRegisterLoansCommand(callingAccount(request), body.loans));
     const count = (outcome: string) => items.filter((item) => item.outcome === outcome).length;
     return { total: items.length, created: count('created'), updated: count('updated'), unchanged: count('unchanged'), refused: count('refused'), items };
   }

@@ -1,7 +1,8 @@
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CommandPipeline, DomainError } from '../../../../platform/src/index.js';
 import { registrationOutcome } from '../../domain/loan.js';
 import { loanRegistration } from '../register-loan/loan-registration.js';
-import { registerLoan, registerLoanInBulk } from '../register-loan/register-loan.handler.js';
+import { registerLoan, RegisterLoanInBulkCommand } from '../register-loan/register-loan.handler.js';
 
 export const MAX_BULK_LOANS = 10_000;
 /** Registrations in flight at once: enough to keep the event store's group commit full, few enough to leave room for other requests. */
@@ -19,7 +20,29 @@ export type BulkOutcome =
  * is otherwise a race). The answer waits once for the read model, as a
  * single registration does.
  */
-export async function bulkRegisterLoans(commands: CommandPipeline, accountId: string, items: readonly unknown[]): Promise<BulkOutcome[]> {
+export class BulkRegisterLoansCommand extends Command<BulkOutcome[]> {
+  constructor(
+    readonly accountId: string,
+    readonly items: readonly unknown[],
+  ) {
+    super();
+  }
+}
+
+/** The process: one RegisterLoanInBulkCommand per item, then one wait for the read model. */
+@CommandHandler(BulkRegisterLoansCommand)
+export class BulkRegisterLoansHandler implements ICommandHandler<BulkRegisterLoansCommand, BulkOutcome[]> {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly commands: CommandPipeline,
+  ) {}
+
+  execute({ accountId, items }: BulkRegisterLoansCommand): Promise<BulkOutcome[]> {
+    return bulkRegisterLoans(this.bus, this.commands, accountId, items);
+  }
+}
+
+async function bulkRegisterLoans(bus: CommandBus, commands: CommandPipeline, accountId: string, items: readonly unknown[]): Promise<BulkOutcome[]> {
   const outcomes: BulkOutcome[] = new Array(items.length);
   const seen = new Set<string>();
   let last = 0n;
@@ -37,7 +60,7 @@ export async function bulkRegisterLoans(commands: CommandPipeline, accountId: st
           continue;
         }
         seen.add(input.loan_id);
-        const result = await commands.run(registerLoanInBulk, input);
+        const result = await bus.execute(new RegisterLoanInBulkCommand(input));
         if (result.position !== undefined && result.position > last) last = result.position;
         outcomes[index] = { index, loan_id: input.loan_id, outcome: registrationOutcome(result.previous, result.events) as 'created' | 'updated' | 'unchanged' };
       } catch (error) {

@@ -1,21 +1,21 @@
 import { Controller, Delete, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../../../platform/src/index.js';
+import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
 import { ScheduleNotFoundError } from '../../domain/errors.js';
 import { parseScheduleId } from '../../domain/schedule.js';
 import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
 import { publicSchedule, SCHEDULE_ANSWER } from '../schedule-reverification/schedule-reverification.controller.js';
-import { cancelReverificationSchedule } from './cancel-schedule.handler.js';
+import { CancelScheduleCommand } from './cancel-schedule.handler.js';
 
 /** interface.md, "Banking features": DELETE /v2/verify/schedule/{id}. */
 @ApiTags('banking')
 @ApiSecurity('api_key')
 @Controller('v2/verify/schedule')
 export class CancelScheduleController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Delete(':id')
   @BankingOnly()
@@ -28,7 +28,7 @@ export class CancelScheduleController {
   async cancel(@Req() request: FastifyRequest, @Param('id') id: string) {
     const accountId = callingAccount(request);
     const scheduleId = parseScheduleId(id);
-    const { state } = await this.commands.run(cancelReverificationSchedule, { type: 'CancelSchedule', account_id: accountId, schedule_id: scheduleId });
+    const { state } = await this.commands.execute(new CancelScheduleCommand({ type: 'CancelSchedule', account_id: accountId, schedule_id: scheduleId }));
     if (state.status === 'none') throw new ScheduleNotFoundError(scheduleId);
     return publicSchedule(scheduleView(scheduleId, accountId, state));
   }

@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../../domain/schedule.js';
 import { REVERIFICATION_SCHEDULES_READ_MODEL } from '../../read-models/reverification-schedules.read-model.js';
 
@@ -12,3 +13,10 @@ export const cancelReverificationSchedule = command<CancelSchedule, ScheduleStat
   onConflict: { retry: 3 },
   awaits: [REVERIFICATION_SCHEDULES_READ_MODEL.name],
 });
+
+export class CancelScheduleCommand extends PipelineCommand<CancelSchedule, ScheduleState, ScheduleEvent> {}
+
+@CommandHandler(CancelScheduleCommand)
+export class CancelScheduleHandler extends PipelineHandler<CancelSchedule, ScheduleState, ScheduleEvent> {
+  protected readonly definition = cancelReverificationSchedule;
+}

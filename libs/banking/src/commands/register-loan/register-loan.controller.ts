@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../../../platform/src/index.js';
+import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
 import { registrationOutcome, type LoanState } from '../../domain/loan.js';
 import { loanRegistration } from './loan-registration.js';
-import { registerLoan } from './register-loan.handler.js';
+import { RegisterLoanCommand } from './register-loan.handler.js';
 import { RegisterLoanRequest } from './register-loan.request.js';
 
 export const BANKING_ACCESS_DOC = '403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)';
@@ -15,7 +15,7 @@ export const BANKING_ACCESS_DOC = '403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQU
 @ApiSecurity('api_key')
 @Controller('v2/collections')
 export class RegisterLoanController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('register')
   @HttpCode(200)
@@ -31,7 +31,7 @@ export class RegisterLoanController {
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   async register(@Req() request: FastifyRequest, @Body() body: RegisterLoanRequest) {
     const input = loanRegistration(callingAccount(request), body);
-    const result = await this.commands.run(registerLoan, input);
+    const result = await this.commands.execute(new RegisterLoanCommand(input));
     return loanAnswer(input.loan_id, result.state, registrationOutcome(result.previous, result.events));
   }
 }

@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { loanDecider, loanStream, type LoanEvent, type LoanState, type RegisterLoan } from '../../domain/loan.js';
 import { COLLECTION_LOANS_READ_MODEL } from '../../read-models/collection-loans.read-model.js';
 
@@ -20,3 +21,18 @@ export const registerLoanInBulk = command<RegisterLoan, LoanState, LoanEvent>({
   decider: loanDecider,
   onConflict: { retry: 3 },
 });
+
+export class RegisterLoanCommand extends PipelineCommand<RegisterLoan, LoanState, LoanEvent> {}
+
+@CommandHandler(RegisterLoanCommand)
+export class RegisterLoanHandler extends PipelineHandler<RegisterLoan, LoanState, LoanEvent> {
+  protected readonly definition = registerLoan;
+}
+
+/** One item of a bulk registration (bulk-register-loans.process.ts). */
+export class RegisterLoanInBulkCommand extends PipelineCommand<RegisterLoan, LoanState, LoanEvent> {}
+
+@CommandHandler(RegisterLoanInBulkCommand)
+export class RegisterLoanInBulkHandler extends PipelineHandler<RegisterLoan, LoanState, LoanEvent> {
+  protected readonly definition = registerLoanInBulk;
+}

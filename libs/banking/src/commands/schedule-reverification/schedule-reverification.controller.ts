@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
-import { ScheduleReverificationProcess } from './schedule-reverification.process.js';
+import { ScheduleReverificationCommand } from './schedule-reverification.process.js';
 import { ScheduleReverificationRequest } from './schedule-reverification.request.js';
 
 export const SCHEDULE_ANSWER =
@@ -16,7 +17,7 @@ export const SCHEDULE_ANSWER =
 @ApiSecurity('api_key')
 @Controller('v2/verify')
 export class ScheduleReverificationController {
-  constructor(private readonly process: ScheduleReverificationProcess) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('schedule')
   @HttpCode(201)
@@ -33,7 +34,7 @@ export class ScheduleReverificationController {
   @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
   async schedule(@Req() request: FastifyRequest, @Body() body: ScheduleReverificationRequest) {
     const accountId = callingAccount(request);
-    const { schedule_id, state } = await this.process.schedule(accountId, body);
+    const { schedule_id, state } = await this.commands.execute(new ScheduleReverificationCommand(accountId, body));
     return publicSchedule(scheduleView(schedule_id, accountId, state));
   }
 }

@@ -1,4 +1,5 @@
-import { command } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../../domain/schedule.js';
 import { REVERIFICATION_SCHEDULES_READ_MODEL } from '../../read-models/reverification-schedules.read-model.js';
 
@@ -14,3 +15,11 @@ export const scheduleReverification = command<CreateSchedule, ScheduleState, Sch
   // GET /v2/verify/schedules lists it at once.
   awaits: [REVERIFICATION_SCHEDULES_READ_MODEL.name],
 });
+
+/** The schedule's record, as the slice's process dispatches it (schedule-reverification.process.ts). */
+export class RecordReverificationScheduleCommand extends PipelineCommand<CreateSchedule, ScheduleState, ScheduleEvent> {}
+
+@CommandHandler(RecordReverificationScheduleCommand)
+export class RecordReverificationScheduleHandler extends PipelineHandler<CreateSchedule, ScheduleState, ScheduleEvent> {
+  protected readonly definition = scheduleReverification;
+}

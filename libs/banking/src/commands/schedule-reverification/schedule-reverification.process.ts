@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { hexCodeForPoint } from '../../../../addressing/src/index.js';
 import { verificationStream } from '../../../../identity/src/index.js';
 import { parseCustomerId } from '../../../../monitoring/src/index.js';
 import { CLOCK, CommandPipeline, EVENT_STORE, InvalidParamError, JOB_QUEUE, StreamNotFoundError, type Clock, type EventStore, type JobQueue } from '../../../../platform/src/index.js';
 import { LoanNotFoundError, NothingToVerifyError } from '../../domain/errors.js';
 import { loanDecider, loanStream, parseLoanId } from '../../domain/loan.js';
-import type { ScheduleTerms } from '../../domain/schedule.js';
+import type { ScheduleState, ScheduleTerms } from '../../domain/schedule.js';
 import { enqueueRun } from '../../reverification/reverification-jobs.js';
-import { scheduleReverification } from './schedule-reverification.handler.js';
+import { RecordReverificationScheduleCommand } from './schedule-reverification.handler.js';
 import type { ScheduleReverificationRequest } from './schedule-reverification.request.js';
 
 /**
@@ -18,19 +19,29 @@ import type { ScheduleReverificationRequest } from './schedule-reverification.re
  * process stop between the record and the enqueue, the next start's
  * reconciliation queues it (ReverificationLifecycle).
  */
-@Injectable()
-export class ScheduleReverificationProcess {
+export class ScheduleReverificationCommand extends Command<{ schedule_id: string; state: Exclude<ScheduleState, { status: 'none' }> }> {
   constructor(
+    readonly accountId: string,
+    readonly request: ScheduleReverificationRequest,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ScheduleReverificationCommand)
+export class ScheduleReverificationProcess implements ICommandHandler<ScheduleReverificationCommand> {
+  constructor(
+    private readonly bus: CommandBus,
     private readonly commands: CommandPipeline,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async schedule(accountId: string, body: ScheduleReverificationRequest) {
+  async execute({ accountId, request: body }: ScheduleReverificationCommand) {
     const terms = await this.terms(accountId, body);
     const schedule_id = `rvs_${randomUUID().replace(/-/g, '')}`;
-    const { state } = await this.commands.run(scheduleReverification, { type: 'CreateSchedule', account_id: accountId, schedule_id, terms });
+    const { state } = await this.bus.execute(new RecordReverificationScheduleCommand({ type: 'CreateSchedule', account_id: accountId, schedule_id, terms }));
     if (state.status !== 'active') throw new Error('a new schedule is not active');
     await enqueueRun(this.queue, { account_id: accountId, schedule_id, run: 1 }, state.first_due_at, this.clock.now());
     return { schedule_id, state };

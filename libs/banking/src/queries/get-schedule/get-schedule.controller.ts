@@ -1,20 +1,19 @@
 import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { callingAccount } from '../../../../platform/src/index.js';
+import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
-import { publicSchedule, SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
-import { ScheduleNotFoundError } from '../../domain/errors.js';
-import { parseScheduleId, scheduleDecider, scheduleStream } from '../../domain/schedule.js';
-import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
+import { SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { parseScheduleId } from '../../domain/schedule.js';
+import { GetScheduleQuery } from './get-schedule.handler.js';
 
 /** interface.md, "Banking features": GET /v2/verify/schedule/{id}, from the schedule's own stream (always current). */
 @ApiTags('banking')
 @ApiSecurity('api_key')
 @Controller('v2/verify/schedule')
 export class GetScheduleController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get(':id')
   @BankingOnly()
@@ -25,10 +24,6 @@ export class GetScheduleController {
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   @ApiResponse({ status: 404, description: "SCHEDULE_NOT_FOUND (unknown, or another account's)" })
   async get(@Req() request: FastifyRequest, @Param('id') id: string) {
-    const accountId = callingAccount(request);
-    const scheduleId = parseScheduleId(id);
-    const { state } = await this.commands.read({ decider: scheduleDecider }, scheduleStream(accountId, scheduleId));
-    if (state.status === 'none') throw new ScheduleNotFoundError(scheduleId);
-    return publicSchedule(scheduleView(scheduleId, accountId, state));
+    return this.queries.execute(new GetScheduleQuery(callingAccount(request), parseScheduleId(id)));
   }
 }

@@ -2,12 +2,13 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
-import { publicSchedule, SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
-import { ReverificationSchedules } from '../../read-models/reverification-schedules.read-model.js';
+import { SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { ListSchedulesQuery } from './list-schedules.handler.js';
 
 export class ListSchedulesRequest {
   @ApiPropertyOptional({ enum: ['active', 'cancelled'], default: 'active' })
@@ -35,7 +36,7 @@ export class ListSchedulesRequest {
 @ApiSecurity('api_key')
 @Controller('v2/verify')
 export class ListSchedulesController {
-  constructor(private readonly schedules: ReverificationSchedules) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('schedules')
   @BankingOnly()
@@ -44,7 +45,6 @@ export class ListSchedulesController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`status`, `limit`, `cursor`)' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   async list(@Req() request: FastifyRequest, @Query() query: ListSchedulesRequest) {
-    const page = await this.schedules.list(callingAccount(request), query.status ?? 'active', query.limit ?? 50, query.cursor);
-    return { items: page.items.map((doc) => publicSchedule(doc)), next_cursor: page.nextCursor };
+    return this.queries.execute(new ListSchedulesQuery(callingAccount(request), query.status ?? 'active', query.limit ?? 50, query.cursor));
   }
 }

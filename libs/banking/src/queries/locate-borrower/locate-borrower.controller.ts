@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { parseLoanId } from '../../domain/loan.js';
-import { LocateBorrowerHandler } from './locate-borrower.handler.js';
+import { LocateBorrowerQuery } from './locate-borrower.handler.js';
 
 export class LocateBorrowerRequest {
   @ApiProperty({ description: 'The loan, as registered', example: 'loan-2026-0001' })
@@ -25,7 +26,7 @@ const DESCRIPTION =
 @ApiSecurity('api_key')
 @Controller('v2/collections')
 export class LocateBorrowerController {
-  constructor(private readonly handler: LocateBorrowerHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('locate')
   @BankingOnly()
@@ -35,7 +36,7 @@ export class LocateBorrowerController {
   @ApiResponse({ status: 403, description: `CONSENT_REQUIRED (no loan_collections consent); ${BANKING_ACCESS_DOC}` })
   @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
   get(@Req() request: FastifyRequest, @Query() query: LocateBorrowerRequest) {
-    return this.handler.locate(callingAccount(request), parseLoanId(query.loan_id));
+    return this.queries.execute(new LocateBorrowerQuery(callingAccount(request), parseLoanId(query.loan_id)));
   }
 
   @Post('locate')
@@ -47,6 +48,6 @@ export class LocateBorrowerController {
   @ApiResponse({ status: 403, description: `CONSENT_REQUIRED (no loan_collections consent); ${BANKING_ACCESS_DOC}` })
   @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
   post(@Req() request: FastifyRequest, @Body() body: LocateBorrowerRequest) {
-    return this.handler.locate(callingAccount(request), parseLoanId(body.loan_id));
+    return this.queries.execute(new LocateBorrowerQuery(callingAccount(request), parseLoanId(body.loan_id)));
   }
 }

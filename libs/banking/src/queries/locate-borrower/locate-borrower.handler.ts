@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { hexCodeForPoint } from '../../../../addressing/src/index.js';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
 import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
@@ -7,19 +8,33 @@ import { loanDecider, loanStream } from '../../domain/loan.js';
 import { allowsCollections } from '../../positions/borrower-positions.js';
 import { ZoneShape } from '../../zones/collection-zone.js';
 
+/** GET (or POST) /v2/collections/locate. */
+export class LocateBorrowerQuery extends Query<Awaited<ReturnType<LocateBorrowerHandler['locate']>>> {
+  constructor(
+    readonly accountId: string,
+    readonly loanId: string,
+  ) {
+    super();
+  }
+}
+
 /**
  * GET (or POST) /v2/collections/locate: the borrower's last known position
  * against the loan's collection zone. The loan comes from its stream (a loan
  * registered a moment ago is found), the consent from its stream (a revoke
  * acknowledged a moment ago is honoured), the position from monitoring.
  */
-@Injectable()
-export class LocateBorrowerHandler {
+@QueryHandler(LocateBorrowerQuery)
+export class LocateBorrowerHandler implements IQueryHandler<LocateBorrowerQuery> {
   constructor(
     private readonly commands: CommandPipeline,
     @Inject(CUSTOMER_LOCATIONS) private readonly locations: CustomerLocations,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  execute({ accountId, loanId }: LocateBorrowerQuery) {
+    return this.locate(accountId, loanId);
+  }
 
   async locate(accountId: string, loanId: string) {
     const { state: loan } = await this.commands.read({ decider: loanDecider }, loanStream(accountId, loanId));

@@ -1,12 +1,13 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
-import { PortfolioRiskHandler } from './portfolio-risk.handler.js';
+import { PortfolioRiskQuery } from './portfolio-risk.handler.js';
 
 export const MAX_RISK_LOAN_IDS = 10_000;
 
@@ -45,7 +46,7 @@ export class PortfolioRiskRequest {
 @ApiSecurity('api_key')
 @Controller('v2/analytics')
 export class PortfolioRiskController {
-  constructor(private readonly handler: PortfolioRiskHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Post('portfolio-risk')
   @HttpCode(200)
@@ -66,11 +67,11 @@ export class PortfolioRiskController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   assess(@Req() request: FastifyRequest, @Body() body: PortfolioRiskRequest = {}) {
-    return this.handler.assess(callingAccount(request), {
+    return this.queries.execute(new PortfolioRiskQuery(callingAccount(request), {
       loan_ids: body.loan_ids,
       not_seen_days: body.not_seen_days ?? 7,
       concentration_min_loans: body.concentration_min_loans ?? 20,
       limit: body.limit ?? 100,
-    });
+    }));
   }
 }

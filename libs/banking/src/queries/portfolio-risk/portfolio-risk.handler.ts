@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
@@ -11,11 +12,21 @@ import { assessPortfolio, type BorrowerObservation } from '../../risk/assess-por
 /** Sightings read between two yields to the event loop: each is a read-store get and one AES-GCM open (~20 µs). */
 const SLICE = 1000;
 
-export interface PortfolioRiskQuery {
+export interface PortfolioRiskOptions {
   loan_ids?: string[];
   not_seen_days: number;
   concentration_min_loans: number;
   limit: number;
+}
+
+/** POST /v2/analytics/portfolio-risk. */
+export class PortfolioRiskQuery extends Query<Awaited<ReturnType<PortfolioRiskHandler['assess']>>> {
+  constructor(
+    readonly accountId: string,
+    readonly options: PortfolioRiskOptions,
+  ) {
+    super();
+  }
 }
 
 /**
@@ -25,8 +36,8 @@ export interface PortfolioRiskQuery {
  * sightings view, else from monitoring, opened with the customer's key), alert coverage through the
  * AlertAreas port, then the assessment (risk/assess-portfolio.ts).
  */
-@Injectable()
-export class PortfolioRiskHandler {
+@QueryHandler(PortfolioRiskQuery)
+export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
   constructor(
     private readonly loans: CollectionLoans,
     @Inject(CUSTOMER_LOCATIONS) private readonly locations: Pick<CustomerLocations, 'lastKnown'>,
@@ -36,7 +47,12 @@ export class PortfolioRiskHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async assess(accountId: string, query: PortfolioRiskQuery) {
+  execute({ accountId, options }: PortfolioRiskQuery) {
+    return this.assess(accountId, options);
+  }
+
+  /** The assessment (public for the benchmark, which runs it without the bus). */
+  async assess(accountId: string, query: PortfolioRiskOptions) {
     const now = this.clock.now();
     const { book, not_found } = await this.book(accountId, query.loan_ids);
     const observations = new Array<BorrowerObservation>(book.length);

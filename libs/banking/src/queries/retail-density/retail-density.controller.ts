@@ -1,12 +1,10 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { cellToBoundary, latLngToCell } from 'h3-js';
-import { hexCodeFromCell } from '../../../../addressing/src/index.js';
-import { Gazetteer } from '../../../../places/src/index.js';
+import { QueryBus } from '@nestjs/cqrs';
 import { InvalidParamError, RequiresTier } from '../../../../platform/src/index.js';
-import { RETAIL_CATEGORIES, retailCategory, type RetailCategory } from '../../domain/retail.js';
+import { RetailDensityQuery } from './retail-density.handler.js';
 
 /** A box spans at most this many degrees each way (~55 km): a city and its surroundings. */
 export const MAX_RETAIL_BBOX_DEGREES = 0.5;
@@ -28,15 +26,13 @@ export class RetailDensityRequest {
   resolution?: number;
 }
 
-type Counts = Record<RetailCategory, number>;
-const zero = (): Counts => ({ shops: 0, markets: 0, supermarkets: 0, malls: 0, mobile_money_agents: 0 });
 
 /** interface.md, "Routing, transit, weather, language": GET /v2/analytics/retail-density (Enterprise tier). */
 @ApiTags('banking')
 @ApiSecurity('api_key')
 @Controller('v2/analytics')
 export class RetailDensityController {
-  constructor(@Inject(Gazetteer) private readonly gazetteer: Gazetteer) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('retail-density')
   @RequiresTier('enterprise')
@@ -55,34 +51,7 @@ export class RetailDensityController {
   @ApiResponse({ status: 403, description: 'TIER_REQUIRED: the Enterprise tier' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset imported yet' })
   density(@Query() query: RetailDensityRequest) {
-    const box = parseRetailBbox(query.bbox);
-    const resolution = query.resolution ?? RETAIL_RESOLUTIONS.default;
-    const perCell = new Map<string, Counts>();
-    const totals = zero();
-    const datasets = this.gazetteer.forEachIn(box, (place) => {
-      const category = retailCategory(place.feature);
-      if (!category) return;
-      const cell = latLngToCell(place.lat, place.lng, resolution);
-      let counts = perCell.get(cell);
-      if (!counts) perCell.set(cell, (counts = zero()));
-      counts[category]++;
-      totals[category]++;
-    });
-    const features = [...perCell].map(([cell, counts]) => ({
-      type: 'Feature' as const,
-      geometry: { type: 'Polygon' as const, coordinates: [cellToBoundary(cell, true)] },
-      properties: { hex_code: hexCodeFromCell(cell), h3_cell: cell, ...counts, total: RETAIL_CATEGORIES.reduce((sum, category) => sum + counts[category], 0) },
-    }));
-    features.sort((a, b) => b.properties.total - a.properties.total || (a.properties.h3_cell < b.properties.h3_cell ? -1 : 1));
-    return {
-      type: 'FeatureCollection',
-      bbox: [box.west, box.south, box.east, box.north],
-      resolution,
-      totals,
-      features,
-      datasets: datasets.map(({ dataset, version, imported_at }) => ({ dataset, version, imported_at })),
-      attribution: [...new Set(datasets.flatMap((dataset) => dataset.attribution))],
-    };
+    return this.queries.execute(new RetailDensityQuery(parseRetailBbox(query.bbox), query.resolution ?? RETAIL_RESOLUTIONS.default));
   }
 }
 

@@ -1,0 +1,28 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CommandPipeline } from '../../../../platform/src/index.js';
+import { publicSchedule } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { ScheduleNotFoundError } from '../../domain/errors.js';
+import { scheduleDecider, scheduleStream } from '../../domain/schedule.js';
+import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
+
+/** GET /v2/verify/schedule/{id}. */
+export class GetScheduleQuery extends Query<ReturnType<typeof publicSchedule>> {
+  constructor(
+    readonly accountId: string,
+    readonly scheduleId: string,
+  ) {
+    super();
+  }
+}
+
+/** From the schedule's own stream (always current). */
+@QueryHandler(GetScheduleQuery)
+export class GetScheduleHandler implements IQueryHandler<GetScheduleQuery> {
+  constructor(private readonly commands: CommandPipeline) {}
+
+  async execute({ accountId, scheduleId }: GetScheduleQuery) {
+    const { state } = await this.commands.read({ decider: scheduleDecider }, scheduleStream(accountId, scheduleId));
+    if (state.status === 'none') throw new ScheduleNotFoundError(scheduleId);
+    return publicSchedule(scheduleView(scheduleId, accountId, state));
+  }
+}

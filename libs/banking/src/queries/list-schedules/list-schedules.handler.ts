@@ -1,0 +1,31 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { publicSchedule } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { ReverificationSchedules } from '../../read-models/reverification-schedules.read-model.js';
+
+export interface SchedulePage {
+  items: Array<ReturnType<typeof publicSchedule>>;
+  next_cursor: string | null;
+}
+
+/** GET /v2/verify/schedules. */
+export class ListSchedulesQuery extends Query<SchedulePage> {
+  constructor(
+    readonly accountId: string,
+    readonly status: 'active' | 'cancelled',
+    readonly limit: number,
+    readonly cursor: string | undefined,
+  ) {
+    super();
+  }
+}
+
+/** The reverification_schedules read model, a page at a time. */
+@QueryHandler(ListSchedulesQuery)
+export class ListSchedulesHandler implements IQueryHandler<ListSchedulesQuery> {
+  constructor(private readonly schedules: ReverificationSchedules) {}
+
+  async execute({ accountId, status, limit, cursor }: ListSchedulesQuery): Promise<SchedulePage> {
+    const page = await this.schedules.list(accountId, status, limit, cursor);
+    return { items: page.items.map((doc) => publicSchedule(doc)), next_cursor: page.nextCursor };
+  }
+}
