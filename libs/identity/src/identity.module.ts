@@ -18,6 +18,11 @@ import {
   type ReadStore,
 } from '../../platform/src/index.js';
 import { ConfirmDeliveryController } from './commands/confirm-delivery/confirm-delivery.controller.js';
+import { ConfirmDeliveryHandler } from './commands/confirm-delivery/confirm-delivery.handler.js';
+import { EnsureSigningKeyHandler } from './commands/ensure-signing-key/ensure-signing-key.handler.js';
+import { RotateSigningKeysHandler } from './commands/rotate-signing-keys/rotate-signing-keys.handler.js';
+import { VerifyKycHandler } from './commands/verify-kyc/verify-kyc.handler.js';
+import { VerifyProximityHandler } from './commands/verify-proximity/verify-proximity.handler.js';
 import { RotateSigningKeysController } from './commands/rotate-signing-keys/rotate-signing-keys.controller.js';
 import { VerifyKycController } from './commands/verify-kyc/verify-kyc.controller.js';
 import { VerifyProximityController } from './commands/verify-proximity/verify-proximity.controller.js';
@@ -27,6 +32,7 @@ import { ReadModelFraudSignals } from './fraud/read-model-fraud-signals.js';
 import { IdentityHashing } from './hashing/identity-hashing.js';
 import { IdentityNotifications } from './notifications/identity-notifications.js';
 import { GetJwksController } from './queries/get-jwks/get-jwks.controller.js';
+import { GetJwksHandler } from './queries/get-jwks/get-jwks.handler.js';
 import { CertificateSigner } from './signing/certificate-signer.js';
 import { SigningKeyRing } from './signing/signing-key-ring.js';
 import { SigningKeysBootstrap } from './signing/signing-keys-bootstrap.js';
@@ -70,6 +76,12 @@ export class IdentityModule {
         { provide: FRAUD_SIGNALS, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReadModelFraudSignals(readStore) },
         // KYC's evidence is the pings monitoring recorded, read through its CustomerLocations port.
         { provide: LOCATION_EVIDENCE, inject: [CUSTOMER_LOCATIONS], useFactory: (locations: CustomerLocations): LocationEvidence => locations },
+        VerifyProximityHandler,
+        VerifyKycHandler,
+        ConfirmDeliveryHandler,
+        RotateSigningKeysHandler,
+        EnsureSigningKeyHandler,
+        GetJwksHandler,
         SigningKeysBootstrap,
       ],
       exports: [FRAUD_SIGNALS, SigningKeyRing],

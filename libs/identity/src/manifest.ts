@@ -7,6 +7,7 @@ import { verifyProximity } from './commands/verify-proximity/verify-proximity.ha
 import { identityEventTypes } from './event-types.js';
 import { IDENTITY_SIGNALS_READ_MODEL } from './fraud/identity-signals.read-model.js';
 import { IdentityNotifications } from './notifications/identity-notifications.js';
+import { GetJwksQuery } from './queries/get-jwks/get-jwks.handler.js';
 import { SigningKeyRing } from './signing/signing-key-ring.js';
 
 /** What the identity context brings to a process (checked at start-up). */
@@ -14,6 +15,7 @@ export const identityManifest: ContextManifest = {
   name: 'identity',
   events: identityEventTypes,
   commands: [ensureSigningKey, rotateSigningKeys, verifyProximity, verifyKyc, confirmDelivery],
+  queries: [GetJwksQuery],
   readModels: { projections: [IDENTITY_SIGNALS_READ_MODEL.name], views: [SigningKeyRing.readModel] },
   notifications: [{ token: IdentityNotifications, notifies: ['delivery.confirmed'], from: ['DeliveryConfirmed'] }],
 };

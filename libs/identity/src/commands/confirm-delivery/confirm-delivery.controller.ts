@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
 import { DELIVERY_RECEIPT_TYP } from '../../domain/certificates.js';
 import type { DeliveryConfirmed } from '../../domain/delivery.js';
-import { callingAccount } from '../../../../platform/src/index.js';
-import { confirmDelivery } from './confirm-delivery.handler.js';
+import { ConfirmDeliveryCommand } from './confirm-delivery.handler.js';
 import { ConfirmDeliveryRequest } from './confirm-delivery.request.js';
 
 /** interface.md, "Identity, consent, monitoring": POST /v2/pod/confirm, "signed receipt with provenance"; the delivery.confirmed event. */
@@ -14,7 +14,7 @@ import { ConfirmDeliveryRequest } from './confirm-delivery.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/pod')
 export class ConfirmDeliveryController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('confirm')
   @HttpCode(200)
@@ -38,7 +38,8 @@ export class ConfirmDeliveryController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: confirmations of this delivery kept racing; retry (the answer is then the first receipt)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text `address` before any place dataset is imported; SIGNING_KEY_UNAVAILABLE' })
   async confirm(@Req() request: FastifyRequest, @Body() body: ConfirmDeliveryRequest) {
-    const { state, events } = await this.commands.run(confirmDelivery, {
+    const { state, events } = await this.commands.execute(
+      new ConfirmDeliveryCommand({
       type: 'ConfirmDelivery',
       account_id: callingAccount(request),
       delivery_id: body.delivery_id,
@@ -49,7 +50,8 @@ export class ConfirmDeliveryController {
       address: body.address ?? null,
       recipient_name: body.recipient_name ?? null,
       photo_sha256: body.photo_sha256?.toLowerCase() ?? null,
-    });
+      }),
+    );
     if (state.status !== 'confirmed') throw new Error('a confirmation left the delivery unconfirmed');
     return receiptAnswer(state.confirmation, events.length === 0);
   }

@@ -1,5 +1,6 @@
 import { AddressResolver, hexCodeForPoint } from '../../../../addressing/src/index.js';
-import { CLOCK, command, CONFIG, type Clock, type Config } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { CLOCK, command, CONFIG, PipelineCommand, PipelineHandler, type Clock, type Config } from '../../../../platform/src/index.js';
 import { claimAddress } from '../../addresses/claimed-address.js';
 import { DELIVERY_RECEIPT_TYP, deliveryReceiptClaims } from '../../domain/certificates.js';
 import { deliveryDecider, deliveryStream, type ConfirmDelivery, type DeliveryConfirmed, type DeliveryEvent, type DeliveryState } from '../../domain/delivery.js';
@@ -40,6 +41,13 @@ export const confirmDelivery = command<ConfirmDeliveryInput, DeliveryState, Deli
   // Idempotent: two first confirmations at once, the loser's retry finds the winner's receipt and answers it.
   onConflict: { retry: 3 },
 });
+
+export class ConfirmDeliveryCommand extends PipelineCommand<ConfirmDeliveryInput, DeliveryState, DeliveryEvent> {}
+
+@CommandHandler(ConfirmDeliveryCommand)
+export class ConfirmDeliveryHandler extends PipelineHandler<ConfirmDeliveryInput, DeliveryState, DeliveryEvent, Deps> {
+  protected readonly definition = confirmDelivery;
+}
 
 async function prepareReceipt(input: ConfirmDeliveryInput, deps: Deps): Promise<DeliveryConfirmed['data']> {
   const now = deps.clock.now();

@@ -1,4 +1,5 @@
-import { command, SecretBox } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler, SecretBox } from '../../../../platform/src/index.js';
 import { needsCandidate, SIGNING_KEYS_STREAM, signingKeysDecider, type SigningKeyCommand, type SigningKeyEvent, type SigningKeysState } from '../../domain/signing-keys.js';
 import { SigningKeyRing } from '../../signing/signing-key-ring.js';
 import { newSigningKey } from '../../signing/signing-key-material.js';
@@ -19,3 +20,10 @@ export const ensureSigningKey = command<SigningKeyCommand, SigningKeysState, Sig
   // The first certificate is signed with it: the ring must hold it before start-up goes on.
   awaits: [SigningKeyRing.readModel],
 });
+
+export class EnsureSigningKeyCommand extends PipelineCommand<SigningKeyCommand, SigningKeysState, SigningKeyEvent> {}
+
+@CommandHandler(EnsureSigningKeyCommand)
+export class EnsureSigningKeyHandler extends PipelineHandler<SigningKeyCommand, SigningKeysState, SigningKeyEvent, { box: SecretBox }> {
+  protected readonly definition = ensureSigningKey;
+}

@@ -1,19 +1,16 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AdminOnly, CommandPipeline } from '../../../../platform/src/index.js';
-import { SigningKeyRing } from '../../signing/signing-key-ring.js';
-import { rotateSigningKeys, rotationAnswer } from './rotate-signing-keys.handler.js';
+import { AdminOnly } from '../../../../platform/src/index.js';
+import { RotateSigningKeysCommand } from './rotate-signing-keys.handler.js';
 
 /** decisions.md, "Operator interface" and "Fixed behaviour": key rotation keeps old artefacts verifiable. */
 @ApiTags('identity')
 @ApiSecurity('api_key')
 @Controller('v2/admin/signing-keys')
 export class RotateSigningKeysController {
-  constructor(
-    private readonly commands: CommandPipeline,
-    private readonly ring: SigningKeyRing,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('rotate')
   @HttpCode(200)
@@ -27,7 +24,6 @@ export class RotateSigningKeysController {
   @ApiResponse({ status: 200, description: '`{active_kid, retired_kid, rotated_at, keys: [{kid, status (active | retired), generated_at, retired_at}]}`; never any private key' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: another rotation happened at the same moment (it took effect; rotate again only if another key is wanted)' })
   async rotate(@Req() request: FastifyRequest) {
-    const { events } = await this.commands.run(rotateSigningKeys, { type: 'RotateSigningKeys', rotated_by: `admin:${request.principal?.key_prefix ?? 'unknown'}` });
-    return rotationAnswer(events, this.ring);
+    return this.commands.execute(new RotateSigningKeysCommand(`admin:${request.principal?.key_prefix ?? 'unknown'}`));
   }
 }

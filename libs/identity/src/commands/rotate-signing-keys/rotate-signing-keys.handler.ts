@@ -1,3 +1,4 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, ReadModels, SecretBox, type Clock, type EventRegistry, type EventStore } from '../../../../platform/src/index.js';
 import { SIGNING_KEYS_STREAM, signingKeysDecider, type SigningKeyCommand, type SigningKeyEvent, type SigningKeysState } from '../../domain/signing-keys.js';
 import { newSigningKey } from '../../signing/signing-key-material.js';
@@ -26,6 +27,29 @@ export function rotationAnswer(events: readonly SigningKeyEvent[], ring: Pick<Si
   const rotated = events.find((event) => event.type === 'SigningKeyRotated');
   if (!generated) throw new Error('a rotation generated no key');
   return { active_kid: generated.data.kid, retired_kid: rotated?.data.from_kid ?? null, rotated_at: generated.data.generated_at, keys: ring.summary().keys };
+}
+
+export type RotationAnswer = ReturnType<typeof rotationAnswer>;
+
+/** POST /v2/admin/signing-keys/rotate; `rotatedBy` names the operator's key. */
+export class RotateSigningKeysCommand extends Command<RotationAnswer> {
+  constructor(readonly rotatedBy: string) {
+    super();
+  }
+}
+
+/** Runs `rotateSigningKeys` through the pipeline and answers with this process's ring, which the command waited for. */
+@CommandHandler(RotateSigningKeysCommand)
+export class RotateSigningKeysHandler implements ICommandHandler<RotateSigningKeysCommand, RotationAnswer> {
+  constructor(
+    private readonly commands: CommandPipeline,
+    private readonly ring: SigningKeyRing,
+  ) {}
+
+  async execute({ rotatedBy }: RotateSigningKeysCommand): Promise<RotationAnswer> {
+    const { events } = await this.commands.run(rotateSigningKeys, { type: 'RotateSigningKeys', rotated_by: rotatedBy });
+    return rotationAnswer(events, this.ring);
+  }
 }
 
 /**

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
 import { checkPhone } from '../../domain/identifiers.js';
 import { MIN_DAYS, MIN_POSITIONS, VERIFIED_SCORE } from '../../domain/kyc.js';
 import type { AddressVerified } from '../../domain/verification.js';
-import { callingAccount } from '../../../../platform/src/index.js';
-import { verifyKyc } from './verify-kyc.handler.js';
+import { VerifyKycCommand } from './verify-kyc.handler.js';
 import { VerifyKycRequest } from './verify-kyc.request.js';
 
 /** interface.md, "Identity, consent, monitoring": POST /v2/kyc/verify, "result with fraud_check". */
@@ -15,7 +15,7 @@ import { VerifyKycRequest } from './verify-kyc.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/kyc')
 export class VerifyKycController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('verify')
   @HttpCode(200)
@@ -40,7 +40,8 @@ export class VerifyKycController {
   @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS address' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text address before any place dataset is imported' })
   async verify(@Req() request: FastifyRequest, @Body() body: VerifyKycRequest) {
-    const { events } = await this.commands.run(verifyKyc, {
+    const { events } = await this.commands.execute(
+      new VerifyKycCommand({
       type: 'RecordAddressVerification',
       verification_id: `vrf_${randomUUID().replace(/-/g, '')}`,
       account_id: callingAccount(request),
@@ -52,7 +53,8 @@ export class VerifyKycController {
       phone: body.phone === undefined || body.phone === null ? null : checkPhone(body.phone),
       email: body.email ?? null,
       client_ip: body.client_ip ?? request.ip,
-    });
+      }),
+    );
     const [verified] = events as AddressVerified[];
     if (!verified) throw new Error('a verification with a fresh id recorded nothing');
     return kycAnswer(verified.data);

@@ -1,5 +1,6 @@
 import { AddressResolver } from '../../../../addressing/src/index.js';
-import { CLOCK, command, JsonLogger, type Clock } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { CLOCK, command, JsonLogger, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
 import { claimAddress } from '../../addresses/claimed-address.js';
 import { fixTime } from '../../domain/identifiers.js';
 import { assessAddressEvidence, MAX_RECORDED_PINGS, RECORDED_PINGS_WINDOW_MS, UNKNOWN_ACCURACY_M, type EvidencePosition, type EvidenceSummary } from '../../domain/kyc.js';
@@ -54,6 +55,13 @@ export const verifyKyc = command<VerifyKyc, VerificationState, VerificationEvent
   // Soft, as for proximity: the answer does not read the signals; later verifications do.
   awaits: [{ readModel: IDENTITY_SIGNALS_READ_MODEL.name, soft: true }],
 });
+
+export class VerifyKycCommand extends PipelineCommand<VerifyKyc, VerificationState, VerificationEvent> {}
+
+@CommandHandler(VerifyKycCommand)
+export class VerifyKycHandler extends PipelineHandler<VerifyKyc, VerificationState, VerificationEvent, Deps> {
+  protected readonly definition = verifyKyc;
+}
 
 async function prepareKyc(input: VerifyKyc, deps: Deps): Promise<AddressVerified['data']> {
   const now = deps.clock.now();

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, CommandPipeline } from '../../../../platform/src/index.js';
+import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
 import { PROXIMITY_CERTIFICATE_TYP } from '../../domain/certificates.js';
 import { checkPhone } from '../../domain/identifiers.js';
 import { DEFAULT_RADIUS_M, MAX_RADIUS_M, POOR_FIX_M } from '../../domain/proximity.js';
 import type { ProximityVerified } from '../../domain/verification.js';
-import { callingAccount } from '../../../../platform/src/index.js';
-import { verifyProximity } from './verify-proximity.handler.js';
+import { VerifyProximityCommand } from './verify-proximity.handler.js';
 import { VerifyProximityRequest } from './verify-proximity.request.js';
 
 /** interface.md, "Identity, consent, monitoring": POST /v2/verify/proximity, "result with provenance, signed certificate, fraud_check". */
@@ -16,7 +16,7 @@ import { VerifyProximityRequest } from './verify-proximity.request.js';
 @ApiSecurity('api_key')
 @Controller('v2/verify')
 export class VerifyProximityController {
-  constructor(private readonly commands: CommandPipeline) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('proximity')
   @HttpCode(200)
@@ -44,7 +44,8 @@ export class VerifyProximityController {
   @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS address' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text address before any place dataset is imported (a hex code always works); SIGNING_KEY_UNAVAILABLE' })
   async verify(@Req() request: FastifyRequest, @Body() body: VerifyProximityRequest) {
-    const { events } = await this.commands.run(verifyProximity, {
+    const { events } = await this.commands.execute(
+      new VerifyProximityCommand({
       type: 'RecordProximityVerification',
       verification_id: `vrf_${randomUUID().replace(/-/g, '')}`,
       account_id: callingAccount(request),
@@ -55,7 +56,8 @@ export class VerifyProximityController {
       phone: body.phone === undefined || body.phone === null ? null : checkPhone(body.phone),
       email: body.email ?? null,
       client_ip: body.client_ip ?? request.ip,
-    });
+      }),
+    );
     const [verified] = events as ProximityVerified[];
     if (!verified) throw new Error('a verification with a fresh id recorded nothing');
     return proximityAnswer(verified.data);

@@ -1,5 +1,6 @@
 import { AddressResolver } from '../../../../addressing/src/index.js';
-import { CLOCK, command, CONFIG, JsonLogger, type Clock, type Config } from '../../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { CLOCK, command, CONFIG, JsonLogger, PipelineCommand, PipelineHandler, type Clock, type Config } from '../../../../platform/src/index.js';
 import { claimAddress } from '../../addresses/claimed-address.js';
 import { PROXIMITY_CERTIFICATE_TYP, proximityCertificateClaims } from '../../domain/certificates.js';
 import { fixTime } from '../../domain/identifiers.js';
@@ -51,6 +52,13 @@ export const verifyProximity = command<VerifyProximity, VerificationState, Verif
   // one (velocity, bulk counts); a late projection must not fail a verification that is stored.
   awaits: [{ readModel: IDENTITY_SIGNALS_READ_MODEL.name, soft: true }],
 });
+
+export class VerifyProximityCommand extends PipelineCommand<VerifyProximity, VerificationState, VerificationEvent> {}
+
+@CommandHandler(VerifyProximityCommand)
+export class VerifyProximityHandler extends PipelineHandler<VerifyProximity, VerificationState, VerificationEvent, Deps> {
+  protected readonly definition = verifyProximity;
+}
 
 async function prepareProximity(input: VerifyProximity, deps: Deps): Promise<ProximityVerified['data']> {
   const now = deps.clock.now();

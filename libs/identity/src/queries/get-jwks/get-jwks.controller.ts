@@ -1,8 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
 import { Public, RawResponse } from '../../../../platform/src/index.js';
-import { SigningKeyRing } from '../../signing/signing-key-ring.js';
-import { getJwks } from './get-jwks.handler.js';
+import { GetJwksQuery } from './get-jwks.handler.js';
 
 /**
  * decisions.md, "Fixed behaviour": GET /v2/.well-known/jwks.json is public
@@ -13,7 +13,7 @@ import { getJwks } from './get-jwks.handler.js';
 @ApiTags('identity')
 @Controller('v2/.well-known')
 export class GetJwksController {
-  constructor(private readonly ring: SigningKeyRing) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('jwks.json')
   @Public()
@@ -26,6 +26,6 @@ export class GetJwksController {
   })
   @ApiResponse({ status: 200, description: '`{"keys": [{kty, crv, x, kid, alg, use}]}`' })
   jwks() {
-    return getJwks(this.ring);
+    return this.queries.execute(new GetJwksQuery());
   }
 }

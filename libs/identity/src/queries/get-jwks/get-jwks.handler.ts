@@ -1,6 +1,15 @@
-import type { SigningKeyRing } from '../../signing/signing-key-ring.js';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+
+/** GET /v2/.well-known/jwks.json. */
+export class GetJwksQuery extends Query<ReturnType<SigningKeyRing['jwks']>> {}
 
 /** decisions.md: the public JWKS, bare (`{"keys": [...]}`), every key ever used to sign, retired ones included. */
-export function getJwks(ring: Pick<SigningKeyRing, 'jwks'>) {
-  return ring.jwks();
+@QueryHandler(GetJwksQuery)
+export class GetJwksHandler implements IQueryHandler<GetJwksQuery> {
+  constructor(private readonly ring: SigningKeyRing) {}
+
+  async execute(): Promise<ReturnType<SigningKeyRing['jwks']>> {
+    return this.ring.jwks();
+  }
 }
