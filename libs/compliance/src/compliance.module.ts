@@ -3,7 +3,9 @@ import { CLOCK, CONFIG, CONTEXT_MANIFESTS, EVENT_STORE, EventRegistry, JsonLogge
 import { AuditModule } from '../../audit/src/index.js';
 import { CheckpointScheduler } from './checkpoints/checkpoint-scheduler.js';
 import { AdminExportAuditBundleController, ExportAuditBundleController } from './queries/export-audit-bundle/export-audit-bundle.controller.js';
+import { ExportAuditBundleHandler } from './queries/export-audit-bundle/export-audit-bundle.handler.js';
 import { GetAccountAsOfController } from './queries/get-account-as-of/get-account-as-of.controller.js';
+import { GetAccountAsOfHandler } from './queries/get-account-as-of/get-account-as-of.handler.js';
 import { AsOfRegistry } from './replay/as-of-replay.js';
 
 /**
@@ -18,6 +20,8 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
   providers: [
     // Each context declares its part of the replay in its manifest.
     { provide: AsOfRegistry, inject: [CONTEXT_MANIFESTS], useFactory: (manifests: readonly ContextManifest[]) => AsOfRegistry.fromManifests(manifests) },
+    GetAccountAsOfHandler,
+    ExportAuditBundleHandler,
     {
       provide: CheckpointScheduler,
       inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger, CONFIG],

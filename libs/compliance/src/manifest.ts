@@ -1,5 +1,7 @@
 import type { ContextManifest } from '../../platform/src/index.js';
 import { complianceEventTypes } from './event-types.js';
+import { ExportAuditBundleQuery } from './queries/export-audit-bundle/export-audit-bundle.handler.js';
+import { GetAccountAsOfQuery } from './queries/get-account-as-of/get-account-as-of.handler.js';
 
 /**
  * What the compliance context brings to a process. Its one stored event,
@@ -11,4 +13,5 @@ export const complianceManifest: ContextManifest = {
   name: 'compliance',
   events: complianceEventTypes,
   commands: [],
+  queries: [GetAccountAsOfQuery, ExportAuditBundleQuery],
 };

@@ -1,9 +1,9 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AccountNotFoundError } from '../../../../accounts/src/index.js';
-import { AccessRecorder } from '../../../../audit/src/index.js';
-import { AdminOnly, EVENT_STORE, EventRegistry, InvalidParamError, type EventStore } from '../../../../platform/src/index.js';
-import { AsOfRegistry, replayAsOf, type AsOfAnswer } from '../../replay/as-of-replay.js';
+import { QueryBus } from '@nestjs/cqrs';
+import { AdminOnly, InvalidParamError } from '../../../../platform/src/index.js';
+import type { AsOfAnswer } from '../../replay/as-of-replay.js';
+import { GetAccountAsOfQuery } from './get-account-as-of.handler.js';
 import { GetAccountAsOfRequest } from './get-account-as-of.request.js';
 
 const ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,64}$/;
@@ -13,12 +13,7 @@ const ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,64}$/;
 @ApiSecurity('api_key')
 @Controller('v2/admin/accounts')
 export class GetAccountAsOfController {
-  constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly registry: EventRegistry,
-    private readonly contributors: AsOfRegistry,
-    private readonly recorder: AccessRecorder,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get(':accountId/as-of')
   @AdminOnly()
@@ -26,9 +21,6 @@ export class GetAccountAsOfController {
   @ApiOperation({ summary: "The account's state at an instant (tier, banking access, allowlist, keys, users, consents, webhook, geofences), the changes and operator actions that led there, and its access history up to it" })
   async get(@Param('accountId') accountId: string, @Query() query: GetAccountAsOfRequest): Promise<AsOfAnswer> {
     if (!ACCOUNT_ID.test(accountId)) throw new InvalidParamError('accountId is not an account id (acct_…)', 'accountId');
-    await this.recorder.applied();
-    const answer = await replayAsOf(this.events, this.registry, this.contributors, accountId, new Date(query.at));
-    if (answer.state.account === null && answer.changes.length === 0 && answer.access.total === 0) throw new AccountNotFoundError(accountId);
-    return answer;
+    return this.queries.execute(new GetAccountAsOfQuery(accountId, new Date(query.at)));
   }
 }
