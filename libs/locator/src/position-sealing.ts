@@ -1,5 +1,5 @@
 import {
-  SecretBox,
+  SealedFields,
   StreamNotFoundError,
   type CodecSession,
   type DataKey,
@@ -27,8 +27,9 @@ const CLEAR_FIELDS = new Set(['account_id', 'checked_in_at']);
  * snapshots are a codec under the stream"; docs/adr/0020, after ADR 12's
  * crypto-shredding of pings). Each check-in keeps only the account and its
  * time in the clear; latitude, longitude and accuracy are one `sealed` field,
- * AES-256-GCM (SecretBox) under the owner's own data key from the
- * DataKeyVault, bound to the stream and event type. Destroying that key
+ * AES-256-GCM under the owner's own data key from the DataKeyVault, bound to
+ * the stream and event type (the platform's SealedFields codec, as monitoring's
+ * location streams). Destroying that key
  * (DELETE /v2/locator/data) makes every copy unreadable: the log, pages the
  * store freed but did not wipe, EventStoreDB before a scavenge, Kafka.
  *
@@ -37,7 +38,7 @@ const CLEAR_FIELDS = new Set(['account_id', 'checked_in_at']);
  * read costs one backwards read however long the history is.
  */
 export class PositionSealing {
-  private readonly boxes = new Map<string, SecretBox>();
+  private readonly fields = new SealedFields();
 
   constructor(
     private readonly vault: DataKeyVault,
@@ -61,12 +62,11 @@ export class PositionSealing {
 
   /** The event in the clear, or undefined when its key was destroyed (or replaced after an erasure). */
   async open(event: RecordedEvent): Promise<RecordedEvent | undefined> {
-    const { sealed, key_id, ...clear } = event.data as SealedCheckIn;
-    if (typeof sealed !== 'string' || typeof key_id !== 'string') throw new Error(`${event.type} at ${event.streamName}@${event.revision} is not sealed`);
-    const key = await this.vault.find(PositionSealing.subject(clear.account_id), key_id);
+    const stored = event.data as SealedCheckIn;
+    if (typeof stored.sealed !== 'string' || typeof stored.key_id !== 'string') throw new Error(`${event.type} at ${event.streamName}@${event.revision} is not sealed`);
+    const key = await this.vault.find(PositionSealing.subject(stored.account_id), stored.key_id);
     if (!key) return undefined;
-    const secret = JSON.parse(this.box(key).open(sealed, aad(event.streamName, event.type))) as Record<string, unknown>;
-    return { ...event, data: { ...clear, ...secret } };
+    return { ...event, data: this.fields.open(key, SealedFields.context(event.streamName, event.type), stored, ['key_id']) };
   }
 
   private session(stream: string): CodecSession<PositionState> {
@@ -91,26 +91,8 @@ export class PositionSealing {
         const data = event.data as Record<string, unknown>;
         const accountId = String(data.account_id);
         key ??= await this.vault.obtain(PositionSealing.subject(accountId));
-        const clear: Record<string, unknown> = { key_id: key.id };
-        const secret: Record<string, unknown> = {};
-        for (const [field, value] of Object.entries(data)) (CLEAR_FIELDS.has(field) ? clear : secret)[field] = value;
-        clear.sealed = this.box(key).seal(JSON.stringify(secret), aad(stream, event.type));
-        return { ...event, data: clear };
+        return { ...event, data: this.fields.seal(key, SealedFields.context(stream, event.type), data, (field) => CLEAR_FIELDS.has(field), { key_id: key.id }) };
       },
     };
   }
-
-  private box(key: DataKey): SecretBox {
-    let box = this.boxes.get(key.id);
-    if (!box) {
-      if (this.boxes.size > 10_000) this.boxes.clear();
-      box = SecretBox.fromKey(key.key);
-      this.boxes.set(key.id, box);
-    }
-    return box;
-  }
-}
-
-function aad(stream: string, type: string): string {
-  return `${stream}|${type}`;
 }

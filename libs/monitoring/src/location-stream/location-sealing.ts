@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { SecretBox, type DataKey, type DataKeyVault, type NewEvent, type RecordedEvent } from '../../../platform/src/index.js';
+import { SealedFields, type DataKey, type DataKeyVault, type NewEvent, type RecordedEvent } from '../../../platform/src/index.js';
 import type { LocationEvent, Ping } from '../domain/location.js';
 
 /**
  * Crypto-shredding of location data (ADR 12). Every location event is stored
  * as its non-location fields in the clear plus one `sealed` field: the rest
  * of its data, AES-256-GCM under the customer's own data key (from the
- * DataKeyVault, outside the event log), bound to the stream and event type.
+ * DataKeyVault, outside the event log), bound to the stream and event type
+ * (the platform's SealedFields codec, which locator's check-ins use too).
  * Destroying that key makes every copy unreadable: the log, pages LMDB freed
  * but did not wipe, EventStoreDB before a scavenge, what the relay sent to Kafka.
  *
@@ -41,7 +42,7 @@ const UNSEALED: ReadonlySet<string> = new Set<LocationEvent['type']>(['Collectio
 const ENVELOPE_FIELDS = ['sealed', 'key_id', 'pseudonym'] as const;
 
 export class LocationSealing {
-  private readonly boxes = new Map<string, SecretBox>();
+  private readonly fields = new SealedFields();
 
   constructor(private readonly vault: DataKeyVault) {}
 
@@ -79,16 +80,10 @@ export class LocationSealing {
   seal(key: DataKey, stream: string, event: NewEvent, pseudonym: string): NewEvent {
     const data = event.data;
     if (UNSEALED.has(event.type)) return event;
-    const clear: Record<string, unknown> = { account_id: data.account_id, customer_id: data.customer_id, key_id: key.id, pseudonym };
-    const secret: Record<string, unknown> = {};
     const clearFields = CLEAR_FIELDS[event.type as LocationEvent['type']];
-    for (const [field, value] of Object.entries(data)) {
-      if (field === 'account_id' || field === 'customer_id') continue;
-      if (clearFields.includes(field)) clear[field] = value;
-      else secret[field] = value;
-    }
-    clear.sealed = this.box(key).seal(JSON.stringify(secret), aad(stream, event.type));
-    return { ...event, data: clear };
+    const envelope = { account_id: data.account_id, customer_id: data.customer_id, key_id: key.id, pseudonym };
+    const keepClear = (field: string) => field === 'account_id' || field === 'customer_id' || clearFields.includes(field);
+    return { ...event, data: this.fields.seal(key, SealedFields.context(stream, event.type), data, keepClear, envelope) };
   }
 
   /**
@@ -110,31 +105,15 @@ export class LocationSealing {
     if (UNSEALED.has(event.type)) return { type: event.type, data: event.data } as unknown as LocationEvent;
     const data = event.data as SealedLocationData;
     if (data.key_id !== key.id) return undefined;
-    const clear = Object.fromEntries(Object.entries(data).filter(([field]) => !(ENVELOPE_FIELDS as readonly string[]).includes(field)));
-    const secret = JSON.parse(this.box(key).open(data.sealed, aad(event.streamName, event.type))) as Record<string, unknown>;
-    return { type: event.type, data: { ...clear, ...secret } } as unknown as LocationEvent;
+    return { type: event.type, data: this.fields.open(key, SealedFields.context(event.streamName, event.type), data, ENVELOPE_FIELDS) } as unknown as LocationEvent;
   }
 
   /** Seals a document-sized value (a snapshot) under the customer's key. */
   sealValue(key: DataKey, context: string, value: unknown): string {
-    return this.box(key).seal(JSON.stringify(value), context);
+    return this.fields.sealValue(key, context, value);
   }
 
   openValue<T>(key: DataKey, context: string, sealed: string): T {
-    return JSON.parse(this.box(key).open(sealed, context)) as T;
+    return this.fields.openValue<T>(key, context, sealed);
   }
-
-  private box(key: DataKey): SecretBox {
-    let box = this.boxes.get(key.id);
-    if (!box) {
-      if (this.boxes.size > 10_000) this.boxes.clear();
-      box = SecretBox.fromKey(key.key);
-      this.boxes.set(key.id, box);
-    }
-    return box;
-  }
-}
-
-function aad(stream: string, type: string): string {
-  return `${stream}|${type}`;
 }

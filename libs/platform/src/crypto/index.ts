@@ -8,3 +8,4 @@ export {
 } from './secret-box.js';
 export * from './data-keys/index.js';
 export { ReporterHash } from './reporter-hash.js';
+export { SealedFields } from './sealed-fields.js';
