@@ -58,7 +58,7 @@ const benches: Record<string, () => Promise<Section>> = {
       batches: [1, 100],
       seconds: quick ? 1 : 4,
       rounds: 2,
-      busPair: { blocks: quick ? 20 : 200, perBlock: quick ? 50 : 100 },
+      busPair: { blocks: quick ? 40 : 200, perBlock: quick ? 50 : 100 },
       progress,
     }),
   tiles: () => runTilesBench(loadPhases(50, 4)),
