@@ -204,6 +204,9 @@ export async function runPingsBench(options: PingsBenchOptions): Promise<Section
     rows.push(...pair.rows);
     checks.push(pair.check);
     refused += pair.refused;
+    const dispatch = await dispatchPair(options);
+    rows.push(...dispatch.rows);
+    checks.push(dispatch.check);
   } finally {
     await closeFixture(fixture);
   }
@@ -273,6 +276,9 @@ async function busPair(fixture: Fixture, options: PingsBenchOptions): Promise<{ 
     if ((pair + 1) % Math.max(1, Math.floor(blocks / 5)) === 0) options.progress(`pings bus pair: ${pair + 1}/${blocks} pairs of ${perBlock} requests`);
   }
   const direct = toRow('CommandPipeline.run(recordCustomerPings, input), 1 ping per request, 1 client', 'baseline', samples.direct);
+  // A whole command costs milliseconds of CPU here (an append, a seal, an index write), and the spread of one
+  // pair's difference is hundreds of µs on a shared machine: this pair shows the bus changes nothing visible,
+  // dispatchPair below resolves the microseconds.
   const bus = toRow('CommandBus.execute(new RecordPingsCommand(input)), same requests, interleaved', 'ours', samples.bus, direct);
   const cpuPerRequest = (side: Sample[]) => side.reduce((sum, s) => sum + s.cpuMicros!, 0) / side.reduce((sum, s) => sum + s.ops, 0);
   const difference = cpuPerRequest(samples.bus) - cpuPerRequest(samples.direct);
@@ -282,5 +288,65 @@ async function busPair(fixture: Fixture, options: PingsBenchOptions): Promise<{ 
     `bus ${cpuPerRequest(samples.bus).toFixed(1)} µs, direct ${cpuPerRequest(samples.direct).toFixed(1)} µs CPU per request: ` +
     `${difference >= 0 ? '+' : ''}${difference.toFixed(2)} µs (per-pair differences p25 ${at(0.25).toFixed(1)}, median ${at(0.5).toFixed(1)}, p75 ${at(0.75).toFixed(1)} µs; ${blocks} pairs of ${perBlock})`;
   options.progress(`pings bus pair: ${detail}`);
-  return { rows: [direct, bus], check: { name: 'CommandBus costs at most 2 µs of CPU per request over the direct pipeline call', ok: difference <= 2, detail, goal: true }, refused };
+  return { rows: [direct, bus], check: { name: 'a whole ping command through CommandBus costs no more CPU than the direct call, within the spread of the pairs', ok: difference <= at(0.75) - at(0.25), detail, goal: true }, refused };
+}
+
+/**
+ * What the bus itself costs, without a command's own milliseconds around it:
+ * the same two calls (`CommandBus.execute(new RecordPingsCommand(input))`
+ * through the registered RecordPingsHandler, and `pipeline.run(recordCustomerPings, input)`)
+ * over a pipeline that answers at once, in interleaved pairs of blocks in one
+ * process. The difference per call is the bus's dispatch: the handler lookup
+ * by the command's class, the publish to the command stream, the handler's
+ * `execute` and the command object.
+ */
+async function dispatchPair(options: PingsBenchOptions): Promise<{ rows: Row[]; check: Check }> {
+  const blocks = options.busPair.blocks * 5;
+  const perBlock = 2000;
+  const answered = { state: {}, events: [], previous: {}, command: {}, position: undefined };
+  const instant = { run: async () => answered } as unknown as CommandPipeline;
+  @Module({ imports: [CqrsModule.forRoot()], providers: [{ provide: CommandPipeline, useValue: instant }, RecordPingsHandler] })
+  class DispatchBenchModule {}
+  const app = await NestFactory.createApplicationContext(DispatchBenchModule, { logger: false });
+  await app.init();
+  const bus = app.get(CommandBus);
+  const input = () => ({ type: 'RecordPings' as const, account_id: ACCOUNT, customer_id: 'cust-0', pings: [] });
+  const sides = {
+    bus: () => bus.execute(new RecordPingsCommand(input())),
+    direct: () => instant.run(recordCustomerPings, input()),
+  };
+  const samples = { bus: [] as Sample[], direct: [] as Sample[] };
+  const differences: number[] = [];
+  const block = async (side: keyof typeof sides): Promise<Sample> => {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < perBlock; i += 1) await sides[side]();
+    const used = process.cpuUsage(cpu);
+    return { ops: perBlock, seconds: (performance.now() - started) / 1000, latenciesMs: [], cpuMicros: used.user + used.system };
+  };
+  try {
+    for (const side of ['bus', 'direct', 'bus', 'direct'] as const) await block(side);
+    for (let pair = 0; pair < blocks; pair += 1) {
+      const order = pair % 2 === 0 ? (['bus', 'direct'] as const) : (['direct', 'bus'] as const);
+      const measured: Partial<Record<keyof typeof sides, Sample>> = {};
+      for (const side of order) {
+        measured[side] = await block(side);
+        samples[side].push(measured[side]!);
+      }
+      differences.push((measured.bus!.cpuMicros! - measured.direct!.cpuMicros!) / perBlock);
+    }
+  } finally {
+    await app.close();
+  }
+  const cpuPerCall = (side: Sample[]) => side.reduce((sum, s) => sum + s.cpuMicros!, 0) / side.reduce((sum, s) => sum + s.ops, 0);
+  const difference = cpuPerCall(samples.bus) - cpuPerCall(samples.direct);
+  const sorted = [...differences].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  const detail =
+    `bus ${cpuPerCall(samples.bus).toFixed(2)} µs, direct ${cpuPerCall(samples.direct).toFixed(2)} µs CPU per call: ` +
+    `${difference >= 0 ? '+' : ''}${difference.toFixed(2)} µs (per-pair differences p25 ${at(0.25).toFixed(2)}, median ${at(0.5).toFixed(2)}, p75 ${at(0.75).toFixed(2)} µs; ${blocks} pairs of ${perBlock})`;
+  options.progress(`pings dispatch pair: ${detail}`);
+  const direct = toRow('pipeline.run(recordCustomerPings, input), a pipeline answering at once', 'baseline', samples.direct);
+  const viaBus = toRow('CommandBus.execute(new RecordPingsCommand(input)), same pipeline, interleaved', 'ours', samples.bus, direct);
+  return { rows: [direct, viaBus], check: { name: 'CommandBus costs at most 2 µs of CPU per request over the direct pipeline call', ok: difference <= 2, detail, goal: true } };
 }
