@@ -18,10 +18,6 @@ const CONVERTING: Record<string, string> = {
   'locator/': 'cqrs-a converts locator',
   'traffic/': 'cqrs-a converts traffic',
   'places/src/landmarks/': 'cqrs-a converts the landmarks',
-  'monitoring/': 'ports converts monitoring',
-  'banking/': 'ports converts banking',
-  'identity/': 'ports converts identity',
-  'compliance/': 'ports converts compliance',
 };
 const converting = (slice: Slice) => Object.keys(CONVERTING).some((prefix) => path.relative(libs, slice.dir).startsWith(prefix));
 

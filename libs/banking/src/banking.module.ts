@@ -18,11 +18,11 @@ import {
   type ReadStore,
 } from '../../platform/src/index.js';
 import { BulkRegisterLoansController } from './commands/bulk-register-loans/bulk-register-loans.controller.js';
-import { BulkRegisterLoansHandler } from './commands/bulk-register-loans/bulk-register-loans.handler.js';
+import { BulkRegisterLoansHandler, RegisterLoanInBulkHandler } from './commands/bulk-register-loans/bulk-register-loans.handler.js';
 import { CancelScheduleController } from './commands/cancel-schedule/cancel-schedule.controller.js';
 import { CancelScheduleHandler } from './commands/cancel-schedule/cancel-schedule.handler.js';
 import { RegisterLoanController } from './commands/register-loan/register-loan.controller.js';
-import { RegisterLoanHandler, RegisterLoanInBulkHandler } from './commands/register-loan/register-loan.handler.js';
+import { RegisterLoanHandler } from './commands/register-loan/register-loan.handler.js';
 import { ScheduleReverificationController } from './commands/schedule-reverification/schedule-reverification.controller.js';
 import { RecordReverificationScheduleHandler } from './commands/schedule-reverification/schedule-reverification.handler.js';
 import { ScheduleReverificationProcess } from './commands/schedule-reverification/schedule-reverification.process.js';

@@ -20,7 +20,7 @@ import {
 import { ConfirmDeliveryController } from './commands/confirm-delivery/confirm-delivery.controller.js';
 import { ConfirmDeliveryHandler } from './commands/confirm-delivery/confirm-delivery.handler.js';
 import { EnsureSigningKeyHandler } from './commands/ensure-signing-key/ensure-signing-key.handler.js';
-import { RotateSigningKeysHandler } from './commands/rotate-signing-keys/rotate-signing-keys.handler.js';
+import { RecordRotationHandler, RotateSigningKeysHandler } from './commands/rotate-signing-keys/rotate-signing-keys.handler.js';
 import { VerifyKycHandler } from './commands/verify-kyc/verify-kyc.handler.js';
 import { VerifyProximityHandler } from './commands/verify-proximity/verify-proximity.handler.js';
 import { RotateSigningKeysController } from './commands/rotate-signing-keys/rotate-signing-keys.controller.js';
@@ -79,6 +79,7 @@ export class IdentityModule {
         VerifyProximityHandler,
         VerifyKycHandler,
         ConfirmDeliveryHandler,
+        RecordRotationHandler,
         RotateSigningKeysHandler,
         EnsureSigningKeyHandler,
         GetJwksHandler,

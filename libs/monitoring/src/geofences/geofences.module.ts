@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, READ_STORE, registerView, type EventStore, type ReadStore } from '../../../platform/src/index.js';
 import { CreateGeofenceController } from './commands/create-geofence/create-geofence.controller.js';
-import { CreateGeofenceHandler } from './commands/create-geofence/create-geofence.handler.js';
+import { CreateGeofenceHandler, RecordGeofenceHandler } from './commands/create-geofence/create-geofence.handler.js';
 import { DeleteGeofenceController } from './commands/delete-geofence/delete-geofence.controller.js';
 import { DeleteGeofenceHandler } from './commands/delete-geofence/delete-geofence.handler.js';
 import { FenceIndex } from './fence-index.js';
@@ -33,6 +33,7 @@ import { ServiceAreaHandler } from './queries/service-area/service-area.handler.
       useFactory: (events: EventStore, readStore: ReadStore, registry: EventRegistry, index: FenceIndex, logger: JsonLogger, readModels: ReadModels, followers: Followers) =>
         registerView(new GeofenceFeed(events, readStore, registry, index, logger), GeofenceFeed.readModel, readModels, followers),
     },
+    RecordGeofenceHandler,
     CreateGeofenceHandler,
     DeleteGeofenceHandler,
     GetGeofenceHandler,

@@ -1,8 +1,8 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CommandPipeline, DomainError } from '../../../../platform/src/index.js';
-import { registrationOutcome } from '../../domain/loan.js';
+import { CommandPipeline, DomainError, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { registrationOutcome, type LoanEvent, type LoanState, type RegisterLoan } from '../../domain/loan.js';
 import { loanRegistration } from '../register-loan/loan-registration.js';
-import { registerLoan, RegisterLoanInBulkCommand } from '../register-loan/register-loan.handler.js';
+import { registerLoan, registerLoanInBulk } from '../register-loan/register-loan.handler.js';
 
 export const MAX_BULK_LOANS = 10_000;
 /** Registrations in flight at once: enough to keep the event store's group commit full, few enough to leave room for other requests. */
@@ -20,6 +20,14 @@ export type BulkOutcome =
  * is otherwise a race). The answer waits once for the read model, as a
  * single registration does.
  */
+/** One item of a bulk registration, as the batch's process dispatches it. */
+export class RegisterLoanInBulkCommand extends PipelineCommand<RegisterLoan, LoanState, LoanEvent> {}
+
+@CommandHandler(RegisterLoanInBulkCommand)
+export class RegisterLoanInBulkHandler extends PipelineHandler<RegisterLoan, LoanState, LoanEvent> {
+  protected readonly definition = registerLoanInBulk;
+}
+
 export class BulkRegisterLoansCommand extends Command<BulkOutcome[]> {
   constructor(
     readonly accountId: string,

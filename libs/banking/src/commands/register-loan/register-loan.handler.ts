@@ -28,11 +28,3 @@ export class RegisterLoanCommand extends PipelineCommand<RegisterLoan, LoanState
 export class RegisterLoanHandler extends PipelineHandler<RegisterLoan, LoanState, LoanEvent> {
   protected readonly definition = registerLoan;
 }
-
-/** One item of a bulk registration (bulk-register-loans.process.ts). */
-export class RegisterLoanInBulkCommand extends PipelineCommand<RegisterLoan, LoanState, LoanEvent> {}
-
-@CommandHandler(RegisterLoanInBulkCommand)
-export class RegisterLoanInBulkHandler extends PipelineHandler<RegisterLoan, LoanState, LoanEvent> {
-  protected readonly definition = registerLoanInBulk;
-}

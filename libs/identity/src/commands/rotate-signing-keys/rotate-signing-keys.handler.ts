@@ -1,5 +1,5 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline, ReadModels, SecretBox, type Clock, type EventRegistry, type EventStore } from '../../../../platform/src/index.js';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { command, CommandPipeline, PipelineCommand, PipelineHandler, ReadModels, SecretBox, type Clock, type EventRegistry, type EventStore } from '../../../../platform/src/index.js';
 import { SIGNING_KEYS_STREAM, signingKeysDecider, type SigningKeyCommand, type SigningKeyEvent, type SigningKeysState } from '../../domain/signing-keys.js';
 import { newSigningKey } from '../../signing/signing-key-material.js';
 import { SigningKeyRing } from '../../signing/signing-key-ring.js';
@@ -31,6 +31,14 @@ export function rotationAnswer(events: readonly SigningKeyEvent[], ring: Pick<Si
 
 export type RotationAnswer = ReturnType<typeof rotationAnswer>;
 
+/** The rotation's record, as the admin endpoint's handler dispatches it. */
+export class RecordRotationCommand extends PipelineCommand<SigningKeyCommand, SigningKeysState, SigningKeyEvent> {}
+
+@CommandHandler(RecordRotationCommand)
+export class RecordRotationHandler extends PipelineHandler<SigningKeyCommand, SigningKeysState, SigningKeyEvent, { box: SecretBox }> {
+  protected readonly definition = rotateSigningKeys;
+}
+
 /** POST /v2/admin/signing-keys/rotate; `rotatedBy` names the operator's key. */
 export class RotateSigningKeysCommand extends Command<RotationAnswer> {
   constructor(readonly rotatedBy: string) {
@@ -38,16 +46,16 @@ export class RotateSigningKeysCommand extends Command<RotationAnswer> {
   }
 }
 
-/** Runs `rotateSigningKeys` through the pipeline and answers with this process's ring, which the command waited for. */
+/** Dispatches the rotation and answers with this process's ring, which the command waited for. */
 @CommandHandler(RotateSigningKeysCommand)
 export class RotateSigningKeysHandler implements ICommandHandler<RotateSigningKeysCommand, RotationAnswer> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly ring: SigningKeyRing,
   ) {}
 
   async execute({ rotatedBy }: RotateSigningKeysCommand): Promise<RotationAnswer> {
-    const { events } = await this.commands.run(rotateSigningKeys, { type: 'RotateSigningKeys', rotated_by: rotatedBy });
+    const { events } = await this.commands.execute(new RecordRotationCommand({ type: 'RotateSigningKeys', rotated_by: rotatedBy }));
     return rotationAnswer(events, this.ring);
   }
 }

@@ -1,6 +1,6 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { command, CommandPipeline } from '../../../../../platform/src/index.js';
+import { command, PipelineCommand, PipelineHandler } from '../../../../../platform/src/index.js';
 import { IsochroneService } from '../../../../../routing/src/index.js';
 import { geofenceDecider, geofenceStream, isochroneGeometry, type AskedGeometry, type GeofenceCommand, type GeofenceCreated, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
 import { FenceIndex } from '../../fence-index.js';
@@ -51,6 +51,14 @@ export interface NewGeofence {
   loan_id: string | null;
 }
 
+/** The fence's creation as the slice's process dispatches it. */
+export class RecordGeofenceCommand extends PipelineCommand<CreateGeofence, GeofenceState, GeofenceEvent> {}
+
+@CommandHandler(RecordGeofenceCommand)
+export class RecordGeofenceHandler extends PipelineHandler<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex; isochrones: IsochroneService }> {
+  protected readonly definition = createGeofence;
+}
+
 /** POST /v2/geofence/create. */
 export class CreateGeofenceCommand extends Command<GeofenceView> {
   constructor(
@@ -61,17 +69,17 @@ export class CreateGeofenceCommand extends Command<GeofenceView> {
   }
 }
 
-/** Names the new fence, runs `createGeofence` through the pipeline, and answers the fence as the index covers it. */
+/** The process: names the new fence, dispatches its creation, and answers the fence as the index covers it. */
 @CommandHandler(CreateGeofenceCommand)
 export class CreateGeofenceHandler implements ICommandHandler<CreateGeofenceCommand, GeofenceView> {
   constructor(
-    private readonly commands: CommandPipeline,
+    private readonly commands: CommandBus,
     private readonly index: FenceIndex,
   ) {}
 
   async execute({ accountId, fence }: CreateGeofenceCommand): Promise<GeofenceView> {
     const fenceId = `gf_${randomUUID().replaceAll('-', '')}`;
-    const { events } = await this.commands.run(createGeofence, { type: 'CreateGeofence', account_id: accountId, fence_id: fenceId, ...fence });
+    const { events } = await this.commands.execute(new RecordGeofenceCommand({ type: 'CreateGeofence', account_id: accountId, fence_id: fenceId, ...fence }));
     const created = events[0] as GeofenceCreated;
     return geofenceView(created.data, this.index.summaryOf(accountId, fenceId));
   }
