@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { CUSTOMER_ID_MESSAGE } from '../../../consent.requests.js';
+import { callerIdMessage, CUSTOMER_ID_MESSAGE } from '../../../../../platform/src/index.js';
 import { CUSTOMER_ID } from '../../../domain/consent.js';
 import { FENCE_NAME_MAX, FENCE_TYPES, LOAN_ID, RADIUS_MAX_M, RADIUS_MIN_M, type RequestedFenceType } from '../../domain/geofence.js';
 import { ISOCHRONE_MAX_MINUTES, ISOCHRONE_MIN_MINUTES } from '../../../../../routing/src/index.js';
@@ -51,7 +51,7 @@ export class CreateGeofenceRequest {
 
   @ApiPropertyOptional({ description: 'Your loan reference, carried into geofence_breach events', pattern: LOAN_ID.source, example: 'loan-2024-118' })
   @IsOptional()
-  @Matches(LOAN_ID, { message: 'loan_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"' })
+  @Matches(LOAN_ID, { message: callerIdMessage('loan_id') })
   loan_id?: string | null;
 
   @ApiPropertyOptional({ description: 'A label for people', maxLength: FENCE_NAME_MAX, example: 'Makola market stall' })
