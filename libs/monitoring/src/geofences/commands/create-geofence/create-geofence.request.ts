@@ -12,7 +12,7 @@ const NAME = /^[^\p{Cc}]*$/u;
 /** POST /v2/geofence/create. The geometry fields are validated by the domain (domain/geofence.ts), which names the failing field. */
 export class CreateGeofenceRequest {
   @ApiProperty({ enum: FENCE_TYPES, description: 'circle (center + radius_m), polygon (polygon) or isochrone (center + minutes + mode: the area reachable on the road network)' })
-  @IsIn(FENCE_TYPES as unknown as RequestedFenceType[], { message: `fence_type must be one of ${FENCE_TYPES.join(', ')}` })
+  @IsIn(FENCE_TYPES, { message: `fence_type must be one of ${FENCE_TYPES.join(', ')}` })
   fence_type: RequestedFenceType;
 
   @ApiPropertyOptional({ ...POINT_SCHEMA, description: 'Circle and isochrone fences: the centre {lat, lng}' })
