@@ -18,14 +18,15 @@ export type CollectionZone =
   | { type: 'hex'; code: string; h3_cell: string }
   | { type: 'polygon'; polygon: { type: 'Polygon'; coordinates: number[][][] } };
 
-export interface LoanTerms {
+// A type, not an interface: event payloads built on it stay comparable with the log's Record<string, unknown> (interfaces have no implicit index signature).
+export type LoanTerms = {
   customer_id: string;
   zone: CollectionZone;
   /** Days between expected collections (a weekly loan: 7); null when the lender gave none. */
   expected_collection_days: number | null;
   /** A point inside the zone (circle centre, cell centre, polygon's first vertex mean): concentration is counted by it. */
   anchor: { lat: number; lng: number };
-}
+};
 
 /**
  * Every registration, the first and each change of terms. A change is the

@@ -28,13 +28,14 @@ export const MAX_TOLERANCE_HOPS = 10_000;
 export const MIN_ZONE_RESOLUTION = 5;
 
 /** A ping as the caller sent it, once validated; `recorded_at` defaults to the time it was received. */
-export interface Ping {
+// A type, not an interface: event payloads built on it stay comparable with the log's Record<string, unknown> (interfaces have no implicit index signature).
+export type Ping = {
   lat: number;
   lng: number;
   accuracy_m: number | null;
   recorded_at: string;
   device_id: string | null;
-}
+};
 
 export interface PingRecorded {
   type: 'PingRecorded';
