@@ -32,8 +32,8 @@ const tests = [
   `${at}test/`,
 ];
 const testHelpers = [`${at}libs/[^/]+/src/(|.+/)testing/`, `${at}test/support/`];
-/** What a domain file may take from the platform: the error base class, the decider type and the geodesy (pure functions). */
-const platformForDomain = ['errors\\.ts$', 'commands/decider\\.ts$', 'geo/geodesy\\.ts$'];
+/** What a domain file may take from the platform: the error base class, the decider type, the geodesy and the caller-id rule (pure functions). */
+const platformForDomain = ['errors\\.ts$', 'commands/decider\\.ts$', 'geo/geodesy\\.ts$', 'ids/caller-id\\.ts$'];
 /**
  * Nest, the drivers and the servers. The module is matched resolved (inside
  * node_modules) or, should it not resolve, by its bare name: either way the
@@ -47,7 +47,7 @@ module.exports = {
     {
       name: 'domain-is-pure',
       comment:
-        'domain/ holds events, deciders, value objects and errors: no Nest, no drivers, and of the platform only errors.ts, the Decider type and geo/geodesy.ts (its specs may also use the testing helpers, which testing-stays-in-tests keeps out of the code itself)',
+        'domain/ holds events, deciders, value objects and errors: no Nest, no drivers, and of the platform only errors.ts, the Decider type, geo/geodesy.ts and ids/caller-id.ts (its specs may also use the testing helpers, which testing-stays-in-tests keeps out of the code itself)',
       severity: 'error',
       from: { path: domain },
       to: {

@@ -40,7 +40,7 @@ export async function runAuditSizeBench(options: { entries: number; progress: (l
     }
     await recorder.flush();
     const onDisk = (size() - before) / options.entries;
-    const chain = (await events.readStream('access_log-acct_0x7Kq2mP9')).map((event) => event.data as unknown as ApiAccessRecorded['data']);
+    const chain = (await events.readStream('access_log-acct_0x7Kq2mP9')).map((event) => event.data as ApiAccessRecorded['data']);
     const lines = chain.map((entry) => JSON.stringify(entry));
     const dataBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0) / lines.length;
     const segmentBytes = gzipSync(lines.join('\n')).length / lines.length;

@@ -107,6 +107,7 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
       if ((i + 1) % 20_000 === 0) options.progress(`banking: ${i + 1} loans stored`);
     }
 
+    // A stand-in for the consents view (the handler asks it only allows()): the class's Nest lifecycle and stores cannot be stubbed without the cast.
     const consents = { allows: () => true } as unknown as CollectionsConsents;
     const noView = { get: () => undefined };
     // The sightings view as the service keeps it: loaded once at start (timed), then current as pings arrive.

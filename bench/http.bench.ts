@@ -238,7 +238,7 @@ async function auditCheck(
   await new Promise((resolve) => setTimeout(resolve, 250));
   await recorder.flush();
   const events = await runtime.backends.events.readStream(accessStream(null));
-  const entries = events.map((event) => event.data as unknown as ApiAccessRecorded['data']);
+  const entries = events.map((event) => event.data as ApiAccessRecorded['data']);
   const verdict = verifyChain(entries);
   // The requests that issued the bench keys are expected; anything else is not.
   const foreign = entries.filter((entry) => !(entry.path === AUDITED_PATH && entry.status === 200) && !(entry.path === '/v2/admin/keys' && entry.status === 201)).length;

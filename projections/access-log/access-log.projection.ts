@@ -10,7 +10,7 @@ export const accessLogProjection: Projection<AccessLogDoc> = {
   handles: ['ApiAccessRecorded'],
   indexes: ACCESS_LOG_INDEXES,
   async apply(event, collection) {
-    const { data } = event as unknown as { data: ApiAccessRecorded['data'] };
+    const data = event.data as ApiAccessRecorded['data'];
     await collection.apply(event.id, event.position, () => ({
       id: event.id,
       account_id: data.account_id,

@@ -9,7 +9,7 @@ export const collectionLoansProjection: Projection<CollectionLoanDoc> = {
   handles: LOAN_EVENT_TYPES,
   indexes: COLLECTION_LOAN_INDEXES,
   async apply(event, collection) {
-    const loanEvent = { type: event.type, data: event.data } as unknown as LoanEvent;
+    const loanEvent = { type: event.type, data: event.data } as LoanEvent;
     await collection.apply(`${loanEvent.data.account_id}:${loanEvent.data.loan_id}`, event.position, (current) => evolveLoanDoc(current, loanEvent));
   },
 };

@@ -22,7 +22,7 @@ export const geofencesProjection: Projection<GeofenceDoc> = {
     const fenceId = String(event.data.fence_id);
     switch (event.type) {
       case 'GeofenceCreated':
-        await collection.apply(fenceId, event.position, () => geofenceDoc(event.data as unknown as GeofenceCreated['data']));
+        await collection.apply(fenceId, event.position, () => geofenceDoc(event.data as GeofenceCreated['data']));
         break;
       case 'GeofenceDeleted':
         await collection.apply(fenceId, event.position, () => null);

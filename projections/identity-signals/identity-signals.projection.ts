@@ -14,7 +14,7 @@ export const identitySignalsProjection: Projection<IdentitySignalDoc> = {
   handles: VERIFICATION_EVENT_TYPES,
   indexes: IDENTITY_SIGNAL_INDEXES,
   async apply(event, collection) {
-    const verification = { type: event.type, data: event.data } as unknown as VerificationEvent;
+    const verification = { type: event.type, data: event.data } as VerificationEvent;
     for (const update of signalUpdates(verification)) await collection.apply(update.id, event.position, update.evolve);
   },
 };

@@ -20,7 +20,7 @@ export const landmarkReportsProjection: Projection<LandmarkReportDoc> = {
   indexes: LANDMARK_REPORT_INDEXES,
   async apply(event, collection) {
     const key = String(event.data.landmark);
-    const landmarkEvent = { type: event.type, data: event.data } as unknown as LandmarkEvent;
+    const landmarkEvent = { type: event.type, data: event.data } as LandmarkEvent;
     await collection.apply(key, event.position, (current) => evolveLandmarkReportDoc(current, key, landmarkEvent));
   },
 };

@@ -14,7 +14,7 @@ export const locatorSharesProjection: Projection<LocatorShareDoc> = {
   handles: SHARE_EVENT_TYPES,
   indexes: LOCATOR_SHARE_INDEXES,
   async apply(event, collection) {
-    const shareEvent = { type: event.type, data: event.data } as unknown as ShareEvent;
+    const shareEvent = { type: event.type, data: event.data } as ShareEvent;
     await collection.apply(shareEvent.data.share_id, event.position, (current) => evolveShareDoc(current, event.streamName, shareEvent) ?? null);
   },
 };

@@ -9,7 +9,7 @@ export const reverificationSchedulesProjection: Projection<ScheduleDoc> = {
   handles: SCHEDULE_EVENT_TYPES,
   indexes: REVERIFICATION_SCHEDULE_INDEXES,
   async apply(event, collection) {
-    const scheduleEvent = { type: event.type, data: event.data } as unknown as ScheduleEvent;
+    const scheduleEvent = { type: event.type, data: event.data } as ScheduleEvent;
     await collection.apply(scheduleEvent.data.schedule_id, event.position, (current) => evolveScheduleDoc(current, scheduleEvent) ?? null);
   },
 };

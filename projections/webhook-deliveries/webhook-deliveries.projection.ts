@@ -87,7 +87,7 @@ function erasedBy(marker: WebhookDeliveriesDoc | undefined, notification: Stored
 }
 
 async function applyDelivery(event: RecordedEvent, collection: ReadCollection<WebhookDeliveriesDoc>): Promise<void> {
-  const domainEvent = { type: event.type, data: event.data } as unknown as DeliveryEvent;
+  const domainEvent = { type: event.type, data: event.data } as DeliveryEvent;
   const id = domainEvent.data.delivery_id;
   if (domainEvent.type !== 'WebhookRetryRequested') {
     const { notification } = domainEvent.data;
@@ -102,7 +102,7 @@ async function applyDelivery(event: RecordedEvent, collection: ReadCollection<We
 
 /** Drops the customer's deliveries of the erased types (up to the erasure), and remembers the erasure for attempts recorded after it. */
 async function applyErasure(event: RecordedEvent, collection: ReadCollection<WebhookDeliveriesDoc>): Promise<void> {
-  const { account_id, customer_hash, event_types, erased_at, legacy_delivery_ids } = event.data as unknown as WebhookDeliveriesErased['data'];
+  const { account_id, customer_hash, event_types, erased_at, legacy_delivery_ids } = event.data as WebhookDeliveriesErased['data'];
   const ids = [...legacy_delivery_ids];
   for (const type of event_types) {
     let cursor: string | undefined;

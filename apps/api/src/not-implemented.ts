@@ -42,7 +42,7 @@ const ACCESS_RESPONSES: Record<Access, string> = {
  */
 function plannedEndpointsController(): Type<unknown> {
   class PlannedEndpointsController {}
-  const prototype = PlannedEndpointsController.prototype as unknown as Record<string, unknown>;
+  const prototype = PlannedEndpointsController.prototype as Record<string, unknown>;
   for (const [methods, url, context, access] of PLANNED) {
     for (const method of methods) {
       const name = `${method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`;

@@ -270,7 +270,7 @@ async function verifyAudit(runtime: Runtime, args: string[]): Promise<number> {
       failures++;
       continue;
     }
-    const chain = events.map((event) => event.data as unknown as ApiAccessRecorded['data']);
+    const chain = events.map((event) => event.data as ApiAccessRecorded['data']);
     const verdict = verifyChain(chain);
     // Signed checkpoints (docs/adr/0023): removing the newest entries up to the latest one is caught here.
     const signed = verdict.ok ? verifyCheckpoints(stream, chain, (heads ??= await checkpointsByStream(runtime.backends.events)).get(stream) ?? [], (jwks ??= await jwksFromLog(runtime.backends.events)).keys) : undefined;

@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
+import { CUSTOMER_ID_MESSAGE } from '../../platform/src/index.js';
 import { CUSTOMER_ID } from './domain/consent.js';
-
-export const CUSTOMER_ID_MESSAGE = 'customer_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"';
 
 /** The customer is the caller's own id for them; the same id under another account is another customer. */
 export class CustomerRequest {

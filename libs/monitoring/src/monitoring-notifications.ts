@@ -52,7 +52,7 @@ export class MonitoringNotifications implements NotificationSource {
 
   erasureOf(event: RecordedEvent): CustomerErasure | undefined {
     if (event.type !== 'CustomerDataErased') return undefined;
-    const { account_id, customer_id, erased_at } = event.data as unknown as CustomerDataErased['data'];
+    const { account_id, customer_id, erased_at } = event.data as CustomerDataErased['data'];
     return { account_id, customer_id, erased_at, event_types: ERASED_BY_DELETE_DATA };
   }
 
@@ -63,15 +63,15 @@ export class MonitoringNotifications implements NotificationSource {
     const customer_id = notification.customer_id;
     switch (stored.type) {
       case 'ConsentRevoked': {
-        const { revoked_at } = (stored as unknown as ConsentRevoked).data;
+        const { revoked_at } = stored.data as ConsentRevoked['data'];
         return { event: 'consent_revoked', customer_id, timestamp: revoked_at };
       }
       case 'DriftStarted': {
-        const { home_cell, current_cell, distance_hops } = (stored as unknown as DriftStarted).data;
+        const { home_cell, current_cell, distance_hops } = stored.data as DriftStarted['data'];
         return { event: 'drift', customer_id, home_hex: hexCodeFromCell(home_cell), current_hex: hexCodeFromCell(current_cell), distance_hops, timestamp };
       }
       case 'GeofenceEntered': {
-        const { fence_id, fence_type, loan_id, lat, lng } = (stored as unknown as GeofenceEntered).data;
+        const { fence_id, fence_type, loan_id, lat, lng } = stored.data as GeofenceEntered['data'];
         return { event: 'geofence_breach', customer_id, fence_id, fence_type, loan_id, current_hex: hexCodeForPoint(lat, lng), lat, lng, timestamp };
       }
       default:
@@ -101,6 +101,6 @@ export class MonitoringNotifications implements NotificationSource {
   private async open(raw: RecordedEvent): Promise<RecordedEvent | undefined> {
     if (!raw.streamName.startsWith('location-')) return raw;
     const opened = await this.sealing.open(raw);
-    return opened && { ...raw, data: opened.data as unknown as Record<string, unknown> };
+    return opened && { ...raw, data: opened.data as Record<string, unknown> };
   }
 }

@@ -10,6 +10,7 @@ export * from './rate-limit/index.js';
 export * from './mail/index.js';
 export * from './crypto/index.js';
 export * from './geo/geodesy.js';
+export * from './ids/caller-id.js';
 export * from './events/event-registry.js';
 export * from './projections/projection.js';
 export * from './projections/projection-runner.js';

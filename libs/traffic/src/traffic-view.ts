@@ -54,11 +54,11 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
 
   apply(event: Pick<RecordedEvent, 'type' | 'data'>): void {
     if (event.type === 'HazardReported') {
-      this.board.apply(event.data as unknown as HazardReported['data']);
+      this.board.apply(event.data as HazardReported['data']);
       this.reports++;
     }
     else if (event.type === 'ArrivalRecorded') {
-      const arrival = event.data as unknown as ArrivalRecorded['data'];
+      const arrival = event.data as ArrivalRecorded['data'];
       applyArrival(this.learned, arrival);
       if (arrival.sample) this.samples++;
     }

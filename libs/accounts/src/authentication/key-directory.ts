@@ -108,13 +108,13 @@ export class KeyDirectory implements OnApplicationBootstrap, OnModuleDestroy, Fo
   private apply(event: RecordedEvent): void {
     if (event.streamName.startsWith('api_key-')) this.revisions.set(String(event.data.key_id), event.revision);
     if (event.type === 'ApiKeyIssued') {
-      const data = event.data as unknown as ApiKeyIssued['data'];
+      const data = event.data as ApiKeyIssued['data'];
       const record: KeyRecord = { ...data, user_id: data.user_id ?? null, record_id: Number(event.position), revoked_at: null };
       delete (record as Partial<ApiKeyIssued['data']>).rotated_from;
       this.byHash.set(data.key_hash, record);
       this.byId.set(data.key_id, record);
     } else if (event.type === 'ApiKeyRevoked') {
-      const data = event.data as unknown as ApiKeyRevoked['data'];
+      const data = event.data as ApiKeyRevoked['data'];
       const record = this.byId.get(data.key_id);
       if (record) {
         record.revoked_at = data.revoked_at;

@@ -101,16 +101,16 @@ export class SignInDirectory implements OnApplicationBootstrap, OnModuleDestroy,
   private apply(event: RecordedEvent): void {
     switch (event.type) {
       case 'AccountOpened':
-        this.accountOpened(event.data as unknown as AccountOpened['data'], event.position);
+        this.accountOpened(event.data as AccountOpened['data'], event.position);
         break;
       case 'ApiKeyIssued':
-        this.keyIssued(event.data as unknown as ApiKeyIssued['data']);
+        this.keyIssued(event.data as ApiKeyIssued['data']);
         break;
       case 'ApiKeyRevoked':
-        this.keyRevoked(event.data as unknown as ApiKeyRevoked['data']);
+        this.keyRevoked(event.data as ApiKeyRevoked['data']);
         break;
       case 'UserPasswordResetRequested':
-        this.resetRequested(event.data as unknown as UserPasswordResetRequested['data']);
+        this.resetRequested(event.data as UserPasswordResetRequested['data']);
         break;
       default:
         break;

@@ -4,7 +4,8 @@ import { hash } from 'node:crypto';
  * One authenticated request, as the auditor replays it years later
  * (interface.md, "Banking features": who called what, when, from where).
  */
-export interface AccessEntry {
+// A type, not an interface: event payloads built on it stay comparable with the log's Record<string, unknown> (interfaces have no implicit index signature).
+export type AccessEntry = {
   account_id: string | null;
   key_prefix: string;
   principal_kind: string;
@@ -15,7 +16,7 @@ export interface AccessEntry {
   /** ISO 8601 UTC time the request arrived. */
   at: string;
   request_id: string;
-}
+};
 
 /** Each entry links to its predecessor's hash, so an edit or a removal breaks the chain. */
 export interface ApiAccessRecorded {

@@ -213,7 +213,7 @@ export class StoreAccessRecorder extends AccessRecorder {
         // so the last one stored tells what is stored, and one shared metadata object is serialised once.
         linked.map((event, index) => ({
           type: event.type,
-          data: event.data as unknown as Record<string, unknown>,
+          data: event.data as Record<string, unknown>,
           metadata: index === lastNoted ? { ...metadata, journal: batch[index].ref } : metadata,
         })),
         expected,

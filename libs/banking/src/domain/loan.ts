@@ -1,5 +1,5 @@
 import type { Decider } from '../../../platform/src/commands/decider.js';
-import { InvalidParamError } from '../../../platform/src/errors.js';
+import { CALLER_ID, parseCallerId } from '../../../platform/src/ids/caller-id.js';
 
 /**
  * A loan registered for collection tracking (interface.md, "Banking
@@ -9,7 +9,7 @@ import { InvalidParamError } from '../../../platform/src/errors.js';
  * is the lender's definition, not collected location data: it is stored in
  * clear, as a geofence is (ADR 12), and untouched by a customer's erasure.
  */
-export const LOAN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const LOAN_ID = CALLER_ID;
 export const MAX_COLLECTION_DAYS = 365;
 
 export type CollectionZone =
@@ -18,14 +18,15 @@ export type CollectionZone =
   | { type: 'hex'; code: string; h3_cell: string }
   | { type: 'polygon'; polygon: { type: 'Polygon'; coordinates: number[][][] } };
 
-export interface LoanTerms {
+// A type, not an interface: event payloads built on it stay comparable with the log's Record<string, unknown> (interfaces have no implicit index signature).
+export type LoanTerms = {
   customer_id: string;
   zone: CollectionZone;
   /** Days between expected collections (a weekly loan: 7); null when the lender gave none. */
   expected_collection_days: number | null;
   /** A point inside the zone (circle centre, cell centre, polygon's first vertex mean): concentration is counted by it. */
   anchor: { lat: number; lng: number };
-}
+};
 
 /**
  * Every registration, the first and each change of terms. A change is the
@@ -53,8 +54,7 @@ export interface RegisterLoan {
 export type RegistrationOutcome = 'created' | 'updated' | 'unchanged';
 
 export function parseLoanId(value: unknown, field = 'loan_id'): string {
-  if (typeof value !== 'string' || !LOAN_ID.test(value)) throw new InvalidParamError(`${field} must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"`, field);
-  return value;
+  return parseCallerId(value, field);
 }
 
 /** `collection_loan-<account>:<loan>`: no dash inside the category (EventStoreDB's category projection sees `collection_loan`). */

@@ -24,7 +24,7 @@ export class BankingNotifications implements NotificationSource {
 
   notificationOf(event: RecordedEvent): Notification | undefined {
     if (event.type !== 'ReverificationCompleted') return undefined;
-    const data = event.data as unknown as ReverificationCompleted['data'];
+    const data = event.data as ReverificationCompleted['data'];
     return {
       account_id: data.account_id,
       customer_id: data.customer_id,
@@ -45,7 +45,7 @@ export class BankingNotifications implements NotificationSource {
       throw error;
     }
     if (!stored || stored.id !== notification.event_id || stored.type !== 'ReverificationCompleted') return undefined;
-    return reverificationCompletedPayload(this.registry.upcast(stored).data as unknown as ReverificationCompleted['data']);
+    return reverificationCompletedPayload(this.registry.upcast(stored).data as ReverificationCompleted['data']);
   }
 }
 

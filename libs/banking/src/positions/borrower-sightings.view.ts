@@ -87,7 +87,7 @@ export class BorrowerSightings implements OnApplicationBootstrap, OnModuleDestro
 
   private async apply(event: RecordedEvent): Promise<void> {
     if (event.type === 'CollectionLoanRegistered') {
-      const { account_id, customer_id } = event.data as unknown as CollectionLoanRegistered['data'];
+      const { account_id, customer_id } = event.data as CollectionLoanRegistered['data'];
       const id = key(account_id, customer_id);
       if (this.borrowers.has(id)) return;
       this.borrowers.add(id);

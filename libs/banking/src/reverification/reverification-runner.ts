@@ -80,7 +80,7 @@ export class ReverificationRunner {
     try {
       const recent = await this.events.readStream(verificationStream(accountId, customerId), { direction: 'backwards', maxCount: 100 });
       const found = recent.find((event) => event.type === 'AddressVerified' && event.data.verification_id === verificationId);
-      return found && ({ type: 'AddressVerified', data: found.data } as unknown as AddressVerified);
+      return found && ({ type: 'AddressVerified', data: found.data } as AddressVerified);
     } catch (error) {
       if (error instanceof StreamNotFoundError) return undefined;
       throw error;

@@ -45,7 +45,7 @@ export class CheckpointWriter {
       for (const event of page) {
         after = event.position;
         if (event.type !== 'ApiAccessRecorded') continue;
-        const data = event.data as unknown as ApiAccessRecorded['data'];
+        const data = event.data as ApiAccessRecorded['data'];
         latest.set(event.streamName, { stream: event.streamName, seq: data.seq, hash: data.hash, entry_at: data.at });
       }
       if (page.length < PAGE) break;
@@ -58,7 +58,7 @@ export class CheckpointWriter {
     for (const head of moved) heads.push(await signCheckpoint(this.keys, { typ: 'audit-checkpoint', ...head, signed_at: signedAt }));
     const data: AuditCheckpointSigned['data'] = { signed_at: signedAt, log_position: after.toString(), heads };
     try {
-      await this.events.append(CHECKPOINT_STREAM, [{ type: 'AuditCheckpointSigned', data: data as unknown as Record<string, unknown>, metadata: this.registry.metadataFor('AuditCheckpointSigned') }], previous.revision ?? 'no_stream');
+      await this.events.append(CHECKPOINT_STREAM, [{ type: 'AuditCheckpointSigned', data: data as Record<string, unknown>, metadata: this.registry.metadataFor('AuditCheckpointSigned') }], previous.revision ?? 'no_stream');
     } catch (error) {
       if (error instanceof ConcurrencyError) return null;
       throw error;
@@ -69,7 +69,7 @@ export class CheckpointWriter {
   private async latest(): Promise<{ last?: AuditCheckpointSigned['data']; revision?: bigint }> {
     try {
       const [event] = await this.events.readStream(CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
-      return event ? { last: event.data as unknown as AuditCheckpointSigned['data'], revision: event.revision } : {};
+      return event ? { last: event.data as AuditCheckpointSigned['data'], revision: event.revision } : {};
     } catch (error) {
       if (error instanceof StreamNotFoundError) return {};
       throw error;
@@ -89,7 +89,7 @@ export async function readCheckpoints(events: EventStore): Promise<Array<{ data:
       if (error instanceof StreamNotFoundError) return out;
       throw error;
     }
-    for (const event of page) out.push({ data: event.data as unknown as AuditCheckpointSigned['data'], revision: event.revision });
+    for (const event of page) out.push({ data: event.data as AuditCheckpointSigned['data'], revision: event.revision });
     if (page.length < PAGE) return out;
     from = page[page.length - 1].revision + 1n;
   }

@@ -5,7 +5,7 @@ import { evolveSigningKeys, initialSigningKeysState, SIGNING_KEYS_STREAM, type S
 export async function jwksFromLog(events: EventStore): Promise<{ keys: Array<{ kty: string; crv: string; x: string; kid: string; alg: 'EdDSA'; use: 'sig' }> }> {
   let state = initialSigningKeysState;
   try {
-    for (const event of await events.readStream(SIGNING_KEYS_STREAM)) state = evolveSigningKeys(state, { type: event.type, data: event.data } as unknown as SigningKeyEvent);
+    for (const event of await events.readStream(SIGNING_KEYS_STREAM)) state = evolveSigningKeys(state, { type: event.type, data: event.data } as SigningKeyEvent);
   } catch (error) {
     if (!(error instanceof StreamNotFoundError)) throw error;
   }

@@ -128,7 +128,7 @@ export async function readChain(events: EventStore, stream: string, fromSeq = 0)
       if (error instanceof StreamNotFoundError) return entries;
       throw error;
     }
-    for (const event of page) if (event.type === 'ApiAccessRecorded') entries.push(event.data as unknown as ApiAccessRecorded['data']);
+    for (const event of page) if (event.type === 'ApiAccessRecorded') entries.push(event.data as ApiAccessRecorded['data']);
     if (page.length < PAGE) return entries;
     from = page[page.length - 1].revision + 1n;
   }

@@ -1,8 +1,5 @@
 import { InvalidParamError } from '../../../platform/src/errors.js';
 
-/** The caller's own ids (customer, delivery) and device ids: the shapes the monitoring endpoints accept. */
-export const CALLER_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-export const CALLER_ID_RULE = '1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"';
 /** A phone number as people write it: digits with spaces, dots, dashes, brackets and a leading +; 7 to 15 digits (E.164). */
 export const PHONE = /^\+?[0-9 ().-]{7,24}$/;
 /** A fix may come from a phone whose clock runs a little fast, and from an offline phone uploading late, but not months late. */

@@ -2,7 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIP, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MAX_ACCURACY_INPUT_M } from '../domain/proximity.js';
-import { CALLER_ID, CALLER_ID_RULE, PHONE } from '../domain/identifiers.js';
+import { CALLER_ID, callerIdMessage, CUSTOMER_ID_MESSAGE } from '../../../platform/src/index.js';
+import { PHONE } from '../domain/identifiers.js';
 
 /** A time needs its zone: without one, "09:30" would be read in the server's. */
 const WITH_ZONE = /T.*(Z|[+-]\d{2}:?\d{2})$/i;
@@ -13,7 +14,7 @@ export const MAX_ADDRESS_LENGTH = 200;
 /** Fields every identity request about a customer shares: who, which address, and the identifiers the fraud checks compare. */
 export class CustomerClaimRequest {
   @ApiProperty({ description: 'Your own identifier of the customer', pattern: CALLER_ID.source, example: 'cust-0042' })
-  @Matches(CALLER_ID, { message: `customer_id must be ${CALLER_ID_RULE}` })
+  @Matches(CALLER_ID, { message: CUSTOMER_ID_MESSAGE })
   customer_id: string;
 
   @ApiProperty({
@@ -28,7 +29,7 @@ export class CustomerClaimRequest {
 
   @ApiPropertyOptional({ description: 'Your id of the device the positions come from (device-bulk, synthetic identity and velocity checks; stored only as a keyed hash)', pattern: CALLER_ID.source, example: 'phone-7' })
   @IsOptional()
-  @Matches(CALLER_ID, { message: `device_id must be ${CALLER_ID_RULE}` })
+  @Matches(CALLER_ID, { message: callerIdMessage('device_id') })
   device_id?: string;
 
   @ApiPropertyOptional({ description: "The customer's phone number (synthetic-identity check; stored only as a keyed hash of its digits)", example: '+233 24 123 4567' })

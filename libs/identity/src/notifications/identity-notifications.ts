@@ -23,7 +23,7 @@ export class IdentityNotifications implements NotificationSource {
 
   notificationOf(event: RecordedEvent): Notification | undefined {
     if (event.type !== 'DeliveryConfirmed') return undefined;
-    const data = event.data as unknown as DeliveryConfirmed['data'];
+    const data = event.data as DeliveryConfirmed['data'];
     return {
       account_id: data.account_id,
       // The notification contract names a customer; a delivery confirmed without one is filed under none.
@@ -39,7 +39,7 @@ export class IdentityNotifications implements NotificationSource {
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
     const stored = await this.read(notification);
     if (stored?.type !== 'DeliveryConfirmed') return undefined;
-    return deliveryConfirmedPayload(stored.data as unknown as DeliveryConfirmed['data']);
+    return deliveryConfirmedPayload(stored.data as DeliveryConfirmed['data']);
   }
 
   private async read(notification: Notification): Promise<RecordedEvent | undefined> {

@@ -96,7 +96,7 @@ export class SigningKeyRing implements FollowedView, OnModuleDestroy {
   }
 
   private apply(event: RecordedEvent): void {
-    this.state = evolveSigningKeys(this.state, { type: event.type, data: event.data } as unknown as SigningKeyEvent);
+    this.state = evolveSigningKeys(this.state, { type: event.type, data: event.data } as SigningKeyEvent);
     // A retired key signs nothing more: drop its opened private half.
     for (const kid of this.opened.keys()) if (kid !== this.state.active_kid) this.opened.delete(kid);
   }

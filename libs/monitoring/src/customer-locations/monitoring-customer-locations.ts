@@ -158,7 +158,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
       case 'CustomerDataErased':
         return { kind: 'erased', ...ids };
       case 'ConsentGranted':
-        return { kind: 'consent', ...ids, consent: { status: 'granted', purpose: (event.data as unknown as ConsentGranted['data']).purpose } };
+        return { kind: 'consent', ...ids, consent: { status: 'granted', purpose: (event.data as ConsentGranted['data']).purpose } };
       case 'ConsentRevoked':
         return { kind: 'consent', ...ids, consent: { status: 'revoked' } };
       default:
@@ -170,7 +170,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
   private async openPing(stored: RecordedEvent): Promise<KnownPosition | undefined> {
     const opened = await this.sealing.open(stored);
     if (!opened) return undefined;
-    const { data } = this.registry.upcast({ ...stored, data: opened.data as unknown as Record<string, unknown> }) as unknown as PingRecorded;
+    const data = this.registry.upcast({ ...stored, data: opened.data as Record<string, unknown> }).data as PingRecorded['data'];
     return { lat: data.lat, lng: data.lng, accuracy_m: data.accuracy_m ?? null, recorded_at: data.recorded_at };
   }
 
@@ -182,7 +182,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
       if (error instanceof StreamNotFoundError) return initialConsentState;
       throw error;
     }
-    return stored.map((event) => this.registry.upcast(event)).reduce((state, event) => evolveConsent(state, { type: event.type, data: event.data } as unknown as ConsentEvent), initialConsentState);
+    return stored.map((event) => this.registry.upcast(event)).reduce((state, event) => evolveConsent(state, { type: event.type, data: event.data } as ConsentEvent), initialConsentState);
   }
 
   private async page(stream: string, before: bigint | undefined): Promise<RecordedEvent[]> {

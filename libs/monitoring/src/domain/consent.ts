@@ -1,5 +1,6 @@
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
+import { CALLER_ID, parseCallerId } from '../../../platform/src/ids/caller-id.js';
 
 /**
  * A customer's location-monitoring consent, one stream per (account, customer)
@@ -17,7 +18,8 @@ export const DEFAULT_SCOPE: readonly string[] = ['location'];
 export const SCOPE_MAX_ENTRIES = 20;
 export const SCOPE_ENTRY = /^[a-z][a-z0-9_.-]{0,63}$/;
 
-export const CUSTOMER_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The caller's own id of its customer: platform's caller-id rule. */
+export const CUSTOMER_ID = CALLER_ID;
 
 export interface ConsentGranted {
   type: 'ConsentGranted';
@@ -75,10 +77,7 @@ export class ConsentNotRevokedError extends DomainError {
 }
 
 export function parseCustomerId(value: unknown): string {
-  if (typeof value !== 'string' || !CUSTOMER_ID.test(value)) {
-    throw new InvalidParamError('customer_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"', 'customer_id');
-  }
-  return value;
+  return parseCallerId(value, 'customer_id');
 }
 
 /** Entries are trimmed of duplicates (first occurrence kept); an empty scope would consent to nothing. */

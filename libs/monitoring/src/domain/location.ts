@@ -2,6 +2,7 @@ import { cellToLatLng, getHexagonEdgeLengthAvg, getResolution, gridDistance, isV
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
 import { greatCircleM, isLatitude, isLongitude } from '../../../platform/src/geo/geodesy.js';
+import { CALLER_ID, callerIdMessage } from '../../../platform/src/ids/caller-id.js';
 
 /**
  * A monitored customer's location history and what is derived from it at
@@ -18,7 +19,7 @@ export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 /** Offline phones upload late, but not months late. */
 export const MAX_PING_AGE_MS = 30 * 24 * 3_600_000;
 export const MAX_ACCURACY_M = 100_000;
-export const DEVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const DEVICE_ID = CALLER_ID;
 
 /** Zones given as a point use this H3 resolution (edge ≈ 174 m): a neighbourhood, not an address. */
 export const DEFAULT_ZONE_RESOLUTION = 9;
@@ -27,13 +28,14 @@ export const MAX_TOLERANCE_HOPS = 10_000;
 export const MIN_ZONE_RESOLUTION = 5;
 
 /** A ping as the caller sent it, once validated; `recorded_at` defaults to the time it was received. */
-export interface Ping {
+// A type, not an interface: event payloads built on it stay comparable with the log's Record<string, unknown> (interfaces have no implicit index signature).
+export type Ping = {
   lat: number;
   lng: number;
   accuracy_m: number | null;
   recorded_at: string;
   device_id: string | null;
-}
+};
 
 export interface PingRecorded {
   type: 'PingRecorded';
@@ -353,7 +355,7 @@ export function checkPing(raw: Record<string, unknown>, now: Date): PingCheck {
     return bad('accuracy_m', `accuracy_m must be a number from 0 to ${MAX_ACCURACY_M}`);
   }
   if (device_id !== undefined && device_id !== null && (typeof device_id !== 'string' || !DEVICE_ID.test(device_id))) {
-    return bad('device_id', 'device_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"');
+    return bad('device_id', callerIdMessage('device_id'));
   }
   let at = now;
   if (recorded_at !== undefined && recorded_at !== null) {

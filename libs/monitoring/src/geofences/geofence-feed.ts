@@ -77,10 +77,10 @@ export class GeofenceFeed implements OnApplicationBootstrap, OnModuleDestroy, Fo
 
   private apply(event: RecordedEvent): void {
     if (event.type === 'GeofenceCreated') {
-      const data = event.data as unknown as GeofenceCreated['data'];
+      const data = event.data as GeofenceCreated['data'];
       this.safely(data.fence_id, () => this.index.add(data));
     } else if (event.type === 'GeofenceDeleted') {
-      const data = event.data as unknown as GeofenceDeleted['data'];
+      const data = event.data as GeofenceDeleted['data'];
       this.index.remove(data.account_id, data.fence_id);
     }
   }

@@ -119,7 +119,7 @@ export class CommandPipeline {
         const opened = await session.open(recorded);
         if (!opened) continue;
         const event = this.registry.upcast(opened);
-        state = decider.evolve(state, { type: event.type, data: event.data } as unknown as Event);
+        state = decider.evolve(state, { type: event.type, data: event.data } as Event);
       }
       if (page.length < READ_PAGE) return { state, revision };
       from = page[page.length - 1].revision + 1n;

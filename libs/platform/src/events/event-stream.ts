@@ -29,7 +29,7 @@ export async function loadStream<State, Event extends DomainEvent>(
     const stored = await events.readStream(stream);
     const state = stored.reduce((current, recorded) => {
       const event = registry.upcast(recorded);
-      return evolve(current, { type: event.type, data: event.data } as unknown as Event);
+      return evolve(current, { type: event.type, data: event.data } as Event);
     }, initial);
     return { state, revision: stored[stored.length - 1]?.revision };
   } catch (error) {

@@ -104,7 +104,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     clientErrorHandler: clientErrorHandler(config, logger),
     frameworkErrors: frameworkErrorHandler(logger),
   });
-  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  const fastify = adapter.getInstance() as FastifyInstance;
   // Request bodies are JSON (interface.md), anything else is 415. Nest's body parsers are off (`bodyParser: false`
   // below): its form parser took 1 MiB of `a0=&a1=&…` for 20 s of event loop; JSON goes through the bounded parser.
   fastify.removeContentTypeParser('text/plain');

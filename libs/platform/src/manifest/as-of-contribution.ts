@@ -81,7 +81,7 @@ export function streamContributor<State, Event>(options: StreamContributorOption
       for (const [stream, events] of streams) {
         let state = options.decider.initialState;
         for (const event of events) {
-          state = options.decider.evolve(state, { type: event.type, data: event.data } as unknown as Event);
+          state = options.decider.evolve(state, { type: event.type, data: event.data } as Event);
           changes.push({ at: timeOf(event), context: options.name, stream, type: event.type, summary: (options.summary ?? ((e) => safeSummary(e.data)))(event) });
         }
         states.set(stream, state);

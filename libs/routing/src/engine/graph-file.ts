@@ -35,15 +35,14 @@ const CH_ARRAYS = ['rank', 'arcEdge', 'arcDir', 'arcChildA', 'arcChildB', 'upOff
 
 export async function writeGraphFile(file: string, prepared: PreparedGraph): Promise<void> {
   const arrays: Array<[string, Typed]> = [];
-  const g = prepared.graph as unknown as Record<string, Typed>;
-  for (const name of GRAPH_ARRAYS) arrays.push([name, g[name]]);
+  for (const name of GRAPH_ARRAYS) arrays.push([name, prepared.graph[name]]);
   prepared.graph.weights.forEach((weights, m) => arrays.push([`weights.${m}`, weights]));
   for (const name of INDEX_ARRAYS) arrays.push([`index.${name}`, prepared.index[name]]);
   prepared.landmarks.forEach((landmarks, m) => {
     for (const name of LANDMARK_ARRAYS) arrays.push([`alt.${m}.${name}`, landmarks[name]]);
   });
   prepared.hierarchies.forEach((ch, m) => {
-    for (const name of CH_ARRAYS) arrays.push([`ch.${m}.${name}`, (ch as unknown as Record<string, Typed>)[name]]);
+    for (const name of CH_ARRAYS) arrays.push([`ch.${m}.${name}`, ch[name]]);
   });
   let offset = 0;
   const directory = arrays.map(([name, array]) => {
@@ -116,11 +115,10 @@ export async function readGraphFile(file: string): Promise<PreparedGraph> {
     get('viaWayOffset'), get('viaWayEdges'), get('viaWayModes'),
   );
   const hierarchies = Array.from({ length: header.modes }, (_, m) => {
-    const ch: Record<string, unknown> = { nodeCount: graph.nodeCount };
-    for (const name of CH_ARRAYS) ch[name] = get(`ch.${m}.${name}`);
-    return ch as unknown as ContractionHierarchy;
+    const arraysOf = Object.fromEntries(CH_ARRAYS.map((name) => [name, get(`ch.${m}.${name}`)]));
+    return { nodeCount: graph.nodeCount, ...arraysOf } as ContractionHierarchy;
   });
-  const index = Object.fromEntries(INDEX_ARRAYS.map((name) => [name, get(`index.${name}`)])) as unknown as SpatialIndexData;
-  const landmarks = Array.from({ length: header.modes }, (_, m) => Object.fromEntries(LANDMARK_ARRAYS.map((name) => [name, get(`alt.${m}.${name}`)])) as unknown as LandmarkData);
+  const index = Object.fromEntries(INDEX_ARRAYS.map((name) => [name, get(`index.${name}`)])) as SpatialIndexData;
+  const landmarks = Array.from({ length: header.modes }, (_, m) => Object.fromEntries(LANDMARK_ARRAYS.map((name) => [name, get(`alt.${m}.${name}`)])) as LandmarkData);
   return { graph, hierarchies, index, landmarks, meta: header.meta };
 }

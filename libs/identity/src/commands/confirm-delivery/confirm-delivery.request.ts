@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { CALLER_ID, CALLER_ID_RULE } from '../../domain/identifiers.js';
+import { CALLER_ID, callerIdMessage, CUSTOMER_ID_MESSAGE } from '../../../../platform/src/index.js';
 import { ACCURACY_DESCRIPTION, AccuracyRange, MAX_ADDRESS_LENGTH, PositionFields } from '../../http/identity.requests.js';
 
 /** Printable text: no control characters (names go into a signed receipt and webhook payloads). */
@@ -10,7 +10,7 @@ export const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 /** POST /v2/pod/confirm: the delivery, where the courier is, and what was seen at the hand-over. */
 export class ConfirmDeliveryRequest extends PositionFields {
   @ApiProperty({ description: 'Your id of the delivery; confirming it again answers the first receipt', pattern: CALLER_ID.source, example: 'dlv-2026-0042' })
-  @Matches(CALLER_ID, { message: `delivery_id must be ${CALLER_ID_RULE}` })
+  @Matches(CALLER_ID, { message: callerIdMessage('delivery_id') })
   delivery_id: string;
 
   @ApiPropertyOptional({ description: `${ACCURACY_DESCRIPTION}; without it the fix is taken as 100 m`, minimum: 0, maximum: 100_000, example: 8 })
@@ -20,12 +20,12 @@ export class ConfirmDeliveryRequest extends PositionFields {
 
   @ApiPropertyOptional({ description: "Your id of the courier's device (kept only as a keyed hash)", pattern: CALLER_ID.source, example: 'courier-phone-3' })
   @IsOptional()
-  @Matches(CALLER_ID, { message: `device_id must be ${CALLER_ID_RULE}` })
+  @Matches(CALLER_ID, { message: callerIdMessage('device_id') })
   device_id?: string;
 
   @ApiPropertyOptional({ description: 'Your id of the customer the parcel was for (carried into the delivery.confirmed webhook)', pattern: CALLER_ID.source, example: 'cust-0042' })
   @IsOptional()
-  @Matches(CALLER_ID, { message: `customer_id must be ${CALLER_ID_RULE}` })
+  @Matches(CALLER_ID, { message: CUSTOMER_ID_MESSAGE })
   customer_id?: string;
 
   @ApiPropertyOptional({

@@ -7,7 +7,7 @@ import { CONSENT_PURPOSES, DEFAULT_SCOPE, SCOPE_ENTRY, SCOPE_MAX_ENTRIES, type C
 export class GrantConsentRequest extends CustomerRequest {
   @ApiPropertyOptional({ enum: CONSENT_PURPOSES, default: 'unspecified' })
   @IsOptional()
-  @IsIn(CONSENT_PURPOSES as unknown as ConsentPurpose[], { message: `purpose must be one of ${CONSENT_PURPOSES.join(', ')}` })
+  @IsIn(CONSENT_PURPOSES, { message: `purpose must be one of ${CONSENT_PURPOSES.join(', ')}` })
   purpose?: ConsentPurpose;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, CommandPipeline, CUSTOMER_ID_MESSAGE, type Clock } from '../../../../platform/src/index.js';
 import { CUSTOMER_ID } from '../../domain/consent.js';
 import { checkPing, ConsentRequiredError, pingOutcomes, type IndexedPing, type PingOutcome } from '../../domain/location.js';
 import { recordPings, RecordPingsCommand } from './record-pings.handler.js';
@@ -54,7 +54,7 @@ export class RecordPingBatchHandler implements ICommandHandler<RecordPingBatchCo
     raw.forEach((ping, index) => {
       const customerId = ping.customer_id;
       if (typeof customerId !== 'string' || !CUSTOMER_ID.test(customerId)) {
-        outcomes.push({ index, status: 'refused', error: { code: 'INVALID_PARAM', field: 'customer_id', message: 'customer_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"' } });
+        outcomes.push({ index, status: 'refused', error: { code: 'INVALID_PARAM', field: 'customer_id', message: CUSTOMER_ID_MESSAGE } });
         return;
       }
       const checked = checkPing(ping, now);

@@ -1,6 +1,7 @@
 import type { Decider } from '../../../../platform/src/commands/decider.js';
 import { DomainError, InvalidParamError } from '../../../../platform/src/errors.js';
 import { Circle, MAX_FENCE_LATITUDE, parseLatLng, Polygon, type GeoJsonPolygon, type LatLng, type PolygonLimits, type Shape } from './geometry.js';
+import { CALLER_ID } from '../../../../platform/src/ids/caller-id.js';
 
 /**
  * A geofence: a lender's area of interest; a ping of a covered customer that
@@ -20,7 +21,7 @@ export const FENCE_POLYGON_LIMITS: PolygonLimits = { maxVertices: 1000, maxHoles
 export const MAX_FENCES_PER_ACCOUNT = 10_000;
 export const FENCE_NAME_MAX = 100;
 export const FENCE_ID = /^gf_[0-9a-f]{32}$/;
-export const LOAN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const LOAN_ID = CALLER_ID;
 
 /** How an isochrone fence was made: stored with it (`GeofenceCreated.isochrone`, absent on other fences). */
 export interface IsochroneParameters {

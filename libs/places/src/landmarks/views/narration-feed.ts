@@ -86,9 +86,9 @@ export class NarrationFeed implements OnApplicationBootstrap, OnModuleDestroy, F
 
   private apply(event: RecordedEvent): void {
     if (event.type === 'LandmarkExcludedFromNarration') {
-      this.excluded.set((event.data as unknown as LandmarkExcludedFromNarration['data']).landmark, 'excluded_pending_review');
+      this.excluded.set((event.data as LandmarkExcludedFromNarration['data']).landmark, 'excluded_pending_review');
     } else if (event.type === 'LandmarkReviewed') {
-      const data = event.data as unknown as LandmarkReviewed['data'];
+      const data = event.data as LandmarkReviewed['data'];
       if (data.decision === 'keep') this.excluded.delete(data.landmark);
       else this.excluded.set(data.landmark, 'excluded');
     }

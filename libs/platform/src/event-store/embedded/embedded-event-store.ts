@@ -160,9 +160,9 @@ export class EmbeddedEventStore implements EventStore {
         revision += 1;
         position += 1;
         // The JSON text was made once, outside; LMDB stores it as it is (what `encoding: 'json'` reads back).
-        this.events.putSync(position, asBinary(Buffer.from(`${event.head}${revision}${event.tail}`)) as unknown as StoredEvent);
+        this.events.putSync(position, asBinary(Buffer.from(`${event.head}${revision}${event.tail}`)) as StoredEvent);
         this.streamIndex.putSync([stream, revision], position);
-        this.categoryIndex.putSync([category, position], PRESENT as unknown as Uint8Array);
+        this.categoryIndex.putSync([category, position], PRESENT as Uint8Array);
       }
       this.streams.putSync(stream, { lastRevision: revision, deleted: false });
       this.state.putSync('head', position);
@@ -314,7 +314,7 @@ export class EmbeddedEventStore implements EventStore {
   /** Indexes every event of a format-1 log by category; runs inside the upgrade's write transaction. */
   private buildCategoryIndex(): void {
     for (const { key, value } of this.events.getRange({ start: 1 })) {
-      this.categoryIndex.putSync([categoryOf(value.stream), key], PRESENT as unknown as Uint8Array);
+      this.categoryIndex.putSync([categoryOf(value.stream), key], PRESENT as Uint8Array);
     }
   }
 

@@ -24,7 +24,7 @@ import type { QueryPlan, ScalarType } from '../query-plan.js';
 export const MAX_KEY_BYTES = 1978;
 
 // Exported by lmdb-js at run time (it is ordered-binary's toBufferKey) but missing from its typings.
-const { keyValueToBuffer } = lmdb as unknown as { keyValueToBuffer(key: unknown): Uint8Array };
+const { keyValueToBuffer } = lmdb as typeof lmdb & { keyValueToBuffer(key: unknown): Uint8Array };
 
 const FALSE = Buffer.from([0xfe, 0x01]);
 const TRUE = Buffer.from([0xfe, 0x02]);

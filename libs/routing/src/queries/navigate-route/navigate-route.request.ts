@@ -8,6 +8,6 @@ export const GEOMETRIES = ['polyline6', 'polyline', 'geojson'] as const;
 export class NavigateRouteRequest extends PlanRouteRequest {
   @ApiPropertyOptional({ enum: GEOMETRIES, default: 'polyline6', description: 'Geometry encoding (Mapbox and Ferrostar read polyline6)' })
   @IsOptional()
-  @IsIn(GEOMETRIES as unknown as string[], { message: 'geometries must be polyline6, polyline or geojson' })
+  @IsIn(GEOMETRIES, { message: 'geometries must be polyline6, polyline or geojson' })
   geometries?: (typeof GEOMETRIES)[number];
 }

@@ -38,7 +38,7 @@ export class PlanRouteRequest {
 
   @ApiPropertyOptional({ enum: NARRATIONS, default: 'street', description: 'landmark or both: turns described by landmarks ("Turn left after Kaneshie Market")' })
   @IsOptional()
-  @IsIn(NARRATIONS as unknown as string[], { message: 'narration must be street, landmark or both' })
+  @IsIn(NARRATIONS, { message: 'narration must be street, landmark or both' })
   narration?: (typeof NARRATIONS)[number];
 
   @ApiPropertyOptional({ minimum: 0, maximum: 2, default: 0, description: 'Alternative routes wanted besides the best (up to 2); also accepts true (2) and false (0)' })

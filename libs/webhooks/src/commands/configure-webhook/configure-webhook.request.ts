@@ -38,6 +38,6 @@ export class ConfigureWebhookRequest {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length * 2)
-  @IsIn(WEBHOOK_EVENT_TYPES as unknown as WebhookEventType[], { each: true, message: `each event type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: `each event type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })
   event_types?: WebhookEventType[];
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { CUSTOMER_ID_MESSAGE } from '../../../consent.requests.js';
+import { callerIdMessage, CUSTOMER_ID_MESSAGE } from '../../../../../platform/src/index.js';
 import { CUSTOMER_ID } from '../../../domain/consent.js';
 import { FENCE_NAME_MAX, FENCE_TYPES, LOAN_ID, RADIUS_MAX_M, RADIUS_MIN_M, type RequestedFenceType } from '../../domain/geofence.js';
 import { ISOCHRONE_MAX_MINUTES, ISOCHRONE_MIN_MINUTES } from '../../../../../routing/src/index.js';
@@ -12,7 +12,7 @@ const NAME = /^[^\p{Cc}]*$/u;
 /** POST /v2/geofence/create. The geometry fields are validated by the domain (domain/geofence.ts), which names the failing field. */
 export class CreateGeofenceRequest {
   @ApiProperty({ enum: FENCE_TYPES, description: 'circle (center + radius_m), polygon (polygon) or isochrone (center + minutes + mode: the area reachable on the road network)' })
-  @IsIn(FENCE_TYPES as unknown as RequestedFenceType[], { message: `fence_type must be one of ${FENCE_TYPES.join(', ')}` })
+  @IsIn(FENCE_TYPES, { message: `fence_type must be one of ${FENCE_TYPES.join(', ')}` })
   fence_type: RequestedFenceType;
 
   @ApiPropertyOptional({ ...POINT_SCHEMA, description: 'Circle and isochrone fences: the centre {lat, lng}' })
@@ -51,7 +51,7 @@ export class CreateGeofenceRequest {
 
   @ApiPropertyOptional({ description: 'Your loan reference, carried into geofence_breach events', pattern: LOAN_ID.source, example: 'loan-2024-118' })
   @IsOptional()
-  @Matches(LOAN_ID, { message: 'loan_id must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"' })
+  @Matches(LOAN_ID, { message: callerIdMessage('loan_id') })
   loan_id?: string | null;
 
   @ApiPropertyOptional({ description: 'A label for people', maxLength: FENCE_NAME_MAX, example: 'Makola market stall' })

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { CUSTOMER_ID_MESSAGE } from '../../../consent.requests.js';
+import { CUSTOMER_ID_MESSAGE } from '../../../../../platform/src/index.js';
 import { CUSTOMER_ID } from '../../../domain/consent.js';
 
 export const LIST_DEFAULT_LIMIT = 50;

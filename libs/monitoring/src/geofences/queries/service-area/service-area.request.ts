@@ -28,7 +28,7 @@ export class ServiceAreaRequest {
     description: 'overlapping: every cell touching the polygon (the cells cover it all); center: cells whose centre is inside; full: cells wholly inside',
   })
   @IsOptional()
-  @IsIn(SERVICE_AREA_CONTAINMENTS as unknown as ServiceAreaContainment[], { message: `containment must be one of ${SERVICE_AREA_CONTAINMENTS.join(', ')}` })
+  @IsIn(SERVICE_AREA_CONTAINMENTS, { message: `containment must be one of ${SERVICE_AREA_CONTAINMENTS.join(', ')}` })
   containment?: ServiceAreaContainment;
 
   @ApiPropertyOptional({ default: false, description: 'true: complete groups of seven sibling cells are replaced by their parent, so cells have mixed resolutions' })

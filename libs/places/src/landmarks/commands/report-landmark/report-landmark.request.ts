@@ -9,7 +9,7 @@ export class ReportLandmarkRequest {
     description:
       '`wrong_landmark`: narration named a landmark that is not there or not this one; `wrong_side`: it is on the other side of the road; `landmark_gone`: it closed or was demolished; `other`',
   })
-  @IsIn(REPORT_REASONS as unknown as ReportReason[], { message: `reason must be one of ${REPORT_REASONS.join(', ')}` })
+  @IsIn(REPORT_REASONS, { message: `reason must be one of ${REPORT_REASONS.join(', ')}` })
   reason: ReportReason;
 
   @ApiPropertyOptional({ description: 'What was wrong, in a few words (kept for the operator’s review, never shown publicly)', maxLength: MAX_NOTE_LENGTH })

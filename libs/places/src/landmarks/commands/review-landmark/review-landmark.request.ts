@@ -5,6 +5,6 @@ import { REVIEW_DECISIONS, type ReviewDecision } from '../../domain/landmark-rep
 /** POST /v2/admin/landmarks/{slug}/review. */
 export class ReviewLandmarkRequest {
   @ApiProperty({ enum: REVIEW_DECISIONS, description: '`keep`: the landmark is a narration candidate again and its reports so far are settled; `exclude`: narration never names it (until a later `keep`)' })
-  @IsIn(REVIEW_DECISIONS as unknown as ReviewDecision[], { message: `decision must be one of ${REVIEW_DECISIONS.join(', ')}` })
+  @IsIn(REVIEW_DECISIONS, { message: `decision must be one of ${REVIEW_DECISIONS.join(', ')}` })
   decision: ReviewDecision;
 }
