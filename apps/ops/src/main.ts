@@ -108,7 +108,7 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
         return { ...result, stats: { ...result.stats, ...prepared } };
       }),
   },
-  'weather:import': { usage: 'weather:import FILE [FILE …]   (CAP 1.2 alerts, XML; signatures verified when present)', run: (_, args) => weatherImportCli(loadConfig().dataDir, args, (line) => process.stdout.write(`${line}\n`)) },
+  'weather:import': { usage: 'weather:import FILE [FILE …]   (CAP 1.2 alerts, XML; signatures verified when present)', run: (runtime, args) => weatherImportCli({ dataDir: runtime.config.dataDir, events: runtime.backends.events, registry: runtime.registry }, args, (line) => process.stdout.write(`${line}\n`)) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
   'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
   'signing-keys:rotate': { usage: 'signing-keys:rotate   (a new key signs certificates and receipts; the old one stays in the JWKS)', run: rotateSigningKeys },
