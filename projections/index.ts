@@ -9,8 +9,12 @@ import { locatorSharesProjection } from './locator-shares/locator-shares.project
 import { reverificationSchedulesProjection } from './reverification-schedules/reverification-schedules.projection.js';
 import { webhookDeliveriesProjection } from './webhook-deliveries/webhook-deliveries.projection.js';
 
-/** Every read model the service keeps; the runner and `ops projections:rebuild` use this list. */
-export const projections: Projection[] = [accessLogProjection as unknown as Projection, driftStateProjection as unknown as Projection, webhookDeliveriesProjection as unknown as Projection, geofencesProjection as unknown as Projection, landmarkReportsProjection as unknown as Projection, identitySignalsProjection as unknown as Projection, locatorSharesProjection as unknown as Projection, collectionLoansProjection as unknown as Projection, reverificationSchedulesProjection as unknown as Projection];
+/**
+ * Every read model the service keeps; the runner and `ops projections:rebuild`
+ * use this list. Each context's manifest claims its projections by name
+ * (`readModels.projections`); start-up refuses one claimed by none or two.
+ */
+export const projections: readonly Projection[] = [accessLogProjection, driftStateProjection, webhookDeliveriesProjection, geofencesProjection, landmarkReportsProjection, identitySignalsProjection, locatorSharesProjection, collectionLoansProjection, reverificationSchedulesProjection];
 
 export { accessLogProjection, driftStateProjection, webhookDeliveriesProjection, geofencesProjection, landmarkReportsProjection, identitySignalsProjection, locatorSharesProjection, collectionLoansProjection, reverificationSchedulesProjection };
 export type { AccessLogDoc } from './access-log/access-log.projection.js';

@@ -1,20 +1,4 @@
 import 'reflect-metadata';
-import { accountsManifest } from '../../libs/accounts/src/index.js';
-import { addressingManifest } from '../../libs/addressing/src/index.js';
-import { auditManifest } from '../../libs/audit/src/index.js';
-import { bankingManifest } from '../../libs/banking/src/index.js';
-import { identityManifest } from '../../libs/identity/src/index.js';
-import { languageManifest } from '../../libs/language/src/index.js';
-import { locatorManifest } from '../../libs/locator/src/index.js';
-import { monitoringManifest } from '../../libs/monitoring/src/index.js';
-import { placesManifest } from '../../libs/places/src/index.js';
-import { transitManifest } from '../../libs/transit/src/index.js';
-import { routingManifest } from '../../libs/routing/src/index.js';
-import { trafficManifest } from '../../libs/traffic/src/index.js';
-import { weatherManifest } from '../../libs/weather/src/index.js';
-import { webhooksManifest } from '../../libs/webhooks/src/index.js';
-import { complianceManifest } from '../../libs/compliance/src/index.js';
-import { tilesManifest } from '../../libs/tiles/src/index.js';
 import {
   checkManifests,
   ConfigError,
@@ -22,7 +6,6 @@ import {
   JsonLogger,
   loadConfig,
   openBackends,
-  platformManifest,
   Readiness,
   ReadModels,
   registryOf,
@@ -32,12 +15,10 @@ import {
   type Runtime,
 } from '../../libs/platform/src/index.js';
 import { projections } from '../../projections/index.js';
+import { contexts } from './contexts.js';
 
-/**
- * Every bounded context of the service: the one list a new context is added
- * to (README, "Adding a context"). Start-up checks that they fit together.
- */
-export const manifests: readonly ContextManifest[] = [platformManifest, auditManifest, accountsManifest, monitoringManifest, webhooksManifest, placesManifest, identityManifest, locatorManifest, languageManifest, transitManifest, routingManifest, bankingManifest, complianceManifest, trafficManifest, weatherManifest, addressingManifest, tilesManifest];
+/** Every context's manifest, from the one list of definitions (apps/shared/contexts.ts). Start-up checks that they fit together. */
+export const manifests: readonly ContextManifest[] = contexts.map((context) => context.manifest);
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {

@@ -1,14 +1,10 @@
 import type { DynamicModule } from '@nestjs/common';
-import { PlatformModule, type Runtime } from '../../../libs/platform/src/index.js';
-import { ApiModule } from '../../api/src/api.module.js';
-import { WorkerModule } from '../../worker/src/worker.module.js';
+import type { Runtime } from '../../../libs/platform/src/index.js';
+import { composeProcess } from '../../shared/compose.js';
 
 /** api, worker and projections in one process: what `npm start` runs. */
 export class AllInOneModule {
   static forRoot(runtime: Runtime): DynamicModule {
-    return {
-      module: AllInOneModule,
-      imports: [PlatformModule.forRoot(runtime, { http: true }), WorkerModule.forRoot(runtime), ApiModule.forRoot(runtime, { projectionsInProcess: true })],
-    };
+    return composeProcess('all-in-one', runtime);
   }
 }

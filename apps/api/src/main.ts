@@ -1,14 +1,7 @@
-import { PlatformModule } from '../../../libs/platform/src/index.js';
+import { composeProcess } from '../../shared/compose.js';
 import { openRuntime } from '../../shared/runtime.js';
-import { ApiModule } from './api.module.js';
 import { serveHttp } from './serve.js';
 
-/** Production api process: HTTP only; the worker runs projections and relays. */
-class ApiProcessModule {}
-
+/** Production api process: HTTP only; the worker runs projections, queue processors and relays. */
 const runtime = await openRuntime('location-api-api');
-await serveHttp(
-  runtime,
-  { module: ApiProcessModule, imports: [PlatformModule.forRoot(runtime, { http: true }), ApiModule.forRoot(runtime, { projectionsInProcess: false })] },
-  'api',
-);
+await serveHttp(runtime, composeProcess('api', runtime), 'api');

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
 import { closeBackends, createHttpApp, describeBackends, type Runtime } from '../../../libs/platform/src/index.js';
+import { checkProcessWiring } from '../../shared/compose.js';
 import { handleShutdown } from '../../shared/lifecycle.js';
 
 /** Boots the HTTP app on `module`, wires the access audit, listens, and handles SIGTERM. */
@@ -18,6 +19,7 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const { config, logger } = runtime;
   const http = await createHttpApp(module, config, logger);
   await http.app.init();
+  checkProcessWiring(http.app, runtime);
   const keys = http.app.get(KeyDirectory, { strict: false });
   http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys));
   // X-RateLimit-* on the answers the guard never saw (unknown paths, routes outside Nest, refusals before the quota).

@@ -1,9 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
-import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, type Runtime } from '../../../libs/platform/src/index.js';
-import { BankingNotificationsModule } from '../../../libs/banking/src/index.js';
-import { IdentityNotificationsModule } from '../../../libs/identity/src/index.js';
-import { MonitoringModule } from '../../../libs/monitoring/src/index.js';
-import { WebhooksWorkerModule } from '../../../libs/webhooks/src/index.js';
+import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, type ContextDefinition, type ModuleImport, type Runtime } from '../../../libs/platform/src/index.js';
+import { contexts } from '../../shared/contexts.js';
 import { projections } from '../../shared/runtime.js';
 
 /** Starts the projections, the Kafka relay and the mail sender once the application is up, stops them on shutdown. */
@@ -31,22 +28,18 @@ class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /**
- * The contexts whose manifests declare webhook notification sources: their
- * modules provide the sources the webhook fan-out resolves by token, so they
- * are part of every process that runs it (webhooks import none of them).
- */
-const NOTIFYING_CONTEXTS = [MonitoringModule, IdentityNotificationsModule, BankingNotificationsModule];
-
-/**
  * Background work: projections into the read store, the integration relay to
- * Kafka, the mail sender and the webhook fan-out and delivery. Each
- * projection is registered as a read model commands can wait for, in this
- * process (the all-in-one one serves HTTP too).
+ * Kafka, the mail sender, and every context's worker module
+ * (apps/shared/contexts.ts): the webhook fan-out and delivery, banking's
+ * re-verification processor, the notification sources the fan-out resolves
+ * by token (webhooks import none of them). Each projection is registered as a
+ * read model commands can wait for, in this process (the all-in-one one
+ * serves HTTP too).
  */
 @Global()
 @Module({})
 export class WorkerModule {
-  static forRoot(runtime: Runtime): DynamicModule {
+  static forRoot(runtime: Runtime, definitions: readonly ContextDefinition[] = contexts): DynamicModule {
     const { backends, registry, logger, config, readModels, followers } = runtime;
     const runner = new ProjectionRunner(backends.events, backends.readStore, registry, projections, logger, {}, followers);
     for (const projection of projections) readModels.register(projection.name, { waitFor: (position, timeoutMs) => runner.waitFor(projection.name, position, timeoutMs) });
@@ -55,7 +48,7 @@ export class WorkerModule {
     if (relay) followers.add(relay.logFollower);
     return {
       module: WorkerModule,
-      imports: [WebhooksWorkerModule, ...NOTIFYING_CONTEXTS],
+      imports: definitions.flatMap((definition): ModuleImport[] => (definition.worker ? [definition.worker] : [])),
       providers: [
         { provide: ProjectionRunner, useValue: runner },
         ...(relay ? [{ provide: IntegrationRelay, useValue: relay }] : []),

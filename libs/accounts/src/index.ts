@@ -20,3 +20,5 @@ export { replaceIpAllowlist } from './commands/replace-ip-allowlist/replace-ip-a
 export { issueLegacyKey } from './commands/issue-legacy-key/issue-legacy-key.handler.js';
 // HTTP hooks the api process registers around Nest (apps/api/src/serve.ts).
 export { ipThrottle, rateLimitHeadersOnEveryResponse, LANDMARK_REPORTS_PER_MINUTE, PUBLIC_PER_IP_PER_MINUTE, ROUTE_STATIC_PER_MINUTE } from './throttling/ip-throttle.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { accountsContext } from './context.js';

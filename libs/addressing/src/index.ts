@@ -37,3 +37,5 @@ export {
   type ReferencePlace,
   type Resolution,
 } from './domain/resolve-address.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { addressingContext } from './context.js';

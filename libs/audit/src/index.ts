@@ -7,3 +7,5 @@ export * from './recording/access-listener.js';
 export * from './audit.module.js';
 export * from './manifest.js';
 export * from './read-models/access-log.read-model.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { auditContext } from './context.js';

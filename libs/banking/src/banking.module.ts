@@ -2,19 +2,15 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../monitoring/src/index.js';
 import { PlacesModule } from '../../places/src/index.js';
 import {
-  CLOCK,
   CommandPipeline,
   EVENT_STORE,
   EventRegistry,
   Followers,
-  JOB_QUEUE,
   JsonLogger,
   READ_STORE,
   ReadModels,
   registerView,
-  type Clock,
   type EventStore,
-  type JobQueue,
   type ReadStore,
 } from '../../platform/src/index.js';
 import { BulkRegisterLoansController } from './commands/bulk-register-loans/bulk-register-loans.controller.js';
@@ -41,8 +37,6 @@ import { RetailDensityController } from './queries/retail-density/retail-density
 import { RetailDensityHandler } from './queries/retail-density/retail-density.handler.js';
 import { CollectionLoans } from './read-models/collection-loans.read-model.js';
 import { ReverificationSchedules } from './read-models/reverification-schedules.read-model.js';
-import { ReverificationLifecycle } from './reverification/reverification-lifecycle.js';
-import { ReverificationRunner } from './reverification/reverification-runner.js';
 import { ALERT_AREAS, noAlertAreas } from './risk/alert-areas.port.js';
 
 /** The `reverification.completed` source, for every process that runs the webhook fan-out (the worker's too). */
@@ -101,12 +95,6 @@ export class BankingNotificationsModule {}
     GetScheduleHandler,
     ListSchedulesHandler,
     RetailDensityHandler,
-    {
-      provide: ReverificationRunner,
-      inject: [CommandPipeline, EVENT_STORE, JOB_QUEUE, CLOCK, JsonLogger],
-      useFactory: (commands: CommandPipeline, events: EventStore, queue: JobQueue, clock: Clock, logger: JsonLogger) => new ReverificationRunner(commands, events, queue, clock, logger),
-    },
-    ReverificationLifecycle,
   ],
 })
 export class BankingModule {

@@ -17,3 +17,5 @@ export { bankingManifest } from './manifest.js';
 export { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
 export { CollectionsConsents } from './positions/collections-consents.view.js';
 export { BorrowerSightings } from './positions/borrower-sightings.view.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { bankingContext } from './context.js';

@@ -8,3 +8,5 @@ export { CheckpointWriter, readCheckpoints, checkpointsOf, checkpointsByStream, 
 export { buildBundle, BUNDLE_FORMAT, MAX_BUNDLE_ENTRIES, type AuditBundle } from './export/audit-bundle.js';
 export { verifyCheckpoints, verifyCheckpointToken, type CheckpointVerdict } from './checkpoints/verify-checkpoints.js';
 export { jwksFromLog } from './checkpoints/jwks-from-log.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { complianceContext } from './context.js';

@@ -7,3 +7,5 @@ export { KhayaLanguageProvider, type KhayaOptions } from './provider/khaya-provi
 export { UnconfiguredLanguageProvider } from './provider/unconfigured-provider.js';
 export * from './language.module.js';
 export * from './manifest.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { languageContext } from './context.js';

@@ -10,3 +10,5 @@ export { PositionSealing, type SealedCheckIn } from './position-sealing.js';
 export { checkIn } from './commands/check-in/check-in.handler.js';
 export * from './locator.module.js';
 export * from './manifest.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { locatorContext } from './context.js';

@@ -11,3 +11,5 @@ export * from './public/read-models.js';
 export { FenceIndex, type FenceHit } from './geofences/fence-index.js';
 export * from './geofences/index.js';
 export * from './manifest.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { monitoringContext } from './context.js';

@@ -26,3 +26,5 @@ export { Landmarks } from './landmarks/landmarks.js';
 export { ReviewLandmarkCommand, ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
 export { LANDMARK_REPORTS_READ_MODEL, LANDMARK_REPORT_INDEXES, evolveLandmarkReportDoc, type LandmarkReportDoc } from './landmarks/read-models/landmark-reports.read-model.js';
 export * from './manifest.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { placesContext } from './context.js';

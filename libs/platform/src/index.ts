@@ -39,5 +39,7 @@ export * from './commands/read-models.js';
 export * from './commands/stream-codec.js';
 export * from './manifest/context-manifest.js';
 export * from './manifest/as-of-contribution.js';
+export * from './manifest/context-definition.js';
+export * from './manifest/wiring-check.js';
 export * from './manifest/platform-manifest.js';
 export * from './metrics/metrics.js';

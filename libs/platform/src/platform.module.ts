@@ -15,6 +15,8 @@ import { Readiness } from './health/readiness.js';
 import { INTEGRATION_PUBLISHER } from './integration/integration-bus.port.js';
 import { JsonLogger } from './logging/json-logger.js';
 import { CONTEXT_MANIFESTS, type ContextManifest } from './manifest/context-manifest.js';
+import { PROCESS_ROLE, type ProcessRole } from './manifest/context-definition.js';
+import { watchProcessors } from './manifest/wiring-check.js';
 import { JOB_QUEUE } from './queue/job-queue.port.js';
 import { READ_STORE } from './read-store/read-store.port.js';
 import { DATA_KEY_VAULT, SecretBox } from './crypto/index.js';
@@ -41,12 +43,15 @@ export interface Runtime {
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(runtime: Runtime, options: { http: boolean }): DynamicModule {
+  /** `role`: the PROCESS_ROLE token (default: `api` with HTTP, `worker` without). */
+  static forRoot(runtime: Runtime, options: { http: boolean; role?: ProcessRole }): DynamicModule {
     instrumentAppends(runtime.backends.events);
     instrumentQueue(runtime.backends.queue);
+    watchProcessors(runtime.backends.queue);
     watchFollowers(runtime.followers, runtime.backends.events);
     watchQueueDepth(runtime.backends.queue, runtime.manifests.flatMap((manifest) => manifest.jobs ?? []));
     const providers = [
+      { provide: PROCESS_ROLE, useValue: options.role ?? (options.http ? 'api' : 'worker') },
       { provide: CONFIG, useValue: runtime.config },
       { provide: CLOCK, useValue: runtime.clock },
       { provide: JsonLogger, useValue: runtime.logger },

@@ -10,3 +10,5 @@ export { ROUTING_ENGINE, type RoutingEngine, type EngineRouteRequest, type Engin
 export { RoadConditionsSlot, TRAFFIC_LEVELS, trafficLevel, type RoadConditions, type RoadHazard } from './road-conditions.port.js';
 export { WEATHER_CONDITIONS, type WeatherConditions } from './weather-conditions.port.js';
 export { RAIN_LIKELY_PCT, saferExtraAllowedS, SAFER_EXTRA_SHARE, SAFER_EXTRA_MIN_S, SAFER_EXTRA_MAX_S } from './routes/safer-routes.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { routingContext } from './context.js';

@@ -6,3 +6,5 @@ export { resolveByteRange, type ByteRange } from './domain/byte-range.js';
 export { PMTILES_CONTENT_TYPE } from './queries/get-archive/get-archive.handler.js';
 export { writePmtiles, type ArchiveTile, type ArchiveDescription } from './basemap/pmtiles-writer.js';
 export { buildVectorArchive, tileOf, type VectorLayer, type VectorArchiveOptions, type VectorArchive } from './basemap/vector-archive.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { tilesContext } from './context.js';

@@ -8,3 +8,5 @@ export { reportIncident } from './commands/report-incident/report-incident.handl
 export { recordArrival, ArrivalReader } from './commands/record-arrival/record-arrival.handler.js';
 export * from './traffic.module.js';
 export * from './manifest.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { trafficContext } from './context.js';

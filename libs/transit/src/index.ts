@@ -13,3 +13,5 @@ export { raptor, type Journey } from './domain/raptor.js';
 export { departureBoard } from './domain/departures.js';
 export { parseIsoDate, parseClockTime, parseGtfsTime } from './domain/clock-time.js';
 export type { FeedRecord } from './domain/feed-records.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { transitContext } from './context.js';

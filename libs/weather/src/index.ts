@@ -9,3 +9,5 @@ export { readCap } from './cap/read-cap.js';
 export { RouteWeather } from './forecast/precipitation-forecast.js';
 export { OpenMeteoProvider } from './forecast/open-meteo.provider.js';
 export { PRECIPITATION_PROVIDER, type PrecipitationProvider, type PointForecast } from './forecast/precipitation-provider.port.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { weatherContext } from './context.js';

@@ -10,3 +10,5 @@ export * from './read-models/webhook-deliveries.read-model.js';
 export * from './webhooks.module.js';
 export * from './webhooks-worker.module.js';
 export * from './manifest.js';
+// What this context brings to the apps (apps/shared/contexts.ts).
+export { webhooksContext } from './context.js';

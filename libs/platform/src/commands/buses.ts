@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Command, type ICommandHandler } from '@nestjs/cqrs';
 import type { DomainEvent } from '../events/event-stream.js';
-import type { CommandDefinition, CommandResult } from './command.js';
+import type { AnyCommandDefinition, CommandDefinition, CommandResult } from './command.js';
 import { CommandPipeline } from './command-pipeline.js';
 
 /**
@@ -33,6 +33,11 @@ export abstract class PipelineHandler<Input, State, Event extends DomainEvent, D
   protected abstract readonly definition: CommandDefinition<Input, State, Event, Deps>;
 
   constructor(private readonly pipeline: CommandPipeline) {}
+
+  /** The declaration it runs: the wiring check matches it with the context's manifest (`commands`). */
+  declaration(): AnyCommandDefinition {
+    return this.definition;
+  }
 
   execute(command: PipelineCommand<Input, State, Event>): Promise<CommandResult<State, Event, Input>> {
     return this.pipeline.run(this.definition, command.input);

@@ -9,11 +9,20 @@ import type { FollowerStatus, LogFollower } from './log-follower.js';
  */
 export class Followers {
   private readonly all: LogFollower[] = [];
+  private readonly keeping = new Map<string, LogFollower>();
 
-  add(follower: LogFollower): LogFollower {
+  /** `readModel`: the projection or view the follower keeps (what the manifests declare; the wiring check compares). */
+  add(follower: LogFollower, readModel?: string): LogFollower {
     if (this.all.some((existing) => existing.name === follower.name)) throw new Error(`follower ${follower.name} declared twice`);
+    if (readModel !== undefined && this.keeping.has(readModel)) throw new Error(`read model ${readModel} is kept by two followers`);
     this.all.push(follower);
+    if (readModel !== undefined) this.keeping.set(readModel, follower);
     return follower;
+  }
+
+  /** The read models (projections and views) this process keeps current. */
+  readModels(): string[] {
+    return [...this.keeping.keys()];
   }
 
   statuses(): FollowerStatus[] {
@@ -38,6 +47,6 @@ export interface FollowedView {
 
 export function registerView<View extends FollowedView>(view: View, readModel: string, readModels: ReadModels, followers: Followers): View {
   readModels.register(readModel, view.follower);
-  followers.add(view.follower);
+  followers.add(view.follower, readModel);
   return view;
 }

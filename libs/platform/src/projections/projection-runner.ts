@@ -18,7 +18,7 @@ export class ProjectionRunner {
     private readonly events: EventStore,
     private readonly readStore: ReadStore,
     private readonly registry: EventRegistry,
-    private readonly projections: Projection[],
+    private readonly projections: readonly Projection[],
     private readonly logger: JsonLogger,
     private readonly options: FollowerOptions = {},
     /** Where the process keeps its followers for the health signal. */
@@ -50,7 +50,7 @@ export class ProjectionRunner {
         this.options,
       );
       this.running.set(projection.name, follower);
-      this.registryOfFollowers?.add(follower);
+      this.registryOfFollowers?.add(follower, projection.name);
       await follower.start();
     }
   }
