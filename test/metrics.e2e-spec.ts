@@ -80,4 +80,18 @@ describe('GET /metrics', () => {
     await service.request('GET', '/v2/admin/audit?limit=1', { key: ADMIN_KEY });
     await eventually(async () => ((await sample('event_store_append_duration_seconds_count', { outcome: 'ok' })) > before ? true : undefined));
   });
+  it('goes through the operator access level and is recorded in the access audit like any admin request', async () => {
+    const scraped = await service.request('GET', '/metrics', { key: ADMIN_KEY, headers: { 'x-request-id': 'metrics-scrape-1' } });
+    expect(scraped.status).toBe(200);
+    const audited = await eventually(async () => {
+      const response = await service.request('GET', '/v2/admin/audit?account_id=platform', { key: ADMIN_KEY });
+      const body = (await response.json()) as { data: { items: Array<{ request_id: string; path: string; status: number }> } };
+      return body.data.items.find((item) => item.request_id === 'metrics-scrape-1');
+    }, 10_000);
+    expect(audited).toMatchObject({ path: '/metrics', status: 200 });
+    // A refused scrape is answered as before (no key is a wrong key here) and leaves no entry: it names no caller.
+    const refused = await service.request('GET', '/metrics', { headers: { 'x-request-id': 'metrics-scrape-2' } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as Failure & { error: { request_id: string } }).error.request_id).toBe('metrics-scrape-2');
+  });
 });

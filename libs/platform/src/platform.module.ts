@@ -11,6 +11,7 @@ import { instrumentAppends, instrumentQueue, watchFollowers, watchQueueDepth } f
 import { EventRegistry } from './events/event-registry.js';
 import { Followers } from './followers/followers.js';
 import { HealthController } from './health/health.controller.js';
+import { MetricsController } from './metrics/metrics.controller.js';
 import { Readiness } from './health/readiness.js';
 import { INTEGRATION_PUBLISHER } from './integration/integration-bus.port.js';
 import { JsonLogger } from './logging/json-logger.js';
@@ -82,7 +83,7 @@ export class PlatformModule {
       module: PlatformModule,
       // @nestjs/cqrs: CommandBus and QueryBus dispatch to the slices' @CommandHandler/@QueryHandler classes (docs/adr/0015).
       imports: [CqrsModule.forRoot()],
-      controllers: options.http ? [HealthController] : [],
+      controllers: options.http ? [HealthController, MetricsController] : [],
       providers,
       exports: providers.map((provider) => provider.provide),
     };

@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Config } from '../config/config.js';
 import { JsonLogger } from '../logging/json-logger.js';
-import { metricsRegistry, recordRequest } from '../metrics/metrics.js';
+import { recordRequest } from '../metrics/metrics.js';
 import { wrapInEnvelope } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
 import { EnvelopeExceptionFilter } from './exception.filter.js';
@@ -168,7 +168,6 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   app.useGlobalFilters(new EnvelopeExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
-  serveMetrics(fastify, config);
   // Connections that carry no request: Node's closeIdleConnections leaves a socket that has never sent one (a
   // browser's preconnect), which would otherwise hold a graceful stop until the headers time-out. Tracked per
   // connection, not per request; a socket with a response under way has its `_httpMessage` set (as Node's own
@@ -220,25 +219,3 @@ function serveOpenApi(app: INestApplication): void {
   });
 }
 
-/**
- * `GET /metrics` (Prometheus text format) answers only the admin key
- * (`X-API-Key`, ADR 0028): route names, volumes and lags are operator
- * information. Without ADMIN_API_KEY configured it is 403 ADMIN_KEY_REQUIRED.
- */
-function serveMetrics(fastify: FastifyInstance, config: Config): void {
-  fastify.get('/metrics', async (request, reply) => {
-    const presented = request.headers['x-api-key'];
-    if (!config.adminApiKey) {
-      return reply.status(403).send(failure('ADMIN_KEY_REQUIRED', 'metrics need the admin key, and none is configured (ADMIN_API_KEY)', { request_id: String(request.id) }));
-    }
-    if (typeof presented !== 'string' || !sameSecret(presented, config.adminApiKey)) {
-      return reply.status(401).send(failure('INVALID_API_KEY', 'metrics need the admin key in X-API-Key', { request_id: String(request.id) }));
-    }
-    const body = await metricsRegistry.metrics();
-    return reply.header('content-type', metricsRegistry.contentType).header('cache-control', 'no-store').send(body);
-  });
-}
-
-function sameSecret(presented: string, expected: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(expected).digest());
-}
