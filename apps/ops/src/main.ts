@@ -1,99 +1,49 @@
 import { readFile } from 'node:fs/promises';
 import { dumpOpenApi } from './openapi-dump.js';
 import path from 'node:path';
-import cliProgress from 'cli-progress';
-import { accessJournalDir, accessStream, JournaledAccessRecorder, verifyChain, type ApiAccessRecorded } from '../../../libs/audit/src/index.js';
-import { AsOfRegistry, buildBundle, checkpointsByStream, jwksFromLog, replayAsOf, verifyCheckpoints } from '../../../libs/compliance/src/index.js';
 import {
   collectionName,
-  CommandPipeline,
   ConfigError,
   loadConfig,
   openEventStore,
   openReadStore,
-  ReadModels,
+  progressBar,
   rebuildProjection,
-  StreamNotFoundError,
-  type EventRegistry,
-  type Config,
-  type EventStore,
-  type ReadStore,
+  UsageError,
+  type OperatorCommand,
+  type OperatorRuntime,
 } from '../../../libs/platform/src/index.js';
-import {
-  accountView,
-  changeTier,
-  IpAllowlist,
-  issueLegacyKey,
-  KeyDirectory,
-  keyRecordView,
-  replaceIpAllowlist,
-  setBankingAccess,
-  TIERS,
-  type Tier,
-} from '../../../libs/accounts/src/index.js';
-import { systemClock } from '../../../libs/platform/src/index.js';
+import { contexts } from '../../shared/contexts.js';
 import { eventRegistry, manifests, projections } from '../../shared/runtime.js';
 import { appRoot, basemapSources, buildBasemap, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe, readManifest, STARTER_BASEMAP } from '../../../libs/starter/src/index.js';
-import { rotateSigningKeysFromCli } from '../../../libs/identity/src/index.js';
-import { SecretBox } from '../../../libs/platform/src/index.js';
 import { graphsRoot, importRoads, prepareRoadGraph } from '../../../libs/routing/src/index.js';
 import { weatherImportCli } from '../../../libs/weather/src/index.js';
-import {
-  Gazetteer,
-  importBoundaries,
-  importGeoNames,
-  importOsm,
-  referenceRoot,
-  ReferenceStore,
-  REVIEW_DECISIONS,
-  ReviewLandmarkCommand,
-  ReviewLandmarkHandler,
-  type ImportOptions,
-  type ImportResult,
-  type ReviewDecision,
-} from '../../../libs/places/src/index.js';
+import { importBoundaries, importGeoNames, importOsm, referenceRoot, ReferenceStore, type ImportOptions, type ImportResult } from '../../../libs/places/src/index.js';
 import { GtfsImportError, importGtfs, type GtfsImportReport } from '../../../libs/transit/src/index.js';
 
-/** Bad arguments: exit code 64 with the command's usage. */
-class UsageError extends Error {}
+type Runtime = OperatorRuntime;
 
-/**
- * What operator commands work on: the log and the read models only. The job
- * queue and the Kafka relay belong to the running service (the embedded queue
- * admits one process), so the CLI can run beside it.
- */
-interface Runtime {
-  backends: { events: EventStore; readStore: ReadStore };
-  registry: EventRegistry;
-  config: Config;
+/** Every context's operator commands (its definition's `cli`); a name declared twice stops the CLI. */
+function contextCommands(): Record<string, OperatorCommand> {
+  const all: Record<string, OperatorCommand> = {};
+  for (const context of contexts) {
+    for (const [name, command] of Object.entries(context.cli ?? {})) {
+      if (all[name]) throw new Error(`operator command ${name} is declared twice (context ${context.manifest.name})`);
+      all[name] = command;
+    }
+  }
+  return all;
 }
 
 /**
- * The operator's command line: `npm run ops -- <command> [args]`.
- * Exit codes: 0 done, 1 the check failed, 64 bad usage.
+ * The operator's command line: `npm run ops -- <command> [args]`: the
+ * projections', each context's (its definition's `cli`), the reference-data
+ * imports. Exit codes: 0 done, 1 the check failed, 64 bad usage.
  */
-const commands: Record<string, { usage: string; run: (runtime: Runtime, args: string[]) => Promise<number> }> = {
+const commands: Record<string, OperatorCommand> = {
   'projections:list': { usage: 'projections:list', run: listProjections },
   'projections:rebuild': { usage: 'projections:rebuild NAME', run: rebuild },
-  'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain; its signed checkpoints too)', run: verifyAudit },
-  'audit:replay': { usage: 'audit:replay ACCOUNT_ID --at ISO   (the account as it stood then: docs/adr/0023)', run: replayAccount },
-  'audit:export': { usage: 'audit:export ACCOUNT_ID|platform [--from ISO] [--to ISO]   (a bundle for tools/verify-audit-bundle.mjs, on stdout)', run: exportBundle },
-  'accounts:banking': {
-    usage: 'accounts:banking ACCOUNT_ID true|false',
-    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.run(setBankingAccess, { type: 'SetBankingAccess', account_id: accountId, enabled: parseBoolean(args[1]) })),
-  },
-  'accounts:tier': {
-    usage: 'accounts:tier ACCOUNT_ID free|basic|pro|enterprise',
-    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.run(changeTier, { type: 'ChangeTier', account_id: accountId, tier: parseTier(args[1]) })),
-  },
-  'accounts:ip-allowlist': {
-    usage: 'accounts:ip-allowlist ACCOUNT_ID [ENTRY …]   (no entries removes the allowlist)',
-    run: (runtime, args) =>
-      operate(runtime, args, 1, (commands, accountId) =>
-        commands.run(replaceIpAllowlist, { type: 'ReplaceIpAllowlist', account_id: accountId, entries: [...IpAllowlist.parse(args.slice(1)).entries] }),
-      ),
-  },
-  'keys:issue': { usage: 'keys:issue NAME free|basic|pro|enterprise   (a legacy key without an account)', run: issueLegacy },
+  ...contextCommands(),
   'import:geonames': { usage: 'import:geonames FILE [--dataset NAME]   (GeoNames dump, e.g. GH.txt)', run: (_, args) => runImport('import:geonames', args, (store, [file], options) => importGeoNames(store, file, options)) },
   'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
   'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
@@ -110,8 +60,6 @@ const commands: Record<string, { usage: string; run: (runtime: Runtime, args: st
   },
   'weather:import': { usage: 'weather:import FILE [FILE …]   (CAP 1.2 alerts, XML; signatures verified when present)', run: (runtime, args) => weatherImportCli({ dataDir: runtime.config.dataDir, events: runtime.backends.events, registry: runtime.registry }, args, (line) => process.stdout.write(`${line}\n`)) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
-  'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
-  'signing-keys:rotate': { usage: 'signing-keys:rotate   (a new key signs certificates and receipts; the old one stays in the JWKS)', run: rotateSigningKeys },
 };
 
 /** Commands that need neither the configuration nor the backends. */
@@ -158,6 +106,7 @@ const runtime: Runtime = {
     readStore: await openReadStore({ mongodbUrl: config.mongodbUrl, mongodbDatabase: config.mongodbDatabase, dataDir: config.dataDir }),
   },
   registry: eventRegistry(),
+  manifests,
   config,
 };
 let code = 1;
@@ -172,53 +121,6 @@ try {
   await runtime.backends.events.close();
 }
 process.exit(code);
-
-function parseBoolean(value: string | undefined): boolean {
-  if (value === 'true' || value === 'false') return value === 'true';
-  throw new UsageError(`expected true or false, got "${value ?? ''}"`);
-}
-
-function parseTier(value: string | undefined): Tier {
-  if ((TIERS as readonly string[]).includes(value ?? '')) return value as Tier;
-  throw new UsageError(`tier must be one of ${TIERS.join(', ')}`);
-}
-
-/**
- * The admin endpoints' own commands, through a command pipeline of this
- * process: the key directory is read from the log first, and is the read
- * model the commands wait for.
- */
-async function withCommands<T>(runtime: Runtime, run: (commands: CommandPipeline, directory: KeyDirectory) => Promise<T>): Promise<T> {
-  const directory = new KeyDirectory(runtime.backends.events, runtime.registry);
-  await directory.start();
-  try {
-    const readModels = new ReadModels().register(KeyDirectory.readModel, directory.follower);
-    const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, {
-      waitMs: 10_000,
-      resolve: (token) => {
-        throw new Error(`the operator CLI has no container to resolve ${String(token)}`);
-      },
-    });
-    return await run(commands, directory);
-  } finally {
-    await directory.onModuleDestroy();
-  }
-}
-
-async function operate(runtime: Runtime, args: string[], minArgs: number, command: (commands: CommandPipeline, accountId: string) => Promise<{ state: Parameters<typeof accountView>[0] }>): Promise<number> {
-  if (args.length < minArgs || !args[0]) throw new UsageError('missing arguments');
-  const { state } = await withCommands(runtime, (commands) => command(commands, args[0]));
-  process.stdout.write(`${JSON.stringify(accountView(state), null, 2)}\n`);
-  return 0;
-}
-
-async function issueLegacy(runtime: Runtime, args: string[]): Promise<number> {
-  const [name, tier] = args;
-  if (!name) throw new UsageError('missing NAME');
-  const { key, record } = await withCommands(runtime, (commands, directory) => issueLegacyKey(commands, directory, { name, tier: parseTier(tier) }));
-  process.stdout.write(`${JSON.stringify(keyRecordView(record, key), null, 2)}\n`);
-  return 0;
-}
 
 async function listProjections(runtime: Runtime): Promise<number> {
   for (const projection of projections) {
@@ -241,93 +143,6 @@ async function rebuild(runtime: Runtime, args: string[]): Promise<number> {
   bar.stop();
   process.stdout.write(`rebuilt ${collectionName(projection)}: ${result.applied} events applied up to position ${result.position}\n`);
   return 0;
-}
-
-/**
- * The embedded store's access entries reach the event store through a journal
- * (ADR 0004): store what a stopped api process left in it before reading the
- * chains. A running api process holds it and stores its entries within ~25 ms.
- */
-async function settleAccessJournal(runtime: Runtime): Promise<void> {
-  if (runtime.config.eventStoreUrl) return;
-  const outcome = await JournaledAccessRecorder.settle(runtime.backends.events, runtime.registry, accessJournalDir(runtime.config.dataDir));
-  if (outcome === 'held') process.stderr.write('note: the service is running; access entries answered in the last ~25 ms may not be in the chains yet\n');
-}
-
-async function verifyAudit(runtime: Runtime, args: string[]): Promise<number> {
-  await settleAccessJournal(runtime);
-  const streams = args.length > 0 ? args : await accessStreams(runtime);
-  let failures = 0;
-  let jwks: Awaited<ReturnType<typeof jwksFromLog>> | undefined;
-  let heads: Awaited<ReturnType<typeof checkpointsByStream>> | undefined;
-  for (const stream of streams) {
-    let events;
-    try {
-      events = await runtime.backends.events.readStream(stream);
-    } catch (error) {
-      if (!(error instanceof StreamNotFoundError)) throw error;
-      process.stdout.write(`${stream}: no such stream\n`);
-      failures++;
-      continue;
-    }
-    const chain = events.map((event) => event.data as ApiAccessRecorded['data']);
-    const verdict = verifyChain(chain);
-    // Signed checkpoints (docs/adr/0023): removing the newest entries up to the latest one is caught here.
-    const signed = verdict.ok ? verifyCheckpoints(stream, chain, (heads ??= await checkpointsByStream(runtime.backends.events)).get(stream) ?? [], (jwks ??= await jwksFromLog(runtime.backends.events)).keys) : undefined;
-    if (verdict.ok && signed?.ok) process.stdout.write(`${stream}: ok, ${verdict.entries} entries, head ${verdict.head}, ${signed.checkpoints} signed checkpoints up to seq ${signed.covered}\n`);
-    else if (signed && !signed.ok) {
-      failures++;
-      process.stdout.write(`${stream}: BROKEN: ${signed.reason}\n`);
-    } else if (!verdict.ok) {
-      failures++;
-      process.stdout.write(`${stream}: BROKEN at entry ${verdict.brokenAt} of ${verdict.entries}: ${verdict.reason}\n`);
-    }
-  }
-  if (streams.length === 0) process.stdout.write('no access_log streams yet\n');
-  return failures === 0 ? 0 : 1;
-}
-
-/** Value of `--name VALUE` in args, or undefined. */
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  if (index < 0) return undefined;
-  const value = args[index + 1];
-  if (!value || Number.isNaN(Date.parse(value))) throw new UsageError(`${name} needs an ISO 8601 time`);
-  return value;
-}
-
-async function replayAccount(runtime: Runtime, args: string[]): Promise<number> {
-  const at = option(args, '--at');
-  if (!args[0] || args[0].startsWith('--') || !at) throw new UsageError('missing arguments');
-  await settleAccessJournal(runtime);
-  const answer = await replayAsOf(runtime.backends.events, runtime.registry, AsOfRegistry.fromManifests(manifests), args[0], new Date(at));
-  process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
-  return 0;
-}
-
-async function exportBundle(runtime: Runtime, args: string[]): Promise<number> {
-  if (!args[0] || args[0].startsWith('--')) throw new UsageError('missing arguments');
-  const stream = accessStream(args[0] === 'platform' ? null : args[0]);
-  await settleAccessJournal(runtime);
-  const bundle = await buildBundle(runtime.backends.events, systemClock, stream, { from: option(args, '--from'), to: option(args, '--to') });
-  process.stdout.write(`${JSON.stringify(bundle)}\n`);
-  return 0;
-}
-
-async function accessStreams(runtime: Runtime): Promise<string[]> {
-  const streams = new Set<string>();
-  let after = 0n;
-  const bar = progressBar('scanning the log');
-  const head = await runtime.backends.events.headPosition();
-  for (;;) {
-    const page = await runtime.backends.events.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) break;
-    for (const event of page) if (event.streamName.startsWith('access_log-')) streams.add(event.streamName);
-    after = page[page.length - 1].position;
-    bar.update(Number(after), Number(head > after ? head : after), streams.size);
-  }
-  bar.stop();
-  return [...streams].sort();
 }
 
 /** The reference-data importers (libs/places, docs/adr/0011): a bar per phase, then the new version and its figures. */
@@ -390,56 +205,6 @@ async function listReference(): Promise<number> {
   return 0;
 }
 
-/** A bar on a terminal; on a pipe (CI, logs) a line every 10 %. */
-function progressBar(label: string): { update(value: number, total: number, applied: number): void; stop(): void } {
-  if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {percentage}% | {value}/{total} | {applied} applied`, stream: process.stderr },
-      cliProgress.Presets.shades_classic,
-    );
-    let started = false;
-    return {
-      update(value, total, applied) {
-        if (!started) {
-          bar.start(total, 0, { applied: 0 });
-          started = true;
-        }
-        bar.setTotal(total);
-        bar.update(value, { applied });
-      },
-      stop: () => started && bar.stop(),
-    };
-  }
-  let lastDecile = -1;
-  return {
-    update(value, total, applied) {
-      const decile = total === 0 ? 10 : Math.floor((value / total) * 10);
-      if (decile !== lastDecile) {
-        lastDecile = decile;
-        process.stderr.write(`${label}: ${Math.min(decile * 10, 100)}% (${value}/${total}, ${applied} applied)\n`);
-      }
-    },
-    stop: () => undefined,
-  };
-}
-
-/** The same event as POST /v2/admin/landmarks/{slug}/review; the slug is checked against the live place sets. */
-async function reviewLandmark(runtime: Runtime, args: string[]): Promise<number> {
-  const [slug, decision] = args;
-  if (!slug) throw new UsageError('missing SLUG');
-  if (!(REVIEW_DECISIONS as readonly string[]).includes(decision ?? '')) throw new UsageError(`decision must be one of ${REVIEW_DECISIONS.join(', ')}`);
-  const log = { info: () => undefined, error: (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(fields)}\n`) };
-  const gazetteer = new Gazetteer(new ReferenceStore(referenceRoot(loadConfig())), log, 0);
-  await gazetteer.start();
-  // The service's narration feed and projection take the event from the log; the CLI has neither to wait for.
-  const readModels = new ReadModels().register('narration_feed', { waitFor: async () => undefined }).register('landmark_reports', { waitFor: async () => undefined });
-  const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, { waitMs: 10_000, resolve: () => undefined });
-  const reviews = new ReviewLandmarkHandler(commands, { bySlugKey: (key) => gazetteer.landmarks().byKeyOf(key) });
-  const result = await reviews.execute(new ReviewLandmarkCommand(slug, decision as ReviewDecision, 'ops'));
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  return 0;
-}
-
 /**
  * The starter pack (docs/adr/0017) from its recipe's sources: a line per step
  * on stderr, the manifest's summary on stdout. Paths given are relative to the
@@ -490,14 +255,5 @@ async function buildStarterBasemapCli(args: string[]): Promise<number> {
     process.stderr.write(`starter:basemap: ${phase}…\n`);
   });
   process.stdout.write(`starter:basemap: ${file}: ${build.tiles} tiles, ${(build.bytes / 1e6).toFixed(2)} MB, ${build.road_features} roads, ${build.boundary_features} boundaries, ${build.ms} ms\n`);
-  return 0;
-}
-
-/** The same event as POST /v2/admin/signing-keys/rotate; private keys are sealed with DATA_ENCRYPTION_KEY as the service does. */
-async function rotateSigningKeys(runtime: Runtime): Promise<number> {
-  const config = loadConfig();
-  const secretBox = await SecretBox.fromConfig({ dataEncryptionKey: config.dataEncryptionKey, dataDir: config.dataDir });
-  const result = await rotateSigningKeysFromCli({ events: runtime.backends.events, registry: runtime.registry, secretBox, clock: systemClock, rotatedBy: 'ops:cli', waitMs: config.projectionWaitMs });
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

@@ -1,3 +1,4 @@
+import { accountsCli } from './cli.js';
 import type { ContextDefinition } from '../../platform/src/index.js';
 import { accountsManifest } from './manifest.js';
 import { AccountsModule } from './accounts.module.js';
@@ -6,4 +7,5 @@ import { AccountsModule } from './accounts.module.js';
 export const accountsContext: ContextDefinition = {
   manifest: accountsManifest,
   http: AccountsModule,
+  cli: accountsCli,
 };

@@ -1,3 +1,4 @@
+import { complianceCli } from './cli.js';
 import type { ContextDefinition } from '../../platform/src/index.js';
 import { complianceManifest } from './manifest.js';
 import { ComplianceModule } from './compliance.module.js';
@@ -6,4 +7,5 @@ import { ComplianceModule } from './compliance.module.js';
 export const complianceContext: ContextDefinition = {
   manifest: complianceManifest,
   http: ComplianceModule,
+  cli: complianceCli,
 };

@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { AddressPlaces } from '../../addressing/src/index.js';
+import { identityCli } from './cli.js';
 import type { ContextDefinition } from '../../platform/src/index.js';
 import { IdentityModule } from './identity.module.js';
 import { identityManifest } from './manifest.js';
@@ -14,5 +15,5 @@ import { identityManifest } from './manifest.js';
  */
 export function identityContext<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): ContextDefinition {
   const module = IdentityModule.withPlaces(places);
-  return { manifest: identityManifest, http: module, worker: module };
+  return { manifest: identityManifest, http: module, worker: module, cli: identityCli };
 }

@@ -1,3 +1,4 @@
+import { placesCli } from './cli.js';
 import type { ContextDefinition } from '../../platform/src/index.js';
 import { placesManifest } from './manifest.js';
 import { PlacesModule } from './places.module.js';
@@ -6,4 +7,5 @@ import { PlacesModule } from './places.module.js';
 export const placesContext: ContextDefinition = {
   manifest: placesManifest,
   http: PlacesModule,
+  cli: placesCli,
 };

@@ -41,5 +41,6 @@ export * from './manifest/context-manifest.js';
 export * from './manifest/as-of-contribution.js';
 export * from './manifest/context-definition.js';
 export * from './manifest/wiring-check.js';
+export * from './cli/progress-bar.js';
 export * from './manifest/platform-manifest.js';
 export * from './metrics/metrics.js';

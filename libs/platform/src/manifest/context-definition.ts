@@ -40,6 +40,8 @@ export class UsageError extends Error {}
 export interface OperatorRuntime {
   backends: { events: EventStore; readStore: ReadStore };
   registry: EventRegistry;
+  /** Every context's manifest (what as-of replay iterates, for one). */
+  manifests: readonly ContextManifest[];
   config: Config;
 }
 

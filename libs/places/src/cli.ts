@@ -1,0 +1,28 @@
+import { CommandPipeline, ReadModels, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
+import { Gazetteer } from './gazetteer.js';
+import { ReviewLandmarkCommand, ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
+import { REVIEW_DECISIONS, type ReviewDecision } from './landmarks/domain/landmark-reports.js';
+import { referenceRoot } from './places.module.js';
+import { ReferenceStore } from './reference/reference-store.js';
+
+/** The operator's places commands (the reference-data imports are the datasets'). */
+export const placesCli: Readonly<Record<string, OperatorCommand>> = {
+  'landmarks:review': { usage: 'landmarks:review SLUG keep|exclude   (settles reports: narration may name it again, or never)', run: reviewLandmark },
+};
+
+/** The same event as POST /v2/admin/landmarks/{slug}/review; the slug is checked against the live place sets. */
+async function reviewLandmark(runtime: OperatorRuntime, args: string[]): Promise<number> {
+  const [slug, decision] = args;
+  if (!slug) throw new UsageError('missing SLUG');
+  if (!(REVIEW_DECISIONS as readonly string[]).includes(decision ?? '')) throw new UsageError(`decision must be one of ${REVIEW_DECISIONS.join(', ')}`);
+  const log = { info: () => undefined, error: (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(fields)}\n`) };
+  const gazetteer = new Gazetteer(new ReferenceStore(referenceRoot(runtime.config)), log, 0);
+  await gazetteer.start();
+  // The service's narration feed and projection take the event from the log; the CLI has neither to wait for.
+  const readModels = new ReadModels().register('narration_feed', { waitFor: async () => undefined }).register('landmark_reports', { waitFor: async () => undefined });
+  const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, { waitMs: 10_000, resolve: () => undefined });
+  const reviews = new ReviewLandmarkHandler(commands, { bySlugKey: (key) => gazetteer.landmarks().byKeyOf(key) });
+  const result = await reviews.execute(new ReviewLandmarkCommand(slug, decision as ReviewDecision, 'ops'));
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
+}
