@@ -8,8 +8,8 @@ import { ReverificationRunner } from './reverification-runner.js';
 const CONCURRENCY = 2;
 
 /**
- * Processes the re-verification queue where identity's verification runs
- * (the api's modules, so the all-in-one process too), and at start puts the
+ * Processes the re-verification queue in the worker role (BankingWorkerModule,
+ * beside identity's module, whose verification it runs), and at start puts the
  * next run of every active schedule back on the queue: the job ids make that
  * a no-op for runs already queued, and it heals a schedule whose enqueue was
  * lost between its record and the queue (a crash in between).
