@@ -40,6 +40,12 @@ class PlaceOrderAgainCommand extends PipelineCommand<Order, object, OrderPlaced>
 class PlaceOrderAgainHandler extends PipelineHandler<Order, object, OrderPlaced> {
   protected readonly definition = placeOrder;
 }
+// A variant of place-order's declaration under its name (as record-pings runs its per-customer copy).
+class PlaceOrderVariantCommand extends PipelineCommand<Order, object, OrderPlaced> {}
+@CommandHandler(PlaceOrderVariantCommand)
+class PlaceOrderVariantHandler extends PipelineHandler<Order, object, OrderPlaced> {
+  protected readonly definition = { ...placeOrder, awaits: [] };
+}
 // A handler whose declaration no manifest lists.
 class RefundOrderCommand extends PipelineCommand<Order, object, OrderPlaced> {}
 @CommandHandler(RefundOrderCommand)
@@ -216,6 +222,10 @@ describe('the wiring check (after Nest start-up)', () => {
       });
       fixture.followers = new Followers();
       expect(await refusal('api', [PlaceOrderHandler, RefundOrderHandler, followerOf('basket')], { missingHandlers: 'list' })).toContain('command handler RefundOrderHandler runs shop.refund-order, which no context declares');
+    });
+
+    it('matches a handler with the declaration by name, so a slice may run a variant of it', async () => {
+      await expect(boot('api', [PlaceOrderVariantHandler, CancelOrderHandler, GetOrderHandler, followerOf('basket')])).resolves.toEqual({ unconverted: [] });
     });
 
     it('refuses a declaration run by two handlers', async () => {

@@ -100,7 +100,8 @@ export function registeredIn(app: INestApplicationContext, followers: Followers,
  * - Followers: every declared projection is followed where background work
  *   runs and nowhere else; every view of a context whose HTTP module runs in
  *   the role is followed; nothing undeclared is followed.
- * - Command handlers: every registered handler runs a declared definition;
+ * - Command handlers: every registered handler runs a declared definition
+ *   (by its name, unique across the manifests);
  *   no command class or definition has two handlers; every command a context
  *   declares has exactly one handler in a role that serves the context's HTTP
  *   module, and in any role where one of the context's handlers is registered
@@ -145,25 +146,27 @@ export function wiringProblems(role: ProcessRole, definitions: readonly ContextD
     }
   }
 
-  const commandOwners = new Map<AnyCommandDefinition, string>();
+  // Commands by name (unique across the manifests, checkManifests): a slice may run a variant of its declaration
+  // (record-pings' per-customer copy without the request's wait) under the declared name.
+  const commandOwners = new Map<string, string>();
   const queryOwners = new Map<Function, string>();
   for (const { manifest } of definitions) {
-    for (const definition of manifest.commands ?? []) commandOwners.set(definition, manifest.name);
+    for (const definition of manifest.commands ?? []) commandOwners.set(definition.name, manifest.name);
     for (const query of manifest.queries ?? []) queryOwners.set(query, manifest.name);
   }
-  const handled = new Map<string, Set<AnyCommandDefinition | Function>>();
+  const handled = new Map<string, Set<string | Function>>();
   const handledBy = new Map<unknown, string[]>();
   const note = (key: unknown, handler: string) => handledBy.set(key, [...(handledBy.get(key) ?? []), handler]);
   for (const { handler, command, definition } of registered.commandHandlers) {
     note(command, handler);
     if (!definition) continue;
-    const owner = commandOwners.get(definition);
+    const owner = commandOwners.get(definition.name);
     if (!owner) {
       problems.push(`command handler ${handler} runs ${definition.name}, which no context declares (manifest commands)`);
       continue;
     }
-    note(definition, handler);
-    handled.set(owner, (handled.get(owner) ?? new Set()).add(definition));
+    note(definition.name, handler);
+    handled.set(owner, (handled.get(owner) ?? new Set()).add(definition.name));
   }
   for (const { handler, query } of registered.queryHandlers) {
     note(query, handler);
@@ -176,7 +179,7 @@ export function wiringProblems(role: ProcessRole, definitions: readonly ContextD
   }
   for (const [key, handlers] of handledBy) {
     if (handlers.length < 2) continue;
-    const what = typeof key === 'function' ? key.name : (key as AnyCommandDefinition).name;
+    const what = typeof key === 'function' ? key.name : String(key);
     problems.push(`${what} has ${handlers.length} handlers: ${handlers.join(', ')}`);
   }
   for (const definition of definitions) {
@@ -184,7 +187,7 @@ export function wiringProblems(role: ProcessRole, definitions: readonly ContextD
     const found = handled.get(manifest.name);
     if (!found && !(http && definition.http)) continue;
     const missing = [
-      ...(manifest.commands ?? []).filter((command) => !found?.has(command)).map((command) => `command ${command.name} (${manifest.name}) has no @CommandHandler in the ${role} process`),
+      ...(manifest.commands ?? []).filter((command) => !found?.has(command.name)).map((command) => `command ${command.name} (${manifest.name}) has no @CommandHandler in the ${role} process`),
       ...(manifest.queries ?? []).filter((query) => !found?.has(query)).map((query) => `query ${query.name} (${manifest.name}) has no @QueryHandler in the ${role} process`),
     ];
     if (options.missingHandlers === 'refuse') problems.push(...missing);
