@@ -50,8 +50,6 @@ export function checkProcessWiring(app: INestApplicationContext, runtime: Runtim
     return;
   }
   const role = app.get<ProcessRole>(PROCESS_ROLE, { strict: false });
-  // Until every slice dispatches through @nestjs/cqrs (issue 25), a declared command or query without a
-  // handler is listed, not refused; every other difference refuses. The lead sets 'refuse' once all are converted.
-  const { unconverted } = checkWiring(app, role, definitions, runtime.followers, runtime.backends.queue, { missingHandlers: 'list' });
-  if (unconverted.length > 0) runtime.logger.info({ msg: 'wiring: commands and queries without a @nestjs/cqrs handler yet', role, count: unconverted.length });
+  // Every slice dispatches through @nestjs/cqrs: a declared command or query without its handler refuses the start.
+  checkWiring(app, role, definitions, runtime.followers, runtime.backends.queue, { missingHandlers: 'refuse' });
 }

@@ -34,6 +34,7 @@ import { LocateBorrowerHandler } from './queries/locate-borrower/locate-borrower
 import { PortfolioRiskController } from './queries/portfolio-risk/portfolio-risk.controller.js';
 import { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
 import { RetailDensityController } from './queries/retail-density/retail-density.controller.js';
+import { RecordRunModule } from './reverification/record-run.module.js';
 import { RetailDensityHandler } from './queries/retail-density/retail-density.handler.js';
 import { CollectionLoans } from './read-models/collection-loans.read-model.js';
 import { ReverificationSchedules } from './read-models/reverification-schedules.read-model.js';
@@ -56,7 +57,7 @@ export class BankingNotificationsModule {}
  * `withAlertAreas` it reports the factor as unavailable.
  */
 @Module({
-  imports: [MonitoringModule, PlacesModule, BankingNotificationsModule],
+  imports: [MonitoringModule, PlacesModule, BankingNotificationsModule, RecordRunModule],
   controllers: [
     RegisterLoanController,
     BulkRegisterLoansController,

@@ -18,6 +18,6 @@ export { rotateSigningKeysFromCli } from './commands/rotate-signing-keys/rotate-
 export { IdentityModule, IdentityNotificationsModule } from './identity.module.js';
 export { identityManifest } from './manifest.js';
 // The KYC address verification, for the banking context's scheduled re-verifications (run through the command pipeline).
-export { verifyKyc, type VerifyKyc } from './commands/verify-kyc/verify-kyc.handler.js';
+export { VerifyKycCommand, type VerifyKyc } from './commands/verify-kyc/verify-kyc.handler.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { identityContext } from './context.js';

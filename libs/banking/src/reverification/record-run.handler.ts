@@ -1,4 +1,5 @@
-import { command } from '../../../platform/src/index.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineCommand, PipelineHandler } from '../../../platform/src/index.js';
 import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../domain/schedule.js';
 
 type RecordRun = Extract<ScheduleCommand, { type: 'RecordRun' }>;
@@ -11,3 +12,10 @@ export const recordReverificationRun = command<RecordRun, ScheduleState, Schedul
   // A cancellation landing first is decided on: the run is then not recorded.
   onConflict: { retry: 3 },
 });
+
+export class RecordReverificationRunCommand extends PipelineCommand<RecordRun, ScheduleState, ScheduleEvent> {}
+
+@CommandHandler(RecordReverificationRunCommand)
+export class RecordReverificationRunHandler extends PipelineHandler<RecordRun, ScheduleState, ScheduleEvent> {
+  protected readonly definition = recordReverificationRun;
+}

@@ -1,7 +1,8 @@
-import { verificationStream, verifyKyc, type AddressVerified } from '../../../identity/src/index.js';
+import type { CommandBus } from '@nestjs/cqrs';
+import { verificationStream, VerifyKycCommand, type AddressVerified } from '../../../identity/src/index.js';
 import { CommandPipeline, DomainError, StreamNotFoundError, type Clock, type EventStore, type Job, type JobQueue, type JsonLogger } from '../../../platform/src/index.js';
 import { scheduleDecider, scheduleStream, type ReverificationCompleted } from '../domain/schedule.js';
-import { recordReverificationRun } from './record-run.handler.js';
+import { RecordReverificationRunCommand } from './record-run.handler.js';
 import { enqueueRun, runVerificationId, type ReverificationJob } from './reverification-jobs.js';
 
 type Outcome = Pick<ReverificationCompleted['data'], 'verification_id' | 'result' | 'score' | 'error'>;
@@ -19,6 +20,7 @@ type Outcome = Pick<ReverificationCompleted['data'], 'verification_id' | 'result
  */
 export class ReverificationRunner {
   constructor(
+    private readonly bus: CommandBus,
     private readonly commands: CommandPipeline,
     private readonly events: EventStore,
     private readonly queue: JobQueue,
@@ -43,13 +45,14 @@ export class ReverificationRunner {
       return;
     }
     const outcome = await this.verify(account_id, state.terms.customer_id, state.terms.address, runVerificationId(schedule_id, run));
-    const recorded = await this.commands.run(recordReverificationRun, { type: 'RecordRun', account_id, schedule_id, run, outcome });
+    const recorded = await this.bus.execute(new RecordReverificationRunCommand({ type: 'RecordRun', account_id, schedule_id, run, outcome }));
     if (recorded.state.status === 'active') await enqueueRun(this.queue, { account_id, schedule_id, run: run + 1 }, recorded.state.next_due_at, this.clock.now());
   }
 
   private async verify(accountId: string, customerId: string, address: string, verificationId: string): Promise<Outcome> {
     try {
-      const { events } = await this.commands.run(verifyKyc, {
+      const { events } = await this.bus.execute(
+        new VerifyKycCommand({
         type: 'RecordAddressVerification',
         verification_id: verificationId,
         account_id: accountId,
@@ -61,7 +64,8 @@ export class ReverificationRunner {
         phone: null,
         email: null,
         client_ip: null,
-      });
+        }),
+      );
       const verified = (events as AddressVerified[])[0] ?? (await this.recorded(accountId, customerId, verificationId));
       if (!verified) throw new Error(`verification ${verificationId} was neither recorded now nor before`);
       return { verification_id: verificationId, result: verified.data.result, score: verified.data.score, error: null };

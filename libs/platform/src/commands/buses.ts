@@ -17,6 +17,16 @@ export abstract class PipelineCommand<Input, State, Event extends DomainEvent> e
 }
 
 /**
+ * A `@CommandHandler` that runs one declaration of its context's manifest
+ * with more around it than the pipeline does (minting a code, hashing a
+ * reporter, shaping the answer from the read model): it names the
+ * declaration, so the start-up wiring check can match it with the manifest.
+ */
+export interface DeclaredCommandHandler {
+  declaration(): AnyCommandDefinition;
+}
+
+/**
  * The `@CommandHandler` of a pipeline command: runs the slice's declaration
  * through the pipeline, which loads, decides, seals, appends, retries and
  * awaits. A slice's handler is this class with its `definition`:
@@ -28,7 +38,7 @@ export abstract class PipelineCommand<Input, State, Event extends DomainEvent> e
  */
 @Injectable()
 export abstract class PipelineHandler<Input, State, Event extends DomainEvent, Deps = Record<string, never>>
-  implements ICommandHandler<PipelineCommand<Input, State, Event>, CommandResult<State, Event, Input>>
+  implements ICommandHandler<PipelineCommand<Input, State, Event>, CommandResult<State, Event, Input>>, DeclaredCommandHandler
 {
   protected abstract readonly definition: CommandDefinition<Input, State, Event, Deps>;
 

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { ShareCodeNotFoundError } from '../../domain/errors.js';
 import { ShareDirectory } from '../../shares.read-model.js';
 import { shareDecider, type CancelShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
@@ -30,7 +30,11 @@ export class CancelShareCodeCommand extends Command<{ share_id: string; cancelle
 
 /** Finds the code's stream through the read model (another owner's code is as unknown as a made-up id), then runs the declaration. */
 @CommandHandler(CancelShareCodeCommand)
-export class CancelShareCodeHandler implements ICommandHandler<CancelShareCodeCommand> {
+export class CancelShareCodeHandler implements ICommandHandler<CancelShareCodeCommand>, DeclaredCommandHandler {
+  declaration() {
+    return cancelShareCode;
+  }
+
   constructor(
     private readonly pipeline: CommandPipeline,
     private readonly shares: ShareDirectory,

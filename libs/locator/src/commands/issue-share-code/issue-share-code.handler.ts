@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { MAX_LIVE_CODES, SHARE_CODE_TTL_S, shareDecider, shareStream, type IssueShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareCodes } from '../../share-codes.js';
 import { ShareDirectory } from '../../shares.read-model.js';
@@ -41,7 +41,11 @@ export class IssueShareCodeCommand extends Command<IssuedShareCode> {
 
 /** Mints the code and its id, runs the declaration on the stream its digest names. */
 @CommandHandler(IssueShareCodeCommand)
-export class IssueShareCodeHandler implements ICommandHandler<IssueShareCodeCommand> {
+export class IssueShareCodeHandler implements ICommandHandler<IssueShareCodeCommand>, DeclaredCommandHandler {
+  declaration() {
+    return issueShareCode;
+  }
+
   constructor(
     private readonly pipeline: CommandPipeline,
     private readonly codes: ShareCodes,

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { ShareCodeInvalidError } from '../../domain/errors.js';
 import { ShareCodes } from '../../share-codes.js';
@@ -57,7 +57,11 @@ export class RedeemShareCodeCommand extends Command<Redemption> {
 
 /** Throttles wrong codes (per account and IP), runs the declaration on the stream the code's digest names. */
 @CommandHandler(RedeemShareCodeCommand)
-export class RedeemShareCodeHandler implements ICommandHandler<RedeemShareCodeCommand> {
+export class RedeemShareCodeHandler implements ICommandHandler<RedeemShareCodeCommand>, DeclaredCommandHandler {
+  declaration() {
+    return redeemShareCode;
+  }
+
   constructor(
     private readonly pipeline: CommandPipeline,
     private readonly codes: ShareCodes,

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline } from '../../../../platform/src/index.js';
+import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { PairingNotFoundError } from '../../domain/errors.js';
 import { shareDecider, type PairingSide, type RevokePairing, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareDirectory } from '../../shares.read-model.js';
@@ -35,7 +35,11 @@ export class RevokePairingCommand extends Command<{ pairing_id: string; revoked:
 
 /** Finds the pairing's stream through the read model (a pairing the actor is not on that side of is not found), then runs the declaration. */
 @CommandHandler(RevokePairingCommand)
-export class RevokePairingHandler implements ICommandHandler<RevokePairingCommand> {
+export class RevokePairingHandler implements ICommandHandler<RevokePairingCommand>, DeclaredCommandHandler {
+  declaration() {
+    return revokePairing;
+  }
+
   constructor(
     private readonly pipeline: CommandPipeline,
     private readonly shares: ShareDirectory,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline, greatCircleM, ReporterHash } from '../../../../platform/src/index.js';
+import { command, CommandPipeline, greatCircleM, ReporterHash, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { hazardReportDecider, hazardStream, type HazardEvent, type HazardReported, type HazardReportState, type Incident, type ReportHazard } from '../../domain/hazard.js';
 import { TrafficView } from '../../traffic-view.js';
 
@@ -26,7 +26,11 @@ export class ReportIncidentCommand extends Command<Incident> {
 
 /** Runs the declaration under the reporter's keyed hash; answers the incident the report joined (or opened). */
 @CommandHandler(ReportIncidentCommand)
-export class ReportIncidentHandler implements ICommandHandler<ReportIncidentCommand> {
+export class ReportIncidentHandler implements ICommandHandler<ReportIncidentCommand>, DeclaredCommandHandler {
+  declaration() {
+    return reportIncident;
+  }
+
   constructor(
     private readonly pipeline: CommandPipeline,
     private readonly reporters: ReporterHash,

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, CommandPipeline, type Clock } from '../../../../../platform/src/index.js';
+import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler } from '../../../../../platform/src/index.js';
 import {
   corroboration,
   landmarkReportsDecider,
@@ -59,7 +59,11 @@ export class ReportLandmarkCommand extends Command<ReportAnswer> {
 
 /** Finds the landmark the slug names, runs the declaration through the pipeline, answers how the report counted. */
 @CommandHandler(ReportLandmarkCommand)
-export class ReportLandmarkHandler implements ICommandHandler<ReportLandmarkCommand> {
+export class ReportLandmarkHandler implements ICommandHandler<ReportLandmarkCommand>, DeclaredCommandHandler {
+  declaration() {
+    return reportLandmark;
+  }
+
   constructor(
     private readonly commands: CommandPipeline,
     @Inject(Landmarks) private readonly landmarks: LandmarkLookup,

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline } from '../../../../../platform/src/index.js';
+import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../../platform/src/index.js';
 import { landmarkReportsDecider, landmarkStream, type LandmarkEvent, type LandmarkReportState, type ReviewDecision, type ReviewLandmark } from '../../domain/landmark-reports.js';
 import { Landmarks } from '../../landmarks.js';
 import { landmarkOfSlug, reportSummary, type LandmarkLookup } from '../landmark-report-answer.js';
@@ -44,7 +44,11 @@ export class ReviewLandmarkCommand extends Command<ReviewAnswer> {
  * pipeline and lookup and calls `execute` with the same command.
  */
 @CommandHandler(ReviewLandmarkCommand)
-export class ReviewLandmarkHandler implements ICommandHandler<ReviewLandmarkCommand> {
+export class ReviewLandmarkHandler implements ICommandHandler<ReviewLandmarkCommand>, DeclaredCommandHandler {
+  declaration() {
+    return reviewLandmark;
+  }
+
   constructor(
     private readonly commands: CommandPipeline,
     @Inject(Landmarks) private readonly landmarks: LandmarkLookup,
