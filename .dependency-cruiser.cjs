@@ -106,6 +106,22 @@ module.exports = {
       to: { path: `${at}libs/[^/]+/src/(?!index\\.ts$)`, pathNot: testHelpers },
     },
     {
+      name: 'index-publishes-surface',
+      comment:
+        "a context's src/index.ts publishes only its domain types (domain/ folders), its module (*.module.ts), manifest, definition (context.ts), event types, ports (*.port.ts) and what it deliberately publishes in public/ folders; handlers, services, codecs, views and caches stay inside (the platform, the shared kernel, is exempt)",
+      severity: 'warn',
+      from: { path: `${at}libs/(?!platform/)([^/]+)/src/index\\.ts$` },
+      to: {
+        path: `${at}libs/$1/src/`,
+        pathNot: [
+          `${at}libs/$1/src/(|.+/)domain/`,
+          `${at}libs/$1/src/(|.+/)[^/]+\\.(module|port)\\.ts$`,
+          `${at}libs/$1/src/(manifest|definition|context|event-types)\\.ts$`,
+          `${at}libs/$1/src/(|.+/)public/`,
+        ],
+      },
+    },
+    {
       name: 'platform-knows-no-context',
       severity: 'error',
       from: { path: `${at}libs/platform/` },
