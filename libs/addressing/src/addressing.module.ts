@@ -7,7 +7,8 @@ import { ParseAddressController } from './queries/parse-address/parse-address.co
 import { ParseAddressHandler } from './queries/parse-address/parse-address.handler.js';
 import { CLOCK, type Clock } from '../../platform/src/index.js';
 import { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
-import { AddressResolver, ResolveAddressHandler } from './queries/resolve-address/resolve-address.handler.js';
+import { AddressResolver } from './public/address-resolver.js';
+import { ResolveAddressHandler } from './queries/resolve-address/resolve-address.handler.js';
 import { ResolveAddressController } from './queries/resolve-address/resolve-address.controller.js';
 import { ReverseController } from './queries/reverse/reverse.controller.js';
 import { ReverseHandler } from './queries/reverse/reverse.handler.js';

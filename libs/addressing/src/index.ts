@@ -25,7 +25,7 @@ export { bulkAnswerChunks, MAX_BULK_ITEMS } from './domain/bulk.js';
 export { AddressingModule } from './addressing.module.js';
 export { addressingManifest } from './manifest.js';
 export { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
-export { AddressResolver } from './queries/resolve-address/resolve-address.handler.js';
+export { AddressResolver } from './public/address-resolver.js';
 export {
   AddressNotConvertibleError,
   AddressNotFoundError,
