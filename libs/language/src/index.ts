@@ -3,8 +3,6 @@ export * from './domain/languages.js';
 export * from './domain/errors.js';
 export { AUDIO_MEDIA_TYPES, sniffAudio, mediaTypeOf, type AudioFormat } from './domain/audio.js';
 export * from './provider/language-provider.port.js';
-export { KhayaLanguageProvider, type KhayaOptions } from './provider/khaya-provider.js';
-export { UnconfiguredLanguageProvider } from './provider/unconfigured-provider.js';
 export * from './language.module.js';
 export * from './manifest.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
