@@ -1,5 +1,5 @@
 import { FENCE_POLYGON_LIMITS, shapeOf, type GeofenceDefinition } from './domain/geofence.js';
-import { FenceIndex } from './fence-index.js';
+import { FenceIndex } from './public/fence-index.js';
 import { seededRandom } from '../../../../test/support/seeded-random.js';
 import { destination } from '../../../platform/src/geo/geodesy.js';
 import { Polygon, type Shape } from './domain/geometry.js';

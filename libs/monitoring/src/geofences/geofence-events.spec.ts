@@ -1,7 +1,7 @@
 import { EventRegistry } from '../../../platform/src/index.js';
 import { readStoredEvents, upcastStoredEvents } from '../../../../test/support/stored-events.js';
 import { monitoringEventTypes } from '../event-types.js';
-import { geofenceView } from './geofence-view.js';
+import { geofenceView } from './public/geofence-view.js';
 import { evolveGeofence, GEOFENCE_EVENT_TYPES, initialGeofenceState, shapeOf, type GeofenceEvent } from './domain/geofence.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */

@@ -12,8 +12,8 @@ import {
   type RecordedEvent,
 } from '../../../platform/src/index.js';
 import type { GeofenceCreated, GeofenceDeleted } from './domain/geofence.js';
-import type { FenceIndex } from './fence-index.js';
-import { definitionOfDoc, GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, type GeofenceDoc } from './geofence-view.js';
+import type { FenceIndex } from './public/fence-index.js';
+import { definitionOfDoc, GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, type GeofenceDoc } from './public/geofence-view.js';
 
 const PREFIXES = ['geofence-'];
 

@@ -4,7 +4,7 @@ import { CreateGeofenceController } from './commands/create-geofence/create-geof
 import { CreateGeofenceHandler, RecordGeofenceHandler } from './commands/create-geofence/create-geofence.handler.js';
 import { DeleteGeofenceController } from './commands/delete-geofence/delete-geofence.controller.js';
 import { DeleteGeofenceHandler } from './commands/delete-geofence/delete-geofence.handler.js';
-import { FenceIndex } from './fence-index.js';
+import { FenceIndex } from './public/fence-index.js';
 import { GeofenceFeed } from './geofence-feed.js';
 import { GetGeofenceController } from './queries/get-geofence/get-geofence.controller.js';
 import { GetGeofenceHandler } from './queries/get-geofence/get-geofence.handler.js';

@@ -15,7 +15,7 @@ import { grantConsent } from '../commands/grant-consent/grant-consent.handler.js
 import { recordPings } from '../commands/record-pings/record-pings.handler.js';
 import { ConsentRequiredError, locationStream, pingOutcomes, type IndexedPing } from '../domain/location.js';
 import { monitoringEventTypes } from '../event-types.js';
-import { FenceIndex } from '../geofences/fence-index.js';
+import { FenceIndex } from '../geofences/public/fence-index.js';
 import { CustomerPseudonyms } from './customer-pseudonyms.js';
 import { LocationCaches } from './location-caches.js';
 import { LocationCodec } from './location-codec.js';

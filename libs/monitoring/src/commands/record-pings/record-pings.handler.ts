@@ -2,7 +2,7 @@ import { CommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { collectsLocation } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationEvent, type LocationState, type RecordPings } from '../../domain/location.js';
-import { FenceIndex } from '../../geofences/fence-index.js';
+import { FenceIndex } from '../../geofences/public/fence-index.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
 import { LocationCaches } from '../../location-stream/location-caches.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { command, PipelineCommand, PipelineHandler } from '../../../../../platform/src/index.js';
 import { IsochroneService } from '../../../../../routing/src/index.js';
 import { geofenceDecider, geofenceStream, isochroneGeometry, type AskedGeometry, type GeofenceCommand, type GeofenceCreated, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
-import { FenceIndex } from '../../fence-index.js';
+import { FenceIndex } from '../../public/fence-index.js';
 import { GeofenceFeed } from '../../geofence-feed.js';
-import { GEOFENCES_READ_MODEL, geofenceView, type GeofenceView } from '../../geofence-view.js';
+import { GEOFENCES_READ_MODEL, geofenceView, type GeofenceView } from '../../public/geofence-view.js';
 
 type CreateGeofence = Extract<GeofenceCommand, { type: 'CreateGeofence' }>;
 

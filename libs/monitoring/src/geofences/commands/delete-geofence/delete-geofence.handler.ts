@@ -2,7 +2,7 @@ import { CommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../../platform/src/index.js';
 import { geofenceDecider, geofenceStream, type GeofenceCommand, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
 import { GeofenceFeed } from '../../geofence-feed.js';
-import { GEOFENCES_READ_MODEL } from '../../geofence-view.js';
+import { GEOFENCES_READ_MODEL } from '../../public/geofence-view.js';
 
 type DeleteGeofence = Extract<GeofenceCommand, { type: 'DeleteGeofence' }>;
 

@@ -1,8 +1,8 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandPipeline } from '../../../../../platform/src/index.js';
 import { FENCE_ID, geofenceDecider, geofenceStream, GeofenceNotFoundError } from '../../domain/geofence.js';
-import { FenceIndex } from '../../fence-index.js';
-import { geofenceView, type GeofenceView } from '../../geofence-view.js';
+import { FenceIndex } from '../../public/fence-index.js';
+import { geofenceView, type GeofenceView } from '../../public/geofence-view.js';
 
 /** GET /v2/geofence/{id}. */
 export class GetGeofenceQuery extends Query<GeofenceView> {

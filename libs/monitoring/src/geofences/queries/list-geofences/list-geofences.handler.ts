@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { collectionName, READ_STORE, type ReadStore } from '../../../../../platform/src/index.js';
-import { GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, viewOfDoc, type GeofenceDoc, type GeofenceView } from '../../geofence-view.js';
+import { GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, viewOfDoc, type GeofenceDoc, type GeofenceView } from '../../public/geofence-view.js';
 
 export interface GeofencePage {
   items: GeofenceView[];

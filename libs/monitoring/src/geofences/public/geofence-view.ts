@@ -1,6 +1,6 @@
-import type { Doc, IndexSpec } from '../../../platform/src/index.js';
-import { coverShape } from './domain/cover.js';
-import { shapeOf, type GeofenceDefinition } from './domain/geofence.js';
+import type { Doc, IndexSpec } from '../../../../platform/src/index.js';
+import { coverShape } from '../domain/cover.js';
+import { shapeOf, type GeofenceDefinition } from '../domain/geofence.js';
 import type { CoverSummary } from './fence-index.js';
 
 /** The `geofences` read model (projections/geofences): one document per active fence; a deleted fence's document is removed. */

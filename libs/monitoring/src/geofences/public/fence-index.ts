@@ -1,8 +1,8 @@
 import { getResolution, h3IndexToSplitLong, latLngToCell } from 'h3-js';
-import { CellTable } from './cell-table.js';
-import { coverShape } from './domain/cover.js';
-import { shapeOf, type FenceType, type GeofenceDefinition } from './domain/geofence.js';
-import type { Shape } from './domain/geometry.js';
+import { CellTable } from '../cell-table.js';
+import { coverShape } from '../domain/cover.js';
+import { shapeOf, type FenceType, type GeofenceDefinition } from '../domain/geofence.js';
+import type { Shape } from '../domain/geometry.js';
 
 export interface FenceHit {
   fence_id: string;
