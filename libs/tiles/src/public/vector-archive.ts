@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { Feature, FeatureCollection } from 'geojson';
 import GeoJSONVT from 'geojson-vt';
 import vtpbf from 'vt-pbf';
-import { writePmtiles, type ArchiveTile } from './pmtiles-writer.js';
+import { writePmtiles, type ArchiveTile } from '../basemap/pmtiles-writer.js';
 
 /**
  * A vector basemap archive from GeoJSON layers (docs/adr/0027): geojson-vt
