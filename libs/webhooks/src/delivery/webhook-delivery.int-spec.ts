@@ -31,7 +31,7 @@ import { deliveryIdOf, DeliveryNotFoundError, deliveryStream } from '../domain/d
 import { webhookStream, WebhookNotConfiguredError } from '../domain/webhook.js';
 import { webhooksEventTypes } from '../event-types.js';
 import { NotificationCipher } from '../notifications/notification-cipher.js';
-import type { NotificationSource } from '../notifications/notification-source.js';
+import type { NotificationSource } from '../public/notification-source.js';
 import { NotificationSources } from '../notifications/notification-sources.js';
 import type { CustomerErasure, Notification, StoredNotification, WebhookEventType } from '../domain/notification.js';
 import type { HostResolver } from '../outbound/host-resolver.js';

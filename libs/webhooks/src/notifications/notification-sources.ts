@@ -1,6 +1,6 @@
 import type { ContextManifest } from '../../../platform/src/index.js';
 import { UNSOURCED_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/notification.js';
-import type { NotificationSource } from './notification-source.js';
+import type { NotificationSource } from '../public/notification-source.js';
 
 /** One declared source, resolved. */
 export interface ResolvedSource {

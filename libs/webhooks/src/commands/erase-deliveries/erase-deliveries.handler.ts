@@ -6,7 +6,7 @@ import { deliveryErasureDecider, deliveryErasureStream, type DeliveryErasureEven
 import { WebhookJobs } from '../../delivery/webhook-jobs.js';
 import { NotificationCipher } from '../../notifications/notification-cipher.js';
 import type { CustomerErasure } from '../../domain/notification.js';
-import { DELIVERIES_BY_LEGACY_CUSTOMER, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, type DeliveryDoc } from '../../read-models/webhook-deliveries.read-model.js';
+import { DELIVERIES_BY_LEGACY_CUSTOMER, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, type DeliveryDoc } from '../../public/webhook-deliveries.read-model.js';
 
 /** Records that a customer's deliveries of some types are erased; the webhook_deliveries projection forgets them. */
 export const eraseDeliveries = command<EraseDeliveries, DeliveryErasureState, DeliveryErasureEvent>({

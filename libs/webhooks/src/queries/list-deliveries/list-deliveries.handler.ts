@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, collectionName, READ_STORE, type Clock, type ReadStore } from '../../../../platform/src/index.js';
 import { NotificationCipher } from '../../notifications/notification-cipher.js';
-import { DELIVERIES_BY_ACCOUNT, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, deliveryView, type DeliveryDoc } from '../../read-models/webhook-deliveries.read-model.js';
+import { DELIVERIES_BY_ACCOUNT, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, deliveryView, type DeliveryDoc } from '../../public/webhook-deliveries.read-model.js';
 
 export interface DeliveriesPage {
   items: Array<ReturnType<typeof deliveryView>>;
