@@ -4,8 +4,8 @@ import { GetAdminAuditController } from './queries/get-admin-audit/get-admin-aud
 import { GetAdminAuditHandler } from './queries/get-admin-audit/get-admin-audit.handler.js';
 import { GetBankingAuditLogController } from './queries/get-banking-audit-log/get-banking-audit-log.controller.js';
 import { GetBankingAuditLogHandler } from './queries/get-banking-audit-log/get-banking-audit-log.handler.js';
-import { AccessRecorder, StoreAccessRecorder } from './recording/access-recorder.js';
-import { accessJournalDir, JournaledAccessRecorder } from './recording/journaled-access-recorder.js';
+import { AccessRecorder, StoreAccessRecorder } from './public/access-recorder.js';
+import { accessJournalDir, JournaledAccessRecorder } from './public/journaled-access-recorder.js';
 
 @Module({
   controllers: [GetAdminAuditController, GetBankingAuditLogController],

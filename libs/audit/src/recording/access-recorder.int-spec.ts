@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { EmbeddedEventStore, EventRegistry, type EventStore } from '../../../platform/src/index.js';
 import { verifyChain, type ApiAccessRecorded } from '../domain/access-events.js';
 import { auditEventTypes } from '../event-types.js';
-import { StoreAccessRecorder } from './access-recorder.js';
+import { StoreAccessRecorder } from '../public/access-recorder.js';
 import { accessEntry as entry } from './testing/access-entry.js';
 
 

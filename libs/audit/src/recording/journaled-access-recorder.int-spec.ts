@@ -8,7 +8,7 @@ import { DirectoryInUseError, EmbeddedEventStore, EventRegistry, type EventStore
 import { link, verifyChain, type ApiAccessRecorded } from '../domain/access-events.js';
 import { auditEventTypes } from '../event-types.js';
 import { AccessJournal } from './access-journal.js';
-import { JournaledAccessRecorder } from './journaled-access-recorder.js';
+import { JournaledAccessRecorder } from '../public/journaled-access-recorder.js';
 import { accessEntry as entry } from './testing/access-entry.js';
 
 

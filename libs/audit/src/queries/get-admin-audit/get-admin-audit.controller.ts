@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../../../platform/src/index.js';
-import type { AuditPage } from '../../read-models/access-log.read-model.js';
+import type { AuditPage } from '../../public/access-log.read-model.js';
 import { GetAdminAuditQuery } from './get-admin-audit.handler.js';
 import { GetAdminAuditRequest } from './get-admin-audit.request.js';
 

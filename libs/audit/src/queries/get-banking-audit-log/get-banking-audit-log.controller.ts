@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
-import type { AuditPage } from '../../read-models/access-log.read-model.js';
+import type { AuditPage } from '../../public/access-log.read-model.js';
 import { GetBankingAuditLogQuery } from './get-banking-audit-log.handler.js';
 import { GetBankingAuditLogRequest } from './get-banking-audit-log.request.js';
 

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '../../../../platform/src/index.js';
-import { findAccess, type AuditPage } from '../../read-models/access-log.read-model.js';
+import { findAccess, type AuditPage } from '../../public/access-log.read-model.js';
 
 export interface GetBankingAuditLog {
   account_id: string;

@@ -10,7 +10,7 @@
  */
 import { EmbeddedEventStore, EventRegistry } from '../../../../platform/src/index.js';
 import { auditEventTypes } from '../../event-types.js';
-import { JournaledAccessRecorder } from '../journaled-access-recorder.js';
+import { JournaledAccessRecorder } from '../../public/journaled-access-recorder.js';
 import { accessEntry } from './access-entry.js';
 
 const [storeDir, journalDir, stored, journaled, segmentBytes] = process.argv.slice(2);

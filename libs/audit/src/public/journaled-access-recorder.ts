@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BackendUnavailableError, DirectoryInUseError, StreamNotFoundError, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
 import { accessStream, type AccessEntry } from '../domain/access-events.js';
-import { AccessJournal, type JournalRecord } from './access-journal.js';
+import { AccessJournal, type JournalRecord } from '../recording/access-journal.js';
 import { AccessRecorder, StoreAccessRecorder } from './access-recorder.js';
 
 /** Entries committed to the journal in one write at most. */
