@@ -1,5 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
-import { CapAlertView } from './alerts/alert-view.js';
+import { CapAlertView } from './public/alert-view.js';
 import { recordAlerts } from './commands/record-alerts/record-alerts.handler.js';
 import { weatherEventTypes } from './event-types.js';
 import { GetAlertsQuery } from './queries/get-alerts/get-alerts.handler.js';

@@ -2,8 +2,8 @@ import { Global, Inject, Module, type OnApplicationBootstrap, type OnModuleDestr
 import { CommandBus } from '@nestjs/cqrs';
 import { CLOCK, CommandPipeline, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../platform/src/index.js';
 import { WEATHER_CONDITIONS } from '../../routing/src/index.js';
-import { AlertRecorder, migrateAlertLog, WeatherAlerts } from './alerts/alert-log.js';
-import { CapAlertView } from './alerts/alert-view.js';
+import { AlertRecorder, migrateAlertLog, WeatherAlerts } from './public/alert-log.js';
+import { CapAlertView } from './public/alert-view.js';
 import { recordAlerts, RecordAlertsCommand, RecordAlertsHandler } from './commands/record-alerts/record-alerts.handler.js';
 import { CapFeedPoller } from './feeds/cap-feed-poller.js';
 import { OpenMeteoProvider } from './forecast/open-meteo.provider.js';

@@ -5,7 +5,7 @@ import { capAlert } from '../__fixtures__/cap-fixtures.js';
 import { parseCap } from '../cap/parse-cap.js';
 import { CAP_ALERTS_STREAM } from '../domain/cap-alerts.js';
 import { alertStore, type AlertStore } from '../testing/alert-store.js';
-import { migrateAlertLog, WeatherAlerts } from './alert-log.js';
+import { migrateAlertLog, WeatherAlerts } from '../public/alert-log.js';
 
 const at = new Date('2026-11-23T13:00:00Z');
 const accra = { lat: 5.6037, lng: -0.187 };

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { CapError, type CapAlert } from './parse-cap.js';
-import { readCap } from './read-cap.js';
+import { readCap } from '../public/read-cap.js';
 import { CapSignatureError } from './verify-signature.js';
 
 type Reply = { id: number; alert: CapAlert } | { id: number; error: string; kind: 'signature' | 'cap' | 'other' };

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { CapError } from './parse-cap.js';
-import { readCap } from './read-cap.js';
+import { readCap } from '../public/read-cap.js';
 import { CapSignatureError } from './verify-signature.js';
 
 /** Worker thread entry (cap-reader.ts): reads one CAP document per message, so the api's event loop never parses, validates or canonicalizes. */

@@ -5,7 +5,7 @@ import { SignedXml } from 'xml-crypto';
 import { AlertBook, alertCovers, alertFeature } from '../alerts/alert-book.js';
 import { capAlert } from '../__fixtures__/cap-fixtures.js';
 import { CapError, parseCap } from './parse-cap.js';
-import { readCap } from './read-cap.js';
+import { readCap } from '../public/read-cap.js';
 import { parseCapDocument } from './cap-schema.js';
 import { CapSignatureError, verifyCapSignature } from './verify-signature.js';
 

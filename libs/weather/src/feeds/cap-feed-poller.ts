@@ -8,7 +8,7 @@ import { metricsRegistry } from '../../../platform/src/index.js';
 import { addressRefusal } from '../../../webhooks/src/index.js';
 import { CapError, MAX_CAP_BYTES } from '../cap/parse-cap.js';
 import { CapReader } from '../cap/cap-reader.js';
-import type { AlertRecorder } from '../alerts/alert-log.js';
+import type { AlertRecorder } from '../public/alert-log.js';
 
 /** One fetch (feed or alert) may take this long, body included. */
 export const FEED_TIMEOUT_MS = 10_000;

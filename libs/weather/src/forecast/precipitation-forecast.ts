@@ -1,6 +1,6 @@
 import { InvalidParamError } from '../../../platform/src/errors.js';
 import type { WeatherConditions } from '../../../routing/src/index.js';
-import type { WeatherAlerts } from '../alerts/alert-log.js';
+import type { WeatherAlerts } from '../public/alert-log.js';
 import { ForecastNotConfiguredError } from '../domain/errors.js';
 import type { PrecipitationProvider } from './precipitation-provider.port.js';
 

@@ -4,7 +4,7 @@ import { CommandPipeline, ReadModels, type Clock, type CommandResult, type Event
 import type { CapAlert } from '../cap/parse-cap.js';
 import { recordedMessages, type CapAlertEvent, type CapAlertsState, type RecordAlerts } from '../domain/cap-alerts.js';
 import { recordAlerts } from '../commands/record-alerts/record-alerts.handler.js';
-import { alertCovers, isWetAlert, type AlertBook, type BBox, type LngLat } from './alert-book.js';
+import { alertCovers, isWetAlert, type AlertBook, type BBox, type LngLat } from '../alerts/alert-book.js';
 
 /**
  * Where accepted CAP messages go: the record-alerts command (docs/adr/0026),

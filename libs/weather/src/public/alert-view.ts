@@ -2,7 +2,7 @@ import type { OnModuleDestroy } from '@nestjs/common';
 import { LogFollower, StreamNotFoundError, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type RecordedEvent } from '../../../platform/src/index.js';
 import type { CapAlert } from '../cap/parse-cap.js';
 import { CAP_ALERT_EVENT_TYPES, CAP_ALERTS_STREAM } from '../domain/cap-alerts.js';
-import { AlertBook } from './alert-book.js';
+import { AlertBook } from '../alerts/alert-book.js';
 
 /** How long a read waits for this view to reach what the alert stream held when the read began. */
 const CATCH_UP_MS = 2000;

@@ -1,5 +1,5 @@
 import { CapError, type CapAlert } from '../cap/parse-cap.js';
-import { readCap } from '../cap/read-cap.js';
+import { readCap } from './read-cap.js';
 import type { AlertRecorder } from './alert-log.js';
 
 export interface ImportOutcome {

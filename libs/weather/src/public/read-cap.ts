@@ -1,7 +1,7 @@
 import { XmlElement, XmlError } from 'libxml2-wasm';
-import { parseCapDocument, validateCapSchema } from './cap-schema.js';
-import { CAP_LISTS, CapError, capOf, checkCapText, type CapAlert } from './parse-cap.js';
-import { verifyCapSignature } from './verify-signature.js';
+import { parseCapDocument, validateCapSchema } from '../cap/cap-schema.js';
+import { CAP_LISTS, CapError, capOf, checkCapText, type CapAlert } from '../cap/parse-cap.js';
+import { verifyCapSignature } from '../cap/verify-signature.js';
 
 /**
  * One CAP document checked end to end (docs/adr/0026): size and no DTD,

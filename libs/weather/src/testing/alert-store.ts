@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventStore, EventRegistry, systemClock, type Clock } from '../../../platform/src/index.js';
-import { AlertRecorder } from '../alerts/alert-log.js';
-import { CapAlertView } from '../alerts/alert-view.js';
+import { AlertRecorder } from '../public/alert-log.js';
+import { CapAlertView } from '../public/alert-view.js';
 import { CAP_ALERTS_STREAM } from '../domain/cap-alerts.js';
 import { weatherEventTypes } from '../event-types.js';
 

@@ -2,8 +2,8 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { alertFeature } from '../../alerts/alert-book.js';
-import { WeatherAlerts } from '../../alerts/alert-log.js';
-import { CapAlertView } from '../../alerts/alert-view.js';
+import { WeatherAlerts } from '../../public/alert-log.js';
+import { CapAlertView } from '../../public/alert-view.js';
 import { parseBox } from '../../forecast/precipitation-forecast.js';
 
 export interface AlertCollection {
