@@ -7,8 +7,8 @@ import { parseClockTime, parseIsoDate } from './domain/clock-time.js';
 import { departureBoard } from './domain/departures.js';
 import type { TransitNetwork } from './domain/network.js';
 import { planTrip, type PlannedItinerary } from './domain/planner.js';
-import { importGtfs, type GtfsImportResult } from './feed/import-gtfs.js';
-import { TransitFeeds } from './transit-feeds.js';
+import { importGtfs, type GtfsImportResult } from './public/import-gtfs.js';
+import { TransitFeeds } from './public/transit-feeds.js';
 
 /**
  * The real Accra trotro feed (AccraMobility 2019: 554 headway-based trips),

@@ -2,11 +2,11 @@
 export * from './transit.module.js';
 export * from './manifest.js';
 export { transitEventTypes } from './event-types.js';
-export { TransitFeeds, liveTransitDatasets, type LoadedFeed } from './transit-feeds.js';
-export { importGtfs, transitDatasetName, DEFAULT_TRANSIT_DATASET, TRANSIT_DATASET_GROUP, type GtfsImportOptions, type GtfsImportResult } from './feed/import-gtfs.js';
-export { GtfsImportError, GtfsImportReport, type ImportProblem } from './feed/import-report.js';
+export { TransitFeeds, liveTransitDatasets, type LoadedFeed } from './public/transit-feeds.js';
+export { importGtfs, transitDatasetName, DEFAULT_TRANSIT_DATASET, TRANSIT_DATASET_GROUP, type GtfsImportOptions, type GtfsImportResult } from './public/import-gtfs.js';
+export { GtfsImportError, GtfsImportReport, type ImportProblem } from './public/import-report.js';
 export { TransitNetwork } from './domain/network.js';
-export { PlannerPool, type PlannerPoolOptions } from './planning/planner-pool.js';
+export { PlannerPool, type PlannerPoolOptions } from './public/planner-pool.js';
 export { TransitBusyError } from './domain/errors.js';
 export { planTrip, stopsNear, type Plan, type PlanRequest } from './domain/planner.js';
 export { raptor, type Journey } from './domain/raptor.js';

@@ -6,9 +6,9 @@ import { formatGtfsTime, parseClockTime, parseIsoDate } from './domain/clock-tim
 import { departureBoard } from './domain/departures.js';
 import type { TransitNetwork } from './domain/network.js';
 import { planTrip, type Plan, type PlannedItinerary } from './domain/planner.js';
-import { importGtfs } from './feed/import-gtfs.js';
+import { importGtfs } from './public/import-gtfs.js';
 import { SAMPLE_FEED, SAMPLE_STOPS, writeGtfsZip } from './testing/gtfs-feed.js';
-import { TransitFeeds } from './transit-feeds.js';
+import { TransitFeeds } from './public/transit-feeds.js';
 
 /**
  * The planner and the departures board on a generated feed with known answers

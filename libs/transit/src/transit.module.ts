@@ -5,8 +5,8 @@ import { GetDeparturesController } from './queries/get-departures/get-departures
 import { GetDeparturesHandler } from './queries/get-departures/get-departures.handler.js';
 import { PlanTransitTripController } from './queries/plan-transit-trip/plan-transit-trip.controller.js';
 import { PlanTransitTripHandler } from './queries/plan-transit-trip/plan-transit-trip.handler.js';
-import { PlannerPool } from './planning/planner-pool.js';
-import { TransitFeeds } from './transit-feeds.js';
+import { PlannerPool } from './public/planner-pool.js';
+import { TransitFeeds } from './public/transit-feeds.js';
 
 /** Public transit (interface.md: POST /v2/route/transit, GET /v2/transit/departures) from imported GTFS feeds (docs/adr/0019). */
 @Module({

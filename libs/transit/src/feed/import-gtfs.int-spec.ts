@@ -4,8 +4,8 @@ import path from 'node:path';
 import { ReferenceStore } from '../../../places/src/index.js';
 import type { FeedRecord, TripRecord } from '../domain/feed-records.js';
 import { SAMPLE_FEED, writeGtfsZip, type GtfsTables } from '../testing/gtfs-feed.js';
-import { importGtfs, type GtfsImportResult } from './import-gtfs.js';
-import { GtfsImportError, type GtfsImportReport } from './import-report.js';
+import { importGtfs, type GtfsImportResult } from '../public/import-gtfs.js';
+import { GtfsImportError, type GtfsImportReport } from '../public/import-report.js';
 
 /**
  * Messy feeds (issue #17, "Feeds"): each corrupt variant of the sample feed

@@ -6,11 +6,11 @@ import { ReferenceStore } from '../../../places/src/index.js';
 import { parseIsoDate } from '../domain/clock-time.js';
 import { TransitBusyError } from '../domain/errors.js';
 import { planTrip, type Plan, type PlanRequest } from '../domain/planner.js';
-import { importGtfs } from '../feed/import-gtfs.js';
+import { importGtfs } from '../public/import-gtfs.js';
 import { SAMPLE_FEED, SAMPLE_STOPS, writeGtfsZip } from '../testing/gtfs-feed.js';
-import { TransitFeeds, type LoadedFeed } from '../transit-feeds.js';
+import { TransitFeeds, type LoadedFeed } from '../public/transit-feeds.js';
 import { metricsRegistry } from '../../../platform/src/index.js';
-import { PlannerPool, transitPlans } from './planner-pool.js';
+import { PlannerPool, transitPlans } from '../public/planner-pool.js';
 
 /**
  * The pool's queue, failures and time-outs, with threads scripted to

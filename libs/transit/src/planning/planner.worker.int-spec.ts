@@ -6,11 +6,11 @@ import { ReferenceStore } from '../../../places/src/index.js';
 import { parseIsoDate } from '../domain/clock-time.js';
 import type { Point } from '../domain/geo.js';
 import { planTrip, type PlanRequest } from '../domain/planner.js';
-import { importGtfs } from '../feed/import-gtfs.js';
+import { importGtfs } from '../public/import-gtfs.js';
 import { planView } from '../queries/plan-transit-trip/itinerary-view.js';
 import { SAMPLE_FEED, SAMPLE_STOPS, writeGtfsZip } from '../testing/gtfs-feed.js';
-import { TransitFeeds, type LoadedFeed } from '../transit-feeds.js';
-import { PlannerPool } from './planner-pool.js';
+import { TransitFeeds, type LoadedFeed } from '../public/transit-feeds.js';
+import { PlannerPool } from '../public/planner-pool.js';
 
 /**
  * The real thread path: the compiled `planner.worker.js` (dist/, which the

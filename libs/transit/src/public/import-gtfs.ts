@@ -5,7 +5,7 @@ import { formatGtfsTime, parseGtfsDate, parseGtfsTime } from '../domain/clock-ti
 import type { FeedInfoRecord, FrequencyRecord, RouteRecord, ServiceRecord, StopRecord, TripRecord } from '../domain/feed-records.js';
 import { greatCircleM, isCoordinate } from '../../../platform/src/geo/geodesy.js';
 import { TransitNetwork } from '../domain/network.js';
-import { GtfsArchive, GtfsArchiveError, type CsvRow } from './gtfs-archive.js';
+import { GtfsArchive, GtfsArchiveError, type CsvRow } from '../feed/gtfs-archive.js';
 import { GtfsImportError, GtfsImportReport } from './import-report.js';
 
 /**

@@ -4,8 +4,8 @@ import type { DatasetVersion } from '../../../places/src/index.js';
 import { metricsRegistry } from '../../../platform/src/index.js';
 import { TransitBusyError } from '../domain/errors.js';
 import { planTrip, type Plan, type PlanRequest } from '../domain/planner.js';
-import type { LoadedFeed } from '../transit-feeds.js';
-import type { FromPlanner, ToPlanner } from './planner-messages.js';
+import type { LoadedFeed } from './transit-feeds.js';
+import type { FromPlanner, ToPlanner } from '../planning/planner-messages.js';
 
 /** Requests waiting for a free thread, per thread; one more is refused (503 TRANSIT_BUSY). */
 export const QUEUE_PER_THREAD = 50;
@@ -257,7 +257,7 @@ export class PlannerPool {
 
 /** The compiled entry beside this module; none when running the TypeScript sources. */
 function compiledEntry(): URL | null {
-  return import.meta.url.endsWith('.ts') ? null : new URL('./planner.worker.js', import.meta.url);
+  return import.meta.url.endsWith('.ts') ? null : new URL('../planning/planner.worker.js', import.meta.url);
 }
 
 function send(thread: Thread, message: ToPlanner): void {

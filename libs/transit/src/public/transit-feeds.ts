@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DATASET_NAME, PolledDataset, type DatasetVersion, type ReferenceStore } from '../../places/src/index.js';
-import type { Point } from './domain/geo.js';
-import type { TransitNetwork } from './domain/network.js';
-import { TransitNotLoadedError } from './domain/errors.js';
-import { compileNetwork } from './feed/compile-network.js';
-import { TRANSIT_DATASET_GROUP } from './feed/import-gtfs.js';
+import { DATASET_NAME, PolledDataset, type DatasetVersion, type ReferenceStore } from '../../../places/src/index.js';
+import type { Point } from '../domain/geo.js';
+import type { TransitNetwork } from '../domain/network.js';
+import { TransitNotLoadedError } from '../domain/errors.js';
+import { compileNetwork } from '../feed/compile-network.js';
+import { TRANSIT_DATASET_GROUP } from './import-gtfs.js';
 
 export interface LoadedFeed {
   dataset: string;

@@ -3,7 +3,7 @@ import { formatDay, formatGtfsTime, instantOf, localOf, parseClockTime, parseIso
 import { isCoordinate } from '../../../platform/src/geo/geodesy.js';
 import type { Point } from '../domain/geo.js';
 import { routeMode, routeName, type Route, type Stop, type TransitNetwork } from '../domain/network.js';
-import type { LoadedFeed } from '../transit-feeds.js';
+import type { LoadedFeed } from '../public/transit-feeds.js';
 
 /**
  * Shapes shared by the transit endpoints: the TransitStop object, routes,

@@ -3,7 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import type { DayNumber } from '../../domain/clock-time.js';
 import { departureBoard, type BoardLine } from '../../domain/departures.js';
-import { TransitFeeds, type LoadedFeed } from '../../transit-feeds.js';
+import { TransitFeeds, type LoadedFeed } from '../../public/transit-feeds.js';
 import { checkDateTime, datasetView, isoTime, localTime, requestedMoment, routeView, stopView } from '../transit-views.js';
 import { DEFAULT_DEPARTURES_RADIUS_M } from './get-departures.request.js';
 

@@ -3,7 +3,7 @@ import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import type { Point } from '../../domain/geo.js';
 import type { Plan, PlannedItinerary, PlannedLeg, TripRef } from '../../domain/planner.js';
 import { walkBetween } from '../../domain/walking.js';
-import type { LoadedFeed } from '../../transit-feeds.js';
+import type { LoadedFeed } from '../../public/transit-feeds.js';
 import { isoTime, localTime, routeView, stopView } from '../transit-views.js';
 
 /**

@@ -4,7 +4,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { MAX_ROUNDS } from '../../domain/raptor.js';
 import { MAX_ITINERARIES } from '../../domain/planner.js';
 import { ACCESS_RADIUS_M, MAX_DIRECT_WALK_M, TRANSFER_RADIUS_M, WALK_DETOUR_FACTOR, WALK_SPEED_MPS } from '../../domain/walking.js';
-import { PLAN_TIMEOUT_MS } from '../../planning/planner-pool.js';
+import { PLAN_TIMEOUT_MS } from '../../public/planner-pool.js';
 import { PlanTransitTripQuery, type TransitTrip } from './plan-transit-trip.handler.js';
 import { PlanTransitTripRequest } from './plan-transit-trip.request.js';
 

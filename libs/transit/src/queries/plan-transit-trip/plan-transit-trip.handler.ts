@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
-import { PlannerPool } from '../../planning/planner-pool.js';
-import { TransitFeeds } from '../../transit-feeds.js';
+import { PlannerPool } from '../../public/planner-pool.js';
+import { TransitFeeds } from '../../public/transit-feeds.js';
 import { checkDateTime, datasetView, pointOf, requestedMoment } from '../transit-views.js';
 import { planView } from './itinerary-view.js';
 
