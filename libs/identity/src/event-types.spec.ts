@@ -5,7 +5,7 @@ import { DELIVERY_EVENT_TYPES, evolveDelivery, initialDeliveryState, type Delive
 import { evolveSigningKeys, initialSigningKeysState, SIGNING_KEY_EVENT_TYPES, type SigningKeyEvent } from './domain/signing-keys.js';
 import { evolveVerification, initialVerificationState, VERIFICATION_EVENT_TYPES, type VerificationEvent } from './domain/verification.js';
 import { identityEventTypes } from './event-types.js';
-import { signalUpdates } from './fraud/identity-signals.read-model.js';
+import { signalUpdates } from './public/identity-signals.read-model.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */
 const stored = readStoredEvents(new URL('./__fixtures__/identity-events.v1.json', import.meta.url));

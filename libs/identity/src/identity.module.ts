@@ -33,8 +33,8 @@ import { IdentityHashing } from './hashing/identity-hashing.js';
 import { IdentityNotifications } from './notifications/identity-notifications.js';
 import { GetJwksController } from './queries/get-jwks/get-jwks.controller.js';
 import { GetJwksHandler } from './queries/get-jwks/get-jwks.handler.js';
-import { CertificateSigner } from './signing/certificate-signer.js';
-import { SigningKeyRing } from './signing/signing-key-ring.js';
+import { CertificateSigner } from './public/certificate-signer.js';
+import { SigningKeyRing } from './public/signing-key-ring.js';
 import { SigningKeysBootstrap } from './signing/signing-keys-bootstrap.js';
 
 /**

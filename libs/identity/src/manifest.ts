@@ -5,10 +5,10 @@ import { rotateSigningKeys } from './commands/rotate-signing-keys/rotate-signing
 import { verifyKyc } from './commands/verify-kyc/verify-kyc.handler.js';
 import { verifyProximity } from './commands/verify-proximity/verify-proximity.handler.js';
 import { identityEventTypes } from './event-types.js';
-import { IDENTITY_SIGNALS_READ_MODEL } from './fraud/identity-signals.read-model.js';
+import { IDENTITY_SIGNALS_READ_MODEL } from './public/identity-signals.read-model.js';
 import { IdentityNotifications } from './notifications/identity-notifications.js';
 import { GetJwksQuery } from './queries/get-jwks/get-jwks.handler.js';
-import { SigningKeyRing } from './signing/signing-key-ring.js';
+import { SigningKeyRing } from './public/signing-key-ring.js';
 
 /** What the identity context brings to a process (checked at start-up). */
 export const identityManifest: ContextManifest = {

@@ -1,6 +1,6 @@
 import { collectionName, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
 import type { FraudSignals } from './fraud-signals.port.js';
-import { IDENTITY_SIGNAL_INDEXES, IDENTITY_SIGNALS_READ_MODEL, linkDocId, linkedCustomersOf, observationsDocId, observationsOf, type IdentitySignalDoc } from './identity-signals.read-model.js';
+import { IDENTITY_SIGNAL_INDEXES, IDENTITY_SIGNALS_READ_MODEL, linkDocId, linkedCustomersOf, observationsDocId, observationsOf, type IdentitySignalDoc } from '../public/identity-signals.read-model.js';
 
 /** The fraud signals as the `identity_signals` read model holds them (document reads by id, no scans). */
 export class ReadModelFraudSignals implements FraudSignals {

@@ -4,7 +4,7 @@ import { LogFollower, type EventRegistry, type EventStore, type FollowedView, ty
 import { SigningKeyUnavailableError } from '../domain/errors.js';
 import { SIGNING_ALGORITHM } from '../domain/certificates.js';
 import { evolveSigningKeys, initialSigningKeysState, SIGNING_KEY_EVENT_TYPES, SIGNING_KEYS_STREAM, type PublicJwk, type SigningKeyEvent, type SigningKeysState } from '../domain/signing-keys.js';
-import { openPrivateKey } from './signing-key-material.js';
+import { openPrivateKey } from '../signing/signing-key-material.js';
 
 /** A key as GET /v2/.well-known/jwks.json serves it (RFC 7517, RFC 8037). */
 export interface ServedJwk extends PublicJwk {

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { EnsureSigningKeyCommand } from '../commands/ensure-signing-key/ensure-signing-key.handler.js';
-import { SigningKeyRing } from './signing-key-ring.js';
+import { SigningKeyRing } from '../public/signing-key-ring.js';
 
 /** Before the first request: the key ring has read the log, and a signing key exists (generated on first start). */
 @Injectable()

@@ -8,7 +8,7 @@ import { fixTime } from '../../domain/identifiers.js';
 import { UNKNOWN_ACCURACY_M } from '../../domain/kyc.js';
 import { assessProximity, devicePointProvenance } from '../../domain/proximity.js';
 import { IdentityHashing } from '../../hashing/identity-hashing.js';
-import { CertificateSigner } from '../../signing/certificate-signer.js';
+import { CertificateSigner } from '../../public/certificate-signer.js';
 
 export type ConfirmDeliveryInput = ConfirmDelivery & {
   receipt_id: string;

@@ -1,7 +1,7 @@
 import { CommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler, SecretBox } from '../../../../platform/src/index.js';
 import { needsCandidate, SIGNING_KEYS_STREAM, signingKeysDecider, type SigningKeyCommand, type SigningKeyEvent, type SigningKeysState } from '../../domain/signing-keys.js';
-import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+import { SigningKeyRing } from '../../public/signing-key-ring.js';
 import { newSigningKey } from '../../signing/signing-key-material.js';
 
 /**

@@ -13,8 +13,8 @@ import {
   SecretBox,
   type EventStore,
 } from '../../../../platform/src/index.js';
-import { CertificateSigner } from '../../signing/certificate-signer.js';
-import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+import { CertificateSigner } from '../../public/certificate-signer.js';
+import { SigningKeyRing } from '../../public/signing-key-ring.js';
 import { SIGNING_KEYS_STREAM } from '../../domain/signing-keys.js';
 import { identityEventTypes } from '../../event-types.js';
 import { rotateSigningKeys, rotateSigningKeysFromCli } from '../rotate-signing-keys/rotate-signing-keys.handler.js';

@@ -2,7 +2,7 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { command, CommandPipeline, PipelineCommand, PipelineHandler, ReadModels, SecretBox, type Clock, type EventRegistry, type EventStore } from '../../../../platform/src/index.js';
 import { SIGNING_KEYS_STREAM, signingKeysDecider, type SigningKeyCommand, type SigningKeyEvent, type SigningKeysState } from '../../domain/signing-keys.js';
 import { newSigningKey } from '../../signing/signing-key-material.js';
-import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+import { SigningKeyRing } from '../../public/signing-key-ring.js';
 
 /**
  * POST /v2/admin/signing-keys/rotate and `npm run ops -- signing-keys:rotate`:

@@ -8,7 +8,7 @@ import { devicePointProvenance } from '../../domain/proximity.js';
 import { verificationDecider, verificationStream, type AddressVerified, type VerificationCommand, type VerificationEvent, type VerificationState } from '../../domain/verification.js';
 import { LOCATION_EVIDENCE, type LocationEvidence } from '../../evidence/location-evidence.port.js';
 import { FRAUD_SIGNALS, type FraudSignals } from '../../fraud/fraud-signals.port.js';
-import { IDENTITY_SIGNALS_READ_MODEL } from '../../fraud/identity-signals.read-model.js';
+import { IDENTITY_SIGNALS_READ_MODEL } from '../../public/identity-signals.read-model.js';
 import { runFraudChecks } from '../../fraud/run-fraud-checks.js';
 import { identifierHashes } from '../../hashing/identifier-hashes.js';
 import { IdentityHashing } from '../../hashing/identity-hashing.js';

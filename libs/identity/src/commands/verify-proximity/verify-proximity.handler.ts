@@ -7,11 +7,11 @@ import { fixTime } from '../../domain/identifiers.js';
 import { assessProximity, devicePointProvenance, type DevicePosition } from '../../domain/proximity.js';
 import { verificationDecider, verificationStream, type ProximityVerified, type VerificationCommand, type VerificationEvent, type VerificationState } from '../../domain/verification.js';
 import { FRAUD_SIGNALS, type FraudSignals } from '../../fraud/fraud-signals.port.js';
-import { IDENTITY_SIGNALS_READ_MODEL } from '../../fraud/identity-signals.read-model.js';
+import { IDENTITY_SIGNALS_READ_MODEL } from '../../public/identity-signals.read-model.js';
 import { runFraudChecks } from '../../fraud/run-fraud-checks.js';
 import { identifierHashes } from '../../hashing/identifier-hashes.js';
 import { IdentityHashing } from '../../hashing/identity-hashing.js';
-import { CertificateSigner } from '../../signing/certificate-signer.js';
+import { CertificateSigner } from '../../public/certificate-signer.js';
 
 export type VerifyProximity = Extract<VerificationCommand, { type: 'RecordProximityVerification' }> & {
   account_id: string;

@@ -1,5 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { SigningKeyRing } from '../../signing/signing-key-ring.js';
+import { SigningKeyRing } from '../../public/signing-key-ring.js';
 
 /** GET /v2/.well-known/jwks.json. */
 export class GetJwksQuery extends Query<ReturnType<SigningKeyRing['jwks']>> {}
