@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type EventStore } from '../../platform/src/index.js';
-import { KeyDirectory } from './authentication/key-directory.js';
+import { KeyDirectory } from './public/key-directory.js';
 import { ChangeTierController } from './commands/change-tier/change-tier.controller.js';
 import { ChangeTierHandler } from './commands/change-tier/change-tier.handler.js';
 import { IssueKeyHandler } from './commands/issue-key/issue-key.handler.js';

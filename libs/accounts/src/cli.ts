@@ -1,6 +1,6 @@
 import { CommandPipeline, ReadModels, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
 import { accountView } from './account.view.js';
-import { KeyDirectory } from './authentication/key-directory.js';
+import { KeyDirectory } from './public/key-directory.js';
 import { changeTier } from './commands/change-tier/change-tier.handler.js';
 import { issueLegacyKey } from './commands/issue-legacy-key/issue-legacy-key.handler.js';
 import { replaceIpAllowlist } from './commands/replace-ip-allowlist/replace-ip-allowlist.handler.js';

@@ -1,4 +1,4 @@
-import type { KeyRecord } from './authentication/key-directory.js';
+import type { KeyRecord } from './public/key-directory.js';
 import { dailyLimitOf } from './quota.js';
 
 /** interface.md, "API key record (returned by signup)"; also answers rotation. */

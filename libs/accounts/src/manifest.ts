@@ -1,6 +1,6 @@
 import type { ContextManifest } from '../../platform/src/index.js';
 import { accountsAsOf } from './as-of.js';
-import { KeyDirectory } from './authentication/key-directory.js';
+import { KeyDirectory } from './public/key-directory.js';
 import { changeTier } from './commands/change-tier/change-tier.handler.js';
 import { issueKey } from './commands/issue-key/issue-key.handler.js';
 import { rehashPassword } from './commands/log-in/log-in.handler.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AccountKeyRequiredError } from '../domain/errors.js';
-import type { KeyRecord } from './key-directory.js';
+import type { KeyRecord } from '../public/key-directory.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

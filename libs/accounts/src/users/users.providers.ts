@@ -1,9 +1,9 @@
 import type { Provider } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type Clock, type Config, type EventStore } from '../../../platform/src/index.js';
-import { KeyDirectory } from '../authentication/key-directory.js';
+import { KeyDirectory } from '../public/key-directory.js';
 import { GoogleIdTokenVerifier, PasswordHasher } from '../credentials/index.js';
-import { BackgroundTasks } from './background-tasks.js';
+import { BackgroundTasks } from '../public/background-tasks.js';
 import { PersonalTokens } from './personal-tokens.js';
 import { SignInDirectory } from './sign-in-directory.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type CommandBus } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
-import type { KeyDirectory, KeyRecord } from '../../authentication/key-directory.js';
+import type { KeyDirectory, KeyRecord } from '../../public/key-directory.js';
 import { generateApiKey, hashKey, keyPrefix } from '../../credentials/index.js';
 import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyIssued, type ApiKeyState, type IssueApiKey } from '../../domain/api-key.js';
 

@@ -1,6 +1,6 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandPipeline } from '../../../../platform/src/index.js';
-import { KeyDirectory, type KeyRecord } from '../../authentication/key-directory.js';
+import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import type { Tier } from '../../domain/api-key.js';
 import { issueKey, issueNewKey, issueThrough, type KeyIssuer } from '../issue-key/issue-key.handler.js';
 

@@ -1,10 +1,10 @@
 import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, MAIL_QUEUE, PipelineCommand, PipelineHandler, type MailQueue } from '../../../../platform/src/index.js';
-import { KeyDirectory } from '../../authentication/key-directory.js';
+import { KeyDirectory } from '../../public/key-directory.js';
 import { generateResetToken, hashResetToken } from '../../credentials/index.js';
 import { RESET_TOKEN_TTL_MS, userDecider, userStream, type RequestPasswordReset, type UserEvent, type UserState } from '../../domain/user.js';
-import { BackgroundTasks } from '../../users/background-tasks.js';
+import { BackgroundTasks } from '../../public/background-tasks.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
 
 /** Mints a reset token for a user with a password, at most 3 unexpired at a time (the decider says when). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { KeyDirectory, type KeyRecord } from '../../authentication/key-directory.js';
+import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import { issueNewKey, issueThrough } from '../issue-key/issue-key.handler.js';
 import { RevokeKeyCommand } from '../revoke-key/revoke-key.handler.js';
 

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CONFIG, PipelineCommand, PipelineHandler, type Config } from '../../../../platform/src/index.js';
-import type { KeyRecord } from '../../authentication/key-directory.js';
+import type { KeyRecord } from '../../public/key-directory.js';
 import { assertAcceptablePassword, PasswordHasher } from '../../credentials/index.js';
 import { AccountKeyRequiredError } from '../../domain/errors.js';
 import { userDecider, userIdForAccount, userStream, type SetPassword, type UserEvent, type UserState } from '../../domain/user.js';

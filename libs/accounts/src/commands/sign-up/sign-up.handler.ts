@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, MAIL_QUEUE, PipelineCommand, PipelineHandler, type MailQueue } from '../../../../platform/src/index.js';
-import { KeyDirectory } from '../../authentication/key-directory.js';
+import { KeyDirectory } from '../../public/key-directory.js';
 import { accountDecider, accountStream, type AccountEvent, type AccountState, type OpenAccount } from '../../domain/account.js';
 import { keyRecordView } from '../../key-record.view.js';
 import { dailyLimitOf } from '../../quota.js';

@@ -1,5 +1,5 @@
 import { Query, QueryBus, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { KeyDirectory, type KeyRecord } from '../../authentication/key-directory.js';
+import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import type { Tier } from '../../domain/api-key.js';
 import { dailyLimitOf } from '../../quota.js';
 import { GetUsageQuery, type Usage } from '../get-usage/get-usage.handler.js';

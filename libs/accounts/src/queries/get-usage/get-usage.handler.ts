@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, RATE_LIMITER, type Clock, type RateLimiter } from '../../../../platform/src/index.js';
-import { KeyDirectory, type KeyRecord } from '../../authentication/key-directory.js';
+import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import type { Tier } from '../../domain/api-key.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../../quota.js';
 

@@ -29,7 +29,7 @@ import {
 import { IpAllowlist } from '../domain/ip-allowlist.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 import { KeyDirectory, type KeyRecord } from './key-directory.js';
-import { KeyReader, type PresentedKey } from './presented-key.js';
+import { KeyReader, type PresentedKey } from '../authentication/presented-key.js';
 
 interface RouteAccess {
   level: AccessLevel;

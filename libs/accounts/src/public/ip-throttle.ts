@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { failure, rateLimitHeaders, type Clock, type Config, type RateLimiter, type RateLimitRule, type RequestGate, type ResponseListener } from '../../../platform/src/index.js';
-import type { KeyDirectory, KeyRecord } from '../authentication/key-directory.js';
+import type { KeyDirectory, KeyRecord } from './key-directory.js';
 import { KeyReader } from '../authentication/presented-key.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 
