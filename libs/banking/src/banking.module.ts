@@ -23,8 +23,8 @@ import { ScheduleReverificationController } from './commands/schedule-reverifica
 import { RecordReverificationScheduleHandler } from './commands/schedule-reverification/schedule-reverification.handler.js';
 import { ScheduleReverificationProcess } from './commands/schedule-reverification/schedule-reverification.process.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';
-import { BorrowerSightings } from './positions/borrower-sightings.view.js';
-import { CollectionsConsents } from './positions/collections-consents.view.js';
+import { BorrowerSightings } from './public/borrower-sightings.view.js';
+import { CollectionsConsents } from './public/collections-consents.view.js';
 import { GetScheduleController } from './queries/get-schedule/get-schedule.controller.js';
 import { GetScheduleHandler } from './queries/get-schedule/get-schedule.handler.js';
 import { ListSchedulesController } from './queries/list-schedules/list-schedules.controller.js';
@@ -36,8 +36,8 @@ import { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.ha
 import { RetailDensityController } from './queries/retail-density/retail-density.controller.js';
 import { RecordRunModule } from './reverification/record-run.module.js';
 import { RetailDensityHandler } from './queries/retail-density/retail-density.handler.js';
-import { CollectionLoans } from './read-models/collection-loans.read-model.js';
-import { ReverificationSchedules } from './read-models/reverification-schedules.read-model.js';
+import { CollectionLoans } from './public/collection-loans.read-model.js';
+import { ReverificationSchedules } from './public/reverification-schedules.read-model.js';
 import { ALERT_AREAS, noAlertAreas } from './risk/alert-areas.port.js';
 
 /** The `reverification.completed` source, for every process that runs the webhook fan-out (the worker's too). */

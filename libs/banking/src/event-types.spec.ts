@@ -3,8 +3,8 @@ import { readStoredEvents, upcastStoredEvents } from '../../../test/support/stor
 import { evolveLoan, initialLoanState, LOAN_EVENT_TYPES, type LoanEvent } from './domain/loan.js';
 import { evolveSchedule, initialScheduleState, SCHEDULE_EVENT_TYPES, type ScheduleEvent } from './domain/schedule.js';
 import { bankingEventTypes } from './event-types.js';
-import { evolveLoanDoc, type CollectionLoanDoc } from './read-models/collection-loans.read-model.js';
-import { evolveScheduleDoc, type ScheduleDoc } from './read-models/reverification-schedules.read-model.js';
+import { evolveLoanDoc, type CollectionLoanDoc } from './public/collection-loans.read-model.js';
+import { evolveScheduleDoc, type ScheduleDoc } from './public/reverification-schedules.read-model.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */
 const stored = readStoredEvents(new URL('./__fixtures__/banking-events.v1.json', import.meta.url));

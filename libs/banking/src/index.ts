@@ -4,18 +4,15 @@ export * from './domain/schedule.js';
 export * from './domain/risk.js';
 export * from './domain/errors.js';
 export * from './event-types.js';
-export * from './read-models/collection-loans.read-model.js';
-export * from './read-models/reverification-schedules.read-model.js';
+export * from './public/collection-loans.read-model.js';
+export * from './public/reverification-schedules.read-model.js';
 export { ALERT_AREAS, noAlertAreas, type AlertAreas } from './risk/alert-areas.port.js';
-export { assessPortfolio, CONCENTRATION_RESOLUTION, type BookLoan, type BorrowerObservation } from './risk/assess-portfolio.js';
-export { BankingNotifications, reverificationCompletedPayload } from './notifications/banking-notifications.js';
-export { ReverificationRunner } from './reverification/reverification-runner.js';
-export { REVERIFICATION_QUEUE, runVerificationId, type ReverificationJob } from './reverification/reverification-jobs.js';
+export { assessPortfolio, CONCENTRATION_RESOLUTION, type BookLoan, type BorrowerObservation } from './public/assess-portfolio.js';
 export { BankingModule, BankingNotificationsModule } from './banking.module.js';
 export { bankingManifest } from './manifest.js';
 // For the benchmark, which runs the portfolio-risk query without HTTP.
 export { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
-export { CollectionsConsents } from './positions/collections-consents.view.js';
-export { BorrowerSightings } from './positions/borrower-sightings.view.js';
+export { CollectionsConsents } from './public/collections-consents.view.js';
+export { BorrowerSightings } from './public/borrower-sightings.view.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { bankingContext } from './context.js';

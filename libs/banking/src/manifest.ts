@@ -5,10 +5,10 @@ import { registerLoan, registerLoanInBulk } from './commands/register-loan/regis
 import { scheduleReverification } from './commands/schedule-reverification/schedule-reverification.handler.js';
 import { bankingEventTypes } from './event-types.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';
-import { BorrowerSightings } from './positions/borrower-sightings.view.js';
-import { CollectionsConsents } from './positions/collections-consents.view.js';
-import { COLLECTION_LOANS_READ_MODEL } from './read-models/collection-loans.read-model.js';
-import { REVERIFICATION_SCHEDULES_READ_MODEL } from './read-models/reverification-schedules.read-model.js';
+import { BorrowerSightings } from './public/borrower-sightings.view.js';
+import { CollectionsConsents } from './public/collections-consents.view.js';
+import { COLLECTION_LOANS_READ_MODEL } from './public/collection-loans.read-model.js';
+import { REVERIFICATION_SCHEDULES_READ_MODEL } from './public/reverification-schedules.read-model.js';
 import { recordReverificationRun } from './reverification/record-run.handler.js';
 import { REVERIFICATION_QUEUE } from './reverification/reverification-jobs.js';
 import { GetScheduleQuery } from './queries/get-schedule/get-schedule.handler.js';

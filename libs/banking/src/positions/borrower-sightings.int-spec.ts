@@ -5,7 +5,7 @@ import { monitoringEventTypes, type LocationEvent } from '../../../monitoring/sr
 import { MonitoringCustomerLocations, type LocationOpener } from '../../../monitoring/src/testing/location-streams.js';
 import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry } from '../../../platform/src/index.js';
 import { bankingEventTypes } from '../event-types.js';
-import { BorrowerSightings } from './borrower-sightings.view.js';
+import { BorrowerSightings } from '../public/borrower-sightings.view.js';
 
 /** Location events stored in the clear stand in for sealed ones: `open` answers them as they are (the sealing has its own tests). */
 const clearSealing: LocationOpener = { open: async (event) => ({ type: event.type, data: event.data }) as unknown as LocationEvent };

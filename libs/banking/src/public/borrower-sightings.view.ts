@@ -2,8 +2,8 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { CustomerLocations } from '../../../monitoring/src/index.js';
 import { collectionName, forEachDocument, LogFollower, type EventRegistry, type EventStore, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { CollectionLoanRegistered } from '../domain/loan.js';
-import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, type CollectionLoanDoc } from '../read-models/collection-loans.read-model.js';
-import type { BorrowerSighting } from './borrower-positions.js';
+import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, type CollectionLoanDoc } from './collection-loans.read-model.js';
+import type { BorrowerSighting } from '../positions/borrower-positions.js';
 
 /** The loan streams this view follows beside monitoring's change feed. */
 const LOAN_STREAMS = { streamPrefixes: ['collection_loan-'], handles: ['CollectionLoanRegistered'] };

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CLOCK, JOB_QUEUE, JsonLogger, type Clock, type JobQueue, type Worker } from '../../../platform/src/index.js';
-import { ReverificationSchedules } from '../read-models/reverification-schedules.read-model.js';
+import { ReverificationSchedules } from '../public/reverification-schedules.read-model.js';
 import { enqueueRun, REVERIFICATION_QUEUE, type ReverificationJob } from './reverification-jobs.js';
 import { ReverificationRunner } from './reverification-runner.js';
 

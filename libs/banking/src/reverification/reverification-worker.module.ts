@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CLOCK, CommandPipeline, EVENT_STORE, JOB_QUEUE, JsonLogger, READ_STORE, type Clock, type EventStore, type JobQueue, type ReadStore } from '../../../platform/src/index.js';
 import { BankingNotificationsModule } from '../banking.module.js';
-import { ReverificationSchedules } from '../read-models/reverification-schedules.read-model.js';
+import { ReverificationSchedules } from '../public/reverification-schedules.read-model.js';
 import { ReverificationLifecycle } from './reverification-lifecycle.js';
 import { RecordRunModule } from './record-run.module.js';
 import { ReverificationRunner } from './reverification-runner.js';

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
 import { ScheduleNotFoundError } from '../../domain/errors.js';
 import { parseScheduleId } from '../../domain/schedule.js';
-import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
+import { scheduleView } from '../../public/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
 import { publicSchedule, SCHEDULE_ANSWER } from '../schedule-reverification/schedule-reverification.controller.js';
 import { CancelScheduleCommand } from './cancel-schedule.handler.js';

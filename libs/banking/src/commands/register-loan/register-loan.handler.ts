@@ -1,7 +1,7 @@
 import { CommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { loanDecider, loanStream, type LoanEvent, type LoanState, type RegisterLoan } from '../../domain/loan.js';
-import { COLLECTION_LOANS_READ_MODEL } from '../../read-models/collection-loans.read-model.js';
+import { COLLECTION_LOANS_READ_MODEL } from '../../public/collection-loans.read-model.js';
 
 /** POST /v2/collections/register: the loan's terms on its own stream; the same terms again record nothing. */
 export const registerLoan = command<RegisterLoan, LoanState, LoanEvent>({

@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
+import { scheduleView } from '../../public/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
 import { ScheduleReverificationCommand } from './schedule-reverification.process.js';
 import { ScheduleReverificationRequest } from './schedule-reverification.request.js';

@@ -1,7 +1,7 @@
 import { CommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../../domain/schedule.js';
-import { REVERIFICATION_SCHEDULES_READ_MODEL } from '../../read-models/reverification-schedules.read-model.js';
+import { REVERIFICATION_SCHEDULES_READ_MODEL } from '../../public/reverification-schedules.read-model.js';
 
 type CreateSchedule = Extract<ScheduleCommand, { type: 'CreateSchedule' }>;
 

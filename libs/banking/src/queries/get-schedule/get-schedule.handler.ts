@@ -3,7 +3,7 @@ import { CommandPipeline } from '../../../../platform/src/index.js';
 import { publicSchedule } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
 import { ScheduleNotFoundError } from '../../domain/errors.js';
 import { scheduleDecider, scheduleStream } from '../../domain/schedule.js';
-import { scheduleView } from '../../read-models/reverification-schedules.read-model.js';
+import { scheduleView } from '../../public/reverification-schedules.read-model.js';
 
 /** GET /v2/verify/schedule/{id}. */
 export class GetScheduleQuery extends Query<ReturnType<typeof publicSchedule>> {

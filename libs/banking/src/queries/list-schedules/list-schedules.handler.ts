@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { publicSchedule } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
-import { ReverificationSchedules } from '../../read-models/reverification-schedules.read-model.js';
+import { ReverificationSchedules } from '../../public/reverification-schedules.read-model.js';
 
 export interface SchedulePage {
   items: Array<ReturnType<typeof publicSchedule>>;

@@ -3,11 +3,11 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
-import { BorrowerSightings } from '../../positions/borrower-sightings.view.js';
-import { CollectionsConsents } from '../../positions/collections-consents.view.js';
-import { CollectionLoans, type CollectionLoanDoc } from '../../read-models/collection-loans.read-model.js';
+import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
+import { CollectionsConsents } from '../../public/collections-consents.view.js';
+import { CollectionLoans, type CollectionLoanDoc } from '../../public/collection-loans.read-model.js';
 import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
-import { assessPortfolio, type BorrowerObservation } from '../../risk/assess-portfolio.js';
+import { assessPortfolio, type BorrowerObservation } from '../../public/assess-portfolio.js';
 
 /** Sightings read between two yields to the event loop: each is a read-store get and one AES-GCM open (~20 µs). */
 const SLICE = 1000;
