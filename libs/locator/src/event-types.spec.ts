@@ -3,8 +3,8 @@ import { readStoredEvents, upcastStoredEvents } from '../../../test/support/stor
 import { evolvePosition, initialPositionState, ERASURE_EVENT_TYPES, POSITION_EVENT_TYPES, erasureDecider, type LocatorPositionsErased, type PositionEvent } from './domain/position.js';
 import { evolveShare, initialShareState, SHARE_EVENT_TYPES, type ShareEvent } from './domain/share.js';
 import { locatorEventTypes } from './event-types.js';
-import { evolveShareDoc, type LocatorShareDoc } from './shares.read-model.js';
-import { PositionSealing } from './position-sealing.js';
+import { evolveShareDoc, type LocatorShareDoc } from './public/shares.read-model.js';
+import { PositionSealing } from './public/position-sealing.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */
 const stored = readStoredEvents(new URL('./__fixtures__/locator-events.v1.json', import.meta.url));

@@ -4,8 +4,8 @@ export * from './domain/position.js';
 export * from './domain/errors.js';
 export { normaliseShareCode, formatShareCode, CROCKFORD_ALPHABET, SHARE_CODE_BITS } from './domain/share-code.js';
 export * from './event-types.js';
-export * from './shares.read-model.js';
-export { PositionSealing, type SealedCheckIn } from './position-sealing.js';
+export * from './public/shares.read-model.js';
+export { PositionSealing, type SealedCheckIn } from './public/position-sealing.js';
 // The check-in declaration, for benchmarks that run it without HTTP.
 export { checkIn } from './commands/check-in/check-in.handler.js';
 export * from './locator.module.js';

@@ -15,7 +15,7 @@ import { RedeemShareCodeController } from './commands/redeem-share-code/redeem-s
 import { RedeemShareCodeHandler } from './commands/redeem-share-code/redeem-share-code.handler.js';
 import { RevokePairingController } from './commands/revoke-pairing/revoke-pairing.controller.js';
 import { RevokePairingHandler } from './commands/revoke-pairing/revoke-pairing.handler.js';
-import { PositionSealing } from './position-sealing.js';
+import { PositionSealing } from './public/position-sealing.js';
 import { GetLocationController } from './queries/get-location/get-location.controller.js';
 import { GetLocationHandler } from './queries/get-location/get-location.handler.js';
 import { ListViewersController } from './queries/list-viewers/list-viewers.controller.js';
@@ -23,7 +23,7 @@ import { ListViewersHandler } from './queries/list-viewers/list-viewers.handler.
 import { ListWatchingController } from './queries/list-watching/list-watching.controller.js';
 import { ListWatchingHandler } from './queries/list-watching/list-watching.handler.js';
 import { ShareCodes } from './share-codes.js';
-import { ShareDirectory } from './shares.read-model.js';
+import { ShareDirectory } from './public/shares.read-model.js';
 
 /**
  * The partner locator (interface.md, "Partner locator"): share codes,

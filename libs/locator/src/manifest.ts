@@ -9,7 +9,7 @@ import { locatorEventTypes } from './event-types.js';
 import { GetLocationQuery } from './queries/get-location/get-location.handler.js';
 import { ListViewersQuery } from './queries/list-viewers/list-viewers.handler.js';
 import { ListWatchingQuery } from './queries/list-watching/list-watching.handler.js';
-import { LOCATOR_SHARES_READ_MODEL } from './shares.read-model.js';
+import { LOCATOR_SHARES_READ_MODEL } from './public/shares.read-model.js';
 
 /** What the partner locator brings to a process (checked at start-up). */
 export const locatorManifest: ContextManifest = {

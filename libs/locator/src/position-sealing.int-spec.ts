@@ -6,7 +6,7 @@ import { CommandPipeline, EmbeddedDataKeyVault, EmbeddedEventStore, EventRegistr
 import { checkIn } from './commands/check-in/check-in.handler.js';
 import { positionDecider, positionStream, type CheckIn } from './domain/position.js';
 import { locatorEventTypes } from './event-types.js';
-import { PositionSealing } from './position-sealing.js';
+import { PositionSealing } from './public/position-sealing.js';
 
 /** The check-in codec against the embedded event store and data-key vault, through the real pipeline. */
 describe('position sealing (embedded store and vault)', () => {

@@ -9,8 +9,8 @@ import {
   type NewEvent,
   type RecordedEvent,
   type StreamCodec,
-} from '../../platform/src/index.js';
-import { evolvePosition, initialPositionState, type PositionEvent, type PositionState } from './domain/position.js';
+} from '../../../platform/src/index.js';
+import { evolvePosition, initialPositionState, type PositionEvent, type PositionState } from '../domain/position.js';
 
 /** Stored form of a check-in: the account, the key id and the time in the clear, the rest sealed. */
 export interface SealedCheckIn extends Record<string, unknown> {

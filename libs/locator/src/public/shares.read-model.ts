@@ -1,5 +1,5 @@
-import { collectionName, type IndexSpec, type ReadCollection, type ReadStore } from '../../platform/src/index.js';
-import type { PairingSide, ShareEvent } from './domain/share.js';
+import { collectionName, type IndexSpec, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
+import type { PairingSide, ShareEvent } from '../domain/share.js';
 
 /**
  * The `locator_shares` read model (projections/locator-shares): one document

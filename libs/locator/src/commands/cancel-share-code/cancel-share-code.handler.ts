@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { ShareCodeNotFoundError } from '../../domain/errors.js';
-import { ShareDirectory } from '../../shares.read-model.js';
+import { ShareDirectory } from '../../public/shares.read-model.js';
 import { shareDecider, type CancelShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 
 /** A code's cancellation, on its share's stream (found through the read model by share id). */

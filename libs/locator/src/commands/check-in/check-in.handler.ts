@@ -1,7 +1,7 @@
 import { CommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { positionDecider, positionStream, type CheckIn, type PositionEvent, type PositionState } from '../../domain/position.js';
-import { PositionSealing } from '../../position-sealing.js';
+import { PositionSealing } from '../../public/position-sealing.js';
 
 /** POST /v2/locator/checkin: the caller's own position, sealed under their data key by the stream's codec. */
 export const checkIn = command<CheckIn, PositionState, PositionEvent, { sealing: PositionSealing }>({

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
 import { erasureDecider, erasureStream, positionStream, type ErasureState, type LocatorPositionsErased, type RecordErasure } from '../../domain/position.js';
-import { PositionSealing } from '../../position-sealing.js';
+import { PositionSealing } from '../../public/position-sealing.js';
 
 /** The record of an erasure: who and when, never a position. */
 export const recordErasure = command<RecordErasure, ErasureState, LocatorPositionsErased>({

@@ -2,7 +2,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { MAX_LIVE_CODES, SHARE_CODE_TTL_S, shareDecider, shareStream, type IssueShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareCodes } from '../../share-codes.js';
-import { ShareDirectory } from '../../shares.read-model.js';
+import { ShareDirectory } from '../../public/shares.read-model.js';
 
 /** POST /v2/locator/share-token: a new single-use code on a stream of its own (named by the code's keyed digest). */
 export const issueShareCode = command<IssueShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }>({

@@ -4,7 +4,7 @@ import { AccountNames } from '../../account-names.js';
 import { ShareCodeInvalidError } from '../../domain/errors.js';
 import { ShareCodes } from '../../share-codes.js';
 import { MAX_VIEWERS, MAX_WATCHING, shareDecider, shareStream, type RedeemShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
-import { ShareDirectory } from '../../shares.read-model.js';
+import { ShareDirectory } from '../../public/shares.read-model.js';
 import { RedeemAttempts } from './redeem-attempts.js';
 
 /** POST /v2/locator/redeem: share code → pairing owner→viewer, tied to the redeemer's account. */

@@ -2,7 +2,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { PairingNotFoundError } from '../../domain/errors.js';
 import { shareDecider, type PairingSide, type RevokePairing, type ShareEvent, type ShareState } from '../../domain/share.js';
-import { ShareDirectory } from '../../shares.read-model.js';
+import { ShareDirectory } from '../../public/shares.read-model.js';
 
 /** A pairing's revocation, on its share's stream (found through the read model by pairing id). */
 export type RevokePairingInput = RevokePairing & { stream: string };

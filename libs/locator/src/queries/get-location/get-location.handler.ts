@@ -4,8 +4,8 @@ import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/ind
 import { LocationNotSharedError } from '../../domain/errors.js';
 import { ageSeconds, positionDecider, positionStream, type Position } from '../../domain/position.js';
 import { isPairingActive, shareDecider } from '../../domain/share.js';
-import { PositionSealing } from '../../position-sealing.js';
-import { ShareDirectory } from '../../shares.read-model.js';
+import { PositionSealing } from '../../public/position-sealing.js';
+import { ShareDirectory } from '../../public/shares.read-model.js';
 
 /** How a share's stream is folded for a read (one definition object: the pipeline keeps its wiring per definition). */
 const SHARE_STREAM = { decider: shareDecider };

@@ -3,7 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { MAX_LIVE_CODES, MAX_VIEWERS } from '../../domain/share.js';
-import { ShareDirectory } from '../../shares.read-model.js';
+import { ShareDirectory } from '../../public/shares.read-model.js';
 
 export interface ViewersView {
   items: Array<{ pairing_id: string; viewer_id: string | null; viewer_name: string | null; label: string | null; paired_at: string | null; expires_at: string | null }>;

@@ -3,7 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { MAX_WATCHING } from '../../domain/share.js';
-import { ShareDirectory } from '../../shares.read-model.js';
+import { ShareDirectory } from '../../public/shares.read-model.js';
 
 export interface WatchingView {
   items: Array<{ pairing_id: string; target_id: string; target_name: string | null; paired_at: string | null; expires_at: string | null }>;
