@@ -4,7 +4,7 @@ import { ARRIVAL_EVENT_TYPES, type ArrivalRecorded } from './domain/arrival.js';
 import { HAZARD_EVENT_TYPES, IncidentBoard, type HazardReported } from './domain/hazard.js';
 import { LearnedTraffic } from './domain/learned-traffic.js';
 import { trafficEventTypes } from './event-types.js';
-import { applyArrival } from './traffic-view.js';
+import { applyArrival } from './public/traffic-view.js';
 
 /** Stored JSON from schema version 1 must still fold into today's views (style.md: upcasters against fixtures). */
 const stored = readStoredEvents(new URL('./__fixtures__/traffic-events.v1.json', import.meta.url));

@@ -6,7 +6,7 @@ import { ListIncidentsQuery } from './queries/list-incidents/list-incidents.hand
 import { RoadTrafficQuery } from './queries/road-traffic/road-traffic.handler.js';
 import { TrafficAccuracyQuery } from './queries/traffic-accuracy/traffic-accuracy.handler.js';
 import { TrafficHeatmapQuery } from './queries/traffic-heatmap/traffic-heatmap.handler.js';
-import { TrafficView } from './traffic-view.js';
+import { TrafficView } from './public/traffic-view.js';
 
 /** What the live road layer brings to a process (docs/adr/0025). */
 export const trafficManifest: ContextManifest = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import type { EventRegistry, EventStore, ReadStore } from '../../platform/src/index.js';
-import { TRAFFIC_CELL_RES, TrafficView } from './traffic-view.js';
+import { TRAFFIC_CELL_RES, TrafficView } from './public/traffic-view.js';
 
 describe('traffic view: factors by point', () => {
   it('answers each point with its own cell, remembered points (same latitude, other longitudes) included', () => {

@@ -17,7 +17,7 @@ import { TrafficAccuracyController } from './queries/traffic-accuracy/traffic-ac
 import { TrafficAccuracyHandler } from './queries/traffic-accuracy/traffic-accuracy.handler.js';
 import { TrafficHeatmapController } from './queries/traffic-heatmap/traffic-heatmap.controller.js';
 import { TrafficHeatmapHandler } from './queries/traffic-heatmap/traffic-heatmap.handler.js';
-import { TrafficView } from './traffic-view.js';
+import { TrafficView } from './public/traffic-view.js';
 
 /** Hazard reporters' key (ADR 25): its own, so a traffic reporter hash says nothing about a landmark reporter's. */
 const REPORTER_KEY_FILE = path.join('secrets', 'traffic-reporter.key');

@@ -1,10 +1,10 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { latLngToCell } from 'h3-js';
-import { LogFollower, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type ReadStore, type RecordedEvent } from '../../platform/src/index.js';
-import type { RoadConditions, RoadHazard } from '../../routing/src/index.js';
-import type { ArrivalRecorded } from './domain/arrival.js';
-import { blocksRoads, HAZARD_BLOCK_RADIUS_M, IncidentBoard, type HazardReported } from './domain/hazard.js';
-import { bucketOf, LearnedTraffic, MAX_FACTOR, MIN_FACTOR } from './domain/learned-traffic.js';
+import { LogFollower, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
+import type { RoadConditions, RoadHazard } from '../../../routing/src/index.js';
+import type { ArrivalRecorded } from '../domain/arrival.js';
+import { blocksRoads, HAZARD_BLOCK_RADIUS_M, IncidentBoard, type HazardReported } from '../domain/hazard.js';
+import { bucketOf, LearnedTraffic, MAX_FACTOR, MIN_FACTOR } from '../domain/learned-traffic.js';
 
 /** H3 resolution of learned traffic cells (about 0.7 km² each). */
 export const TRAFFIC_CELL_RES = 8;

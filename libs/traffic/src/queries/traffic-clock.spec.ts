@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Clock, EventRegistry, EventStore, ReadStore } from '../../../platform/src/index.js';
 import { ACCURACY_WINDOW_DAYS } from '../domain/learned-traffic.js';
-import { TrafficView } from '../traffic-view.js';
+import { TrafficView } from '../public/traffic-view.js';
 import { ListIncidentsHandler, ListIncidentsQuery } from './list-incidents/list-incidents.handler.js';
 import { RoadTrafficHandler, RoadTrafficQuery } from './road-traffic/road-traffic.handler.js';
 import { TrafficAccuracyHandler } from './traffic-accuracy/traffic-accuracy.handler.js';

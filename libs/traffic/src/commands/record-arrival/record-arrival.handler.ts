@@ -7,7 +7,7 @@ import { parseMode, ROUTING_ENGINE, type Mode, type RoutingEngine } from '../../
 import { arrivalDecider, arrivalStream, implausibility, type ArrivalEvent, type Point, type RecordArrival, type TrafficSample } from '../../domain/arrival.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { bucketOf } from '../../domain/learned-traffic.js';
-import { ARRIVAL_CELL_RES, TRAFFIC_CELL_RES, TrafficView } from '../../traffic-view.js';
+import { ARRIVAL_CELL_RES, TRAFFIC_CELL_RES, TrafficView } from '../../public/traffic-view.js';
 
 export const recordArrival = command<RecordArrival, { recorded: boolean }, ArrivalEvent>({
   name: 'traffic.record-arrival',

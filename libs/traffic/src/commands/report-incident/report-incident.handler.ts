@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, greatCircleM, ReporterHash, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { hazardReportDecider, hazardStream, type HazardEvent, type HazardReported, type HazardReportState, type Incident, type ReportHazard } from '../../domain/hazard.js';
-import { TrafficView } from '../../traffic-view.js';
+import { TrafficView } from '../../public/traffic-view.js';
 
 /** POST /v2/route/incidents: one report, live on the incident board (and in routing) when this answers. */
 export const reportIncident = command<ReportHazard, HazardReportState, HazardEvent>({

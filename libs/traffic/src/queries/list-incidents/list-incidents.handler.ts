@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import type { Incident } from '../../domain/hazard.js';
-import { TrafficView } from '../../traffic-view.js';
+import { TrafficView } from '../../public/traffic-view.js';
 import { inBox, type Box } from '../bbox.js';
 
 export interface IncidentsView {

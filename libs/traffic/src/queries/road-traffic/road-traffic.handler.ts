@@ -3,7 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { trafficLevel } from '../../../../routing/src/index.js';
 import { bucketOf, priorFactor, PRIOR_WEIGHT, ROAD_CLASSES, type LearnedTraffic } from '../../domain/learned-traffic.js';
-import { TrafficView } from '../../traffic-view.js';
+import { TrafficView } from '../../public/traffic-view.js';
 
 /**
  * Congestion per road class at an hour: the documented prior blended with

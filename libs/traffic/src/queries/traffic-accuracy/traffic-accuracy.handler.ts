@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { ACCURACY_WINDOW_DAYS } from '../../domain/learned-traffic.js';
-import { TrafficView } from '../../traffic-view.js';
+import { TrafficView } from '../../public/traffic-view.js';
 
 export interface TrafficAccuracy {
   window_days: number;

@@ -1,7 +1,7 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { cellToLatLng } from 'h3-js';
 import { trafficLevel } from '../../../../routing/src/index.js';
-import { TrafficView } from '../../traffic-view.js';
+import { TrafficView } from '../../public/traffic-view.js';
 import { inBox, type Box } from '../bbox.js';
 
 /** At most this many cells in one answer. */
