@@ -4,9 +4,9 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ATTRIBUTION, importGeoNames, importOsm, ReferenceStore, type Place } from '../../places/src/index.js';
-import { buildStarterPack } from './build/build-pack.js';
+import { buildStarterPack } from './public/build-pack.js';
 import { importStarterData, liveKinds, StarterAbortedError } from './first-start.js';
-import { appRoot, parseRecipe, StarterPackError, type Recipe, type RecipeSource } from './pack.js';
+import { appRoot, parseRecipe, StarterPackError, type Recipe, type RecipeSource } from './public/pack.js';
 
 const libs = path.join(appRoot(), 'libs');
 const temp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));

@@ -14,8 +14,8 @@ import {
 } from '../../places/src/index.js';
 import { DEFAULT_TRANSIT_DATASET, importGtfs, liveTransitDatasets, TRANSIT_DATASET_GROUP } from '../../transit/src/index.js';
 import { importRoads, ROAD_DATASET } from '../../routing/src/index.js';
-import { readManifest, StarterPackError, verifyPack, type PackDataset, type PackManifest, type StarterKind } from './pack.js';
-import { BasemapAbortedError, basemapSources, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './basemap/starter-basemap.js';
+import { readManifest, StarterPackError, verifyPack, type PackDataset, type PackManifest, type StarterKind } from './public/pack.js';
+import { BasemapAbortedError, basemapSources, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './public/starter-basemap.js';
 
 /**
  * On start, the starter pack's dataset of each kind that has no live dataset

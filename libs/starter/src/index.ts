@@ -1,7 +1,6 @@
-export * from './pack.js';
-export { buildStarterPack, contentOf, BUILDER_VERSION, type BuildOptions } from './build/build-pack.js';
-export { importStarterData, liveKinds, StarterAbortedError, type StarterImportOptions, type StarterImportReport } from './first-start.js';
+export * from './public/pack.js';
+export { buildStarterPack, contentOf, BUILDER_VERSION, type BuildOptions } from './public/build-pack.js';
 export { StarterData, StarterModule } from './starter.module.js';
-export { basemapSources, buildBasemap, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './basemap/starter-basemap.js';
+export { basemapSources, buildBasemap, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './public/starter-basemap.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { starterContext } from './context.js';

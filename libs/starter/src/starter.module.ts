@@ -5,7 +5,7 @@ import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/i
 import { TransitFeeds, TransitModule } from '../../transit/src/index.js';
 import { RoadNetwork, RoutingModule } from '../../routing/src/index.js';
 import { importStarterData, StarterAbortedError } from './first-start.js';
-import { appRoot, DEFAULT_PACK } from './pack.js';
+import { appRoot, DEFAULT_PACK } from './public/pack.js';
 
 /**
  * Runs the starter import (docs/adr/0017) in the process that serves the

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildBasemap, type BasemapSources } from './starter-basemap.js';
+import { buildBasemap, type BasemapSources } from '../public/starter-basemap.js';
 
 /** Worker thread entry: slicing and encoding the basemap (seconds) never runs on the event loop that serves requests. */
 const { sources, outFile } = workerData as { sources: BasemapSources; outFile: string };

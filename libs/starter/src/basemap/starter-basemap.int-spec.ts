@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeVectorTile, referenceReader } from '../../../tiles/src/testing/pmtiles-reader.js';
 import { tileOf } from '../../../tiles/src/index.js';
-import { appRoot, DEFAULT_PACK, readManifest } from '../pack.js';
-import { basemapSources, buildBasemap, BASEMAP_MAX_ZOOM, roadClass, type BasemapProgress } from './starter-basemap.js';
+import { appRoot, DEFAULT_PACK, readManifest } from '../public/pack.js';
+import { basemapSources, buildBasemap, BASEMAP_MAX_ZOOM, roadClass, type BasemapProgress } from '../public/starter-basemap.js';
 
 const ACCRA = { lat: 5.5560, lng: -0.1969 };
 

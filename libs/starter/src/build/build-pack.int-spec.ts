@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importBoundaries, importGeoNames, importOsm, ReferenceStore, type Place } from '../../../places/src/index.js';
-import { appRoot, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe, readManifest, verifyPack, type Recipe, type RecipeSource } from '../pack.js';
-import { buildStarterPack, contentOf } from './build-pack.js';
+import { appRoot, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe, readManifest, verifyPack, type Recipe, type RecipeSource } from '../public/pack.js';
+import { buildStarterPack, contentOf } from '../public/build-pack.js';
 
 const root = appRoot();
 const libs = path.join(root, 'libs');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ROLE_KINDS, type PackDataset, type Recipe, type RecipeSource } from '../pack.js';
+import { ROLE_KINDS, type PackDataset, type Recipe, type RecipeSource } from '../public/pack.js';
 
 /** How each role's source becomes pack content, for the reader of LICENCES.md. */
 const TREATMENT: Record<RecipeSource['role'], string> = {

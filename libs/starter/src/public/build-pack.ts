@@ -2,11 +2,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { boundaryFromFeature, readOsm, type OsmTags } from '../../../places/src/index.js';
-import { ROLE_KINDS, sha256, STARTER_KINDS, StarterPackError, type PackDataset, type PackFile, type PackManifest, type Recipe, type RecipeSource, type StarterKind } from '../pack.js';
-import { gzipFixed } from './gzip.js';
-import { licencesText } from './licences.js';
-import { SqliteFile } from './sqlite.js';
-import { readZipEntries } from './zip.js';
+import { ROLE_KINDS, sha256, STARTER_KINDS, StarterPackError, type PackDataset, type PackFile, type PackManifest, type Recipe, type RecipeSource, type StarterKind } from './pack.js';
+import { gzipFixed } from '../build/gzip.js';
+import { licencesText } from '../build/licences.js';
+import { SqliteFile } from '../build/sqlite.js';
+import { readZipEntries } from '../build/zip.js';
 
 /**
  * `npm run ops -- starter:build DIR` (docs/adr/0017): the starter pack from

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Feature } from 'geojson';
 import { readOsm } from '../../../places/src/index.js';
 import { buildVectorArchive, type VectorLayer } from '../../../tiles/src/index.js';
-import type { PackManifest } from '../pack.js';
+import type { PackManifest } from './pack.js';
 
 /**
  * The starter region's vector basemap (docs/adr/0027), built on first start
@@ -209,7 +209,7 @@ export function buildBasemapInWorker(sources: BasemapSources, outFile: string, o
     });
   }
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./basemap.worker.js', self), { workerData: { sources, outFile } });
+    const worker = new Worker(new URL('../basemap/basemap.worker.js', self), { workerData: { sources, outFile } });
     const abort = () => {
       reject(new BasemapAbortedError('basemap build aborted'));
       void worker.terminate();
