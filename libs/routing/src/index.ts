@@ -1,14 +1,13 @@
 export { routingManifest } from './manifest.js';
 export { RoutingModule, graphsRoot } from './routing.module.js';
-export { importRoads, ROAD_DATASET } from './importers/import-roads.js';
-export { RoadNetwork, prepareRoadGraph, type RoadNetworkInfo } from './road-network.js';
-export { RoutePlanner, type RoutePlan, type PlanInput } from './route-planner.js';
-export { IsochroneService, ISOCHRONE_MAX_MINUTES, ISOCHRONE_MIN_MINUTES, type Isochrone, type IsochroneRequest } from './isochrone/isochrone.js';
+export { importRoads, ROAD_DATASET } from './public/import-roads.js';
+export { RoadNetwork, prepareRoadGraph, type RoadNetworkInfo } from './public/road-network.js';
+export { RoutePlanner, type RoutePlan, type PlanInput } from './public/route-planner.js';
+export { IsochroneService, ISOCHRONE_MAX_MINUTES, ISOCHRONE_MIN_MINUTES, type Isochrone, type IsochroneRequest } from './public/isochrone.js';
 export { MODES, MODE_ALIASES, parseMode, type Mode } from './domain/profiles.js';
 export { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from './domain/errors.js';
 export { ROUTING_ENGINE, type RoutingEngine, type EngineRouteRequest, type EngineRouteResult, type LatLng, type RouteConstraints } from './routing-engine.port.js';
 export { RoadConditionsSlot, TRAFFIC_LEVELS, trafficLevel, type RoadConditions, type RoadHazard } from './road-conditions.port.js';
 export { WEATHER_CONDITIONS, type WeatherConditions } from './weather-conditions.port.js';
-export { RAIN_LIKELY_PCT, saferExtraAllowedS, SAFER_EXTRA_SHARE, SAFER_EXTRA_MIN_S, SAFER_EXTRA_MAX_S } from './routes/safer-routes.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { routingContext } from './context.js';

@@ -5,8 +5,8 @@ import { bucketOf, MAX_FACTOR, MIN_FACTOR, TRAFFIC_CELL_RES, TrafficView } from 
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { projectOnSegment } from '../../platform/src/geo/geodesy.js';
 import { RoadConditionsSlot, trafficLevel, type RoadHazard } from './road-conditions.port.js';
-import type { RoadNetwork } from './road-network.js';
-import { INCIDENT_NEAR_ROUTE_M, RoutePlanner } from './route-planner.js';
+import type { RoadNetwork } from './public/road-network.js';
+import { INCIDENT_NEAR_ROUTE_M, RoutePlanner } from './public/route-planner.js';
 import { accraNetwork, accraPairs } from './testing/accra-pairs.js';
 
 /**

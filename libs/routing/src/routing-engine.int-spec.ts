@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeWith } from '../../platform/src/testing/server-suites.js';
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
-import type { RoadNetwork } from './road-network.js';
+import type { RoadNetwork } from './public/road-network.js';
 import { routingEngineContract } from './routing-engine.contract.js';
 import type { LatLng } from './routing-engine.port.js';
 import { accraNetwork, accraPairs } from './testing/accra-pairs.js';

@@ -4,7 +4,7 @@ import { Landmarks, PlacesModule, ReferenceStore, referenceRoot } from '../../pl
 import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/index.js';
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
-import { IsochroneService } from './isochrone/isochrone.js';
+import { IsochroneService } from './public/isochrone.js';
 import { NavigateRouteController } from './queries/navigate-route/navigate-route.controller.js';
 import { NavigateRouteHandler } from './queries/navigate-route/navigate-route.handler.js';
 import { PlanRouteController } from './queries/plan-route/plan-route.controller.js';
@@ -13,8 +13,8 @@ import { RouteAlongController } from './queries/route-along/route-along.controll
 import { RouteAlongHandler } from './queries/route-along/route-along.handler.js';
 import { StaticRouteController } from './queries/static-route/static-route.controller.js';
 import { StaticRouteHandler } from './queries/static-route/static-route.handler.js';
-import { RoadNetwork } from './road-network.js';
-import { RoutePlanner } from './route-planner.js';
+import { RoadNetwork } from './public/road-network.js';
+import { RoutePlanner } from './public/route-planner.js';
 import { RoadConditionsSlot } from './road-conditions.port.js';
 import { ROUTING_ENGINE, type RoutingEngine } from './routing-engine.port.js';
 import { WEATHER_CONDITIONS, type WeatherConditions } from './weather-conditions.port.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { accraNetwork, accraPairs } from '../testing/accra-pairs.js';
-import type { RoadNetwork } from '../road-network.js';
+import type { RoadNetwork } from '../public/road-network.js';
 import type { LatLng, RouteConstraints } from '../routing-engine.port.js';
 import { EmbeddedEngine } from './embedded-engine.js';
 

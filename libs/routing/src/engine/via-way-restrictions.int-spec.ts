@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ReferenceStore } from '../../../places/src/index.js';
 import type { Mode } from '../domain/profiles.js';
-import { importRoads } from '../importers/import-roads.js';
-import { RoadNetwork } from '../road-network.js';
+import { importRoads } from '../public/import-roads.js';
+import { RoadNetwork } from '../public/road-network.js';
 import { EmbeddedEngine } from './embedded-engine.js';
 
 const fixture = path.join(import.meta.dirname, '../__fixtures__/via-way.osm');

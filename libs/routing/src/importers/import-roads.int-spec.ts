@@ -6,9 +6,9 @@ import { ReferenceStore } from '../../../places/src/index.js';
 import { writePbf } from '../../../places/src/importers/testing/pbf-writer.js';
 import { EmbeddedEngine } from '../engine/embedded-engine.js';
 import { buildRoute } from '../routes/route-builder.js';
-import { RoadNetwork } from '../road-network.js';
+import { RoadNetwork } from '../public/road-network.js';
 import type { RoadRecord, RoadWayRecord, TurnRestrictionRecord } from '../domain/road-records.js';
-import { importRoads, ROAD_DATASET } from './import-roads.js';
+import { importRoads, ROAD_DATASET } from '../public/import-roads.js';
 
 const fixture = path.join(import.meta.dirname, '../__fixtures__/junction.osm');
 const silent = { info: () => undefined, error: () => undefined };

@@ -1,7 +1,7 @@
 import { spokenDistance } from '../domain/maneuvers.js';
 import { encodePolyline } from '../domain/polyline.js';
 import type { Mode } from '../domain/profiles.js';
-import type { RoutePlan } from '../route-planner.js';
+import type { RoutePlan } from '../public/route-planner.js';
 import type { BuiltRoute, RouteStep } from './route-builder.js';
 
 /**

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { ReferenceStore } from '../../../places/src/index.js';
 import { appRoot } from '../../../starter/src/index.js';
 import { NO_ACCESS } from '../engine/road-graph.js';
-import { importRoads } from '../importers/import-roads.js';
-import { RoadNetwork } from '../road-network.js';
+import { importRoads } from '../public/import-roads.js';
+import { RoadNetwork } from '../public/road-network.js';
 import type { LatLng } from '../routing-engine.port.js';
 import { random } from './synthetic-roads.js';
 

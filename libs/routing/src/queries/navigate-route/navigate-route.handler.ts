@@ -1,5 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { RoutePlanner, type PlanInput } from '../../route-planner.js';
+import { RoutePlanner, type PlanInput } from '../../public/route-planner.js';
 import { osrmFeed, type Geometries } from '../../routes/osrm-feed.js';
 
 export type NavigationFeed = ReturnType<typeof osrmFeed>;

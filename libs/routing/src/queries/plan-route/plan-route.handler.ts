@@ -1,5 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { RoutePlanner, type PlanInput, type RoutePlan } from '../../route-planner.js';
+import { RoutePlanner, type PlanInput, type RoutePlan } from '../../public/route-planner.js';
 
 export type PlannedRoute = RoutePlan['route'] & Pick<RoutePlan, 'mode' | 'narration' | 'alternatives' | 'engine' | 'datasets' | 'attribution'>;
 

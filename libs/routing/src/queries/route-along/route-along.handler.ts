@@ -3,7 +3,7 @@ import { Landmarks } from '../../../../places/src/index.js';
 import { InvalidParamError } from '../../../../platform/src/index.js';
 import { decodePolyline, PolylineError } from '../../domain/polyline.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
-import { RoutePlanner } from '../../route-planner.js';
+import { RoutePlanner } from '../../public/route-planner.js';
 import { landmarksAlong } from '../../routes/route-along.js';
 import { parseLatLngParam } from '../point.query.js';
 import { DEFAULT_ALONG_RADIUS_M, MAX_ALONG_LENGTH_M } from './route-along.request.js';

@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { RoadNetwork } from '../../road-network.js';
-import { RoutePlanner } from '../../route-planner.js';
+import { RoadNetwork } from '../../public/road-network.js';
+import { RoutePlanner } from '../../public/route-planner.js';
 import { renderStaticMap } from '../../routes/static-map.js';
 import { parseLatLngParam } from '../point.query.js';
 

@@ -1,13 +1,13 @@
-import { InvalidParamError } from '../../platform/src/index.js';
-import { parseMode, type Mode } from './domain/profiles.js';
+import { InvalidParamError } from '../../../platform/src/index.js';
+import { parseMode, type Mode } from '../domain/profiles.js';
 import type { RoadNetwork } from './road-network.js';
-import { buildRoute, type BuiltRoute, type Narration } from './routes/route-builder.js';
-import type { LandmarkSource } from './routes/landmark-narration.js';
-import { projectOnSegment } from '../../platform/src/geo/geodesy.js';
-import type { RoadConditionsSlot, RoadHazard } from './road-conditions.port.js';
-import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from './routing-engine.port.js';
-import { noteRain, recommendSafer } from './routes/safer-routes.js';
-import type { WeatherConditions } from './weather-conditions.port.js';
+import { buildRoute, type BuiltRoute, type Narration } from '../routes/route-builder.js';
+import type { LandmarkSource } from '../routes/landmark-narration.js';
+import { projectOnSegment } from '../../../platform/src/geo/geodesy.js';
+import type { RoadConditionsSlot, RoadHazard } from '../road-conditions.port.js';
+import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from '../routing-engine.port.js';
+import { noteRain, recommendSafer } from '../routes/safer-routes.js';
+import type { WeatherConditions } from '../weather-conditions.port.js';
 
 /** A hazard this close to a route's line counts in its incident_count and warnings (docs/adr/0025). */
 export const INCIDENT_NEAR_ROUTE_M = 50;

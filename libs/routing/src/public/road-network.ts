@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PolledDataset, type DatasetVersion, type ReferenceStore } from '../../places/src/index.js';
-import { GraphFileError, readGraphFile } from './engine/graph-file.js';
-import { LoadedNetwork } from './engine/loaded-network.js';
-import { prepareDataset } from './engine/prepare-dataset.js';
-import { ROAD_DATASET } from './importers/import-roads.js';
+import { PolledDataset, type DatasetVersion, type ReferenceStore } from '../../../places/src/index.js';
+import { GraphFileError, readGraphFile } from '../engine/graph-file.js';
+import { LoadedNetwork } from '../engine/loaded-network.js';
+import { prepareDataset } from '../engine/prepare-dataset.js';
+import { ROAD_DATASET } from './import-roads.js';
 
 interface Log {
   info(fields: Record<string, unknown>): void;
@@ -139,7 +139,7 @@ export function prepareInWorker(version: DatasetVersion, outFile: string): Promi
   const self = import.meta.url;
   if (self.endsWith('.ts')) return prepareDataset(version, outFile);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./engine/prepare.worker.js', self), { workerData: { version, outFile } });
+    const worker = new Worker(new URL('../engine/prepare.worker.js', self), { workerData: { version, outFile } });
     worker.once('message', (message: { ok: boolean; stats?: Record<string, number>; error?: string }) => {
       if (message.ok) resolve(message.stats ?? {});
       else reject(new Error(message.error));
