@@ -2,7 +2,7 @@
 export * from './transit.module.js';
 export * from './manifest.js';
 export { transitEventTypes } from './event-types.js';
-export { TransitFeeds, liveTransitDatasets, type LoadedFeed } from './transit-feeds.js';
+export { TransitFeeds, type LoadedFeed } from './transit-feeds.js';
 export { importGtfs, transitDatasetName, DEFAULT_TRANSIT_DATASET, TRANSIT_DATASET_GROUP, type GtfsImportOptions, type GtfsImportResult } from './feed/import-gtfs.js';
 export { GtfsImportError, GtfsImportReport, type ImportProblem } from './feed/import-report.js';
 export { TransitNetwork } from './domain/network.js';
