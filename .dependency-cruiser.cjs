@@ -2,7 +2,9 @@
  * Architecture rules checked by `npm test` (style.md, "Comments and habits";
  * issue #9, "rules that bite"). Domain code stays pure and knows nothing of the
  * application around it; contexts meet only through each other's index.ts; the
- * platform knows no context; test helpers stay in tests.
+ * platform knows no context, and neither do the shared readers of reference
+ * data (libs/reference-data: OSM, PBF, GTFS), which any context may import
+ * through their index.ts; test helpers stay in tests.
  *
  * Every rule is proven by a deliberate violation in test/architecture/fixtures,
  * cruised by test/architecture/boundaries.spec.ts with these same rules. The
@@ -126,6 +128,14 @@ module.exports = {
       severity: 'error',
       from: { path: `${at}libs/platform/` },
       to: { path: `${at}(libs/(?!platform/)|apps/|projections/)` },
+    },
+    {
+      name: 'reference-data-knows-no-context',
+      comment:
+        'libs/reference-data holds the readers of third-party formats (OSM XML and PBF, GTFS) every context may use (docs/adr/0011): it imports only the platform, so no context is pulled in with them',
+      severity: 'error',
+      from: { path: `${at}libs/reference-data/` },
+      to: { path: `${at}(libs/(?!platform/|reference-data/)|apps/|projections/)` },
     },
     {
       name: 'testing-stays-in-tests',

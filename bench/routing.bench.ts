@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
-import { ReferenceStore } from '../libs/places/src/index.js';
-import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
+import { closeBackends, FileDatasetStore, type Runtime } from '../libs/platform/src/index.js';
 import { importRoads, RoadNetwork, RoutePlanner, RoutingModule } from '../libs/routing/src/index.js';
 import { contract, HierarchyQuery } from '../libs/routing/src/engine/contraction.js';
 import { arcsOf } from '../libs/routing/src/engine/prepare.js';
@@ -56,7 +55,7 @@ async function accra(options: RoutingBenchOptions, rows: Row[], checks: Check[],
   let runtime: Runtime | undefined;
   let served: RunningHttp | undefined;
   try {
-    const store = new ReferenceStore(path.join(dataDir, 'reference'));
+    const store = new FileDatasetStore(path.join(dataDir, 'reference'));
     await importRoads(store, path.join(appRoot(), 'starter/ghana/roads/roads.osm.gz'));
     const network = new RoadNetwork(store, path.join(dataDir, 'routing', 'graphs'), { info: () => undefined, error: () => undefined }, 0);
     await network.start();

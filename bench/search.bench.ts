@@ -2,9 +2,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importBoundaries, importGeoNames, importOsm, ReferenceStore, SearchIndex, type Place } from '../libs/places/src/index.js';
+import { importBoundaries, importGeoNames, importOsm, SearchIndex, type Place } from '../libs/places/src/index.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 import { seededRandom as mulberry32 } from '../libs/platform/src/testing/seeded-random.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * GET /v2/search's index over the Ghana gazetteer (GeoNames, 19k features, plus
@@ -30,13 +31,13 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Secti
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-search-'));
   try {
-    const store = new ReferenceStore(dir);
+    const store = new FileDatasetStore(dir);
     const ghana = path.join(SHARED, 'ghana-places');
     await importBoundaries(store, [path.join(ghana, 'gha_adm1_regions.geojson'), path.join(ghana, 'gha_adm2_districts.geojson')]);
     await importGeoNames(store, path.join(ghana, 'geonames_GH.txt'));
     await importOsm(store, path.join(SHARED, 'accra-osm/overpass-stops.xml'), { dataset: 'osm-accra-stops' });
     const places: Place[] = [];
-    for (const dataset of await store.placeDatasets()) for await (const place of store.records<Place>((await store.current(dataset))!)) places.push(place);
+    for (const dataset of await store.liveDatasets('places')) for await (const place of store.records<Place>((await store.current(dataset))!)) places.push(place);
 
     const buildStarted = performance.now();
     const index = new SearchIndex(places);

@@ -5,7 +5,6 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import yauzl from 'yauzl';
-import { ReferenceStore } from '../libs/places/src/index.js';
 import {
   importGtfs,
   parseClockTime,
@@ -20,6 +19,7 @@ import {
   type TransitNetwork,
 } from '../libs/transit/src/index.js';
 import { percentile, toRow, type Check, type Row, type Sample, type Section } from './report.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * Transit on the Accra trotro feed (the starter pack's copy, always in the
@@ -53,7 +53,7 @@ export async function runTransitBench(options: TransitBenchOptions): Promise<Sec
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-transit-'));
   try {
     const rows: Row[] = [];
-    const store = new ReferenceStore(dir);
+    const store = new FileDatasetStore(dir);
 
     // Import, against a plain scan of stop_times.txt.
     const scans: Sample[] = [];

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cellToLatLng, gridDisk, gridRingUnsafe, latLngToCell } from 'h3-js';
 import { hexCodeFromCell } from '../libs/addressing/src/index.js';
-import { importBoundaries, importGeoNames, importOsm, ReferenceStore } from '../libs/places/src/index.js';
+import { importBoundaries, importGeoNames, importOsm } from '../libs/places/src/index.js';
 import { bootService, eventually, type Service } from './support/boot.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * interface.md: GET /v2/address/resolve → "result with provenance, label,
@@ -103,7 +104,7 @@ describe('GET /v2/address/resolve', () => {
 
   describe('with places imported', () => {
     beforeAll(async () => {
-      const store = new ReferenceStore(path.join(service.dataDir, 'reference'));
+      const store = new FileDatasetStore(path.join(service.dataDir, 'reference'));
       await importBoundaries(store, [fixture('boundaries-regions.geojson'), fixture('boundaries-districts.geojson')]);
       await importGeoNames(store, fixture('geonames-sample.txt'));
       osmImportedAt = (await importOsm(store, osmFixture())).version.manifest.imported_at;
@@ -164,7 +165,7 @@ describe('GET /v2/address/resolve', () => {
     });
 
     it('resolves a place name to the place, and a misspelling with did_you_mean', async () => {
-      const geonamesImportedAt = (await new ReferenceStore(path.join(service.dataDir, 'reference')).current('places/geonames'))!.manifest.imported_at;
+      const geonamesImportedAt = (await new FileDatasetStore(path.join(service.dataDir, 'reference')).current('places/geonames'))!.manifest.imported_at;
       const kumasi = await answer('Kumasi');
       expect(kumasi).toMatchObject({ precision: 'place', label: 'Kumasi', last_seen_at: geonamesImportedAt, points: [] });
       expect(kumasi.meta).toMatchObject({ attribution: ['GeoNames (geonames.org), CC BY 4.0'] });

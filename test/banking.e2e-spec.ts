@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
-import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
-import { systemClock } from '../libs/platform/src/index.js';
+import { importOsm } from '../libs/places/src/index.js';
+import { FileDatasetStore, systemClock } from '../libs/platform/src/index.js';
 import { weatherImportCli } from '../libs/weather/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
@@ -278,7 +278,7 @@ describe('retail density', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-retail-'));
-    await importOsm(new ReferenceStore(path.join(dataDir, 'reference')), path.resolve(import.meta.dirname, '../libs/banking/src/__fixtures__/retail-sample.osm'));
+    await importOsm(new FileDatasetStore(path.join(dataDir, 'reference')), path.resolve(import.meta.dirname, '../libs/banking/src/__fixtures__/retail-sample.osm'));
     service = await bootService({ dataDir });
   }, 60_000);
   afterAll(async () => {

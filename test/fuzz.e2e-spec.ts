@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importBoundaries, importGeoNames, importOsm, ReferenceStore } from '../libs/places/src/index.js';
+import { importBoundaries, importGeoNames, importOsm } from '../libs/places/src/index.js';
 import { buildPmtilesArchive } from '../libs/tiles/src/testing/pmtiles-fixture.js';
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
 import { accountOf, signUp } from './support/http.js';
 import { casesFor, keylessCasesFor, operationsOf, type FuzzCase, type OpenApiDocument, type Operation } from './support/openapi-fuzz.js';
 import { seededRandom } from './support/seeded-random.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * Every operation of the OpenAPI document (generated from the code, so a new
@@ -32,7 +33,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   beforeAll(async () => {
     // Places, landmarks and a tile archive (named as the fuzzer's path placeholder), so that those handlers get past "nothing loaded".
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-fuzz-'));
-    const store = new ReferenceStore(path.join(dataDir, 'reference'));
+    const store = new FileDatasetStore(path.join(dataDir, 'reference'));
     await importBoundaries(store, [fixture('boundaries-regions.geojson'), fixture('boundaries-districts.geojson')]);
     await importGeoNames(store, fixture('geonames-sample.txt'));
     await importOsm(store, fixture('landmarks-sample.osm'));

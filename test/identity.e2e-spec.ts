@@ -9,9 +9,10 @@ import { latLngToCell } from 'h3-js';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { hexCodeFromCell } from '../libs/addressing/src/index.js';
 import { FRAUD_SIGNALS, type FraudSignals } from '../libs/identity/src/index.js';
-import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
+import { importOsm } from '../libs/places/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { data, json, signUp } from './support/http.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * Issue 12 over HTTP: POST /v2/verify/proximity, POST /v2/kyc/verify,
@@ -219,7 +220,7 @@ describe('identity over HTTP', () => {
         osm,
         `<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6">\n  <node id="901" lat="${ACCRA.lat}" lon="${ACCRA.lng}">\n    <tag k="amenity" v="pharmacy"/>\n    <tag k="name" v="Blue Gate Pharmacy"/>\n  </node>\n</osm>\n`,
       );
-      await importOsm(new ReferenceStore(path.join(service.dataDir, 'reference')), osm);
+      await importOsm(new FileDatasetStore(path.join(service.dataDir, 'reference')), osm);
       const answer = await eventually(async () => {
         const response = await service.request('POST', '/v2/verify/proximity', { key, body: { customer_id: 'c-text', address: 'Blue Gate Pharmacy', ...ACCRA, accuracy_m: 10 } });
         return response.status === 200 ? data<Proximity>(response) : undefined;

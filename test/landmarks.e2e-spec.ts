@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { hexCodeForPoint } from '../libs/addressing/src/index.js';
-import { importGeoNames, importOsm, ReferenceStore } from '../libs/places/src/index.js';
+import { importGeoNames, importOsm } from '../libs/places/src/index.js';
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /** interface.md, "Addresses, hex codes and search": the landmark endpoints; "States and transitions": exclusion until reviewed. */
 const root = path.resolve(import.meta.dirname, '..');
@@ -42,7 +43,7 @@ describe('landmarks over HTTP', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-landmarks-'));
-    osmImportedAt = (await importOsm(new ReferenceStore(path.join(dataDir, 'reference')), fixture('landmarks-sample.osm'))).version.manifest.imported_at;
+    osmImportedAt = (await importOsm(new FileDatasetStore(path.join(dataDir, 'reference')), fixture('landmarks-sample.osm'))).version.manifest.imported_at;
     // TRUST_PROXY: each test reporter comes from its own X-Forwarded-For address.
     service = await bootService({ dataDir, env: { TRUST_PROXY: 'true' } });
     const signup = await service.request('POST', '/v2/self/signup', { body: { name: 'Kofi', email: `kofi-${Date.now()}@example.com` } });
@@ -271,7 +272,7 @@ describe('landmarks of the real Ghana data', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-landmarks-ghana-'));
-    const store = new ReferenceStore(path.join(dataDir, 'reference'));
+    const store = new FileDatasetStore(path.join(dataDir, 'reference'));
     await importGeoNames(store, geonames);
     await importOsm(store, stops, { dataset: 'osm-accra-stops' });
     service = await bootService({ dataDir });

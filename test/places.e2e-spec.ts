@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importBoundaries, importGeoNames, importOsm, ReferenceStore } from '../libs/places/src/index.js';
+import { importBoundaries, importGeoNames, importOsm } from '../libs/places/src/index.js';
 import { bootService, eventually, type Service } from './support/boot.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /** interface.md, "Addresses, hex codes and search": GET /v2/search; decisions.md for shapes and errors. */
 const root = path.resolve(import.meta.dirname, '..');
@@ -41,7 +42,7 @@ describe('place search over HTTP', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-places-'));
-    const store = new ReferenceStore(path.join(dataDir, 'reference'));
+    const store = new FileDatasetStore(path.join(dataDir, 'reference'));
     await importBoundaries(store, [fixture('boundaries-regions.geojson'), fixture('boundaries-districts.geojson')]);
     await importGeoNames(store, fixture('geonames-sample.txt'));
     service = await bootService({ dataDir });
@@ -128,7 +129,7 @@ describe('place search over HTTP', () => {
 
   it('picks up a new import while running, without restart', async () => {
     expect((await page('q=Korle')).items).toEqual([]);
-    await importOsm(new ReferenceStore(path.join(service.dataDir, 'reference')), fixture('osm-sample.osm'), { dataset: 'osm-accra' });
+    await importOsm(new FileDatasetStore(path.join(service.dataDir, 'reference')), fixture('osm-sample.osm'), { dataset: 'osm-accra' });
     const found = await eventually(async () => {
       const result = await page('q=Korle');
       return result.items.length > 0 ? result : undefined;

@@ -3,12 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LocationSealing } from '../libs/monitoring/src/testing/location-streams.js';
-import { importOsm, ReferenceStore } from '../libs/places/src/index.js';
+import { importOsm } from '../libs/places/src/index.js';
 import { PNG } from 'pngjs';
 import { importRoads, IsochroneService } from '../libs/routing/src/index.js';
 import osrmTextInstructions from 'osrm-text-instructions';
 import { bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /** interface.md, "Routing, transit, weather, language": POST /v2/route on the starter's Accra roads and landmarks. */
 const root = path.resolve(import.meta.dirname, '..');
@@ -65,7 +66,7 @@ describe('routing over HTTP', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-routing-'));
-    const store = new ReferenceStore(path.join(dataDir, 'reference'));
+    const store = new FileDatasetStore(path.join(dataDir, 'reference'));
     await importRoads(store, starter('roads/roads.osm.gz'));
     await importOsm(store, starter('landmarks/osm-pois.osm.gz'));
     // TRUST_PROXY: landmark reporters come from their own X-Forwarded-For addresses.

@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { ReferenceStore } from '../libs/places/src/index.js';
 import { PMTiles } from 'pmtiles';
 import { readManifest, verifyPack } from '../libs/starter/src/index.js';
 import { tileOf } from '../libs/tiles/src/index.js';
 import { decodeVectorTile } from '../libs/tiles/src/testing/pmtiles-reader.js';
 import { eventually } from './support/boot.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * Issue #11, "Ghana out of the box": `npm start` on an empty DATA_DIR imports
@@ -55,7 +55,7 @@ async function healthy(url: string): Promise<void> {
 }
 
 const versions = async (dataDir: string) => {
-  const store = new ReferenceStore(path.join(dataDir, 'reference'));
+  const store = new FileDatasetStore(path.join(dataDir, 'reference'));
   return Object.fromEntries(await Promise.all(['boundaries', 'places/geonames', 'places/osm', 'roads', 'transit/gtfs'].map(async (dataset) => [dataset, await store.currentVersion(dataset)])));
 };
 

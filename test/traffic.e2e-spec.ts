@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ReferenceStore } from '../libs/places/src/index.js';
 import { importRoads } from '../libs/routing/src/index.js';
 import { greatCircleM as haversineM } from '../libs/platform/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /** Issue #16 (docs/adr/0025): arrivals teach traffic, hazard reports reroute, over HTTP on the starter's Accra roads. */
 const root = path.resolve(import.meta.dirname, '..');
@@ -32,7 +32,7 @@ describe('live road layer over HTTP', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-traffic-'));
-    await importRoads(new ReferenceStore(path.join(dataDir, 'reference')), path.join(root, 'starter/ghana/roads/roads.osm.gz'));
+    await importRoads(new FileDatasetStore(path.join(dataDir, 'reference')), path.join(root, 'starter/ghana/roads/roads.osm.gz'));
     // TRUST_PROXY: hazard reporters come from their own X-Forwarded-For addresses.
     service = await bootService({ dataDir, env: { TRUST_PROXY: 'true' } });
     key = await signUp(service, 'Kofi');

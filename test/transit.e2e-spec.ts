@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ReferenceStore } from '../libs/places/src/index.js';
 import { importGtfs, PlannerPool, TransitBusyError } from '../libs/transit/src/index.js';
 import { SAMPLE_FEED, SAMPLE_STOPS, writeGtfsZip } from '../libs/transit/src/testing/gtfs-feed.js';
 import { bootService, type Service } from './support/boot.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * Issue #17 over HTTP: POST /v2/route/transit and GET /v2/transit/departures
@@ -74,7 +74,7 @@ describe('transit over HTTP', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-transit-'));
-    await importGtfs(new ReferenceStore(path.join(dataDir, 'reference')), writeGtfsZip(SAMPLE_FEED));
+    await importGtfs(new FileDatasetStore(path.join(dataDir, 'reference')), writeGtfsZip(SAMPLE_FEED));
     service = await bootService({ dataDir, env: { THROTTLE_ROUTING_PER_MINUTE: '1000' } });
     const signup = await service.request('POST', '/v2/self/signup', { body: { name: 'Esi', email: `esi-${Date.now()}@example.com` } });
     key = ((await signup.json()) as Envelope<{ key: string }>).data.key;

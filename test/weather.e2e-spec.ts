@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ReferenceStore } from '../libs/places/src/index.js';
 import { importRoads } from '../libs/routing/src/index.js';
 import { weatherImportCli } from '../libs/weather/src/index.js';
 import { bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
 import { writeFileSync } from 'node:fs';
 import { capAlert } from './support/cap-alert.js';
+import { FileDatasetStore } from '../libs/platform/src/index.js';
 
 /**
  * Issue #16, "Weather" and "Safer routes", done means: import the CAP files
@@ -71,7 +71,7 @@ describe('weather and safer routes', () => {
   beforeAll(async () => {
     stub = await openMeteoStub();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-weather-'));
-    await importRoads(new ReferenceStore(path.join(dataDir, 'reference')), roads);
+    await importRoads(new FileDatasetStore(path.join(dataDir, 'reference')), roads);
     service = await bootService({ dataDir, env: { PRECIPITATION_FORECAST_URL: stub.url } });
     bare = await bootService();
     key = await signUp(service, 'Esi');

@@ -38,6 +38,7 @@ const expected: Record<string, string[]> = {
   'tests-through-index': ['test/bad-reaches-into-shop.e2e-spec.ts → libs/shop/src/carts/views/cart-view.ts'],
   'index-publishes-surface': ['libs/shop/src/index.ts → libs/shop/src/carts/bad-published-cache.ts'],
   'platform-knows-no-context': ['libs/platform/src/bad-knows-a-context.ts → libs/shop/src/index.ts'],
+  'reference-data-knows-no-context': ['libs/reference-data/src/bad-knows-a-context.ts → libs/shop/src/index.ts'],
   'testing-stays-in-tests': [
     'libs/platform/src/bad-ships-a-testing-helper.ts → libs/platform/src/testing/decider-spec.ts',
     'libs/shop/src/bad-uses-test-support.ts → test/support/seeded.ts',

@@ -4,22 +4,25 @@ import path from 'node:path';
 import {
   collectionName,
   ConfigError,
+  FileDatasetStore,
   loadConfig,
   openEventStore,
   openReadStore,
   progressBar,
   rebuildProjection,
+  referenceRoot,
   UsageError,
+  type DatasetDeclaration,
+  type DatasetImportOptions,
+  type DatasetImportResult,
+  type DatasetStore,
   type OperatorCommand,
   type OperatorRuntime,
 } from '../../../libs/platform/src/index.js';
 import { contexts } from '../../shared/contexts.js';
 import { eventRegistry, manifests, projections } from '../../shared/runtime.js';
 import { appRoot, basemapSources, buildBasemap, buildStarterPack, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe, readManifest, STARTER_BASEMAP } from '../../../libs/starter/src/index.js';
-import { graphsRoot, importRoads, prepareRoadGraph } from '../../../libs/routing/src/index.js';
 import { weatherImportCli } from '../../../libs/weather/src/index.js';
-import { importBoundaries, importGeoNames, importOsm, referenceRoot, ReferenceStore, type ImportOptions, type ImportResult } from '../../../libs/places/src/index.js';
-import { GtfsImportError, importGtfs, type GtfsImportReport } from '../../../libs/transit/src/index.js';
 
 type Runtime = OperatorRuntime;
 
@@ -44,20 +47,7 @@ const commands: Record<string, OperatorCommand> = {
   'projections:list': { usage: 'projections:list', run: listProjections },
   'projections:rebuild': { usage: 'projections:rebuild NAME', run: rebuild },
   ...contextCommands(),
-  'import:geonames': { usage: 'import:geonames FILE [--dataset NAME]   (GeoNames dump, e.g. GH.txt)', run: (_, args) => runImport('import:geonames', args, (store, [file], options) => importGeoNames(store, file, options)) },
-  'import:osm': { usage: 'import:osm FILE [--dataset NAME]   (.osm XML or .osm.pbf; POIs)', run: (_, args) => runImport('import:osm', args, (store, [file], options) => importOsm(store, file, options)) },
-  'import:boundaries': { usage: 'import:boundaries FILE [FILE …]   (GeoJSON admin boundaries, level 1 and 2)', run: (_, args) => runImport('import:boundaries', args, (store, files, options) => importBoundaries(store, files, options), true) },
-  'import:gtfs': { usage: 'import:gtfs FILE.zip [--dataset NAME]   (a GTFS feed → transit/NAME, default transit/gtfs)', run: (_, args) => runImport('import:gtfs', args, importGtfsReporting) },
-  'import:roads': {
-    usage: 'import:roads FILE   (.osm XML, .osm.gz or .osm.pbf; the road network for routing, prepared at once)',
-    run: (_, args) =>
-      runImport('import:roads', args, async (store, [file], options) => {
-        const result = await importRoads(store, file, options);
-        // The routing graph of the new version, so the running service swaps it in without preparing it itself.
-        const prepared = await prepareRoadGraph(graphsRoot(loadConfig()), result.version, (phase, done, total) => options.onProgress?.({ phase, done, total, records: result.version.manifest.records }));
-        return { ...result, stats: { ...result.stats, ...prepared } };
-      }),
-  },
+  ...importCommands(manifests.flatMap((manifest) => manifest.datasets ?? [])),
   'weather:import': { usage: 'weather:import FILE [FILE …]   (CAP 1.2 alerts, XML; signatures verified when present)', run: (runtime, args) => weatherImportCli({ dataDir: runtime.config.dataDir, events: runtime.backends.events, registry: runtime.registry }, args, (line) => process.stdout.write(`${line}\n`)) },
   'reference:list': { usage: 'reference:list   (reference datasets and their versions)', run: listReference },
 };
@@ -145,11 +135,28 @@ async function rebuild(runtime: Runtime, args: string[]): Promise<number> {
   return 0;
 }
 
-/** The reference-data importers (libs/places, docs/adr/0011): a bar per phase, then the new version and its figures. */
+/**
+ * One `import:*` command per dataset a context's manifest declares (docs/adr/0011), in the manifests' order:
+ * the declaration's own command steps (`cli.run`) or its importer.
+ */
+function importCommands(datasets: readonly DatasetDeclaration[]): Record<string, OperatorCommand> {
+  return Object.fromEntries(
+    datasets.map(({ cli, import: importer }) => [
+      cli.command,
+      {
+        usage: `${cli.command} ${cli.usage}`,
+        run: (_: Runtime, args: string[]) =>
+          runImport(cli.command, args, (store, files, options) => (cli.run ? cli.run(store, files, { ...options, config: loadConfig(), print: (line) => process.stdout.write(`${line}\n`) }) : importer(store, files, options)), cli.files === 'many'),
+      },
+    ]),
+  );
+}
+
+/** A declared importer run from the command line: a bar per phase, then the new version and its figures. */
 async function runImport(
   name: string,
   args: string[],
-  run: (store: ReferenceStore, files: string[], options: ImportOptions) => Promise<ImportResult>,
+  run: (store: DatasetStore, files: string[], options: DatasetImportOptions) => Promise<DatasetImportResult>,
   manyFiles = false,
 ): Promise<number> {
   const files: string[] = [];
@@ -160,7 +167,7 @@ async function runImport(
     else files.push(args[i]);
   }
   if (files.length === 0 || (!manyFiles && files.length > 1) || (args.includes('--dataset') && !dataset)) throw new UsageError('expected FILE');
-  const store = new ReferenceStore(referenceRoot(loadConfig()));
+  const store = new FileDatasetStore(referenceRoot(loadConfig()));
   let phase = '';
   let bar: ReturnType<typeof progressBar> | null = null;
   const result = await run(store, files, {
@@ -179,25 +186,8 @@ async function runImport(
   return 0;
 }
 
-/** A GTFS import prints its report (problems, counts, examples) whether it succeeds or is refused (docs/adr/0019). */
-async function importGtfsReporting(store: ReferenceStore, [file]: string[], options: ImportOptions): Promise<ImportResult> {
-  const printReport = (report: GtfsImportReport) => {
-    const lines = report.summary();
-    process.stdout.write(lines.length === 0 ? 'import:gtfs: no problem found in the feed\n' : `import:gtfs: ${lines.length} kind(s) of problem in the feed:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-  };
-  try {
-    const result = await importGtfs(store, file, { dataset: options.dataset, onProgress: options.onProgress });
-    printReport(result.report);
-    process.stdout.write(`  full report: ${path.join(result.version.directory, 'import-report.json')}\n`);
-    return result;
-  } catch (error) {
-    if (error instanceof GtfsImportError) printReport(error.report);
-    throw error;
-  }
-}
-
 async function listReference(): Promise<number> {
-  const entries = await new ReferenceStore(referenceRoot(loadConfig())).list();
+  const entries = await new FileDatasetStore(referenceRoot(loadConfig())).list();
   for (const entry of entries) {
     process.stdout.write(`${entry.current ? '*' : ' '} ${entry.dataset}\t${entry.version}\t${entry.manifest?.records ?? '?'} records\t${entry.manifest?.sources.join(', ') ?? 'no manifest'}\n`);
   }

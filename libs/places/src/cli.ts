@@ -1,9 +1,7 @@
-import { CommandPipeline, ReadModels, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
+import { CommandPipeline, FileDatasetStore, ReadModels, referenceRoot, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
 import { Gazetteer } from './gazetteer.js';
 import { ReviewLandmarkCommand, ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
 import { REVIEW_DECISIONS, type ReviewDecision } from './landmarks/domain/landmark-reports.js';
-import { referenceRoot } from './places.module.js';
-import { ReferenceStore } from './reference/reference-store.js';
 
 /** The operator's places commands (the reference-data imports are the datasets'). */
 export const placesCli: Readonly<Record<string, OperatorCommand>> = {
@@ -16,7 +14,7 @@ async function reviewLandmark(runtime: OperatorRuntime, args: string[]): Promise
   if (!slug) throw new UsageError('missing SLUG');
   if (!(REVIEW_DECISIONS as readonly string[]).includes(decision ?? '')) throw new UsageError(`decision must be one of ${REVIEW_DECISIONS.join(', ')}`);
   const log = { info: () => undefined, error: (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(fields)}\n`) };
-  const gazetteer = new Gazetteer(new ReferenceStore(referenceRoot(runtime.config)), log, 0);
+  const gazetteer = new Gazetteer(new FileDatasetStore(referenceRoot(runtime.config)), log, 0);
   await gazetteer.start();
   // The service's narration feed and projection take the event from the log; the CLI has neither to wait for.
   const readModels = new ReadModels().register('narration_feed', { waitFor: async () => undefined }).register('landmark_reports', { waitFor: async () => undefined });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DatasetNotLoadedError } from './errors.js';
 import { Gazetteer } from './gazetteer.js';
 import { importGeoNames, importOsm } from './importers/importers.js';
-import { ReferenceStore } from './reference/reference-store.js';
+import { FileDatasetStore } from '../../platform/src/index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
 const quiet = { info: () => undefined, error: () => undefined };
@@ -13,7 +13,7 @@ const query = (text: string) => ({ text, limit: 10, offset: 0 });
 
 describe('Gazetteer', () => {
   it('answers DATASET_NOT_LOADED before any import, then picks up imports without restart', async () => {
-    const store = new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'places-gazetteer-')));
+    const store = new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'places-gazetteer-')));
     const gazetteer = new Gazetteer(store, quiet, 0);
     await gazetteer.start();
     expect(() => gazetteer.search(query('Kumasi'))).toThrow(DatasetNotLoadedError);
@@ -30,7 +30,7 @@ describe('Gazetteer', () => {
   });
 
   it('keeps serving the loaded version when a new one fails its checksum', async () => {
-    const store = new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'places-gazetteer-')));
+    const store = new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'places-gazetteer-')));
     await importGeoNames(store, fixture('geonames-sample.txt'));
     const errors: unknown[] = [];
     const gazetteer = new Gazetteer(store, { info: () => undefined, error: (fields) => errors.push(fields) }, 0);

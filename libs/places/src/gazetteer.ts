@@ -3,8 +3,8 @@ import { PlaceGrid, type NearbyPlace } from './domain/place-grid.js';
 import { SearchIndex, type SearchQuery, type SearchResult } from './domain/search-index.js';
 import { DatasetNotLoadedError } from './errors.js';
 import { LandmarkIndex } from './landmarks/domain/landmark-index.js';
-import { PolledDataset } from './reference/polled-dataset.js';
-import type { DatasetVersion, ReferenceStore } from './reference/reference-store.js';
+import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../platform/src/index.js';
+import { PLACES } from './importers/importers.js';
 
 export interface LoadedDataset {
   dataset: string;
@@ -46,7 +46,7 @@ export class Gazetteer extends PolledDataset {
   private failedKey: string | null = null;
 
   constructor(
-    private readonly store: ReferenceStore,
+    private readonly store: DatasetStore,
     private readonly log: Log,
     pollMs = 2000,
   ) {
@@ -93,7 +93,7 @@ export class Gazetteer extends PolledDataset {
     let key = '';
     try {
       const versions: DatasetVersion[] = [];
-      for (const dataset of await this.store.placeDatasets()) {
+      for (const dataset of await this.store.liveDatasets(PLACES)) {
         const version = await this.store.current(dataset);
         if (version) versions.push(version);
       }

@@ -5,10 +5,7 @@ export { MAX_NEAR_RADIUS_M, PlaceGrid, type NearbyPlace } from './domain/place-g
 export * from './errors.js';
 export * from './gazetteer.js';
 export * from './places.module.js';
-export * from './reference/reference-store.js';
-export * from './reference/polled-dataset.js';
 export * from './importers/importers.js';
-export { OsmFormatError, type OsmMember, type OsmVisitor } from './importers/osm-source.js';
 export { type OsmTags } from './domain/osm-tags.js';
 export { placesEventTypes } from './event-types.js';
 export { isLandmark, landmarkSlug, keyOfSlug, photoUrl, type Landmark } from './landmarks/domain/landmark.js';

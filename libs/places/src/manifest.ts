@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { placesDatasets } from './datasets.js';
 import { placesEventTypes } from './event-types.js';
 import { reportLandmark } from './landmarks/commands/report-landmark/report-landmark.handler.js';
 import { reviewLandmark } from './landmarks/commands/review-landmark/review-landmark.handler.js';
@@ -12,4 +13,5 @@ export const placesManifest: ContextManifest = {
   commands: [reportLandmark, reviewLandmark],
   queries: [...landmarkQueries, SearchPlacesQuery],
   readModels: { projections: ['landmark_reports'], views: ['narration_feed'] },
+  datasets: placesDatasets,
 };

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CONFIG, JsonLogger, type Config } from '../../platform/src/index.js';
+import { DATASET_STORE, JsonLogger, type DatasetStore } from '../../platform/src/index.js';
 import { AccountsModule } from '../../accounts/src/index.js';
 import { Gazetteer } from './gazetteer.js';
 import { ReportLandmarkController } from './landmarks/commands/report-landmark/report-landmark.controller.js';
@@ -13,12 +12,6 @@ import { LandmarksAroundController } from './landmarks/queries/landmarks-around/
 import { ListLandmarkReportsController } from './landmarks/queries/list-landmark-reports/list-landmark-reports.controller.js';
 import { SearchPlacesController } from './queries/search-places/search-places.controller.js';
 import { SearchPlacesHandler } from './queries/search-places/search-places.handler.js';
-import { ReferenceStore } from './reference/reference-store.js';
-
-/** Where the reference datasets live under DATA_DIR (docs/adr/0011). */
-export function referenceRoot(config: Pick<Config, 'dataDir'>): string {
-  return path.join(config.dataDir, 'reference');
-}
 
 /** Places, search and landmarks (interface.md, "Addresses, hex codes and search": GET /v2/search, the landmark endpoints). */
 @Module({
@@ -35,9 +28,9 @@ export function referenceRoot(config: Pick<Config, 'dataDir'>): string {
   providers: [
     {
       provide: Gazetteer,
-      inject: [CONFIG, JsonLogger],
-      useFactory: (config: Config, logger: JsonLogger) =>
-        new Gazetteer(new ReferenceStore(referenceRoot(config)), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'places') }),
+      inject: [DATASET_STORE, JsonLogger],
+      useFactory: (store: DatasetStore, logger: JsonLogger) =>
+        new Gazetteer(store, { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'places') }),
     },
     SearchPlacesHandler,
     ...landmarkProviders,

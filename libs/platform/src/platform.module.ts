@@ -23,6 +23,8 @@ import { READ_STORE } from './read-store/read-store.port.js';
 import { DATA_KEY_VAULT, SecretBox } from './crypto/index.js';
 import { MAIL_QUEUE } from './mail/index.js';
 import { RATE_LIMITER } from './rate-limit/rate-limiter.port.js';
+import { DATASET_STORE } from './reference/dataset-store.port.js';
+import { FileDatasetStore, referenceRoot } from './reference/file/file-dataset-store.js';
 
 /** What a process opens before Nest starts: configuration, logger, backends, the contexts' manifests and what is built from them. */
 export interface Runtime {
@@ -69,6 +71,8 @@ export class PlatformModule {
       { provide: MAIL_QUEUE, useValue: runtime.backends.mailQueue },
       { provide: SecretBox, useValue: runtime.backends.secretBox },
       { provide: DATA_KEY_VAULT, useValue: runtime.backends.dataKeys },
+      // Reference data (docs/adr/0011): files under DATA_DIR/reference, shared by every instance through the volume.
+      { provide: DATASET_STORE, useValue: new FileDatasetStore(referenceRoot(runtime.config)) },
       {
         provide: CommandPipeline,
         inject: [ModuleRef],

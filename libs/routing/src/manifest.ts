@@ -3,6 +3,7 @@ import { NavigateRouteQuery } from './queries/navigate-route/navigate-route.hand
 import { PlanRouteQuery } from './queries/plan-route/plan-route.handler.js';
 import { RouteAlongQuery } from './queries/route-along/route-along.handler.js';
 import { StaticRouteQuery } from './queries/static-route/static-route.handler.js';
+import { routingDatasets } from './datasets.js';
 
 /**
  * Routing (issue #15): reference data and queries only, so far no stored
@@ -12,4 +13,5 @@ export const routingManifest: ContextManifest = {
   name: 'routing',
   events: [],
   queries: [PlanRouteQuery, NavigateRouteQuery, RouteAlongQuery, StaticRouteQuery],
+  datasets: routingDatasets,
 };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { Landmarks, PlacesModule, ReferenceStore, referenceRoot } from '../../places/src/index.js';
-import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/index.js';
+import { Landmarks, PlacesModule } from '../../places/src/index.js';
+import { CONFIG, DATASET_STORE, JsonLogger, Readiness, type Config, type DatasetStore } from '../../platform/src/index.js';
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
 import { IsochroneService } from './public/isochrone.js';
@@ -27,9 +27,9 @@ export function graphsRoot(config: Pick<Config, 'dataDir'>): string {
 export const routingProviders = [
   {
     provide: RoadNetwork,
-    inject: [CONFIG, JsonLogger],
-    useFactory: (config: Config, logger: JsonLogger) =>
-      new RoadNetwork(new ReferenceStore(referenceRoot(config)), graphsRoot(config), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'routing') }),
+    inject: [CONFIG, DATASET_STORE, JsonLogger],
+    useFactory: (config: Config, store: DatasetStore, logger: JsonLogger) =>
+      new RoadNetwork(store, graphsRoot(config), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'routing') }),
   },
   { provide: EmbeddedEngine, inject: [RoadNetwork], useFactory: (network: RoadNetwork) => new EmbeddedEngine(() => network.current()) },
   {

@@ -3,10 +3,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ATTRIBUTION, importGeoNames, importOsm, ReferenceStore, type Place } from '../../places/src/index.js';
+import { ATTRIBUTION, importGeoNames, importOsm, type Place } from '../../places/src/index.js';
+import { FileDatasetStore } from '../../platform/src/index.js';
 import { buildStarterPack } from './public/build-pack.js';
 import { importStarterData, liveKinds, StarterAbortedError } from './first-start.js';
 import { appRoot, parseRecipe, StarterPackError, type Recipe, type RecipeSource } from './public/pack.js';
+import { DECLARED_DATASETS, declaredFor } from './testing/declared-datasets.js';
 
 const libs = path.join(appRoot(), 'libs');
 const temp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
@@ -39,15 +41,15 @@ beforeAll(async () => {
 });
 
 const silent = { info: () => undefined };
-const freshStore = () => new ReferenceStore(temp('starter-store-'));
+const freshStore = () => new FileDatasetStore(temp('starter-store-'));
 
-async function pointers(store: ReferenceStore): Promise<Record<string, string | null>> {
+async function pointers(store: FileDatasetStore): Promise<Record<string, string | null>> {
   const result: Record<string, string | null> = {};
   for (const dataset of ['boundaries', 'places/geonames', 'places/osm', 'places/osm-accra']) result[dataset] = await store.currentVersion(dataset);
   return result;
 }
 
-async function placesOf(store: ReferenceStore, dataset: string): Promise<Place[]> {
+async function placesOf(store: FileDatasetStore, dataset: string): Promise<Place[]> {
   const list: Place[] = [];
   for await (const place of store.records<Place>((await store.current(dataset))!)) list.push(place);
   return list;
@@ -70,7 +72,7 @@ describe('starter data on first start', () => {
   it('imports boundaries, then the gazetteer and the landmarks with their region and district, and logs each with its count', async () => {
     const store = freshStore();
     const lines: Array<Record<string, unknown>> = [];
-    const report = await importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) } });
+    const report = await importStarterData(store, packDir, { ...declaredFor(store), log: { info: (fields) => lines.push(fields) } });
     expect(report.imported.map((entry) => [entry.kind, entry.dataset, entry.records])).toEqual([
       ['boundaries', 'boundaries', 5],
       ['places', 'places/geonames', 16],
@@ -90,16 +92,16 @@ describe('starter data on first start', () => {
     expect((await store.current('places/osm'))!.manifest.attribution).toEqual([ATTRIBUTION.osm]);
     expect((await placesOf(store, 'places/geonames')).find((place) => place.name === 'Kumasi')).toMatchObject({ region: 'Ashanti', district: 'Kumasi Metropolitan' });
     expect((await placesOf(store, 'places/osm')).find((place) => place.name === 'Makola Market')).toMatchObject({ region: 'Greater Accra', district: 'Accra Metropolis' });
-    expect([...(await liveKinds(store)).keys()].sort()).toEqual(['boundaries', 'landmarks', 'places', 'roads', 'transit']);
+    expect([...(await liveKinds(store, DECLARED_DATASETS)).keys()].sort()).toEqual(['boundaries', 'landmarks', 'places', 'roads', 'transit']);
     expect(leftovers(store.root)).toEqual([]);
   });
 
   it('imports nothing on a restart', async () => {
     const store = freshStore();
-    await importStarterData(store, packDir, { log: silent });
+    await importStarterData(store, packDir, { ...declaredFor(store), log: silent });
     const before = await pointers(store);
     const lines: unknown[] = [];
-    const report = await importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) } });
+    const report = await importStarterData(store, packDir, { ...declaredFor(store), log: { info: (fields) => lines.push(fields) } });
     expect(report.imported).toEqual([]);
     expect(report.skipped.map((entry) => entry.reason)).toEqual(['live', 'live', 'live', 'live', 'live']);
     expect(lines).toEqual([]);
@@ -110,7 +112,7 @@ describe('starter data on first start', () => {
     const store = freshStore();
     const own = await importGeoNames(store, fixture('geonames-sample.txt'), { dataset: 'mine' });
     const accra = await importOsm(store, fixture('osm-sample.osm'), { dataset: 'osm-accra' });
-    const report = await importStarterData(store, packDir, { log: silent });
+    const report = await importStarterData(store, packDir, { ...declaredFor(store), log: silent });
     expect(report.imported.map((entry) => entry.kind)).toEqual(['boundaries', 'roads', 'transit']);
     expect(await store.currentVersion('places/mine')).toBe(own.version.version);
     expect(await store.currentVersion('places/osm-accra')).toBe(accra.version.version);
@@ -119,7 +121,7 @@ describe('starter data on first start', () => {
 
     const landmarksOnly = freshStore();
     await importGeoNames(landmarksOnly, fixture('geonames-sample.txt'));
-    expect((await importStarterData(landmarksOnly, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'landmarks', 'roads', 'transit']);
+    expect((await importStarterData(landmarksOnly, packDir, { ...declaredFor(landmarksOnly), log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'landmarks', 'roads', 'transit']);
   });
 
   it('refuses a pack whose files do not match its manifest, importing nothing', async () => {
@@ -130,9 +132,9 @@ describe('starter data on first start', () => {
     bytes[bytes.length - 9] ^= 0xff;
     writeFileSync(file, bytes);
     const store = freshStore();
-    await expect(importStarterData(store, broken, { log: silent })).rejects.toThrow(/landmarks\/osm-pois.osm.gz: checksum mismatch/);
+    await expect(importStarterData(store, broken, { ...declaredFor(store), log: silent })).rejects.toThrow(/landmarks\/osm-pois.osm.gz: checksum mismatch/);
     expect(await pointers(store)).toEqual({ boundaries: null, 'places/geonames': null, 'places/osm': null, 'places/osm-accra': null });
-    await expect(importStarterData(store, temp('starter-none-'), { log: silent })).rejects.toThrow(StarterPackError);
+    await expect(importStarterData(store, temp('starter-none-'), { ...declaredFor(store), log: silent })).rejects.toThrow(StarterPackError);
   });
 
   it('completes after a crash in the middle: the kinds already live stay as they are, the rest is imported, nothing is left behind', async () => {
@@ -153,7 +155,7 @@ describe('starter data on first start', () => {
     expect(leftovers(store.root).sort()).toEqual(['.starter-import.lock', expect.stringMatching(/^places\/osm\/\.staging-/)]);
 
     // The dead child's lock is taken over because its pid is gone (same host): the stale time is a day, so it cannot be that.
-    const report = await importStarterData(store, packDir, { log: silent, staleLockMs: 86_400_000 });
+    const report = await importStarterData(store, packDir, { ...declaredFor(store), log: silent, staleLockMs: 86_400_000 });
     expect(report.imported.map((entry) => entry.kind)).toEqual(['landmarks', 'roads', 'transit']);
     const after = await pointers(store);
     expect(after['boundaries']).toBe(afterCrash['boundaries']);
@@ -165,7 +167,7 @@ describe('starter data on first start', () => {
     const store = freshStore();
     const abort = new AbortController();
     await expect(
-      importStarterData(store, packDir, {
+      importStarterData(store, packDir, { ...declaredFor(store),
         log: silent,
         signal: abort.signal,
         // After the first of the two boundary files: the next progress report stops the import.
@@ -176,13 +178,13 @@ describe('starter data on first start', () => {
     ).rejects.toThrow(StarterAbortedError);
     expect(await pointers(store)).toEqual({ boundaries: null, 'places/geonames': null, 'places/osm': null, 'places/osm-accra': null });
     expect(leftovers(store.root)).toEqual([]);
-    expect((await importStarterData(store, packDir, { log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'places', 'landmarks', 'roads', 'transit']);
+    expect((await importStarterData(store, packDir, { ...declaredFor(store), log: silent })).imported.map((entry) => entry.kind)).toEqual(['boundaries', 'places', 'landmarks', 'roads', 'transit']);
   });
 
   it('lets one of two processes starting together import; the other waits and finds the data live', async () => {
     const store = freshStore();
     const lines: Array<Record<string, unknown>> = [];
-    const [a, b] = await Promise.all([importStarterData(store, packDir, { log: silent }), importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) } })]);
+    const [a, b] = await Promise.all([importStarterData(store, packDir, { ...declaredFor(store), log: silent }), importStarterData(store, packDir, { ...declaredFor(store), log: { info: (fields) => lines.push(fields) } })]);
     expect([a.imported.length, b.imported.length].sort()).toEqual([0, 5]);
     for (const dataset of ['boundaries', 'places/geonames', 'places/osm']) {
       expect(readdirSync(path.join(store.root, dataset)).filter((name) => name.startsWith('v'))).toHaveLength(1);
@@ -195,7 +197,7 @@ describe('starter data on first start', () => {
     mkdirSync(lock, { recursive: true });
     writeFileSync(path.join(lock, 'owner'), `not-${hostname()} 1\n`);
     const lines: Array<Record<string, unknown>> = [];
-    const report = await importStarterData(store, packDir, { log: { info: (fields) => lines.push(fields) }, staleLockMs: 600 });
+    const report = await importStarterData(store, packDir, { ...declaredFor(store), log: { info: (fields) => lines.push(fields) }, staleLockMs: 600 });
     expect(report.imported).toHaveLength(5);
     expect(lines[0]).toMatchObject({ msg: 'starter data: another process is importing it; waiting' });
     expect(existsSync(lock)).toBe(false);

@@ -3,25 +3,22 @@ import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/p
 import { hostname } from 'node:os';
 import path from 'node:path';
 import {
-  ATTRIBUTION,
-  importBoundaries,
-  importGeoNames,
-  importOsm,
-  type ImportOptions,
-  type ImportProgress,
-  type ImportResult,
-  type ReferenceStore,
-} from '../../places/src/index.js';
-import { DEFAULT_TRANSIT_DATASET, importGtfs, liveTransitDatasets, TRANSIT_DATASET_GROUP } from '../../transit/src/index.js';
-import { importRoads, ROAD_DATASET } from '../../routing/src/index.js';
-import { readManifest, StarterPackError, verifyPack, type PackDataset, type PackManifest, type StarterKind } from './public/pack.js';
+  datasetGroup,
+  type DatasetDeclaration,
+  type DatasetImportOptions,
+  type DatasetImportProgress,
+  type DatasetImportResult,
+  type DatasetStore,
+} from '../../platform/src/index.js';
+import { readManifest, STARTER_KINDS, StarterPackError, verifyPack, type PackDataset, type PackManifest, type StarterKind } from './public/pack.js';
 import { BasemapAbortedError, basemapSources, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './public/starter-basemap.js';
 
 /**
  * On start, the starter pack's dataset of each kind that has no live dataset
  * (docs/adr/0017): boundaries first, so places get their region and district,
  * then the gazetteer, then the landmarks, through the same importers as
- * `npm run ops -- import:*`. A live dataset is never replaced, so a restart
+ * `npm run ops -- import:*`: the ones the contexts' manifests declare for
+ * that kind (`datasets[].starter`). A live dataset is never replaced, so a restart
  * imports nothing and an operator's own import always wins. Each dataset is
  * switched in atomically by the reference store: a crash leaves the kinds done
  * so far live, and the next start imports the rest.
@@ -33,10 +30,14 @@ export interface StarterLog {
 
 export interface StarterImportOptions {
   log: StarterLog;
+  /** Every context's declared datasets: a pack's kind is imported by the declaration whose `starter.kind` it is. */
+  datasets: readonly DatasetDeclaration[];
+  /** Where the lock that keeps two processes from importing at once lives (the reference folder every instance shares). */
+  lockDir: string;
   /** Aborts between progress reports of an import (shutdown during the first start); the version being written is dropped. */
   signal?: AbortSignal;
   /** Tests: each importer's progress. */
-  onProgress?: (kind: StarterKind, progress: ImportProgress) => void;
+  onProgress?: (kind: StarterKind, progress: DatasetImportProgress) => void;
   /** Another process importing the starter into the same folder: how long its lock may go untouched before it counts as dead. */
   staleLockMs?: number;
   /** TILES_DIR: where the starter basemap (`starter.pmtiles`, docs/adr/0027) is built when absent; no basemap without it. */
@@ -56,51 +57,60 @@ export interface StarterImportReport {
 
 export class StarterAbortedError extends Error {}
 
-/** The kinds an importer exists for, in the order they must run. */
-const IMPORT_ORDER: readonly StarterKind[] = ['boundaries', 'places', 'landmarks', 'roads', 'transit'];
 const LOCK = '.starter-import.lock';
 /** Locks this process holds: its own pid in a lock file means stale only when the lock is not one of these. */
 const heldHere = new Set<string>();
 const HEARTBEAT_MS = 2000;
 const STALE_LOCK_MS = 30_000;
 
-/**
- * Which kinds have a live dataset. A place set counts as landmarks when it
- * came from OpenStreetMap (its manifest carries the OSM attribution, as
- * `import:osm` writes it) and as places otherwise (GeoNames). Transit is live
- * when any `transit/*` dataset is (an operator's own feed of another city too).
- */
-export async function liveKinds(store: ReferenceStore): Promise<Map<StarterKind, string[]>> {
-  const live = new Map<StarterKind, string[]>();
-  const note = (kind: StarterKind, dataset: string) => live.set(kind, [...(live.get(kind) ?? []), dataset]);
-  if (await store.currentVersion('boundaries')) note('boundaries', 'boundaries');
-  if (await store.currentVersion(ROAD_DATASET)) note('roads', ROAD_DATASET);
-  for (const dataset of await store.placeDatasets()) {
-    const version = await store.current(dataset);
-    if (!version) continue;
-    note(version.manifest.attribution.includes(ATTRIBUTION.osm) ? 'landmarks' : 'places', dataset);
+/** The declaration that imports each kind, in the order the kinds must run (the pack format's order: boundaries first). */
+function importers(datasets: readonly DatasetDeclaration[]): Map<StarterKind, DatasetDeclaration> {
+  const byKind = new Map<StarterKind, DatasetDeclaration>();
+  for (const kind of STARTER_KINDS) {
+    const declaration = datasets.find((candidate) => candidate.starter?.kind === kind);
+    if (declaration) byKind.set(kind, declaration);
   }
-  for (const dataset of await liveTransitDatasets(store)) note('transit', dataset);
+  return byKind;
+}
+
+/**
+ * Which kinds have a live dataset: a declared single dataset with a live
+ * version, or any live dataset of a declared group that the declaration
+ * claims (a place set from OpenStreetMap is the landmarks, any other the
+ * places; any `transit/*` feed is transit, an operator's own city too).
+ */
+export async function liveKinds(store: DatasetStore, datasets: readonly DatasetDeclaration[]): Promise<Map<StarterKind, string[]>> {
+  const live = new Map<StarterKind, string[]>();
+  for (const [kind, declaration] of importers(datasets)) {
+    const group = datasetGroup(declaration);
+    for (const dataset of group ? await store.liveDatasets(group) : [declaration.dataset]) {
+      const version = await store.current(dataset);
+      if (!version || !(declaration.starter?.claims?.(version) ?? true)) continue;
+      live.set(kind, [...(live.get(kind) ?? []), dataset]);
+    }
+  }
   return live;
 }
 
-export async function importStarterData(store: ReferenceStore, packDir: string, options: StarterImportOptions): Promise<StarterImportReport> {
+export async function importStarterData(store: DatasetStore, packDir: string, options: StarterImportOptions): Promise<StarterImportReport> {
   const started = Date.now();
   const manifest = await readManifest(packDir);
   const report: StarterImportReport = { imported: [], skipped: [], ms: 0 };
+  const byKind = importers(options.datasets);
+  const order = [...byKind.keys()];
   const wanted = async () => {
-    const live = await liveKinds(store);
-    return manifest.datasets.filter((dataset) => IMPORT_ORDER.includes(dataset.kind) && !live.has(dataset.kind));
+    const live = await liveKinds(store, options.datasets);
+    return manifest.datasets.filter((dataset) => byKind.has(dataset.kind) && !live.has(dataset.kind));
   };
   if ((await wanted()).length > 0) {
-    await withLock(store.root, options, async () => {
+    await withLock(options.lockDir, options, async () => {
       // Another process may have imported while this one waited for the lock: look again.
-      const todo = (await wanted()).sort((a, b) => IMPORT_ORDER.indexOf(a.kind) - IMPORT_ORDER.indexOf(b.kind));
+      const todo = (await wanted()).sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
       const problems = await verifyPack(packDir, manifest, todo.flatMap((dataset) => dataset.files));
       if (problems.length > 0) throw new StarterPackError(`starter pack ${packDir} does not match its manifest: ${problems.join('; ')}`);
       for (const dataset of todo) {
         const begun = Date.now();
-        const result = await importDataset(store, packDir, dataset, options);
+        const result = await importDataset(store, packDir, dataset, byKind.get(dataset.kind)!, options);
         const entry = { kind: dataset.kind, dataset: result.version.dataset, version: result.version.version, records: result.version.manifest.records, ms: Date.now() - begun };
         report.imported.push(entry);
         options.log.info({ msg: 'starter dataset imported', pack: manifest.name, ...entry });
@@ -109,7 +119,7 @@ export async function importStarterData(store: ReferenceStore, packDir: string, 
   }
   const imported = new Set(report.imported.map((entry) => entry.kind));
   for (const dataset of manifest.datasets) {
-    if (!imported.has(dataset.kind)) report.skipped.push({ kind: dataset.kind, reason: IMPORT_ORDER.includes(dataset.kind) ? 'live' : 'no_importer' });
+    if (!imported.has(dataset.kind)) report.skipped.push({ kind: dataset.kind, reason: byKind.has(dataset.kind) ? 'live' : 'no_importer' });
   }
   if (options.tilesDir) report.basemap = await starterBasemap(packDir, manifest, options.tilesDir, options);
   report.ms = Date.now() - started;
@@ -156,48 +166,27 @@ async function starterBasemap(packDir: string, manifest: PackManifest, tilesDir:
   }
 }
 
-function importDataset(store: ReferenceStore, packDir: string, dataset: PackDataset, options: StarterImportOptions): Promise<ImportResult> {
+function importDataset(store: DatasetStore, packDir: string, dataset: PackDataset, declaration: DatasetDeclaration, options: StarterImportOptions): Promise<DatasetImportResult> {
   const files = dataset.files.map((file) => path.join(packDir, file));
-  const importOptions: ImportOptions = {
+  if (declaration.cli.files !== 'many' && files.length !== 1) throw new StarterPackError(`the ${dataset.kind} dataset of a starter pack is one file, not ${files.length}`);
+  const importOptions: DatasetImportOptions = {
+    dataset: nameInGroup(dataset, declaration),
+    attribution: dataset.attribution,
     onProgress: (progress) => {
       // Thrown inside the importer, which drops its unfinished version.
       if (options.signal?.aborted) throw new StarterAbortedError('starter import aborted');
       options.onProgress?.(dataset.kind, progress);
     },
   };
-  switch (dataset.kind) {
-    case 'boundaries':
-      // Never a new version of a place set the starter did not import: no reannotation.
-      return importBoundaries(store, files, { ...importOptions, reannotate: false, attribution: dataset.attribution });
-    case 'places':
-      return importGeoNames(store, single(files, dataset), { ...importOptions, dataset: placeSetName(dataset) });
-    case 'landmarks':
-      return importOsm(store, single(files, dataset), { ...importOptions, dataset: placeSetName(dataset) });
-    case 'transit':
-      return importGtfs(store, single(files, dataset), { ...importOptions, dataset: transitSetName(dataset) });
-    case 'roads':
-      // The road network (docs/adr/0018); the routing module prepares its graph once the dataset is live.
-      return importRoads(store, single(files, dataset), importOptions);
-    default:
-      throw new StarterPackError(`no importer for ${dataset.kind}`);
-  }
+  return (declaration.starter?.import ?? declaration.import)(store, files, importOptions);
 }
 
-function single(files: string[], dataset: PackDataset): string {
-  if (files.length !== 1) throw new StarterPackError(`the ${dataset.kind} dataset of a starter pack is one file, not ${files.length}`);
-  return files[0];
-}
-
-function placeSetName(dataset: PackDataset): string {
-  if (!dataset.dataset?.startsWith('places/')) throw new StarterPackError(`the ${dataset.kind} dataset must be a place set (places/…), not ${dataset.dataset}`);
-  return dataset.dataset.slice('places/'.length);
-}
-
-function transitSetName(dataset: PackDataset): string {
-  const prefix = `${TRANSIT_DATASET_GROUP}/`;
-  if (dataset.dataset === null) return DEFAULT_TRANSIT_DATASET;
-  if (!dataset.dataset.startsWith(prefix)) throw new StarterPackError(`the transit dataset must be under ${prefix}, not ${dataset.dataset}`);
-  return dataset.dataset.slice(prefix.length);
+/** The pack's `places/geonames` is `--dataset geonames` of a `places/*` declaration; a single dataset takes no name; null is the importer's default. */
+function nameInGroup(dataset: PackDataset, declaration: DatasetDeclaration): string | undefined {
+  const group = datasetGroup(declaration);
+  if (!group || dataset.dataset === null) return undefined;
+  if (!dataset.dataset.startsWith(`${group}/`)) throw new StarterPackError(`the ${dataset.kind} dataset must be under ${group}/, not ${dataset.dataset}`);
+  return dataset.dataset.slice(group.length + 1);
 }
 
 /** Temporary files of builds killed in their final write, an hour old or more (a build in progress writes its own only at the end). */

@@ -1,9 +1,17 @@
 import path from 'node:path';
 import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { Gazetteer, PlacesModule, ReferenceStore, referenceRoot } from '../../places/src/index.js';
-import { CONFIG, JsonLogger, Readiness, type Config } from '../../platform/src/index.js';
-import { TransitFeeds, TransitModule } from '../../transit/src/index.js';
-import { RoadNetwork, RoutingModule } from '../../routing/src/index.js';
+import { ModuleRef } from '@nestjs/core';
+import {
+  CONFIG,
+  CONTEXT_MANIFESTS,
+  DATASET_STORE,
+  JsonLogger,
+  Readiness,
+  referenceRoot,
+  type Config,
+  type ContextManifest,
+  type DatasetStore,
+} from '../../platform/src/index.js';
 import { importStarterData, StarterAbortedError } from './first-start.js';
 import { appRoot, DEFAULT_PACK } from './public/pack.js';
 
@@ -23,9 +31,9 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
     @Inject(Readiness) private readonly readiness: Readiness,
-    @Inject(Gazetteer) private readonly gazetteer: Gazetteer,
-    @Inject(TransitFeeds) private readonly transit: TransitFeeds,
-    @Inject(RoadNetwork) private readonly roads: RoadNetwork,
+    @Inject(DATASET_STORE) private readonly store: DatasetStore,
+    @Inject(CONTEXT_MANIFESTS) private readonly manifests: readonly ContextManifest[],
+    @Inject(ModuleRef) private readonly modules: ModuleRef,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -48,21 +56,25 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
     const started = Date.now();
     const packDir = path.join(appRoot(), DEFAULT_PACK);
     try {
-      const report = await importStarterData(new ReferenceStore(referenceRoot(this.config)), packDir, {
+      const datasets = this.manifests.flatMap((manifest) => manifest.datasets ?? []);
+      const report = await importStarterData(this.store, packDir, {
+        datasets,
+        lockDir: referenceRoot(this.config),
         log: { info: (fields) => this.logger.info(fields) },
         signal: this.abort.signal,
         tilesDir: this.config.tilesDir,
       });
       if (report.imported.length === 0) return;
-      // A poll may be loading an older set of pointers: the second reload starts from the final ones (a no-op if already loaded).
-      await this.gazetteer.reload();
-      await this.gazetteer.reload();
-      await this.transit.reload();
-      await this.transit.reload();
-      // The road graph is prepared (a worker thread) and loaded before /health turns 200; the same double reload as above.
-      if (report.imported.some((entry) => entry.kind === 'roads')) {
-        await this.roads.reload();
-        await this.roads.reload();
+      // What serves each imported kind (the gazetteer, the transit feeds, the road network, whose graph is prepared
+      // in a worker thread) has it loaded before /health turns 200. A poll may be loading an older set of pointers:
+      // the second reload starts from the final ones (a no-op if already loaded).
+      const imported = new Set<string>(report.imported.map((entry) => entry.kind));
+      const servers = new Set(datasets.filter((declaration) => declaration.starter && imported.has(declaration.starter.kind)).map((declaration) => declaration.starter!.servedBy));
+      for (const token of servers) {
+        if (token === undefined) continue;
+        const server = this.modules.get<unknown, { reload(): Promise<boolean> }>(token as never, { strict: false });
+        await server.reload();
+        await server.reload();
       }
       this.logger.info({
         msg: 'starter data imported',
@@ -80,6 +92,10 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
-/** The starter import, for the HTTP processes (STARTER_DATA). */
-@Module({ imports: [PlacesModule, TransitModule, RoutingModule], providers: [StarterData], exports: [StarterData] })
+/**
+ * The starter import, for the HTTP processes (STARTER_DATA). It knows no
+ * context: the datasets come from the manifests, and what serves them is
+ * found by the token each declaration names (in the modules of the process).
+ */
+@Module({ providers: [StarterData], exports: [StarterData] })
 export class StarterModule {}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ReferenceStore } from '../../places/src/index.js';
+import { FileDatasetStore } from '../../platform/src/index.js';
 import { parseClockTime, parseIsoDate } from './domain/clock-time.js';
 import { departureBoard } from './domain/departures.js';
 import type { TransitNetwork } from './domain/network.js';
@@ -25,7 +25,7 @@ const MAKOLA = { lat: 5.5477, lng: -0.2049 };
 let imported: GtfsImportResult;
 let network: TransitNetwork;
 beforeAll(async () => {
-  const store = new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'transit-accra-')));
+  const store = new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'transit-accra-')));
   imported = await importGtfs(store, starterCopy);
   const feeds = new TransitFeeds(store, { info: () => undefined, error: () => undefined }, 0);
   await feeds.start();

@@ -1,4 +1,5 @@
 import type { ContextManifest } from '../../platform/src/index.js';
+import { transitDatasets } from './datasets.js';
 import { transitEventTypes } from './event-types.js';
 import { GetDeparturesQuery } from './queries/get-departures/get-departures.handler.js';
 import { PlanTransitTripQuery } from './queries/plan-transit-trip/plan-transit-trip.handler.js';
@@ -9,4 +10,5 @@ export const transitManifest: ContextManifest = {
   events: transitEventTypes,
   commands: [],
   queries: [PlanTransitTripQuery, GetDeparturesQuery],
+  datasets: transitDatasets,
 };

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ReferenceStore } from '../../places/src/index.js';
+import { FileDatasetStore } from '../../platform/src/index.js';
 import { formatGtfsTime, parseClockTime, parseIsoDate } from './domain/clock-time.js';
 import { departureBoard } from './domain/departures.js';
 import type { TransitNetwork } from './domain/network.js';
@@ -21,7 +21,7 @@ const silent = { info: () => undefined, error: () => undefined };
 
 let network: TransitNetwork;
 beforeAll(async () => {
-  const store = new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'transit-')));
+  const store = new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'transit-')));
   await importGtfs(store, writeGtfsZip(SAMPLE_FEED));
   const feeds = new TransitFeeds(store, silent, 0);
   await feeds.start();

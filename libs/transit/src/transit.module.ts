@@ -1,6 +1,5 @@
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { ReferenceStore, referenceRoot } from '../../places/src/index.js';
-import { CONFIG, JsonLogger, type Config } from '../../platform/src/index.js';
+import { CONFIG, DATASET_STORE, JsonLogger, referenceRoot, type Config, type DatasetStore } from '../../platform/src/index.js';
 import { GetDeparturesController } from './queries/get-departures/get-departures.controller.js';
 import { GetDeparturesHandler } from './queries/get-departures/get-departures.handler.js';
 import { PlanTransitTripController } from './queries/plan-transit-trip/plan-transit-trip.controller.js';
@@ -14,13 +13,14 @@ import { TransitFeeds } from './public/transit-feeds.js';
   providers: [
     {
       provide: TransitFeeds,
-      inject: [CONFIG, JsonLogger],
-      useFactory: (config: Config, logger: JsonLogger) =>
-        new TransitFeeds(new ReferenceStore(referenceRoot(config)), { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'transit') }),
+      inject: [DATASET_STORE, JsonLogger],
+      useFactory: (store: DatasetStore, logger: JsonLogger) =>
+        new TransitFeeds(store, { info: (fields) => logger.info(fields), error: (fields) => logger.error(fields, 'transit') }),
     },
     {
       provide: PlannerPool,
       inject: [CONFIG, JsonLogger],
+      // Planner threads have no container: each opens the file adapter on the same root.
       useFactory: (config: Config, logger: JsonLogger) => new PlannerPool({ threads: config.transitWorkers, root: referenceRoot(config), log: { error: (fields) => logger.error(fields, 'transit') } }),
     },
     PlanTransitTripHandler,

@@ -1,6 +1,7 @@
 import { importance } from './importance.js';
 import { normalise } from './normalise.js';
 import { cleanAltNames, MAX_NAME_LENGTH, type Place } from './place.js';
+import type { OsmTags } from '../../../reference-data/src/index.js';
 
 /**
  * Which OpenStreetMap objects are places worth searching for, and how their
@@ -58,7 +59,6 @@ const ALT_NAME_KEYS = ['alt_name', 'old_name', 'official_name', 'short_name', 'l
 const EXTRA_TAGS = ['wikidata', 'wikipedia', 'image', 'wikimedia_commons', 'brand', 'operator', 'addr:street', 'addr:housenumber', 'addr:city', 'addr:postcode'];
 const MAX_TAG_LENGTH = 255;
 
-export type OsmTags = Readonly<Record<string, string>>;
 
 /** The tag that makes these tags a place (`amenity=hospital`), or null. */
 export function poiFeature(tags: OsmTags): { key: string; value: string } | null {
@@ -114,3 +114,5 @@ function tag(tags: OsmTags, ...keys: string[]): string | null {
   }
   return null;
 }
+
+export type { OsmTags };

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Place } from '../domain/place.js';
-import { ReferenceStore } from '../reference/reference-store.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { importBoundaries, importGeoNames, importOsm, ImportError, type ImportProgress } from './importers.js';
-import { OsmFormatError } from './osm-source.js';
-import { writePbf, type FixtureNode, type FixtureWay } from './testing/pbf-writer.js';
+import { OsmFormatError } from '../../../reference-data/src/index.js';
+import { writePbf, type FixtureNode, type FixtureWay } from '../../../reference-data/src/osm/testing/pbf-writer.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../__fixtures__/${name}`, import.meta.url));
 const REGIONS = fixture('boundaries-regions.geojson');
@@ -16,9 +16,9 @@ const SHARED = path.resolve(fileURLToPath(new URL('../../../../../shared/data', 
 const hasSharedData = existsSync(SHARED);
 if (!hasSharedData) console.info(`importers.int-spec: ${SHARED} is absent, skipping the real-data imports`);
 
-const freshStore = () => new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'places-import-')));
+const freshStore = () => new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'places-import-')));
 
-async function places(store: ReferenceStore, dataset: string): Promise<Place[]> {
+async function places(store: FileDatasetStore, dataset: string): Promise<Place[]> {
   const current = await store.current(dataset);
   const result: Place[] = [];
   for await (const place of store.records<Place>(current!)) result.push(place);
@@ -164,7 +164,7 @@ describe('OSM PBF import', () => {
 });
 
 describe('gzipped sources (told by their first bytes, whatever their name)', () => {
-  const gzipped = (store: ReferenceStore, name: string, target: string) => {
+  const gzipped = (store: FileDatasetStore, name: string, target: string) => {
     const file = path.join(store.root, target);
     writeFileSync(file, gzipSync(readFileSync(fixture(name))));
     return file;

@@ -5,11 +5,16 @@ import { AdminAreas, boundaryFromFeature, type Boundary } from '../domain/admin-
 import { placeFromGeoNames } from '../domain/geonames.js';
 import { placeFromOsm, poiFeature, type OsmTags } from '../domain/osm-tags.js';
 import { ATTRIBUTION, type Place } from '../domain/place.js';
-import { DATASET_NAME, type DatasetVersion, type DatasetWriter, type ReferenceStore } from '../reference/reference-store.js';
-import { readOsmPbf } from './osm-pbf.js';
-import { OsmFormatError, type OsmReader, type OsmVisitor, type ReadProgress } from './osm-source.js';
-import { readOsmXml } from './osm-xml.js';
-import { headOf, openSource, readSource, sourceFile } from './source-file.js';
+import {
+  DATASET_NAME,
+  DatasetImportError,
+  type DatasetImportOptions,
+  type DatasetImportProgress,
+  type DatasetImportResult,
+  type DatasetStore,
+  type DatasetWriter,
+} from '../../../platform/src/index.js';
+import { openSource, osmReaderFor, readSource, sourceFile } from '../../../reference-data/src/index.js';
 
 /**
  * The importers behind `npm run ops -- import:geonames|import:osm|import:boundaries`
@@ -18,42 +23,28 @@ import { headOf, openSource, readSource, sourceFile } from './source-file.js';
  * an import that finds nothing fails rather than replacing good data with none.
  */
 
-export interface ImportProgress {
-  /** What is being read: `reading`, `pass 1/2`, `places/osm`… */
-  phase: string;
-  done: number;
-  total: number;
-  records: number;
-}
+export type ImportProgress = DatasetImportProgress;
 
-export interface ImportOptions {
-  /** Place set name under `places/` (default: the source's name). */
-  dataset?: string;
-  onProgress?: (progress: ImportProgress) => void;
-  /** Tests: runs after the new version is durable and before it goes live. */
-  beforeSwitch?: () => Promise<void>;
+/** `dataset`: the place set's name under `places/` (default: the source's name). */
+export interface ImportOptions extends DatasetImportOptions {
   /**
    * Boundaries only: also rewrite every live place set with the new region and
    * district names (default true). The starter (docs/adr/0017) passes false: it
    * never writes a new version of a place set it did not import.
    */
   reannotate?: boolean;
-  /** Boundaries only: what the boundaries' source requires (the default, unknown for a plain GeoJSON, is none). */
-  attribution?: string[];
 }
 
-export interface ImportResult {
-  version: DatasetVersion;
-  stats: Record<string, number>;
-}
+export type ImportResult = DatasetImportResult;
 
-export class ImportError extends Error {}
+export class ImportError extends DatasetImportError {}
 
 const BOUNDARIES = 'boundaries';
+export const PLACES = 'places';
 /** A GeoJSON boundaries file is parsed whole; larger than this, simplify it first (mapshaper, ogr2ogr -simplify). */
 const MAX_BOUNDARY_FILE_BYTES = 512 * 1024 * 1024;
 
-export async function importGeoNames(store: ReferenceStore, file: string, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importGeoNames(store: DatasetStore, file: string, options: ImportOptions = {}): Promise<ImportResult> {
   const dataset = placeDataset(options.dataset ?? 'geonames');
   const source = await sourceFile(file);
   const total = source.size;
@@ -93,9 +84,9 @@ export async function importGeoNames(store: ReferenceStore, file: string, option
  * ways' node positions take a second pass that reads only nodes and stops once
  * every needed one is found.
  */
-export async function importOsm(store: ReferenceStore, file: string, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importOsm(store: DatasetStore, file: string, options: ImportOptions = {}): Promise<ImportResult> {
   const dataset = placeDataset(options.dataset ?? 'osm');
-  const read = await readerFor(file);
+  const read = await osmReaderFor(file);
   const admin = await loadAdminAreas(store);
   const writer = await store.begin(dataset);
   const stats: Record<string, number> = { nodes: 0, ways: 0, places: 0, poi_nodes: 0, poi_ways: 0, ways_without_nodes: 0, with_admin_names: 0 };
@@ -187,7 +178,7 @@ export async function importOsm(store: ReferenceStore, file: string, options: Im
  * regions and the districts), then every live place set again with the new
  * region and district names, so the two never disagree.
  */
-export async function importBoundaries(store: ReferenceStore, files: string[], options: ImportOptions = {}): Promise<ImportResult> {
+export async function importBoundaries(store: DatasetStore, files: string[], options: ImportOptions = {}): Promise<ImportResult> {
   if (files.length === 0) throw new ImportError('no file given');
   const writer = await store.begin(BOUNDARIES);
   const stats: Record<string, number> = { features: 0, level_1: 0, level_2: 0, skipped_features: 0 };
@@ -226,12 +217,12 @@ export async function importBoundaries(store: ReferenceStore, files: string[], o
   const version = (await store.current(BOUNDARIES))!;
   const admin = new AdminAreas(boundaries);
   if (options.reannotate === false) return { version, stats };
-  for (const dataset of await store.placeDatasets()) stats[`reannotated:${dataset}`] = await reannotate(store, dataset, admin, options);
+  for (const dataset of await store.liveDatasets(PLACES)) stats[`reannotated:${dataset}`] = await reannotate(store, dataset, admin, options);
   return { version, stats };
 }
 
 /** A new version of a place set with region and district from `admin`; returns its record count. */
-async function reannotate(store: ReferenceStore, dataset: string, admin: AdminAreas, options: ImportOptions): Promise<number> {
+async function reannotate(store: DatasetStore, dataset: string, admin: AdminAreas, options: ImportOptions): Promise<number> {
   const current = await store.current(dataset);
   if (!current) return 0;
   const writer = await store.begin(dataset);
@@ -253,7 +244,7 @@ async function reannotate(store: ReferenceStore, dataset: string, admin: AdminAr
   }
 }
 
-export async function loadAdminAreas(store: ReferenceStore): Promise<AdminAreas | null> {
+export async function loadAdminAreas(store: DatasetStore): Promise<AdminAreas | null> {
   const current = await store.current(BOUNDARIES);
   if (!current) return null;
   const boundaries: Boundary[] = [];
@@ -277,24 +268,4 @@ function annotate(place: Place, admin: AdminAreas | null, stats: Record<string, 
 function add(writer: DatasetWriter, place: Place, stats: Record<string, number>): void {
   writer.add(place);
   stats.places++;
-}
-
-/** An OSM file (XML, gzipped XML or PBF) object by object, as the importers read it: for other tools (the starter build). */
-export async function readOsm(file: string, visitor: OsmVisitor, progress?: ReadProgress): Promise<void> {
-  const read = await readerFor(file);
-  await read(file, visitor, progress);
-}
-
-/**
- * XML starts with `<` (after an optional byte-order mark and white space);
- * anything else is taken for PBF. Gzipped XML is read as it is; a gzipped PBF
- * is refused (its blobs are compressed already), and so are bzip2 and zip.
- */
-async function readerFor(file: string): Promise<OsmReader> {
-  if (/\.(bz2|zip)$/i.test(file)) throw new OsmFormatError('bzip2 or zip compressed OSM is not read directly: decompress it first (gzip is read), or use the .osm.pbf');
-  const source = await sourceFile(file);
-  const head = (await headOf(source, 64)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (head.startsWith('<')) return readOsmXml;
-  if (source.gzip) throw new OsmFormatError(`${path.basename(file)} is gzipped but not OSM XML: a .osm.pbf is read uncompressed`);
-  return readOsmPbf;
 }

@@ -3,6 +3,7 @@ import { awaitedReadModel } from '../commands/command.js';
 import { EventRegistry, type EventTypeDefinition } from '../events/event-registry.js';
 import type { Projection } from '../projections/projection.js';
 import type { AsOfContributor } from './as-of-contribution.js';
+import type { DatasetDeclaration } from '../reference/dataset-declaration.js';
 
 /** A notification source as the webhooks context reads it from a manifest: its Nest token and what it claims. */
 export interface NotificationSourceEntry {
@@ -20,7 +21,8 @@ export interface NotificationSourceEntry {
  * job repository refuses a missing or duplicate handler: every stored event
  * type with its version and upcaster, every command, the read models it owns
  * (projections in `projections/`, or in-memory views it registers), the queues
- * it processes, and the webhook notifications it contributes.
+ * it processes, the webhook notifications it contributes, and the reference
+ * datasets it keeps.
  */
 export interface ContextManifest {
   name: string;
@@ -41,6 +43,8 @@ export interface ContextManifest {
    * key of the answer's `state`, so names are unique across contexts.
    */
   asOf?: readonly AsOfContributor[];
+  /** Reference datasets it keeps (docs/adr/0011): each with its importer, its `npm run ops` command and its starter pack kind. */
+  datasets?: readonly DatasetDeclaration[];
 }
 
 /** A query class as a manifest lists it (`class GetDriftQuery extends Query<DriftView>`). */
@@ -65,7 +69,8 @@ export function registryOf(manifests: readonly ContextManifest[]): EventRegistry
  * The start-up check: contexts unique; every projection claimed by exactly one
  * context and handling registered types; every command name unique and
  * awaiting known read models; each queue with exactly one processor; each
- * webhook event type with exactly one source reading registered types.
+ * webhook event type with exactly one source reading registered types; each
+ * reference dataset kept by one context; each import command and starter kind declared once.
  */
 export function checkManifests(manifests: readonly ContextManifest[], projections: readonly Projection[]): void {
   const registry = registryOf(manifests);
@@ -104,6 +109,11 @@ export function checkManifests(manifests: readonly ContextManifest[], projection
   }
 
   once('queue processor for', collect((manifest) => manifest.jobs));
+
+  // Several importers may write one dataset group (GeoNames and OSM both write `places/*`), all of one context.
+  once('dataset', collect((manifest) => [...new Set(manifest.datasets?.map((declaration) => declaration.dataset))]));
+  once('import command', collect((manifest) => manifest.datasets?.map((declaration) => declaration.cli.command)));
+  once('starter kind', collect((manifest) => manifest.datasets?.flatMap((declaration) => (declaration.starter ? [declaration.starter.kind] : []))));
 
   const notifies = collect((manifest) => manifest.notifications?.flatMap((entry) => entry.notifies));
   once('webhook event type', notifies);

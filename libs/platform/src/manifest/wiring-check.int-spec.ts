@@ -236,8 +236,12 @@ describe('the wiring check (after Nest start-up)', () => {
       expect(await refusal('api', [...fitting.http, RefundOrderHandler])).toContain('command handler RefundOrderHandler runs shop.refund-order, which no context declares (manifest commands)');
     });
 
-    it('refuses part of a context in a role that does not serve it: its slices are registered together', async () => {
-      expect(await refusal('worker', [...fitting.worker, PlaceOrderHandler], undefined, { http: undefined })).toContain('command shop.cancel-order (shop) has no @CommandHandler in the worker process');
+    it('accepts the declared handlers a worker module registers for its background work, without the rest of the context', async () => {
+      await expect(boot('worker', [...fitting.worker, PlaceOrderHandler], undefined, { http: undefined })).resolves.toEqual({ unconverted: [] });
+    });
+
+    it('refuses in a worker a handler whose declaration no context declares', async () => {
+      expect(await refusal('worker', [...fitting.worker, ListOrdersHandler], undefined, { http: undefined })).toContain('ListOrdersHandler');
     });
   });
 

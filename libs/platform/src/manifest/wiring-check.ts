@@ -104,8 +104,8 @@ export function registeredIn(app: INestApplicationContext, followers: Followers,
  *   (by its name, unique across the manifests);
  *   no command class or definition has two handlers; every command a context
  *   declares has exactly one handler in a role that serves the context's HTTP
- *   module, and in any role where one of the context's handlers is registered
- *   (a context's slices are registered together). WiringOptions says whether
+ *   module (a worker module registers only what its background work
+ *   dispatches, each of those declared). WiringOptions says whether
  *   a missing one refuses.
  * - Query handlers: the same, with the manifest's query classes.
  */
@@ -184,8 +184,9 @@ export function wiringProblems(role: ProcessRole, definitions: readonly ContextD
   }
   for (const definition of definitions) {
     const { manifest } = definition;
+    // Complete where the context's HTTP module runs; a worker module registers only the handlers its background work dispatches.
+    if (!(http && definition.http)) continue;
     const found = handled.get(manifest.name);
-    if (!found && !(http && definition.http)) continue;
     const missing = [
       ...(manifest.commands ?? []).filter((command) => !found?.has(command.name)).map((command) => `command ${command.name} (${manifest.name}) has no @CommandHandler in the ${role} process`),
       ...(manifest.queries ?? []).filter((query) => !found?.has(query)).map((query) => `query ${query.name} (${manifest.name}) has no @QueryHandler in the ${role} process`),

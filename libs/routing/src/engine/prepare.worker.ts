@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DatasetVersion } from '../../../places/src/index.js';
+import type { DatasetVersion } from '../../../platform/src/index.js';
 import { prepareDataset } from './prepare-dataset.js';
 
 /** Worker thread entry: graph preparation (seconds to minutes) never runs on the event loop that serves requests. */

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import type { Mode } from '../domain/profiles.js';
 import { importRoads } from '../public/import-roads.js';
 import { RoadNetwork } from '../public/road-network.js';
@@ -28,7 +28,7 @@ describe('via-way turn restrictions', () => {
   };
 
   it('are imported and applied per mode', async () => {
-    const store = new ReferenceStore(path.join(mkdtempSync(path.join(tmpdir(), 'via-way-')), 'reference'));
+    const store = new FileDatasetStore(path.join(mkdtempSync(path.join(tmpdir(), 'via-way-')), 'reference'));
     const imported = await importRoads(store, fixture);
     expect(imported.stats).toMatchObject({ restrictions: 2, restrictions_via_way: 2 });
     network = new RoadNetwork(store, path.join(path.dirname(store.root), 'graphs'), silent, 0);

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ReferenceStore } from '../../../places/src/index.js';
-import { writePbf } from '../../../places/src/importers/testing/pbf-writer.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
+import { writePbf } from '../../../reference-data/src/osm/testing/pbf-writer.js';
 import { EmbeddedEngine } from '../engine/embedded-engine.js';
 import { buildRoute } from '../routes/route-builder.js';
 import { RoadNetwork } from '../public/road-network.js';
@@ -13,11 +13,11 @@ import { importRoads, ROAD_DATASET } from '../public/import-roads.js';
 const fixture = path.join(import.meta.dirname, '../__fixtures__/junction.osm');
 const silent = { info: () => undefined, error: () => undefined };
 
-function freshStore(): ReferenceStore {
-  return new ReferenceStore(path.join(mkdtempSync(path.join(tmpdir(), 'roads-')), 'reference'));
+function freshStore(): FileDatasetStore {
+  return new FileDatasetStore(path.join(mkdtempSync(path.join(tmpdir(), 'roads-')), 'reference'));
 }
 
-async function recordsOf(store: ReferenceStore): Promise<RoadRecord[]> {
+async function recordsOf(store: FileDatasetStore): Promise<RoadRecord[]> {
   const records: RoadRecord[] = [];
   for await (const record of store.records<RoadRecord>((await store.current(ROAD_DATASET))!)) records.push(record);
   return records;

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ATTRIBUTION, ImportError, readOsm, type ImportOptions, type ImportResult, type OsmMember, type ReferenceStore } from '../../../places/src/index.js';
+import { DatasetImportError, type DatasetImportOptions, type DatasetImportResult, type DatasetStore } from '../../../platform/src/index.js';
+import { OSM_ATTRIBUTION, readOsm, type OsmMember } from '../../../reference-data/src/index.js';
 import { isRoutableHighway } from '../domain/profiles.js';
 import {
   pickTags,
@@ -17,7 +18,7 @@ export const ROAD_DATASET = 'roads';
 
 /**
  * `npm run ops -- import:roads FILE` (.osm XML, gzipped XML or .osm.pbf, read
- * by the places context's streaming readers): the routable `highway` ways with
+ * by the shared OSM readers of libs/reference-data): the routable `highway` ways with
  * the tags routing needs, their node positions, the fords, flood-prone nodes
  * and signals on them, and `type=restriction` relations, written as a new
  * version of the `roads` dataset and switched in atomically. Ways come before
@@ -25,8 +26,8 @@ export const ROAD_DATASET = 'roads';
  * helps (nodes precede ways), so positions take a second pass that reads only
  * nodes and stops once every needed one is found.
  */
-export async function importRoads(store: ReferenceStore, file: string, options: ImportOptions = {}): Promise<ImportResult> {
-  if (options.dataset !== undefined) throw new ImportError('the road network is one dataset (roads): --dataset does not apply');
+export async function importRoads(store: DatasetStore, file: string, options: DatasetImportOptions = {}): Promise<DatasetImportResult> {
+  if (options.dataset !== undefined) throw new DatasetImportError('the road network is one dataset (roads): --dataset does not apply');
   const stats: Record<string, number> = {
     nodes: 0, ways: 0, road_ways: 0, road_nodes: 0, relations: 0, restrictions: 0, restrictions_via_way: 0, restrictions_unusable: 0,
     tagged_nodes: 0, ways_missing_nodes: 0, oneway: 0, roundabouts: 0, with_lanes: 0, with_turn_lanes: 0, with_surface: 0, with_maxspeed: 0, fords: 0, flood_prone: 0, bridges: 0,
@@ -59,7 +60,7 @@ export async function importRoads(store: ReferenceStore, file: string, options: 
     },
     progress('reading'),
   );
-  if (ways.length === 0) throw new ImportError(`no routable highway way in ${path.basename(file)} (${stats.nodes} nodes, ${stats.ways} tagged ways)`);
+  if (ways.length === 0) throw new DatasetImportError(`no routable highway way in ${path.basename(file)} (${stats.nodes} nodes, ${stats.ways} tagged ways)`);
 
   // Positions as fixed-point pairs in one typed array: two Int32 per needed node.
   const slots = new Map<number, number>();
@@ -128,7 +129,7 @@ export async function importRoads(store: ReferenceStore, file: string, options: 
     }
     await writer.flushIfFull();
     options.onProgress?.({ phase: 'writing', done: ways.length, total: ways.length, records: writer.records });
-    return { version: await writer.commit({ sources: [path.basename(file)], attribution: [ATTRIBUTION.osm], stats }, options.beforeSwitch), stats };
+    return { version: await writer.commit({ sources: [path.basename(file)], attribution: [OSM_ATTRIBUTION], stats }, options.beforeSwitch), stats };
   } catch (error) {
     await writer.abort();
     throw error;

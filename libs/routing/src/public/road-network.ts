@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PolledDataset, type DatasetVersion, type ReferenceStore } from '../../../places/src/index.js';
+import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../../platform/src/index.js';
 import { GraphFileError, readGraphFile } from '../engine/graph-file.js';
 import { LoadedNetwork } from '../engine/loaded-network.js';
 import { prepareDataset } from '../engine/prepare-dataset.js';
@@ -36,7 +36,7 @@ export class RoadNetwork extends PolledDataset {
   private failedVersion: string | null = null;
 
   constructor(
-    private readonly store: ReferenceStore,
+    private readonly store: DatasetStore,
     private readonly graphsDir: string,
     private readonly log: Log,
     pollMs = 2000,

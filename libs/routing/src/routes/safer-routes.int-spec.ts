@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { EmbeddedEngine } from '../engine/embedded-engine.js';
 import { importRoads } from '../public/import-roads.js';
 import { RoadNetwork } from '../public/road-network.js';
@@ -36,7 +36,7 @@ describe('safer routes (issue #16) on a ford and a paved detour', () => {
 
   const plan = async (conditions: WeatherConditions | null, depart_at?: string) => {
     if (!engine) {
-      const store = new ReferenceStore(path.join(mkdtempSync(path.join(tmpdir(), 'wet-')), 'reference'));
+      const store = new FileDatasetStore(path.join(mkdtempSync(path.join(tmpdir(), 'wet-')), 'reference'));
       await importRoads(store, fixture);
       network = new RoadNetwork(store, path.join(path.dirname(store.root), 'graphs'), silent, 0);
       await network.start();

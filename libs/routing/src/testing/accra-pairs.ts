@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { appRoot } from '../../../starter/src/index.js';
 import { NO_ACCESS } from '../engine/road-graph.js';
 import { importRoads } from '../public/import-roads.js';
@@ -10,9 +10,9 @@ import type { LatLng } from '../routing-engine.port.js';
 import { random } from './synthetic-roads.js';
 
 /** The starter's Accra roads, imported and prepared in a temporary folder (tests and the benchmark). */
-export async function accraNetwork(): Promise<{ network: RoadNetwork; store: ReferenceStore; roadsFile: string }> {
+export async function accraNetwork(): Promise<{ network: RoadNetwork; store: FileDatasetStore; roadsFile: string }> {
   const roadsFile = path.join(appRoot(import.meta.dirname), 'starter/ghana/roads/roads.osm.gz');
-  const store = new ReferenceStore(path.join(mkdtempSync(path.join(tmpdir(), 'accra-roads-')), 'reference'));
+  const store = new FileDatasetStore(path.join(mkdtempSync(path.join(tmpdir(), 'accra-roads-')), 'reference'));
   await importRoads(store, roadsFile);
   const network = new RoadNetwork(store, path.join(path.dirname(store.root), 'graphs'), { info: () => undefined, error: () => undefined }, 0);
   await network.start();

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importBoundaries, importGeoNames, importOsm, ReferenceStore, type Place } from '../../../places/src/index.js';
+import { importBoundaries, importGeoNames, importOsm, type Place } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { appRoot, DEFAULT_PACK, DEFAULT_SOURCES, parseRecipe, readManifest, verifyPack, type Recipe, type RecipeSource } from '../public/pack.js';
 import { buildStarterPack, contentOf } from '../public/build-pack.js';
 
@@ -49,7 +50,7 @@ function filesOf(dir: string): Map<string, Buffer> {
   return files;
 }
 
-async function placesOf(store: ReferenceStore, dataset: string): Promise<Map<string, Place>> {
+async function placesOf(store: FileDatasetStore, dataset: string): Promise<Map<string, Place>> {
   const result = new Map<string, Place>();
   for await (const place of store.records<Place>((await store.current(dataset))!)) result.set(place.id, place);
   return result;
@@ -88,7 +89,7 @@ describe('starter:build', () => {
 
   it('writes what the importers read back: boundaries, the gazetteer, landmarks merged by OSM id', async () => {
     const { outDir } = await build(fixtureRecipe);
-    const store = new ReferenceStore(temp('starter-import-'));
+    const store = new FileDatasetStore(temp('starter-import-'));
     await importBoundaries(store, ['boundaries/boundaries-regions.geojson.gz', 'boundaries/boundaries-districts.geojson.gz'].map((file) => path.join(outDir, file)));
     const geonames = await importGeoNames(store, path.join(outDir, 'places/geonames-sample.txt.gz'));
     expect(geonames.stats).toMatchObject({ rows: 18, places: 16 });

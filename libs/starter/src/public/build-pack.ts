@@ -1,7 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { boundaryFromFeature, readOsm, type OsmTags } from '../../../places/src/index.js';
+import { boundaryFromFeature } from '../../../places/src/index.js';
+import { readOsm, type OsmTags } from '../../../reference-data/src/index.js';
 import { ROLE_KINDS, sha256, STARTER_KINDS, StarterPackError, type PackDataset, type PackFile, type PackManifest, type Recipe, type RecipeSource, type StarterKind } from './pack.js';
 import { gzipFixed } from '../build/gzip.js';
 import { licencesText } from '../build/licences.js';

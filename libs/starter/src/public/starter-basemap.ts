@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import type { Feature } from 'geojson';
-import { readOsm } from '../../../places/src/index.js';
+import { readOsm } from '../../../reference-data/src/index.js';
 import { buildVectorArchive, type VectorLayer } from '../../../tiles/src/index.js';
 import type { PackManifest } from './pack.js';
 

@@ -6,12 +6,15 @@
  *
  *   starter-child.ts <reference-root> <pack-dir>
  */
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { importStarterData } from '../first-start.js';
+import { declaredFor } from './declared-datasets.js';
 
 const [root, packDir] = process.argv.slice(2);
 
-await importStarterData(new ReferenceStore(root), packDir, {
+const store = new FileDatasetStore(root);
+await importStarterData(store, packDir, {
+  ...declaredFor(store),
   log: { info: () => undefined },
   onProgress: (kind, progress) => {
     if (kind !== 'landmarks' || progress.records === 0) return;

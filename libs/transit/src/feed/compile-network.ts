@@ -1,4 +1,4 @@
-import type { DatasetVersion, ReferenceStore } from '../../../places/src/index.js';
+import type { DatasetStore, DatasetVersion } from '../../../platform/src/index.js';
 import type { FeedRecord } from '../domain/feed-records.js';
 import { TransitNetwork } from '../domain/network.js';
 
@@ -8,7 +8,7 @@ import { TransitNetwork } from '../domain/network.js';
  * same stop, trip and pattern numbers, so a plan made in one reads right in
  * the other. DatasetCorruptError when the records fail their count or checksum.
  */
-export async function compileNetwork(store: ReferenceStore, version: DatasetVersion): Promise<TransitNetwork> {
+export async function compileNetwork(store: DatasetStore, version: DatasetVersion): Promise<TransitNetwork> {
   const records: FeedRecord[] = [];
   for await (const record of store.records<FeedRecord>(version)) records.push(record);
   return new TransitNetwork(records);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import type { FeedRecord, TripRecord } from '../domain/feed-records.js';
 import { SAMPLE_FEED, writeGtfsZip, type GtfsTables } from '../testing/gtfs-feed.js';
 import { importGtfs, type GtfsImportResult } from '../public/import-gtfs.js';
@@ -12,7 +12,7 @@ import { GtfsImportError, type GtfsImportReport } from '../public/import-report.
  * gives a clear report (counts and examples), what is wrong is left out, and
  * a feed that cannot be used changes nothing that is live.
  */
-const freshStore = () => new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'gtfs-import-')));
+const freshStore = () => new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'gtfs-import-')));
 const problems = (report: GtfsImportReport) => Object.fromEntries(report.list().map((problem) => [problem.code, [problem.severity, problem.count]]));
 const withTable = (name: string, text: string | null): GtfsTables => {
   const tables = { ...SAMPLE_FEED };
@@ -22,13 +22,13 @@ const withTable = (name: string, text: string | null): GtfsTables => {
 };
 const append = (name: string, ...rows: string[]) => withTable(name, SAMPLE_FEED[name] + rows.map((row) => `${row}\n`).join(''));
 
-async function records(store: ReferenceStore, dataset = 'transit/gtfs'): Promise<FeedRecord[]> {
+async function records(store: FileDatasetStore, dataset = 'transit/gtfs'): Promise<FeedRecord[]> {
   const list: FeedRecord[] = [];
   for await (const record of store.records<FeedRecord>((await store.current(dataset))!)) list.push(record);
   return list;
 }
 
-async function refused(store: ReferenceStore, tables: GtfsTables | string): Promise<GtfsImportError> {
+async function refused(store: FileDatasetStore, tables: GtfsTables | string): Promise<GtfsImportError> {
   const file = typeof tables === 'string' ? tables : writeGtfsZip(tables);
   try {
     await importGtfs(store, file);
@@ -41,7 +41,7 @@ async function refused(store: ReferenceStore, tables: GtfsTables | string): Prom
 
 describe('import:gtfs', () => {
   let clean: GtfsImportResult;
-  let cleanStore: ReferenceStore;
+  let cleanStore: FileDatasetStore;
   beforeAll(async () => {
     cleanStore = freshStore();
     clean = await importGtfs(cleanStore, writeGtfsZip(SAMPLE_FEED));

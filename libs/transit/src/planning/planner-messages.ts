@@ -1,4 +1,4 @@
-import type { DatasetVersion } from '../../../places/src/index.js';
+import type { DatasetVersion } from '../../../platform/src/index.js';
 import type { Plan, PlanRequest } from '../domain/planner.js';
 
 /**

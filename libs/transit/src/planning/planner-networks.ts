@@ -1,4 +1,4 @@
-import type { DatasetVersion } from '../../../places/src/index.js';
+import type { DatasetVersion } from '../../../platform/src/index.js';
 import type { TransitNetwork } from '../domain/network.js';
 import { versionKey } from './planner-messages.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { parseIsoDate } from '../domain/clock-time.js';
 import { TransitBusyError } from '../domain/errors.js';
 import { planTrip, type Plan, type PlanRequest } from '../domain/planner.js';
@@ -53,7 +53,7 @@ type Scripted = { seconds: number; thread: number };
 const answer = (plan: Promise<Plan>) => plan as unknown as Promise<Scripted>;
 
 beforeAll(async () => {
-  const store = new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'transit-pool-')));
+  const store = new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'transit-pool-')));
   await importGtfs(store, writeGtfsZip(SAMPLE_FEED));
   const feeds = new TransitFeeds(store, { info: () => undefined, error: () => undefined }, 0);
   await feeds.start();

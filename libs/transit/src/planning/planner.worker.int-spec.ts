@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { parseIsoDate } from '../domain/clock-time.js';
 import type { Point } from '../domain/geo.js';
 import { planTrip, type PlanRequest } from '../domain/planner.js';
@@ -35,13 +35,13 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 const near = (point: Point): Point => ({ lat: point.lat + (random() - 0.5) * 0.007, lng: point.lng + (random() - 0.5) * 0.007 });
 
 (built ? describe : describe.skip)('planning in the compiled planner threads', () => {
-  let store: ReferenceStore;
+  let store: FileDatasetStore;
   let feeds: TransitFeeds;
   let pool: PlannerPool;
   const errors: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
-    store = new ReferenceStore(mkdtempSync(path.join(tmpdir(), 'transit-threads-')));
+    store = new FileDatasetStore(mkdtempSync(path.join(tmpdir(), 'transit-threads-')));
     await importGtfs(store, ACCRA, { dataset: 'accra' });
     await importGtfs(store, writeGtfsZip(SAMPLE_FEED), { dataset: 'sample' });
     feeds = new TransitFeeds(store, { info: () => undefined, error: () => undefined }, 0);

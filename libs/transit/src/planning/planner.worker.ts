@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { ReferenceStore } from '../../../places/src/index.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 import { planTrip } from '../domain/planner.js';
 import { compileNetwork } from '../feed/compile-network.js';
 import type { FromPlanner, ToPlanner } from './planner-messages.js';
@@ -11,7 +11,7 @@ import { PlannerNetworks } from './planner-networks.js';
  * it, and one search at a time, so the api's event loop never runs RAPTOR.
  */
 const port = parentPort!;
-const store = new ReferenceStore((workerData as { root: string }).root);
+const store = new FileDatasetStore((workerData as { root: string }).root);
 const networks = new PlannerNetworks((source) => compileNetwork(store, source));
 const send = (message: FromPlanner) => port.postMessage(message);
 

@@ -1,11 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DATASET_NAME, type DatasetVersion, type DatasetWriter, type ImportProgress, type ReferenceStore } from '../../../places/src/index.js';
+import { DATASET_NAME, type DatasetImportProgress, type DatasetStore, type DatasetVersion, type DatasetWriter } from '../../../platform/src/index.js';
+import { GtfsArchive, GtfsArchiveError, type CsvRow } from '../../../reference-data/src/index.js';
 import { formatGtfsTime, parseGtfsDate, parseGtfsTime } from '../domain/clock-time.js';
 import type { FeedInfoRecord, FrequencyRecord, RouteRecord, ServiceRecord, StopRecord, TripRecord } from '../domain/feed-records.js';
 import { greatCircleM, isCoordinate } from '../../../platform/src/geo/geodesy.js';
 import { TransitNetwork } from '../domain/network.js';
-import { GtfsArchive, GtfsArchiveError, type CsvRow } from '../feed/gtfs-archive.js';
 import { GtfsImportError, GtfsImportReport } from './import-report.js';
 
 /**
@@ -22,7 +21,7 @@ import { GtfsImportError, GtfsImportReport } from './import-report.js';
 export interface GtfsImportOptions {
   /** Dataset name under `transit/` (default `gtfs`). */
   dataset?: string;
-  onProgress?: (progress: ImportProgress) => void;
+  onProgress?: (progress: DatasetImportProgress) => void;
   /** Tests: runs after the new version is durable and before it goes live. */
   beforeSwitch?: () => Promise<void>;
 }
@@ -63,7 +62,7 @@ export function transitDatasetName(name = DEFAULT_TRANSIT_DATASET): string {
   return dataset;
 }
 
-export async function importGtfs(store: ReferenceStore, file: string, options: GtfsImportOptions = {}): Promise<GtfsImportResult> {
+export async function importGtfs(store: DatasetStore, file: string, options: GtfsImportOptions = {}): Promise<GtfsImportResult> {
   const dataset = transitDatasetName(options.dataset);
   const report = new GtfsImportReport();
   let archive: GtfsArchive;
@@ -89,7 +88,7 @@ export async function importGtfs(store: ReferenceStore, file: string, options: G
     const writer = await store.begin(dataset);
     try {
       const stats = await writeDataset(writer, feed, report);
-      await writeFile(path.join(writer.staging, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
+      await writer.attach(REPORT_FILE, `${JSON.stringify(report, null, 2)}\n`);
       const version = await writer.commit({ sources: [path.basename(file)], attribution: feed.attribution, stats }, options.beforeSwitch);
       return { version, stats, report };
     } catch (error) {
@@ -122,7 +121,7 @@ class FeedReader {
   constructor(
     private readonly archive: GtfsArchive,
     private readonly report: GtfsImportReport,
-    private readonly onProgress?: (progress: ImportProgress) => void,
+    private readonly onProgress?: (progress: DatasetImportProgress) => void,
   ) {}
 
   async read(): Promise<ReadFeed> {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { Counter, Gauge } from 'prom-client';
-import type { DatasetVersion } from '../../../places/src/index.js';
+import type { DatasetVersion } from '../../../platform/src/index.js';
 import { metricsRegistry } from '../../../platform/src/index.js';
 import { TransitBusyError } from '../domain/errors.js';
 import { planTrip, type Plan, type PlanRequest } from '../domain/planner.js';

@@ -1,6 +1,4 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { DATASET_NAME, PolledDataset, type DatasetVersion, type ReferenceStore } from '../../../places/src/index.js';
+import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../../platform/src/index.js';
 import type { Point } from '../domain/geo.js';
 import type { TransitNetwork } from '../domain/network.js';
 import { TransitNotLoadedError } from '../domain/errors.js';
@@ -25,17 +23,6 @@ interface Log {
 /** A place counts as inside a feed's area when one of its stops is this close. */
 const COVERAGE_M = 5000;
 
-/** Every live `transit/*` dataset (several cities side by side), by name. */
-export async function liveTransitDatasets(store: ReferenceStore): Promise<string[]> {
-  const names = await readdir(path.join(store.root, TRANSIT_DATASET_GROUP)).catch(() => [] as string[]);
-  const live: string[] = [];
-  for (const name of names.sort()) {
-    const dataset = `${TRANSIT_DATASET_GROUP}/${name}`;
-    if (DATASET_NAME.test(dataset) && (await store.currentVersion(dataset))) live.push(dataset);
-  }
-  return live;
-}
-
 /**
  * The transit networks the endpoints answer from: every live transit dataset,
  * compiled in memory at start. As the gazetteer does (docs/adr/0011), it polls
@@ -50,7 +37,7 @@ export class TransitFeeds extends PolledDataset {
   private readonly listeners: Array<(feeds: readonly LoadedFeed[]) => void> = [];
 
   constructor(
-    private readonly store: ReferenceStore,
+    private readonly store: DatasetStore,
     private readonly log: Log,
     pollMs = 2000,
   ) {
@@ -86,7 +73,7 @@ export class TransitFeeds extends PolledDataset {
     let key = '';
     try {
       const versions: DatasetVersion[] = [];
-      for (const dataset of await liveTransitDatasets(this.store)) {
+      for (const dataset of await this.store.liveDatasets(TRANSIT_DATASET_GROUP)) {
         const version = await this.store.current(dataset);
         if (version) versions.push(version);
       }

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { ProtoReader, WIRE } from './protobuf.js';
 import { OsmFormatError, type OsmMember, type OsmVisitor, type ReadProgress } from './osm-source.js';
-import type { OsmTags } from '../domain/osm-tags.js';
+import type { OsmTags } from './osm-source.js';
 
 /**
  * A streaming reader of OpenStreetMap's binary format (.osm.pbf,

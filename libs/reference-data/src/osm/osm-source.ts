@@ -1,5 +1,3 @@
-import type { OsmTags } from '../domain/osm-tags.js';
-
 /**
  * What an OSM reader (XML or PBF) reports, object by object, synchronously:
  * the readers stream the file block by block and call these for each object,
@@ -7,6 +5,12 @@ import type { OsmTags } from '../domain/osm-tags.js';
  * a visitor that asks for them (`relation`): the road importer reads turn
  * restrictions from them; the place importer does not.
  */
+/** An OSM object's tags, key → value. */
+export type OsmTags = Readonly<Record<string, string>>;
+
+/** Every OSM file names this (ODbL): a dataset read from one carries it in its attribution. */
+export const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
+
 export interface OsmMember {
   type: 'node' | 'way' | 'relation';
   ref: number;

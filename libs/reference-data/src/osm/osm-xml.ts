@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { OsmFormatError, type OsmMember, type OsmVisitor, type ReadProgress } from './osm-source.js';
-import { openSource, sourceFile } from './source-file.js';
+import { openSource, sourceFile } from '../source-file.js';
 
 /**
  * A streaming reader of OSM XML (.osm, Overpass output): a small tokenizer for

@@ -3,9 +3,31 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Config } from '../../config/config.js';
+import {
+  DATASET_NAME,
+  DatasetCorruptError,
+  type DatasetListing,
+  type DatasetManifest,
+  type DatasetStore,
+  type DatasetVersion,
+  type DatasetWriter,
+} from '../dataset-store.port.js';
+
+/** Where the reference datasets live under DATA_DIR (docs/adr/0011). */
+export function referenceRoot(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'reference');
+}
+
+const VERSION_NAME = /^v\d{8}T\d{9}Z-[0-9a-f]{6}$/;
+const STAGING = /^\.staging-(\d+)-[0-9a-f]{6}$/;
+const KEEP_VERSIONS = 2;
+/** A staging folder this old is abandoned even if its pid now names another process (pids are reused, in containers often). */
+const STALE_STAGING_MS = 24 * 3600_000;
+const WRITE_BUFFER_BYTES = 1 << 20;
 
 /**
- * Versioned, immutable reference datasets on disk (docs/adr/0011):
+ * The dataset store on disk (docs/adr/0011), versioned and immutable:
  *
  *   <root>/<dataset>/v<time>-<random>/records.ndjson   one JSON record a line
  *   <root>/<dataset>/v<time>-<random>/manifest.json    counts, checksum, source, attribution
@@ -18,43 +40,10 @@ import { createInterface } from 'node:readline';
  * which the next import removes once its process is gone. The current and the
  * previous version are kept; older ones are deleted after a switch.
  */
-
-export interface Manifest {
-  format: 1;
-  dataset: string;
-  version: string;
-  records: number;
-  sha256: string;
-  imported_at: string;
-  sources: string[];
-  attribution: string[];
-  /** Importer-specific figures (skipped rows, places by kind…). */
-  stats: Record<string, number>;
-}
-
-export interface DatasetVersion {
-  dataset: string;
-  version: string;
-  directory: string;
-  manifest: Manifest;
-}
-
-export class DatasetCorruptError extends Error {}
-
-/** `boundaries`, `places/geonames`, `places/osm-accra`: one or two lower-case path segments. */
-export const DATASET_NAME = /^[a-z0-9][a-z0-9_-]{0,63}(\/[a-z0-9][a-z0-9_-]{0,63})?$/;
-const VERSION_NAME = /^v\d{8}T\d{9}Z-[0-9a-f]{6}$/;
-const STAGING = /^\.staging-(\d+)-[0-9a-f]{6}$/;
-const KEEP_VERSIONS = 2;
-/** A staging folder this old is abandoned even if its pid now names another process (pids are reused, in containers often). */
-const STALE_STAGING_MS = 24 * 3600_000;
-const WRITE_BUFFER_BYTES = 1 << 20;
-
-export class ReferenceStore {
+export class FileDatasetStore implements DatasetStore {
   constructor(readonly root: string) {}
 
-  /** Starts a new version of `dataset`; nothing is visible until `commit`. */
-  async begin(dataset: string): Promise<DatasetWriter> {
+  async begin(dataset: string): Promise<FileDatasetWriter> {
     if (!DATASET_NAME.test(dataset)) throw new Error(`invalid dataset name "${dataset}"`);
     const directory = path.join(this.root, dataset);
     await mkdir(directory, { recursive: true });
@@ -62,49 +51,58 @@ export class ReferenceStore {
     const staging = path.join(directory, `.staging-${process.pid}-${randomBytes(3).toString('hex')}`);
     await mkdir(staging);
     const file = await open(path.join(staging, 'records.ndjson'), 'wx');
-    return new DatasetWriter(dataset, directory, staging, file);
+    return new FileDatasetWriter(dataset, directory, staging, file);
   }
 
-  /** The live version of `dataset`, or null before its first complete import. */
   async current(dataset: string): Promise<DatasetVersion | null> {
     const directory = path.join(this.root, dataset);
     const version = await readPointer(directory);
     if (!version) return null;
-    const manifest = JSON.parse(await readFile(path.join(directory, version, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(await readFile(path.join(directory, version, 'manifest.json'), 'utf8')) as DatasetManifest;
     return { dataset, version, directory: path.join(directory, version), manifest };
   }
 
-  /** The pointer alone (cheap enough to poll): which version is live, or null. */
   async currentVersion(dataset: string): Promise<string | null> {
     return readPointer(path.join(this.root, dataset));
   }
 
-  /** Every place set under `places/` (geonames, osm, osm-accra…) that has a live version. */
-  async placeDatasets(): Promise<string[]> {
-    const names = await readdir(path.join(this.root, 'places')).catch(() => [] as string[]);
+  async liveDatasets(group: string): Promise<string[]> {
+    const names = await readdir(path.join(this.root, group)).catch(() => [] as string[]);
     const live: string[] = [];
-    for (const name of names.sort()) if (DATASET_NAME.test(name) && (await this.currentVersion(`places/${name}`))) live.push(`places/${name}`);
+    for (const name of names.sort()) {
+      const dataset = `${group}/${name}`;
+      if (DATASET_NAME.test(dataset) && (await this.currentVersion(dataset))) live.push(dataset);
+    }
     return live;
   }
 
-  /** Every version on disk of every dataset, for the operator's listing. */
-  async list(): Promise<Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }>> {
-    const result: Array<{ dataset: string; version: string; current: boolean; manifest: Manifest | null }> = [];
-    const group = async (name: string) => (await readdir(path.join(this.root, name)).catch(() => [] as string[])).filter((entry) => DATASET_NAME.test(`${name}/${entry}`)).map((entry) => `${name}/${entry}`);
-    const datasets = ['boundaries', 'roads', ...(await group('places')), ...(await group('transit'))];
+  /**
+   * Every folder holding versions is a dataset; any other folder is a group
+   * whose sub-folders are (a name has at most two segments). No list of
+   * datasets is kept: the contexts declare theirs, the store only files them.
+   */
+  async list(): Promise<DatasetListing[]> {
+    const result: DatasetListing[] = [];
+    const datasets: string[] = [];
+    const entries = async (folder: string) => (await readdir(path.join(this.root, folder), { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    const holdsVersions = async (dataset: string) => (await entries(dataset)).some((name) => VERSION_NAME.test(name));
+    for (const top of await entries('')) {
+      if (!DATASET_NAME.test(top)) continue;
+      if (await holdsVersions(top)) datasets.push(top);
+      else for (const name of await entries(top)) if (DATASET_NAME.test(`${top}/${name}`) && (await holdsVersions(`${top}/${name}`))) datasets.push(`${top}/${name}`);
+    }
     for (const dataset of datasets) {
       const directory = path.join(this.root, dataset);
       const current = await readPointer(directory);
       const versions = (await readdir(directory).catch(() => [] as string[])).filter((name) => VERSION_NAME.test(name)).sort();
       for (const version of versions) {
-        const manifest = await readFile(path.join(directory, version, 'manifest.json'), 'utf8').then((text) => JSON.parse(text) as Manifest, () => null);
+        const manifest = await readFile(path.join(directory, version, 'manifest.json'), 'utf8').then((text) => JSON.parse(text) as DatasetManifest, () => null);
         result.push({ dataset, version, current: version === current, manifest });
       }
     }
     return result;
   }
 
-  /** The records of a version, streamed; the count and checksum are verified at the end (DatasetCorruptError). */
   async *records<T>(version: DatasetVersion): AsyncGenerator<T> {
     const hash = createHash('sha256');
     const input = createReadStream(path.join(version.directory, 'records.ndjson'));
@@ -133,7 +131,7 @@ export class ReferenceStore {
   }
 }
 
-export class DatasetWriter {
+export class FileDatasetWriter implements DatasetWriter {
   private readonly hash = createHash('sha256');
   private buffer: string[] = [];
   private buffered = 0;
@@ -168,17 +166,19 @@ export class DatasetWriter {
     if (this.buffered >= WRITE_BUFFER_BYTES) await this.flush();
   }
 
-  /**
-   * Makes the version durable and then live. `beforeSwitch` runs between the
-   * durable rename and the pointer switch (tests use it to fail right there).
-   */
+  async attach(name: string, content: string): Promise<void> {
+    if (!/^[a-z0-9][a-z0-9_.-]*$/i.test(name) || name === 'records.ndjson' || name === 'manifest.json') throw new Error(`invalid attachment name "${name}"`);
+    await writeDurably(path.join(this.staging, name), content);
+  }
+
+  /** `beforeSwitch` runs between the durable rename of the staging folder and the pointer switch. */
   async commit(details: { sources: string[]; attribution: string[]; stats: Record<string, number> }, beforeSwitch?: () => Promise<void>): Promise<DatasetVersion> {
     await this.flush();
     await this.file.sync();
     await this.file.close();
     this.closed = true;
     const version = `v${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
-    const manifest: Manifest = {
+    const manifest: DatasetManifest = {
       format: 1,
       dataset: this.dataset,
       version,
@@ -203,7 +203,6 @@ export class DatasetWriter {
     return { dataset: this.dataset, version, directory: target, manifest };
   }
 
-  /** Drops the staging folder (a failed import). */
   async abort(): Promise<void> {
     if (!this.closed) await this.file.close().catch(() => undefined);
     this.closed = true;
@@ -266,9 +265,4 @@ function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/** Size of a file, for progress. */
-export async function fileSize(file: string): Promise<number> {
-  return (await stat(file)).size;
 }
