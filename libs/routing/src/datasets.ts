@@ -1,6 +1,6 @@
 import type { DatasetDeclaration } from '../../platform/src/index.js';
-import { importRoads, ROAD_DATASET } from './importers/import-roads.js';
-import { prepareRoadGraph, RoadNetwork } from './road-network.js';
+import { importRoads, ROAD_DATASET } from './public/import-roads.js';
+import { prepareRoadGraph, RoadNetwork } from './public/road-network.js';
 import { graphsRoot } from './routing.module.js';
 
 /** The road network (docs/adr/0018): one dataset, prepared into a graph per version and loaded by RoadNetwork. */

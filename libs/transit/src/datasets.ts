@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { DatasetCliOptions, DatasetDeclaration, DatasetStore } from '../../platform/src/index.js';
-import { importGtfs, TRANSIT_DATASET_GROUP } from './feed/import-gtfs.js';
-import { GtfsImportError, type GtfsImportReport } from './feed/import-report.js';
-import { TransitFeeds } from './transit-feeds.js';
+import { importGtfs, TRANSIT_DATASET_GROUP } from './public/import-gtfs.js';
+import { GtfsImportError, type GtfsImportReport } from './public/import-report.js';
+import { TransitFeeds } from './public/transit-feeds.js';
 
 /** GTFS feeds (docs/adr/0019), one dataset per city under `transit/`, compiled for RAPTOR by TransitFeeds. */
 export const transitDatasets: readonly DatasetDeclaration[] = [
