@@ -111,7 +111,7 @@ module.exports = {
       name: 'index-publishes-surface',
       comment:
         "a context's src/index.ts publishes only its domain types (domain/ folders), its module (*.module.ts), manifest, definition (context.ts), event types, ports (*.port.ts) and what it deliberately publishes in public/ folders; handlers, services, codecs, views and caches stay inside (the platform and reference-data, shared kernels that are not contexts, are exempt)",
-      severity: 'warn',
+      severity: 'error',
       from: { path: `${at}libs/(?!platform/|reference-data/)([^/]+)/src/index\\.ts$` },
       to: {
         path: `${at}libs/$1/src/`,

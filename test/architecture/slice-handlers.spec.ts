@@ -45,6 +45,15 @@ function filesOf(dir: string, keep: (name: string) => boolean, found: string[] =
   return found;
 }
 
+/** Whether the handler's command class is imported from a public/ file of the slice's context that defines it. */
+function publishedCommand(slice: Slice, source: string, command: string): boolean {
+  const from = new RegExp(`import \\{[^}]*\\b${command}\\b[^}]*\\} from '(\\.[^']*/public/[^']+)\\.js'`).exec(source)?.[1];
+  if (!from) return false;
+  const file = path.resolve(slice.dir, `${from}.ts`);
+  const contextRoot = path.join(libs, slice.context, 'src');
+  return file.startsWith(contextRoot) && existsSync(file) && new RegExp(`export class ${command} extends (PipelineCommand|Command)<`).test(readFileSync(file, 'utf8'));
+}
+
 /** Why a slice fails, or null when it holds a registered handler. */
 function problemOf(slice: Slice): string | null {
   const name = path.basename(slice.dir);
@@ -56,7 +65,9 @@ function problemOf(slice: Slice): string | null {
   if (handlers.length === 0) return `no @${decorator} in ${name}.handler.ts`;
   if (slice.kind === 'queries' && !/export class \w+ extends Query</.test(source)) return `no query class (extends Query<Result>) in ${name}.handler.ts`;
   // A pipeline command (PipelineCommand) or a process handler's own command class (Command<Result>).
-  if (slice.kind === 'commands' && !/extends (PipelineCommand|Command)</.test(source)) return `no command class (extends PipelineCommand or Command) in ${name}.handler.ts`;
+  // A command other contexts dispatch is published in the context's public/ folder; the handler imports it from there.
+  if (slice.kind === 'commands' && !/extends (PipelineCommand|Command)</.test(source) && !handlers.every(([, command]) => publishedCommand(slice, source, command!)))
+    return `no command class (extends PipelineCommand or Command) in ${name}.handler.ts, nor imported from the context's public/ folder`;
   const wiring = filesOf(path.join(libs, slice.context, 'src'), (file) => /\.(module|providers)\.ts$/.test(file))
     .map((file) => readFileSync(file, 'utf8'))
     .join('\n')

@@ -10,8 +10,6 @@ export { ALERT_AREAS, noAlertAreas, type AlertAreas } from './risk/alert-areas.p
 export { assessPortfolio, CONCENTRATION_RESOLUTION, type BookLoan, type BorrowerObservation } from './public/assess-portfolio.js';
 export { BankingModule, BankingNotificationsModule } from './banking.module.js';
 export { bankingManifest } from './manifest.js';
-// For the benchmark, which runs the portfolio-risk query without HTTP.
-export { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
 export { CollectionsConsents } from './public/collections-consents.view.js';
 export { BorrowerSightings } from './public/borrower-sightings.view.js';
 // What this context brings to the apps (apps/shared/contexts.ts).

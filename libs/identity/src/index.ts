@@ -15,6 +15,6 @@ export { SigningKeyRing, type ServedJwk } from './public/signing-key-ring.js';
 export { IdentityModule, IdentityNotificationsModule } from './identity.module.js';
 export { identityManifest } from './manifest.js';
 // The KYC address verification, for the banking context's scheduled re-verifications (run through the command pipeline).
-export { VerifyKycCommand, type VerifyKyc } from './commands/verify-kyc/verify-kyc.handler.js';
+export { VerifyKycCommand, type VerifyKyc } from './public/verify-kyc.command.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { identityContext } from './context.js';

@@ -6,8 +6,6 @@ export { normaliseShareCode, formatShareCode, CROCKFORD_ALPHABET, SHARE_CODE_BIT
 export * from './event-types.js';
 export * from './public/shares.read-model.js';
 export { PositionSealing, type SealedCheckIn } from './public/position-sealing.js';
-// The check-in declaration, for benchmarks that run it without HTTP.
-export { checkIn } from './commands/check-in/check-in.handler.js';
 export * from './locator.module.js';
 export * from './manifest.js';
 // What this context brings to the apps (apps/shared/contexts.ts).

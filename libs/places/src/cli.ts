@@ -1,5 +1,5 @@
 import { CommandPipeline, FileDatasetStore, ReadModels, referenceRoot, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
-import { Gazetteer } from './gazetteer.js';
+import { Gazetteer } from './public/gazetteer.js';
 import { ReviewLandmarkCommand, ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
 import { REVIEW_DECISIONS, type ReviewDecision } from './landmarks/domain/landmark-reports.js';
 

@@ -1,7 +1,7 @@
 import type { DatasetDeclaration } from '../../platform/src/index.js';
 import { ATTRIBUTION } from './domain/place.js';
-import { Gazetteer } from './gazetteer.js';
-import { importBoundaries, importGeoNames, importOsm } from './importers/importers.js';
+import { Gazetteer } from './public/gazetteer.js';
+import { importBoundaries, importGeoNames, importOsm } from './public/importers.js';
 
 const fromOsm = (attribution: readonly string[]) => attribution.includes(ATTRIBUTION.osm);
 

@@ -2,10 +2,10 @@ export * from './domain/place.js';
 export * from './domain/search-index.js';
 export * from './domain/admin-areas.js';
 export { MAX_NEAR_RADIUS_M, PlaceGrid, type NearbyPlace } from './domain/place-grid.js';
-export * from './errors.js';
-export * from './gazetteer.js';
+export * from './domain/errors.js';
+export * from './public/gazetteer.js';
 export * from './places.module.js';
-export * from './importers/importers.js';
+export * from './public/importers.js';
 export { type OsmTags } from './domain/osm-tags.js';
 export { placesEventTypes } from './event-types.js';
 export { isLandmark, landmarkSlug, keyOfSlug, photoUrl, type Landmark } from './landmarks/domain/landmark.js';
@@ -19,9 +19,8 @@ export {
   type NarrationStatus,
   type ReviewDecision,
 } from './landmarks/domain/landmark-reports.js';
-export { Landmarks } from './landmarks/landmarks.js';
-export { ReviewLandmarkCommand, ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
-export { LANDMARK_REPORTS_READ_MODEL, LANDMARK_REPORT_INDEXES, evolveLandmarkReportDoc, type LandmarkReportDoc } from './landmarks/read-models/landmark-reports.read-model.js';
+export { Landmarks } from './landmarks/public/landmarks.js';
+export { LANDMARK_REPORTS_READ_MODEL, LANDMARK_REPORT_INDEXES, evolveLandmarkReportDoc, type LandmarkReportDoc } from './landmarks/public/landmark-reports.read-model.js';
 export * from './manifest.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { placesContext } from './context.js';

@@ -1,10 +1,10 @@
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DATASET_STORE, JsonLogger, type DatasetStore } from '../../platform/src/index.js';
 import { AccountsModule } from '../../accounts/src/index.js';
-import { Gazetteer } from './gazetteer.js';
+import { Gazetteer } from './public/gazetteer.js';
 import { ReportLandmarkController } from './landmarks/commands/report-landmark/report-landmark.controller.js';
 import { ReviewLandmarkController } from './landmarks/commands/review-landmark/review-landmark.controller.js';
-import { Landmarks } from './landmarks/landmarks.js';
+import { Landmarks } from './landmarks/public/landmarks.js';
 import { landmarkProviders } from './landmarks/landmarks.providers.js';
 import { GeocodeLandmarksController } from './landmarks/queries/geocode-landmarks/geocode-landmarks.controller.js';
 import { HexcodeLandmarksController } from './landmarks/queries/hexcode-landmarks/hexcode-landmarks.controller.js';

@@ -14,10 +14,10 @@ import {
   type EventStore,
   type ReadStore,
 } from '../../../platform/src/index.js';
-import { Gazetteer } from '../gazetteer.js';
+import { Gazetteer } from '../public/gazetteer.js';
 import { ReportLandmarkHandler } from './commands/report-landmark/report-landmark.handler.js';
 import { ReviewLandmarkHandler } from './commands/review-landmark/review-landmark.handler.js';
-import { Landmarks } from './landmarks.js';
+import { Landmarks } from './public/landmarks.js';
 import { GeocodeLandmarksHandler, GeocodeLandmarksQuery } from './queries/geocode-landmarks/geocode-landmarks.handler.js';
 import { HexcodeLandmarksHandler, HexcodeLandmarksQuery } from './queries/hexcode-landmarks/hexcode-landmarks.handler.js';
 import { LandmarksAroundHandler, LandmarksAroundQuery } from './queries/landmarks-around/landmarks-around.handler.js';

@@ -7,7 +7,7 @@ import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
 import { checkPhone } from '../../domain/identifiers.js';
 import { MIN_DAYS, MIN_POSITIONS, VERIFIED_SCORE } from '../../domain/kyc.js';
 import type { AddressVerified } from '../../domain/verification.js';
-import { VerifyKycCommand } from './verify-kyc.handler.js';
+import { VerifyKycCommand } from '../../public/verify-kyc.command.js';
 import { VerifyKycRequest } from './verify-kyc.request.js';
 
 /** interface.md, "Identity, consent, monitoring": POST /v2/kyc/verify, "result with fraud_check". */

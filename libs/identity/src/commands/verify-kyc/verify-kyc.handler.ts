@@ -1,11 +1,12 @@
+import { VerifyKycCommand, type VerifyKyc } from '../../public/verify-kyc.command.js';
 import { AddressResolver } from '../../../../addressing/src/index.js';
 import { CommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, JsonLogger, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, command, JsonLogger, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
 import { claimAddress } from '../../addresses/claimed-address.js';
 import { fixTime } from '../../domain/identifiers.js';
 import { assessAddressEvidence, MAX_RECORDED_PINGS, RECORDED_PINGS_WINDOW_MS, UNKNOWN_ACCURACY_M, type EvidencePosition, type EvidenceSummary } from '../../domain/kyc.js';
 import { devicePointProvenance } from '../../domain/proximity.js';
-import { verificationDecider, verificationStream, type AddressVerified, type VerificationCommand, type VerificationEvent, type VerificationState } from '../../domain/verification.js';
+import { verificationDecider, verificationStream, type AddressVerified, type VerificationEvent, type VerificationState } from '../../domain/verification.js';
 import { LOCATION_EVIDENCE, type LocationEvidence } from '../../evidence/location-evidence.port.js';
 import { FRAUD_SIGNALS, type FraudSignals } from '../../fraud/fraud-signals.port.js';
 import { IDENTITY_SIGNALS_READ_MODEL } from '../../public/identity-signals.read-model.js';
@@ -18,17 +19,7 @@ export const EVIDENCE_DEADLINE_MS = 2000;
 /** Provider of a KYC verification's point: the caller's device positions, and the recorded pings when used. */
 export const KYC_PROVIDER = 'caller device positions';
 
-export type VerifyKyc = Extract<VerificationCommand, { type: 'RecordAddressVerification' }> & {
-  account_id: string;
-  customer_id: string;
-  address: string;
-  positions: Array<{ lat: number; lng: number; accuracy_m: number | null; recorded_at?: string }>;
-  use_recorded_pings: boolean;
-  device_id: string | null;
-  phone: string | null;
-  email: string | null;
-  client_ip: string | null;
-};
+
 
 interface Deps {
   resolver: AddressResolver;
@@ -55,8 +46,6 @@ export const verifyKyc = command<VerifyKyc, VerificationState, VerificationEvent
   // Soft, as for proximity: the answer does not read the signals; later verifications do.
   awaits: [{ readModel: IDENTITY_SIGNALS_READ_MODEL.name, soft: true }],
 });
-
-export class VerifyKycCommand extends PipelineCommand<VerifyKyc, VerificationState, VerificationEvent> {}
 
 @CommandHandler(VerifyKycCommand)
 export class VerifyKycHandler extends PipelineHandler<VerifyKyc, VerificationState, VerificationEvent, Deps> {

@@ -1,5 +1,5 @@
 import type { LandmarkHit } from '../domain/landmark-index.js';
-import { decodeLandmarkCursor, encodeLandmarkCursor, Landmarks, MAX_LANDMARK_RESULTS, type LandmarkPage, type ListOptions } from '../landmarks.js';
+import { decodeLandmarkCursor, encodeLandmarkCursor, Landmarks, MAX_LANDMARK_RESULTS, type LandmarkPage, type ListOptions } from '../public/landmarks.js';
 import { DEFAULT_LANDMARK_LIMIT, type LandmarkListRequest } from './landmark-list.request.js';
 
 export function listOptions(request: LandmarkListRequest): ListOptions {

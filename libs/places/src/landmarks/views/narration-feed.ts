@@ -12,7 +12,7 @@ import {
   type RecordedEvent,
 } from '../../../../platform/src/index.js';
 import type { LandmarkExcludedFromNarration, LandmarkReviewed, NarrationStatus } from '../domain/landmark-reports.js';
-import { LANDMARK_REPORT_INDEXES, LANDMARK_REPORTS_READ_MODEL, type LandmarkReportDoc } from '../read-models/landmark-reports.read-model.js';
+import { LANDMARK_REPORT_INDEXES, LANDMARK_REPORTS_READ_MODEL, type LandmarkReportDoc } from '../public/landmark-reports.read-model.js';
 
 const PREFIXES = ['landmark-'];
 const EXCLUDED_STATUSES: NarrationStatus[] = ['excluded_pending_review', 'excluded'];

@@ -3,7 +3,7 @@ import { InvalidParamError } from '../../../../platform/src/index.js';
 import { isCoordinate } from '../../../../platform/src/geo/geodesy.js';
 import { ATTRIBUTION } from '../../domain/place.js';
 import { MAX_QUERY_WORDS, MAX_RESULTS, SearchIndex, type SearchHit } from '../../domain/search-index.js';
-import { Gazetteer } from '../../gazetteer.js';
+import { Gazetteer } from '../../public/gazetteer.js';
 
 const DEFAULT_LIMIT = 10;
 

@@ -10,7 +10,7 @@ import {
   type ReportLandmark,
   type ReportReason,
 } from '../../domain/landmark-reports.js';
-import { Landmarks } from '../../landmarks.js';
+import { Landmarks } from '../../public/landmarks.js';
 import { landmarkOfSlug, reportSummary, type LandmarkLookup } from '../landmark-report-answer.js';
 
 /** A report on a landmark's stream; the decider counts a reporter once per reason and window, and excludes at the threshold. */

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../../platform/src/index.js';
 import { landmarkReportsDecider, landmarkStream, type LandmarkEvent, type LandmarkReportState, type ReviewDecision, type ReviewLandmark } from '../../domain/landmark-reports.js';
-import { Landmarks } from '../../landmarks.js';
+import { Landmarks } from '../../public/landmarks.js';
 import { landmarkOfSlug, reportSummary, type LandmarkLookup } from '../landmark-report-answer.js';
 
 /** The operator's keep/exclude on a landmark's stream; always accepted. */

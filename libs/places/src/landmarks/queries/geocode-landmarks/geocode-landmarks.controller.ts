@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { InvalidParamError } from '../../../../../platform/src/index.js';
 import { isCoordinate } from '../../../../../platform/src/geo/geodesy.js';
 import type { Rectangle } from '../../domain/landmark-index.js';
-import { MAX_BBOX_DEGREES } from '../../landmarks.js';
+import { MAX_BBOX_DEGREES } from '../../public/landmarks.js';
 import { listOptions } from '../landmark-list.js';
 import { GeocodeLandmarksQuery } from './geocode-landmarks.handler.js';
 import { DEFAULT_GEOCODE_RADIUS_M, GeocodeLandmarksRequest } from './geocode-landmarks.request.js';

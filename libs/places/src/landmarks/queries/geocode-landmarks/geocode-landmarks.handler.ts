@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Rectangle } from '../../domain/landmark-index.js';
-import { Landmarks, type ListOptions } from '../../landmarks.js';
+import { Landmarks, type ListOptions } from '../../public/landmarks.js';
 import { listAnswer, type LandmarkListAnswer } from '../landmark-list.js';
 
 /** Where to look: inside a rectangle, or within a radius of a point. */

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { MAX_GEOCODE_RADIUS_M } from '../../landmarks.js';
+import { MAX_GEOCODE_RADIUS_M } from '../../public/landmarks.js';
 import { LandmarkListRequest } from '../landmark-list.request.js';
 
 const DECIMAL = '-?\\d{1,3}(?:\\.\\d{1,12})?';

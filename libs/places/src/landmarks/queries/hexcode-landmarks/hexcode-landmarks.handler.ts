@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { displayHexCode } from '../../../../../addressing/src/index.js';
-import { Landmarks, type ListOptions } from '../../landmarks.js';
+import { Landmarks, type ListOptions } from '../../public/landmarks.js';
 import { listAnswer, type LandmarkListAnswer } from '../landmark-list.js';
 
 export type HexcodeLandmarksAnswer = {

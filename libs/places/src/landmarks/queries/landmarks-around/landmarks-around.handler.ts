@@ -1,5 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { Landmarks, type ListOptions } from '../../landmarks.js';
+import { Landmarks, type ListOptions } from '../../public/landmarks.js';
 import { listAnswer, type LandmarkListAnswer } from '../landmark-list.js';
 
 export type LandmarksAroundAnswer = { lat: number; lng: number; radius_m: number } & LandmarkListAnswer;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { MAX_AROUND_RADIUS_M } from '../../landmarks.js';
+import { MAX_AROUND_RADIUS_M } from '../../public/landmarks.js';
 import { LandmarkListRequest } from '../landmark-list.request.js';
 
 export const DEFAULT_AROUND_RADIUS_M = 500;

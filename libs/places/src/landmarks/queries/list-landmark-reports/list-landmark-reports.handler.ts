@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { collectionName, READ_STORE, type ReadStore } from '../../../../../platform/src/index.js';
 import type { NarrationStatus } from '../../domain/landmark-reports.js';
-import { LANDMARK_REPORT_INDEXES, LANDMARK_REPORTS_READ_MODEL, type LandmarkReportDoc } from '../../read-models/landmark-reports.read-model.js';
+import { LANDMARK_REPORT_INDEXES, LANDMARK_REPORTS_READ_MODEL, type LandmarkReportDoc } from '../../public/landmark-reports.read-model.js';
 
 export interface LandmarkReportsPage {
   items: LandmarkReportDoc[];

@@ -1,4 +1,4 @@
-import { DomainError } from '../../platform/src/index.js';
+import { DomainError } from '../../../platform/src/errors.js';
 
 /** No place set has been imported yet: answering "no such place" would be a lie. */
 export class DatasetNotLoadedError extends DomainError {

@@ -1,12 +1,12 @@
 import { latLngToCell } from 'h3-js';
-import { cellRadiusMeters, hexCodeForPoint, pointForHexCode, type Provenance } from '../../../addressing/src/index.js';
-import { InvalidParamError } from '../../../platform/src/index.js';
-import { ATTRIBUTION, type PlaceSource } from '../domain/place.js';
-import { DatasetNotLoadedError } from '../errors.js';
-import type { Gazetteer } from '../gazetteer.js';
-import type { Landmark } from './domain/landmark.js';
-import type { LandmarkHit, LandmarkIndex, Rectangle } from './domain/landmark-index.js';
-import type { NarrationStatus } from './domain/landmark-reports.js';
+import { cellRadiusMeters, hexCodeForPoint, pointForHexCode, type Provenance } from '../../../../addressing/src/index.js';
+import { InvalidParamError } from '../../../../platform/src/index.js';
+import { ATTRIBUTION, type PlaceSource } from '../../domain/place.js';
+import { DatasetNotLoadedError } from '../../domain/errors.js';
+import type { Gazetteer } from '../../public/gazetteer.js';
+import type { Landmark } from '../domain/landmark.js';
+import type { LandmarkHit, LandmarkIndex, Rectangle } from '../domain/landmark-index.js';
+import type { NarrationStatus } from '../domain/landmark-reports.js';
 
 /** Deepest reachable result of a landmark list (offset + limit). */
 export const MAX_LANDMARK_RESULTS = 200;

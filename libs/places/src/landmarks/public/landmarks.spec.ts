@@ -1,8 +1,8 @@
-import type { Place } from '../domain/place.js';
-import { DatasetNotLoadedError } from '../errors.js';
-import type { Gazetteer } from '../gazetteer.js';
-import { LandmarkIndex } from './domain/landmark-index.js';
-import { landmarkKey } from './domain/landmark.js';
+import type { Place } from '../../domain/place.js';
+import { DatasetNotLoadedError } from '../../domain/errors.js';
+import type { Gazetteer } from '../../public/gazetteer.js';
+import { LandmarkIndex } from '../domain/landmark-index.js';
+import { landmarkKey } from '../domain/landmark.js';
 import { Landmarks } from './landmarks.js';
 
 const bank = (id: number, lat: number): Place => ({

@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DatasetNotLoadedError } from './errors.js';
+import { DatasetNotLoadedError } from '../domain/errors.js';
 import { Gazetteer } from './gazetteer.js';
-import { importGeoNames, importOsm } from './importers/importers.js';
-import { FileDatasetStore } from '../../platform/src/index.js';
+import { importGeoNames, importOsm } from './importers.js';
+import { FileDatasetStore } from '../../../platform/src/index.js';
 
-const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../__fixtures__/${name}`, import.meta.url));
 const quiet = { info: () => undefined, error: () => undefined };
 const query = (text: string) => ({ text, limit: 10, offset: 0 });
 

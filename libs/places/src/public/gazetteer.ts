@@ -1,10 +1,10 @@
-import type { Place } from './domain/place.js';
-import { PlaceGrid, type NearbyPlace } from './domain/place-grid.js';
-import { SearchIndex, type SearchQuery, type SearchResult } from './domain/search-index.js';
-import { DatasetNotLoadedError } from './errors.js';
-import { LandmarkIndex } from './landmarks/domain/landmark-index.js';
-import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../platform/src/index.js';
-import { PLACES } from './importers/importers.js';
+import type { Place } from '../domain/place.js';
+import { PlaceGrid, type NearbyPlace } from '../domain/place-grid.js';
+import { SearchIndex, type SearchQuery, type SearchResult } from '../domain/search-index.js';
+import { DatasetNotLoadedError } from '../domain/errors.js';
+import { LandmarkIndex } from '../landmarks/domain/landmark-index.js';
+import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../../platform/src/index.js';
+import { PLACES } from './importers.js';
 
 export interface LoadedDataset {
   dataset: string;
