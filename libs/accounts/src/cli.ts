@@ -1,10 +1,12 @@
-import { CommandPipeline, ReadModels, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
+import type { CommandBus } from '@nestjs/cqrs';
+import { ReadModels, systemClock, UsageError, withOperatorBus, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
 import { accountView } from './account.view.js';
 import { KeyDirectory } from './public/key-directory.js';
-import { changeTier } from './commands/change-tier/change-tier.handler.js';
-import { issueLegacyKey } from './commands/issue-legacy-key/issue-legacy-key.handler.js';
-import { replaceIpAllowlist } from './commands/replace-ip-allowlist/replace-ip-allowlist.handler.js';
-import { setBankingAccess } from './commands/set-banking-access/set-banking-access.handler.js';
+import { ChangeTierCommand, ChangeTierHandler } from './commands/change-tier/change-tier.handler.js';
+import { IssueKeyHandler } from './commands/issue-key/issue-key.handler.js';
+import { IssueLegacyKeyCommand, IssueLegacyKeyHandler } from './commands/issue-legacy-key/issue-legacy-key.handler.js';
+import { ReplaceIpAllowlistCommand, ReplaceIpAllowlistHandler } from './commands/replace-ip-allowlist/replace-ip-allowlist.handler.js';
+import { SetBankingAccessCommand, SetBankingAccessHandler } from './commands/set-banking-access/set-banking-access.handler.js';
 import { TIERS, type Tier } from './domain/api-key.js';
 import { IpAllowlist } from './domain/ip-allowlist.js';
 import { keyRecordView } from './key-record.view.js';
@@ -13,17 +15,17 @@ import { keyRecordView } from './key-record.view.js';
 export const accountsCli: Readonly<Record<string, OperatorCommand>> = {
   'accounts:banking': {
     usage: 'accounts:banking ACCOUNT_ID true|false',
-    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.run(setBankingAccess, { type: 'SetBankingAccess', account_id: accountId, enabled: parseBoolean(args[1]) })),
+    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.execute(new SetBankingAccessCommand({ type: 'SetBankingAccess', account_id: accountId, enabled: parseBoolean(args[1]) }))),
   },
   'accounts:tier': {
     usage: 'accounts:tier ACCOUNT_ID free|basic|pro|enterprise',
-    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.run(changeTier, { type: 'ChangeTier', account_id: accountId, tier: parseTier(args[1]) })),
+    run: (runtime, args) => operate(runtime, args, 2, (commands, accountId) => commands.execute(new ChangeTierCommand({ type: 'ChangeTier', account_id: accountId, tier: parseTier(args[1]) }))),
   },
   'accounts:ip-allowlist': {
     usage: 'accounts:ip-allowlist ACCOUNT_ID [ENTRY …]   (no entries removes the allowlist)',
     run: (runtime, args) =>
       operate(runtime, args, 1, (commands, accountId) =>
-        commands.run(replaceIpAllowlist, { type: 'ReplaceIpAllowlist', account_id: accountId, entries: [...IpAllowlist.parse(args.slice(1)).entries] }),
+        commands.execute(new ReplaceIpAllowlistCommand({ type: 'ReplaceIpAllowlist', account_id: accountId, entries: [...IpAllowlist.parse(args.slice(1)).entries] })),
       ),
   },
   'keys:issue': { usage: 'keys:issue NAME free|basic|pro|enterprise   (a legacy key without an account)', run: issueLegacy },
@@ -40,28 +42,37 @@ function parseTier(value: string | undefined): Tier {
 }
 
 /**
- * The admin endpoints' own commands, through a command pipeline of this
- * process: the key directory is read from the log first, and is the read
- * model the commands wait for.
+ * The admin endpoints' own commands, dispatched on the operator bus to the
+ * admin endpoints' own handlers: the key directory is read from the log
+ * first, and is the read model the commands wait for.
  */
-async function withCommands<T>(runtime: OperatorRuntime, run: (commands: CommandPipeline, directory: KeyDirectory) => Promise<T>): Promise<T> {
+async function withCommands<T>(runtime: OperatorRuntime, run: (commands: CommandBus) => Promise<T>): Promise<T> {
   const directory = new KeyDirectory(runtime.backends.events, runtime.registry);
   await directory.start();
   try {
-    const readModels = new ReadModels().register(KeyDirectory.readModel, directory.follower);
-    const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, {
-      waitMs: 10_000,
-      resolve: (token) => {
-        throw new Error(`the operator CLI has no container to resolve ${String(token)}`);
+    return await withOperatorBus(
+      {
+        events: runtime.backends.events,
+        registry: runtime.registry,
+        clock: systemClock,
+        readModels: new ReadModels().register(KeyDirectory.readModel, directory.follower),
+        providers: [
+          { provide: KeyDirectory, useValue: directory },
+          SetBankingAccessHandler,
+          ChangeTierHandler,
+          ReplaceIpAllowlistHandler,
+          IssueKeyHandler,
+          IssueLegacyKeyHandler,
+        ],
       },
-    });
-    return await run(commands, directory);
+      run,
+    );
   } finally {
     await directory.onModuleDestroy();
   }
 }
 
-async function operate(runtime: OperatorRuntime, args: string[], minArgs: number, command: (commands: CommandPipeline, accountId: string) => Promise<{ state: Parameters<typeof accountView>[0] }>): Promise<number> {
+async function operate(runtime: OperatorRuntime, args: string[], minArgs: number, command: (commands: CommandBus, accountId: string) => Promise<{ state: Parameters<typeof accountView>[0] }>): Promise<number> {
   if (args.length < minArgs || !args[0]) throw new UsageError('missing arguments');
   const { state } = await withCommands(runtime, (commands) => command(commands, args[0]));
   process.stdout.write(`${JSON.stringify(accountView(state), null, 2)}\n`);
@@ -71,7 +82,7 @@ async function operate(runtime: OperatorRuntime, args: string[], minArgs: number
 async function issueLegacy(runtime: OperatorRuntime, args: string[]): Promise<number> {
   const [name, tier] = args;
   if (!name) throw new UsageError('missing NAME');
-  const { key, record } = await withCommands(runtime, (commands, directory) => issueLegacyKey(commands, directory, { name, tier: parseTier(tier) }));
+  const { key, record } = await withCommands(runtime, (commands) => commands.execute(new IssueLegacyKeyCommand({ name, tier: parseTier(tier) })));
   process.stdout.write(`${JSON.stringify(keyRecordView(record, key), null, 2)}\n`);
   return 0;
 }

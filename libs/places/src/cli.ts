@@ -1,5 +1,6 @@
-import { CommandPipeline, FileDatasetStore, ReadModels, referenceRoot, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
+import { FileDatasetStore, ReadModels, referenceRoot, systemClock, UsageError, withOperatorBus, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
 import { Gazetteer } from './public/gazetteer.js';
+import { Landmarks } from './landmarks/public/landmarks.js';
 import { ReviewLandmarkCommand, ReviewLandmarkHandler } from './landmarks/commands/review-landmark/review-landmark.handler.js';
 import { REVIEW_DECISIONS, type ReviewDecision } from './landmarks/domain/landmark-reports.js';
 
@@ -18,9 +19,16 @@ async function reviewLandmark(runtime: OperatorRuntime, args: string[]): Promise
   await gazetteer.start();
   // The service's narration feed and projection take the event from the log; the CLI has neither to wait for.
   const readModels = new ReadModels().register('narration_feed', { waitFor: async () => undefined }).register('landmark_reports', { waitFor: async () => undefined });
-  const commands = new CommandPipeline(runtime.backends.events, runtime.registry, readModels, systemClock, { waitMs: 10_000, resolve: () => undefined });
-  const reviews = new ReviewLandmarkHandler(commands, { bySlugKey: (key) => gazetteer.landmarks().byKeyOf(key) });
-  const result = await reviews.execute(new ReviewLandmarkCommand(slug, decision as ReviewDecision, 'ops'));
+  const result = await withOperatorBus(
+    {
+      events: runtime.backends.events,
+      registry: runtime.registry,
+      clock: systemClock,
+      readModels,
+      providers: [{ provide: Landmarks, useValue: { bySlugKey: (key: string) => gazetteer.landmarks().byKeyOf(key) } }, ReviewLandmarkHandler],
+    },
+    (commands) => commands.execute(new ReviewLandmarkCommand(slug, decision as ReviewDecision, 'ops')),
+  );
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

@@ -36,6 +36,7 @@ export * from './commands/decider.js';
 export * from './commands/command.js';
 export * from './commands/command-pipeline.js';
 export * from './commands/buses.js';
+export * from './commands/operator-bus.js';
 export * from './commands/read-models.js';
 export * from './commands/stream-codec.js';
 export * from './manifest/context-manifest.js';

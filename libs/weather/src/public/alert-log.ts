@@ -8,13 +8,13 @@ import { alertCovers, isWetAlert, type AlertBook, type BBox, type LngLat } from 
 
 /**
  * Where accepted CAP messages go: the record-alerts command (docs/adr/0026),
- * dispatched through CommandBus in the service, through a pipeline of its own
- * in `ops weather:import`. Answers how many messages were new.
+ * dispatched through CommandBus in the service and in `ops weather:import`
+ * (the operator bus). Answers how many messages were new.
  */
 export class AlertRecorder {
   constructor(private readonly run: (command: RecordAlerts) => Promise<CommandResult<CapAlertsState, CapAlertEvent, RecordAlerts>>) {}
 
-  /** A recorder outside Nest (the operator CLI): the command runs on its own pipeline over `events`. */
+  /** A recorder outside Nest for tests (libs/weather/src/testing): the command runs on its own pipeline over `events`. */
   static onPipeline(events: EventStore, registry: EventRegistry, clock: Clock): AlertRecorder {
     const pipeline = new CommandPipeline(events, registry, new ReadModels(), clock, {
       waitMs: 0,

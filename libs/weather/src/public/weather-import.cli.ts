@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { EventRegistry, openEventStore, systemClock, type Clock, type EventStore } from '../../../platform/src/index.js';
+import { EventRegistry, openEventStore, systemClock, withOperatorBus, type Clock, type EventStore } from '../../../platform/src/index.js';
+import { RecordAlertsCommand, RecordAlertsHandler } from '../commands/record-alerts/record-alerts.handler.js';
 import { MAX_CAP_BYTES } from '../cap/parse-cap.js';
 import { weatherEventTypes } from '../event-types.js';
 import { AlertRecorder, migrateAlertLog } from './alert-log.js';
@@ -32,10 +33,14 @@ export async function weatherImportCli(target: AlertStoreTarget, files: string[]
   const own = typeof target === 'string';
   const store = own ? { dataDir: target, events: await openEventStore({ dataDir: target }), registry: new EventRegistry().register(...weatherEventTypes) } : target;
   try {
-    const recorder = AlertRecorder.onPipeline(store.events, store.registry, ('clock' in store && store.clock) || systemClock);
-    const migration = await migrateAlertLog(store.dataDir, recorder);
-    if (migration) out(`weather:import: the alert log was moved onto the event store (${migration.migrated} alert(s)); the file is now cap-alerts.jsonl.migrated`);
-    const outcome = await importAlerts(recorder, documents);
+    const clock = ('clock' in store && store.clock) || systemClock;
+    // The record-alerts command on the operator bus, to the service's own handler.
+    const outcome = await withOperatorBus({ events: store.events, registry: store.registry, clock, providers: [RecordAlertsHandler] }, async (commands) => {
+      const recorder = new AlertRecorder((command) => commands.execute(new RecordAlertsCommand(command)));
+      const migration = await migrateAlertLog(store.dataDir, recorder);
+      if (migration) out(`weather:import: the alert log was moved onto the event store (${migration.migrated} alert(s)); the file is now cap-alerts.jsonl.migrated`);
+      return importAlerts(recorder, documents);
+    });
     rejected.push(...outcome.rejected);
     out(`weather:import: ${outcome.accepted} alert(s) added, ${outcome.duplicates} already known, ${rejected.length} refused`);
     for (const refusal of rejected) out(`  refused ${refusal.source}: ${refusal.reason}`);

@@ -1,8 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandPipeline } from '../../../../platform/src/index.js';
 import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import type { Tier } from '../../domain/api-key.js';
-import { issueKey, issueNewKey, issueThrough, type KeyIssuer } from '../issue-key/issue-key.handler.js';
+import { issueNewKey, issueThrough, type KeyIssuer } from '../issue-key/issue-key.handler.js';
 
 export interface LegacyKeyRequest {
   name: string;
@@ -14,16 +13,11 @@ function issueLegacy(issue: KeyIssuer, directory: KeyDirectory, request: LegacyK
 }
 
 /**
- * A key without an account identity (decisions.md, POST /v2/admin/keys and
- * `npm run ops -- keys:issue`): it carries its own tier, and account-scoped
- * endpoints refuse it with ACCOUNT_KEY_REQUIRED. Runs `issueKey`; this form is
- * the operator CLI's, which runs outside Nest with the pipeline alone.
+ * POST /v2/admin/keys and `npm run ops -- keys:issue` (decisions.md): a key
+ * without an account identity; it carries its own tier, and account-scoped
+ * endpoints refuse it with ACCOUNT_KEY_REQUIRED. Answers the new key (shown
+ * once) and its directory record.
  */
-export function issueLegacyKey(commands: CommandPipeline, directory: KeyDirectory, request: LegacyKeyRequest): Promise<{ key: string; record: KeyRecord }> {
-  return issueLegacy((input) => commands.run(issueKey, input), directory, request);
-}
-
-/** POST /v2/admin/keys: the new key (shown once) and its directory record. */
 export class IssueLegacyKeyCommand extends Command<{ key: string; record: KeyRecord }> {
   constructor(readonly request: LegacyKeyRequest) {
     super();

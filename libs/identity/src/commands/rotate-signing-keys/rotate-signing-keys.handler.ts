@@ -1,5 +1,5 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline, PipelineCommand, PipelineHandler, ReadModels, SecretBox, type Clock, type EventRegistry, type EventStore } from '../../../../platform/src/index.js';
+import { command, PipelineCommand, PipelineHandler, ReadModels, SecretBox, withOperatorBus, type Clock, type EventRegistry, type EventStore } from '../../../../platform/src/index.js';
 import { SIGNING_KEYS_STREAM, signingKeysDecider, type SigningKeyCommand, type SigningKeyEvent, type SigningKeysState } from '../../domain/signing-keys.js';
 import { newSigningKey } from '../../signing/signing-key-material.js';
 import { SigningKeyRing } from '../../public/signing-key-ring.js';
@@ -62,24 +62,25 @@ export class RotateSigningKeysHandler implements ICommandHandler<RotateSigningKe
 
 /**
  * The rotation outside the service (`npm run ops -- signing-keys:rotate`):
- * the same command, run by a pipeline of its own over the log, with a key
+ * the same command on the operator bus, to the same handlers, with a key
  * ring of its own to wait for. Running services pick the new key up through
  * their own rings.
  */
-export async function rotateSigningKeysFromCli(options: { events: EventStore; registry: EventRegistry; secretBox: SecretBox; clock: Clock; rotatedBy: string; waitMs: number }) {
+export async function rotateSigningKeysFromCli(options: { events: EventStore; registry: EventRegistry; secretBox: SecretBox; clock: Clock; rotatedBy: string; waitMs: number }): Promise<RotationAnswer> {
   const ring = new SigningKeyRing(options.events, options.registry, options.secretBox);
-  const readModels = new ReadModels().register(SigningKeyRing.readModel, ring.follower);
   await ring.start();
   try {
-    const pipeline = new CommandPipeline(options.events, options.registry, readModels, options.clock, {
-      waitMs: options.waitMs,
-      resolve: (token) => {
-        if (token === SecretBox) return options.secretBox;
-        throw new Error('the signing-keys CLI resolves nothing but the SecretBox');
+    return await withOperatorBus(
+      {
+        events: options.events,
+        registry: options.registry,
+        clock: options.clock,
+        waitMs: options.waitMs,
+        readModels: new ReadModels().register(SigningKeyRing.readModel, ring.follower),
+        providers: [{ provide: SecretBox, useValue: options.secretBox }, { provide: SigningKeyRing, useValue: ring }, RecordRotationHandler, RotateSigningKeysHandler],
       },
-    });
-    const { events } = await pipeline.run(rotateSigningKeys, { type: 'RotateSigningKeys', rotated_by: options.rotatedBy });
-    return rotationAnswer(events, ring);
+      (commands) => commands.execute(new RotateSigningKeysCommand(options.rotatedBy)),
+    );
   } finally {
     await ring.onModuleDestroy();
   }
