@@ -51,5 +51,5 @@ export function checkProcessWiring(app: INestApplicationContext, runtime: Runtim
   }
   const role = app.get<ProcessRole>(PROCESS_ROLE, { strict: false });
   // Every slice dispatches through @nestjs/cqrs: a declared command or query without its handler refuses the start.
-  checkWiring(app, role, definitions, runtime.followers, runtime.backends.queue, { missingHandlers: 'refuse' });
+  checkWiring(app, role, definitions, runtime.followers, runtime.backends.queue);
 }

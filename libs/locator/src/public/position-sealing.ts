@@ -84,6 +84,8 @@ export class PositionSealing {
         const opened = await this.open(last);
         if (!opened) return { state: initialPositionState, revision: last.revision };
         const event = this.registry.upcast(opened);
+        // The cast cannot go: a stored event's type and data are untyped JSON until the decider's evolve reads them;
+        // the registry has upcast it to the current schema of its type, which is what PositionEvent describes.
         return { state: evolvePosition(initialPositionState, { type: event.type, data: event.data } as unknown as PositionEvent), revision: last.revision };
       },
       open: (event) => this.open(event),

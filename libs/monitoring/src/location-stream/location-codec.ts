@@ -64,6 +64,7 @@ class LocationSession implements CodecSession<LocationState> {
     const opened = this.sealing.openWith(key, event);
     if (!opened) return undefined;
     if (event.type === 'PingRecorded') this.tail.push({ ping_id: String(stored.ping_id), recorded_at: String(stored.recorded_at) });
+    // The cast cannot go: a LocationEvent's data is a closed record type, the stored event's an open JSON object.
     return { ...event, data: opened.data as unknown as Record<string, unknown> };
   }
 

@@ -93,6 +93,8 @@ export class LocationSealing {
    * the drift query.
    */
   async open(event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>): Promise<LocationEvent | undefined> {
+    // The casts to LocationEvent here and in openWith cannot go: a stored event's type and data are untyped
+    // JSON, and this is the place where they become one of the context's events (opened, not yet upcast).
     if (UNSEALED.has(event.type)) return { type: event.type, data: event.data } as unknown as LocationEvent;
     const data = event.data as SealedLocationData;
     const key = await this.findKey(data.account_id, data.customer_id, data.key_id);

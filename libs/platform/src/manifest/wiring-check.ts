@@ -20,21 +20,6 @@ export interface Registered {
   processed: readonly string[];
 }
 
-export interface WiringOptions {
-  /**
-   * A declared command or query that has no handler where one is expected:
-   * `refuse` counts it as a difference; `list` reports it as unconverted (its
-   * slice does not dispatch through @nestjs/cqrs yet) and lets the process
-   * start. Every other difference refuses in both modes.
-   */
-  missingHandlers: 'refuse' | 'list';
-}
-
-export interface WiringReport {
-  /** Declared commands and queries with no handler where expected (`missingHandlers: 'list'`), as `context: name`. */
-  unconverted: string[];
-}
-
 /** Start-up refusal: what the manifests declare is not what Nest registered. */
 export class WiringError extends ManifestError {}
 
@@ -105,13 +90,11 @@ export function registeredIn(app: INestApplicationContext, followers: Followers,
  *   no command class or definition has two handlers; every command a context
  *   declares has exactly one handler in a role that serves the context's HTTP
  *   module (a worker module registers only what its background work
- *   dispatches, each of those declared). WiringOptions says whether
- *   a missing one refuses.
+ *   dispatches, each of those declared); a missing one refuses.
  * - Query handlers: the same, with the manifest's query classes.
  */
-export function wiringProblems(role: ProcessRole, definitions: readonly ContextDefinition[], registered: Registered, options: WiringOptions): { problems: string[]; unconverted: string[] } {
+export function wiringProblems(role: ProcessRole, definitions: readonly ContextDefinition[], registered: Registered): string[] {
   const problems: string[] = [];
-  const unconverted: string[] = [];
   const background = runsBackgroundWork(role);
   const http = servesHttp(role);
 
@@ -187,14 +170,12 @@ export function wiringProblems(role: ProcessRole, definitions: readonly ContextD
     // Complete where the context's HTTP module runs; a worker module registers only the handlers its background work dispatches.
     if (!(http && definition.http)) continue;
     const found = handled.get(manifest.name);
-    const missing = [
+    problems.push(
       ...(manifest.commands ?? []).filter((command) => !found?.has(command.name)).map((command) => `command ${command.name} (${manifest.name}) has no @CommandHandler in the ${role} process`),
       ...(manifest.queries ?? []).filter((query) => !found?.has(query)).map((query) => `query ${query.name} (${manifest.name}) has no @QueryHandler in the ${role} process`),
-    ];
-    if (options.missingHandlers === 'refuse') problems.push(...missing);
-    else unconverted.push(...missing);
+    );
   }
-  return { problems, unconverted };
+  return problems;
 }
 
 /** Refuses the start (WiringError naming each difference) when the process's registrations do not match its contexts' manifests. */
@@ -204,9 +185,7 @@ export function checkWiring(
   definitions: readonly ContextDefinition[],
   followers: Followers,
   queue: JobQueue,
-  options: WiringOptions,
-): WiringReport {
-  const { problems, unconverted } = wiringProblems(role, definitions, registeredIn(app, followers, queue), options);
+): void {
+  const problems = wiringProblems(role, definitions, registeredIn(app, followers, queue));
   if (problems.length > 0) throw new WiringError(`the ${role} process is not wired as its contexts declare:\n- ${problems.join('\n- ')}`);
-  return { unconverted };
 }
