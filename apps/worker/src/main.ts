@@ -5,7 +5,7 @@ import { handleShutdown } from '../../shared/lifecycle.js';
 import { openRuntime } from '../../shared/runtime.js';
 
 /** Production worker process: projections, the Kafka relay and queue processors; no HTTP. */
-const runtime = await openRuntime('location-api-worker');
+const runtime = await openRuntime('location-api-worker', process.env, 'worker');
 const app = await NestFactory.createApplicationContext(composeProcess('worker', runtime), { logger: runtime.logger });
 await app.init();
 checkProcessWiring(app, runtime);
