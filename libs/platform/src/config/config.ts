@@ -7,6 +7,8 @@ import path from 'node:path';
  */
 export interface Config {
   port: number;
+  /** HEALTH_PORT: the worker answers /health, /health/ready and /health/live here (docs/adr/0033); unset: no health port. */
+  healthPort?: number;
   host: string;
   dataDir: string;
   nodeEnv: 'production' | 'development' | 'test';
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
   const googleClientIds = optional(env, 'GOOGLE_CLIENT_IDS');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
+    healthPort: optional(env, 'HEALTH_PORT') === undefined ? undefined : int(env, 'HEALTH_PORT', 0, 1, 65535),
     host: optional(env, 'HOST') ?? '0.0.0.0',
     dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
     nodeEnv,
