@@ -17,6 +17,16 @@ describe('platform over HTTP (embedded adapters)', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
+  it('answers /health/live and /health/ready bare (docs/adr/0033)', async () => {
+    const live = await service.request('GET', '/health/live');
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: 'alive' });
+    // STARTER_DATA is off in tests: no dataset needs to be live, the store only has to be readable.
+    const ready = await service.request('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok' });
+  });
+
   it('serves an OpenAPI 3.1 document generated from the controllers', async () => {
     const response = await service.request('GET', '/v2/openapi.json');
     expect(response.status).toBe(200);

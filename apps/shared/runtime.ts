@@ -1,6 +1,13 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import {
+  checkEncryptionKeyGiven,
+  checkKeyFingerprint,
   checkManifests,
+  DATA_ENCRYPTION_KEY_FILE,
+  EncryptionKeyMismatchError,
+  KEY_FINGERPRINT_EVENTS,
   ConfigError,
   Followers,
   JsonLogger,
@@ -12,6 +19,7 @@ import {
   systemClock,
   type ContextManifest,
   type EventRegistry,
+  type ProcessRole,
   type Runtime,
 } from '../../libs/platform/src/index.js';
 import { projections } from '../../projections/index.js';
@@ -22,13 +30,23 @@ export const manifests: readonly ContextManifest[] = contexts.map((context) => c
 
 /** Every context's stored event types: start-up refuses a projection handling anything else. */
 export function eventRegistry(): EventRegistry {
-  return registryOf(manifests);
+  // The platform's own: the key fingerprint every process checks at start.
+  return registryOf(manifests).register(...KEY_FINGERPRINT_EVENTS);
 }
 
 export { projections };
 
-/** Reads the configuration (and `.env`), opens the backends and registers their health checks. */
-export async function openRuntime(clientId: string, env: Record<string, string | undefined> = process.env): Promise<Runtime> {
+/**
+ * Reads the configuration (and `.env`), opens the backends and registers their
+ * health checks. In production mode (docs/adr/0033) DATA_ENCRYPTION_KEY must be
+ * given, and every process checks it against the fingerprint the first one
+ * recorded; either refusal exits 78 with a message naming the variable.
+ */
+export async function openRuntime(
+  clientId: string,
+  env: Record<string, string | undefined> = process.env,
+  role: Exclude<ProcessRole, 'ops'> = 'all-in-one',
+): Promise<Runtime> {
   if (env === process.env) {
     try {
       process.loadEnvFile('.env');
@@ -39,6 +57,7 @@ export async function openRuntime(clientId: string, env: Record<string, string |
   let config;
   try {
     config = loadConfig(env);
+    checkEncryptionKeyGiven(config, role, existsSync(path.join(config.dataDir, DATA_ENCRYPTION_KEY_FILE)));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
@@ -49,6 +68,15 @@ export async function openRuntime(clientId: string, env: Record<string, string |
   const logger = new JsonLogger(config.logLevel);
   checkManifests(manifests, projections);
   const backends = await openBackends(config, clientId, logger);
+  try {
+    await checkKeyFingerprint(backends.events, backends.secretBox, clientId);
+  } catch (error) {
+    if (error instanceof EncryptionKeyMismatchError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
   const readiness = new Readiness();
   readiness.add({ name: 'event_store', ping: () => backends.events.ping() });
   readiness.add({ name: 'read_store', ping: () => backends.readStore.ping() });

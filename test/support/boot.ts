@@ -28,6 +28,8 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     SIGNUP_LIMIT_PER_IP_PER_HOUR: '100000',
     // Tests that need the starter pack say so (test/starter.e2e-spec.ts); importing it takes seconds.
     STARTER_DATA: 'false',
+    // Required in production mode (a shared-server URL in options.env); test/setup.ts sets it.
+    DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY,
     ...options.env,
   });
   const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });

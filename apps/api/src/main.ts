@@ -3,5 +3,5 @@ import { openRuntime } from '../../shared/runtime.js';
 import { serveHttp } from './serve.js';
 
 /** Production api process: HTTP only; the worker runs projections, queue processors and relays. */
-const runtime = await openRuntime('location-api-api');
+const runtime = await openRuntime('location-api-api', process.env, 'api');
 await serveHttp(runtime, composeProcess('api', runtime), 'api');

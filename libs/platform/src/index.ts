@@ -46,3 +46,4 @@ export * from './manifest/wiring-check.js';
 export * from './cli/progress-bar.js';
 export * from './manifest/platform-manifest.js';
 export * from './metrics/metrics.js';
+export * from './health/health-server.js';

@@ -24,6 +24,7 @@ import { DATA_KEY_VAULT, SecretBox } from './crypto/index.js';
 import { MAIL_QUEUE } from './mail/index.js';
 import { RATE_LIMITER } from './rate-limit/rate-limiter.port.js';
 import { DATASET_STORE } from './reference/dataset-store.port.js';
+import { datasetsCheck } from './health/datasets-check.js';
 import { FileDatasetStore, referenceRoot } from './reference/file/file-dataset-store.js';
 
 /** What a process opens before Nest starts: configuration, logger, backends, the contexts' manifests and what is built from them. */
@@ -53,6 +54,9 @@ export class PlatformModule {
     watchProcessors(runtime.backends.queue);
     watchFollowers(runtime.followers, runtime.backends.events);
     watchQueueDepth(runtime.backends.queue, runtime.manifests.flatMap((manifest) => manifest.jobs ?? []));
+    // Reference data (docs/adr/0011): files under DATA_DIR/reference, shared by every instance through the volume.
+    const datasets = new FileDatasetStore(referenceRoot(runtime.config));
+    runtime.readiness.add(datasetsCheck(datasets, runtime.config.starterData));
     const providers = [
       { provide: PROCESS_ROLE, useValue: options.role ?? (options.http ? 'api' : 'worker') },
       { provide: CONFIG, useValue: runtime.config },
@@ -71,8 +75,7 @@ export class PlatformModule {
       { provide: MAIL_QUEUE, useValue: runtime.backends.mailQueue },
       { provide: SecretBox, useValue: runtime.backends.secretBox },
       { provide: DATA_KEY_VAULT, useValue: runtime.backends.dataKeys },
-      // Reference data (docs/adr/0011): files under DATA_DIR/reference, shared by every instance through the volume.
-      { provide: DATASET_STORE, useValue: new FileDatasetStore(referenceRoot(runtime.config)) },
+      { provide: DATASET_STORE, useValue: datasets },
       {
         provide: CommandPipeline,
         inject: [ModuleRef],

@@ -7,6 +7,8 @@ import path from 'node:path';
  */
 export interface Config {
   port: number;
+  /** HEALTH_PORT: the worker answers /health, /health/ready and /health/live here (docs/adr/0033); unset: no health port. */
+  healthPort?: number;
   host: string;
   dataDir: string;
   nodeEnv: 'production' | 'development' | 'test';
@@ -104,6 +106,26 @@ export interface LanguageConfig {
 export class ConfigError extends Error {}
 
 /**
+ * Production mode (docs/adr/0033): the process shares state with others, so
+ * it is one of several that must agree on secrets: any shared-server URL is
+ * set, or it is one half of the api/worker split. Only the embedded
+ * single-process mode (`npm start`) may generate its own DATA_ENCRYPTION_KEY.
+ */
+export function isProductionMode(config: Pick<Config, 'eventStoreUrl' | 'mongodbUrl' | 'redisUrl' | 'kafkaBrokers'>, role: string): boolean {
+  return role === 'api' || role === 'worker' || Boolean(config.eventStoreUrl || config.mongodbUrl || config.redisUrl || config.kafkaBrokers?.length);
+}
+
+/** Refuses a production-mode process that would generate a key of its own (no DATA_ENCRYPTION_KEY, no key file yet). */
+export function checkEncryptionKeyGiven(config: Config, role: string, keyFileExists: boolean): void {
+  if (config.dataEncryptionKey || keyFileExists || !isProductionMode(config, role)) return;
+  throw new ConfigError(
+    'DATA_ENCRYPTION_KEY is required in production mode (a shared-server URL is set, or this is the api or worker process): ' +
+      'each process would otherwise generate a key of its own and none could open what another sealed. ' +
+      'Generate one with `openssl rand -base64 32` and give every process the same value',
+  );
+}
+
+/**
  * Webhook retries (interface.md, "Receiver rules" 5: an immediate retry, then
  * increasing delays): at once, 10 s, 1 min, 5 min, 15 min, 30 min, then
  * doubling from 1 h to 16 h. 11 retries, 12 attempts in all, the last about
@@ -142,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
   const googleClientIds = optional(env, 'GOOGLE_CLIENT_IDS');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
+    healthPort: optional(env, 'HEALTH_PORT') === undefined ? undefined : int(env, 'HEALTH_PORT', 0, 1, 65535),
     host: optional(env, 'HOST') ?? '0.0.0.0',
     dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
     nodeEnv,

@@ -9,3 +9,4 @@ export {
 export * from './data-keys/index.js';
 export { ReporterHash } from './reporter-hash.js';
 export { SealedFields } from './sealed-fields.js';
+export { checkKeyFingerprint, EncryptionKeyMismatchError, keyFingerprint, KEY_FINGERPRINT_EVENTS, KEY_FINGERPRINT_STREAM } from './key-fingerprint.js';

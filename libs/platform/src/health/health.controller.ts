@@ -3,9 +3,15 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../http/access.js';
 import { RawResponse } from '../http/envelope.js';
-import { Readiness } from './readiness.js';
+import { Readiness, type HealthAnswer } from './readiness.js';
 
-/** GET /health: 200 {"status":"ok"} when ready and every configured backend answers, else 503. */
+/**
+ * GET /health: 200 {"status":"ok"} when started and every configured backend
+ * answers, else 503 (decisions.md). GET /health/ready adds the ready-only
+ * checks (datasets live); GET /health/live answers 200 while the process can
+ * answer at all, so an orchestrator restarts only a hung process, and only
+ * routes traffic to a ready one (docs/adr/0033).
+ */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
@@ -15,16 +21,24 @@ export class HealthController {
   @Public()
   @RawResponse()
   async health(@Res() reply: FastifyReply): Promise<void> {
-    if (!this.readiness.isReady) {
-      const pending = this.readiness.pending;
-      await reply.status(503).header('cache-control', 'no-store').send(pending.length > 0 ? { status: 'starting', pending } : { status: 'starting' });
-      return;
-    }
-    const failing = await this.readiness.failing();
-    if (failing.length > 0) {
-      await reply.status(503).header('cache-control', 'no-store').send({ status: 'unavailable', failing });
-      return;
-    }
-    await reply.status(200).header('cache-control', 'no-store').send({ status: 'ok' });
+    await send(reply, await this.readiness.answer({ ready: false }));
   }
+
+  @Get('health/ready')
+  @Public()
+  @RawResponse()
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    await send(reply, await this.readiness.answer({ ready: true }));
+  }
+
+  @Get('health/live')
+  @Public()
+  @RawResponse()
+  async live(@Res() reply: FastifyReply): Promise<void> {
+    await send(reply, { status: 200, body: { status: 'alive' } });
+  }
+}
+
+async function send(reply: FastifyReply, answer: HealthAnswer): Promise<void> {
+  await reply.status(answer.status).header('cache-control', 'no-store').send(answer.body);
 }

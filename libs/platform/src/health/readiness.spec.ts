@@ -24,4 +24,23 @@ describe('Readiness', () => {
     expect(readiness.isReady).toBe(false);
     expect(readiness.pending).toEqual([]);
   });
+
+  it('asks ready-only checks for /health/ready, not for /health', async () => {
+    const readiness = new Readiness();
+    let datasetsLive = false;
+    readiness.add({ name: 'event_store', ping: async () => undefined });
+    readiness.add({
+      name: 'datasets',
+      readyOnly: true,
+      ping: async () => {
+        if (!datasetsLive) throw new Error('none live');
+      },
+    });
+    expect(await readiness.answer({ ready: true })).toEqual({ status: 503, body: { status: 'starting' } });
+    readiness.markReady();
+    expect(await readiness.answer({ ready: false })).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await readiness.answer({ ready: true })).toEqual({ status: 503, body: { status: 'unavailable', failing: ['datasets'] } });
+    datasetsLive = true;
+    expect(await readiness.answer({ ready: true })).toEqual({ status: 200, body: { status: 'ok' } });
+  });
 });

@@ -2,6 +2,14 @@
 export interface HealthCheck {
   name: string;
   ping(): Promise<void>;
+  /** Asked only by GET /health/ready (docs/adr/0033), not by GET /health, whose answer is fixed by decisions.md. */
+  readyOnly?: boolean;
+}
+
+/** What GET /health, /health/ready and the worker's health port answer: a status code and a bare JSON body. */
+export interface HealthAnswer {
+  status: 200 | 503;
+  body: Record<string, unknown>;
 }
 
 /**
@@ -41,10 +49,26 @@ export class Readiness {
     return [...new Set(this.holds.values())].sort();
   }
 
+  /**
+   * GET /health (`ready: false`): started, and every backend answers.
+   * GET /health/ready (`ready: true`): the same, and the ready-only checks
+   * (datasets live) pass. Liveness is not asked here: a process that answers
+   * at all is alive.
+   */
+  async answer(options: { ready: boolean }): Promise<HealthAnswer> {
+    if (!this.isReady) {
+      const pending = this.pending;
+      return { status: 503, body: pending.length > 0 ? { status: 'starting', pending } : { status: 'starting' } };
+    }
+    const failing = await this.failing(1500, options.ready);
+    if (failing.length > 0) return { status: 503, body: { status: 'unavailable', failing } };
+    return { status: 200, body: { status: 'ok' } };
+  }
+
   /** Pings every backend with a deadline; answers the failing ones. */
-  async failing(timeoutMs = 1500): Promise<string[]> {
+  async failing(timeoutMs = 1500, includeReadyOnly = false): Promise<string[]> {
     const results = await Promise.all(
-      this.checks.map(async (check) => {
+      this.checks.filter((check) => includeReadyOnly || !check.readyOnly).map(async (check) => {
         try {
           await withDeadline(check.ping(), timeoutMs);
           return undefined;

@@ -6,7 +6,7 @@
  * Globals come from @jest/globals so this file also compiles in the
  * production build, which has no jest types.
  */
-import { afterAll, beforeAll, describe, expect, it as jestIt } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { InvalidParamError } from '../errors.js';
 import { InvalidCursorError, InvalidDocumentError, InvalidQueryError, UnknownIndexError } from './errors.js';
@@ -32,14 +32,7 @@ export function describeReadStoreContract(
   adapter: string,
   open: () => Promise<ReadStore>,
   cleanup?: () => Promise<void>,
-  /** Cases a server cannot run, by name, with the reason (shown in the skipped case's title). */
-  gaps: Readonly<Record<string, string>> = {},
 ): void {
-  const it = (name: string, fn: () => Promise<void>): void => {
-    const reason = gaps[name];
-    if (reason) jestIt.skip(`${name} (skipped: ${reason})`, fn);
-    else jestIt(name, fn);
-  };
   describe(`ReadStore contract: ${adapter}`, () => {
     const run = `contract_${randomBytes(4).toString('hex')}`;
     let store: ReadStore;

@@ -10,7 +10,11 @@
  *
  * Each IndexSpec becomes `{...fields: 1, _id: 1}` (the _id tie-breaker makes
  * the sort total, so cursors are exact), partial on `_deleted: false` so that
- * tombstones stay out of it; queries hint that index, never scanning.
+ * tombstones stay out of it, named `<declared name>.<hash of its fields>`;
+ * queries hint that index, never scanning.
+ *
+ * Every operation uses only what both MongoDB and wire-compatible servers
+ * (CI's mongo-java-server) implement: no pipeline updates, no transactions.
  *
  * `apply` is optimistic: read, evolve, then write only if the document is
  * still exactly what was read (same `_position` and `_deleted`, or still
@@ -35,6 +39,7 @@ import {
   type MongoClientOptions,
   type Sort,
 } from 'mongodb';
+import { createHash } from 'node:crypto';
 import { BackendUnavailableError } from '../../errors.js';
 import {
   checkCheckpointName,
@@ -85,11 +90,14 @@ interface CursorPayload {
 
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
 /** createIndex on an existing name with other keys (86) or options (85). */
 const INDEX_CONFLICTS = new Set([85, 86]);
 /** Each failed attempt means another writer succeeded on the same document. */
 const MAX_APPLY_ATTEMPTS = 200;
 const CHECKPOINTS = '_checkpoints';
+/** Documents tombstoned per read in deleteWhere. */
+const DELETE_BATCH = 500;
 
 export class MongoReadStore implements ReadStore {
   private readonly indexes: IndexRegistry;
@@ -210,9 +218,9 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     const clauses = [matching(plan)];
     if (plan.cursor !== undefined) clauses.push(afterCursor(plan, decodeCursor(plan)));
     const sort: Sort = Object.fromEntries([...plan.index.fields, '_id'].map((field) => [field, direction]));
-    const found = await this.collection
-      .find(clauses.length === 1 ? clauses[0]! : { $and: clauses }, { sort, hint: plan.index.name, limit: plan.limit + 1 })
-      .toArray();
+    const found = await this.hinted(plan, (hint) =>
+      this.collection.find(clauses.length === 1 ? clauses[0]! : { $and: clauses }, { sort, hint, limit: plan.limit + 1 }).toArray(),
+    );
     const page = found.slice(0, plan.limit);
     const last = page.at(-1);
     return {
@@ -223,21 +231,42 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
 
   async count(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number> {
     const plan = await this.plan(query);
-    return this.collection.countDocuments(matching(plan), { hint: plan.index.name });
+    return this.hinted(plan, (hint) => this.collection.countDocuments(matching(plan), { hint }));
   }
 
   /**
    * Matching documents become tombstones (only _id and _position stay), so
    * replaying the log cannot bring erased data back.
+   *
+   * Each is replaced one by one, guarded like `apply` by the `_position` it
+   * was read at (and by still matching), with plain replace documents: no
+   * pipeline update (`$replaceWith`), which wire-compatible servers such as
+   * mongo-java-server lack. A document that a concurrent `apply` moved is
+   * found again by the next pass if it still matches; passes go on until
+   * none matches, so nothing that matched when the call returns is left.
    */
   async deleteWhere(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number> {
     const plan = await this.plan(query);
-    const result = await this.collection.updateMany(
-      matching(plan),
-      [{ $replaceWith: { _id: '$_id', _position: '$_position', _deleted: true } }],
-      { hint: plan.index.name },
-    );
-    return result.modifiedCount;
+    const filter = matching(plan);
+    let deleted = 0;
+    // Only passes that tombstoned nothing count: each one means other writers won every race.
+    for (let idle = 0; idle < MAX_APPLY_ATTEMPTS; ) {
+      const found = await this.hinted(plan, (hint) =>
+        this.collection.find(filter, { hint, limit: DELETE_BATCH, projection: { _id: 1, _position: 1 } }).toArray(),
+      );
+      if (found.length === 0) return deleted;
+      let progress = 0;
+      for (const doc of found) {
+        const result = await this.collection.replaceOne(
+          { $and: [filter, { _id: doc._id, _position: doc._position }] },
+          { _position: doc._position, _deleted: true },
+        );
+        progress += result.modifiedCount;
+      }
+      deleted += progress;
+      idle = progress === 0 ? idle + 1 : 0;
+    }
+    throw new ReadStoreContentionError(this.name, `deleteWhere(${plan.index.name})`, MAX_APPLY_ATTEMPTS);
   }
 
   /** Drops documents and tombstones; the indexes stay. */
@@ -255,14 +284,33 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     }
   }
 
+  /** Runs with the index's stored name; once more if another process rebuilt it meanwhile (the hinted name is gone). */
+  private async hinted<R>(plan: QueryPlan, run: (hint: string) => Promise<R>): Promise<R> {
+    try {
+      return await run(this.indexes.storedName(this.name, plan.index.name));
+    } catch (error) {
+      if (!(error instanceof MongoServerError && /hint/i.test(error.message))) throw error;
+      await this.indexes.refresh(this.name);
+      return run(this.indexes.storedName(this.name, plan.index.name));
+    }
+  }
+
   private checkIndexable(doc: Doc): void {
     for (const spec of this.indexes.get(this.name)) for (const field of spec.fields) indexValue(this.name, doc, field);
   }
 }
 
-/** The declared indexes per collection, as MongoDB lists them. */
+/**
+ * The declared indexes per collection, as MongoDB lists them. A declared
+ * index `by_x` on fields F is stored under the name `by_x.<hash of F>`
+ * (declared names cannot hold a dot): redeclaring `by_x` with other fields
+ * builds a new index beside the old one and then drops the old, and a hint
+ * never names an index that was dropped and recreated with other keys (a
+ * server may keep answering from the old one; mongo-java-server does).
+ */
 class IndexRegistry {
   private readonly known = new Map<string, IndexSpec[]>();
+  private readonly stored = new Map<string, Map<string, string>>();
 
   constructor(private readonly db: Db) {}
 
@@ -270,32 +318,75 @@ class IndexRegistry {
     return this.known.get(collection) ?? [];
   }
 
+  /** The name MongoDB knows a declared index by. */
+  storedName(collection: string, name: string): string {
+    return this.stored.get(collection)?.get(name) ?? name;
+  }
+
   async refresh(collection: string): Promise<IndexSpec[]> {
-    let listed: Document[];
-    try {
-      listed = await this.db.collection(collection).listIndexes().toArray();
-    } catch (error) {
-      if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) listed = [];
-      else throw error;
-    }
-    const specs = listed
-      .filter((index) => index.name !== '_id_')
-      .map((index) => ({ name: String(index.name), fields: Object.keys(index.key as Document).filter((field) => field !== '_id') }));
+    const listed = await listIndexes(this.db.collection(collection));
+    const specs = listed.map((index) => ({ name: index.declared, fields: index.fields }));
     this.known.set(collection, specs);
+    this.stored.set(collection, new Map(listed.map((index) => [index.declared, index.name])));
     return specs;
   }
 }
 
-async function ensureIndex(collection: Collection<MongoDoc>, spec: IndexSpec): Promise<void> {
-  const keys = Object.fromEntries([...spec.fields, '_id'].map((field) => [field, 1 as const]));
-  const options = { name: spec.name, partialFilterExpression: { _deleted: false } };
+interface ListedIndex {
+  /** As MongoDB names it. */
+  name: string;
+  /** As the read model declared it. */
+  declared: string;
+  fields: string[];
+  key: string;
+}
+
+async function listIndexes(collection: Collection<Document>): Promise<ListedIndex[]> {
+  let listed: Document[];
   try {
-    await collection.createIndex(keys, options);
+    listed = await collection.listIndexes().toArray();
   } catch (error) {
+    if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return [];
+    throw error;
+  }
+  return listed
+    .filter((index) => index.name !== '_id_')
+    .map((index) => {
+      const name = String(index.name);
+      const keys = Object.keys(index.key as Document);
+      return { name, declared: name.split('.')[0]!, fields: keys.filter((field) => field !== '_id'), key: keys.join('\n') };
+    });
+}
+
+function storedIndexName(spec: IndexSpec): string {
+  return `${spec.name}.${createHash('sha256').update(spec.fields.join('\n')).digest('hex').slice(0, 12)}`;
+}
+
+async function ensureIndex(collection: Collection<MongoDoc>, spec: IndexSpec): Promise<void> {
+  const fields = [...spec.fields, '_id'];
+  const keys = Object.fromEntries(fields.map((field) => [field, 1 as const]));
+  const name = storedIndexName(spec);
+  const existing = await listIndexes(collection as unknown as Collection<Document>);
+  if (existing.some((index) => index.name === name)) return;
+  // MongoDB refuses a second index on the same keys, so one that a renamed
+  // declaration replaces goes first; the declaration's own older shape goes after.
+  const key = fields.join('\n');
+  for (const index of existing) if (index.key === key) await dropIndex(collection, index.name);
+  try {
+    await collection.createIndex(keys, { name, partialFilterExpression: { _deleted: false } });
+  } catch (error) {
+    // Another process created it between our list and our create.
     if (!(error instanceof MongoServerError && typeof error.code === 'number' && INDEX_CONFLICTS.has(error.code))) throw error;
-    // Same name, other fields: a redeclared index is rebuilt, as the embedded store does.
-    await collection.dropIndex(spec.name);
-    await collection.createIndex(keys, options);
+  }
+  for (const index of existing) if (index.declared === spec.name && index.key !== key) await dropIndex(collection, index.name);
+}
+
+async function dropIndex(collection: Collection<MongoDoc>, name: string): Promise<void> {
+  try {
+    await collection.dropIndex(name);
+  } catch (error) {
+    // Dropped by another process meanwhile.
+    if (!(error instanceof MongoServerError && error.code === INDEX_NOT_FOUND)) throw error;
   }
 }
 
