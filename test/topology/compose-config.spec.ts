@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { isProductionMode, loadConfig, type Config } from '../../libs/platform/src/config/config.js';
+import { isProductionMode, loadConfig, type Config } from '../../libs/platform/src/index.js';
 
 /**
  * docker-compose.yml cannot run here (no Docker), so its environment is
