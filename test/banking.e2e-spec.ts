@@ -162,6 +162,25 @@ describe('banking features', () => {
     expect((await service.request('POST', '/v2/analytics/portfolio-risk', { key: other.key, body: { not_seen_days: 0 } })).status).toBe(400);
   });
 
+  // Issue 31, item 5: {"loan_ids": null} was a 500, and a null body was taken as {}.
+  it('refuses null for a field and a body that is not an object with 400 naming the field, never 500', async () => {
+    for (const [body, field] of [
+      [{ loan_ids: null }, 'loan_ids'],
+      [{ not_seen_days: null }, 'not_seen_days'],
+      [{ limit: null }, 'limit'],
+    ] as const) {
+      const response = await service.request('POST', '/v2/analytics/portfolio-risk', { key: other.key, body });
+      expect([field, response.status]).toEqual([field, 400]);
+      expect((await json<ErrorAnswer>(response)).error).toMatchObject({ code: 'INVALID_PARAM', field });
+    }
+    for (const rawBody of ['null', '[]', '[{}]', '"x"', '7', 'true']) {
+      const response = await service.request('POST', '/v2/analytics/portfolio-risk', { key: other.key, rawBody, headers: { 'content-type': 'application/json' } });
+      expect([rawBody, response.status]).toEqual([rawBody, 400]);
+      expect((await json<ErrorAnswer>(response)).error).toMatchObject({ code: 'INVALID_PARAM', field: 'body' });
+    }
+    expect((await service.request('POST', '/v2/analytics/portfolio-risk', { key: other.key })).status).toBe(200);
+  });
+
   it('counts loans under an active flood alert once CAP alerts exist (the weather factor through ALERT_AREAS)', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'banking-cap-')), 'flood.xml');
     writeFileSync(file, capAlert({ identifier: 'BANKING-FLOOD-1', expires: capExpiresIn(2) }));

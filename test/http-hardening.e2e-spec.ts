@@ -125,6 +125,26 @@ describe('HTTP edge hardening', () => {
       expect(answer.closedAfterMs).toBeDefined();
     });
 
+    // Issue 31, item 5: Node answered these itself, empty or by closing the connection.
+    it.each([
+      ['no Host', 'GET /health HTTP/1.1\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+      ['two Hosts', 'GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+      ['Expect: foo', 'POST /v2/self/signup HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', 417, 'EXPECTATION_FAILED'],
+      ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, 'METHOD_NOT_ALLOWED'],
+    ])('answers a request with %s in the envelope', async (_name, request, status, code) => {
+      const answer = await rawExchange(service.url, [request]);
+      expect(answer.status).toBe(status);
+      expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      expect(answer.headers['x-request-id']).toBeTruthy();
+      expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code, request_id: answer.headers['x-request-id'] } });
+    });
+
+    it('still serves HTTP/1.0 without a Host, and HTTP/1.1 with Expect: 100-continue', async () => {
+      expect((await rawExchange(service.url, ['GET /health HTTP/1.0\r\n\r\n'])).status).toBe(200);
+      const answer = await rawExchange(service.url, ['GET /health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n']);
+      expect(answer.status === 100 || answer.status === 200).toBe(true);
+    });
+
     it('answers oversized headers with 431 in the envelope', async () => {
       const answer = await rawExchange(service.url, [`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
       expect(answer.status).toBe(431);

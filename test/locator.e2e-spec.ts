@@ -163,6 +163,16 @@ describe('partner locator over HTTP', () => {
     expect((await redeem(await person('Friend'), valid.code)).status).toBe(201);
   });
 
+  // Issue 31, item 5: a burst of check-ins of one account used up the conflict retries and answered 409.
+  it('takes a burst of concurrent check-ins of one account without a 409, and documents the 409 that remains possible', async () => {
+    const owner = await person('Burst');
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, index) => checkIn(owner, { lat: 5.6 + index / 1000, lng: -0.187 })));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    expect(document.paths['/v2/locator/checkin'].post.responses['409'].description).toContain('CONCURRENCY_CONFLICT');
+    expect(document.paths['/v2/collections/register'].post.responses['409'].description).toContain('CONCURRENCY_CONFLICT');
+  });
+
   it('shows a paired viewer the latest check-in of the account with its age; others get one 404 that says nothing', async () => {
     const [owner, viewer, stranger] = [await person('Adjoa'), await person('Kojo'), await person('Stranger')];
     expect((await redeem(viewer, (await mint(owner)).code)).status).toBe(201);

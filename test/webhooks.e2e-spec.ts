@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { SSRF_URL_FORMS } from '../libs/webhooks/src/testing/ssrf-forms.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 
 /** interface.md, "Webhook delivery", "Events", "Headers on every delivery" and "Receiver rules". */
@@ -365,21 +366,8 @@ describe('webhook SSRF protection (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
     await service?.close();
   });
 
-  it.each([
-    ['http://127.0.0.1:8080/hook', 'loopback'],
-    ['http://localhost:8080/hook', 'loopback'],
-    ['http://[::1]/hook', 'loopback'],
-    ['http://[::ffff:127.0.0.1]/hook', 'loopback'],
-    ['http://2130706433/hook', 'loopback'],
-    ['http://10.0.0.8/hook', 'private'],
-    ['http://192.168.1.20/hook', 'private'],
-    ['http://169.254.169.254/latest/meta-data/', 'link-local'],
-    ['http://100.64.1.1/hook', 'carrier-grade-nat'],
-    ['http://[fd00::5]/hook', 'unique-local'],
-    ['http://[fe80::1]/hook', 'link-local'],
-    ['http://224.0.0.251/hook', 'multicast'],
-    ['http://0.0.0.0/hook', 'unspecified'],
-  ])('refuses %s (%s)', async (url, reason) => {
+  // Issue 31, item 5: every spelling of a private or metadata address, the same table the transport refuses at delivery time.
+  it.each([['http://localhost:8080/hook', 'loopback'], ...SSRF_URL_FORMS.map(([url, reason]) => [url, reason.replace(/_/g, '-')])])('refuses %s (%s)', async (url, reason) => {
     const key = await signUp(service);
     const response = await service.request('POST', '/v2/webhooks/configure', { key, body: { url, secret: 'a-long-enough-secret' } });
     expect(response.status).toBe(400);

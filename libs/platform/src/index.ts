@@ -24,6 +24,7 @@ export * from './http/envelope.js';
 export * from './http/principal.js';
 export * from './http/calling-account.js';
 export * from './http/http-app.js';
+export { OptionalNotNull, BodyNotAnObjectError } from './http/validation.js';
 export * from './health/readiness.js';
 export * from './health/health.controller.js';
 export * from './platform.module.js';

@@ -26,10 +26,40 @@ export interface CommandPipelineOptions {
 
 const READ_PAGE = 2000;
 
+/**
+ * Between conflict retries: a random pause of up to 2^attempt ms (at most
+ * 64 ms). Writers that collided retried in lock-step and collided again, so a
+ * burst of check-ins on one stream used up its retries and answered 409
+ * (issue 31, item 5); spread out, each retry finds the stream settled.
+ */
+function conflictBackoff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(64, 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** What the pipeline resolves once per definition, whatever its types. */
 interface Wirable {
   inject?: Readonly<Record<string, unknown>>;
   codec?: (deps: never) => StreamCodec<unknown>;
+}
+
+/** Runs work for one key after the work queued before it for that key, in arrival order. */
+class StreamTurns {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async take<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(key);
+    let release!: () => void;
+    const tail = new Promise<void>((resolve) => (release = resolve));
+    this.tails.set(key, tail);
+    try {
+      if (before) await before;
+      return await work();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
 }
 
 /**
@@ -40,6 +70,7 @@ interface Wirable {
  */
 export class CommandPipeline {
   private readonly prepared = new WeakMap<object, { deps: unknown; codec: StreamCodec<unknown> }>();
+  private readonly turns = new StreamTurns();
 
   constructor(
     private readonly events: EventStore,
@@ -52,31 +83,38 @@ export class CommandPipeline {
   async run<Input, State, Event extends DomainEvent, Deps>(definition: CommandDefinition<Input, State, Event, Deps>, input: Input): Promise<CommandResult<State, Event, Input>> {
     const { deps, codec } = this.wiring(definition as Wirable);
     const stream = definition.stream(input);
-    for (let attempt = 0; ; attempt++) {
-      const session = codec.session(stream) as CodecSession<State>;
-      const loaded = await this.load(stream, definition.decider, session);
-      const command = definition.prepare ? await definition.prepare(input, loaded, deps as Deps) : input;
-      const decided = definition.decider.decide(command, loaded.state, this.clock.now());
-      const state = decided.reduce((current, event) => definition.decider.evolve(current, event), loaded.state);
-      if (decided.length === 0) return { previous: loaded.state, state, events: decided, command, revision: loaded.revision };
-      const stamped: NewEvent[] = decided.map((event) => ({
-        type: event.type,
-        data: { ...event.data } as Record<string, unknown>,
-        metadata: this.registry.metadataFor(event.type),
-      }));
-      const sealed = await Promise.all(stamped.map((event) => session.seal(event)));
-      let result;
-      try {
-        result = await this.events.append(stream, sealed, loaded.revision ?? 'no_stream');
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError)) throw error;
-        if (attempt >= definition.onConflict.retry) throw new ChangedConcurrentlyError();
-        continue;
+    // One command at a time per stream in this process: concurrent writers of one stream (a burst of check-ins)
+    // queue here instead of colliding on the append and using up their retries (issue 31, item 5). The read-model
+    // wait is outside the turn. Writers in other processes still meet the expected revision and the conflict policy.
+    const outcome = await this.turns.take(stream, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const session = codec.session(stream) as CodecSession<State>;
+        const loaded = await this.load(stream, definition.decider, session);
+        const command = definition.prepare ? await definition.prepare(input, loaded, deps as Deps) : input;
+        const decided = definition.decider.decide(command, loaded.state, this.clock.now());
+        const state = decided.reduce((current, event) => definition.decider.evolve(current, event), loaded.state);
+        if (decided.length === 0) return { previous: loaded.state, state, events: decided, command, revision: loaded.revision } as CommandResult<State, Event, Input>;
+        const stamped: NewEvent[] = decided.map((event) => ({
+          type: event.type,
+          data: { ...event.data } as Record<string, unknown>,
+          metadata: this.registry.metadataFor(event.type),
+        }));
+        const sealed = await Promise.all(stamped.map((event) => session.seal(event)));
+        let result;
+        try {
+          result = await this.events.append(stream, sealed, loaded.revision ?? 'no_stream');
+        } catch (error) {
+          if (!(error instanceof ConcurrencyError)) throw error;
+          if (attempt >= definition.onConflict.retry) throw new ChangedConcurrentlyError();
+          await conflictBackoff(attempt);
+          continue;
+        }
+        await session.appended?.({ state, result, events: sealed });
+        return { previous: loaded.state, state, events: decided, command, position: result.position, revision: result.nextExpectedRevision } as CommandResult<State, Event, Input>;
       }
-      await session.appended?.({ state, result, events: sealed });
-      await this.settle(definition, result.position);
-      return { previous: loaded.state, state, events: decided, command, position: result.position, revision: result.nextExpectedRevision };
-    }
+    });
+    if (outcome.position !== undefined) await this.settle(definition, outcome.position);
+    return outcome;
   }
 
   /** Folds a stream as a command would, without deciding (queries straight from a short stream). */

@@ -12,7 +12,7 @@ import { recordRequest } from '../metrics/metrics.js';
 import { wrapInEnvelope } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
 import { EnvelopeExceptionFilter } from './exception.filter.js';
-import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, MAX_PARAM_LENGTH, refuseEncodedBody } from './http-edge.js';
+import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, installRawRefusals, MAX_PARAM_LENGTH, refuseEncodedBody, refuseMissingHost } from './http-edge.js';
 import { boundedJsonParser, JSON_BODY_LIMITS, type BodyParser } from './json-body.js';
 import { createValidationPipe } from './validation.js';
 
@@ -100,11 +100,14 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
       headersTimeout: config.headersTimeoutMs,
       // Node checks both time-outs only this often (30 s by default), which would let a trickle run that long past its limit.
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(config.headersTimeoutMs / 10))),
+      // Node's own Host check answers an empty 400; refuseMissingHost answers it in the envelope.
+      requireHostHeader: false,
     },
     clientErrorHandler: clientErrorHandler(config, logger),
     frameworkErrors: frameworkErrorHandler(logger),
   });
   const fastify = adapter.getInstance() as FastifyInstance;
+  installRawRefusals(fastify.server, logger);
   // Request bodies are JSON (interface.md), anything else is 415. Nest's body parsers are off (`bodyParser: false`
   // below): its form parser took 1 MiB of `a0=&a1=&…` for 20 s of event loop; JSON goes through the bounded parser.
   fastify.removeContentTypeParser('text/plain');
@@ -129,6 +132,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     (request as { startedAt?: bigint }).startedAt = process.hrtime.bigint();
     request.receivedAt = new Date().toISOString();
     void reply.header('x-request-id', request.id);
+    if (refuseMissingHost(request, reply)) return reply;
     if (refuseEncodedBody(request, reply)) return reply;
     for (const gate of gates) if (await gate(request, reply)) return reply;
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
@@ -63,6 +64,59 @@ function describeClientError(code: string | undefined, config: Config): ErrorAns
     default:
       return { status: 400, code: 'MALFORMED_REQUEST', message: 'the request is not well-formed HTTP/1.1' };
   }
+}
+
+/**
+ * What Node answers itself, outside any Fastify request, and answered empty or
+ * not at all before issue 31 (item 5): `Expect` other than `100-continue`
+ * (Node's 417 with no body) and `CONNECT` (Node destroyed the socket). Both
+ * now get the envelope. The missing `Host` is refused in the request hook
+ * (`refuseMissingHost`): Node's own check (requireHostHeader) answered an
+ * empty 400 and is turned off where the server is made.
+ */
+export function installRawRefusals(server: Server, logger: JsonLogger): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const requestId = randomUUID();
+    logger.access({ request_id: requestId, method: request.method, status: 417, code: 'EXPECTATION_FAILED', ip: request.socket.remoteAddress });
+    const body = JSON.stringify(failure('EXPECTATION_FAILED', 'the only expectation this server meets is Expect: 100-continue', { field: 'expect', request_id: requestId }));
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    response.end(body);
+  });
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const requestId = randomUUID();
+    logger.access({ request_id: requestId, method: request.method, status: 405, code: 'METHOD_NOT_ALLOWED', ip: request.socket.remoteAddress });
+    const body = JSON.stringify(failure('METHOD_NOT_ALLOWED', 'CONNECT is not allowed: this server is not a proxy', { request_id: requestId }));
+    socket.on('error', () => undefined);
+    socket.end(
+      `HTTP/1.1 405 ${STATUS_CODES[405]}\r\n` +
+        'Allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n' +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  });
+}
+
+/**
+ * RFC 9112 §3.2: an HTTP/1.1 request without exactly one Host is 400. Answers
+ * the request and returns true, or false to let it through.
+ */
+export function refuseMissingHost(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (request.raw.httpVersion !== '1.1') return false;
+  const host = request.raw.headersDistinct?.host;
+  if (host?.length === 1) return false;
+  void reply
+    .status(400)
+    .header('connection', 'close')
+    .send(failure('MALFORMED_REQUEST', 'an HTTP/1.1 request needs exactly one Host header', { field: 'host', request_id: String(request.id) }));
+  return true;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ValidationError, ValidationPipe, type ArgumentMetadata, type Validation
 import { plainToInstance, TransformationType, type TransformFnParams } from 'class-transformer';
 import { defaultOptions as transformerDefaults } from 'class-transformer/cjs/constants/default-options.constant.js';
 import { defaultMetadataStorage as transformerMetadata } from 'class-transformer/cjs/storage.js';
-import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
+import { getMetadataStorage, ValidateIf, ValidationTypes, type ValidationArguments } from 'class-validator';
 import { InvalidParamError } from '../errors.js';
 
 const OPTIONS: ValidationPipeOptions = {
@@ -173,11 +173,35 @@ export function passQuery(plan: QueryPlan, metatype: new () => object, query: Re
   return entity;
 }
 
+/**
+ * For a body field that may be left out but, when sent, must hold a value:
+ * `null` is validated like any other value (and refused by the field's type
+ * rule), where @IsOptional would let it through as absent and a handler
+ * testing `=== undefined` would take it as given (issue 31: `{"loan_ids":
+ * null}` was a 500).
+ */
+export function OptionalNotNull(): PropertyDecorator {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
+
+/** 400 INVALID_PARAM: the body is JSON but not an object (null, an array, a string, a number, a boolean). */
+export class BodyNotAnObjectError extends InvalidParamError {
+  constructor(value: unknown) {
+    super(`request body must be a JSON object, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`, 'body');
+  }
+}
+
 class CompiledQueryValidationPipe extends ValidationPipe {
   private readonly plans = new Map<Function, QueryPlan | null>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const metatype = metadata.metatype as (new () => object) | undefined;
+    // Nest's pipe turns a null body into {} and would walk an array of thousands of objects before refusing it
+    // (issue 31, items 1 and 5): a DTO body of any other top-level type is refused before any transform. An
+    // absent body (undefined) stays as it was: the DTO's own rules decide.
+    if (metadata.type === 'body' && typeof metatype === 'function' && isDtoClass(metatype) && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new BodyNotAnObjectError(value);
+    }
     if (metadata.type === 'query' && typeof metatype === 'function' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       let plan = this.plans.get(metatype);
       if (plan === undefined) {

@@ -24,14 +24,51 @@ describe('webhook address policy', () => {
     ['::ffff:7f00:1', 'loopback'],
     ['192.0.2.10', 'special_purpose'],
     ['2001:db8::1', 'special_purpose'],
-    ['64:ff9b::a00:1', 'special_purpose'],
-    ['2002:a00:1::1', 'special_purpose'],
+    ['64:ff9b::a00:1', 'private'],
+    ['2002:a00:1::1', 'private'],
     ['localhost', 'not_an_ip_address'],
+    // Issue 31, item 5: every other spelling of a private, loopback or metadata address.
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['::a9fe:a9fe', 'link_local'],
+    ['::169.254.169.254', 'link_local'],
+    ['::a00:1', 'private'],
+    ['0:0:0:0:0:ffff:127.0.0.1', 'loopback'],
+    ['::ffff:a9fe:a9fe', 'link_local'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'link_local'],
+    ['::ffff:0:0:7f00:1', 'special_purpose'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::169.254.169.254', 'link_local'],
+    ['64:ff9b::808:808', 'special_purpose'],
+    ['64:ff9b:1::a9fe:a9fe', 'special_purpose'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'link_local'],
+    ['2002:c0a8:101::1', 'private'],
+    ['2002:808:808::1', 'special_purpose'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:5601:5601', 'link_local'],
+    ['2130706433', 'loopback'],
+    ['0177.0.0.1', 'loopback'],
+    ['0x7f000001', 'loopback'],
+    ['0x7f.0.0.1', 'loopback'],
+    ['127.1', 'loopback'],
+    ['2852039166', 'link_local'],
+    ['0xa9.0xfe.0xa9.0xfe', 'link_local'],
+    ['0251.0376.0251.0376', 'link_local'],
+    ['012.0.0.1', 'private'],
+    ['0.0.0.1', 'unspecified'],
+    ['198.18.0.1', 'special_purpose'],
+    ['240.0.0.1', 'special_purpose'],
+    ['fec0::1', 'special_purpose'],
+    ['100::1', 'special_purpose'],
+    ['::2', 'unspecified'],
+    ['fe80::1%eth0', 'link_local'],
   ])('refuses %s as %s', (address, reason) => {
     expect(addressRefusal(address)).toBe(reason);
   });
 
-  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700:4700::1111'], ['::ffff:93.184.216.34']])('allows the public address %s', (address) => {
+  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700:4700::1111'], ['::ffff:93.184.216.34'], ['2001:4860:4860::8888']])('allows the public address %s', (address) => {
     expect(addressRefusal(address)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SSRF_URL_FORMS } from '../testing/ssrf-forms.js';
 import type { HostResolver, ResolvedAddress } from './host-resolver.js';
 import { UrlGuard, WebhookUrlNotAllowedError, WebhookUrlUnresolvableError } from './url-guard.js';
 import { WebhookTransport } from './webhook-transport.js';
@@ -71,6 +72,20 @@ describe('webhook transport', () => {
     const transport = new WebhookTransport(guard, 2000);
     const result = await transport.post(url, {}, '{}');
     expect(result).toMatchObject({ status_code: null, error: 'address_refused' });
+    expect(received).toHaveLength(0);
+  });
+
+  it.each(SSRF_URL_FORMS)('refuses at delivery time %s as %s, as a literal and as what a name resolves to, and sends nothing', async (form, reason) => {
+    const literal = new URL(form);
+    const resolver = new ScriptedResolver();
+    const bare = literal.hostname.startsWith('[') ? literal.hostname.slice(1, -1) : literal.hostname;
+    resolver.answers.set('rebound.receiver.test', [{ address: bare, family: bare.includes(':') ? 6 : 4 }]);
+    const transport = new WebhookTransport(new UrlGuard(resolver, false), 2000);
+    const byName = new URL(literal.href.replace(literal.host, `rebound.receiver.test:${port}`));
+    for (const url of [literal, byName]) {
+      expect(await transport.post(url, {}, '{}')).toMatchObject({ status_code: null, error: 'address_refused' });
+      await expect(new UrlGuard(resolver, false).target(url)).rejects.toMatchObject({ reason });
+    }
     expect(received).toHaveLength(0);
   });
 

@@ -24,7 +24,7 @@ export class BulkRegisterLoansController {
       'A bad item is refused alone (`outcome: "refused"` with its error, the field named `loans[i].…`); a loan id twice in the batch is refused the second time (`DUPLICATE_LOAN_ID`). ' +
       'The body limits apply (1 MiB by default, 100,000 JSON values): 10,000 point zones with short ids fit.',
   })
-  @ApiResponse({ status: 200, description: '`{total, created, updated, unchanged, refused, items: [{index, loan_id, outcome (created | updated | unchanged | refused), error?}]}` in request order' })
+  @ApiResponse({ status: 200, description: '`{total, created, updated, unchanged, refused, items: [{index, loan_id, outcome (created | updated | unchanged | refused), error?}]}` in request order; an item whose loan other requests kept changing while it was retried is refused with error.code CONCURRENCY_CONFLICT (send it again)' })
   @ApiResponse({ status: 400, description: `INVALID_PARAM (\`loans\`: not an array, empty, or more than ${MAX_BULK_LOANS})` })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   async bulk(@Req() request: FastifyRequest, @Body() body: BulkRegisterLoansRequest) {

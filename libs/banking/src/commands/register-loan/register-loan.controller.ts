@@ -29,6 +29,7 @@ export class RegisterLoanController {
   @ApiResponse({ status: 200, description: '`{loan_id, customer_id, zone, expected_collection_days, outcome (created | updated | unchanged), registered_at}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`zone.radius_m`, `zone.polygon`…); INVALID_CODE for a bad hex code (`zone.code`)' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: other requests kept changing the same loan (the same loan_id registered at once) while this one was retried (3 retries with a random back-off); send it again' })
   async register(@Req() request: FastifyRequest, @Body() body: RegisterLoanRequest) {
     const input = loanRegistration(callingAccount(request), body);
     const result = await this.commands.execute(new RegisterLoanCommand(input));

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsString, Max, Min } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly } from '../../../../platform/src/index.js';
+import { BankingOnly, OptionalNotNull } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
@@ -13,28 +13,28 @@ export const MAX_RISK_LOAN_IDS = 10_000;
 
 export class PortfolioRiskRequest {
   @ApiPropertyOptional({ description: `Assess only these loans (at most ${MAX_RISK_LOAN_IDS}); absent: every loan registered by the account`, type: [String] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_RISK_LOAN_IDS)
   @IsString({ each: true })
   loan_ids?: string[];
 
   @ApiPropertyOptional({ description: "A borrower not seen for more than this many days counts as not seen (a loan's own expected_collection_days wins)", minimum: 1, maximum: 365, default: 7 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(365)
   not_seen_days?: number;
 
   @ApiPropertyOptional({ description: 'Loans in one res-7 hex at which its concentration factor is full', minimum: 2, maximum: 100000, default: 20 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(2)
   @Max(100_000)
   concentration_min_loans?: number;
 
   @ApiPropertyOptional({ description: 'At most this many loans (highest risk first), loan ids per factor and hexes in the answer', minimum: 1, maximum: 10000, default: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(10_000)

@@ -26,6 +26,7 @@ export class CheckInController {
   @ApiResponse({ status: 200, description: '`{lat, lng, accuracy_m, checked_in_at}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`lat`, `lng`, `accuracy_m`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
+  @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: other requests kept changing the same position (many check-ins of one account at once) while this one was retried (10 retries with a random back-off); send it again' })
   async checkIn(@Req() request: FastifyRequest, @Body() body: CheckInRequest) {
     const accountId = signedInAccount(request);
     const { state } = await this.commands.execute(new CheckInCommand({ type: 'CheckIn', account_id: accountId, lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m ?? null }));

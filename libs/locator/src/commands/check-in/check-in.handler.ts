@@ -11,7 +11,7 @@ export const checkIn = command<CheckIn, PositionState, PositionEvent, { sealing:
   inject: { sealing: PositionSealing },
   codec: ({ sealing }) => sealing.codec(),
   // No rule depends on earlier check-ins: two devices of one person checking in together both land, the later one is the latest.
-  onConflict: { retry: 5 },
+  onConflict: { retry: 10 },
   // No read model: viewers read the stream's last event (through the codec) at request time.
 });
 
