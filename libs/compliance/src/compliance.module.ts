@@ -6,6 +6,9 @@ import { AdminExportAuditBundleController, ExportAuditBundleController } from '.
 import { ExportAuditBundleHandler } from './queries/export-audit-bundle/export-audit-bundle.handler.js';
 import { GetAccountAsOfController } from './queries/get-account-as-of/get-account-as-of.controller.js';
 import { GetAccountAsOfHandler } from './queries/get-account-as-of/get-account-as-of.handler.js';
+import { OwnAccountAsOfController } from './queries/get-account-as-of/own-account-as-of.controller.js';
+import { GetAccountChangesController } from './queries/get-account-changes/get-account-changes.controller.js';
+import { GetAccountChangesHandler } from './queries/get-account-changes/get-account-changes.handler.js';
 import { AsOfRegistry } from './replay/as-of-replay.js';
 
 /**
@@ -16,11 +19,12 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
 @Module({
   // The access recorder: readers of the chains wait until this process's answered requests are in them.
   imports: [AuditModule],
-  controllers: [GetAccountAsOfController, ExportAuditBundleController, AdminExportAuditBundleController],
+  controllers: [GetAccountAsOfController, OwnAccountAsOfController, GetAccountChangesController, ExportAuditBundleController, AdminExportAuditBundleController],
   providers: [
     // Each context declares its part of the replay in its manifest.
     { provide: AsOfRegistry, inject: [CONTEXT_MANIFESTS], useFactory: (manifests: readonly ContextManifest[]) => AsOfRegistry.fromManifests(manifests) },
     GetAccountAsOfHandler,
+    GetAccountChangesHandler,
     ExportAuditBundleHandler,
     {
       provide: CheckpointScheduler,
