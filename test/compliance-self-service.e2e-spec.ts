@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { latLngToCell } from 'h3-js';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
+import { hexCodeFromCell } from '../libs/addressing/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { data } from './support/http.js';
 
@@ -124,4 +127,57 @@ describe('compliance self-service', () => {
     });
     expect(statuses).toEqual([200, 403, 403]);
   }, 30_000);
+
+  it("the customer's own copy: signed, verifiable with the JWKS alone, paginated; after erasure it shows the erasure and no coordinate", async () => {
+    const key = (await data<{ key: string }>(await service.request('POST', '/v2/self/signup', { body: { name: 'Lender', email: `lender-${Math.random().toString(36).slice(2)}@example.com` } }))).key;
+    const customer = 'subject-1';
+    expect((await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer, purpose: 'loan_collections' } })).status).toBe(200);
+    const pings = [0, 1, 2].map((index) => ({ customer_id: customer, lat: 5.6037 + index * 0.001, lng: -0.187, accuracy_m: 10, recorded_at: new Date(Date.now() - (3 - index) * 60_000).toISOString() }));
+    expect((await service.request('POST', '/v2/monitoring/pings', { key, body: { pings } })).status).toBe(200);
+    const kyc = await service.request('POST', '/v2/kyc/verify', { key, body: { customer_id: customer, address: hexCodeFromCell(latLngToCell(5.6037, -0.187, 13)), positions: [], use_recorded_pings: false } });
+    expect(kyc.status).toBe(200);
+    const jwks = createLocalJWKSet((await (await service.request('GET', '/v2/.well-known/jwks.json')).json()) as JSONWebKeySet);
+
+    type Copy = { document: { customer_id: string; consents: Array<{ type: string }>; erasure: unknown; location_history: { items: Array<{ type: string; lat?: number }>; next_cursor: string | null }; verifications: { items: Array<{ type: string }> } }; jws: string };
+    const ask = async (body: Record<string, unknown>) => {
+      const response = await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: customer, ...body } });
+      expect(response.status).toBe(200);
+      const copy = await data<Copy>(response);
+      // Offline check: the JWS verifies with the served JWKS, and its payload is the document served beside it.
+      const { payload, protectedHeader } = await compactVerify(copy.jws, jwks);
+      expect(protectedHeader).toMatchObject({ alg: 'EdDSA', typ: 'customer-copy' });
+      expect(JSON.parse(new TextDecoder().decode(payload))).toEqual(copy.document);
+      return copy.document;
+    };
+    const whole = await ask({});
+    expect(whole.customer_id).toBe(customer);
+    expect(whole.consents.map((consent) => consent.type)).toEqual(['ConsentGranted']);
+    expect(whole.location_history.items.filter((item) => item.type === 'PingRecorded').map((item) => item.lat)).toEqual(pings.map((ping) => ping.lat));
+    expect(whole.verifications.items.map((item) => item.type)).toEqual(['AddressVerified']);
+    expect(whole.erasure).toBeNull();
+    // Paginated: two records a page, the cursor walks the same history.
+    const walked: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await ask({ limit: 2, ...(cursor ? { cursor } : {}) });
+      walked.push(...page.location_history.items);
+      cursor = page.location_history.next_cursor;
+    } while (cursor);
+    expect(walked).toEqual(whole.location_history.items);
+    // Tampered: the signature no longer verifies.
+    const { jws } = await data<Copy>(await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: customer } }));
+    const [header, body, signature] = jws.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString('utf8')), consents: [] })).toString('base64url');
+    await expect(compactVerify(`${header}.${forged}.${signature}`, jwks)).rejects.toThrow();
+
+    expect((await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: customer } })).status).toBe(200);
+    expect((await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } })).status).toBe(200);
+    const after = await ask({});
+    expect(after.erasure).toMatchObject({ erased_at: expect.any(String), events_erased: expect.any(Number) });
+    expect(after.consents.map((consent) => consent.type)).toEqual(['ConsentGranted', 'ConsentRevoked', 'CustomerDataErased']);
+    expect(after.location_history.items).toEqual([]);
+    // No coordinate anywhere in what location monitoring held (the KYC verification is kept: erasure never touches it).
+    expect(JSON.stringify({ ...after, verifications: null })).not.toMatch(/"(lat|lng)"/);
+    expect((await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: 'bad id!' } })).status).toBe(400);
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { CompactSign } from 'jose';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Clock, EventRegistry, EventStore, JsonLogger, SecretBox } from '../../../platform/src/index.js';
 import { SigningKeyRing } from '../../../identity/src/index.js';
@@ -31,6 +32,13 @@ export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDest
   /** Signs one chain's head now (an export, issue 30); see CheckpointWriter.signHead. */
   signHead(stream: string): ReturnType<CheckpointWriter['signHead']> {
     return this.writer.signHead(stream);
+  }
+
+  /** A compact JWS (EdDSA, `kid` and `typ` in the protected header) over a JSON document, with the same key ring: a customer's copy (issue 30). */
+  async signDocument(typ: string, document: unknown): Promise<{ kid: string; jws: string }> {
+    const { kid, privateKey } = this.ring.active();
+    const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(document))).setProtectedHeader({ alg: 'EdDSA', kid, typ }).sign(privateKey);
+    return { kid, jws };
   }
 
   async onApplicationBootstrap(): Promise<void> {

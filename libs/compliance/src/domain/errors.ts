@@ -9,3 +9,12 @@ export class OtherAccountForbiddenError extends DomainError {
     super("a key replays only its own account's history; account_id names another account");
   }
 }
+
+/** A customer's copy is costly (every record about them, signed): a few per account per hour (issue 30). */
+export class CustomerCopyRateLimitedError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  constructor(override readonly retryAfterSeconds: number) {
+    super(`too many access requests from this account; try again in ${retryAfterSeconds} s`);
+  }
+}
