@@ -232,7 +232,7 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     await page.type('#audit-account', account);
     await page.click('#audit-form button[type=submit]');
     const status = await until('#chain-status', /intact|broken|NOT/);
-    expect(status).toMatch(new RegExp(`^Chain access_log-${account}: intact \\(\\d+ entries, [1-9]\\d* signed checkpoint\\(s\\) verified\\)$`));
+    expect(status).toMatch(new RegExp(`^Chain access_log-${account}: intact \\(\\d+ entries, [1-9]\\d* signed checkpoint\\(s\\) verified; signed to its last entry\\)$`));
     const trail = await items('#audit-list');
     expect(trail.some((entry) => / POST \/v2\/route 200$/.test(entry))).toBe(true);
     expect(trail.some((entry) => / POST \/v2\/geofence\/create 201$/.test(entry))).toBe(true);

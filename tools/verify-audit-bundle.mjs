@@ -110,7 +110,7 @@ if (isMain) {
   if (verdict.ok) {
     process.stdout.write(
       `OK ${verdict.stream}: ${verdict.entries} entries verified (${verdict.in_range} in range), ${verdict.checkpoints} signed checkpoints` +
-        (verdict.unanchored_tail > 0 ? `; the newest ${verdict.unanchored_tail} entries are after the last checkpoint (truncation there is not detectable yet)` : '') +
+        (verdict.unanchored_tail > 0 ? `; the newest ${verdict.unanchored_tail} entries are after the last checkpoint (truncation there is not detectable yet)` : verdict.entries > 0 ? '; signed to its last entry' : '') +
         '\n',
     );
     process.exit(0);

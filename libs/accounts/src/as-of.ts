@@ -1,6 +1,7 @@
 import { firstTime, hashEmail, safeSummary, streamContributor, type AsOfContributor, type RecordedEvent } from '../../platform/src/index.js';
 import { accountDecider, type AccountEvent, type AccountState } from './domain/account.js';
-import { apiKeyDecider, type ApiKeyEvent, type ApiKeyState } from './domain/api-key.js';
+import { apiKeyDecider, type ApiKeyEvent, type ApiKeyState, type Tier } from './domain/api-key.js';
+import { dailyLimitOf } from './quota.js';
 import { userDecider, userIdForAccount, type UserEvent, type UserState } from './domain/user.js';
 
 /** The time field each of this context's events is dated by, in the order they are looked for. */
@@ -34,6 +35,7 @@ const account = streamContributor<AccountState, AccountEvent>({
       name: account.name,
       email_sha256: hashEmail(account.email),
       tier: account.tier,
+      daily_limit: dailyLimitOf(account.tier),
       banking_access: account.banking,
       ip_allowlist: [...account.ip_allowlist],
       opened_at: account.opened_at,
@@ -54,10 +56,16 @@ const keys = streamContributor<ApiKeyState, ApiKeyEvent>({
         .map((state) => {
           const issued = (state as Exclude<ApiKeyState, { status: 'none' }>).issued;
           const revoked = state.status === 'revoked' ? state.revoked : null;
-          return [issued.key_prefix, { kind: issued.kind, state: state.status, tier: issued.tier, issued_at: issued.issued_at, expires_at: issued.expires_at, revoked_at: revoked?.revoked_at ?? null, revoke_reason: revoked?.reason ?? null }];
+          return [issued.key_prefix, { kind: issued.kind, state: state.status, tier: issued.tier, daily_limit: dailyLimitOf(issued.tier), issued_at: issued.issued_at, expires_at: issued.expires_at, revoked_at: revoked?.revoked_at ?? null, revoke_reason: revoked?.reason ?? null }];
         })
         .sort(([a], [b]) => String(a).localeCompare(String(b))),
     ),
+  // A key of an open account has the account's tier, as GET /v2/me answers (KeyDirectory.tierOf); the tier issued with it applies only without one.
+  resolve: (own, state) => {
+    const tier = (state.account as { tier?: Tier } | null | undefined)?.tier;
+    if (!tier || !own || typeof own !== 'object') return own;
+    return Object.fromEntries(Object.entries(own as Record<string, Record<string, unknown>>).map(([prefix, key]) => [prefix, { ...key, tier, daily_limit: dailyLimitOf(tier) }]));
+  },
 });
 
 const users = streamContributor<UserState, UserEvent>({

@@ -1,6 +1,7 @@
 import { accessJournalDir, accessStream, JournaledAccessRecorder, verifyChain, type ApiAccessRecorded } from '../../audit/src/index.js';
-import { progressBar, StreamNotFoundError, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
-import { checkpointsByStream } from './checkpoints/checkpoint-writer.js';
+import { progressBar, SecretBox, StreamNotFoundError, systemClock, UsageError, type OperatorCommand, type OperatorRuntime } from '../../platform/src/index.js';
+import { SigningKeyRing } from '../../identity/src/index.js';
+import { checkpointsByStream, CheckpointWriter } from './checkpoints/checkpoint-writer.js';
 import { jwksFromLog } from './checkpoints/jwks-from-log.js';
 import { verifyCheckpoints } from './checkpoints/verify-checkpoints.js';
 import { buildBundle } from './export/audit-bundle.js';
@@ -79,9 +80,26 @@ async function exportBundle(runtime: OperatorRuntime, args: string[]): Promise<n
   if (!args[0] || args[0].startsWith('--')) throw new UsageError('missing arguments');
   const stream = accessStream(args[0] === 'platform' ? null : args[0]);
   await settleAccessJournal(runtime);
+  await signHeadFromCli(runtime, stream);
   const bundle = await buildBundle(runtime.backends.events, systemClock, stream, { from: option(args, '--from'), to: option(args, '--to') });
   process.stdout.write(`${JSON.stringify(bundle)}\n`);
   return 0;
+}
+
+/** Signs a chain's newest entry with the service's active key (sealed with DATA_ENCRYPTION_KEY, as the service does), so the export closes on a signature (issue 30). */
+async function signHeadFromCli(runtime: OperatorRuntime, stream: string): Promise<void> {
+  const { events } = runtime.backends;
+  const box = await SecretBox.fromConfig({ dataEncryptionKey: runtime.config.dataEncryptionKey, dataDir: runtime.config.dataDir });
+  const ring = new SigningKeyRing(events, runtime.registry, box);
+  await ring.start();
+  try {
+    // The follower reads the signing-keys stream (a handful of events) from the beginning.
+    for (let waited = 0; ring.summary().active_kid === null && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (ring.summary().active_kid === null) process.stderr.write('note: no signing key yet (the service never started): the bundle ends on the latest stored checkpoint\n');
+    else await new CheckpointWriter(events, runtime.registry, ring, systemClock).signHead(stream);
+  } finally {
+    await ring.onModuleDestroy();
+  }
 }
 
 async function accessStreams(runtime: OperatorRuntime): Promise<string[]> {

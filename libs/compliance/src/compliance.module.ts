@@ -1,11 +1,18 @@
 import { Module } from '@nestjs/common';
-import { CLOCK, CONFIG, CONTEXT_MANIFESTS, EVENT_STORE, EventRegistry, JsonLogger, SecretBox, type Clock, type Config, type ContextManifest, type EventStore } from '../../platform/src/index.js';
+import { CLOCK, CONFIG, CONTEXT_MANIFESTS, EVENT_STORE, EventRegistry, JsonLogger, READ_STORE, SecretBox, type Clock, type Config, type ContextManifest, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { AuditModule } from '../../audit/src/index.js';
+import { MonitoringModule } from '../../monitoring/src/index.js';
+import { CustomerDeliveries } from '../../webhooks/src/index.js';
+import { GetCustomerCopyController } from './queries/get-customer-copy/get-customer-copy.controller.js';
+import { GetCustomerCopyHandler } from './queries/get-customer-copy/get-customer-copy.handler.js';
 import { CheckpointScheduler } from './checkpoints/checkpoint-scheduler.js';
 import { AdminExportAuditBundleController, ExportAuditBundleController } from './queries/export-audit-bundle/export-audit-bundle.controller.js';
 import { ExportAuditBundleHandler } from './queries/export-audit-bundle/export-audit-bundle.handler.js';
 import { GetAccountAsOfController } from './queries/get-account-as-of/get-account-as-of.controller.js';
 import { GetAccountAsOfHandler } from './queries/get-account-as-of/get-account-as-of.handler.js';
+import { OwnAccountAsOfController } from './queries/get-account-as-of/own-account-as-of.controller.js';
+import { GetAccountChangesController } from './queries/get-account-changes/get-account-changes.controller.js';
+import { GetAccountChangesHandler } from './queries/get-account-changes/get-account-changes.handler.js';
 import { AsOfRegistry } from './replay/as-of-replay.js';
 
 /**
@@ -15,12 +22,17 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
  */
 @Module({
   // The access recorder: readers of the chains wait until this process's answered requests are in them.
-  imports: [AuditModule],
-  controllers: [GetAccountAsOfController, ExportAuditBundleController, AdminExportAuditBundleController],
+  // Monitoring publishes the customer-locations port a customer's copy reads.
+  imports: [AuditModule, MonitoringModule],
+  controllers: [GetAccountAsOfController, OwnAccountAsOfController, GetAccountChangesController, GetCustomerCopyController, ExportAuditBundleController, AdminExportAuditBundleController],
   providers: [
     // Each context declares its part of the replay in its manifest.
     { provide: AsOfRegistry, inject: [CONTEXT_MANIFESTS], useFactory: (manifests: readonly ContextManifest[]) => AsOfRegistry.fromManifests(manifests) },
     GetAccountAsOfHandler,
+    GetAccountChangesHandler,
+    GetCustomerCopyHandler,
+    // Webhooks' published reader of the deliveries naming a customer, with this deployment's keyed hash.
+    { provide: CustomerDeliveries, inject: [READ_STORE, SecretBox], useFactory: (readStore: ReadStore, box: SecretBox) => CustomerDeliveries.fromSecretBox(readStore, box) },
     ExportAuditBundleHandler,
     {
       provide: CheckpointScheduler,

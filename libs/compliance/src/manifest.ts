@@ -1,6 +1,8 @@
 import type { ContextManifest } from '../../platform/src/index.js';
 import { complianceEventTypes } from './event-types.js';
 import { ExportAuditBundleQuery } from './queries/export-audit-bundle/export-audit-bundle.handler.js';
+import { GetCustomerCopyQuery } from './queries/get-customer-copy/get-customer-copy.handler.js';
+import { GetAccountChangesQuery } from './queries/get-account-changes/get-account-changes.handler.js';
 import { GetAccountAsOfQuery } from './queries/get-account-as-of/get-account-as-of.handler.js';
 
 /**
@@ -13,5 +15,5 @@ export const complianceManifest: ContextManifest = {
   name: 'compliance',
   events: complianceEventTypes,
   commands: [],
-  queries: [GetAccountAsOfQuery, ExportAuditBundleQuery],
+  queries: [GetAccountAsOfQuery, GetAccountChangesQuery, GetCustomerCopyQuery, ExportAuditBundleQuery],
 };

@@ -7,6 +7,7 @@ export * from './domain/address-policy.js';
 export * from './domain/signature.js';
 export * from './event-types.js';
 export * from './public/webhook-deliveries.read-model.js';
+export { CustomerDeliveries } from './public/customer-deliveries.js';
 export * from './webhooks.module.js';
 export * from './webhooks-worker.module.js';
 export * from './manifest.js';

@@ -151,6 +151,21 @@ export type CustomerRequest = {
     customer_id: string;
 };
 
+export type GetCustomerCopyRequest = {
+    /**
+     * The previous page's next_cursor: the location history continues from there
+     */
+    cursor?: string;
+    /**
+     * Your own identifier of the customer (data subject) who asked for their copy
+     */
+    customer_id: string;
+    /**
+     * Location-history records per page (default 500, at most 1000)
+     */
+    limit?: number;
+};
+
 export type GrantConsentRequest = {
     /**
      * Your own identifier of the customer
@@ -1338,6 +1353,61 @@ export type RegisterLoanControllerRegisterResponses = {
     /**
      * `{loan_id, customer_id, zone, expected_collection_days, outcome (created | updated | unchanged), registered_at}`
      */
+    200: unknown;
+};
+
+export type OwnAccountAsOfControllerGetData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The instant to reconstruct (ISO 8601)
+         */
+        at: string;
+        /**
+         * The caller's own account id (optional; any other is refused with 403 ACCOUNT_MISMATCH)
+         */
+        account_id?: string;
+    };
+    url: '/v2/compliance/as-of';
+};
+
+export type OwnAccountAsOfControllerGetResponses = {
+    200: unknown;
+};
+
+export type GetAccountChangesControllerGetData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Start, exclusive (ISO 8601): the state as of this instant is the starting point
+         */
+        from: string;
+        /**
+         * End, inclusive (ISO 8601)
+         */
+        to: string;
+        /**
+         * The caller's own account id (optional; any other is refused with 403 ACCOUNT_MISMATCH)
+         */
+        account_id?: string;
+    };
+    url: '/v2/compliance/changes';
+};
+
+export type GetAccountChangesControllerGetResponses = {
+    200: unknown;
+};
+
+export type GetCustomerCopyControllerPostData = {
+    body: GetCustomerCopyRequest;
+    path?: never;
+    query?: never;
+    url: '/v2/consent/access-request';
+};
+
+export type GetCustomerCopyControllerPostResponses = {
     200: unknown;
 };
 

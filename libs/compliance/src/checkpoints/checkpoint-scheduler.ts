@@ -1,3 +1,4 @@
+import { CompactSign } from 'jose';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Clock, EventRegistry, EventStore, JsonLogger, SecretBox } from '../../../platform/src/index.js';
 import { SigningKeyRing } from '../../../identity/src/index.js';
@@ -5,7 +6,7 @@ import { CheckpointWriter } from './checkpoint-writer.js';
 
 /**
  * Runs a checkpoint round every AUDIT_CHECKPOINT_INTERVAL_S seconds
- * (docs/adr/0023). It holds its own view of the identity context's signing
+ * (docs/adr/0023), and signs a chain's head on demand for an export. It holds its own view of the identity context's signing
  * keys (a follower of the signing-keys stream, a handful of events), so a
  * rotation reaches it like any other signer. Rounds never overlap; one that
  * fails (no key yet, the store down) is logged and the next one retries.
@@ -28,9 +29,22 @@ export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDest
     this.writer = new CheckpointWriter(events, registry, this.ring, clock);
   }
 
+  /** Signs one chain's head now (an export, issue 30); see CheckpointWriter.signHead. */
+  signHead(stream: string): ReturnType<CheckpointWriter['signHead']> {
+    return this.writer.signHead(stream);
+  }
+
+  /** A compact JWS (EdDSA, `kid` and `typ` in the protected header) over a JSON document, with the same key ring: a customer's copy (issue 30). */
+  async signDocument(typ: string, document: unknown): Promise<{ kid: string; jws: string }> {
+    const { kid, privateKey } = this.ring.active();
+    const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(document))).setProtectedHeader({ alg: 'EdDSA', kid, typ }).sign(privateKey);
+    return { kid, jws };
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    if (this.intervalS <= 0) return;
+    // Exports sign their last entry even when the periodic rounds are off.
     await this.ring.start();
+    if (this.intervalS <= 0) return;
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.writer
@@ -46,6 +60,6 @@ export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDest
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
-    if (this.intervalS > 0) await this.ring.onModuleDestroy();
+    await this.ring.onModuleDestroy();
   }
 }

@@ -66,6 +66,35 @@ export class CheckpointWriter {
     return data;
   }
 
+  /**
+   * Signs the head of one chain now, when its newest entry is past its latest
+   * signed head (issue 30: an export is complete the moment it is produced).
+   * Stored like a round, in the same `audit_checkpoints` stream with the
+   * expected revision it read, so the checkpoints stay one chain; it carries
+   * the previous round's `log_position` forward, so the next round still
+   * looks at everything after it. Returns the head now signed (or already
+   * signed), or null when the chain has no entry.
+   */
+  async signHead(stream: string, attempts = 5): Promise<SignedHead | null> {
+    for (let attempt = 1; ; attempt++) {
+      const head = await chainHead(this.events, stream);
+      if (!head) return null;
+      const previous = await this.latest();
+      const covered = (await checkpointsOf(this.events, stream)).at(-1);
+      if (covered && covered.seq >= head.seq) return covered;
+      const signedAt = this.clock.now().toISOString();
+      const signed = await signCheckpoint(this.keys, { typ: 'audit-checkpoint', ...head, signed_at: signedAt });
+      const data: AuditCheckpointSigned['data'] = { signed_at: signedAt, log_position: previous.last?.log_position ?? '0', heads: [signed], on_demand: true };
+      try {
+        await this.events.append(CHECKPOINT_STREAM, [{ type: 'AuditCheckpointSigned', data: data as Record<string, unknown>, metadata: this.registry.metadataFor('AuditCheckpointSigned') }], previous.revision ?? 'no_stream');
+        return signed;
+      } catch (error) {
+        // Another round or export stored first: look again (it may already cover this head).
+        if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
+      }
+    }
+  }
+
   private async latest(): Promise<{ last?: AuditCheckpointSigned['data']; revision?: bigint }> {
     try {
       const [event] = await this.events.readStream(CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
@@ -75,6 +104,21 @@ export class CheckpointWriter {
       throw error;
     }
   }
+}
+
+/** The newest entry of an access chain, or null when it has none. */
+export async function chainHead(events: EventStore, stream: string): Promise<ChainHead | null> {
+  let page: RecordedEvent[];
+  try {
+    page = await events.readStream(stream, { direction: 'backwards', maxCount: 1 });
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return null;
+    throw error;
+  }
+  const last = page[0];
+  if (!last || last.type !== 'ApiAccessRecorded') return null;
+  const data = last.data as ApiAccessRecorded['data'];
+  return { stream, seq: data.seq, hash: data.hash, entry_at: data.at };
 }
 
 /** Every stored checkpoint, oldest first. */

@@ -31,6 +31,8 @@ export interface AuditCheckpointSigned {
     /** Log position up to which moved chains were looked for; the next round starts after it. */
     log_position: string;
     heads: SignedHead[];
+    /** Signed for an export (issue 30) rather than by the periodic round; absent on rounds and on events stored before it existed. */
+    on_demand?: boolean;
   };
 }
 

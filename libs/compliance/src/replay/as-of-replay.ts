@@ -97,6 +97,7 @@ export async function replayAsOf(events: EventStore, registry: EventRegistry, co
     state[contributor.name] = folded.state;
     changes.push(...folded.changes);
   }
+  for (const contributor of all) if (contributor.resolve) state[contributor.name] = contributor.resolve(state[contributor.name], state);
   changes.sort((a, b) => a.at.localeCompare(b.at));
 
   const access = (await readChain(events, accessStream(accountId))).filter((entry) => Date.parse(entry.at) <= limit);

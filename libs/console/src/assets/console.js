@@ -333,8 +333,11 @@ async function verifyBundle(bundle, jwks) {
     if (bySeq.has(claims.seq) && bySeq.get(claims.seq) !== claims.hash) return `broken at seq ${claims.seq}: differs from the checkpoint signed at ${claims.signed_at}`;
   }
   const checkpoints = bundle.checkpoints?.length ?? 0;
+  // An export signs its newest entry (issue 30): a tail past the last signature is named, not hidden.
+  const covered = signed.length > 0 ? Math.max(...signed.map((c) => c.seq)) : -1;
+  const tail = canVerify && lastSeq > covered ? `; the newest ${lastSeq - covered} entries are after the last checkpoint` : canVerify && lastSeq >= 0 ? '; signed to its last entry' : '';
   return canVerify
-    ? `intact (${bundle.entries.length} entries, ${checkpoints} signed checkpoint(s) verified)`
+    ? `intact (${bundle.entries.length} entries, ${checkpoints} signed checkpoint(s) verified${tail})`
     : `chain intact (${bundle.entries.length} entries); ${checkpoints} signed checkpoint(s) NOT checked: this browser cannot verify Ed25519 (use tools/verify-audit-bundle.mjs)`;
 }
 

@@ -8,7 +8,7 @@ import {
   type ReadStore,
   type RecordedEvent,
 } from '../../../platform/src/index.js';
-import { consentStream, evolveConsent, initialConsentState, type ConsentEvent, type ConsentGranted, type ConsentState } from '../domain/consent.js';
+import { consentStream, evolveConsent, initialConsentState, type ConsentEvent, type ConsentGranted, type ConsentState, type CustomerDataErased } from '../domain/consent.js';
 import { locationStream, type LocationEvent, type PingRecorded } from '../domain/location.js';
 import type { CustomerPseudonyms } from '../location-stream/customer-pseudonyms.js';
 import type {
@@ -17,6 +17,7 @@ import type {
   CustomerLocationChangeKind,
   CustomerLocationFeed,
   CustomerLocations,
+  CustomerRecords,
   CustomerSighting,
   KnownPosition,
   RecordedPings,
@@ -141,6 +142,46 @@ export class MonitoringCustomerLocations implements CustomerLocations {
     }
     pings.sort((a, b) => b.recorded_at.localeCompare(a.recorded_at));
     return { consent: 'granted', pings: pings.slice(0, limit) };
+  }
+
+  async customerRecords(accountId: string, customerId: string, cursor: string | null, limit: number): Promise<CustomerRecords> {
+    let consentEvents: RecordedEvent[] = [];
+    try {
+      consentEvents = (await this.events.readStream(consentStream(accountId, customerId))).map((event) => this.registry.upcast(event));
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    const consents = consentEvents.map((event) => {
+      const data = event.data as Record<string, unknown>;
+      const at = [data.granted_at, data.revoked_at, data.erased_at].find((value) => typeof value === 'string') as string | undefined;
+      return { type: event.type, at: at ?? event.createdAt.toISOString(), receipt: data.receipt ?? null, data };
+    });
+    const erased = consentEvents.filter((event) => event.type === 'CustomerDataErased').at(-1)?.data as CustomerDataErased['data'] | undefined;
+    const from = cursor === null ? 0n : BigInt(cursor);
+    let page: RecordedEvent[] = [];
+    try {
+      page = await this.events.readStream(locationStream(accountId, customerId), { fromRevision: from, maxCount: limit });
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    const history: Array<Record<string, unknown>> = [];
+    let unreadable = 0;
+    for (const stored of page) {
+      const opened = await this.sealing.open(stored);
+      if (!opened) {
+        unreadable++;
+        continue;
+      }
+      const { account_id: _account, customer_id: _customer, ...fields } = this.registry.upcast({ ...stored, data: opened.data as Record<string, unknown> }).data as Record<string, unknown>;
+      history.push({ type: stored.type, ...fields });
+    }
+    return {
+      consents,
+      erasure: erased ? { erased_at: erased.erased_at, erased_by: erased.erased_by, events_erased: erased.events_erased } : null,
+      history,
+      unreadable,
+      next_cursor: page.length === limit ? (page[page.length - 1].revision + 1n).toString() : null,
+    };
   }
 
   private async decode(event: RecordedEvent): Promise<CustomerLocationChange | undefined> {

@@ -17,8 +17,28 @@ export interface CustomerLocations {
   lastKnown(accountId: string, customerId: string): Promise<CustomerSighting>;
   /** The pings recorded at or after `since`, newest first, at most `limit`, when location consent is granted now. */
   recordedPings(accountId: string, customerId: string, since: Date, limit: number): Promise<RecordedPings>;
+  /**
+   * Everything monitoring holds about one customer, for the customer's own copy
+   * (issue 30, Act 843 right of access): the consent events as stored, the fact
+   * of an erasure, and one page of the location history (pings opened with the
+   * customer's key, drift and geofence events), oldest first after `cursor`.
+   */
+  customerRecords(accountId: string, customerId: string, cursor: string | null, limit: number): Promise<CustomerRecords>;
   /** Changes as they are stored, for an in-memory view that follows them. */
   readonly changes: CustomerLocationFeed;
+}
+
+export interface CustomerRecords {
+  /** ConsentGranted / ConsentRevoked / CustomerDataErased as stored, oldest first; `receipt` when the grant carried one (else null). */
+  consents: Array<{ type: string; at: string; receipt: unknown; data: Record<string, unknown> }>;
+  /** Set once the customer's location data was erased: when, by which key prefix, how many events went. */
+  erasure: { erased_at: string; erased_by: string; events_erased: number } | null;
+  /** One page of the location history: `{type: 'PingRecorded', lat, lng, …}`, drift and geofence events, as opened. */
+  history: Array<Record<string, unknown>>;
+  /** Stored location events that could not be opened (sealed under a destroyed key): counted, never shown. */
+  unreadable: number;
+  /** Where the next page starts; null on the last. */
+  next_cursor: string | null;
 }
 
 export const CUSTOMER_LOCATIONS = Symbol('CustomerLocations');

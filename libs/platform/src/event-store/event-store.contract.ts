@@ -354,6 +354,24 @@ export function describeEventStoreContract(
       });
     });
 
+    describe('truncateBefore', () => {
+      it('drops the events before a revision; the rest keep their revisions and the stream continues its numbering', async () => {
+        const s = stream('truncate');
+        await store.append(s, [event('A'), event('B'), event('C'), event('D')], 'no_stream');
+        await store.truncateBefore(s, 2n);
+        expect((await store.readStream(s)).map((e) => [e.type, e.revision])).toEqual([
+          ['C', 2n],
+          ['D', 3n],
+        ]);
+        expect((await store.readStream(s, { direction: 'backwards', maxCount: 1 }))[0].type).toBe('D');
+        await store.append(s, [event('E')], 3n);
+        expect((await store.readStream(s)).map((e) => e.revision)).toEqual([2n, 3n, 4n]);
+        // Again, or lower: nothing more goes.
+        await store.truncateBefore(s, 1n);
+        expect((await store.readStream(s)).map((e) => e.type)).toEqual(['C', 'D', 'E']);
+      });
+    });
+
     describe('deleteStream', () => {
       it('respects the expected revision, then makes the stream unreadable', async () => {
         const s = stream('delete');

@@ -98,6 +98,13 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription;
   /** Removes the stream; later reads of it throw StreamNotFoundError and a new append may recreate it. */
   deleteStream(stream: StreamName, expectedRevision?: ExpectedRevision): Promise<void>;
+  /**
+   * Drops the stream's events before `revision` (access-trail retention,
+   * docs/adr/0024: they were archived first). Revisions are kept: the stream
+   * continues its numbering, and a read from revision 0 starts at `revision`.
+   * EventStoreDB: the `$tb` stream metadata; embedded: the events leave the log.
+   */
+  truncateBefore(stream: StreamName, revision: bigint): Promise<void>;
   getStreamMetadata(stream: StreamName): Promise<StreamMetadata | undefined>;
   setStreamMetadata(stream: StreamName, metadata: StreamMetadata): Promise<void>;
   /**

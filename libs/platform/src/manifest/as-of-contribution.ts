@@ -27,6 +27,11 @@ export interface AsOfContributor {
   fold(streams: ReadonlyMap<string, RecordedEvent[]>): { state: unknown; changes: Change[] };
   /** When an event happened (the decider's own time field; the store's time when it has none). */
   timeOf(event: RecordedEvent): string;
+  /**
+   * Completes this part once every part is folded, for a value that depends on
+   * another part (a key's tier is its account's tier: what GET /v2/me said then).
+   */
+  resolve?(own: unknown, state: Readonly<Record<string, unknown>>): unknown;
 }
 
 /** One event that changed the account's state, as the replay lists it. */
@@ -51,6 +56,8 @@ export interface StreamContributorOptions<State, Event> {
   view: (states: ReadonlyMap<string, State>) => unknown;
   /** What a change shows; default: the event's data without fields named like secrets. */
   summary?: (event: RecordedEvent) => Record<string, unknown>;
+  /** See AsOfContributor.resolve. */
+  resolve?: (own: unknown, state: Readonly<Record<string, unknown>>) => unknown;
 }
 
 const SECRET_FIELD = /secret|password|hash|token|key_material|sealed/i;
@@ -75,6 +82,7 @@ export function streamContributor<State, Event>(options: StreamContributorOption
         return options.prefixes(accountId).some((prefix) => stream.startsWith(prefix)) && (owner === undefined || owner === accountId);
       }),
     timeOf,
+    resolve: options.resolve,
     fold(streams) {
       const states = new Map<string, State>();
       const changes: Change[] = [];

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AccessRecorder, accessStream } from '../../../../audit/src/index.js';
 import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '../../../../platform/src/index.js';
+import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
 import { buildBundle, type AuditBundle } from '../../export/audit-bundle.js';
 
 /**
@@ -24,10 +25,14 @@ export class ExportAuditBundleHandler implements IQueryHandler<ExportAuditBundle
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly recorder: AccessRecorder,
+    private readonly checkpoints: CheckpointScheduler,
   ) {}
 
   async execute({ accountId, window }: ExportAuditBundleQuery): Promise<AuditBundle> {
     await this.recorder.applied();
-    return buildBundle(this.events, this.clock, accessStream(accountId), window);
+    const stream = accessStream(accountId);
+    // Signed to its end (issue 30): the chain's newest entry gets a checkpoint now, so the bundle closes on a signature.
+    await this.checkpoints.signHead(stream);
+    return buildBundle(this.events, this.clock, stream, window);
   }
 }

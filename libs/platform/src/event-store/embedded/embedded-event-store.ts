@@ -271,6 +271,25 @@ export class EmbeddedEventStore implements EventStore {
     await this.root.flushed;
   }
 
+  /** Removes the stream's events before `revision` from the log and the indexes, in one transaction; the stream record (its last revision) stays. */
+  async truncateBefore(stream: StreamName, revision: bigint): Promise<void> {
+    this.assertOpen();
+    assertStreamName(stream);
+    const before = toIndex(revision, 'revision');
+    if (before === 0) return;
+    await this.root.transaction(() => {
+      if (!liveStream(this.streams.get(stream))) return;
+      const entries = [...this.streamIndex.getRange({ start: [stream, 0], end: [stream, before] })];
+      const category = categoryOf(stream);
+      for (const { key, value: position } of entries) {
+        this.events.removeSync(position);
+        this.streamIndex.removeSync(key);
+        this.categoryIndex.removeSync([category, position]);
+      }
+    });
+    await this.root.flushed;
+  }
+
   async getStreamMetadata(stream: StreamName): Promise<StreamMetadata | undefined> {
     this.assertFreshRead();
     const stored = this.streamMeta.get(stream);

@@ -204,6 +204,13 @@ export class EventStoreDbEventStore implements EventStore {
     await this.client.setStreamMetadata(stream, dropUndefined(next));
   }
 
+  /** EventStoreDB's truncate-before (`$tb`), the other metadata kept; the scavenge reclaims the space. */
+  async truncateBefore(stream: StreamName, revision: bigint): Promise<void> {
+    const { metadata: current } = await this.client.getStreamMetadata(stream);
+    if (typeof current?.truncateBefore === 'number' && BigInt(current.truncateBefore) >= revision) return;
+    await this.client.setStreamMetadata(stream, dropUndefined({ ...(current ?? {}), truncateBefore: Number(revision) } as EsdbStreamMetadata));
+  }
+
   /** The last event's revision, read backwards (EventStoreDB has no cheaper stream-head query over gRPC). */
   async streamRevision(stream: StreamName): Promise<bigint | undefined> {
     try {

@@ -1,0 +1,32 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
+import { GetCustomerCopyQuery, type SignedCustomerCopy } from './get-customer-copy.handler.js';
+import { GetCustomerCopyRequest } from './get-customer-copy.request.js';
+
+/**
+ * Issue 30: a customer's right of access (Act 843). The calling account asks
+ * for one of its customers; the answer is signed so the customer (or their
+ * advocate) can check it offline with the JWKS. POST because it is a request
+ * the account acts on for someone else, audited in its access chain and
+ * rate-limited; it changes nothing.
+ */
+@ApiTags('consent')
+@ApiSecurity('api_key')
+@Controller('v2/consent')
+export class GetCustomerCopyController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Post('access-request')
+  @HttpCode(200)
+  @AccountOnly()
+  @ApiOperation({
+    summary:
+      "Everything the account holds about one customer — consents with their receipts, the location history (pings, drift and geofence events) or the fact of its erasure, verifications and certificates, webhook deliveries naming them — as a document and a compact JWS (EdDSA) over it, verifiable with /v2/.well-known/jwks.json; the location history is paginated (next_cursor)",
+  })
+  async post(@Req() request: FastifyRequest, @Body() body: GetCustomerCopyRequest): Promise<SignedCustomerCopy> {
+    return this.queries.execute(new GetCustomerCopyQuery(callingAccount(request), body.customer_id, body.cursor ?? null, body.limit ?? 500));
+  }
+}

@@ -1,0 +1,91 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { customerVerifications } from '../../../../identity/src/index.js';
+import { CUSTOMER_LOCATIONS, type CustomerLocations, type CustomerRecords } from '../../../../monitoring/src/index.js';
+import { CLOCK, EVENT_STORE, EventRegistry, RATE_LIMITER, type Clock, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
+import { CustomerDeliveries } from '../../../../webhooks/src/index.js';
+import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
+import { CustomerCopyRateLimitedError } from '../../domain/errors.js';
+
+export const CUSTOMER_COPY_FORMAT = 'customer-copy/1';
+export const CUSTOMER_COPY_TYP = 'customer-copy';
+/** Copies (pages included) one account may ask for in a rolling hour. */
+export const CUSTOMER_COPIES_PER_HOUR = 60;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Everything the calling account holds about one customer (issue 30; the
+ * data subject's right of access, Ghana's Data Protection Act 2012, Act 843).
+ * Each context answers for its own records through what it publishes:
+ * monitoring (consents as stored, with their receipt when one was issued;
+ * the location history or the fact of its erasure), identity (verifications
+ * and certificates), webhooks (deliveries naming the customer).
+ */
+export interface CustomerCopy {
+  format: typeof CUSTOMER_COPY_FORMAT;
+  account_id: string;
+  customer_id: string;
+  generated_at: string;
+  consents: CustomerRecords['consents'];
+  /** Null unless the customer's location data was erased; then no coordinate is held, and none is shown. */
+  erasure: CustomerRecords['erasure'];
+  /** Paginated: `next_cursor` asks for the next page (every page repeats the bounded sections). */
+  location_history: { items: CustomerRecords['history']; unreadable: number; cursor: string | null; next_cursor: string | null };
+  verifications: { items: Array<Record<string, unknown>>; truncated: boolean };
+  webhook_deliveries: { items: unknown[]; truncated: boolean };
+}
+
+/** The copy with its signature: `jws` is a compact JWS (EdDSA) whose payload is `document`; check it with GET /v2/.well-known/jwks.json alone. */
+export interface SignedCustomerCopy {
+  document: CustomerCopy;
+  kid: string;
+  jws: string;
+}
+
+/** POST /v2/consent/access-request. */
+export class GetCustomerCopyQuery extends Query<SignedCustomerCopy> {
+  constructor(
+    readonly accountId: string,
+    readonly customerId: string,
+    readonly cursor: string | null,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetCustomerCopyQuery)
+export class GetCustomerCopyHandler implements IQueryHandler<GetCustomerCopyQuery> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+    @Inject(CUSTOMER_LOCATIONS) private readonly locations: CustomerLocations,
+    private readonly deliveries: CustomerDeliveries,
+    private readonly signer: CheckpointScheduler,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ accountId, customerId, cursor, limit }: GetCustomerCopyQuery): Promise<SignedCustomerCopy> {
+    const now = this.clock.now();
+    const decision = await this.limiter.consume(`customer_copy:${accountId}`, { limit: CUSTOMER_COPIES_PER_HOUR, windowMs: HOUR_MS }, now);
+    if (!decision.allowed) throw new CustomerCopyRateLimitedError(Math.ceil(decision.retryAfterMs / 1000));
+    const [records, verifications, deliveries] = await Promise.all([
+      this.locations.customerRecords(accountId, customerId, cursor, limit),
+      customerVerifications(this.events, this.registry, accountId, customerId),
+      this.deliveries.of(accountId, customerId),
+    ]);
+    const document: CustomerCopy = {
+      format: CUSTOMER_COPY_FORMAT,
+      account_id: accountId,
+      customer_id: customerId,
+      generated_at: now.toISOString(),
+      consents: records.consents,
+      erasure: records.erasure,
+      location_history: { items: records.history, unreadable: records.unreadable, cursor, next_cursor: records.next_cursor },
+      verifications: { items: verifications.items, truncated: verifications.truncated },
+      webhook_deliveries: deliveries,
+    };
+    return { document, ...(await this.signer.signDocument(CUSTOMER_COPY_TYP, document)) };
+  }
+}
