@@ -108,6 +108,20 @@ export function modeAllowed(mode: Mode, tags: Tags): boolean {
   return allowed;
 }
 
+/**
+ * Why a mode may not use a way (issue 29: "the answer says which restriction
+ * made a mode fail"): the deciding tag as `key=value` (`highway=motorway`,
+ * `foot=no`, `motorcycle=private`), or null when the mode may use it.
+ */
+export function accessRestriction(mode: Mode, tags: Tags): string | null {
+  if (modeAllowed(mode, tags)) return null;
+  for (const key of [...ACCESS_KEYS[mode]].reverse()) {
+    const value = tags[key]?.split(';')[0].trim().toLowerCase();
+    if (value !== undefined && DENIED.has(value)) return `${key}=${tags[key]}`;
+  }
+  return `highway=${tags.highway ?? ''}`;
+}
+
 export type Direction = 'both' | 'forward' | 'backward' | 'none';
 
 /** Which way a mode may travel a way: OSM `oneway` (`yes`, `-1`, implied by roundabouts and motorways), with the bicycle and foot exceptions. */

@@ -12,6 +12,8 @@ export interface RoadWayRecord {
   nodes: number[];
   /** [lat, lng] of each node, in order. */
   points: Array<[number, number]>;
+  /** Which dataset of a layered network it came from (docs/adr/0035): set when the layers are combined, never stored. */
+  layer?: number;
 }
 
 export interface RoadNodeRecord {
