@@ -59,6 +59,7 @@ export function combineLayers(layers: readonly RoadLayerInput[]): { records: Roa
     }
   }
   if (backbone.length === 0) return { records: out, stats };
+  // Connectors run into town: urban speeds. The rest of the backbone is the open road between towns.
 
   const covered = coverage(detailedWays);
   stats.coverage_cells = covered.size;
@@ -74,7 +75,7 @@ export function combineLayers(layers: readonly RoadLayerInput[]): { records: Roa
       const inside = record.points.map(([lat, lng]) => covered.has(cellKey(lat, lng)));
       const clipped = inside.filter(Boolean).length;
       if (clipped === 0) {
-        out.push({ ...record, layer });
+        out.push({ ...record, layer, open_road: true });
         stats.backbone_ways_kept++;
         continue;
       }
@@ -88,7 +89,7 @@ export function combineLayers(layers: readonly RoadLayerInput[]): { records: Roa
         if (outside || start < 0) continue;
         const end = i - 1;
         if (end > start) {
-          out.push({ ...record, id: first ? record.id : nextId++, nodes: record.nodes.slice(start, end + 1), points: record.points.slice(start, end + 1), layer });
+          out.push({ ...record, id: first ? record.id : nextId++, nodes: record.nodes.slice(start, end + 1), points: record.points.slice(start, end + 1), layer, open_road: true });
           first = false;
           stats.backbone_pieces++;
         }
@@ -100,7 +101,7 @@ export function combineLayers(layers: readonly RoadLayerInput[]): { records: Roa
             stats.clipped_ends_unjoined++;
             continue;
           }
-          out.push({ type: 'way', id: nextId++, tags: { ...record.tags }, nodes: [record.nodes[at], target.node], points: [[lat, lng], [target.lat, target.lng]], layer });
+          out.push({ type: 'way', id: nextId++, tags: { ...record.tags }, nodes: [record.nodes[at], target.node], points: [[lat, lng], [target.lat, target.lng]], layer, open_road: false });
           stats.connectors++;
         }
         start = -1;

@@ -194,7 +194,7 @@ export function buildRoadGraph(records: Iterable<RoadRecord>): { graph: RoadGrap
     const wayIndex = infos.length;
     infos.push(wayInfo(way));
     const directions = MODES.map((mode) => travelDirection(mode, way.tags));
-    const speeds = MODES.map((mode) => speedKmh(mode, way.tags));
+    const speeds = MODES.map((mode) => speedKmh(mode, way.tags, way.open_road ? 'open_road' : 'urban'));
     let start = 0;
     for (let i = 1; i < way.nodes.length; i++) {
       const last = i === way.nodes.length - 1;
