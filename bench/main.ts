@@ -77,6 +77,8 @@ const benches: Record<string, () => Promise<Section>> = {
       scalePairs: quick ? 200 : 1000,
       graphhopperUrl: process.env.GRAPHHOPPER_URL,
       skipScale: process.env.BENCH_ROUTING_SKIP_SCALE === '1',
+      skipAccra: process.env.BENCH_ROUTING_SKIP_ACCRA === '1',
+      skipGhana: process.env.BENCH_ROUTING_SKIP_GHANA === '1',
       progress,
     }),
   banking: () => runBankingBench({ loans: quick ? 10_000 : 100_000, rounds: 2, progress }),

@@ -1,10 +1,13 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { closeBackends, FileDatasetStore, type Runtime } from '../libs/platform/src/index.js';
-import { importRoads, RoadNetwork, RoutePlanner, RoutingModule } from '../libs/routing/src/index.js';
+import { BACKBONE_DATASET, importRoads, liveRoadLayers, ROAD_DATASET, RoadNetwork, RoutePlanner, RoutingModule } from '../libs/routing/src/index.js';
+import type { RoadRecord } from '../libs/routing/src/domain/road-records.js';
+import { combineLayers } from '../libs/routing/src/engine/layers.js';
 import { contract, HierarchyQuery } from '../libs/routing/src/engine/contraction.js';
 import { arcsOf } from '../libs/routing/src/engine/prepare.js';
 import { buildRoadGraph } from '../libs/routing/src/engine/road-graph.js';
@@ -37,6 +40,9 @@ export interface RoutingBenchOptions {
   graphhopperUrl?: string;
   /** Leave out the 1 M-node scale part (minutes of contraction), to repeat the Accra comparison. */
   skipScale?: boolean;
+  /** Leave out the Accra-only comparison (against GRAPHHOPPER_URL) or the whole-Ghana one (GraphHopper started here). */
+  skipAccra?: boolean;
+  skipGhana?: boolean;
   progress: (line: string) => void;
 }
 
@@ -44,21 +50,125 @@ export async function runRoutingBench(options: RoutingBenchOptions): Promise<Sec
   const rows: Row[] = [];
   const checks: Check[] = [];
   const settings: Record<string, unknown> = { pairs: options.pairs, rounds: options.rounds, graphhopper: options.graphhopperUrl ?? 'not set', synthetic_grid: `${options.gridSize}×${options.gridSize}` };
-  await accra(options, rows, checks, settings);
+  if (!options.skipAccra) await accra(options, rows, checks, settings, ACCRA_SCOPE);
+  if (!options.skipGhana) await ghana(options, rows, checks, settings);
   if (!options.skipScale) await scale(options, rows, checks, settings);
-  return { id: 'routing', title: 'routing: Accra against GraphHopper; synthetic 1M-node scale', unit: 'route', settings, rows, checks };
+  return { id: 'routing', title: 'routing: Accra and all of Ghana (backbone + Accra streets) against GraphHopper; synthetic 1M-node scale', unit: 'route', settings, rows, checks };
 }
 
-async function accra(options: RoutingBenchOptions, rows: Row[], checks: Check[], settings: Record<string, unknown>): Promise<void> {
+interface Scope {
+  id: 'accra' | 'ghana';
+  /** Road files of the starter pack and the dataset each is imported as. */
+  files: Array<{ file: string; dataset: string }>;
+  /** Prefix of row labels and settings. */
+  label: string;
+}
+
+const ACCRA_SCOPE: Scope = { id: 'accra', files: [{ file: 'starter/ghana/roads/roads.osm.gz', dataset: ROAD_DATASET }], label: '' };
+const GHANA_SCOPE: Scope = {
+  id: 'ghana',
+  files: [
+    { file: 'starter/ghana/roads/roads.osm.gz', dataset: ROAD_DATASET },
+    { file: 'starter/ghana/roads/ghana-backbone.osm.gz', dataset: BACKBONE_DATASET },
+  ],
+  label: 'Ghana: ',
+};
+
+/**
+ * All of Ghana (issue 29): the starter's backbone and Accra streets combined
+ * (docs/adr/0035), against GraphHopper 11 started here on the same combined
+ * network (written out as OSM XML), with its import + preparation time and
+ * peak memory beside ours. The jar: GRAPHHOPPER_JAR, else .ci/graphhopper/lib
+ * (what .ci/services.sh fetches), else the local Maven repository; without
+ * one, plain Dijkstra is the baseline, as for Accra.
+ */
+async function ghana(options: RoutingBenchOptions, rows: Row[], checks: Check[], settings: Record<string, unknown>): Promise<void> {
+  const jar = [process.env.GRAPHHOPPER_JAR, path.join(appRoot(), '.ci/graphhopper/lib/graphhopper-web-11.0.jar'), path.join(os.homedir(), '.m2/repository/com/graphhopper/graphhopper-web/11.0/graphhopper-web-11.0.jar')].find(
+    (candidate): candidate is string => candidate !== undefined && candidate !== '' && existsSync(candidate),
+  );
+  const work = mkdtempSync(path.join(tmpdir(), 'bench-ghana-gh-'));
+  let java: ChildProcess | undefined;
+  try {
+    let graphhopperUrl: string | undefined;
+    if (jar) {
+      // The same network GraphHopper will read: the layers combined, as OSM XML.
+      const store = new FileDatasetStore(path.join(work, 'reference'));
+      for (const { file, dataset } of GHANA_SCOPE.files) await importRoads(store, path.join(appRoot(), file), {}, dataset);
+      const live = (await liveRoadLayers(store))!;
+      const inputs = [];
+      for (const layer of live.layers) {
+        const records: RoadRecord[] = [];
+        for await (const record of store.records<RoadRecord>(layer.version)) records.push(record);
+        inputs.push({ role: layer.role, records });
+      }
+      const osmFile = path.join(work, 'ghana-combined.osm');
+      writeFileSync(osmFile, combinedOsmXml(combineLayers(inputs).records));
+      const port = 8995;
+      const config = readFileSync(path.join(appRoot(), '.ci/graphhopper/config.yml'), 'utf8')
+        .replaceAll('@OSM@', osmFile)
+        .replaceAll('@DATA@', path.join(work, 'graph-cache'))
+        .replaceAll('@MODELS@', path.join(appRoot(), '.ci/graphhopper'))
+        .replaceAll('@PORT@', String(port))
+        .replaceAll('@ADMIN_PORT@', String(port + 1));
+      writeFileSync(path.join(work, 'config.yml'), config);
+      const started = performance.now();
+      java = spawn('java', ['-Xms256m', '-Xmx2g', '-XX:+ExitOnOutOfMemoryError', '-Djava.awt.headless=true', '-jar', jar, 'server', path.join(work, 'config.yml')], { stdio: 'ignore' });
+      graphhopperUrl = `http://127.0.0.1:${port}`;
+      let ready = false;
+      for (let i = 0; i < 1800 && !ready && java.exitCode === null; i++) {
+        ready = await fetch(`${graphhopperUrl}/info`).then((response) => response.ok).catch(() => false);
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (!ready) throw new Error('GraphHopper did not start on the combined Ghana network');
+      const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${java.pid}/status`, 'utf8'))?.[1];
+      settings.ghana_graphhopper_import_and_prepare_s = ((performance.now() - started) / 1000).toFixed(1);
+      settings.ghana_graphhopper_peak_rss_mb = peak ? (Number(peak) / 1024).toFixed(0) : 'unknown';
+      options.progress(`routing ghana: GraphHopper ready on the combined network in ${settings.ghana_graphhopper_import_and_prepare_s} s, peak RSS ${settings.ghana_graphhopper_peak_rss_mb} MB`);
+    } else settings.ghana_graphhopper = 'no graphhopper-web-11.0.jar found (GRAPHHOPPER_JAR): plain Dijkstra is the baseline';
+    await accra({ ...options, graphhopperUrl }, rows, checks, settings, GHANA_SCOPE);
+  } finally {
+    if (java && java.exitCode === null) {
+      const exited = new Promise((resolve) => java!.once('exit', resolve));
+      java.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The combined network as OSM XML for GraphHopper: the ways with their tags, and every node they use. */
+function combinedOsmXml(records: RoadRecord[]): string {
+  const nodes = new Map<number, [number, number]>();
+  const ways: string[] = [];
+  const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  for (const record of records) {
+    if (record.type !== 'way') continue;
+    record.nodes.forEach((node, i) => nodes.set(node, record.points[i]));
+    ways.push(`  <way id="${record.id}">\n${record.nodes.map((node) => `    <nd ref="${node}"/>`).join('\n')}\n${Object.entries(record.tags).map(([k, v]) => `    <tag k="${escape(k)}" v="${escape(v)}"/>`).join('\n')}\n  </way>`);
+  }
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6" generator="location-api bench">'];
+  for (const [id, [lat, lng]] of [...nodes.entries()].sort(([a], [b]) => a - b)) lines.push(`  <node id="${id}" lat="${lat}" lon="${lng}"/>`);
+  lines.push(...ways, '</osm>', '');
+  return lines.join('\n');
+}
+
+async function accra(options: RoutingBenchOptions, rows: Row[], checks: Check[], settings: Record<string, unknown>, scope: Scope): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-routing-'));
   const adminKey = randomBytes(24).toString('base64url');
   let runtime: Runtime | undefined;
   let served: RunningHttp | undefined;
   try {
     const store = new FileDatasetStore(path.join(dataDir, 'reference'));
-    await importRoads(store, path.join(appRoot(), 'starter/ghana/roads/roads.osm.gz'));
+    const rssBefore = process.memoryUsage().rss;
+    const importStarted = performance.now();
+    for (const { file, dataset } of scope.files) await importRoads(store, path.join(appRoot(), file), {}, dataset);
+    const imported = performance.now();
     const network = new RoadNetwork(store, path.join(dataDir, 'routing', 'graphs'), { info: () => undefined, error: () => undefined }, 0);
     await network.start();
+    settings[`${scope.id}_ours_import_s`] = ((imported - importStarted) / 1000).toFixed(1);
+    settings[`${scope.id}_ours_prepare_and_load_s`] = ((performance.now() - imported) / 1000).toFixed(1);
+    settings[`${scope.id}_ours_rss_growth_mb`] = ((process.memoryUsage().rss - rssBefore) / 2 ** 20).toFixed(0);
+    settings[`${scope.id}_graph`] = `${network.info!.nodes} nodes, ${network.info!.edges} edges, layers ${network.info!.layers.map((layer) => layer.dataset).join(' + ')}`;
     const pairs = accraPairs(network, options.pairs, 2026);
     runtime = await openBenchRuntime(dataDir, adminKey, { THROTTLE_ROUTING_PER_MINUTE: '100000', THROTTLE_NAVIGATION_PER_MINUTE: '100000' });
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [RoutingModule]), 'bench', { signals: false });
@@ -134,14 +244,14 @@ async function accra(options: RoutingBenchOptions, rows: Row[], checks: Check[],
           latencies.push(performance.now() - t);
         }
         samples[subject.id].push({ ops: slice.length, seconds: (performance.now() - started) / 1000, latenciesMs: latencies });
-        options.progress(`routing accra ${subject.label}, round ${round + 1}/${options.rounds}: p50 ${percentile(latencies, 50)?.toFixed(2)} ms`);
+        options.progress(`routing ${scope.id} ${subject.label}, round ${round + 1}/${options.rounds}: p50 ${percentile(latencies, 50)?.toFixed(2)} ms`);
       }
     }
-    const baseline = toRow(subjects[0].label, 'baseline', samples.theirs);
-    const ourRow = toRow(subjects[1].label, 'ours', samples.ours, baseline);
-    const publicRow = toRow(subjects[2].label, 'reference', samples.public, baseline);
-    const pipelineRow = toRow(subjects[3].label, 'reference', samples.pipeline, baseline);
-    settings.routing_share_of_route_p50_ms = `${((ourRow.p50Ms ?? 0) - (pipelineRow.p50Ms ?? 0)).toFixed(2)} (route p50 minus the 400's)`;
+    const baseline = toRow(scope.label + subjects[0].label, 'baseline', samples.theirs);
+    const ourRow = toRow(scope.label + subjects[1].label, 'ours', samples.ours, baseline);
+    const publicRow = toRow(scope.label + subjects[2].label, 'reference', samples.public, baseline);
+    const pipelineRow = toRow(scope.label + subjects[3].label, 'reference', samples.pipeline, baseline);
+    settings[`${scope.id}_routing_share_of_route_p50_ms`] = `${((ourRow.p50Ms ?? 0) - (pipelineRow.p50Ms ?? 0)).toFixed(2)} (route p50 minus the 400's)`;
     // For context: the same routes without HTTP, key check and audit (engine, steps, flags), in this process.
     const planner = served.app.get(RoutePlanner, { strict: false });
     const inProcess: number[] = [];
@@ -151,14 +261,19 @@ async function accra(options: RoutingBenchOptions, rows: Row[], checks: Check[],
       await planner.plan({ from, to });
       inProcess.push(performance.now() - t);
     }
-    rows.push(baseline, ourRow, publicRow, pipelineRow, toRow('RoutePlanner.plan in process (engine + steps), same pairs', 'reference', [{ ops: pairs.length, seconds: (performance.now() - begun) / 1000, latenciesMs: inProcess }]));
+    rows.push(baseline, ourRow, publicRow, pipelineRow, toRow(scope.label + 'RoutePlanner.plan in process (engine + steps), same pairs', 'reference', [{ ops: pairs.length, seconds: (performance.now() - begun) / 1000, latenciesMs: inProcess }]));
     if (graphhopper) {
-      const within = lengths.ours.filter((length, i) => Math.abs(length - lengths.theirs[i]) / lengths.theirs[i] <= 0.01).length;
-      settings.lengths_within_1_percent = `${within}/${pairs.length} (${((within / pairs.length) * 100).toFixed(1)} %)`;
-      checks.push({ name: 'route lengths within 1 % of GraphHopper’s', ok: true, detail: String(settings.lengths_within_1_percent) });
-      checks.push({ name: 'goal: p50 of a full route with steps no slower than GraphHopper’s', ok: (ourRow.p50Ms ?? Infinity) <= (baseline.p50Ms ?? 0), goal: true, detail: `${ourRow.p50Ms} ms against ${baseline.p50Ms} ms` });
+      const within = (share: number) => lengths.ours.filter((length, i) => Math.abs(length - lengths.theirs[i]) / lengths.theirs[i] <= share).length;
+      settings[`${scope.id}_lengths_within_1_percent`] = `${within(0.01)}/${pairs.length} (${((within(0.01) / pairs.length) * 100).toFixed(1)} %)`;
+      settings[`${scope.id}_lengths_within_5_percent`] = `${within(0.05)}/${pairs.length} (${((within(0.05) / pairs.length) * 100).toFixed(1)} %)`;
+      const ratios = lengths.ours.map((length, i) => length / lengths.theirs[i]).sort((a, b) => a - b);
+      settings[`${scope.id}_length_ratio_ours_to_theirs_p50`] = ratios[Math.floor(ratios.length / 2)].toFixed(3);
+      const distances = [...lengths.theirs].sort((a, b) => a - b);
+      settings[`${scope.id}_pair_length_km_p50_p90_max`] = [0.5, 0.9, 1].map((q) => (distances[Math.min(distances.length - 1, Math.floor(q * distances.length))] / 1000).toFixed(1)).join(' / ');
+      checks.push({ name: `${scope.label}route lengths within 1 % of GraphHopper’s`, ok: true, detail: String(settings[`${scope.id}_lengths_within_1_percent`]) });
+      checks.push({ name: `${scope.label}goal: p50 of a full route with steps no slower than GraphHopper’s`, ok: (ourRow.p50Ms ?? Infinity) <= (baseline.p50Ms ?? 0), goal: true, detail: `${ourRow.p50Ms} ms against ${baseline.p50Ms} ms` });
     }
-    checks.push({ name: 'every request answered as expected (200, the 400 on purpose)', ok: true, detail: `${pairs.length * subjects.length} requests` });
+    checks.push({ name: `${scope.label}every request answered as expected (200, the 400 on purpose)`, ok: true, detail: `${pairs.length * subjects.length} requests` });
   } finally {
     if (served) await served.close();
     else if (runtime) await closeBackends(runtime.backends);

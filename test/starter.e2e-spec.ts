@@ -101,9 +101,10 @@ describe('the Ghana starter pack on first start', () => {
       ['places', 'places/geonames'],
       ['landmarks', 'places/osm'],
       ['roads', 'roads'],
+      ['roads-backbone', 'roads-backbone'],
       ['transit', 'transit/gtfs'],
     ]);
-    expect(imported.map((line) => line.records)).toEqual([276, 19_028, expect.any(Number), expect.any(Number), expect.any(Number)]);
+    expect(imported.map((line) => line.records)).toEqual([276, 19_028, expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)]);
     expect(imported[2].records).toBeGreaterThan(10_000);
     expect(service!.lines.find((line) => line.msg === 'starter data imported')).toMatchObject({ records: expect.any(Number), import_ms: expect.any(Number), ms: expect.any(Number) });
   });

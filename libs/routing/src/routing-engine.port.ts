@@ -58,6 +58,8 @@ export interface EnginePath {
   distance_m: number;
   duration_s: number;
   legs: PathLeg[];
+  /** Which layers of the road network (RoadNetworkInfo.layers indices) the path runs on; absent when the engine cannot tell (GraphHopper). */
+  layers?: number[];
 }
 
 /**

@@ -29,9 +29,13 @@ export class NoRouteError extends DomainError {
   readonly code = 'NO_ROUTE';
   readonly status = 422;
   override readonly details: Readonly<Record<string, unknown>>;
-  constructor(mode: string, leg: number) {
-    super(`no ${mode} route connects these points on the road network`);
-    this.details = { mode, leg };
+  constructor(mode: string, leg: number, blockedBy: ReadonlyArray<{ road_id: string; name: string | null; ref: string | null; restriction: string }> = []) {
+    super(
+      blockedBy.length > 0
+        ? `no ${mode} route connects these points: the roads a car would take are closed to ${mode} (${[...new Set(blockedBy.map((road) => road.restriction))].join(', ')})`
+        : `no ${mode} route connects these points on the road network`,
+    );
+    this.details = { mode, leg, ...(blockedBy.length > 0 ? { blocked_by: blockedBy } : {}) };
   }
 }
 

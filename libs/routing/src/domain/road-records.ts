@@ -12,6 +12,10 @@ export interface RoadWayRecord {
   nodes: number[];
   /** [lat, lng] of each node, in order. */
   points: Array<[number, number]>;
+  /** Which dataset of a layered network it came from (docs/adr/0035): set when the layers are combined, never stored. */
+  layer?: number;
+  /** Open-road speeds apply (the backbone between towns, docs/adr/0035); set when the layers are combined. */
+  open_road?: boolean;
 }
 
 export interface RoadNodeRecord {

@@ -38,7 +38,7 @@ export class EmbeddedEngine implements RoutingEngine {
     const legs: EdgeLeg[] = [];
     for (let i = 1; i < snaps.length; i++) {
       const leg = net.leg(snaps[i - 1], snaps[i], mode, factor, metric);
-      if (!leg) throw new NoRouteError(mode, i - 1);
+      if (!leg) throw new NoRouteError(mode, i - 1, mode === 'driving' ? [] : blockedBy(net, request.points[i - 1], request.points[i], mode));
       legs.push(leg);
     }
     // Durations under the query's factors: read from the metric when it was customised with the current ones (no look-up per edge).
@@ -64,6 +64,32 @@ export class EmbeddedEngine implements RoutingEngine {
     }
     return { paths, warnings: [], engine: this.name };
   }
+}
+
+/**
+ * Why a mode found no route where a car does (issue 29): the roads of the
+ * driving route that are closed to the mode, with the tag that closes each
+ * (`highway=motorway` for an okada), or `oneway` / `island` when the way is
+ * open to the mode but not in that direction or not connected for it.
+ */
+function blockedBy(net: LoadedNetwork, from: { lat: number; lng: number }, to: { lat: number; lng: number }, mode: Mode): Array<{ road_id: string; name: string | null; ref: string | null; restriction: string }> {
+  const start = net.snap(from.lat, from.lng, 'driving');
+  const end = net.snap(to.lat, to.lng, 'driving');
+  const leg = start && end ? net.leg(start, end, 'driving') : null;
+  if (!leg) return [];
+  const graph = net.graph;
+  const weights = graph.weightsOf(mode);
+  const found = new Map<number, { road_id: string; name: string | null; ref: string | null; restriction: string }>();
+  for (let k = 0; k < leg.edges.length && found.size < 5; k++) {
+    const edge = leg.edges[k];
+    if (weights[2 * edge + leg.dirs[k]] !== -1) continue;
+    const wayIndex = graph.edgeWay[edge];
+    if (found.has(wayIndex)) continue;
+    const way = graph.ways[wayIndex];
+    const restriction = way.closed_for?.[mode] ?? (weights[2 * edge + 1 - leg.dirs[k]] !== -1 ? 'oneway' : 'island');
+    found.set(wayIndex, { road_id: roadIdOf(graph, edge), name: way.name, ref: way.ref, restriction });
+  }
+  return [...found.values()];
 }
 
 /**
@@ -115,10 +141,13 @@ function sharedShare(net: LoadedNetwork, a: EdgeLeg, b: EdgeLeg): number {
 
 function toPath(net: LoadedNetwork, legs: EdgeLeg[], mode: Mode, factor?: EdgeFactor): EnginePath {
   const built = legs.map((leg) => toPathLeg(net, leg, mode, factor));
+  const layers = new Set<number>();
+  for (const leg of legs) for (const edge of leg.edges) layers.add(net.graph.ways[net.graph.edgeWay[edge]].layer);
   return {
     distance_m: built.reduce((sum, leg) => sum + leg.distance_m, 0),
     duration_s: built.reduce((sum, leg) => sum + leg.duration_s, 0),
     legs: built,
+    layers: [...layers].sort((a, b) => a - b),
   };
 }
 

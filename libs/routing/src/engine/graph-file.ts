@@ -10,8 +10,8 @@ import type { LandmarkData } from './search.js';
  * 8-byte aligned, read back as views of one buffer without parsing. Written
  * to a temporary name, fsynced and renamed, so a crash leaves no half file.
  */
-export const GRAPH_FILE_FORMAT = 5;
-const MAGIC = 'LAPIRG05';
+export const GRAPH_FILE_FORMAT = 6;
+const MAGIC = 'LAPIRG06';
 
 type Typed = Int32Array | Float64Array | Uint8Array | Float32Array;
 const TYPES = { Int32Array, Float64Array, Uint8Array, Float32Array } as const;

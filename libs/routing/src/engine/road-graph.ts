@@ -1,4 +1,4 @@
-import { isRoundabout, MODES, parseMaxspeed, speedKmh, surfaceClass, travelDirection, type Mode, type SurfaceClass } from '../domain/profiles.js';
+import { accessRestriction, isRoundabout, MODES, parseMaxspeed, speedKmh, surfaceClass, travelDirection, type Mode, type SurfaceClass } from '../domain/profiles.js';
 import type { RoadNodeRecord, RoadRecord, RoadWayRecord, TurnRestrictionRecord } from '../domain/road-records.js';
 import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { TurnSequences } from './turn-sequences.js';
@@ -22,6 +22,10 @@ export interface WayInfo {
   tunnel: boolean;
   ford: boolean;
   flood_prone: boolean;
+  /** The tag that closes the way to a mode (`highway=motorway`, `foot=no`), for the modes it is closed to; absent when open to all. */
+  closed_for?: Partial<Record<Mode, string>>;
+  /** Index of the dataset (layer) the way came from, in the network's layer list (docs/adr/0035). */
+  layer: number;
 }
 
 /** Node and edge flags: what a route crossing them must report. */
@@ -190,7 +194,7 @@ export function buildRoadGraph(records: Iterable<RoadRecord>): { graph: RoadGrap
     const wayIndex = infos.length;
     infos.push(wayInfo(way));
     const directions = MODES.map((mode) => travelDirection(mode, way.tags));
-    const speeds = MODES.map((mode) => speedKmh(mode, way.tags));
+    const speeds = MODES.map((mode) => speedKmh(mode, way.tags, way.open_road ? 'open_road' : 'urban'));
     let start = 0;
     for (let i = 1; i < way.nodes.length; i++) {
       const last = i === way.nodes.length - 1;
@@ -412,5 +416,16 @@ function wayInfo(way: RoadWayRecord): WayInfo {
     tunnel: tags.tunnel !== undefined && tags.tunnel !== 'no',
     ford: tags.ford === 'yes',
     flood_prone: tags.flood_prone === 'yes',
+    layer: way.layer ?? 0,
+    ...closedFor(tags),
   };
+}
+
+function closedFor(tags: RoadWayRecord['tags']): { closed_for?: Partial<Record<Mode, string>> } {
+  const closed: Partial<Record<Mode, string>> = {};
+  for (const mode of MODES) {
+    const restriction = accessRestriction(mode, tags);
+    if (restriction) closed[mode] = restriction;
+  }
+  return Object.keys(closed).length > 0 ? { closed_for: closed } : {};
 }

@@ -1,3 +1,4 @@
+import { GH_UNPAVED_SURFACES } from './speed-model.js';
 import { NoRoadNearbyError, NoRouteError, RoutingEngineUnavailableError } from '../domain/errors.js';
 import type { Mode, SurfaceClass } from '../domain/profiles.js';
 import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
@@ -75,8 +76,7 @@ export class GraphHopperEngine implements RoutingEngine {
   }
 }
 
-/** GraphHopper 11's `surface` values that our profiles count as unpaved (domain/profiles.ts). */
-const GH_UNPAVED = ['UNPAVED', 'COMPACTED', 'FINE_GRAVEL', 'GRAVEL', 'GROUND', 'DIRT', 'GRASS', 'SAND'];
+const GH_UNPAVED = GH_UNPAVED_SURFACES;
 /** Vertices of the polygon standing for a blocked circle. */
 const CIRCLE_VERTICES = 16;
 

@@ -13,8 +13,23 @@ import {
   type TurnRestrictionRecord,
 } from '../domain/road-records.js';
 
-/** The one live road network (docs/adr/0018): a new import replaces it as a whole. */
+/** The detailed road network (docs/adr/0018; the starter's Accra streets): a new import replaces it as a whole. */
 export const ROAD_DATASET = 'roads';
+/** The national backbone (docs/adr/0035): intercity roads, clipped where a detailed dataset has coverage. */
+export const BACKBONE_DATASET = 'roads-backbone';
+/** More detailed extracts an operator imports side by side (`road-extracts/kumasi`): layered like `roads`. */
+export const EXTRACT_GROUP = 'road-extracts';
+
+/** The World Bank's attribution format for the AICD road layer (shared/data/ghana-roads/README.md), noting the conversion. */
+export const AICD_ATTRIBUTION = 'The World Bank: Ghana Roads (AICD, 2009): Ghana Highway Authority / Tecsult International, CC BY 4.0 (converted and modified)';
+
+/** What a road file's ways say about their origin: the AICD layer tags `source`; anything else is taken as OpenStreetMap. */
+function attributionOf(sources: ReadonlySet<string>): string[] {
+  const attribution: string[] = [];
+  if ([...sources].some((source) => /AICD|World Bank/i.test(source))) attribution.push(AICD_ATTRIBUTION);
+  if ([...sources].some((source) => !/AICD|World Bank/i.test(source))) attribution.push(OSM_ATTRIBUTION);
+  return attribution;
+}
 
 /**
  * `npm run ops -- import:roads FILE` (.osm XML, gzipped XML or .osm.pbf, read
@@ -26,8 +41,20 @@ export const ROAD_DATASET = 'roads';
  * helps (nodes precede ways), so positions take a second pass that reads only
  * nodes and stops once every needed one is found.
  */
-export async function importRoads(store: DatasetStore, file: string, options: DatasetImportOptions = {}): Promise<DatasetImportResult> {
-  if (options.dataset !== undefined) throw new DatasetImportError('the road network is one dataset (roads): --dataset does not apply');
+export async function importRoads(store: DatasetStore, file: string, options: DatasetImportOptions = {}, target: string = ROAD_DATASET): Promise<DatasetImportResult> {
+  if (options.dataset !== undefined) throw new DatasetImportError(`the ${target} dataset is one dataset: --dataset does not apply`);
+  return importRoadLayer(store, file, target, options);
+}
+
+/** `import:road-extract FILE --dataset road-extracts/NAME`: a detailed extract beside `roads` (docs/adr/0035). */
+export async function importRoadExtract(store: DatasetStore, file: string, options: DatasetImportOptions = {}): Promise<DatasetImportResult> {
+  const dataset = options.dataset ?? `${EXTRACT_GROUP}/${path.basename(file).replace(/\.(osm\.pbf|osm\.gz|osm|pbf|xml\.gz|xml)$/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}`;
+  if (!dataset.startsWith(`${EXTRACT_GROUP}/`) || dataset.split('/').length !== 2) throw new DatasetImportError(`--dataset must be ${EXTRACT_GROUP}/NAME, not ${dataset}`);
+  return importRoadLayer(store, file, dataset, { ...options, dataset: undefined });
+}
+
+async function importRoadLayer(store: DatasetStore, file: string, target: string, options: DatasetImportOptions): Promise<DatasetImportResult> {
+  const sources = new Set<string>();
   const stats: Record<string, number> = {
     nodes: 0, ways: 0, road_ways: 0, road_nodes: 0, relations: 0, restrictions: 0, restrictions_via_way: 0, restrictions_unusable: 0,
     tagged_nodes: 0, ways_missing_nodes: 0, oneway: 0, roundabouts: 0, with_lanes: 0, with_turn_lanes: 0, with_surface: 0, with_maxspeed: 0, fords: 0, flood_prone: 0, bridges: 0,
@@ -48,6 +75,7 @@ export async function importRoads(store: DatasetStore, file: string, options: Da
         if (!isRoutableHighway(tags)) return;
         const nodes = refs();
         if (nodes.length < 2) return;
+        sources.add(tags.source ?? '');
         ways.push({ id, tags: pickTags(tags, ROAD_TAG_KEYS), refs: nodes });
       },
       relation(id, tags, members) {
@@ -86,7 +114,7 @@ export async function importRoads(store: DatasetStore, file: string, options: Da
   const size = (await stat(file)).size;
   progress('node positions (second pass)')(size, size);
 
-  const writer = await store.begin(ROAD_DATASET);
+  const writer = await store.begin(target);
   try {
     const usedWays = new Set<number>();
     const usedNodes = new Set<number>();
@@ -129,7 +157,7 @@ export async function importRoads(store: DatasetStore, file: string, options: Da
     }
     await writer.flushIfFull();
     options.onProgress?.({ phase: 'writing', done: ways.length, total: ways.length, records: writer.records });
-    return { version: await writer.commit({ sources: [path.basename(file)], attribution: [OSM_ATTRIBUTION], stats }, options.beforeSwitch), stats };
+    return { version: await writer.commit({ sources: [path.basename(file)], attribution: attributionOf(sources), stats }, options.beforeSwitch), stats };
   } catch (error) {
     await writer.abort();
     throw error;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -5,21 +6,65 @@ import { Worker } from 'node:worker_threads';
 import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../../platform/src/index.js';
 import { GraphFileError, readGraphFile } from '../engine/graph-file.js';
 import { LoadedNetwork } from '../engine/loaded-network.js';
-import { prepareDataset } from '../engine/prepare-dataset.js';
-import { ROAD_DATASET } from './import-roads.js';
+import { prepareDataset, type LayerVersion } from '../engine/prepare-dataset.js';
+import { BACKBONE_DATASET, EXTRACT_GROUP, ROAD_DATASET } from './import-roads.js';
 
 interface Log {
   info(fields: Record<string, unknown>): void;
   error(fields: Record<string, unknown>): void;
 }
 
-export interface RoadNetworkInfo {
+/** One dataset of the layered network (docs/adr/0035), in layer order: the index WayInfo.layer names. */
+export interface RoadLayerInfo {
   dataset: string;
   version: string;
   imported_at: string;
   attribution: string[];
+  role: 'detailed' | 'backbone';
+}
+
+export interface RoadNetworkInfo {
+  /** The first layer's dataset and version (the network's as a whole is `key`). */
+  dataset: string;
+  version: string;
+  imported_at: string;
+  attribution: string[];
+  /** Names the combination of layer versions: the graph file's name. */
+  key: string;
+  layers: RoadLayerInfo[];
   nodes: number;
   edges: number;
+}
+
+/**
+ * The live road datasets in layer order: the detailed ones (`roads`, then the
+ * operator's `road-extracts/*` by name), then the national backbone
+ * (`roads-backbone`). Its key names the graph file: a lone `roads` keeps its
+ * version as the name (graph files of earlier releases stay valid), a
+ * combination a hash of every dataset's version.
+ */
+export async function liveRoadLayers(store: DatasetStore): Promise<{ key: string; layers: LayerVersion[] } | null> {
+  const layers: LayerVersion[] = [];
+  const detailed = [ROAD_DATASET, ...(await store.liveDatasets(EXTRACT_GROUP).catch(() => [] as string[])).sort()];
+  for (const dataset of detailed) {
+    const version = await store.current(dataset);
+    if (version) layers.push({ version, role: 'detailed' });
+  }
+  const backbone = await store.current(BACKBONE_DATASET);
+  if (backbone) layers.push({ version: backbone, role: 'backbone' });
+  if (layers.length === 0) return null;
+  if (layers.length === 1 && layers[0].version.dataset === ROAD_DATASET) return { key: layers[0].version.version, layers };
+  const hash = createHash('sha256');
+  for (const layer of layers) hash.update(`${layer.version.dataset}@${layer.version.version};`);
+  return { key: `layers-${hash.digest('hex').slice(0, 16)}`, layers };
+}
+
+/** Cheap check of what changed: the current pointers of every layer (no manifest read). */
+async function layerPointers(store: DatasetStore): Promise<string> {
+  const names = [ROAD_DATASET, ...(await store.liveDatasets(EXTRACT_GROUP).catch(() => [] as string[])).sort(), BACKBONE_DATASET];
+  const parts: string[] = [];
+  for (const name of names) parts.push(`${name}@${(await store.currentVersion(name)) ?? ''}`);
+  return parts.join(';');
 }
 
 /**
@@ -34,6 +79,7 @@ export class RoadNetwork extends PolledDataset {
   private loaded: LoadedNetwork | null = null;
   private info_: RoadNetworkInfo | null = null;
   private failedVersion: string | null = null;
+  private loadedPointers: string | null = null;
 
   constructor(
     private readonly store: DatasetStore,
@@ -59,27 +105,30 @@ export class RoadNetwork extends PolledDataset {
 
   /** Whether a road dataset is live (its graph may still be preparing). */
   async datasetLive(): Promise<boolean> {
-    return (await this.store.currentVersion(ROAD_DATASET)) !== null;
+    return (await liveRoadLayers(this.store)) !== null;
   }
 
   protected async load(): Promise<boolean> {
     let versionName: string | null = null;
     try {
-      versionName = await this.store.currentVersion(ROAD_DATASET);
-      if (versionName === (this.loaded?.datasetVersion ?? null) || versionName === this.failedVersion) return false;
-      if (!versionName) {
+      const pointers = await layerPointers(this.store);
+      if (pointers === this.loadedPointers || pointers === this.failedVersion) return false;
+      versionName = pointers;
+      const live = await liveRoadLayers(this.store);
+      if (!live) {
         this.loaded = null;
         this.info_ = null;
+        this.loadedPointers = pointers;
         return true;
       }
-      const version = (await this.store.current(ROAD_DATASET))!;
+      const version = { version: live.key };
       const started = Date.now();
       const file = path.join(this.graphsDir, `${version.version}.bin`);
       let prepared = false;
       const prepare = async () => {
-        const stats = await prepareInWorker(version, file);
+        const stats = await prepareInWorker(live.layers, file, live.key);
         prepared = true;
-        this.log.info({ msg: 'road graph prepared', version: version.version, ...stats });
+        this.log.info({ msg: 'road graph prepared', version: version.version, layers: live.layers.map((layer) => `${layer.version.dataset}@${layer.version.version}`), ...stats });
       };
       if (!existsSync(file)) await prepare();
       let graph;
@@ -97,14 +146,24 @@ export class RoadNetwork extends PolledDataset {
       this.loaded = new LoadedNetwork(graph, version.version);
       // Its traffic metrics' worker thread goes with it (routes in flight keep the hierarchies they hold).
       previous?.metrics.stop();
+      const layers: RoadLayerInfo[] = live.layers.map((layer) => ({
+        dataset: layer.version.dataset,
+        version: layer.version.version,
+        imported_at: layer.version.manifest.imported_at,
+        attribution: layer.version.manifest.attribution,
+        role: layer.role,
+      }));
       this.info_ = {
-        dataset: ROAD_DATASET,
-        version: version.version,
-        imported_at: version.manifest.imported_at,
-        attribution: version.manifest.attribution,
+        dataset: layers[0].dataset,
+        version: layers[0].version,
+        imported_at: layers[0].imported_at,
+        attribution: [...new Set(layers.flatMap((layer) => layer.attribution))],
+        key: live.key,
+        layers,
         nodes: graph.graph.nodeCount,
         edges: graph.graph.edgeCount,
       };
+      this.loadedPointers = pointers;
       this.failedVersion = null;
       this.log.info({ msg: 'road network loaded', version: version.version, prepared, nodes: graph.graph.nodeCount, edges: graph.graph.edgeCount, ms: Date.now() - started });
       await this.prune(version.version);
@@ -119,7 +178,11 @@ export class RoadNetwork extends PolledDataset {
   /** Graph files of versions the dataset no longer keeps (it keeps two). */
   private async prune(current: string): Promise<void> {
     const files = await readdir(this.graphsDir).catch(() => [] as string[]);
-    const graphs = files.filter((name) => /^v\d{8}T\d{9}Z-[0-9a-f]{6}\.bin$/.test(name)).sort();
+    const graphs = files.filter((name) => /^(v\d{8}T\d{9}Z-[0-9a-f]{6}|layers-[0-9a-f]{16})\.bin$/.test(name));
+    const modified = new Map<string, number>();
+    for (const name of graphs) modified.set(name, (await stat(path.join(this.graphsDir, name)).catch(() => ({ mtimeMs: 0 }))).mtimeMs);
+    graphs.sort((a, b) => modified.get(a)! - modified.get(b)! || (a < b ? -1 : 1));
+    // The current graph and the one before it (a rollback of one dataset finds its graph still there).
     const keep = new Set([`${current}.bin`, ...graphs.filter((name) => name !== `${current}.bin`).slice(-1)]);
     for (const name of graphs) if (!keep.has(name)) await rm(path.join(this.graphsDir, name), { force: true });
     for (const name of files) {
@@ -135,11 +198,11 @@ export class RoadNetwork extends PolledDataset {
  * `prepare.worker.js`. Tests run the TypeScript sources, which a worker
  * cannot load without a loader; there it runs in-process.
  */
-export function prepareInWorker(version: DatasetVersion, outFile: string): Promise<Record<string, number>> {
+export function prepareInWorker(layers: LayerVersion[], outFile: string, key: string): Promise<Record<string, number>> {
   const self = import.meta.url;
-  if (self.endsWith('.ts')) return prepareDataset(version, outFile);
+  if (self.endsWith('.ts')) return prepareDataset(layers, outFile, key);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../engine/prepare.worker.js', self), { workerData: { version, outFile } });
+    const worker = new Worker(new URL('../engine/prepare.worker.js', self), { workerData: { layers, outFile, key } });
     worker.once('message', (message: { ok: boolean; stats?: Record<string, number>; error?: string }) => {
       if (message.ok) resolve(message.stats ?? {});
       else reject(new Error(message.error));
@@ -156,8 +219,10 @@ export function prepareInWorker(version: DatasetVersion, outFile: string): Promi
  * (in this process, with progress), so a running service finds the file and
  * swaps the network in without preparing it itself.
  */
-export async function prepareRoadGraph(graphsDir: string, version: DatasetVersion, onProgress?: (phase: string, done: number, total: number) => void): Promise<Record<string, number>> {
-  const file = path.join(graphsDir, `${version.version}.bin`);
+export async function prepareRoadGraph(graphsDir: string, store: DatasetStore, onProgress?: (phase: string, done: number, total: number) => void): Promise<Record<string, number>> {
+  const live = await liveRoadLayers(store);
+  if (!live) return {};
+  const file = path.join(graphsDir, `${live.key}.bin`);
   if (existsSync(file)) return {};
-  return prepareDataset(version, file, onProgress);
+  return prepareDataset(live.layers, file, live.key, onProgress);
 }

@@ -3,11 +3,14 @@ import { parseMode, type Mode } from '../domain/profiles.js';
 import type { RoadNetwork } from './road-network.js';
 import { buildRoute, type BuiltRoute, type Narration } from '../routes/route-builder.js';
 import type { LandmarkSource } from '../routes/landmark-narration.js';
-import { projectOnSegment } from '../../../platform/src/geo/geodesy.js';
+import { greatCircleM, projectOnSegment } from '../../../platform/src/geo/geodesy.js';
 import type { RoadConditionsSlot, RoadHazard } from '../road-conditions.port.js';
 import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from '../routing-engine.port.js';
 import { noteRain, recommendSafer } from '../routes/safer-routes.js';
 import type { WeatherConditions } from '../weather-conditions.port.js';
+
+/** A leg end moved farther than this onto the road is named in the route's warnings (issue 29, "Snapping tells the truth"). */
+export const SNAP_WARNING_M = 100;
 
 /** A hazard this close to a route's line counts in its incident_count and warnings (docs/adr/0025). */
 export const INCIDENT_NEAR_ROUTE_M = 50;
@@ -19,7 +22,7 @@ export interface RoutePlan {
   alternatives: BuiltRoute[];
   engine: string;
   warnings: string[];
-  datasets: Array<{ dataset: string; version: string; imported_at: string }>;
+  datasets: Array<{ dataset: string; version: string; imported_at: string; attribution: string[] }>;
   attribution: string[];
 }
 
@@ -85,8 +88,22 @@ export class RoutePlanner {
     const warnings = [...result.warnings];
     if (input.avoid_incidents && blocking.length > 0) warnings.push(`avoid_incidents: ${blocking.length} corroborated road closure(s) avoided`);
     const landmarks = narration === 'street' ? null : this.landmarks;
+    const points = [input.from, ...(input.via ?? []), input.to];
+    const names = points.map((_, i) => (i === 0 ? 'from' : i === points.length - 1 ? 'to' : `via[${i - 1}]`));
+    const snapWarnings: string[] = [];
     const decorate = (path: EngineRouteResult['paths'][number]) => {
       const route = buildRoute(path, { mode, narration, landmarks, warnings, traffic });
+      route.legs.forEach((leg, i) => {
+        leg.snap_distance_from_m = Math.round(greatCircleM(points[i].lat, points[i].lng, leg.snapped_from.lat, leg.snapped_from.lng));
+        leg.snap_distance_to_m = Math.round(greatCircleM(points[i + 1].lat, points[i + 1].lng, leg.snapped_to.lat, leg.snapped_to.lng));
+      });
+      const moved = route.legs.flatMap((leg, i) => [...(i === 0 ? [{ name: names[0], m: leg.snap_distance_from_m! }] : []), { name: names[i + 1], m: leg.snap_distance_to_m! }]);
+      for (const { name, m } of moved) {
+        if (m <= SNAP_WARNING_M) continue;
+        const warning = `${name} was moved ${m} m to the nearest road a ${mode} route may use`;
+        route.warnings.push(warning);
+        if (!snapWarnings.includes(warning)) snapWarnings.push(warning);
+      }
       const near = hazardsNear(hazards, route.geometry.coordinates);
       route.incident_count = near.length;
       for (const hazard of near) route.warnings.push(`${hazard.kind} reported near the route (${hazard.corroborations} report${hazard.corroborations === 1 ? '' : 's'})`);
@@ -110,7 +127,15 @@ export class RoutePlanner {
         for (const route of safer.routes) route.warnings.push(safer.warning);
       }
     }
+    warnings.push(...snapWarnings.filter((warning) => !warnings.includes(warning)));
+    // The datasets the routes run on, each with its attribution (docs/adr/0035); an engine that cannot tell (GraphHopper) names every layer.
     const info = this.network.info;
+    const used = new Set<number>();
+    for (const path of result.paths) for (const layer of path.layers ?? info?.layers.map((_, i) => i) ?? []) used.add(layer);
+    const datasets = (info?.layers ?? [])
+      .filter((_, i) => used.has(i))
+      .map((layer) => ({ dataset: layer.dataset, version: layer.version, imported_at: layer.imported_at, attribution: layer.attribution }));
+    const attribution = [...new Set(datasets.flatMap((dataset) => dataset.attribution))];
     return {
       mode,
       narration,
@@ -118,8 +143,8 @@ export class RoutePlanner {
       alternatives: others,
       engine: result.engine,
       warnings,
-      datasets: info ? [{ dataset: info.dataset, version: info.version, imported_at: info.imported_at }] : [],
-      attribution: [OSM_ATTRIBUTION],
+      datasets,
+      attribution: attribution.length > 0 ? attribution : [OSM_ATTRIBUTION],
     };
   }
 }

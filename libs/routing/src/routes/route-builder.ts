@@ -57,7 +57,16 @@ export interface BuiltRoute {
   polyline: string;
   summary: string;
   steps: RouteStep[];
-  legs: Array<{ distance_m: number; duration_s: number; summary: string; snapped_from: { lat: number; lng: number }; snapped_to: { lat: number; lng: number } }>;
+  legs: Array<{
+    distance_m: number;
+    duration_s: number;
+    summary: string;
+    snapped_from: { lat: number; lng: number };
+    snapped_to: { lat: number; lng: number };
+    /** How far the leg's requested start and end were moved onto the road (docs/adr/0035); set by the planner. */
+    snap_distance_from_m?: number;
+    snap_distance_to_m?: number;
+  }>;
   recommended: boolean;
   recommend_reason: string | null;
   flood_crossings: number;

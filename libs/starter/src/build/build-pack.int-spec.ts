@@ -148,12 +148,15 @@ describe('the committed starter pack', () => {
       ['places', 'places/geonames'],
       ['landmarks', 'places/osm'],
       ['roads', 'roads'],
+      ['roads-backbone', 'roads-backbone'],
       ['transit', 'transit/gtfs'],
     ]);
+    // The national backbone (docs/adr/0035) thinned to what routing needs: about half a megabyte.
+    expect(manifest.files['roads/ghana-backbone.osm.gz'].bytes).toBeLessThan(600_000);
     expect(manifest.datasets[0].counts).toEqual({ level_1: 16, level_2: 260 });
     expect(manifest.datasets[1].counts).toEqual({ rows: 19_028 });
     const licences = readFileSync(path.join(packDir, 'LICENCES.md'), 'utf8');
-    for (const name of ['ODbL 1.0', 'CC BY 4.0', 'OCHA COD terms of use', '© OpenStreetMap contributors']) expect(licences).toContain(name);
+    for (const name of ['ODbL 1.0', 'CC BY 4.0', 'OCHA COD terms of use', '© OpenStreetMap contributors', 'The World Bank: Ghana Roads (AICD, 2009)']) expect(licences).toContain(name);
   });
 
   const sharedData = path.resolve(root, DEFAULT_SOURCES);

@@ -9,6 +9,7 @@ const TREATMENT: Record<RecipeSource['role'], string> = {
   'landmarks-osm-geojson': 'named points, columns back to OSM keys; merged with the other landmark sources by OSM node id into OSM XML; gzipped',
   'landmarks-osm': 'named nodes with every tag; merged with the other landmark sources by OSM node id into OSM XML; gzipped',
   'roads-osm': 'highway ways with every tag and the nodes they use (relations dropped), as OSM XML; gzipped',
+  'roads-backbone-osm': 'highway ways with the tags routing reads (class, ref, surface, smoothness, lanes, width, oneway, source) and their nodes at 6 decimals (0.1 m); the AICD source keys dropped; as OSM XML; gzipped',
   gtfs: 'copied unchanged',
 };
 

@@ -19,6 +19,10 @@ import { readZipEntries } from '../build/zip.js';
 
 /** Bumped whenever the same inputs would give other output. */
 export const BUILDER_VERSION = 1;
+/** The backbone's tags the pack keeps: what routing reads, and `source`, which tells the importer whose attribution applies. */
+const BACKBONE_TAGS = ['highway', 'ref', 'surface', 'smoothness', 'lanes', 'width', 'oneway', 'source'] as const;
+/** How far a thinned backbone line may stray from the source's (m): well under the source's own offsets of tens of metres from the real road. */
+const BACKBONE_TOLERANCE_M = 8;
 /** Boundary coordinates are rounded to this many decimals (0.1 m): the source's 15 digits are float noise. */
 const BOUNDARY_DECIMALS = 6;
 
@@ -150,6 +154,42 @@ export async function buildStarterPack(options: BuildOptions): Promise<PackManif
     datasets.push({ kind: 'roads', dataset: 'roads', files: [file], attribution: attribution(roadSources), counts: { ways: ways.size, nodes: nodes.size } });
   }
 
+  const backboneSources = byKind('roads-backbone');
+  if (backboneSources.length > 0) {
+    // The national backbone (docs/adr/0035): only what routing reads, so the pack stays small.
+    const nodes = new Map<number, OsmNode>();
+    const ways = new Map<number, { tags: OsmTags; refs: number[] }>();
+    const needed = new Set<number>();
+    for (const source of backboneSources) {
+      await readOsm(sourcePath(source), {
+        way(id, tags, refs) {
+          if (!tags.highway || ways.has(id)) return;
+          const kept: Record<string, string> = {};
+          for (const key of BACKBONE_TAGS) if (tags[key] !== undefined) kept[key] = tags[key];
+          const list = refs();
+          ways.set(id, { tags: kept, refs: list });
+          for (const ref of list) needed.add(ref);
+        },
+      });
+      await readOsm(sourcePath(source), {
+        node(id, lat, lng) {
+          if (needed.has(id) && !nodes.has(id)) nodes.set(id, { lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6, tags: {} });
+        },
+      });
+    }
+    // Vertices that only shape a road are thinned (Douglas–Peucker, BACKBONE_TOLERANCE_M); ends and shared nodes stay.
+    const uses = new Map<number, number>();
+    for (const way of ways.values()) way.refs.forEach((ref, i) => uses.set(ref, (uses.get(ref) ?? 0) + (i === 0 || i === way.refs.length - 1 ? 2 : 1)));
+    for (const way of ways.values()) way.refs = thin(way.refs, nodes, (ref) => (uses.get(ref) ?? 0) > 1);
+    const kept = new Set<number>();
+    for (const way of ways.values()) for (const ref of way.refs) kept.add(ref);
+    for (const id of [...nodes.keys()]) if (!kept.has(id)) nodes.delete(id);
+    const sortedWays = [...ways.entries()].sort(([a], [b]) => a - b);
+    const file = put('roads/ghana-backbone.osm.gz', osmXml(nodes, sortedWays), true);
+    say(`roads-backbone: ${ways.size} highway ways, ${nodes.size} nodes → ${file}`);
+    datasets.push({ kind: 'roads-backbone', dataset: 'roads-backbone', files: [file], attribution: attribution(backboneSources), counts: { ways: ways.size, nodes: nodes.size } });
+  }
+
   for (const source of byKind('transit')) {
     const content = await readFile(sourcePath(source));
     const counts: Record<string, number> = {};
@@ -269,6 +309,39 @@ function osmXml(nodes: Map<number, OsmNode>, ways: Array<[number, { tags: OsmTag
   for (const [id, way] of ways) lines.push(`  <way id="${id}">`, ...way.refs.map((ref) => `    <nd ref="${ref}"/>`), ...tagLines(way.tags), '  </way>');
   lines.push('</osm>', '');
   return Buffer.from(lines.join('\n'), 'utf8');
+}
+
+/** Douglas–Peucker over a way's node refs (metres on a local equirectangular projection); nodes `pinned` always stay. */
+function thin(refs: number[], nodes: Map<number, OsmNode>, pinned: (ref: number) => boolean): number[] {
+  const points = refs.map((ref) => nodes.get(ref));
+  if (points.some((point) => !point) || refs.length < 3) return refs;
+  const cos = Math.cos((points[0]!.lat * Math.PI) / 180);
+  const xy = points.map((point) => [point!.lng * 111_320 * cos, point!.lat * 110_574] as const);
+  const keep = new Uint8Array(refs.length);
+  refs.forEach((ref, i) => (keep[i] = i === 0 || i === refs.length - 1 || pinned(ref) ? 1 : 0));
+  const stack: Array<[number, number]> = [];
+  // Between consecutive kept points, the farthest one over the tolerance is kept, recursively.
+  let last = 0;
+  for (let i = 1; i < refs.length; i++) if (keep[i]) (stack.push([last, i]), (last = i));
+  while (stack.length > 0) {
+    const [a, b] = stack.pop()!;
+    const [ax, ay] = xy[a];
+    const [bx, by] = xy[b];
+    const dx = bx - ax;
+    const dy = by - ay;
+    const length2 = dx * dx + dy * dy;
+    let worst = -1;
+    let worstD = BACKBONE_TOLERANCE_M;
+    for (let i = a + 1; i < b; i++) {
+      const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((xy[i][0] - ax) * dx + (xy[i][1] - ay) * dy) / length2));
+      const d = Math.hypot(xy[i][0] - (ax + t * dx), xy[i][1] - (ay + t * dy));
+      if (d > worstD) [worst, worstD] = [i, d];
+    }
+    if (worst < 0) continue;
+    keep[worst] = 1;
+    stack.push([a, worst], [worst, b]);
+  }
+  return refs.filter((_, i) => keep[i]);
 }
 
 /** OSM's own precision: 7 decimals. */

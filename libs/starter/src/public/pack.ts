@@ -16,8 +16,8 @@ import path from 'node:path';
  */
 
 /** What a dataset of the pack is, as the service counts "a dataset of that kind is live". */
-export type StarterKind = 'boundaries' | 'places' | 'landmarks' | 'roads' | 'transit';
-export const STARTER_KINDS: readonly StarterKind[] = ['boundaries', 'places', 'landmarks', 'roads', 'transit'];
+export type StarterKind = 'boundaries' | 'places' | 'landmarks' | 'roads' | 'roads-backbone' | 'transit';
+export const STARTER_KINDS: readonly StarterKind[] = ['boundaries', 'places', 'landmarks', 'roads', 'roads-backbone', 'transit'];
 
 /** How the build reads a source file, and so which kind it feeds. */
 export type SourceRole =
@@ -33,6 +33,8 @@ export type SourceRole =
   | 'landmarks-osm'
   /** OSM XML or PBF: its `highway` ways and their nodes. */
   | 'roads-osm'
+  /** OSM XML or PBF of a national road backbone (docs/adr/0035): its routable `highway` ways with the tags routing reads, and their nodes. */
+  | 'roads-backbone-osm'
   /** A GTFS feed (zip), copied as it is. */
   | 'gtfs';
 
@@ -43,6 +45,7 @@ export const ROLE_KINDS: Record<SourceRole, StarterKind> = {
   'landmarks-osm-geojson': 'landmarks',
   'landmarks-osm': 'landmarks',
   'roads-osm': 'roads',
+  'roads-backbone-osm': 'roads-backbone',
   gtfs: 'transit',
 };
 
