@@ -12,6 +12,8 @@ import { cellRadiusMeters, HEXCODE_PROVIDER, type Provenance } from './provenanc
 export const MAX_BULK_ITEMS = 10_000;
 export const CHUNK_ITEMS = 256;
 const MAX_ID_LENGTH = 128;
+/** The names integrators give a code elsewhere (docs/adr/0036): an item is told to use `code`. */
+const CODE_NAMES: ReadonlySet<string> = new Set(['address', 'address_code', 'hex_code', 'hexcode']);
 
 export type BulkItemResult =
   | { index: number; id?: string | number; code: string; display: string; resolution: number }
@@ -32,12 +34,14 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
       if (isRecord(item) && ('lat' in item || 'lng' in item)) return failed(index, echo, 'INVALID_PARAM', 'give either code or lat and lng, not both', at);
       const field = typeof item === 'string' ? at : `${at}.code`;
       const unknown = isRecord(item) ? Object.keys(item).find((key) => key !== 'code' && key !== 'id') : undefined;
-      if (unknown) return failed(index, echo, 'INVALID_PARAM', `property ${unknown} should not exist`, `${at}.${unknown}`);
+      if (unknown) return failed(index, echo, 'INVALID_PARAM', `${unknown} is not a property of a code item; accepted: code, id`, `${at}.${unknown}`);
       const parsed = parseHexCode(given as string, field);
       const [lat, lng] = cellToLatLng(parsed.cell);
       return { index, ...echo, code: parsed.code, display: displayHexCode(parsed.code), resolution: parsed.resolution, lat, lng, accuracy_meters: cellRadiusMeters(parsed.cell) };
     }
     if (!isRecord(item)) return failed(index, echo, 'INVALID_PARAM', 'an item is a hex code string, {code} or {lat, lng}', at);
+    const misnamed = Object.keys(item).find((key) => CODE_NAMES.has(key));
+    if (misnamed && !('lat' in item) && !('lng' in item)) return failed(index, echo, 'INVALID_PARAM', `a code to decode is {code}, not {${misnamed}}`, `${at}.${misnamed}`);
     const { lat, lng } = item;
     if (typeof lat !== 'number') return failed(index, echo, 'INVALID_PARAM', 'lat must be a number from -90 to 90', `${at}.lat`);
     if (typeof lng !== 'number') return failed(index, echo, 'INVALID_PARAM', 'lng must be a number from -180 to 180', `${at}.lng`);
@@ -46,7 +50,7 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
       return failed(index, echo, 'INVALID_PARAM', 'resolution must be an integer from 0 to 15', `${at}.resolution`);
     }
     const unknown = Object.keys(item).find((key) => key !== 'lat' && key !== 'lng' && key !== 'resolution' && key !== 'id');
-    if (unknown) return failed(index, echo, 'INVALID_PARAM', `property ${unknown} should not exist`, `${at}.${unknown}`);
+    if (unknown) return failed(index, echo, 'INVALID_PARAM', `${unknown} is not a property of a point item${CODE_NAMES.has(unknown) ? ' (a code to decode is {code})' : ''}; accepted: lat, lng, resolution, id`, `${at}.${unknown}`);
     assertPoint(lat, lng);
     const code = hexCodeFromCell(latLngToCell(lat, lng, resolution));
     return { index, ...echo, code, display: displayHexCode(code), resolution };
