@@ -1,6 +1,7 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { DomainError } from '../../../platform/src/errors.js';
 import { assertPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode, hexCodeFromCell, parseHexCode } from './hexcode.js';
+import type { ReverseAddress } from './reverse-address.js';
 import { cellRadiusMeters, HEXCODE_PROVIDER, type Provenance } from './provenance.js';
 
 /**
@@ -12,16 +13,18 @@ import { cellRadiusMeters, HEXCODE_PROVIDER, type Provenance } from './provenanc
 export const MAX_BULK_ITEMS = 10_000;
 export const CHUNK_ITEMS = 256;
 const MAX_ID_LENGTH = 128;
+/** Names a point item as GET /v2/reverse does (its `address`). */
+export type PointNamer = (lat: number, lng: number) => ReverseAddress | null;
 /** The names integrators give a code elsewhere (docs/adr/0036): an item is told to use `code`. */
 const CODE_NAMES: ReadonlySet<string> = new Set(['address', 'address_code', 'hex_code', 'hexcode']);
 
 export type BulkItemResult =
-  | { index: number; id?: string | number; code: string; display: string; resolution: number }
+  | { index: number; id?: string | number; code: string; display: string; resolution: number; address?: ReverseAddress | null }
   | { index: number; id?: string | number; code: string; display: string; resolution: number; lat: number; lng: number; accuracy_meters: number }
   | { index: number; id?: string | number; error: { code: string; message: string; field: string; suggestions?: readonly string[] } };
 
 /** One item: a point `{lat, lng, resolution?}` (or a code `{code}` / a bare string), each with an optional `id` echoed back. */
-export function codeBulkItem(item: unknown, index: number, defaultResolution: number): BulkItemResult {
+export function codeBulkItem(item: unknown, index: number, defaultResolution: number, name?: PointNamer): BulkItemResult {
   const at = `items[${index}]`;
   const id = isRecord(item) ? item.id : undefined;
   const echo = typeof id === 'string' || typeof id === 'number' ? { id } : {};
@@ -53,7 +56,7 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
     if (unknown) return failed(index, echo, 'INVALID_PARAM', `${unknown} is not a property of a point item${CODE_NAMES.has(unknown) ? ' (a code to decode is {code})' : ''}; accepted: lat, lng, resolution, id`, `${at}.${unknown}`);
     assertPoint(lat, lng);
     const code = hexCodeFromCell(latLngToCell(lat, lng, resolution));
-    return { index, ...echo, code, display: displayHexCode(code), resolution };
+    return { index, ...echo, code, display: displayHexCode(code), resolution, ...(name ? { address: name(lat, lng) } : {}) };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const field = error.field && !error.field.startsWith(at) ? `${at}.${error.field}` : (error.field ?? at);
@@ -68,12 +71,12 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
  * The provenance comes last because its accuracy is the largest among the
  * decoded cells, known only at the end; it is null when no item returned a point.
  */
-export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, now: Date): Generator<string> {
+export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, now: Date, name?: PointNamer): Generator<string> {
   let failures = 0;
   let widest = -1;
   let chunk = '{"success":true,"data":{"items":[';
   for (let index = 0; index < items.length; index++) {
-    const result = codeBulkItem(items[index], index, defaultResolution);
+    const result = codeBulkItem(items[index], index, defaultResolution, name);
     if ('error' in result) failures++;
     else if ('accuracy_meters' in result) widest = Math.max(widest, result.accuracy_meters);
     chunk += (index === 0 ? '' : ',') + JSON.stringify(result);
