@@ -155,7 +155,7 @@ describe('hex codes over HTTP', () => {
     for (const i of [0, 1234, 3999]) {
       const point = points[i];
       const reversed = await body(await get(`/v2/reverse?lat=${point.lat}&lng=${point.lng}`));
-      expect(data.items[i]).toEqual({ index: i, id: `p${i}`, code: reversed.data.code, display: reversed.data.display, resolution: 13 });
+      expect(data.items[i]).toEqual({ index: i, id: `p${i}`, code: reversed.data.code, display: reversed.data.display, resolution: 13, address: reversed.data.address });
     }
     const [decoded, withId, typo, outOfRange, notANumber, notAnItem, coarse] = data.items.slice(4000);
     expect(decoded).toMatchObject({ code: '6Q3HQKQ4ZA', resolution: 13, lat: expect.any(Number), lng: expect.any(Number), accuracy_meters: expect.any(Number) });

@@ -64,6 +64,17 @@ describe('place search over HTTP', () => {
     return { status: response.status, ...((await response.json()) as { error: { code: string; field?: string } }).error };
   };
 
+  it('says the data covers Ghana, and that a query naming a place elsewhere is not answered by its Ghanaian namesakes (issue 28)', async () => {
+    const kumasi = (await page('q=Kumasi')) as unknown as Record<string, unknown>;
+    expect(kumasi).toMatchObject({ coverage: { countries: ['GH'] }, outside_coverage: null });
+    for (const [query, name, country] of [['Lagos', 'Lagos', 'NG'], ['Abidjan, Cote d%27Ivoire', 'Abidjan', 'CI'], ['lome', 'Lomé', 'TG']]) {
+      const result = (await page(`q=${query}`)) as unknown as Record<string, unknown>;
+      expect(result).toMatchObject({ coverage: { countries: ['GH'] }, outside_coverage: { name, country, note: expect.stringMatching(/outside the data this service covers, which is Ghana only/) } });
+    }
+    // A street named after a city is not the city.
+    expect(((await page('q=Lagos+Avenue')) as unknown as Record<string, unknown>).outside_coverage).toBeNull();
+  });
+
   it('ranks the named city first, with its region and district and the attribution its source needs', async () => {
     const result = await page('q=Kumasi');
     expect(result.items[0]).toMatchObject({ id: 'geonames:2298890', name: 'Kumasi', kind: 'city', region: 'Ashanti', district: 'Kumasi Metropolitan', match: 'exact', source: 'geonames', distance_m: null });

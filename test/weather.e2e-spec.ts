@@ -40,6 +40,12 @@ function openMeteoStub(): Promise<{ server: Server; url: string; calls: URL[] }>
   const calls: URL[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://stub');
+    if (url.pathname === '/alerts.atom') {
+      // A CAP hub's feed with nothing in force (issue 29, item 7: polled, so an empty list means no alerts).
+      response.setHeader('content-type', 'application/atom+xml');
+      response.end('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>hub</title><id>urn:hub</id><updated>2026-01-01T00:00:00Z</updated></feed>');
+      return;
+    }
     calls.push(url);
     const latitudes = (url.searchParams.get('latitude') ?? '').split(',').map(Number);
     const longitudes = (url.searchParams.get('longitude') ?? '').split(',').map(Number);
@@ -72,7 +78,7 @@ describe('weather and safer routes', () => {
     stub = await openMeteoStub();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-weather-'));
     await importRoads(new FileDatasetStore(path.join(dataDir, 'reference')), roads);
-    service = await bootService({ dataDir, env: { PRECIPITATION_FORECAST_URL: stub.url } });
+    service = await bootService({ dataDir, env: { PRECIPITATION_FORECAST_URL: stub.url, WEATHER_CAP_FEEDS: `${stub.url}/alerts.atom?token=hub-secret` } });
     bare = await bootService();
     key = await signUp(service, 'Esi');
     await eventually(async () => ((await fetch(`${service.url}/health`)).status === 200 ? true : undefined), 30_000);
@@ -105,6 +111,11 @@ describe('weather and safer routes', () => {
     expect(togo.features[0].properties).toHaveProperty('headline');
     expect(togo.features[0].properties.instruction).toMatch(/inondations/);
     expect((await alerts('?at=2024-06-06T18:00:00Z&bbox=0,6,2,7')).features.map((feature) => feature.properties.event)).toEqual(['Rain/Wet Spell']);
+    // The interface's order, north,south,east,west (docs/adr/0036), the same box; the old order above still works, and says it is deprecated.
+    const northSouthEastWest = await alerts('?at=2024-06-06T18:00:00Z&bbox=7,6,2,0');
+    expect(northSouthEastWest.features.map((feature) => feature.properties.event)).toEqual(['Rain/Wet Spell']);
+    expect(northSouthEastWest).not.toHaveProperty('warnings');
+    expect(await alerts('?at=2024-06-06T18:00:00Z&bbox=0,6,2,7')).toMatchObject({ warnings: [expect.stringMatching(/deprecated.*north,south,east,west/)] });
     // Past expires they drop out; today they all have.
     expect((await alerts('?at=2024-06-06T23:00:00Z&lat=6.1319&lng=1.2228')).features).toEqual([]);
     expect((await alerts('')).features).toEqual([]);
@@ -138,6 +149,48 @@ describe('weather and safer routes', () => {
       expect([query, response.status]).toEqual([query, 400]);
       expect(((await response.json()) as { error: { field: string } }).error.field).toBe(field);
     }
+  });
+
+  it('says when no CAP feed is configured, so an empty list is not read as "no alerts" (issue 29, item 7)', async () => {
+    const response = await bare.request('GET', '/v2/weather/alerts');
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: Record<string, unknown> };
+    expect(data).toMatchObject({ type: 'FeatureCollection', features: [], configured: false, feeds: [], imported: false });
+    expect(data.note).toMatch(/No CAP alert feed is configured.*does not mean that no alert is in force/);
+  });
+
+  it('lists the polled feeds with their last successful poll, without their query string', async () => {
+    const polled = await eventually(async () => {
+      const { data } = (await (await service.request('GET', '/v2/weather/alerts')).json()) as { data: { configured: boolean; feeds: Array<Record<string, unknown>> } };
+      return data.feeds[0]?.last_success_at ? data : undefined;
+    }, 15_000);
+    expect(polled.configured).toBe(true);
+    expect(polled).not.toHaveProperty('note');
+    expect(polled.feeds).toEqual([{ feed: `${stub.url}/alerts.atom`, last_attempt_at: expect.any(String), last_success_at: expect.any(String), last_error: null }]);
+    expect(Date.parse(polled.feeds[0].last_success_at as string)).toBeGreaterThan(Date.now() - 60_000);
+    expect(JSON.stringify(polled)).not.toContain('hub-secret');
+  });
+
+  it('reads the forecast bbox as north,south,east,west, and the deprecated minLng,minLat,maxLng,maxLat with a warning (issue 28, item 6)', async () => {
+    const read = async (bbox: string) => {
+      const response = await service.request('GET', `/v2/precipitation-forecast?bbox=${bbox}`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: { features: Feature[]; warnings?: string[] } }).data;
+    };
+    const current = await read('5.7,5.5,-0.1,-0.3');
+    const legacy = await read('-0.3,5.5,-0.1,5.7');
+    expect(current.features).toHaveLength(25);
+    expect(current).not.toHaveProperty('warnings');
+    const corners = (cloud: { features: Feature[] }) => cloud.features.map((feature) => JSON.stringify(feature.geometry?.coordinates)).sort();
+    expect(corners(legacy)).toEqual(corners(current));
+    for (const feature of current.features) {
+      const [lng, lat] = feature.geometry!.coordinates as number[];
+      expect([lat > 5.5 && lat < 5.7, lng > -0.3 && lng < -0.1]).toEqual([true, true]);
+    }
+    expect(legacy.warnings).toEqual([expect.stringMatching(/minLng,minLat,maxLng,maxLat.*deprecated.*north,south,east,west/)]);
+    const inverted = await service.request('GET', '/v2/precipitation-forecast?bbox=5.5,5.7,-0.3,-0.1');
+    expect(inverted.status).toBe(400);
+    expect(await inverted.json()).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'bbox', message: expect.stringMatching(/north,south,east,west/) } });
   });
 
   it('serves the precipitation point cloud for the next 6 hours, ordered by chance, from the configured provider', async () => {

@@ -10,7 +10,7 @@ import { locatorContext } from '../../libs/locator/src/index.js';
 import { monitoringContext } from '../../libs/monitoring/src/index.js';
 import { Gazetteer, PlacesModule, placesContext } from '../../libs/places/src/index.js';
 import { platformContext, type ContextDefinition } from '../../libs/platform/src/index.js';
-import { routingContext } from '../../libs/routing/src/index.js';
+import { RoadNetwork, RoutingModule, routingContext } from '../../libs/routing/src/index.js';
 import { starterContext } from '../../libs/starter/src/index.js';
 import { tilesContext } from '../../libs/tiles/src/index.js';
 import { trafficContext } from '../../libs/traffic/src/index.js';
@@ -33,7 +33,8 @@ const places = { module: PlacesModule, provider: Gazetteer };
 export const contexts: readonly ContextDefinition[] = [
   platformContext,
   accountsContext,
-  addressingContext(places),
+  // Reverse names its point with the places and the road network (issue 28, item 7).
+  addressingContext(places, { module: RoutingModule, provider: RoadNetwork }),
   auditContext,
   complianceContext,
   monitoringContext,

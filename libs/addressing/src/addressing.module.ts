@@ -8,13 +8,15 @@ import { ParseAddressHandler } from './queries/parse-address/parse-address.handl
 import { CLOCK, type Clock } from '../../platform/src/index.js';
 import { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
 import { AddressResolver } from './public/address-resolver.js';
+import { ReverseNamer } from './queries/reverse/reverse-namer.js';
+import { REVERSE_PLACES, REVERSE_ROADS, type ReversePlaces, type ReverseRoads } from './queries/reverse/reverse-names.port.js';
 import { ResolveAddressHandler } from './queries/resolve-address/resolve-address.handler.js';
 import { ResolveAddressController } from './queries/resolve-address/resolve-address.controller.js';
 import { ReverseController } from './queries/reverse/reverse.controller.js';
 import { ReverseHandler } from './queries/reverse/reverse.handler.js';
 
 /** The computed hex-code queries' handlers (QueryBus dispatches to them). */
-const codecHandlers = [LookupHandler, ReverseHandler, ParseAddressHandler, BulkHexcodeHandler];
+const codecHandlers = [LookupHandler, ReverseHandler, ParseAddressHandler, BulkHexcodeHandler, ReverseNamer];
 
 /**
  * Hex codes (interface.md, "Addresses, hex codes and search"; ADR 0009): lookup,
@@ -32,13 +34,19 @@ export class AddressingModule {
    * context's Gazetteer), exported by `module`. The type parameter checks at
    * compile time that the provider has the port's shape.
    */
-  static withPlaces<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): DynamicModule {
+  static withPlaces<T extends AddressPlaces & ReversePlaces, R extends ReverseRoads>(
+    places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T },
+    roads?: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => R },
+  ): DynamicModule {
     return {
       module: AddressingModule,
-      imports: [places.module],
+      imports: [places.module, ...(roads ? [roads.module] : [])],
       controllers: [ResolveAddressController],
       providers: [
         { provide: ADDRESS_PLACES, useExisting: places.provider },
+        // GET /v2/reverse's `address` (issue 28, item 7): the same places, and the road network where one is bound.
+        { provide: REVERSE_PLACES, useExisting: places.provider },
+        ...(roads ? [{ provide: REVERSE_ROADS, useExisting: roads.provider }] : []),
         { provide: AddressResolver, inject: [ADDRESS_PLACES, CLOCK], useFactory: (found: AddressPlaces, clock: Clock) => new AddressResolver(found, clock) },
         ResolveAddressHandler,
       ],

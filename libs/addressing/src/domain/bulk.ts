@@ -1,6 +1,7 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { DomainError } from '../../../platform/src/errors.js';
 import { assertPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode, hexCodeFromCell, parseHexCode } from './hexcode.js';
+import type { ReverseAddress } from './reverse-address.js';
 import { cellRadiusMeters, HEXCODE_PROVIDER, type Provenance } from './provenance.js';
 
 /**
@@ -12,14 +13,18 @@ import { cellRadiusMeters, HEXCODE_PROVIDER, type Provenance } from './provenanc
 export const MAX_BULK_ITEMS = 10_000;
 export const CHUNK_ITEMS = 256;
 const MAX_ID_LENGTH = 128;
+/** Names a point item as GET /v2/reverse does (its `address`). */
+export type PointNamer = (lat: number, lng: number) => ReverseAddress | null;
+/** The names integrators give a code elsewhere (docs/adr/0036): an item is told to use `code`. */
+const CODE_NAMES: ReadonlySet<string> = new Set(['address', 'address_code', 'hex_code', 'hexcode']);
 
 export type BulkItemResult =
-  | { index: number; id?: string | number; code: string; display: string; resolution: number }
+  | { index: number; id?: string | number; code: string; display: string; resolution: number; address?: ReverseAddress | null }
   | { index: number; id?: string | number; code: string; display: string; resolution: number; lat: number; lng: number; accuracy_meters: number }
   | { index: number; id?: string | number; error: { code: string; message: string; field: string; suggestions?: readonly string[] } };
 
 /** One item: a point `{lat, lng, resolution?}` (or a code `{code}` / a bare string), each with an optional `id` echoed back. */
-export function codeBulkItem(item: unknown, index: number, defaultResolution: number): BulkItemResult {
+export function codeBulkItem(item: unknown, index: number, defaultResolution: number, name?: PointNamer): BulkItemResult {
   const at = `items[${index}]`;
   const id = isRecord(item) ? item.id : undefined;
   const echo = typeof id === 'string' || typeof id === 'number' ? { id } : {};
@@ -32,12 +37,14 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
       if (isRecord(item) && ('lat' in item || 'lng' in item)) return failed(index, echo, 'INVALID_PARAM', 'give either code or lat and lng, not both', at);
       const field = typeof item === 'string' ? at : `${at}.code`;
       const unknown = isRecord(item) ? Object.keys(item).find((key) => key !== 'code' && key !== 'id') : undefined;
-      if (unknown) return failed(index, echo, 'INVALID_PARAM', `property ${unknown} should not exist`, `${at}.${unknown}`);
+      if (unknown) return failed(index, echo, 'INVALID_PARAM', `${unknown} is not a property of a code item; accepted: code, id`, `${at}.${unknown}`);
       const parsed = parseHexCode(given as string, field);
       const [lat, lng] = cellToLatLng(parsed.cell);
       return { index, ...echo, code: parsed.code, display: displayHexCode(parsed.code), resolution: parsed.resolution, lat, lng, accuracy_meters: cellRadiusMeters(parsed.cell) };
     }
     if (!isRecord(item)) return failed(index, echo, 'INVALID_PARAM', 'an item is a hex code string, {code} or {lat, lng}', at);
+    const misnamed = Object.keys(item).find((key) => CODE_NAMES.has(key));
+    if (misnamed && !('lat' in item) && !('lng' in item)) return failed(index, echo, 'INVALID_PARAM', `a code to decode is {code}, not {${misnamed}}`, `${at}.${misnamed}`);
     const { lat, lng } = item;
     if (typeof lat !== 'number') return failed(index, echo, 'INVALID_PARAM', 'lat must be a number from -90 to 90', `${at}.lat`);
     if (typeof lng !== 'number') return failed(index, echo, 'INVALID_PARAM', 'lng must be a number from -180 to 180', `${at}.lng`);
@@ -46,10 +53,10 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
       return failed(index, echo, 'INVALID_PARAM', 'resolution must be an integer from 0 to 15', `${at}.resolution`);
     }
     const unknown = Object.keys(item).find((key) => key !== 'lat' && key !== 'lng' && key !== 'resolution' && key !== 'id');
-    if (unknown) return failed(index, echo, 'INVALID_PARAM', `property ${unknown} should not exist`, `${at}.${unknown}`);
+    if (unknown) return failed(index, echo, 'INVALID_PARAM', `${unknown} is not a property of a point item${CODE_NAMES.has(unknown) ? ' (a code to decode is {code})' : ''}; accepted: lat, lng, resolution, id`, `${at}.${unknown}`);
     assertPoint(lat, lng);
     const code = hexCodeFromCell(latLngToCell(lat, lng, resolution));
-    return { index, ...echo, code, display: displayHexCode(code), resolution };
+    return { index, ...echo, code, display: displayHexCode(code), resolution, ...(name ? { address: name(lat, lng) } : {}) };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const field = error.field && !error.field.startsWith(at) ? `${at}.${error.field}` : (error.field ?? at);
@@ -64,12 +71,12 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
  * The provenance comes last because its accuracy is the largest among the
  * decoded cells, known only at the end; it is null when no item returned a point.
  */
-export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, now: Date): Generator<string> {
+export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, now: Date, name?: PointNamer): Generator<string> {
   let failures = 0;
   let widest = -1;
   let chunk = '{"success":true,"data":{"items":[';
   for (let index = 0; index < items.length; index++) {
-    const result = codeBulkItem(items[index], index, defaultResolution);
+    const result = codeBulkItem(items[index], index, defaultResolution, name);
     if ('error' in result) failures++;
     else if ('accuracy_meters' in result) widest = Math.max(widest, result.accuracy_meters);
     chunk += (index === 0 ? '' : ',') + JSON.stringify(result);

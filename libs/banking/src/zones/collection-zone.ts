@@ -1,7 +1,7 @@
 import { cellToBoundary, cellToLatLng, getResolution, latLngToCell } from 'h3-js';
 import { displayHexCode, parseHexCode } from '../../../addressing/src/index.js';
 import { parseFenceGeometry, shapeOf, type Shape } from '../../../monitoring/src/index.js';
-import { InvalidParamError } from '../../../platform/src/index.js';
+import { intendedProperty, InvalidParamError } from '../../../platform/src/index.js';
 import type { CollectionZone } from '../domain/loan.js';
 
 /**
@@ -13,15 +13,19 @@ import type { CollectionZone } from '../domain/loan.js';
  * - `{"type": "point", "lat", "lng", "radius_m"}`
  * - `{"type": "hex", "code"}`: an address hex code (any resolution); the zone is its H3 cell
  * - `{"type": "polygon", "polygon": <GeoJSON Polygon>}`
+ *
+ * `type` may be left out where the fields say it (inferZoneType).
  */
 export const ZONE_TYPES = ['point', 'hex', 'polygon'] as const;
 
 export function parseCollectionZone(raw: unknown, field = 'zone'): { zone: CollectionZone; anchor: { lat: number; lng: number } } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InvalidParamError(`${field} must be an object with type point, hex or polygon`, field);
-  const input = raw as Record<string, unknown>;
+  const input = inferZoneType(raw as Record<string, unknown>);
   const allow = (...fields: string[]) => {
     const extra = Object.keys(input).find((key) => key !== 'type' && !fields.includes(key));
-    if (extra !== undefined) throw new InvalidParamError(`${field}.${extra} does not apply to a ${String(input.type)} zone`, `${field}.${extra}`);
+    if (extra === undefined) return;
+    const use = intendedProperty(extra, fields);
+    throw new InvalidParamError(`${field}.${extra} does not apply to a ${String(input.type)} zone${use ? ` (use ${use})` : ''}; accepted: type, ${fields.join(', ')}`, `${field}.${extra}`);
   };
   const named = (error: unknown): never => {
     if (error instanceof InvalidParamError) throw new InvalidParamError(error.message, `${field}.${error.field ?? 'type'}`);
@@ -63,8 +67,26 @@ export function parseCollectionZone(raw: unknown, field = 'zone'): { zone: Colle
       }
     }
     default:
-      throw new InvalidParamError(`${field}.type must be one of ${ZONE_TYPES.join(', ')}`, `${field}.type`);
+      throw new InvalidParamError(
+        `${field}.type must be one of ${ZONE_TYPES.join(', ')}: a circle is {lat, lng, radius_m}, a hex {code}, a polygon {polygon: <GeoJSON Polygon>} (type may be left out)`,
+        `${field}.type`,
+      );
   }
+}
+
+/**
+ * A zone without `type` takes the one its fields name (docs/adr/0036): the
+ * circle `{lat, lng, radius_m}` is how every geofencing API writes it, so it
+ * is not refused for lacking a word that adds nothing; `{code}` is a hex zone
+ * and `{polygon}` a polygon. A bare GeoJSON Polygon is a polygon zone too.
+ */
+function inferZoneType(input: Record<string, unknown>): Record<string, unknown> {
+  if (input.type === 'Polygon' && Array.isArray(input.coordinates)) return { type: 'polygon', polygon: input };
+  if (input.type !== undefined) return input;
+  if ('radius_m' in input || ('lat' in input && 'lng' in input)) return { type: 'point', ...input };
+  if ('code' in input) return { type: 'hex', ...input };
+  if ('polygon' in input) return { type: 'polygon', ...input };
+  return input;
 }
 
 /** Where a point stands against a zone: inside (boundary included) and metres to the boundary (0 inside). */

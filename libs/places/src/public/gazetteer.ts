@@ -4,7 +4,14 @@ import { SearchIndex, type SearchQuery, type SearchResult } from '../domain/sear
 import { DatasetNotLoadedError } from '../domain/errors.js';
 import { LandmarkIndex } from '../landmarks/domain/landmark-index.js';
 import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../../platform/src/index.js';
-import { PLACES } from './importers.js';
+import { BOUNDARIES_DATASET, loadAdminAreas, PLACES } from './importers.js';
+import type { AdminAreas } from '../domain/admin-areas.js';
+import { LANDMARK_RADIUS_M, LOCALITY_RADIUS_M } from '../../../addressing/src/index.js';
+import { isPopulatedPlace, pointNames } from '../domain/point-names.js';
+
+/** The boundaries are Ghana's (OCHA COD-AB), as every starter dataset: the country a point inside them is in (docs/adr/0011). */
+export const COVERAGE = { code: 'GH', name: 'Ghana' } as const;
+
 
 export interface LoadedDataset {
   dataset: string;
@@ -20,9 +27,15 @@ interface Snapshot {
   landmarks: LandmarkIndex;
   /** The same places by position (GET /v2/address/resolve). */
   grid: PlaceGrid;
+  /** The settlements alone, by position: the locality of GET /v2/reverse. */
+  settlements: PlaceGrid;
+  /** The boundaries dataset's areas (region, district of a point), when one is imported. */
+  admin: AdminAreas | null;
   /** Place id → the dataset version it was loaded from, for `last_seen_at`. */
   origin: Map<string, LoadedDataset>;
   datasets: LoadedDataset[];
+  /** The boundaries dataset `admin` was read from. */
+  boundaries: LoadedDataset | null;
   /** dataset → version, to tell whether the pointers moved. */
   key: string;
 }
@@ -83,6 +96,36 @@ export class Gazetteer extends PolledDataset {
     return snapshot.datasets;
   }
 
+  /**
+   * Region, district, nearest settlement and nearest landmark of a point
+   * (GET /v2/reverse's `address`), each with its dataset; null before any
+   * place set is loaded.
+   */
+  namesAt(lat: number, lng: number) {
+    const snapshot = this.snapshot;
+    if (!snapshot) return null;
+    const boundaries = snapshot.boundaries;
+    const names = pointNames(
+      {
+        admin: snapshot.admin,
+        boundaries: boundaries?.dataset ?? null,
+        settlements: snapshot.settlements,
+        landmarks: snapshot.landmarks,
+        datasetOf: (id) => snapshot.origin.get(id)?.dataset ?? 'places',
+        country: COVERAGE,
+      },
+      lat,
+      lng,
+      { localityM: LOCALITY_RADIUS_M, landmarkM: LANDMARK_RADIUS_M },
+    );
+    // The datasets the answer's parts came from, each once.
+    const used = new Set([names.region?.dataset, names.district?.dataset, names.locality?.dataset, names.landmark?.dataset]);
+    const datasets = [...snapshot.datasets, ...(boundaries ? [boundaries] : [])]
+      .filter((dataset) => used.has(dataset.dataset))
+      .map(({ dataset, version, imported_at, attribution }) => ({ dataset, version, imported_at, attribution }));
+    return { ...names, datasets };
+  }
+
   /** The loaded dataset version a place (of the last search or near answer) came from; null once that version is gone. */
   datasetOf(placeId: string): LoadedDataset | null {
     return this.snapshot?.origin.get(placeId) ?? null;
@@ -97,7 +140,8 @@ export class Gazetteer extends PolledDataset {
         const version = await this.store.current(dataset);
         if (version) versions.push(version);
       }
-      key = versions.map((version) => `${version.dataset}@${version.version}`).join(',');
+      const boundaries = await this.store.current(BOUNDARIES_DATASET);
+      key = versions.map((version) => `${version.dataset}@${version.version}`).join(',') + (boundaries ? `;${boundaries.dataset}@${boundaries.version}` : '');
       if (key === (this.snapshot?.key ?? '') || key === this.failedKey) return false;
       if (versions.length === 0) {
         this.snapshot = null;
@@ -119,10 +163,15 @@ export class Gazetteer extends PolledDataset {
           origin.set(place.id, datasets[i]);
         }
       }
+      const admin = boundaries ? await loadAdminAreas(this.store) : null;
+      const boundariesLoaded: LoadedDataset | null = boundaries
+        ? { dataset: boundaries.dataset, version: boundaries.version, records: boundaries.manifest.records, imported_at: boundaries.manifest.imported_at, attribution: boundaries.manifest.attribution }
+        : null;
       const index = new SearchIndex(places);
       const landmarks = new LandmarkIndex(places);
       if (landmarks.collisions.length > 0) this.log.error({ msg: 'landmark keys shared by two source objects; neither is served', keys: landmarks.collisions.slice(0, 20) });
-      this.snapshot = { index, landmarks, grid: new PlaceGrid(places), origin, datasets, key };
+      const settlements = new PlaceGrid(places.filter(isPopulatedPlace));
+      this.snapshot = { index, landmarks, grid: new PlaceGrid(places), settlements, admin, origin, datasets, boundaries: boundariesLoaded, key };
       this.failedKey = null;
       this.log.info({ msg: 'places loaded', datasets: datasets.map((d) => `${d.dataset}@${d.version}`), places: index.size, landmarks: landmarks.size, ms: Date.now() - started });
       return true;

@@ -40,6 +40,8 @@ export type ImportResult = DatasetImportResult;
 export class ImportError extends DatasetImportError {}
 
 const BOUNDARIES = 'boundaries';
+/** The boundaries dataset (region and district areas). */
+export const BOUNDARIES_DATASET = BOUNDARIES;
 export const PLACES = 'places';
 /** A GeoJSON boundaries file is parsed whole; larger than this, simplify it first (mapshaper, ogr2ogr -simplify). */
 const MAX_BOUNDARY_FILE_BYTES = 512 * 1024 * 1024;

@@ -83,7 +83,7 @@ class NestedQuery {
   inner: Inner;
 }
 
-const standard = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: true });
+const standard = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: true, validationError: { target: true } });
 const compiled = createValidationPipe();
 // The production pipe's error wording, from its exception factory, on both sides.
 const factory = (compiled as unknown as { exceptionFactory: ValidationPipe['createExceptionFactory'] }).exceptionFactory;

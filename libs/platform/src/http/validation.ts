@@ -4,14 +4,21 @@ import { defaultOptions as transformerDefaults } from 'class-transformer/cjs/con
 import { defaultMetadataStorage as transformerMetadata } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, ValidateIf, ValidationTypes, type ValidationArguments } from 'class-validator';
 import { InvalidParamError } from '../errors.js';
+import { acceptedProperties, UnknownPropertyError } from './vocabulary.js';
 
 const OPTIONS: ValidationPipeOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
   transform: true,
   stopAtFirstError: true,
+  // The object an error was found in tells which properties it takes (UnknownPropertyError); it never leaves the factory.
+  validationError: { target: true },
   exceptionFactory: (errors) => {
-    const [field, constraint] = firstFailure(errors);
+    const [field, constraint, error] = firstFailure(errors);
+    // forbidNonWhitelisted: say what the request does take, and what was likely meant (docs/adr/0036).
+    if (error?.constraints?.whitelistValidation && error.target) {
+      return new UnknownPropertyError(error.property, field, acceptedProperties(error.target.constructor));
+    }
     return new InvalidParamError(constraint ?? `${field} is invalid`, field);
   },
 };
@@ -32,13 +39,13 @@ export function createValidationPipe(): ValidationPipe {
   return new CompiledQueryValidationPipe(OPTIONS);
 }
 
-function firstFailure(errors: ValidationError[], parent = ''): [string, string | undefined] {
+function firstFailure(errors: ValidationError[], parent = ''): [string, string | undefined, ValidationError?] {
   const error = errors[0];
   if (!error) return [parent || 'body', undefined];
   const field = parent ? (/^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
   if (error.constraints) {
     const [message] = Object.values(error.constraints);
-    return [field, message];
+    return [field, message, error];
   }
   return firstFailure(error.children ?? [], field);
 }

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { PolledDataset, type DatasetStore, type DatasetVersion } from '../../../platform/src/index.js';
 import { GraphFileError, readGraphFile } from '../engine/graph-file.js';
 import { LoadedNetwork } from '../engine/loaded-network.js';
+import { NO_ACCESS } from '../engine/road-graph.js';
 import { prepareDataset, type LayerVersion } from '../engine/prepare-dataset.js';
 import { BACKBONE_DATASET, EXTRACT_GROUP, ROAD_DATASET } from './import-roads.js';
 
@@ -103,6 +104,30 @@ export class RoadNetwork extends PolledDataset {
     return this.info_;
   }
 
+  /**
+   * The nearest road with a name or a ref within `radiusM` (GET /v2/reverse's
+   * `address.road`; docs/adr/0014): the snapping index, with every edge of an
+   * unnamed way closed, so the answer is the nearest *named* road, not the
+   * nearest road. The mask is built once per loaded version.
+   */
+  nearestNamedRoad(lat: number, lng: number, radiusM: number) {
+    const loaded = this.loaded;
+    const info = this.info_;
+    if (!loaded || !info) return null;
+    let mask = namedMasks.get(loaded);
+    if (!mask) namedMasks.set(loaded, (mask = namedEdgeMask(loaded)));
+    const snap = loaded.index.nearest(lat, lng, radiusM, mask);
+    if (!snap) return null;
+    const way = loaded.graph.ways[loaded.graph.edgeWay[snap.edge]];
+    return {
+      name: (way.name ?? way.ref)!,
+      ref: way.ref,
+      dataset: info.dataset,
+      distance_m: Math.round(snap.distanceM),
+      version: { dataset: info.dataset, version: info.version, imported_at: info.imported_at, attribution: info.attribution },
+    };
+  }
+
   /** Whether a road dataset is live (its graph may still be preparing). */
   async datasetLive(): Promise<boolean> {
     return (await liveRoadLayers(this.store)) !== null;
@@ -191,6 +216,21 @@ export class RoadNetwork extends PolledDataset {
       if (age > 3600_000) await rm(path.join(this.graphsDir, name), { force: true });
     }
   }
+}
+
+/** Per loaded network, its edges open (1) where the way has a name or ref, closed (NO_ACCESS) where not, in both directions. */
+const namedMasks = new WeakMap<LoadedNetwork, Int32Array>();
+
+function namedEdgeMask(loaded: LoadedNetwork): Int32Array {
+  const { graph } = loaded;
+  const mask = new Int32Array(2 * graph.edgeCount);
+  for (let edge = 0; edge < graph.edgeCount; edge++) {
+    const way = graph.ways[graph.edgeWay[edge]];
+    const open = way.name || way.ref ? 1 : NO_ACCESS;
+    mask[2 * edge] = open;
+    mask[2 * edge + 1] = open;
+  }
+  return mask;
 }
 
 /**

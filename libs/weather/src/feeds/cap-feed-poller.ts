@@ -72,6 +72,8 @@ export interface PollOutcome {
 export class CapFeedPoller {
   /** Per feed, the links already read; kept to the links the feed still lists. */
   private readonly seen = new Map<string, Set<string>>();
+  /** Per feed, how its polls went: GET /v2/weather/alerts says so, so an empty list is read right. */
+  private readonly polls = new Map<string, { last_attempt_at: string | null; last_success_at: string | null; last_error: string | null }>();
   private polling = false;
 
   constructor(
@@ -80,7 +82,19 @@ export class CapFeedPoller {
     private readonly options: { allowPrivate: boolean },
     private readonly logger: Log,
     private readonly reader = new CapReader(),
+    private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * The feeds polled and how their last polls went. A feed is named by its
+   * origin and path only: a query string may hold a subscription token.
+   */
+  status(): Array<{ feed: string; last_attempt_at: string | null; last_success_at: string | null; last_error: string | null }> {
+    return this.feeds.map((feed) => {
+      const url = new URL(feed);
+      return { feed: `${url.origin}${url.pathname}`, ...(this.polls.get(feed) ?? { last_attempt_at: null, last_success_at: null, last_error: null }) };
+    });
+  }
 
   /** One pass over every feed; a pass still running when the next is due is not doubled (the second returns zeros). */
   async pollAll(): Promise<PollOutcome> {
@@ -97,6 +111,9 @@ export class CapFeedPoller {
 
   private async pollFeeds(outcome: PollOutcome): Promise<void> {
     for (const feed of this.feeds) {
+      const poll = this.polls.get(feed) ?? { last_attempt_at: null, last_success_at: null, last_error: null };
+      this.polls.set(feed, poll);
+      poll.last_attempt_at = this.now().toISOString();
       try {
         const links = capLinksOf(await this.fetchText(feed, MAX_FEED_BYTES), feed);
         const before = this.seen.get(feed) ?? new Set<string>();
@@ -112,9 +129,13 @@ export class CapFeedPoller {
           if (result === 'rejected' || result === 'fetch_failed') outcome.rejected++;
         }
         outcome.accepted += accepted;
+        // The feed was read and every document it listed was handled (a refused document is the publisher's, not the poll's, failure).
+        poll.last_success_at = this.now().toISOString();
+        poll.last_error = null;
         this.logger.info({ event: 'weather.feed_polled', feed, links: links.length, new_links: fresh.length, accepted });
       } catch (error) {
         capDocuments.inc({ outcome: 'feed_failed' });
+        poll.last_error = (error as Error).message;
         this.logger.error({ event: 'weather.feed_failed', feed, message: (error as Error).message });
       }
     }

@@ -1,4 +1,5 @@
 import { InvalidParamError } from '../../../platform/src/errors.js';
+import { parseBbox } from '../../../platform/src/index.js';
 import type { WeatherConditions } from '../../../routing/src/index.js';
 import type { WeatherAlerts } from '../public/alert-log.js';
 import { ForecastNotConfiguredError } from '../domain/errors.js';
@@ -16,18 +17,20 @@ const AROUND_DEG = 0.1;
 
 export type Box = { minLng: number; minLat: number; maxLng: number; maxLat: number };
 
-export function parseBox(bbox: string | undefined, lat: number | undefined, lng: number | undefined): Box | null {
+/**
+ * The area of a forecast or alert query: `bbox` (north,south,east,west, as
+ * every bbox of the API; the old minLng,minLat,maxLng,maxLat is still read,
+ * and `legacy` says so: docs/adr/0036), or ±AROUND_DEG around lat and lng.
+ */
+export function parseBox(bbox: string | undefined, lat: number | undefined, lng: number | undefined): { box: Box; legacy: boolean } | null {
   if (bbox !== undefined) {
-    const parts = bbox.split(',').map((part) => Number(part.trim()));
-    if (parts.length !== 4 || parts.some((part) => !Number.isFinite(part))) throw new InvalidParamError('bbox must be minLng,minLat,maxLng,maxLat', 'bbox');
-    const [minLng, minLat, maxLng, maxLat] = parts;
-    if (minLng < -180 || maxLng > 180 || minLat < -90 || maxLat > 90 || minLng > maxLng || minLat > maxLat) throw new InvalidParamError('bbox must be minLng,minLat,maxLng,maxLat within ±180/±90, min before max', 'bbox');
-    return { minLng, minLat, maxLng, maxLat };
+    const { box, legacy } = parseBbox(bbox, { legacyLngLat: true });
+    return { box: { minLng: box.west, minLat: box.south, maxLng: box.east, maxLat: box.north }, legacy };
   }
   if (lat !== undefined || lng !== undefined) {
     if (lat === undefined) throw new InvalidParamError('lat is required with lng', 'lat');
     if (lng === undefined) throw new InvalidParamError('lng is required with lat', 'lng');
-    return { minLng: lng - AROUND_DEG, minLat: lat - AROUND_DEG, maxLng: lng + AROUND_DEG, maxLat: lat + AROUND_DEG };
+    return { box: { minLng: lng - AROUND_DEG, minLat: lat - AROUND_DEG, maxLng: lng + AROUND_DEG, maxLat: lat + AROUND_DEG }, legacy: false };
   }
   return null;
 }

@@ -26,7 +26,7 @@ export class BulkHexcodeController {
       'Each result keeps its `index` (and `id` when given). A failed item carries `error {code, message, field}` (and `suggestions` for a mistyped code) and does not fail the batch. ' +
       'Decoded items carry the cell centre `lat`, `lng` and `accuracy_meters`; `provenance` (last, null when no item returned a point) is `geocoded_text` with the largest accuracy among them.',
   })
-  @ApiResponse({ status: 200, description: '`{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?} | {index, id?, error}], count, failed, provenance}`' })
+  @ApiResponse({ status: 200, description: '`{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?, address?} (a point item carries `address` as GET /v2/reverse names it) | {index, id?, error}], count, failed, provenance}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
   async bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {

@@ -4,6 +4,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { bulkAnswerChunks } from '../../domain/bulk.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
+import { ReverseNamer } from '../reverse/reverse-namer.js';
 
 /** POST /v2/hexcode/bulk: items are checked one by one as the answer is made (one bad item does not refuse the batch). */
 export class BulkHexcodeQuery extends Query<Readable> {
@@ -18,9 +19,14 @@ export class BulkHexcodeQuery extends Query<Readable> {
 /** The whole envelope as a byte stream, computed chunk by chunk while it is sent (thousands of items per request). */
 @QueryHandler(BulkHexcodeQuery)
 export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly namer: ReverseNamer,
+  ) {}
 
   async execute(query: BulkHexcodeQuery): Promise<Readable> {
-    return Readable.from(bulkAnswerChunks(query.items, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION, this.clock.now()), { objectMode: false });
+    // Point items are named as GET /v2/reverse names its point (issue 28, item 7).
+    const name = this.namer.enabled ? (lat: number, lng: number) => this.namer.name(lat, lng) : undefined;
+    return Readable.from(bulkAnswerChunks(query.items, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION, this.clock.now(), name), { objectMode: false });
   }
 }

@@ -3,6 +3,8 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
+import type { ReverseAddress } from '../../domain/reverse-address.js';
+import { ReverseNamer } from './reverse-namer.js';
 import { callerPointProvenance, type Provenance, type ProvenanceSource } from '../../domain/provenance.js';
 
 export interface ReverseAnswer {
@@ -14,6 +16,8 @@ export interface ReverseAnswer {
   lng: number;
   distance_m: number;
   provenance: Provenance;
+  /** The place the point is in (issue 28, item 7); null where this process has no reference places to name it with. */
+  address: ReverseAddress | null;
 }
 
 /** GET /v2/reverse?lat&lng[&resolution&source&accuracy_m]. */
@@ -32,7 +36,10 @@ export class ReverseQuery extends Query<ReverseAnswer> {
 /** The code of the cell holding a point, computed (decisions.md: `data.code` with `data.provenance`); the hottest path with lookup (ADR 28). */
 @QueryHandler(ReverseQuery)
 export class ReverseHandler implements IQueryHandler<ReverseQuery> {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly namer: ReverseNamer,
+  ) {}
 
   async execute(query: ReverseQuery): Promise<ReverseAnswer> {
     const centre = codedCellForPoint(query.lat, query.lng, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION);
@@ -46,6 +53,8 @@ export class ReverseHandler implements IQueryHandler<ReverseQuery> {
       lng: centre.lng,
       distance_m: Math.round(greatCircleM(query.lat, query.lng, centre.lat, centre.lng) * 10) / 10,
       provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracyM, centre.cell, this.clock.now(), point),
+      // The point sent is named, not the cell centre: the centre of a coarse cell may lie in another district.
+      address: this.namer.name(query.lat, query.lng),
     };
   }
 }

@@ -18,12 +18,14 @@ export class SearchPlacesController {
       'Ranks places (GeoNames and OpenStreetMap imports) by how well the query matches a name or alternate name, ' +
       'the place’s importance (population, class, admin level) and, with `near`, its distance. The last word matches as a prefix (type-ahead); ' +
       'words may also match the region or district ("madina accra"). `did_you_mean` suggests a spelling when the query nearly matches a better-known place; ' +
-      'the places it finds follow the query’s own, marked `match: "fuzzy"`. Results carry the attribution their sources require.',
+      'the places it finds follow the query’s own, marked `match: "fuzzy"`. Results carry the attribution their sources require. ' +
+      '`coverage.countries` lists the countries the data covers (Ghana, `GH`); a query naming a well-known place outside them ("Lagos", "Abidjan, Côte d\'Ivoire", "Lomé") ' +
+      'sets `outside_coverage` `{name, country, country_name, note}`: the results are then Ghanaian places of the same or a similar name, not it.',
   })
   @ApiResponse({
     status: 200,
     description:
-      '`{query, items: [{id, name, kind, feature, lat, lng, region, district, population, score, match, matched_name, distance_m, phone, website, opening_hours, source}], next_cursor, did_you_mean, attribution, datasets}`',
+      '`{query, items: [{id, name, kind, feature, lat, lng, region, district, population, score, match, matched_name, distance_m, phone, website, opening_hours, source}], next_cursor, did_you_mean, attribution, datasets, coverage, outside_coverage}`',
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`q`, `near`, `lat`, `lng`, `limit`, `cursor`)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })

@@ -4,6 +4,7 @@ import { isCoordinate } from '../../../../platform/src/geo/geodesy.js';
 import { ATTRIBUTION } from '../../domain/place.js';
 import { MAX_QUERY_WORDS, MAX_RESULTS, SearchIndex, type SearchHit } from '../../domain/search-index.js';
 import { Gazetteer } from '../../public/gazetteer.js';
+import { COVERED_COUNTRIES, outsideCoverage, type OutsideCoverage } from '../../domain/coverage.js';
 
 const DEFAULT_LIMIT = 10;
 
@@ -24,6 +25,10 @@ export type PlaceSearchAnswer = {
   did_you_mean: string | null;
   attribution: string[];
   datasets: Array<{ dataset: string; version: string; imported_at: string }>;
+  /** The countries the data covers (ISO 3166-1 alpha-2). */
+  coverage: { countries: readonly string[] };
+  /** Set when the query names a well-known place outside coverage (Lagos, Abidjan, Lomé): the results are not it. */
+  outside_coverage: OutsideCoverage | null;
 };
 
 export class SearchPlacesQuery extends Query<PlaceSearchAnswer> {
@@ -53,6 +58,8 @@ export class SearchPlacesHandler implements IQueryHandler<SearchPlacesQuery> {
       did_you_mean: result.did_you_mean,
       attribution: [...new Set(result.hits.map((hit) => ATTRIBUTION[hit.place.source]))].sort(),
       datasets: this.gazetteer.datasets.map(({ dataset, version, imported_at }) => ({ dataset, version, imported_at })),
+      coverage: { countries: COVERED_COUNTRIES },
+      outside_coverage: outsideCoverage(request.q),
     };
   }
 }

@@ -19,9 +19,11 @@ export class GetAlertsController {
       'Active CAP 1.2 alerts (imported with `ops weather:import` or polled from WEATHER_CAP_FEEDS) as a GeoJSON FeatureCollection in `data`: ' +
       'each feature a MultiPolygon of its areas (circles as 32-point polygons) with `event`, `severity`, `urgency`, `certainty`, `headline`, `instruction`, `expires`, ' +
       '`sender`, `sent`, `effective`, `areas` and `signature` (unsigned, valid, unverifiable). Expired, cancelled and superseded alerts are left out. ' +
-      'Optional `lat`+`lng` (alerts whose area contains the point) or `bbox` (alerts whose area meets the box), and `at` (active at that moment instead of now).',
+      'Optional `lat`+`lng` (alerts whose area contains the point) or `bbox` (north,south,east,west; alerts whose area meets the box), and `at` (active at that moment instead of now). ' +
+      '`configured` is false when no CAP feed is polled (WEATHER_CAP_FEEDS unset): an empty list then does not mean "no alerts", and `note` says so. ' +
+      '`feeds` lists the polled feeds (origin and path) with `last_attempt_at`, `last_success_at` and `last_error`; `imported` says whether any alert was ever recorded.',
   })
-  @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features}`' })
+  @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features, configured, feeds, imported, note?, warnings?}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `bbox`' })
   list(@Query() request: WeatherAreaRequest): Promise<AlertCollection> {
     const { lat, lng, bbox, at } = request;

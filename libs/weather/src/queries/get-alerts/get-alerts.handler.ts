@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, LEGACY_BBOX_WARNING, type Clock } from '../../../../platform/src/index.js';
+import { CapFeedPoller } from '../../feeds/cap-feed-poller.js';
 import { alertFeature } from '../../alerts/alert-book.js';
 import { WeatherAlerts } from '../../public/alert-log.js';
 import { CapAlertView } from '../../public/alert-view.js';
@@ -9,7 +10,18 @@ import { parseBox } from '../../forecast/precipitation-forecast.js';
 export interface AlertCollection {
   type: 'FeatureCollection';
   features: Array<ReturnType<typeof alertFeature>>;
+  /** Whether a CAP feed is polled (WEATHER_CAP_FEEDS): without one, an empty list does not mean "no alerts". */
+  configured: boolean;
+  /** The feeds polled, each with its last attempt, last successful poll and last error. */
+  feeds: ReturnType<CapFeedPoller['status']>;
+  /** Whether any alert was ever recorded (polled or imported with ops weather:import). */
+  imported: boolean;
+  note?: string;
+  warnings?: string[];
 }
+
+const NOT_CONFIGURED_NOTE =
+  'No CAP alert feed is configured on this deployment (WEATHER_CAP_FEEDS): an empty list does not mean that no alert is in force. Only alerts imported with ops weather:import are listed.';
 
 /** GET /v2/weather/alerts[?lat&lng | ?bbox][&at]. */
 export class GetAlertsQuery extends Query<AlertCollection> {
@@ -25,16 +37,27 @@ export class GetAlertsHandler implements IQueryHandler<GetAlertsQuery> {
     private readonly alerts: WeatherAlerts,
     private readonly view: CapAlertView,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly poller: CapFeedPoller,
   ) {}
 
   async execute({ filter }: GetAlertsQuery): Promise<AlertCollection> {
     const at = filter.at !== undefined ? new Date(filter.at) : this.clock.now();
-    const box = filter.bbox !== undefined ? parseBox(filter.bbox, undefined, undefined) : null;
+    const area = filter.bbox !== undefined ? parseBox(filter.bbox, undefined, undefined) : null;
+    const box = area?.box ?? null;
     if (!box) parseBox(undefined, filter.lat, filter.lng); // both or neither
     const point = filter.lat !== undefined && filter.lng !== undefined ? ([filter.lng, filter.lat] as [number, number]) : undefined;
     // What another process (ops weather:import) recorded before this request is in the answer.
     await this.view.catchUp();
     const alerts = this.alerts.active(at, box ? { bbox: box } : point ? { point } : {});
-    return { type: 'FeatureCollection' as const, features: alerts.map(alertFeature) };
+    const feeds = this.poller.status();
+    return {
+      type: 'FeatureCollection' as const,
+      features: alerts.map(alertFeature),
+      configured: feeds.length > 0,
+      feeds,
+      imported: this.view.loaded,
+      ...(feeds.length === 0 ? { note: NOT_CONFIGURED_NOTE } : {}),
+      ...(area?.legacy ? { warnings: [LEGACY_BBOX_WARNING] } : {}),
+    };
   }
 }

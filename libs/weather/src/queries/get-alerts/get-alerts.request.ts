@@ -20,10 +20,14 @@ export class WeatherAreaRequest {
   @Max(180)
   lng?: number;
 
-  @ApiPropertyOptional({ description: 'minLng,minLat,maxLng,maxLat', example: '0.5,6,1.8,11.2' })
+  @ApiPropertyOptional({
+    description:
+      'north,south,east,west in decimal degrees, as every bbox of this API. The former minLng,minLat,maxLng,maxLat is deprecated: it is still read when the box cannot be read as north,south,east,west, and the answer then carries `warnings`',
+    example: '11.2,6,1.8,0.5',
+  })
   @IsOptional()
   @IsString()
-  @MaxLength(120, { message: 'bbox must be minLng,minLat,maxLng,maxLat' })
+  @MaxLength(120, { message: 'bbox must be north,south,east,west' })
   bbox?: string;
 
   @ApiPropertyOptional({ description: 'GET /v2/weather/alerts only: the alerts active at this moment (ISO 8601; default now)', example: '2024-06-06T18:00:00Z' })

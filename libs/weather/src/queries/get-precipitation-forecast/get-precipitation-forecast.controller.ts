@@ -17,11 +17,11 @@ export class GetPrecipitationForecastController {
   @ApiOperation({
     summary: 'Precipitation forecast for the next 6 hours',
     description:
-      `A GeoJSON point cloud in \`data\`: a ${FORECAST_GRID}×${FORECAST_GRID} lattice over \`bbox\` (at most ${MAX_FORECAST_BOX_DEG}° each way), ` +
+      `A GeoJSON point cloud in \`data\`: a ${FORECAST_GRID}×${FORECAST_GRID} lattice over \`bbox\` (north,south,east,west as every bbox of the API; the former minLng,minLat,maxLng,maxLat is deprecated, still read when the box cannot be read the other way, and then named in \`warnings\`; at most ${MAX_FORECAST_BOX_DEG}° each way), ` +
       `or ±0.1° around \`lat\`+\`lng\`, or Greater Accra by default; each point has \`max_probability_pct\` (highest hourly chance of rain over the next ${FORECAST_HOURS} hours) ` +
       'and `expected_mm` (the hourly amounts summed), ordered by probability, highest first. From the provider at PRECIPITATION_FORECAST_URL (the Open-Meteo API shape).',
   })
-  @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features, hours, provider}`' })
+  @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features, hours, provider, warnings?}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `bbox`' })
   @ApiResponse({ status: 503, description: 'FORECAST_NOT_CONFIGURED (no PRECIPITATION_FORECAST_URL) or FORECAST_UNAVAILABLE (the provider failed)' })
   forecast(@Query() request: WeatherAreaRequest): Promise<PrecipitationCloud> {

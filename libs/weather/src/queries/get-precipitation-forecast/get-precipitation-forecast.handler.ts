@@ -1,9 +1,10 @@
 import { Inject, Optional } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DEFAULT_FORECAST_BOX, parseBox, precipitationCloud } from '../../forecast/precipitation-forecast.js';
+import { LEGACY_BBOX_WARNING } from '../../../../platform/src/index.js';
 import { PRECIPITATION_PROVIDER, type PrecipitationProvider } from '../../forecast/precipitation-provider.port.js';
 
-export type PrecipitationCloud = Awaited<ReturnType<typeof precipitationCloud>>;
+export type PrecipitationCloud = Awaited<ReturnType<typeof precipitationCloud>> & { warnings?: string[] };
 
 /** GET /v2/precipitation-forecast[?bbox | ?lat&lng]. */
 export class GetPrecipitationForecastQuery extends Query<PrecipitationCloud> {
@@ -22,7 +23,8 @@ export class GetPrecipitationForecastHandler implements IQueryHandler<GetPrecipi
   constructor(@Optional() @Inject(PRECIPITATION_PROVIDER) private readonly provider: PrecipitationProvider | null) {}
 
   async execute(query: GetPrecipitationForecastQuery): Promise<PrecipitationCloud> {
-    const box = parseBox(query.bbox, query.lat, query.lng) ?? DEFAULT_FORECAST_BOX;
-    return precipitationCloud(this.provider ?? null, box);
+    const area = parseBox(query.bbox, query.lat, query.lng);
+    const cloud = await precipitationCloud(this.provider ?? null, area?.box ?? DEFAULT_FORECAST_BOX);
+    return area?.legacy ? { ...cloud, warnings: [LEGACY_BBOX_WARNING] } : cloud;
   }
 }
