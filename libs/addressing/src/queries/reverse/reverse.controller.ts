@@ -17,11 +17,13 @@ export class ReverseController {
     description:
       'Answers the code, its display form, and the centre of its cell (`lat`, `lng`). `distance_m` is how far the given point lies from the centre. ' +
       'The `provenance` describes the point you sent: `source` as you say you got it (`source`, default `device_gps`), `provider: "caller"`, ' +
-      '`accuracy_meters` your `accuracy_m` (default: the centre-to-corner distance of the cell), `confidence` 1, `verified_at` when the request arrived.',
+      '`accuracy_meters` your `accuracy_m` (default: the centre-to-corner distance of the cell), `verified_at` when the request arrived. ' +
+      '`confidence` by source (docs/adr/0030): device_gps 0.68 with `accuracy_m`, 0.34 without; agent_verified 0.8; user_confirmed 0.6; geocoded_text and third_party_match 0.5. ' +
+      '`user_confirmed` and `agent_verified` need `confirmed_by` (who confirmed; 400 INVALID_PARAM without it), recorded in the provenance.',
   })
   @ApiResponse({ status: 200, description: '`{code, display, resolution, cell, lat, lng, distance_m, provenance}`' })
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `resolution`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng`, `resolution`, `source` or `confirmed_by`' })
   reverse(@Query() query: ReverseRequest): Promise<ReverseAnswer> {
-    return this.queries.execute(new ReverseQuery(query.lat, query.lng, query.resolution, query.source, query.accuracy_m));
+    return this.queries.execute(new ReverseQuery(query.lat, query.lng, query.resolution, query.source, query.accuracy_m, query.confirmed_by));
   }
 }
