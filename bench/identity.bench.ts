@@ -4,6 +4,7 @@ import {
   CertificateSigner,
   devicePointProvenance,
   PROXIMITY_CERTIFICATE_TYP,
+  proximityEvidence,
   proximityCertificateClaims,
   summarizeFraudCheck,
   type ServedJwk,
@@ -55,8 +56,9 @@ export async function runIdentityBench(options: IdentityBenchOptions): Promise<S
       radius_m: 100,
       address_code: '6Q3HQKQ4ZA',
       observed_at: now.toISOString(),
-      provenance: devicePointProvenance(12, now),
+      provenance: devicePointProvenance({ accuracy_m: 12, recorded_at: now.toISOString() }),
       fraud_check,
+      evidence: proximityEvidence({ lat: 5.6037, lng: -0.187, accuracy_m: 12, recorded_at: now.toISOString(), mock_location: false }, 100),
     });
   };
   const sample = await signer.sign(certificate(), PROXIMITY_CERTIFICATE_TYP);

@@ -30,15 +30,22 @@ describe('hex codes over HTTP', () => {
     const [lat, lng] = cellToLatLng(cell);
     expect(data).toMatchObject({ code: '6Q3HQKQ4ZA', display: '6Q3-HQK-Q4ZA', resolution: 13, cell, lat, lng });
     expect(data.distance_m).toBeLessThan(data.provenance.accuracy_meters);
-    expect(data.provenance).toEqual({ source: 'device_gps', provider: 'caller', accuracy_meters: expect.any(Number), confidence: 1, verified_at: isoTime });
+    // No accuracy sent: the cell's radius is a guess, half as sure as a fix with its accuracy (ADR 30; was 1).
+    expect(data.provenance).toEqual({ source: 'device_gps', provider: 'caller', accuracy_meters: expect.any(Number), confidence: 0.34, verified_at: isoTime });
     expect(SOURCES).toContain(data.provenance.source);
     expect(data.provenance.accuracy_meters).toBeGreaterThan(3);
     expect(data.provenance.accuracy_meters).toBeLessThan(6);
   });
 
   it('lets the caller say how the point was established, and how accurate it is', async () => {
-    const { data } = await body(await get('/v2/reverse?lat=5.6037&lng=-0.1870&source=agent_verified&accuracy_m=3.5'));
-    expect(data.provenance).toMatchObject({ source: 'agent_verified', provider: 'caller', accuracy_meters: 3.5, confidence: 1, verified_at: isoTime });
+    const { data } = await body(await get('/v2/reverse?lat=5.6037&lng=-0.1870&source=agent_verified&accuracy_m=3.5&confirmed_by=agent-17'));
+    expect(data.provenance).toMatchObject({ source: 'agent_verified', provider: 'caller', accuracy_meters: 3.5, confidence: 0.8, verified_at: isoTime, confirmed_by: 'agent-17' });
+    // A person's confirmation without who gave it is refused (ADR 30: it used to be echoed as claimed).
+    for (const source of ['agent_verified', 'user_confirmed']) {
+      const bare = await get(`/v2/reverse?lat=5.6037&lng=-0.1870&source=${source}`);
+      expect(bare.status).toBe(400);
+      expect(await body(bare)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'confirmed_by' } });
+    }
     const refused = await get('/v2/reverse?lat=5.6037&lng=-0.1870&source=guess');
     expect(refused.status).toBe(400);
     expect(await body(refused)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'source' } });

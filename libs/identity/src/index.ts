@@ -1,5 +1,6 @@
 export * from './domain/certificates.js';
 export * from './domain/delivery.js';
+export * from './domain/evidence.js';
 export * from './domain/errors.js';
 export * from './domain/fraud.js';
 export * from './domain/kyc.js';

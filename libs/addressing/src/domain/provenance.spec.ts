@@ -12,8 +12,10 @@ describe('cell centre provenance', () => {
   it('describes a caller’s point as the caller says, accurate to their accuracy or else to the cell', () => {
     const cell = latLngToCell(5.6037, -0.187, 13);
     const at = new Date('2026-11-23T12:00:00.000Z');
-    expect(callerPointProvenance('agent_verified', 4, cell, at)).toEqual({ source: 'agent_verified', provider: 'caller', accuracy_meters: 4, confidence: 1, verified_at: at.toISOString() });
-    expect(callerPointProvenance('device_gps', undefined, cell, at).accuracy_meters).toBe(cellRadiusMeters(cell));
+    // A named agent's confirmation: who confirmed is recorded; confidence by source, not 1 (ADR 30).
+    expect(callerPointProvenance('agent_verified', 4, cell, at, undefined, 'agent-17')).toEqual({ source: 'agent_verified', provider: 'caller', accuracy_meters: 4, confidence: 0.8, verified_at: at.toISOString(), confirmed_by: 'agent-17' });
+    expect(callerPointProvenance('device_gps', undefined, cell, at)).toMatchObject({ accuracy_meters: cellRadiusMeters(cell), confidence: 0.34 });
+    expect(callerPointProvenance('device_gps', 8, cell, at, undefined, 'ignored')).toEqual({ source: 'device_gps', provider: 'caller', accuracy_meters: 8, confidence: 0.68, verified_at: at.toISOString() });
   });
 
   it.each([0, 5, 9, 13, 15])('bounds every corner of a resolution-%i cell', (res) => {

@@ -18,7 +18,12 @@ export interface Provenance {
    * Never null.
    */
   verified_at: string;
+  /** For `user_confirmed` and `agent_verified` only: the account or agent id that confirmed the point (docs/adr/0030). */
+  confirmed_by?: string;
 }
+
+/** Sources a person vouches for: accepted only with who confirmed (docs/adr/0030). */
+export const CONFIRMED_SOURCES: readonly ProvenanceSource[] = ['user_confirmed', 'agent_verified'];
 
 /** The codec that turned a code into a point (ADR 0009); names the scheme version so a change would show. */
 export const HEXCODE_PROVIDER = 'hexcode-v1 (H3 v4 cell centre)';
@@ -39,14 +44,50 @@ export function cellCentreProvenance(cell: string, decodedAt: Date, centre?: [la
 export const CALLER_PROVIDER = 'caller';
 
 /**
+ * Confidence in one point a caller states, by how they say it was established
+ * (docs/adr/0030): a single statement, with nothing here to agree or disagree
+ * with it. A device fix with its accuracy is as sure as its 68% circle, half
+ * that without one; an agent on the ground, named, 0.8; the customer's own
+ * confirmation, named, 0.6; a caller's geocode or dataset match 0.5.
+ */
+export function callerPointConfidence(source: ProvenanceSource, accuracyGiven: boolean): number {
+  switch (source) {
+    case 'device_gps':
+      return accuracyGiven ? 0.68 : 0.34;
+    case 'agent_verified':
+      return 0.8;
+    case 'user_confirmed':
+      return 0.6;
+    default:
+      return 0.5;
+  }
+}
+
+/**
  * The provenance of a coordinate the caller sent (GET /v2/reverse): how the
  * caller says they got it (default `device_gps`, what most callers send),
  * accurate to the caller's `accuracy_m` when given, else to the cell the point
- * was coded to; confidence 1 (the point is exactly what was sent); verified
- * when the request arrived.
+ * was coded to; confidence by `callerPointConfidence`; established when the
+ * request arrived (the caller gave no earlier time). `user_confirmed` and
+ * `agent_verified` carry who confirmed (`confirmed_by`); without it the
+ * caller is refused before this is built.
  */
-export function callerPointProvenance(source: ProvenanceSource, accuracyM: number | undefined, cell: string, receivedAt: Date, centre?: [lat: number, lng: number]): Provenance {
-  return { source, provider: CALLER_PROVIDER, accuracy_meters: accuracyM ?? cellRadiusMeters(cell, centre), confidence: 1, verified_at: receivedAt.toISOString() };
+export function callerPointProvenance(
+  source: ProvenanceSource,
+  accuracyM: number | undefined,
+  cell: string,
+  receivedAt: Date,
+  centre?: [lat: number, lng: number],
+  confirmedBy?: string,
+): Provenance {
+  return {
+    source,
+    provider: CALLER_PROVIDER,
+    accuracy_meters: accuracyM ?? cellRadiusMeters(cell, centre),
+    confidence: callerPointConfidence(source, accuracyM !== undefined),
+    verified_at: receivedAt.toISOString(),
+    ...(CONFIRMED_SOURCES.includes(source) && confirmedBy !== undefined ? { confirmed_by: confirmedBy } : {}),
+  };
 }
 
 /** Centre-to-farthest-corner distance of a cell, in metres, rounded up to the decimetre; `centre` when the caller has it already. */

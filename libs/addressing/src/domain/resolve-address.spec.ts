@@ -195,6 +195,15 @@ describe('structures and nominal accuracy', () => {
     expect(nominalAccuracy(place('geonames:1', 'x', 'S.HSP', 0, 0))).toBeLessThan(nominalAccuracy(place('geonames:2', 'x', 'P.PPL', 0, 0, 'village')));
     expect(nominalAccuracy(place('geonames:2', 'x', 'P.PPL', 0, 0, 'village'))).toBeLessThan(nominalAccuracy(place('geonames:3', 'x', 'P.PPLA', 0, 0, 'city')));
   });
+
+  it('a settlement’s point is as accurate as its extent, whichever dataset placed it (ADR 30)', () => {
+    // An OSM place=city node is a city, not a 10 m fix.
+    expect(nominalAccuracy(place('osm:node/1', 'Kumasi', 'place=city', 6.69, -1.62, 'city'))).toBe(5000);
+    expect(nominalAccuracy({ ...place('osm:node/1', 'Kumasi', 'place=city', 6.69, -1.62, 'city'), population: 2_069_350 })).toBe(11_500);
+    expect(nominalAccuracy(place('osm:node/2', 'Aburi', 'place=town', 5.85, -0.17, 'town'))).toBe(3000);
+    expect(nominalAccuracy(place('geonames:4', 'Ashanti', 'A.ADM1', 6.7, -1.5, 'region'))).toBe(100_000);
+    expect(nominalAccuracy(place('osm:node/3', 'x', 'amenity=pharmacy', 0, 0, 'pharmacy'))).toBe(10);
+  });
 });
 
 function catchError(run: () => unknown): unknown {

@@ -41,6 +41,8 @@ export interface ReferencePlace {
   lng: number;
   region?: string | null;
   district?: string | null;
+  /** Where the source gives it: sizes a settlement's extent. */
+  population?: number | null;
 }
 
 export interface DatasetRef {
@@ -353,16 +355,60 @@ export function isStructure(place: Pick<ReferencePlace, 'source' | 'feature'>): 
 }
 
 /**
- * Nominal accuracy of a reference point, in metres (its sources state none):
- * an OSM node is placed on imagery or by GPS (10 m); a way's point is the mean
- * of its outline (30 m); a GeoNames structure is one point for a building or
- * site (100 m); a GeoNames settlement or area one point for its whole extent
- * (1 km, 5 km for cities).
+ * Radius of the area a place's single point stands for, in metres, by what
+ * the place is (docs/adr/0030, "Provenance"): a settlement or an
+ * administrative area is one point for its whole extent, whichever dataset
+ * placed that point. A city's radius comes from its population at an urban
+ * density of 5,000 people per km² (Accra and Kumasi: about 11 km), never
+ * under 5 km; other kinds take a typical radius. Undefined for things a
+ * person can stand at (structures, stops, peaks).
  */
-export function nominalAccuracy(place: Pick<ReferencePlace, 'id' | 'source' | 'feature' | 'kind'>): number {
-  if (place.source === 'osm') return place.id.startsWith('osm:node/') ? 10 : 30;
-  if (place.feature.startsWith('S.')) return 100;
-  return place.kind === 'city' ? 5000 : 1000;
+export const URBAN_DENSITY_PER_KM2 = 5000;
+export const MIN_CITY_RADIUS_M = 5000;
+export const EXTENT_BY_KIND_M: Readonly<Record<string, number>> = {
+  country: 300_000,
+  region: 100_000,
+  state: 100_000,
+  district: 30_000,
+  county: 30_000,
+  subdistrict: 10_000,
+  municipality: 10_000,
+  city: MIN_CITY_RADIUS_M,
+  town: 3000,
+  suburb: 1500,
+  village: 1000,
+  quarter: 800,
+  locality: 500,
+  neighbourhood: 500,
+  hamlet: 300,
+  island: 2000,
+  lake: 2000,
+  lagoon: 1000,
+  reservoir: 1000,
+  bay: 2000,
+  hills: 2000,
+  stream: 1000,
+};
+
+export function placeExtentMeters(place: Pick<ReferencePlace, 'kind' | 'population'>): number | undefined {
+  if (place.kind === 'city' && typeof place.population === 'number' && place.population > 0) {
+    const radius = Math.sqrt(place.population / URBAN_DENSITY_PER_KM2 / Math.PI) * 1000;
+    return Math.max(MIN_CITY_RADIUS_M, Math.round(radius / 100) * 100);
+  }
+  return EXTENT_BY_KIND_M[place.kind];
+}
+
+/**
+ * Accuracy of a reference point, in metres (its sources state none): how
+ * precisely the point is placed, or the place's extent where it stands for an
+ * area, whichever is larger. Placement: an OSM node is placed on imagery or
+ * by GPS (10 m); a way's point is the mean of its outline (30 m); a GeoNames
+ * structure is one point for a building or site (100 m), any other GeoNames
+ * point 1 km. An OSM `place=city` node is thus its city's extent, not 10 m.
+ */
+export function nominalAccuracy(place: Pick<ReferencePlace, 'id' | 'source' | 'feature' | 'kind' | 'population'>): number {
+  const placement = place.source === 'osm' ? (place.id.startsWith('osm:node/') ? 10 : 30) : place.feature.startsWith('S.') ? 100 : 1000;
+  return Math.max(placement, placeExtentMeters(place) ?? 0);
 }
 
 /** How sure a text match is, by how it matched (search's `match`). */

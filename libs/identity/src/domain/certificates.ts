@@ -1,6 +1,7 @@
 import type { Provenance } from '../../../addressing/src/index.js';
 import type { FraudCheck } from './fraud.js';
-import type { ProximityDecision } from './proximity.js';
+import type { EvidenceSummary } from './kyc.js';
+import type { ProximityDecision, ProximityEvidence } from './proximity.js';
 
 /**
  * What the signed artefacts say (docs/adr/0016). Both are JWTs in compact
@@ -21,6 +22,8 @@ import type { ProximityDecision } from './proximity.js';
  */
 export const PROXIMITY_CERTIFICATE_TYP = 'proximity-certificate+jwt';
 export const DELIVERY_RECEIPT_TYP = 'delivery-receipt+jwt';
+/** A KYC address verification's certificate (docs/adr/0030): signed for `verified` only. */
+export const ADDRESS_CERTIFICATE_TYP = 'address-verification+jwt';
 export const SIGNING_ALGORITHM = 'EdDSA';
 export const CERTIFICATE_LIFETIME_S = 365 * 24 * 3600;
 export const RECEIPT_LIFETIME_S = 7 * 365 * 24 * 3600;
@@ -44,7 +47,24 @@ export interface ProximityCertificateClaims extends RegisteredClaims {
   provenance: Provenance;
   /** The fraud checks that fired, and those that could not run. */
   fraud: { flags: string[]; degraded_checks: string[] };
+  /** What the decision rests on (docs/adr/0030). */
+  evidence: ProximityEvidence;
 }
+
+export interface AddressCertificateClaims extends RegisteredClaims {
+  decision: 'verified';
+  score: number;
+  radius_m: number;
+  address_code: string;
+  /** The evidence summary as answered, without the thresholds (they are ADR 0030's, named in `policy`). */
+  evidence: Omit<EvidenceSummary, 'thresholds'>;
+  policy: string;
+  provenance: Provenance;
+  fraud: { flags: string[]; degraded_checks: string[] };
+}
+
+/** Names the threshold set a signed decision applied. */
+export const EVIDENCE_POLICY = 'adr-0030/v1';
 
 export interface DeliveryReceiptClaims extends RegisteredClaims {
   delivery_id: string;
@@ -77,6 +97,7 @@ export function proximityCertificateClaims(input: {
   observed_at: string;
   provenance: Provenance;
   fraud_check: Pick<FraudCheck, 'flags' | 'degraded_checks'>;
+  evidence: ProximityEvidence;
 }): ProximityCertificateClaims {
   const iat = epochSeconds(input.now);
   return {
@@ -90,6 +111,38 @@ export function proximityCertificateClaims(input: {
     radius_m: input.radius_m,
     address_code: input.address_code,
     observed_at: input.observed_at,
+    provenance: input.provenance,
+    fraud: { flags: [...input.fraud_check.flags], degraded_checks: [...input.fraud_check.degraded_checks] },
+    evidence: input.evidence,
+  };
+}
+
+export function addressCertificateClaims(input: {
+  issuer: string;
+  subject: string;
+  jti: string;
+  now: Date;
+  score: number;
+  radius_m: number;
+  address_code: string;
+  evidence: EvidenceSummary;
+  provenance: Provenance;
+  fraud_check: Pick<FraudCheck, 'flags' | 'degraded_checks'>;
+}): AddressCertificateClaims {
+  const iat = epochSeconds(input.now);
+  const { thresholds: _thresholds, ...evidence } = input.evidence;
+  return {
+    iss: input.issuer,
+    sub: input.subject,
+    iat,
+    exp: iat + CERTIFICATE_LIFETIME_S,
+    jti: input.jti,
+    decision: 'verified',
+    score: input.score,
+    radius_m: input.radius_m,
+    address_code: input.address_code,
+    evidence,
+    policy: EVIDENCE_POLICY,
     provenance: input.provenance,
     fraud: { flags: [...input.fraud_check.flags], degraded_checks: [...input.fraud_check.degraded_checks] },
   };

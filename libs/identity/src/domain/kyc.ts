@@ -1,4 +1,6 @@
 import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
+import { checkBursts, EVIDENCE_THRESHOLDS, fraudVerdict, median, type BurstCheck, type Decision, type EvidenceOrigin, type Reason } from './evidence.js';
+import type { FraudCheck } from './fraud.js';
 import { MAX_RADIUS_M, POOR_FIX_M, radiusFor, withinRadius, type ClaimedAddress } from './proximity.js';
 
 /**
@@ -18,16 +20,19 @@ import { MAX_RADIUS_M, POOR_FIX_M, radiusFor, withinRadius, type ClaimedAddress 
  *   positions are in the zone. Where people sleep says more about where they
  *   live than where they are by day.
  * - Score: the share of usable positions in the zone; with nights observed,
- *   0.6 × that share + 0.4 × the share of nights spent at home. 0.6 or more
- *   is `verified`, less is `not_verified`.
+ *   0.6 × that share + 0.4 × the share of nights spent at home.
+ * - Decision (docs/adr/0030): the ladder of `evidence.ts`. Only recorded
+ *   pings reach `verified`; positions the request asserts reach `likely` at
+ *   most, and the answer lists what evidence would verify. `result` is the
+ *   decision in the older vocabulary, kept for existing clients.
  */
-export const MIN_POSITIONS = 5;
-export const MIN_DAYS = 2;
+export const MIN_POSITIONS = EVIDENCE_THRESHOLDS.minimum.positions;
+export const MIN_DAYS = EVIDENCE_THRESHOLDS.minimum.days;
 export const UNKNOWN_ACCURACY_M = 100;
 export const NIGHT_START_HOUR = 22;
 export const NIGHT_END_HOUR = 5;
 export const NIGHT_WEIGHT = 0.4;
-export const VERIFIED_SCORE = 0.6;
+export const VERIFIED_SCORE = EVIDENCE_THRESHOLDS.score;
 /** How far back recorded pings are read. */
 export const RECORDED_PINGS_WINDOW_MS = 30 * 24 * 60 * 60_000;
 /** At most this many recorded pings, the newest, are read. */
@@ -38,12 +43,34 @@ export const MAX_REQUEST_POSITIONS = 500;
 export const KYC_RESULTS = ['verified', 'not_verified', 'insufficient_evidence'] as const;
 export type KycResult = (typeof KYC_RESULTS)[number];
 
+export type { Reason };
+
 export interface EvidencePosition {
   lat: number;
   lng: number;
   accuracy_m: number | null;
   recorded_at: string;
   source: 'request' | 'recorded_ping';
+  /** When a recorded ping reached the service. */
+  received_at?: string | null;
+  /** The client reported this position as simulated. */
+  mock_location?: boolean | null;
+}
+
+export const originOf = (position: Pick<EvidencePosition, 'source'>): EvidenceOrigin => (position.source === 'recorded_ping' ? 'recorded' : 'asserted');
+
+/** What the positions of one origin amount to. */
+export interface OriginTally {
+  positions: number;
+  usable: number;
+  in_zone: number;
+  days: number;
+  nights: number;
+  nights_at_home: number;
+  /** From the first usable position to the last, in hours. */
+  span_hours: number;
+  /** Median accuracy of the usable positions (100 m where none was reported); null without any. */
+  median_accuracy_m: number | null;
 }
 
 /** What the evidence amounted to: counts only, never a position (recorded pings stay sealed under the customer's key). */
@@ -58,19 +85,34 @@ export interface EvidenceSummary {
   days_observed: number;
   nights_observed: number;
   nights_at_home: number;
+  /** By origin (docs/adr/0030); absent on verifications recorded before it. */
+  recorded?: OriginTally;
+  asserted?: OriginTally;
+  /** Positions the client reported as simulated. */
+  mock_locations?: number;
+  bursts?: BurstCheck;
+  /** The thresholds the decision applied. */
+  thresholds?: typeof EVIDENCE_THRESHOLDS;
 }
 
-export interface Reason {
+/** One thing the evidence lacks for `verified`: what it has, what it needs. */
+export interface Needed {
   code: string;
+  have: number | string;
+  need: number | string;
   message: string;
 }
 
 export interface AddressAssessment {
+  decision: Decision;
+  /** The decision in the older vocabulary: `verified` only when `decision` is. */
   result: KycResult;
   score: number | null;
   radius_m: number;
   reasons: Reason[];
   evidence: EvidenceSummary;
+  /** Empty when verified, or when no evidence could verify (failed). */
+  needed_for_verified: Needed[];
 }
 
 /** Local solar hour of an instant at a longitude. */
@@ -90,69 +132,173 @@ export function nightOf(at: Date, lng: number): string | undefined {
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
+interface Zoned {
+  position: EvidencePosition;
+  in_zone: boolean;
+}
+
+function tally(positions: number, zoned: readonly Zoned[]): OriginTally {
+  const days = new Set<string>();
+  const nights = new Map<string, { in_zone: number; all: number }>();
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let in_zone = 0;
+  for (const { position, in_zone: home } of zoned) {
+    if (home) in_zone++;
+    days.add(position.recorded_at.slice(0, 10));
+    const at = Date.parse(position.recorded_at);
+    first = Math.min(first, at);
+    last = Math.max(last, at);
+    const night = nightOf(new Date(at), position.lng);
+    if (night === undefined) continue;
+    const counts = nights.get(night) ?? { in_zone: 0, all: 0 };
+    counts.all++;
+    if (home) counts.in_zone++;
+    nights.set(night, counts);
+  }
+  return {
+    positions,
+    usable: zoned.length,
+    in_zone,
+    days: days.size,
+    nights: nights.size,
+    nights_at_home: [...nights.values()].filter((counts) => counts.in_zone * 2 > counts.all).length,
+    span_hours: zoned.length > 0 ? Math.round(((last - first) / 3_600_000) * 10) / 10 : 0,
+    median_accuracy_m: median(zoned.map(({ position }) => position.accuracy_m ?? UNKNOWN_ACCURACY_M)),
+  };
+}
+
+/** What recorded pings lack for `verified` (empty when they suffice). */
+export function neededForVerified(recorded: OriginTally, consent: EvidenceSummary['recorded_pings']): Needed[] {
+  const rule = EVIDENCE_THRESHOLDS.verified;
+  const needed: Needed[] = [];
+  if (consent === 'no_consent') needed.push({ code: 'location_consent', have: 'none', need: 'granted', message: 'the customer grants location consent (POST /v2/consent/grant), then their device sends pings (POST /v2/monitoring/pings)' });
+  if (consent === 'not_requested') needed.push({ code: 'use_recorded_pings', have: 'false', need: 'true', message: 'verify with use_recorded_pings: only pings recorded through POST /v2/monitoring/pings can verify' });
+  const short = (code: string, have: number, need: number, what: string) => {
+    if (have < need) needed.push({ code, have, need, message: `${need} ${what} (has ${have})` });
+  };
+  short('recorded_pings', recorded.usable, rule.recorded_pings, `usable recorded pings, accurate to ${EVIDENCE_THRESHOLDS.usable_accuracy_m} m`);
+  short('recorded_days', recorded.days, rule.days, 'different days of recorded pings');
+  short('recorded_nights', recorded.nights, rule.nights, 'different nights (22:00-05:00 local) of recorded pings');
+  short('recorded_span_hours', recorded.span_hours, rule.span_hours, 'hours from the first recorded ping to the last');
+  if (recorded.usable > 0) {
+    const share = round2(recorded.in_zone / recorded.usable);
+    if (share < rule.share_in_zone) needed.push({ code: 'recorded_share_in_zone', have: share, need: rule.share_in_zone, message: `at least ${rule.share_in_zone} of the recorded pings at the address (has ${share})` });
+    if (recorded.nights > 0 && recorded.nights_at_home / recorded.nights <= rule.nights_at_home_share) {
+      needed.push({ code: 'recorded_nights_at_home', have: recorded.nights_at_home, need: Math.floor(recorded.nights * rule.nights_at_home_share) + 1, message: `most recorded nights at the address (${recorded.nights_at_home} of ${recorded.nights})` });
+    }
+    if (recorded.median_accuracy_m !== null && recorded.median_accuracy_m > rule.median_accuracy_m) {
+      needed.push({ code: 'recorded_median_accuracy_m', have: recorded.median_accuracy_m, need: rule.median_accuracy_m, message: `recorded pings accurate to ${rule.median_accuracy_m} m at the median (has ${recorded.median_accuracy_m} m)` });
+    }
+  }
+  return needed;
+}
+
+const LEGACY_RESULT: Record<Decision, KycResult> = { verified: 'verified', likely: 'not_verified', inconclusive: 'insufficient_evidence', review: 'not_verified', failed: 'not_verified' };
+
+/**
+ * Judges the evidence for a claimed address (docs/adr/0030), in this order:
+ * a position the client reported as simulated fails it; a fraud or burst flag
+ * sends it to review; too little evidence (or an address that names an area)
+ * is inconclusive; a score under 0.6 fails it; recorded pings meeting every
+ * `verified` threshold, with every fraud check run, verify it; anything else
+ * is likely, with what would verify it.
+ */
 export function assessAddressEvidence(
   claim: Pick<ClaimedAddress, 'lat' | 'lng' | 'accuracy_m'>,
   positions: readonly EvidencePosition[],
   recorded: EvidenceSummary['recorded_pings'],
+  fraud: Pick<FraudCheck, 'flags' | 'degraded' | 'degraded_checks'> = { flags: [], degraded: false, degraded_checks: [] },
 ): AddressAssessment {
   const radius_m = radiusFor(claim);
   const usable = positions.filter((position) => (position.accuracy_m ?? UNKNOWN_ACCURACY_M) <= POOR_FIX_M);
   const inZone = (position: EvidencePosition) => withinRadius(greatCircleM(claim.lat, claim.lng, position.lat, position.lng), radius_m, position.accuracy_m ?? UNKNOWN_ACCURACY_M);
   const zoned = usable.map((position) => ({ position, in_zone: inZone(position) }));
-  const in_zone = zoned.filter((entry) => entry.in_zone).length;
-  const days = new Set(usable.map((position) => position.recorded_at.slice(0, 10)));
-  const nights = new Map<string, { in_zone: number; all: number }>();
-  for (const { position, in_zone: home } of zoned) {
-    const night = nightOf(new Date(position.recorded_at), position.lng);
-    if (night === undefined) continue;
-    const tally = nights.get(night) ?? { in_zone: 0, all: 0 };
-    tally.all++;
-    if (home) tally.in_zone++;
-    nights.set(night, tally);
-  }
-  const nights_at_home = [...nights.values()].filter((tally) => tally.in_zone * 2 > tally.all).length;
+  const all = tally(positions.length, zoned);
+  const recordedPositions = positions.filter((position) => position.source === 'recorded_ping');
+  const byOrigin = {
+    recorded: tally(recordedPositions.length, zoned.filter(({ position }) => position.source === 'recorded_ping')),
+    asserted: tally(positions.length - recordedPositions.length, zoned.filter(({ position }) => position.source !== 'recorded_ping')),
+  };
+  const mock = positions.filter((position) => position.mock_location === true).length;
+  const bursts = checkBursts(positions, recordedPositions);
   const evidence: EvidenceSummary = {
-    from_request: positions.filter((position) => position.source === 'request').length,
-    from_recorded_pings: positions.filter((position) => position.source === 'recorded_ping').length,
+    from_request: byOrigin.asserted.positions,
+    from_recorded_pings: byOrigin.recorded.positions,
     recorded_pings: recorded,
-    usable: usable.length,
-    in_zone,
-    share_in_zone: usable.length > 0 ? round2(in_zone / usable.length) : null,
-    days_observed: days.size,
-    nights_observed: nights.size,
-    nights_at_home,
+    usable: all.usable,
+    in_zone: all.in_zone,
+    share_in_zone: all.usable > 0 ? round2(all.in_zone / all.usable) : null,
+    days_observed: all.days,
+    nights_observed: all.nights,
+    nights_at_home: all.nights_at_home,
+    ...byOrigin,
+    mock_locations: mock,
+    bursts,
+    thresholds: EVIDENCE_THRESHOLDS,
   };
   const reasons: Reason[] = [];
+  const done = (decision: Decision, score: number | null, needed: Needed[] = []): AddressAssessment => ({
+    decision,
+    result: LEGACY_RESULT[decision],
+    score,
+    radius_m,
+    reasons,
+    evidence,
+    needed_for_verified: needed,
+  });
   if (recorded === 'no_consent') reasons.push({ code: 'recorded_pings_not_consented', message: 'the customer has no granted location consent: recorded pings were not used' });
   if (recorded === 'unavailable') reasons.push({ code: 'recorded_pings_unavailable', message: 'recorded pings could not be read in time: only the positions sent were used' });
+
+  const verdict = fraudVerdict(fraud, mock);
+  if (verdict.outcome === 'failed') {
+    reasons.push(...verdict.reasons);
+    return done('failed', null);
+  }
+  if (verdict.outcome === 'review' || bursts.flagged) {
+    reasons.push(...verdict.reasons, ...bursts.details);
+    return done('review', null);
+  }
   if (radius_m > MAX_RADIUS_M) {
     reasons.push({ code: 'address_too_coarse', message: `the claimed address is only known to within ${radius_m} m: it names an area, not an address` });
-    return { result: 'insufficient_evidence', score: null, radius_m, reasons, evidence };
+    return done('inconclusive', null);
   }
   const dropped = positions.length - usable.length;
   if (dropped > 0) reasons.push({ code: 'imprecise_positions_ignored', message: `${dropped} position(s) less accurate than ${POOR_FIX_M} m were not counted` });
-  if (usable.length < MIN_POSITIONS || days.size < MIN_DAYS) {
+  const needed = neededForVerified(byOrigin.recorded, recorded);
+  if (all.usable < MIN_POSITIONS || all.days < MIN_DAYS) {
     reasons.push({
-      code: usable.length < MIN_POSITIONS ? 'too_few_positions' : 'too_few_days',
-      message: `${usable.length} usable position(s) on ${days.size} day(s); at least ${MIN_POSITIONS} on ${MIN_DAYS} different days are needed`,
+      code: all.usable < MIN_POSITIONS ? 'too_few_positions' : 'too_few_days',
+      message: `${all.usable} usable position(s) on ${all.days} day(s); at least ${MIN_POSITIONS} on ${MIN_DAYS} different days are needed`,
     });
-    return { result: 'insufficient_evidence', score: null, radius_m, reasons, evidence };
+    return done('inconclusive', null, needed);
   }
-  const share = in_zone / usable.length;
-  const score = round2(nights.size > 0 ? (1 - NIGHT_WEIGHT) * share + NIGHT_WEIGHT * (nights_at_home / nights.size) : share);
+  const share = all.in_zone / all.usable;
+  const score = round2(all.nights > 0 ? (1 - NIGHT_WEIGHT) * share + NIGHT_WEIGHT * (all.nights_at_home / all.nights) : share);
   reasons.push(
     share >= VERIFIED_SCORE
-      ? { code: 'mostly_in_zone', message: `${in_zone} of ${usable.length} usable positions within ${radius_m} m of the address` }
-      : { code: 'mostly_outside_zone', message: `only ${in_zone} of ${usable.length} usable positions within ${radius_m} m of the address` },
+      ? { code: 'mostly_in_zone', message: `${all.in_zone} of ${all.usable} usable positions within ${radius_m} m of the address` }
+      : { code: 'mostly_outside_zone', message: `only ${all.in_zone} of ${all.usable} usable positions within ${radius_m} m of the address` },
   );
-  if (nights.size > 0) {
+  if (all.nights > 0) {
     reasons.push(
-      nights_at_home * 2 > nights.size
-        ? { code: 'home_at_night', message: `at the address on ${nights_at_home} of ${nights.size} night(s) observed` }
-        : { code: 'away_at_night', message: `at the address on only ${nights_at_home} of ${nights.size} night(s) observed` },
+      all.nights_at_home * 2 > all.nights
+        ? { code: 'home_at_night', message: `at the address on ${all.nights_at_home} of ${all.nights} night(s) observed` }
+        : { code: 'away_at_night', message: `at the address on only ${all.nights_at_home} of ${all.nights} night(s) observed` },
     );
   } else {
     reasons.push({ code: 'no_night_positions', message: 'no position between 22:00 and 05:00 local time: the score rests on the share in the zone alone' });
   }
-  return { result: score >= VERIFIED_SCORE ? 'verified' : 'not_verified', score, radius_m, reasons, evidence };
+  if (score < VERIFIED_SCORE) return done('failed', score);
+  if (needed.length === 0 && !fraud.degraded) {
+    reasons.push({ code: 'recorded_evidence_sufficient', message: `${byOrigin.recorded.usable} recorded pings over ${byOrigin.recorded.days} days and ${byOrigin.recorded.nights} nights meet every threshold` });
+    return done('verified', score);
+  }
+  if (byOrigin.recorded.usable === 0) reasons.push({ code: 'asserted_evidence_only', message: 'every position was sent with this request: asserted positions alone are never verified' });
+  else if (needed.length > 0) reasons.push({ code: 'recorded_evidence_insufficient', message: `the recorded pings fall short of the verified thresholds: ${needed.map((entry) => entry.code).join(', ')}` });
+  if (fraud.degraded) {
+    reasons.push({ code: 'fraud_checks_degraded', message: `fraud check(s) ${fraud.degraded_checks.join(', ')} could not run: a verification needs all of them` });
+    needed.push({ code: 'fraud_checks_complete', have: 'degraded', need: 'all run', message: 'every fraud check runs (retry when the signals are readable)' });
+  }
+  return done('likely', score, needed);
 }

@@ -35,7 +35,11 @@ describe('proximity', () => {
     expect(assessProximity(town, { ...north(town, 20_000), accuracy_m: 5 })).toMatchObject({ decision: 'outside' });
   });
 
-  it('a device point’s provenance: device_gps, as accurate as its fix, 68% sure, verified now', () => {
-    expect(devicePointProvenance(12, new Date('2026-11-23T10:00:00Z'))).toEqual({ source: 'device_gps', provider: 'caller', accuracy_meters: 12, confidence: 0.68, verified_at: '2026-11-23T10:00:00.000Z' });
+  it('a device point’s provenance: device_gps, as accurate as its fix, 68% sure, established when the fix was taken', () => {
+    // Established when the device took the fix, not when it was sent.
+    expect(devicePointProvenance({ accuracy_m: 12, recorded_at: '2026-11-23T10:00:00.000Z' })).toEqual({ source: 'device_gps', provider: 'caller', accuracy_meters: 12, confidence: 0.68, verified_at: '2026-11-23T10:00:00.000Z' });
+    // No reported accuracy: 100 m taken, half the confidence; a fix the client flagged as simulated: none.
+    expect(devicePointProvenance({ accuracy_m: null, recorded_at: '2026-11-23T10:00:00.000Z' })).toMatchObject({ accuracy_meters: 100, confidence: 0.34 });
+    expect(devicePointProvenance({ accuracy_m: 5, recorded_at: '2026-11-23T10:00:00.000Z', mock_location: true })).toMatchObject({ accuracy_meters: 5, confidence: 0 });
   });
 });

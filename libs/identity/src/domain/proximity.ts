@@ -29,6 +29,26 @@ export const DEVICE_PROVIDER = 'caller';
 
 export const PROXIMITY_DECISIONS = ['within', 'outside', 'inconclusive'] as const;
 export type ProximityDecision = (typeof PROXIMITY_DECISIONS)[number];
+/**
+ * What POST /v2/verify/proximity answers (docs/adr/0030): the geometric
+ * decision, unless a fraud signal sends it to `review` or the client's own
+ * mock-location flag `failed` it. Never `within` next to a fraud flag.
+ */
+export const PROXIMITY_OUTCOMES = [...PROXIMITY_DECISIONS, 'review', 'failed'] as const;
+export type ProximityOutcome = (typeof PROXIMITY_OUTCOMES)[number];
+/** Decisions a certificate is signed for: a statement about where the device was. Inconclusive, review and failed get none. */
+export const CERTIFIED_DECISIONS: readonly ProximityOutcome[] = ['within', 'outside'];
+
+/** The evidence of a proximity verification: one position, asserted by the caller. */
+export interface ProximityEvidence {
+  origin: 'asserted';
+  positions: 1;
+  accuracy_m: number;
+  observed_at: string;
+  /** What the client reported: true when the OS flagged the fix as simulated; null when not said. */
+  mock_location: boolean | null;
+  thresholds: { radius_m: number; accuracy_slack_cap_m: number; poor_fix_m: number; max_radius_m: number };
+}
 
 /** The address a customer claims, as the addressing resolver established it. */
 export interface ClaimedAddress {
@@ -83,9 +103,32 @@ export function assessProximity(claim: Pick<ClaimedAddress, 'lat' | 'lng' | 'acc
     : { decision: 'outside', distance_m, radius_m, reasons: ['outside_radius'] };
 }
 
-/** The provenance of a point a device reported: `device_gps`, accurate to its fix, established when the request was verified. */
-export function devicePointProvenance(accuracy_m: number, verifiedAt: Date): Provenance {
-  return { source: 'device_gps', provider: DEVICE_PROVIDER, accuracy_meters: accuracy_m, confidence: GPS_ACCURACY_CONFIDENCE, verified_at: verifiedAt.toISOString() };
+/** Without a reported accuracy the 100 m taken is a guess: half the confidence of a fix that says how good it is. */
+export const UNREPORTED_ACCURACY_CONFIDENCE = GPS_ACCURACY_CONFIDENCE / 2;
+/** Taken for a fix that reports no accuracy. */
+export const UNREPORTED_ACCURACY_M = 100;
+
+/**
+ * The provenance of a point a device reported (docs/adr/0030, "device_gps"):
+ * accurate to the fix's reported accuracy (100 m when it reported none);
+ * confidence 0.68, the probability of its accuracy circle, halved when the
+ * accuracy is not reported, 0 when the client flagged the fix as simulated;
+ * established when the device took the fix, not when it was sent.
+ */
+export function devicePointProvenance(fix: { accuracy_m: number | null; recorded_at: string; mock_location?: boolean | null }): Provenance {
+  const confidence = fix.mock_location === true ? 0 : fix.accuracy_m === null ? UNREPORTED_ACCURACY_CONFIDENCE : GPS_ACCURACY_CONFIDENCE;
+  return { source: 'device_gps', provider: DEVICE_PROVIDER, accuracy_meters: fix.accuracy_m ?? UNREPORTED_ACCURACY_M, confidence, verified_at: fix.recorded_at };
+}
+
+export function proximityEvidence(device: DevicePosition & { mock_location: boolean | null }, radius_m: number): ProximityEvidence {
+  return {
+    origin: 'asserted',
+    positions: 1,
+    accuracy_m: device.accuracy_m,
+    observed_at: device.recorded_at,
+    mock_location: device.mock_location,
+    thresholds: { radius_m, accuracy_slack_cap_m: ACCURACY_SLACK_CAP_M, poor_fix_m: POOR_FIX_M, max_radius_m: MAX_RADIUS_M },
+  };
 }
 
 /** Metres to the decimetre: more precision than a GPS fix has would be noise in a signed statement. */

@@ -1,8 +1,9 @@
 import type { Provenance } from '../../../addressing/src/index.js';
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import type { FraudCheck } from './fraud.js';
+import type { Decision } from './evidence.js';
 import type { AddressAssessment, KycResult } from './kyc.js';
-import type { ClaimedAddress, DevicePosition, ProximityDecision } from './proximity.js';
+import type { ClaimedAddress, DevicePosition, ProximityDecision, ProximityEvidence, ProximityOutcome } from './proximity.js';
 
 /**
  * Every verification of a customer is an event in the customer's
@@ -42,15 +43,20 @@ export interface ProximityVerified {
     /** The certificate's `sub`. */
     subject: string;
     address: ClaimedAddress;
-    device: DevicePosition;
-    decision: ProximityDecision;
+    device: DevicePosition & { mock_location?: boolean | null };
+    /** The outcome: the geometric decision unless fraud sent it to review or failed it (docs/adr/0030). */
+    decision: ProximityOutcome;
+    /** Where the fix lies against the address, whatever the fraud checks said; absent before ADR 30 (then `decision`). */
+    location_decision?: ProximityDecision;
     distance_m: number;
     radius_m: number;
     reasons: string[];
+    evidence?: ProximityEvidence;
     provenance: Provenance;
     fraud_check: FraudCheck;
     signals: VerificationSignals;
-    certificate: IssuedCertificate;
+    /** Signed for `within` and `outside` only (null otherwise, since ADR 30). */
+    certificate: IssuedCertificate | null;
     verified_at: string;
   };
 }
@@ -63,15 +69,20 @@ export interface AddressVerified {
     customer_id: string;
     address: ClaimedAddress;
     result: KycResult;
+    /** The decision ladder (docs/adr/0030); absent on verifications recorded before it. */
+    decision?: Decision;
+    needed_for_verified?: AddressAssessment['needed_for_verified'];
     score: number | null;
     radius_m: number;
     reasons: AddressAssessment['reasons'];
     evidence: AddressAssessment['evidence'];
     /** The positions sent with the request (never recorded pings). */
-    positions: Array<{ lat: number; lng: number; accuracy_m: number | null; recorded_at: string }>;
+    positions: Array<{ lat: number; lng: number; accuracy_m: number | null; recorded_at: string; mock_location?: boolean | null }>;
     provenance: Provenance;
     fraud_check: FraudCheck;
     signals: VerificationSignals;
+    /** Signed for a `verified` decision only. */
+    certificate?: IssuedCertificate | null;
     verified_at: string;
   };
 }

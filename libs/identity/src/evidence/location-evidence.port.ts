@@ -12,6 +12,8 @@ export interface EvidencePing {
   lng: number;
   accuracy_m: number | null;
   recorded_at: string;
+  /** When the ping reached the service (absent from pings stored before it was kept in the answer). */
+  received_at?: string;
 }
 
 export type RecordedEvidence = { consent: 'granted'; pings: EvidencePing[] } | { consent: 'not_granted' };

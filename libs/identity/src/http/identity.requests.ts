@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIP, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsIP, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MAX_ACCURACY_INPUT_M } from '../domain/proximity.js';
 import { CALLER_ID, callerIdMessage, CUSTOMER_ID_MESSAGE } from '../../../platform/src/index.js';
 import { PHONE } from '../domain/identifiers.js';
@@ -71,6 +71,14 @@ export class PositionFields {
   @IsISO8601({ strict: true }, { message: 'recorded_at must be an ISO 8601 time with a time zone' })
   @Matches(WITH_ZONE, { message: 'recorded_at must be an ISO 8601 time with a time zone' })
   recorded_at?: string;
+
+  @ApiPropertyOptional({
+    description: "What the device's OS says about the fix: true when it flagged it as simulated (Android `Location.isMock()`, iOS `CLLocationSourceInformation.isSimulatedBySoftware`). A simulated position fails a verification (docs/adr/0030). Omit when your app cannot tell.",
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'mock_location must be true or false' })
+  mock_location?: boolean;
 }
 
 export const ACCURACY_DESCRIPTION = 'Horizontal accuracy of the fix in metres, as the phone reports it (the radius of its 68% circle)';

@@ -9,7 +9,7 @@ export type VerifyKyc = Extract<VerificationCommand, { type: 'RecordAddressVerif
   account_id: string;
   customer_id: string;
   address: string;
-  positions: Array<{ lat: number; lng: number; accuracy_m: number | null; recorded_at?: string }>;
+  positions: Array<{ lat: number; lng: number; accuracy_m: number | null; recorded_at?: string; mock_location?: boolean | null }>;
   use_recorded_pings: boolean;
   device_id: string | null;
   phone: string | null;

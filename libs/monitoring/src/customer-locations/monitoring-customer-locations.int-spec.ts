@@ -40,12 +40,13 @@ describe('the customer-location port: recorded pings in a window', () => {
         [ping('c1', '2026-11-01T10:00:00.000Z', 5.1), ping('c1', '2026-11-12T10:00:00.000Z', 5.2), ping('c1', '2026-11-11T10:00:00.000Z', 5.3), ping('c1', '2026-11-13T10:00:00.000Z', 5.4)],
         'no_stream',
       );
+      // Each with when it reached the service (KYC weighs evidence delivered as it happened, ADR 30).
       expect(await reader.recordedPings('acct_a', 'c1', since, 100)).toEqual({
         consent: 'granted',
         pings: [
-          { lat: 5.4, lng: -0.187, accuracy_m: 12, recorded_at: '2026-11-13T10:00:00.000Z' },
-          { lat: 5.2, lng: -0.187, accuracy_m: 12, recorded_at: '2026-11-12T10:00:00.000Z' },
-          { lat: 5.3, lng: -0.187, accuracy_m: 12, recorded_at: '2026-11-11T10:00:00.000Z' },
+          { lat: 5.4, lng: -0.187, accuracy_m: 12, recorded_at: '2026-11-13T10:00:00.000Z', received_at: '2026-11-13T10:00:00.000Z' },
+          { lat: 5.2, lng: -0.187, accuracy_m: 12, recorded_at: '2026-11-12T10:00:00.000Z', received_at: '2026-11-12T10:00:00.000Z' },
+          { lat: 5.3, lng: -0.187, accuracy_m: 12, recorded_at: '2026-11-11T10:00:00.000Z', received_at: '2026-11-11T10:00:00.000Z' },
         ],
       });
       expect(await reader.recordedPings('acct_a', 'c1', since, 2)).toMatchObject({ consent: 'granted', pings: [{ lat: 5.4 }, { lat: 5.2 }] });

@@ -20,6 +20,7 @@ import type {
   CustomerRecords,
   CustomerSighting,
   KnownPosition,
+  RecordedPing,
   RecordedPings,
 } from '../public/customer-locations.port.js';
 import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc } from '../queries/get-drift/drift-state.read-model.js';
@@ -123,7 +124,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
   async recordedPings(accountId: string, customerId: string, since: Date, limit: number): Promise<RecordedPings> {
     if ((await this.consentState(accountId, customerId)).status !== 'granted') return { consent: 'not_granted' };
     const cutoff = since.toISOString();
-    const pings: KnownPosition[] = [];
+    const pings: RecordedPing[] = [];
     const stream = locationStream(accountId, customerId);
     let before: bigint | undefined;
     for (;;) {
@@ -132,7 +133,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
         if (stored.type !== 'PingRecorded') continue;
         // Clear on every stored ping: pages older than the window need not be opened.
         if (typeof stored.data.recorded_at === 'string' && stored.data.recorded_at < cutoff) continue;
-        const position = await this.openPing(stored);
+        const position = await this.openPing(stored, true);
         if (position) pings.push(position);
       }
       // Pings arrive late and out of order, so a page is read whole; a page entirely before the window ends the walk.
@@ -208,11 +209,13 @@ export class MonitoringCustomerLocations implements CustomerLocations {
   }
 
   /** A stored ping opened (as stored), then upcast: its position, or undefined once its key is destroyed. */
-  private async openPing(stored: RecordedEvent): Promise<KnownPosition | undefined> {
+  private async openPing(stored: RecordedEvent, withArrival = false): Promise<RecordedPing | undefined> {
     const opened = await this.sealing.open(stored);
     if (!opened) return undefined;
     const data = this.registry.upcast({ ...stored, data: opened.data as Record<string, unknown> }).data as PingRecorded['data'];
-    return { lat: data.lat, lng: data.lng, accuracy_m: data.accuracy_m ?? null, recorded_at: data.recorded_at };
+    const position: RecordedPing = { lat: data.lat, lng: data.lng, accuracy_m: data.accuracy_m ?? null, recorded_at: data.recorded_at };
+    if (withArrival && typeof data.received_at === 'string') position.received_at = data.received_at;
+    return position;
   }
 
   private async consentState(accountId: string, customerId: string): Promise<ConsentState> {

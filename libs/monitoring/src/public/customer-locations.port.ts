@@ -66,7 +66,10 @@ export interface CustomerSighting {
   drifting: boolean;
 }
 
-export type RecordedPings = { consent: 'granted'; pings: KnownPosition[] } | { consent: 'not_granted' };
+/** A recorded ping also says when it reached the service: evidence delivered as it happened is worth more than a month posted at once. */
+export type RecordedPing = KnownPosition & { received_at?: string };
+
+export type RecordedPings = { consent: 'granted'; pings: RecordedPing[] } | { consent: 'not_granted' };
 
 /** One change to what the port answers about a customer. */
 export type CustomerLocationChange =

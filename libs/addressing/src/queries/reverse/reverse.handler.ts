@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
 import type { ReverseAddress } from '../../domain/reverse-address.js';
 import { ReverseNamer } from './reverse-namer.js';
-import { callerPointProvenance, type Provenance, type ProvenanceSource } from '../../domain/provenance.js';
+import { callerPointProvenance, CONFIRMED_SOURCES, type Provenance, type ProvenanceSource } from '../../domain/provenance.js';
 
 export interface ReverseAnswer {
   code: string;
@@ -28,6 +28,7 @@ export class ReverseQuery extends Query<ReverseAnswer> {
     readonly resolution?: number,
     readonly source?: ProvenanceSource,
     readonly accuracyM?: number,
+    readonly confirmedBy?: string,
   ) {
     super();
   }
@@ -42,6 +43,11 @@ export class ReverseHandler implements IQueryHandler<ReverseQuery> {
   ) {}
 
   async execute(query: ReverseQuery): Promise<ReverseAnswer> {
+    const source = query.source ?? 'device_gps';
+    // A person's confirmation counts only with who gave it (docs/adr/0030): a bare claim is refused.
+    if (CONFIRMED_SOURCES.includes(source) && query.confirmedBy === undefined) {
+      throw new InvalidParamError(`confirmed_by is required with source ${source}: the account or agent id that confirmed the point`, 'confirmed_by');
+    }
     const centre = codedCellForPoint(query.lat, query.lng, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION);
     const point: [number, number] = [centre.lat, centre.lng];
     return {
@@ -52,7 +58,7 @@ export class ReverseHandler implements IQueryHandler<ReverseQuery> {
       lat: centre.lat,
       lng: centre.lng,
       distance_m: Math.round(greatCircleM(query.lat, query.lng, centre.lat, centre.lng) * 10) / 10,
-      provenance: callerPointProvenance(query.source ?? 'device_gps', query.accuracyM, centre.cell, this.clock.now(), point),
+      provenance: callerPointProvenance(source, query.accuracyM, centre.cell, this.clock.now(), point, query.confirmedBy),
       // The point sent is named, not the cell centre: the centre of a coarse cell may lie in another district.
       address: this.namer.name(query.lat, query.lng),
     };

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { CALLER_ID, callerIdMessage } from '../../../../platform/src/index.js';
 import { PROVENANCE_SOURCES, type ProvenanceSource } from '../../domain/provenance.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
 
@@ -35,6 +36,15 @@ export class ReverseRequest {
   @IsOptional()
   @IsIn(PROVENANCE_SOURCES, { message: `source must be one of ${PROVENANCE_SOURCES.join(', ')}` })
   source?: ProvenanceSource;
+
+  @ApiPropertyOptional({
+    description: 'Required with `source` user_confirmed or agent_verified: your id of the account (customer) or field agent who confirmed the point; it is recorded in the provenance as `confirmed_by`',
+    pattern: CALLER_ID.source,
+    example: 'agent-17',
+  })
+  @IsOptional()
+  @Matches(CALLER_ID, { message: callerIdMessage('confirmed_by') })
+  confirmed_by?: string;
 
   @ApiPropertyOptional({ description: 'Accuracy of the point you sent, in metres (a GPS fix’s horizontal accuracy)', minimum: 0, maximum: 100000 })
   @IsOptional()

@@ -45,7 +45,7 @@ export class ConfirmDeliveryController {
       delivery_id: body.delivery_id,
       receipt_id: `rcpt_${randomUUID().replace(/-/g, '')}`,
       customer_id: body.customer_id ?? null,
-      courier: { lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m ?? null, recorded_at: body.recorded_at },
+      courier: { lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m ?? null, recorded_at: body.recorded_at, mock_location: body.mock_location ?? null },
       device_id: body.device_id ?? null,
       address: body.address ?? null,
       recipient_name: body.recipient_name ?? null,

@@ -13,7 +13,7 @@ import { CertificateSigner } from '../../public/certificate-signer.js';
 export type ConfirmDeliveryInput = ConfirmDelivery & {
   receipt_id: string;
   customer_id: string | null;
-  courier: { lat: number; lng: number; accuracy_m: number | null; recorded_at?: string };
+  courier: { lat: number; lng: number; accuracy_m: number | null; recorded_at?: string; mock_location?: boolean | null };
   device_id: string | null;
   address: string | null;
   recipient_name: string | null;
@@ -57,7 +57,7 @@ async function prepareReceipt(input: ConfirmDeliveryInput, deps: Deps): Promise<
   const assessed = claimed === null ? null : assessProximity(claimed, { lat: input.courier.lat, lng: input.courier.lng, accuracy_m: accuracy });
   const address = claimed && assessed ? { code: claimed.code, distance_m: assessed.distance_m, radius_m: assessed.radius_m, decision: assessed.decision } : null;
   const location_code = hexCodeForPoint(input.courier.lat, input.courier.lng);
-  const provenance = devicePointProvenance(accuracy, now);
+  const provenance = devicePointProvenance({ accuracy_m: input.courier.accuracy_m, recorded_at, mock_location: input.courier.mock_location });
   const claims = deliveryReceiptClaims({
     issuer: deps.config.publicBaseUrl,
     subject: deps.hashing.deliverySubject(input.account_id, input.delivery_id),

@@ -5,7 +5,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
 import { checkPhone } from '../../domain/identifiers.js';
+import { EVIDENCE_THRESHOLDS } from '../../domain/evidence.js';
 import { MIN_DAYS, MIN_POSITIONS, VERIFIED_SCORE } from '../../domain/kyc.js';
+import { ADDRESS_CERTIFICATE_TYP, EVIDENCE_POLICY } from '../../domain/certificates.js';
 import type { AddressVerified } from '../../domain/verification.js';
 import { VerifyKycCommand } from '../../public/verify-kyc.command.js';
 import { VerifyKycRequest } from './verify-kyc.request.js';
@@ -23,15 +25,24 @@ export class VerifyKycController {
   @ApiOperation({
     summary: "Verify a customer's claimed address from the evidence of where their device has been",
     description:
-      'Evidence: the `positions` you send and, when the customer granted location consent, the pings recorded for them in the last 30 days (only counts derived from them are kept). ' +
-      `A position counts when accurate to 150 m; it is in the zone by the proximity rule. At least ${MIN_POSITIONS} usable positions on ${MIN_DAYS} different days are needed, else \`insufficient_evidence\`. ` +
-      `Score: the share of positions in the zone, or with night positions (22:00-05:00 local solar time) 0.6 × that + 0.4 × the share of nights spent at the address; ${VERIFIED_SCORE} or more is \`verified\`. ` +
-      'Every verification is kept for your audit and never touched by consent erasure. fraud_check as in POST /v2/verify/proximity.',
+      'Evidence has an origin (docs/adr/0030): `recorded` pings, ingested earlier through POST /v2/monitoring/pings under the customer\'s granted location consent (the last 30 days; only counts derived from them are kept), and `asserted` positions, the `positions` you send now. ' +
+      `A position counts when accurate to ${EVIDENCE_THRESHOLDS.usable_accuracy_m} m; it is in the zone by the proximity rule. ` +
+      `Score: the share of positions in the zone, or with night positions (22:00-05:00 local solar time) 0.6 × that + 0.4 × the share of nights spent at the address. ` +
+      '**Decision ladder** (`decision`), checked in this order: `failed` when the client reported a position as simulated (`mock_location`); `review` when a fraud check fired (velocity, ip_bulk, device_bulk, synthetic_identity) or the evidence has a burst ' +
+      `(${EVIDENCE_THRESHOLDS.bursts.same_timestamp}+ positions with one timestamp, more than half on identical coordinates, recorded pings that arrived in less than half the time they cover, consecutive positions implying over 300 km/h); ` +
+      `\`inconclusive\` with fewer than ${MIN_POSITIONS} usable positions on ${MIN_DAYS} days, or an address known only to more than 1 km; \`failed\` when the score is under ${VERIFIED_SCORE}; ` +
+      `\`verified\` only when the recorded pings alone show at least ${EVIDENCE_THRESHOLDS.verified.recorded_pings} usable pings on ${EVIDENCE_THRESHOLDS.verified.days} days and ${EVIDENCE_THRESHOLDS.verified.nights} nights over ${EVIDENCE_THRESHOLDS.verified.span_hours} h, ` +
+      `${EVIDENCE_THRESHOLDS.verified.share_in_zone} of them in the zone, most nights at the address, a median accuracy within ${EVIDENCE_THRESHOLDS.verified.median_accuracy_m} m, and every fraud check ran (not degraded); otherwise \`likely\`. ` +
+      'Asserted positions alone are never `verified`: `needed_for_verified` lists what evidence would be (`{code, have, need, message}`). Machine-readable `reasons` say why. `result` is the decision in the older vocabulary (`verified` only when `decision` is; `insufficient_evidence` for `inconclusive`; `not_verified` otherwise). ' +
+      `\`evidence\` summarises the evidence by origin (\`recorded\`, \`asserted\`: positions, usable, in_zone, days, nights, nights_at_home, span_hours, median_accuracy_m), the burst flags and the thresholds applied. ` +
+      `A \`verified\` decision carries a \`certificate\`: a compact JWS (\`typ: ${ADDRESS_CERTIFICATE_TYP}\`) of \`{iss, sub, iat, exp, jti, decision, score, radius_m, address_code, evidence, policy: ${EVIDENCE_POLICY}, provenance, fraud}\`, verifiable with GET /v2/.well-known/jwks.json; no other decision is signed. ` +
+      '`provenance.confidence` is the score weighed by the amount of recorded evidence. Every verification is kept for your audit and never touched by consent erasure. fraud_check as in POST /v2/verify/proximity.',
   })
   @ApiResponse({
     status: 200,
     description:
-      '`{verification_id, customer_id, result (verified | not_verified | insufficient_evidence), score (0-1, null when insufficient), reasons [{code, message}], radius_m, address {input, code, input_kind, precision, label, lat, lng}, evidence {from_request, from_recorded_pings, recorded_pings (used | no_consent | none_recorded | not_requested | unavailable), usable, in_zone, share_in_zone, days_observed, nights_observed, nights_at_home}, provenance, fraud_check}`',
+      '`{verification_id, customer_id, decision (verified | likely | inconclusive | review | failed), result (verified | not_verified | insufficient_evidence), score (0-1, null when inconclusive, review or failed by fraud), reasons [{code, message}], needed_for_verified [{code, have, need, message}], radius_m, address {input, code, input_kind, precision, label, lat, lng}, ' +
+      'evidence {from_request, from_recorded_pings, recorded_pings (used | no_consent | none_recorded | not_requested | unavailable), usable, in_zone, share_in_zone, days_observed, nights_observed, nights_at_home, recorded {…}, asserted {…}, mock_locations, bursts {flagged, flags, details}, thresholds}, provenance, fraud_check, certificate (compact JWS or null), certificate_id, kid, expires_at}`',
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `positions[2].lat`); INVALID_CODE (field `address`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
@@ -47,7 +58,7 @@ export class VerifyKycController {
       account_id: callingAccount(request),
       customer_id: body.customer_id,
       address: body.address,
-      positions: (body.positions ?? []).map((position) => ({ lat: position.lat, lng: position.lng, accuracy_m: position.accuracy_m ?? null, recorded_at: position.recorded_at })),
+      positions: (body.positions ?? []).map((position) => ({ lat: position.lat, lng: position.lng, accuracy_m: position.accuracy_m ?? null, recorded_at: position.recorded_at, mock_location: position.mock_location ?? null })),
       use_recorded_pings: body.use_recorded_pings ?? true,
       device_id: body.device_id ?? null,
       phone: body.phone === undefined || body.phone === null ? null : checkPhone(body.phone),
@@ -66,13 +77,20 @@ export function kycAnswer(data: AddressVerified['data']) {
   return {
     verification_id: data.verification_id,
     customer_id: data.customer_id,
+    // Recorded before the ladder: the older result, said in its words.
+    decision: data.decision ?? ({ verified: 'verified', not_verified: 'failed', insufficient_evidence: 'inconclusive' } as const)[data.result],
     result: data.result,
     score: data.score,
     reasons: data.reasons,
+    needed_for_verified: data.needed_for_verified ?? [],
     radius_m: data.radius_m,
     address: { input: address.input, code: address.code, input_kind: address.input_kind, precision: address.precision, label: address.label, lat: address.lat, lng: address.lng },
     evidence: data.evidence,
     provenance: data.provenance,
     fraud_check: data.fraud_check,
+    certificate: data.certificate?.token ?? null,
+    certificate_id: data.certificate?.jti ?? null,
+    kid: data.certificate?.kid ?? null,
+    expires_at: data.certificate ? new Date(data.certificate.exp * 1000).toISOString() : null,
   };
 }

@@ -26,16 +26,18 @@ export class VerifyProximityController {
     description:
       `Decision: \`within\` when the fix is within the radius (${DEFAULT_RADIUS_M} m, or the claimed point's own accuracy when coarser) plus up to 50 m of the fix's accuracy; ` +
       `\`inconclusive\` when the fix is vaguer than ${POOR_FIX_M} m or the address is known only to more than ${MAX_RADIUS_M} m (an area, not an address), unless even the nearest reading is outside; \`outside\` otherwise. ` +
-      'The certificate is a compact JWS (`alg: EdDSA`, `typ: ' +
+      'That is `location_decision`. `decision` is the same unless fraud changes it (docs/adr/0030): a fired fraud check (velocity: impossible travel; ip_bulk; device_bulk; synthetic_identity) makes it `review`, and a fix the client reported as simulated (`mock_location: true`) makes it `failed`; `reasons` then start with `fraud_<check>` or `mock_location_reported`. ' +
+      'A skipped (degraded) check changes nothing: it neither flags nor clears. `evidence` says what the decision rests on: one `asserted` position, its accuracy, time and mock flag, and the thresholds applied. ' +
+      'A certificate is signed for `within` and `outside` only (otherwise `certificate`, `certificate_id`, `kid`, `expires_at` are null and `certificate_withheld` says why): a compact JWS (`alg: EdDSA`, `typ: ' +
       PROXIMITY_CERTIFICATE_TYP +
-      '`, the key in `kid`) of `{iss, sub (a keyed hash of your account and customer), iat, exp (1 year), jti (the verification_id), decision, distance_m, radius_m, address_code, observed_at, provenance, fraud: {flags, degraded_checks}}`; ' +
-      'verify it offline with GET /v2/.well-known/jwks.json. Every verification is kept for your audit and is never touched by consent erasure. ' +
+      '`, the key in `kid`) of `{iss, sub (a keyed hash of your account and customer), iat, exp (1 year), jti (the verification_id), decision, distance_m, radius_m, address_code, observed_at, provenance, fraud: {flags, degraded_checks}, evidence}`; ' +
+      'verify it offline with GET /v2/.well-known/jwks.json. `provenance.verified_at` is when the device took the fix. Every verification is kept for your audit and is never touched by consent erasure. ' +
       'fraud_check: velocity, ip_bulk, device_bulk, synthetic_identity, each `clear`, `flagged`, `not_applicable` or `skipped`; a check whose signals cannot be read within 200 ms is skipped and listed in `degraded_checks` (`degraded: true` means fewer signals ran, not that nothing was found).',
   })
   @ApiResponse({
     status: 200,
     description:
-      '`{verification_id, customer_id, decision (within | outside | inconclusive), distance_m, radius_m, reasons, address {input, code, input_kind, precision, label, lat, lng}, observed_at, provenance {source: device_gps, provider, accuracy_meters, confidence, verified_at}, fraud_check {flagged, flags, degraded, degraded_checks, checks}, certificate (compact JWS), certificate_id, kid, expires_at}`',
+      '`{verification_id, customer_id, decision (within | outside | inconclusive | review | failed), location_decision (within | outside | inconclusive), distance_m, radius_m, reasons, address {input, code, input_kind, precision, label, lat, lng}, observed_at, evidence {origin, positions, accuracy_m, observed_at, mock_location, thresholds}, provenance {source: device_gps, provider, accuracy_meters, confidence, verified_at}, fraud_check {flagged, flags, degraded, degraded_checks, checks}, certificate (compact JWS or null), certificate_id, kid, expires_at, certificate_withheld}`',
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field; INVALID_CODE (field `address`) for a mistyped hex code' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
@@ -51,7 +53,7 @@ export class VerifyProximityController {
       account_id: callingAccount(request),
       customer_id: body.customer_id,
       address: body.address,
-      position: { lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m, recorded_at: body.recorded_at },
+      position: { lat: body.lat, lng: body.lng, accuracy_m: body.accuracy_m, recorded_at: body.recorded_at, mock_location: body.mock_location ?? null },
       device_id: body.device_id ?? null,
       phone: body.phone === undefined || body.phone === null ? null : checkPhone(body.phone),
       email: body.email ?? null,
@@ -61,6 +63,18 @@ export class VerifyProximityController {
     const [verified] = events as ProximityVerified[];
     if (!verified) throw new Error('a verification with a fresh id recorded nothing');
     return proximityAnswer(verified.data);
+  }
+}
+
+/** Why no certificate was signed: a certificate states where the device was, and these decisions state no such thing. */
+function certificateWithheld(decision: ProximityVerified['data']['decision']): string {
+  switch (decision) {
+    case 'review':
+      return 'a fraud signal needs a person to review it first';
+    case 'failed':
+      return 'the client reported the position as simulated';
+    default:
+      return 'the evidence decides nothing: no certificate for an inconclusive decision';
   }
 }
 
@@ -77,9 +91,12 @@ export function proximityAnswer(data: ProximityVerified['data']) {
     observed_at: data.device.recorded_at,
     provenance: data.provenance,
     fraud_check: data.fraud_check,
-    certificate: data.certificate.token,
-    certificate_id: data.certificate.jti,
-    kid: data.certificate.kid,
-    expires_at: new Date(data.certificate.exp * 1000).toISOString(),
+    location_decision: data.location_decision ?? data.decision,
+    evidence: data.evidence ?? null,
+    certificate: data.certificate?.token ?? null,
+    certificate_id: data.certificate?.jti ?? null,
+    kid: data.certificate?.kid ?? null,
+    expires_at: data.certificate ? new Date(data.certificate.exp * 1000).toISOString() : null,
+    certificate_withheld: data.certificate ? null : certificateWithheld(data.decision),
   };
 }

@@ -4,7 +4,8 @@ import { CLOCK, command, CONFIG, JsonLogger, PipelineCommand, PipelineHandler, t
 import { claimAddress } from '../../addresses/claimed-address.js';
 import { PROXIMITY_CERTIFICATE_TYP, proximityCertificateClaims } from '../../domain/certificates.js';
 import { fixTime } from '../../domain/identifiers.js';
-import { assessProximity, devicePointProvenance, type DevicePosition } from '../../domain/proximity.js';
+import { fraudVerdict } from '../../domain/evidence.js';
+import { assessProximity, devicePointProvenance, proximityEvidence, type DevicePosition, type ProximityOutcome } from '../../domain/proximity.js';
 import { verificationDecider, verificationStream, type ProximityVerified, type VerificationCommand, type VerificationEvent, type VerificationState } from '../../domain/verification.js';
 import { FRAUD_SIGNALS, type FraudSignals } from '../../fraud/fraud-signals.port.js';
 import { IDENTITY_SIGNALS_READ_MODEL } from '../../public/identity-signals.read-model.js';
@@ -17,7 +18,7 @@ export type VerifyProximity = Extract<VerificationCommand, { type: 'RecordProxim
   account_id: string;
   customer_id: string;
   address: string;
-  position: { lat: number; lng: number; accuracy_m: number; recorded_at?: string };
+  position: { lat: number; lng: number; accuracy_m: number; recorded_at?: string; mock_location?: boolean | null };
   device_id: string | null;
   phone: string | null;
   email: string | null;
@@ -62,6 +63,7 @@ export class VerifyProximityHandler extends PipelineHandler<VerifyProximity, Ver
 
 async function prepareProximity(input: VerifyProximity, deps: Deps): Promise<ProximityVerified['data']> {
   const now = deps.clock.now();
+  const mock_location = input.position.mock_location ?? null;
   const device: DevicePosition = { lat: input.position.lat, lng: input.position.lng, accuracy_m: input.position.accuracy_m, recorded_at: fixTime(input.position.recorded_at, now) };
   const address = claimAddress(deps.resolver, input.address);
   const assessment = assessProximity(address, device);
@@ -71,34 +73,49 @@ async function prepareProximity(input: VerifyProximity, deps: Deps): Promise<Pro
     { accountId: input.account_id, signals, observations: [{ lat: device.lat, lng: device.lng, accuracy_m: device.accuracy_m, observed_at: device.recorded_at }], now },
     { logger: deps.logger },
   );
-  const provenance = devicePointProvenance(device.accuracy_m, now);
+  // Never `within` beside a fraud flag (docs/adr/0030): a signal sends the decision to review, the client's own mock flag fails it.
+  const verdict = fraudVerdict(fraud_check, mock_location === true ? 1 : 0);
+  const decision: ProximityOutcome = verdict.outcome === 'none' ? assessment.decision : verdict.outcome;
+  const reasons = verdict.outcome === 'none' ? assessment.reasons : [...verdict.reasons.map((reason) => reason.code), ...assessment.reasons];
+  const provenance = devicePointProvenance({ accuracy_m: device.accuracy_m, recorded_at: device.recorded_at, mock_location });
+  const evidence = proximityEvidence({ ...device, mock_location }, assessment.radius_m);
   const subject = deps.hashing.subject(input.account_id, input.customer_id);
-  const claims = proximityCertificateClaims({
-    issuer: deps.config.publicBaseUrl,
-    subject,
-    jti: input.verification_id,
-    now,
-    decision: assessment.decision,
-    distance_m: assessment.distance_m,
-    radius_m: assessment.radius_m,
-    address_code: address.code,
-    observed_at: device.recorded_at,
-    provenance,
-    fraud_check,
-  });
-  const { token, kid } = await deps.signer.sign(claims, PROXIMITY_CERTIFICATE_TYP);
+  let certificate: ProximityVerified['data']['certificate'] = null;
+  if (decision === 'within' || decision === 'outside') {
+    const claims = proximityCertificateClaims({
+      issuer: deps.config.publicBaseUrl,
+      subject,
+      jti: input.verification_id,
+      now,
+      decision,
+      distance_m: assessment.distance_m,
+      radius_m: assessment.radius_m,
+      address_code: address.code,
+      observed_at: device.recorded_at,
+      provenance,
+      fraud_check,
+      evidence,
+    });
+    const { token, kid } = await deps.signer.sign(claims, PROXIMITY_CERTIFICATE_TYP);
+    certificate = { jti: claims.jti, kid, token, iat: claims.iat, exp: claims.exp };
+  }
   return {
     verification_id: input.verification_id,
     account_id: input.account_id,
     customer_id: input.customer_id,
     subject,
     address,
-    device,
-    ...assessment,
+    device: { ...device, mock_location },
+    decision,
+    location_decision: assessment.decision,
+    distance_m: assessment.distance_m,
+    radius_m: assessment.radius_m,
+    reasons,
+    evidence,
     provenance,
     fraud_check,
     signals,
-    certificate: { jti: claims.jti, kid, token, iat: claims.iat, exp: claims.exp },
+    certificate,
     verified_at: now.toISOString(),
   };
 }
