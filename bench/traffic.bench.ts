@@ -10,7 +10,7 @@ import { accraNetwork, accraPairs } from '../libs/routing/src/testing/accra-pair
 import { random } from '../libs/routing/src/testing/synthetic-roads.js';
 // A benchmark measures the declaration itself, so it reaches past the context's surface.
 import { ArrivalReader, recordArrival } from '../libs/traffic/src/commands/record-arrival/record-arrival.handler.js';
-import { TRAFFIC_CELL_RES, TrafficView } from '../libs/traffic/src/index.js';
+import { MIN_REPORTERS, MIN_SAMPLES, TRAFFIC_CELL_RES, TrafficView } from '../libs/traffic/src/index.js';
 import { latLngToCell } from 'h3-js';
 import { drive } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
@@ -51,7 +51,8 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
     const lines: Array<Array<[number, number]>> = [];
     for (const [i, [from, to]] of pairs.entries()) {
       const path = (await engine.route({ points: [from, to], mode: 'driving', alternatives: 0 })).paths[0];
-      view.apply({ type: 'ArrivalRecorded', data: arrivalOf(i, from, to, path, morning) as never });
+      // Enough samples from enough distinct reporters that every cell of the route is learned (docs/adr/0031).
+      for (let r = 0; r < MIN_SAMPLES; r++) view.apply({ type: 'ArrivalRecorded', data: { ...arrivalOf(i, from, to, path, morning), arrival_id: `bench${i}-${r}`, reporter: `reporter${r % MIN_REPORTERS}` } as never });
       lines.push(path.legs[0].coordinates);
     }
     // 100 distinct incidents in the middle third of the pairs' routes (not on their ends), half of them corroborated floods.
@@ -140,7 +141,7 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
       },
       arrival: async () => {
         const [from, to] = pairs[k++ % pairs.length];
-        await pipeline.run(recordArrival, await reader.read({ origin: from, destination: to, end: to, elapsed_s: 1200, mode: 'driving', depart_at: morning.toISOString() }));
+        await pipeline.run(recordArrival, await reader.read({ origin: from, destination: to, end: to, elapsed_s: 1200, mode: 'driving', depart_at: morning.toISOString() }, 'bench-reporter'));
         return 1;
       },
     } as const;

@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '..');
 interface Route {
   duration_s: number;
   geometry: { coordinates: Array<[number, number]> };
-  steps: Array<{ traffic_factor: number; traffic_severity: string; traffic_color: string }>;
+  steps: Array<{ traffic_factor: number; traffic_severity: string; traffic_color: string; traffic_source: string }>;
   incident_count: number;
   warnings: string[];
 }
@@ -49,7 +49,7 @@ describe('live road layer over HTTP', () => {
     return json.data;
   };
   const accuracy = async () => ((await (await service.request('GET', '/v2/admin/traffic/accuracy', { key: ADMIN_KEY })).json()) as { data: { samples: number; samples_total: number; learned_wins: boolean; static_mape: number | null; learned_mape: number | null; arrival_error: { arrivals: number } } }).data;
-  const heatmap = async () => ((await (await service.request('GET', '/v2/analytics/traffic-heatmap?bbox=5.7,5.5,-0.1,-0.35', { key })).json()) as { data: { cells: Array<{ cell: string; samples: number; factor: number; hour: number }> } }).data;
+  const heatmap = async () => ((await (await service.request('GET', '/v2/analytics/traffic-heatmap?bbox=5.7,5.5,-0.1,-0.35', { key })).json()) as { data: { cells: Array<{ cell: string; samples: number; factor: number; hour: number; source: string; severity: string; reporters: number }> } }).data;
 
   it('answers 204 to any arrival body with a key, even garbage, and 401 without one', async () => {
     for (const rawBody of ['{"destination": ', 'null', '[1,2]', '"text"', '{}', JSON.stringify({ destination: { lat: 0, lng: 0 }, elapsed_s: 'x', mode: 'rocket' })]) {
@@ -59,49 +59,76 @@ describe('live road layer over HTTP', () => {
     expect((await service.request('POST', '/v2/navigation/arrival', { body: {} })).status).toBe(401);
   });
 
-  it('reports no win without samples, then learns a known congestion pattern: heatmap, accuracy and routes move', async () => {
+  it('one reporter, however many arrivals, leaves every route unchanged; enough distinct reporters change it (docs/adr/0031)', async () => {
     const before = await accuracy();
     expect(before).toMatchObject({ samples: 0, learned_wins: false, static_mape: null });
     expect((await heatmap()).cells).toEqual([]);
     // The "true" pattern: at 08:00 these trips take twice the static model's time.
-    const statics = [];
-    for (const [from, to] of PAIRS) statics.push((await route({ from, to })).duration_s);
     const morning = new Date();
     morning.setUTCDate(morning.getUTCDate() - 1);
     morning.setUTCHours(8, 0, 0, 0);
-    for (let round = 0; round < 3; round++) {
-      for (const [i, [from, to]] of PAIRS.entries()) {
-        const response = await service.request('POST', '/v2/navigation/arrival', {
-          key,
-          body: { origin: from, destination: to, end: { lat: to.lat + 0.0002, lng: to.lng }, elapsed_s: statics[i] * 2, mode: 'driving', depart_at: morning.toISOString() },
-        });
-        expect(response.status).toBe(204);
-      }
+    const night = new Date(morning);
+    night.setUTCHours(3);
+    const routesAt = (at: Date) => Promise.all(PAIRS.map(([from, to]) => route({ from, to, depart_at: at.toISOString() })));
+    const shape = (routes: Route[]) => routes.map((entry) => ({ duration_s: entry.duration_s, geometry: entry.geometry.coordinates, steps: entry.steps.map((step) => [step.traffic_factor, step.traffic_severity, step.traffic_source]) }));
+    const staticRoutes = await routesAt(morning);
+    const statics = staticRoutes.map((entry) => entry.duration_s);
+    const arrive = (reporterKey: string, i: number) =>
+      service.request('POST', '/v2/navigation/arrival', {
+        key: reporterKey,
+        body: { origin: PAIRS[i][0], destination: PAIRS[i][1], end: { lat: PAIRS[i][1].lat + 0.0002, lng: PAIRS[i][1].lng }, elapsed_s: statics[i] * 2, mode: 'driving', depart_at: morning.toISOString() },
+      });
+    const samplesReach = (count: number) => eventually(async () => ((await accuracy()).samples === count ? true : undefined), 10_000);
+
+    // One arrival from one reporter: every route as it was, every figure the prior.
+    expect((await arrive(key, 0)).status).toBe(204);
+    await samplesReach(1);
+    expect(shape(await routesAt(morning))).toEqual(shape(staticRoutes));
+    const pending = (await heatmap()).cells;
+    expect(pending.length).toBeGreaterThan(0);
+    expect(pending.every((cell) => cell.source === 'prior' && cell.severity === 'unknown' && cell.factor === 1 && cell.reporters === 1)).toBe(true);
+    const trafficAt = async (at: Date) => ((await (await service.request('GET', `/v2/route/traffic?at=${encodeURIComponent(at.toISOString())}`, { key })).json()) as { data: { learned_cells: number; pending_cells: number; model: { prior_source: string; min_reporters: number }; classes: Array<{ road_class: string; multiplier: number; source: string; prior_source: string; severity: string; color: string }> } }).data;
+    const onPrior = await trafficAt(morning);
+    expect(onPrior.classes.map((entry) => entry.road_class)).toEqual(['motorway', 'primary', 'secondary', 'residential']);
+    expect(onPrior.classes.every((entry) => entry.source === 'prior' && entry.prior_source === 'static_speed_profile' && entry.multiplier === 1)).toBe(true);
+    expect(onPrior).toMatchObject({ learned_cells: 0, model: { prior_source: 'static_speed_profile', min_reporters: 3 } });
+
+    // The same reporter again and again (ten samples): still one reporter, still no change.
+    for (let round = 0; round < 3; round++) for (const i of PAIRS.keys()) expect((await arrive(key, i)).status).toBe(204);
+    await samplesReach(10);
+    expect(shape(await routesAt(morning))).toEqual(shape(staticRoutes));
+    expect(await accuracy()).toMatchObject({ learned_wins: false });
+
+    // Four more accounts report the same trips twice each: each cell-hour now has enough samples from enough reporters.
+    for (const name of ['Ama', 'Kwame', 'Efua', 'Yaw']) {
+      const other = await signUp(service, name);
+      for (let round = 0; round < 2; round++) for (const i of PAIRS.keys()) expect((await arrive(other, i)).status).toBe(204);
     }
     // A trip no car makes (too fast) is rejected as a sample but kept as an arrival.
     await service.request('POST', '/v2/navigation/arrival', { key, body: { origin: WEST, destination: EAST, elapsed_s: 130, depart_at: morning.toISOString() } });
-    const after = await eventually(async () => {
-      const report = await accuracy();
-      return report.samples === 9 ? report : undefined;
-    }, 10_000);
-    expect(after.learned_wins).toBe(true);
-    expect(after.learned_mape!).toBeLessThan(after.static_mape!);
-    // The too-fast trip had no end point: nine arrivals measured their arrival error.
-    expect(after.arrival_error.arrivals).toBe(9);
+    await samplesReach(34);
+    const after = await accuracy();
+    expect(after.learned_mape!).toBeLessThanOrEqual(after.static_mape!);
+    // The too-fast trip had no end point: 34 arrivals measured their arrival error.
+    expect(after.arrival_error.arrivals).toBe(34);
     const cells = (await heatmap()).cells;
-    expect(cells.length).toBeGreaterThan(3);
+    const learnedCells = cells.filter((cell) => cell.source === 'learned');
+    expect(learnedCells.length).toBeGreaterThan(3);
     expect(cells.every((cell) => cell.hour === 8 && cell.samples >= 1)).toBe(true);
-    expect(Math.max(...cells.map((cell) => cell.factor))).toBeGreaterThan(1.8);
-    // A route at 08:00 is slower and its steps say so; at 03:00 nothing was learned.
+    expect(learnedCells.every((cell) => cell.reporters >= 3 && cell.samples >= 5)).toBe(true);
+    // Shrunk toward the prior: slower than static, not as slow as the reported 2×.
+    const top = Math.max(...learnedCells.map((cell) => cell.factor));
+    expect(top).toBeGreaterThan(1.3);
+    expect(top).toBeLessThan(2);
+    // A route at 08:00 is slower and its steps say so, from the same model; at 03:00 nothing was learned.
     const rush = await route({ from: WEST, to: EAST, depart_at: morning.toISOString() });
-    expect(rush.duration_s).toBeGreaterThan(statics[0] * 1.3);
-    expect(rush.steps.some((step) => step.traffic_severity === 'severe' && step.traffic_color === '#B71C1C' && step.traffic_factor > 1.8)).toBe(true);
-    const night = new Date(morning);
-    night.setUTCHours(3);
-    expect((await route({ from: WEST, to: EAST, depart_at: night.toISOString() })).steps.every((step) => step.traffic_severity === 'unknown')).toBe(true);
-    const roadTraffic = (await (await service.request('GET', `/v2/route/traffic?at=${encodeURIComponent(morning.toISOString())}`, { key })).json()) as { data: { classes: Array<{ road_class: string; multiplier: number; severity: string; color: string }> } };
-    expect(roadTraffic.data.classes.map((entry) => entry.road_class)).toEqual(['motorway', 'primary', 'secondary', 'residential']);
-    expect(roadTraffic.data.classes.every((entry) => entry.multiplier > 1 && /^#[0-9A-F]{6}$/.test(entry.color))).toBe(true);
+    expect(rush.duration_s).toBeGreaterThan(statics[0] * 1.15);
+    expect(rush.steps.some((step) => step.traffic_source === 'learned' && step.traffic_factor > 1.3 && learnedCells.some((cell) => Math.abs(cell.factor - step.traffic_factor) < 0.011))).toBe(true);
+    expect((await route({ from: WEST, to: EAST, depart_at: night.toISOString() })).steps.every((step) => step.traffic_severity === 'unknown' && step.traffic_source === 'prior')).toBe(true);
+    const learnedTraffic = await trafficAt(morning);
+    expect(learnedTraffic.learned_cells).toBe(learnedCells.length);
+    expect(learnedTraffic.classes.every((entry) => entry.source === 'learned' && entry.multiplier > 1 && /^#[0-9A-F]{6}$/.test(entry.color))).toBe(true);
+    expect((await trafficAt(night)).classes.every((entry) => entry.source === 'prior' && entry.multiplier === 1)).toBe(true);
   });
 
   it('warns about a single flood report, and avoids the flood once two reporters confirm it', async () => {

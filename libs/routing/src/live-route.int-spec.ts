@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { latLngToCell } from 'h3-js';
 import type { EventRegistry, EventStore, ReadStore } from '../../platform/src/index.js';
-import { bucketOf, MAX_FACTOR, MIN_FACTOR, TRAFFIC_CELL_RES, TrafficView } from '../../traffic/src/index.js';
+import { bucketOf, MAX_FACTOR, MIN_FACTOR, MIN_REPORTERS, MIN_SAMPLES, TRAFFIC_CELL_RES, TrafficView } from '../../traffic/src/index.js';
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { projectOnSegment } from '../../platform/src/geo/geodesy.js';
 import { RoadConditionsSlot, trafficLevel, type RoadHazard } from './road-conditions.port.js';
@@ -35,8 +35,10 @@ describe('live routes on the Accra roads: step traffic and hazards near the rout
       const path = (await engine.route({ points: [from, to], mode: 'driving', alternatives: 0 })).paths[0];
       const line = path.legs[0].coordinates;
       lines.push(line);
-      // Half the routes' cells learned (various factors), the other half left unknown.
-      if (i % 2 === 0) view.learned.add({ at: at.getTime(), bucket: 8, cells: [...new Set(line.map(([lng, lat]) => latLngToCell(lat, lng, TRAFFIC_CELL_RES)))], observed_s: path.duration_s * (1.2 + i / 10), static_s: path.duration_s });
+      // Half the routes' cells learned (various factors; enough samples from enough reporters, docs/adr/0031), the other half left unknown.
+      if (i % 2 === 0) {
+        for (let r = 0; r < MIN_SAMPLES; r++) view.learned.add({ at: at.getTime(), bucket: 8, cells: [...new Set(line.map(([lng, lat]) => latLngToCell(lat, lng, TRAFFIC_CELL_RES)))], observed_s: path.duration_s * (1.2 + i / 10), static_s: path.duration_s, reporter: `r${r % MIN_REPORTERS}` });
+      }
       // Incidents a little off each route's middle (some within reach, some not).
       const [lng, lat] = line[line.length >> 1];
       for (const reporter of ['r1', 'r2']) view.board.apply({ report_id: `t${i}${reporter}`, kind: i % 3 === 0 ? 'flooding' : 'accident', lat: lat + (i % 4) * 0.0006, lng, note: null, reporter, reported_at: '2026-11-23T07:30:00.000Z' } as never);
@@ -56,13 +58,13 @@ describe('live routes on the Accra roads: step traffic and hazards near the rout
       for (const [from, to] of pairs) {
         const { route } = await planner.plan({ from, to, depart_at: at.toISOString() });
         for (const step of route.steps) {
-          const { traffic_factor, traffic_severity, traffic_color } = step;
+          const { traffic_factor, traffic_severity, traffic_color, traffic_source } = step;
           if (step.turn_class === 'arrive') {
             expect(traffic_severity).toBe('unknown');
             continue;
           }
           const [lng, lat] = step.coordinates[(step.coordinates.length - 1) >> 1];
-          expect({ traffic_factor, traffic_severity, traffic_color }).toEqual(expectedFactor(lat, lng));
+          expect({ traffic_factor, traffic_severity, traffic_color, traffic_source }).toEqual(expectedFactor(lat, lng));
           if (traffic_severity !== 'unknown') learnedSteps++;
         }
         const expected = near(view.hazards(at), route.geometry.coordinates);
@@ -72,8 +74,8 @@ describe('live routes on the Accra roads: step traffic and hazards near the rout
       }
     };
     await check();
-    // A new sample on every route's cells: the remembered answers give way to the new factors.
-    for (const line of lines) view.learned.add({ at: at.getTime() + 60_000, bucket: 8, cells: [...new Set(line.map(([lng, lat]) => latLngToCell(lat, lng, TRAFFIC_CELL_RES)))], observed_s: 500, static_s: 200 });
+    // A new reporter's sample on every route's cells: the remembered answers give way to the new factors (unlearned cells stay on the prior).
+    for (const line of lines) view.learned.add({ at: at.getTime() + 60_000, bucket: 8, cells: [...new Set(line.map(([lng, lat]) => latLngToCell(lat, lng, TRAFFIC_CELL_RES)))], observed_s: 500, static_s: 200, reporter: 'late' });
     await check();
     expect(learnedSteps).toBeGreaterThan(0);
     expect(nearCount).toBeGreaterThan(0);

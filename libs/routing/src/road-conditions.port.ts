@@ -17,7 +17,7 @@ export interface RoadHazard {
 }
 
 export interface RoadConditions {
-  /** Travel-time multiplier learned at a point for a road class at a time of day; undefined where nothing was learned. */
+  /** Travel-time multiplier learned at a point for a road class at a time of day; undefined where the traffic model is on its prior (the static speeds). */
   trafficFactor(lat: number, lng: number, highway: string, at: Date): number | undefined;
   /** Whether any learned factor exists (otherwise routes keep the static contraction hierarchies). */
   hasTraffic(): boolean;
@@ -44,8 +44,9 @@ export const TRAFFIC_LEVELS = [
   { severity: 'severe', below: Infinity, color: '#B71C1C' },
 ] as const;
 
-export function trafficLevel(factor: number | undefined): { traffic_factor: number; traffic_severity: string; traffic_color: string } {
-  if (factor === undefined) return { traffic_factor: 1, traffic_severity: 'unknown', traffic_color: '#9E9E9E' };
+/** `traffic_source` (ADR 0031): `learned` where the factor came from the traffic model's learned figure, `prior` (the static speeds) otherwise. */
+export function trafficLevel(factor: number | undefined): { traffic_factor: number; traffic_severity: string; traffic_color: string; traffic_source: 'learned' | 'prior' } {
+  if (factor === undefined) return { traffic_factor: 1, traffic_severity: 'unknown', traffic_color: '#9E9E9E', traffic_source: 'prior' };
   const level = TRAFFIC_LEVELS.find((candidate) => factor < candidate.below)!;
-  return { traffic_factor: Math.round(factor * 100) / 100, traffic_severity: level.severity, traffic_color: level.color };
+  return { traffic_factor: Math.round(factor * 100) / 100, traffic_severity: level.severity, traffic_color: level.color, traffic_source: 'learned' };
 }

@@ -18,7 +18,7 @@ describe('traffic event types', () => {
     expect(new Set(stored.map((event) => event.type))).toEqual(new Set(types));
   });
 
-  it('folds version-1 reports into one corroborated incident and an arrival into a learned cell', () => {
+  it('folds version-1 reports into one corroborated incident, and an arrival without a reporter into a sample of the one legacy reporter (the cell stays on the prior)', () => {
     const events = upcastStoredEvents<HazardReported | ArrivalRecorded>(registry, stored);
     const board = new IncidentBoard();
     const learned = new LearnedTraffic();
@@ -29,7 +29,9 @@ describe('traffic event types', () => {
     expect(board.active(new Date('2026-11-23T10:00:00Z'))).toEqual([
       expect.objectContaining({ id: 'inc_0a1b2c3d4e5f60718293a4b5c6d7e8f9', kind: 'flooding', corroborations: 2, note: 'water over the road', expires_at: '2026-11-23T21:30:00.000Z' }),
     ]);
-    expect(learned.factor('88754e6499fffff', 8)).toBeCloseTo(2, 6);
+    // ADR 0031: arrivals stored before reporters were kept all count as one reporter, so they alone never move routes.
+    expect(learned.estimate('88754e6499fffff', 8)).toEqual({ factor: 1, source: 'prior', samples: 1, reporters: 1, weight: 1 });
+    expect(learned.factor('88754e6499fffff', 8)).toBeUndefined();
     expect(learned.arrivalError('89754e64993ffff')).toEqual({ count: 1, mean_m: 22.2 });
   });
 });

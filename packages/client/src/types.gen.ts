@@ -2727,7 +2727,7 @@ export type RoadTrafficControllerGetErrors = {
 
 export type RoadTrafficControllerGetResponses = {
     /**
-     * `{at, hour, learned_samples, classes: [{road_class, multiplier, prior, severity, color}]}`
+     * `{at, hour, learned_samples, learned_cells, pending_cells, model: {prior, prior_source, prior_weight, min_samples, min_reporters, reporter_weight_cap}, classes: [{road_class, multiplier, source, prior, prior_source, severity, color}]}`
      */
     200: unknown;
 };

@@ -19,7 +19,7 @@ const ASSUMED_PAVED = /^(motorway|trunk|primary|secondary)(_link)?$/;
 /** has_unpaved is left out (unknown) when more than this share of the route's length has no known surface. */
 export const MAX_UNKNOWN_SURFACE_SHARE = 0.2;
 /** Traffic is neutral until learned traffic exists (issue #16): factor 1, severity `unknown`, grey. */
-export const NEUTRAL_TRAFFIC = { traffic_factor: 1, traffic_severity: 'unknown', traffic_color: '#9E9E9E' } as const;
+export const NEUTRAL_TRAFFIC = { traffic_factor: 1, traffic_severity: 'unknown', traffic_color: '#9E9E9E', traffic_source: 'prior' } as const;
 
 export interface RouteStep {
   instruction: string;
@@ -41,6 +41,8 @@ export interface RouteStep {
   traffic_factor: number;
   traffic_severity: string;
   traffic_color: string;
+  /** Whether traffic_factor is the traffic model's learned figure or its prior (ADR 0031). */
+  traffic_source: 'learned' | 'prior';
   lanes?: Array<{ indications: string[]; valid: boolean }>;
   instruction_landmark?: string;
   landmark_confidence?: number;

@@ -36,6 +36,12 @@ export interface ArrivalRecorded {
     sample: TrafficSample | null;
     /** Why an origin + elapsed time gave no sample (docs/adr/0025): null when it did or nothing was asked. */
     rejected: string | null;
+    /**
+     * Keyed hash of who reported it: the calling account, or a legacy key
+     * (ADR 0031). Absent on arrivals recorded before it was kept: they count
+     * as one reporter, LEGACY_REPORTER.
+     */
+    reporter?: string;
   };
 }
 export type ArrivalEvent = ArrivalRecorded;

@@ -1,8 +1,12 @@
 /**
- * Traffic learned from arrivals (docs/adr/0025), a pure fold of samples in
- * log order. Each sample's observed/static ratio is spread over the H3 cells
- * its static route passes, in its hour-of-day bucket, as a decayed weighted
- * mean of log-ratios (half-life LEARNED_HALF_LIFE_DAYS). Prequential
+ * Traffic learned from arrivals (docs/adr/0025, 0031), a pure fold of samples
+ * in log order. Each sample's observed/static ratio is spread over the H3
+ * cells its static route passes, in its hour-of-day bucket, as a decayed
+ * weighted mean of log-ratios (half-life LEARNED_HALF_LIFE_DAYS), kept per
+ * reporter. A cell-hour's figure is the prior until it holds MIN_SAMPLES
+ * samples from MIN_REPORTERS distinct reporters; after that it is the learned
+ * mean shrunk toward the prior (PRIOR_WEIGHT pseudo-samples), each reporter
+ * counting for at most REPORTER_WEIGHT_CAP samples (ADR 0031). Prequential
  * evaluation: each sample is first predicted with what was learned before it.
  */
 export const LEARNED_HALF_LIFE_DAYS = 14;
@@ -11,14 +15,34 @@ export const BUCKETS = 24;
 /** Learned factors are clamped to this range before routing uses them. */
 export const MIN_FACTOR = 1;
 export const MAX_FACTOR = 5;
+/** Samples a cell-hour needs before its learned figure replaces the prior (ADR 0031). */
+export const MIN_SAMPLES = 5;
+/** Distinct reporters (accounts; a legacy key counts as itself) a cell-hour needs, as hazard corroboration counts them (ADR 0031). */
+export const MIN_REPORTERS = 3;
+/** One reporter's (decayed) weight in a cell-hour counts for at most this many samples. */
+export const REPORTER_WEIGHT_CAP = 2;
+/** Weight of the prior in pseudo-samples when the learned mean is shrunk toward it. */
+export const PRIOR_WEIGHT = 5;
+/**
+ * The prior: the routing engine's static speed profile per road class
+ * (docs/adr/0018), i.e. no congestion (factor 1). Nothing measured stands
+ * behind any other figure, so none is served (ADR 0031).
+ */
+export const PRIOR = { factor: 1, source: 'static_speed_profile' } as const;
+/** Samples of arrivals recorded before reporters were kept (ADR 0031) count as this one reporter. */
+export const LEGACY_REPORTER = 'legacy';
 
 const DAY_MS = 86_400_000;
 
-interface CellStat {
+interface ReporterStat {
   weight: number;
   logSum: number;
+}
+
+interface CellStat {
   samples: number;
   updated: number;
+  reporters: Map<string, ReporterStat>;
 }
 
 export interface SampleInput {
@@ -27,6 +51,19 @@ export interface SampleInput {
   cells: string[];
   observed_s: number;
   static_s: number;
+  /** Who reported it (a keyed hash); absent: LEGACY_REPORTER. */
+  reporter?: string;
+}
+
+/** The one figure a cell-hour has, for routes, the heatmap and GET /v2/route/traffic alike. */
+export interface CellEstimate {
+  /** Multiplier of static travel time, clamped to [MIN_FACTOR, MAX_FACTOR]; PRIOR.factor while `source` is prior. */
+  factor: number;
+  source: 'learned' | 'prior';
+  samples: number;
+  reporters: number;
+  /** Summed reporter weights after the cap (what the learned mean counts as against the prior's PRIOR_WEIGHT). */
+  weight: number;
 }
 
 export interface Evaluation {
@@ -40,6 +77,8 @@ export class LearnedTraffic {
   private readonly evaluations: Evaluation[] = [];
   private readonly arrivalErrors = new Map<string, { count: number; sum_m: number }>();
   private sampleCount = 0;
+  /** Cell-hours past the gate (the gate only ever opens: samples and reporters only grow). */
+  private learnedCells = 0;
 
   get samples(): number {
     return this.sampleCount;
@@ -49,17 +88,28 @@ export class LearnedTraffic {
     return this.stats.size === 0;
   }
 
-  /** The learned factor of a cell at an hour (undefined: nothing learned there). */
-  factor(cell: string, bucket: number): number | undefined {
-    const stat = this.stats.get(key(cell, bucket));
-    return stat && stat.weight > 0 ? Math.exp(stat.logSum / stat.weight) : undefined;
+  /** Whether any cell-hour has passed the gate (otherwise every figure is the prior). */
+  hasLearned(): boolean {
+    return this.learnedCells > 0;
   }
 
-  /** The learned prediction for a trip: static time × the mean learned log-factor of its cells (1 where none). */
+  /** The model's figure for a cell at an hour (undefined: no sample there at all). */
+  estimate(cell: string, bucket: number): CellEstimate | undefined {
+    const stat = this.stats.get(key(cell, bucket));
+    return stat ? estimateOf(stat) : undefined;
+  }
+
+  /** The learned factor of a cell at an hour; undefined while the cell-hour is on the prior. */
+  factor(cell: string, bucket: number): number | undefined {
+    const estimate = this.estimate(cell, bucket);
+    return estimate?.source === 'learned' ? estimate.factor : undefined;
+  }
+
+  /** The model's prediction for a trip: static time × the mean log-factor of its cells (the prior where not learned). */
   predict(cells: string[], bucket: number, staticS: number): number {
     if (cells.length === 0) return staticS;
     let logSum = 0;
-    for (const cell of cells) logSum += Math.log(this.factor(cell, bucket) ?? 1);
+    for (const cell of cells) logSum += Math.log(this.factor(cell, bucket) ?? PRIOR.factor);
     return staticS * Math.exp(logSum / cells.length);
   }
 
@@ -67,14 +117,27 @@ export class LearnedTraffic {
     const predicted = this.predict(sample.cells, sample.bucket, sample.static_s);
     this.evaluations.push({ at: sample.at, static_ape: Math.abs(sample.static_s - sample.observed_s) / sample.observed_s, learned_ape: Math.abs(predicted - sample.observed_s) / sample.observed_s });
     const logRatio = Math.log(sample.observed_s / sample.static_s);
+    const reporter = sample.reporter ?? LEGACY_REPORTER;
     for (const cell of new Set(sample.cells)) {
       const k = key(cell, sample.bucket);
-      const stat = this.stats.get(k) ?? { weight: 0, logSum: 0, samples: 0, updated: sample.at };
-      const decay = Math.pow(0.5, Math.max(0, sample.at - stat.updated) / (LEARNED_HALF_LIFE_DAYS * DAY_MS));
-      stat.weight = stat.weight * decay + 1;
-      stat.logSum = stat.logSum * decay + logRatio;
+      const stat = this.stats.get(k) ?? { samples: 0, updated: sample.at, reporters: new Map<string, ReporterStat>() };
+      const wasGated = gated(stat);
+      // Every weight of a cell-hour is kept as of its latest sample: a newer sample ages the others, an older one arrives aged.
+      let weight = 1;
+      if (sample.at > stat.updated) {
+        const decay = halfLives(sample.at - stat.updated);
+        for (const entry of stat.reporters.values()) {
+          entry.weight *= decay;
+          entry.logSum *= decay;
+        }
+        stat.updated = sample.at;
+      } else weight = halfLives(stat.updated - sample.at);
+      const entry = stat.reporters.get(reporter) ?? { weight: 0, logSum: 0 };
+      entry.weight += weight;
+      entry.logSum += weight * logRatio;
+      stat.reporters.set(reporter, entry);
       stat.samples++;
-      stat.updated = Math.max(stat.updated, sample.at);
+      if (!wasGated && gated(stat)) this.learnedCells++;
       this.stats.set(k, stat);
     }
     this.sampleCount++;
@@ -103,11 +166,11 @@ export class LearnedTraffic {
     return { cells: this.arrivalErrors.size, arrivals, mean_m: arrivals === 0 ? null : Math.round((sum / arrivals) * 10) / 10 };
   }
 
-  /** Every (cell, bucket) with a learned factor. */
-  *cells(): Iterable<{ cell: string; bucket: number; factor: number; samples: number }> {
+  /** Every (cell, bucket) with at least one sample, and its figure. */
+  *cells(): Iterable<{ cell: string; bucket: number } & CellEstimate> {
     for (const [k, stat] of this.stats) {
       const [cell, bucket] = k.split('@');
-      yield { cell, bucket: Number(bucket), factor: Math.exp(stat.logSum / stat.weight), samples: stat.samples };
+      yield { cell, bucket: Number(bucket), ...estimateOf(stat) };
     }
   }
 
@@ -132,24 +195,29 @@ export function bucketOf(at: Date): number {
   return at.getUTCHours();
 }
 
-/**
- * The time-of-day prior per road class (docs/adr/0025): Accra's morning
- * (06–09) and evening (16–19) peaks, a busy midday, a free night.
- */
+/** Road classes GET /v2/route/traffic names (interface.md). */
 export const ROAD_CLASSES = ['motorway', 'primary', 'secondary', 'residential'] as const;
-const PRIOR: Record<(typeof ROAD_CLASSES)[number], { peak: number; day: number; night: number }> = {
-  motorway: { peak: 1.35, day: 1.15, night: 1 },
-  primary: { peak: 1.6, day: 1.25, night: 1.02 },
-  secondary: { peak: 1.4, day: 1.2, night: 1 },
-  residential: { peak: 1.15, day: 1.05, night: 1 },
-};
 
-export function priorFactor(roadClass: (typeof ROAD_CLASSES)[number], bucket: number): number {
-  const prior = PRIOR[roadClass];
-  if ((bucket >= 6 && bucket < 10) || (bucket >= 16 && bucket < 20)) return prior.peak;
-  if (bucket >= 10 && bucket < 16) return prior.day;
-  return prior.night;
+function halfLives(ms: number): number {
+  return Math.pow(0.5, ms / (LEARNED_HALF_LIFE_DAYS * DAY_MS));
 }
 
-/** Weight of the prior in pseudo-samples when blending it with the learned mean of a bucket. */
-export const PRIOR_WEIGHT = 5;
+function gated(stat: CellStat): boolean {
+  return stat.samples >= MIN_SAMPLES && stat.reporters.size >= MIN_REPORTERS;
+}
+
+/** The capped, shrunk learned mean once the gate is passed; the prior before (ADR 0031). */
+function estimateOf(stat: CellStat): CellEstimate {
+  let weight = 0;
+  let logSum = 0;
+  for (const entry of stat.reporters.values()) {
+    if (entry.weight <= 0) continue;
+    const capped = Math.min(entry.weight, REPORTER_WEIGHT_CAP);
+    weight += capped;
+    logSum += (capped / entry.weight) * entry.logSum;
+  }
+  const base = { samples: stat.samples, reporters: stat.reporters.size, weight: Math.round(weight * 100) / 100 };
+  if (!gated(stat) || weight <= 0) return { factor: PRIOR.factor, source: 'prior', ...base };
+  const shrunk = Math.exp((PRIOR_WEIGHT * Math.log(PRIOR.factor) + logSum) / (PRIOR_WEIGHT + weight));
+  return { factor: Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, shrunk)), source: 'learned', ...base };
+}

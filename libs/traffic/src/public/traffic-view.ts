@@ -4,7 +4,7 @@ import { LogFollower, type EventRegistry, type EventStore, type FollowedView, ty
 import type { RoadConditions, RoadHazard } from '../../../routing/src/index.js';
 import type { ArrivalRecorded } from '../domain/arrival.js';
 import { blocksRoads, HAZARD_BLOCK_RADIUS_M, IncidentBoard, type HazardReported } from '../domain/hazard.js';
-import { bucketOf, LearnedTraffic, MAX_FACTOR, MIN_FACTOR } from '../domain/learned-traffic.js';
+import { bucketOf, LearnedTraffic } from '../domain/learned-traffic.js';
 
 /** H3 resolution of learned traffic cells (about 0.7 km² each). */
 export const TRAFFIC_CELL_RES = 8;
@@ -64,8 +64,9 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
     }
   }
 
+  /** Routes leave the static model only where a cell-hour passed the gate (ADR 0031). */
   hasTraffic(): boolean {
-    return !this.learned.isEmpty();
+    return this.learned.hasLearned();
   }
 
   trafficFactor(lat: number, lng: number, _highway: string, at: Date): number | undefined {
@@ -79,8 +80,8 @@ export class TrafficView implements RoadConditions, FollowedView, OnApplicationB
     if (row) {
       for (let k = 0; k < row.length; k += 2) if (row[k] === lng) return row[k + 1];
     }
-    const learned = this.learned.factor(this.cellOf(lat, lng), bucket);
-    const factor = learned === undefined ? undefined : Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, learned));
+    // The model's learned figure (already capped, shrunk and clamped); undefined while the cell-hour is on the prior.
+    const factor = this.learned.factor(this.cellOf(lat, lng), bucket);
     if (!row) memo.points.set(lat, (row = []));
     row.push(lng, factor);
     memo.count++;
@@ -155,5 +156,5 @@ export function applyArrival(learned: LearnedTraffic, arrival: ArrivalRecorded['
   const sample = arrival.sample;
   if (!sample) return;
   const at = Date.parse(arrival.depart_at ?? arrival.recorded_at);
-  learned.add({ at: Number.isNaN(at) ? Date.parse(arrival.recorded_at) : at, bucket: sample.bucket, cells: sample.cells, observed_s: sample.observed_s, static_s: sample.static_s });
+  learned.add({ at: Number.isNaN(at) ? Date.parse(arrival.recorded_at) : at, bucket: sample.bucket, cells: sample.cells, observed_s: sample.observed_s, static_s: sample.static_s, ...(arrival.reporter ? { reporter: arrival.reporter } : {}) });
 }

@@ -20,7 +20,7 @@ export class PlanRouteController {
       'Routes on the imported road network (the embedded engine, or GraphHopper when GRAPHHOPPER_URL is set) for `mode` driving, motor_scooter (okada), bicycle or walking. ' +
       'Steps carry `instruction`, `name`, `distance_m`, `duration_s`, `coordinates` ([lng, lat]), `bearing_before`, `bearing_after`, `turn_angle` (−180..180, positive right), ' +
       `\`turn_class\` (${TURN_CLASSES_DOC}), \`surface\` (paved, unpaved, unknown) and \`surface_color\`, \`verbal_alert\`, \`verbal_post\`, ` +
-      '`traffic_factor`/`traffic_severity`/`traffic_color` (neutral: 1, unknown, #9E9E9E until learned traffic exists), `lanes` (OSRM `{indications, valid}`) only where `turn:lanes` is tagged, ' +
+      '`traffic_factor`/`traffic_severity`/`traffic_color`/`traffic_source` (neutral: 1, unknown, #9E9E9E, `prior` until the traffic model has a learned figure there, docs/adr/0031), `lanes` (OSRM `{indications, valid}`) only where `turn:lanes` is tagged, ' +
       'and with `narration` landmark or both `instruction_landmark`, `landmark_confidence` (how well documented the landmark is), `alternate_landmarks` and `landmark`. ' +
       'Same-road steps are merged; a roundabout is one step with its exit. The route has `geometry` (GeoJSON LineString) and `polyline` (precision 5), ' +
       '`recommended`, `recommend_reason`, `flood_crossings`, `has_unpaved` (absent when more than 20 % of the length has no known surface), `unpaved_distance_m`, `incident_count`, ' +

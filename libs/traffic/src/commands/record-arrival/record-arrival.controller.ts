@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { RecordArrivalCommand } from './record-arrival.handler.js';
@@ -17,10 +18,11 @@ export class RecordArrivalController {
     description:
       'Every field is optional: `destination` {lat, lng}, `end` {lat, lng} (where the navigator ended up), `origin` {lat, lng}, `elapsed_s`, `mode`, `depart_at`. ' +
       'Missing, unreadable or zero coordinates are dropped; any body, even one that is not JSON, answers 204. The distance from `end` to `destination` is kept per destination hex (snapping quality); ' +
-      'an origin with an elapsed time is a traffic sample compared with the static model (docs/adr/0025).',
+      'an origin with an elapsed time is a traffic sample compared with the static model (docs/adr/0025). ' +
+      'A sample moves routes only once its cell and hour hold 5 samples from 3 distinct reporters (accounts), each reporter counting for at most 2 samples, shrunk toward the prior (docs/adr/0031).',
   })
   @ApiResponse({ status: 204, description: 'Recorded (whatever could be read of it)' })
-  async arrive(@Body() body: unknown): Promise<void> {
-    await this.commands.execute(new RecordArrivalCommand(body));
+  async arrive(@Body() body: unknown, @Req() request: FastifyRequest): Promise<void> {
+    await this.commands.execute(new RecordArrivalCommand(body, { accountId: request.principal?.account_id ?? null, keyPrefix: request.principal?.key_prefix ?? null, ip: request.ip }));
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { latLngToCell } from 'h3-js';
-import { CLOCK, command, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, command, PipelineCommand, PipelineHandler, ReporterHash, type Clock } from '../../../../platform/src/index.js';
 import { parseMode, ROUTING_ENGINE, type Mode, type RoutingEngine } from '../../../../routing/src/index.js';
 import { arrivalDecider, arrivalStream, implausibility, type ArrivalEvent, type Point, type RecordArrival, type TrafficSample } from '../../domain/arrival.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
@@ -41,7 +41,8 @@ export class ArrivalReader {
     private readonly clock: Clock,
   ) {}
 
-  async read(body: unknown): Promise<RecordArrival> {
+  /** `reporter`: the keyed hash of the calling account (ADR 0031). */
+  async read(body: unknown, reporter: string): Promise<RecordArrival> {
     const now = this.clock.now();
     const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const destination = point(fields.destination) ?? point({ lat: fields.dest_lat, lng: fields.dest_lng });
@@ -77,6 +78,7 @@ export class ArrivalReader {
         destination_cell: destination ? latLngToCell(destination.lat, destination.lng, ARRIVAL_CELL_RES) : null,
         sample,
         rejected,
+        reporter,
       },
     };
   }
@@ -114,7 +116,11 @@ export class ArrivalReader {
 
 /** POST /v2/navigation/arrival: any body, even one that is not JSON. */
 export class RecordArrivalCommand extends Command<void> {
-  constructor(readonly body: unknown) {
+  constructor(
+    readonly body: unknown,
+    /** Who sent it: the key's account, else the key itself (a legacy key), else (authentication disabled in development) the client IP. */
+    readonly from: { accountId: string | null; keyPrefix: string | null; ip: string },
+  ) {
     super();
   }
 }
@@ -128,12 +134,15 @@ export class RecordArrivalHandler implements ICommandHandler<RecordArrivalComman
     private readonly commands: CommandBus,
     @Inject(ROUTING_ENGINE) engine: RoutingEngine,
     @Inject(CLOCK) clock: Clock,
+    private readonly reporters: ReporterHash,
   ) {
     this.reader = new ArrivalReader(engine, clock);
   }
 
-  async execute({ body }: RecordArrivalCommand): Promise<void> {
-    await this.commands.execute(new RecordArrivalStepCommand(await this.reader.read(body)));
+  async execute({ body, from }: RecordArrivalCommand): Promise<void> {
+    // Keys and personal tokens of one account are one reporter (ADR 0031); a device id in the body is the caller's claim and counts for nothing.
+    const reporter = this.reporters.of(from.accountId ? `account:${from.accountId}` : from.keyPrefix ? `key:${from.keyPrefix}` : from.ip);
+    await this.commands.execute(new RecordArrivalStepCommand(await this.reader.read(body, reporter)));
   }
 }
 

@@ -11,9 +11,15 @@ export class RoadTrafficController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ summary: 'Congestion per road class', description: 'motorway, primary, secondary, residential: `multiplier` of free-flow time, `severity` (free, moderate, heavy, severe) and `color`, for now or `at` (ISO 8601).' })
+  @ApiOperation({
+    summary: 'Congestion per road class',
+    description:
+      'motorway, primary, secondary, residential: `multiplier` of free-flow time, `severity` (free, moderate, heavy, severe) and `color`, for now or `at` (ISO 8601). ' +
+      'Every figure says its `source`: `learned` (the mean of the hex cells whose congestion was learned at that hour from 5+ samples by 3+ distinct reporters, shrunk toward the prior) ' +
+      'or `prior` (`prior_source` static_speed_profile: the routing engine\'s free-flow speeds, factor 1; nothing measured). Routes and the heatmap read the same model (docs/adr/0031).',
+  })
   @ApiQuery({ name: 'at', required: false })
-  @ApiResponse({ status: 200, description: '`{at, hour, learned_samples, classes: [{road_class, multiplier, prior, severity, color}]}`' })
+  @ApiResponse({ status: 200, description: '`{at, hour, learned_samples, learned_cells, pending_cells, model: {prior, prior_source, prior_weight, min_samples, min_reporters, reporter_weight_cap}, classes: [{road_class, multiplier, source, prior, prior_source, severity, color}]}`' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`at`)' })
   get(@Query('at') at?: string) {
     const when = at === undefined ? null : new Date(at);

@@ -13,7 +13,9 @@ export class TrafficHeatmapController {
   @Get()
   @ApiOperation({
     summary: 'Learned congestion per hex cell',
-    description: 'H3 res-8 cells that have their own learned factor, per hour of day: `{cell, lat, lng, hour, factor, samples, severity, color}`, inside `bbox` (north,south,east,west, at most 2° each way).',
+    description:
+      'H3 res-8 cells with samples of their own, per hour of day: `{cell, lat, lng, hour, factor, source, samples, reporters, severity, color}`, inside `bbox` (north,south,east,west, at most 2° each way). ' +
+      '`source` is `learned` once the cell-hour holds 5 samples from 3 distinct reporters (the figure routes use, shrunk toward the prior); until then `prior`, factor 1, severity `unknown` (docs/adr/0031).',
   })
   @ApiQuery({ name: 'bbox', required: true })
   @ApiResponse({ status: 200, description: '`{cells: [...], count}`' })

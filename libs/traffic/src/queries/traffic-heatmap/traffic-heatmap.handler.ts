@@ -13,7 +13,10 @@ export interface HeatmapCell {
   lng: number;
   hour: number;
   factor: number;
+  /** `learned` once the cell-hour passed the gate (docs/adr/0031); `prior` (factor 1, severity unknown) until then. */
+  source: 'learned' | 'prior';
   samples: number;
+  reporters: number;
   severity: string;
   color: string;
 }
@@ -25,7 +28,7 @@ export class TrafficHeatmapQuery extends Query<{ cells: HeatmapCell[]; count: nu
   }
 }
 
-/** The hex cells with a learned factor of their own, inside the box. */
+/** The hex cells with samples of their own inside the box, each with the model's figure and whether it is learned or still the prior. */
 @QueryHandler(TrafficHeatmapQuery)
 export class TrafficHeatmapHandler implements IQueryHandler<TrafficHeatmapQuery> {
   constructor(private readonly view: TrafficView) {}
@@ -35,8 +38,8 @@ export class TrafficHeatmapHandler implements IQueryHandler<TrafficHeatmapQuery>
     for (const entry of this.view.learned.cells()) {
       const [lat, lng] = cellToLatLng(entry.cell);
       if (!inBox(box, lat, lng)) continue;
-      const level = trafficLevel(entry.factor);
-      cells.push({ cell: entry.cell, lat, lng, hour: entry.bucket, factor: level.traffic_factor, samples: entry.samples, severity: level.traffic_severity, color: level.traffic_color });
+      const level = trafficLevel(entry.source === 'learned' ? entry.factor : undefined);
+      cells.push({ cell: entry.cell, lat, lng, hour: entry.bucket, factor: level.traffic_factor, source: entry.source, samples: entry.samples, reporters: entry.reporters, severity: level.traffic_severity, color: level.traffic_color });
       if (cells.length >= HEATMAP_MAX_CELLS) break;
     }
     return { cells, count: cells.length };
