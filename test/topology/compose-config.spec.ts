@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { load } from 'js-yaml';
 import { isProductionMode, loadConfig, type Config } from '../../libs/platform/src/index.js';
+import { compose, composeText, interpolate, root } from './compose.js';
 
 /**
  * docker-compose.yml cannot run here (no Docker), so its environment is
@@ -11,23 +11,6 @@ import { isProductionMode, loadConfig, type Config } from '../../libs/platform/s
  * by compose itself, each `${…}` is documented in .env.example, and the health
  * checks ask the ports the services listen on.
  */
-const root = path.resolve(import.meta.dirname, '../..');
-/** YAML merge keys (`<<: *anchor`), as Docker Compose applies them; js-yaml 5 leaves them as a `<<` entry. */
-function resolveMerges(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(resolveMerges);
-  if (value === null || typeof value !== 'object') return value;
-  const { '<<': merged, ...own } = value as Record<string, unknown>;
-  const bases = merged === undefined ? [] : Array.isArray(merged) ? merged : [merged];
-  const result: Record<string, unknown> = {};
-  for (const base of bases) Object.assign(result, resolveMerges(base));
-  for (const [key, entry] of Object.entries(own)) result[key] = resolveMerges(entry);
-  return result;
-}
-
-const compose = resolveMerges(load(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'))) as {
-  services: Record<string, { environment?: Record<string, string | number>; healthcheck?: { test: string[] }; volumes?: string[]; command?: string[] }>;
-};
-const composeText = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
 const envExample = readFileSync(path.join(root, '.env.example'), 'utf8');
 const APP_SERVICES = ['api', 'worker'];
 
@@ -42,11 +25,6 @@ function variablesReadByConfig(base: Record<string, string> = {}): Set<string> {
   });
   loadConfig(env);
   return read;
-}
-
-/** Compose's interpolation: `${NAME:?message}`, `${NAME:-default}`, `${NAME}`; required ones get a sample value. */
-function interpolate(value: string | number, samples: Record<string, string>): string {
-  return String(value).replace(/\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) => samples[name] ?? (kind === '-' ? rest! : ''));
 }
 
 const SAMPLES = { DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), ADMIN_API_KEY: 'admin-sample' };
