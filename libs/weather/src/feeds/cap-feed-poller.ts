@@ -9,6 +9,7 @@ import { addressRefusal } from '../../../webhooks/src/index.js';
 import { CapError, MAX_CAP_BYTES } from '../cap/parse-cap.js';
 import { CapReader } from '../cap/cap-reader.js';
 import type { AlertRecorder } from '../public/alert-log.js';
+import { feedName, type FeedPoll } from './feed-polls.js';
 
 /** One fetch (feed or alert) may take this long, body included. */
 export const FEED_TIMEOUT_MS = 10_000;
@@ -83,17 +84,16 @@ export class CapFeedPoller {
     private readonly logger: Log,
     private readonly reader = new CapReader(),
     private readonly now: () => Date = () => new Date(),
+    /** Where each poll's outcome is kept for the alerts query (FeedPolls, in the read store). */
+    private readonly report: (feed: string, poll: Omit<FeedPoll, 'feed'>) => Promise<void> = async () => undefined,
   ) {}
 
   /**
    * The feeds polled and how their last polls went. A feed is named by its
    * origin and path only: a query string may hold a subscription token.
    */
-  status(): Array<{ feed: string; last_attempt_at: string | null; last_success_at: string | null; last_error: string | null }> {
-    return this.feeds.map((feed) => {
-      const url = new URL(feed);
-      return { feed: `${url.origin}${url.pathname}`, ...(this.polls.get(feed) ?? { last_attempt_at: null, last_success_at: null, last_error: null }) };
-    });
+  status(): FeedPoll[] {
+    return this.feeds.map((feed) => ({ feed: feedName(feed), ...(this.polls.get(feed) ?? { last_attempt_at: null, last_success_at: null, last_error: null }) }));
   }
 
   /** One pass over every feed; a pass still running when the next is due is not doubled (the second returns zeros). */
@@ -132,12 +132,13 @@ export class CapFeedPoller {
         // The feed was read and every document it listed was handled (a refused document is the publisher's, not the poll's, failure).
         poll.last_success_at = this.now().toISOString();
         poll.last_error = null;
-        this.logger.info({ event: 'weather.feed_polled', feed, links: links.length, new_links: fresh.length, accepted });
+        this.logger.info({ event: 'weather.feed_polled', feed: feedName(feed), links: links.length, new_links: fresh.length, accepted });
       } catch (error) {
         capDocuments.inc({ outcome: 'feed_failed' });
         poll.last_error = (error as Error).message;
-        this.logger.error({ event: 'weather.feed_failed', feed, message: (error as Error).message });
+        this.logger.error({ event: 'weather.feed_failed', feed: feedName(feed), message: (error as Error).message });
       }
+      await this.report(feed, poll).catch((error: unknown) => this.logger.error({ event: 'weather.feed_poll_unrecorded', feed: feedName(feed), message: (error as Error).message }));
     }
   }
 

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, LEGACY_BBOX_WARNING, type Clock } from '../../../../platform/src/index.js';
-import { CapFeedPoller } from '../../feeds/cap-feed-poller.js';
+import { FeedPolls, type FeedPoll } from '../../feeds/feed-polls.js';
 import { alertFeature } from '../../alerts/alert-book.js';
 import { WeatherAlerts } from '../../public/alert-log.js';
 import { CapAlertView } from '../../public/alert-view.js';
@@ -13,7 +13,7 @@ export interface AlertCollection {
   /** Whether a CAP feed is polled (WEATHER_CAP_FEEDS): without one, an empty list does not mean "no alerts". */
   configured: boolean;
   /** The feeds polled, each with its last attempt, last successful poll and last error. */
-  feeds: ReturnType<CapFeedPoller['status']>;
+  feeds: FeedPoll[];
   /** Whether any alert was ever recorded (polled or imported with ops weather:import). */
   imported: boolean;
   note?: string;
@@ -37,7 +37,7 @@ export class GetAlertsHandler implements IQueryHandler<GetAlertsQuery> {
     private readonly alerts: WeatherAlerts,
     private readonly view: CapAlertView,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly poller: CapFeedPoller,
+    private readonly polls: FeedPolls,
   ) {}
 
   async execute({ filter }: GetAlertsQuery): Promise<AlertCollection> {
@@ -49,11 +49,12 @@ export class GetAlertsHandler implements IQueryHandler<GetAlertsQuery> {
     // What another process (ops weather:import) recorded before this request is in the answer.
     await this.view.catchUp();
     const alerts = this.alerts.active(at, box ? { bbox: box } : point ? { point } : {});
-    const feeds = this.poller.status();
+    // The worker polls; each poll's outcome is in the read store.
+    const feeds = await this.polls.list();
     return {
       type: 'FeatureCollection' as const,
       features: alerts.map(alertFeature),
-      configured: feeds.length > 0,
+      configured: this.polls.configured,
       feeds,
       imported: this.view.loaded,
       ...(feeds.length === 0 ? { note: NOT_CONFIGURED_NOTE } : {}),
