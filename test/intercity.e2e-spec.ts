@@ -85,6 +85,16 @@ describe('intercity routing on the starter pack (backbone + Accra streets)', () 
     }
   });
 
+  it('routes an okada and a walker from Accra to Tema, which only a car could reach before (the motorway is closed to them)', async () => {
+    const TEMA = { lat: 5.6698, lng: -0.0166 };
+    const car = (await route({ from: ACCRA, to: TEMA })).data;
+    for (const mode of ['okada', 'walking']) {
+      const { data } = await route({ from: ACCRA, to: TEMA, mode });
+      // Longer than the car's motorway route: around it on roads the mode may use.
+      expect(data.distance_m).toBeGreaterThan(car.distance_m);
+    }
+  });
+
   it('leaves Accra on the OSM streets and reaches Kumasi on the N6, naming both datasets and both attributions', async () => {
     const { data } = await route({ from: ACCRA, to: KUMASI });
     expect(data.datasets.map((dataset) => dataset.dataset).sort()).toEqual(['roads', 'roads-backbone']);

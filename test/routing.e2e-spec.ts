@@ -108,7 +108,14 @@ describe('routing over HTTP', () => {
       // Merged: two consecutive named steps never carry the same name unless a roundabout or a real turn separates them.
       if (i > 0 && step.name !== '' && step.name === data.steps[i - 1].name && step.turn_class === 'straight') throw new Error(`unmerged step ${i}: ${step.name}`);
     }
-    expect(data).toMatchObject({ recommended: false, recommend_reason: null, incident_count: 0, rain_note: null, rain_eta_penalty_s: 0, warnings: [] });
+    expect(data).toMatchObject({ recommended: false, recommend_reason: null, incident_count: 0, rain_note: null, rain_eta_penalty_s: 0 });
+    // Issue 29: the only warnings are the snap distances past 100 m, each naming the distance the leg reports (ADR 35).
+    const legs = (data as unknown as { legs: Array<{ snap_distance_from_m: number; snap_distance_to_m: number }> }).legs;
+    const expected = [
+      ...(legs[0].snap_distance_from_m > 100 ? [`from was moved ${legs[0].snap_distance_from_m} m to the nearest road a driving route may use`] : []),
+      ...(legs[0].snap_distance_to_m > 100 ? [`to was moved ${legs[0].snap_distance_to_m} m to the nearest road a driving route may use`] : []),
+    ];
+    expect(data.warnings).toEqual(expected);
     expect(typeof data.flood_crossings).toBe('number');
     expect(typeof data.unpaved_distance_m).toBe('number');
     expect(data.alternatives.length).toBeGreaterThanOrEqual(1);
