@@ -194,6 +194,9 @@ describe('GET /v2/address/resolve', () => {
       const answer = await failure(`address=${encodeURIComponent('GA-123-4567')}`);
       expect(answer).toMatchObject({ status: 422, code: 'ADDRESS_NOT_CONVERTIBLE', field: 'address', details: { kind: 'ghanapost_gps', code: 'GA-123-4567' } });
       expect(answer.message).toMatch(/GhanaPostGPS/);
+      // Issue 29, item 6: the region from the prefix, said plainly that the point needs GhanaPost's own service.
+      expect(answer.details).toMatchObject({ prefix: 'GA', region: { name: 'Greater Accra' }, district: null, point_available: false });
+      expect(answer.message).toMatch(/in the Greater Accra region .* only GhanaPost's service can give it/);
     });
 
     it('refuses a mistyped code with INVALID_CODE, its reason and suggestions in error.details', async () => {

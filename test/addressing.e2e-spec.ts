@@ -129,6 +129,27 @@ describe('hex codes over HTTP', () => {
     expect(data.note).toMatch(/cannot/);
   });
 
+  it('decodes what is public about a GhanaPostGPS address, its region, and guesses nothing else (issue 29, item 6)', async () => {
+    const accra = (await body(await post('/v2/address/parse', { text: 'House at ga-123-4567, Osu' }))).data.ghanapost_gps;
+    expect(accra).toEqual({
+      kind: 'ghanapost_gps',
+      code: 'GA-123-4567',
+      prefix: 'GA',
+      region: { letter: 'G', name: 'Greater Accra', current_regions: ['Greater Accra'] },
+      district: null,
+      point_available: false,
+      note: expect.stringMatching(/only GhanaPost’s service .* can give it/),
+    });
+    const kumasi = (await body(await post('/v2/address/parse', { text: 'AK-485-9323' }))).data.ghanapost_gps;
+    expect(kumasi.region).toEqual({ letter: 'A', name: 'Ashanti', current_regions: ['Ashanti'] });
+    // A region split in 2019: the old letter, the regions of today.
+    expect((await body(await post('/v2/address/parse', { text: 'BA-001-0001' }))).data.ghanapost_gps.region).toMatchObject({ name: 'Brong-Ahafo', current_regions: ['Bono', 'Bono East', 'Ahafo'] });
+    // No region has the letter Q: nothing is made up.
+    const unknown = (await body(await post('/v2/address/parse', { text: 'QA-123-4567' }))).data.ghanapost_gps;
+    expect(unknown).toMatchObject({ region: null, district: null, note: expect.stringMatching(/letter of no GhanaPostGPS region/) });
+    expect((await body(await post('/v2/address/parse', { text: '6Q3-HQK-Q4ZA' }))).data.ghanapost_gps).toBeNull();
+  });
+
   it('answers code null for text without a code, and suggestions for a mistyped one', async () => {
     const nothing = await body(await post('/v2/address/parse', { text: 'the house with the mango tree' }));
     expect(nothing.data).toMatchObject({ code: null, kind: null, suggestions: [] });

@@ -733,7 +733,7 @@ export type ParseAddressControllerParseErrors = {
 
 export type ParseAddressControllerParseResponses = {
     /**
-     * `{code, kind (hex_code | ghanapost_gps | null), display, resolution, cell, convertible, recognised {shape, letter_case, look_alikes, embedded, matched_text, start, end}, note, other_codes, suggestions, suggested_for}`
+     * `{code, kind (hex_code | ghanapost_gps | null), display, resolution, cell, convertible, recognised {shape, letter_case, look_alikes, embedded, matched_text, start, end}, note, other_codes, suggestions, suggested_for, ghanapost_gps}`
      */
     200: unknown;
 };
@@ -743,7 +743,7 @@ export type ResolveAddressControllerResolveData = {
     path?: never;
     query: {
         /**
-         * What to resolve: a hex code in any shape POST /v2/address/parse recognises (compact, hyphenated, spaced, any case, inside other text), or the name of a place or structure ("Korle Bu Teaching Hospital", "Madina"). A GhanaPostGPS address is recognised and refused with 422 ADDRESS_NOT_CONVERTIBLE.
+         * What to resolve: a hex code in any shape POST /v2/address/parse recognises (compact, hyphenated, spaced, any case, inside other text), or the name of a place or structure ("Korle Bu Teaching Hospital", "Madina"). A GhanaPostGPS address is recognised and refused with 422 ADDRESS_NOT_CONVERTIBLE, its region decoded in `error.details`.
          */
         address: string;
     };
@@ -760,7 +760,7 @@ export type ResolveAddressControllerResolveErrors = {
      */
     404: unknown;
     /**
-     * ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary); `error.details` `{kind, code}`
+     * ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary: the point needs GhanaPost’s own service); `error.details` `{kind, code, prefix, region: {letter, name, current_regions} | null, district: null, point_available: false, note}`: the region decoded from the prefix, nothing guessed
      */
     422: unknown;
     /**
@@ -1657,7 +1657,7 @@ export type BulkHexcodeControllerBulkErrors = {
 
 export type BulkHexcodeControllerBulkResponses = {
     /**
-     * `{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?} | {index, id?, error}], count, failed, provenance}`
+     * `{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?, address?} (a point item carries `address` as GET /v2/reverse names it) | {index, id?, error}], count, failed, provenance}`
      */
     200: unknown;
 };
@@ -2477,7 +2477,7 @@ export type GetPrecipitationForecastControllerForecastData = {
         lat?: number;
         lng?: number;
         /**
-         * minLng,minLat,maxLng,maxLat
+         * north,south,east,west in decimal degrees, as every bbox of this API. The former minLng,minLat,maxLng,maxLat is deprecated: it is still read when the box cannot be read as north,south,east,west, and the answer then carries `warnings`
          */
         bbox?: string;
         /**
@@ -2501,7 +2501,7 @@ export type GetPrecipitationForecastControllerForecastErrors = {
 
 export type GetPrecipitationForecastControllerForecastResponses = {
     /**
-     * `{type: "FeatureCollection", features, hours, provider}`
+     * `{type: "FeatureCollection", features, hours, provider, warnings?}`
      */
     200: unknown;
 };
@@ -2543,7 +2543,7 @@ export type ReverseControllerReverseErrors = {
 
 export type ReverseControllerReverseResponses = {
     /**
-     * `{code, display, resolution, cell, lat, lng, distance_m, provenance}`
+     * `{code, display, resolution, cell, lat, lng, distance_m, provenance, address: {country, region, district, locality, road, landmark, formatted, datasets}}`
      */
     200: unknown;
 };
@@ -2796,7 +2796,7 @@ export type SearchPlacesControllerSearchErrors = {
 
 export type SearchPlacesControllerSearchResponses = {
     /**
-     * `{query, items: [{id, name, kind, feature, lat, lng, region, district, population, score, match, matched_name, distance_m, phone, website, opening_hours, source}], next_cursor, did_you_mean, attribution, datasets}`
+     * `{query, items: [{id, name, kind, feature, lat, lng, region, district, population, score, match, matched_name, distance_m, phone, website, opening_hours, source}], next_cursor, did_you_mean, attribution, datasets, coverage, outside_coverage}`
      */
     200: unknown;
 };
@@ -3163,7 +3163,7 @@ export type GetAlertsControllerListData = {
         lat?: number;
         lng?: number;
         /**
-         * minLng,minLat,maxLng,maxLat
+         * north,south,east,west in decimal degrees, as every bbox of this API. The former minLng,minLat,maxLng,maxLat is deprecated: it is still read when the box cannot be read as north,south,east,west, and the answer then carries `warnings`
          */
         bbox?: string;
         /**
@@ -3183,7 +3183,7 @@ export type GetAlertsControllerListErrors = {
 
 export type GetAlertsControllerListResponses = {
     /**
-     * `{type: "FeatureCollection", features}`
+     * `{type: "FeatureCollection", features, configured, feeds, imported, note?, warnings?}`
      */
     200: unknown;
 };

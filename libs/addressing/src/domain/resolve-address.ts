@@ -1,3 +1,4 @@
+import { decodeGhanaPost, type GhanaPostDecoding } from './ghanapost-gps.js';
 import { cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
 import { DomainError, InvalidParamError } from '../../../platform/src/errors.js';
 import { findAddressCodes } from './address-text.js';
@@ -68,16 +69,22 @@ export interface TextCandidate {
 }
 
 // ---------------------------------------------------------------- errors
+// (GhanaPostGPS decoding: ghanapost-gps.ts)
 
 /** A GhanaPostGPS digital address: recognised, but its grid is proprietary and unpublished, so no point can be computed. */
 export class AddressNotConvertibleError extends DomainError {
   readonly code = 'ADDRESS_NOT_CONVERTIBLE';
   readonly status = 422;
   override readonly field = 'address';
-  override readonly details: Readonly<{ kind: 'ghanapost_gps'; code: string }>;
+  override readonly details: Readonly<GhanaPostDecoding>;
   constructor(code: string) {
-    super(`${code} is a GhanaPostGPS digital address: its grid is proprietary, so this service cannot turn it into a point; send the hex code of the place instead`);
-    this.details = { kind: 'ghanapost_gps', code };
+    const decoded = decodeGhanaPost(code);
+    const region = decoded.region ? ` in the ${decoded.region.name} region (its prefix ${decoded.prefix}; details.region)` : '';
+    super(
+      `${code} is a GhanaPostGPS digital address${region}: its precise point is on GhanaPost's own, unpublished grid, so only GhanaPost's service can give it and this service cannot; send the hex code of the place instead`,
+    );
+    // What is public about it (issue 29, item 6): the region from the prefix; nothing guessed.
+    this.details = decoded;
   }
 }
 

@@ -1,3 +1,4 @@
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { DAY_S, type DayNumber } from './clock-time.js';
 import type { FrequencyRecord } from './feed-records.js';
 import type { TransitNetwork } from './network.js';
@@ -8,7 +9,14 @@ import type { TransitNetwork } from './network.js';
  * nearest stop it can be boarded at, with the next departures (timetabled or
  * exact_times=1) or the headway (exact_times=0). A stop where a pattern ends
  * is no place to board it: lines that only terminate there are left out.
+ * Nor is a line whose last stop is where one already stands (issue 29, item
+ * 7: "998 → Circle Overhead" on the Circle Overhead board): one ending at the
+ * boarding stop, in its stop cluster (the same parent station, or within
+ * STOP_CLUSTER_RADIUS_M), or at another stop of the board.
  */
+
+/** Stops this close are one place to a rider (the far side of a junction, the next bay of a lorry park). */
+export const STOP_CLUSTER_RADIUS_M = 500;
 
 export const DEPARTURES_PER_LINE = 3;
 export const MAX_BOARD_LINES = 100;
@@ -52,11 +60,13 @@ export function departureBoard(network: TransitNetwork, lat: number, lng: number
   const active = network.activeOn(day);
   const yesterday = network.reachesIntoNextDay(seconds) ? network.activeOn(day - 1) : null;
   const lines = new Map<string, BoardLine>();
+  const onBoard = new Set(near.map((hit) => hit.index));
   for (const hit of near) {
     for (let at = network.stopPatternStart[hit.index]; at < network.stopPatternStart[hit.index + 1]; at++) {
       const pattern = network.patterns[network.stopPatternPattern[at]];
       const position = network.stopPatternPosition[at];
       if (position === pattern.stops.length - 1) continue;
+      if (endsWhereItStarts(network, hit.index, pattern.stops[pattern.stops.length - 1], onBoard)) continue;
       const members = [...pattern.trips, ...pattern.frequencyTrips].map((index) => network.trips[index]);
       if (members.every((trip) => trip.noPickup[position])) continue;
       const key = `${pattern.route}\u0000${pattern.destination}`;
@@ -101,6 +111,15 @@ export function departureBoard(network: TransitNetwork, lat: number, lng: number
   }
   board.sort((a, b) => a.distanceM - b.distanceM || a.route - b.route || a.destination.localeCompare(b.destination));
   return { stops: near.map((hit) => ({ stop: hit.index, distanceM: hit.distanceM })), lines: board.slice(0, MAX_BOARD_LINES) };
+}
+
+/** Whether a line boarded at `stop` ends where the rider already is: the same stop or cluster, or another stop of the board. */
+export function endsWhereItStarts(network: TransitNetwork, stop: number, lastStop: number, onBoard: ReadonlySet<number>): boolean {
+  if (lastStop === stop || onBoard.has(lastStop)) return true;
+  const from = network.stops[stop];
+  const to = network.stops[lastStop];
+  if (from.parent >= 0 && from.parent === to.parent) return true;
+  return greatCircleM(from.lat, from.lng, to.lat, to.lng) <= STOP_CLUSTER_RADIUS_M;
 }
 
 function addFrequency(line: BoardLine, frequency: FrequencyRecord, shift: number, seconds: number, trip: number): void {

@@ -18,12 +18,14 @@ export class ParseAddressController {
     description:
       'Recognises hex codes compact, hyphenated, spaced, in any case and inside other text, and GhanaPostGPS digital addresses (`GA-123-4567`). ' +
       'Inside other text a hex code must contain a digit or be hyphenated, so that ordinary words are not taken for codes. ' +
-      'No code found is still a 200, with `code: null`; code-shaped text that fails its check comes back with `suggestions`.',
+      'No code found is still a 200, with `code: null`; code-shaped text that fails its check comes back with `suggestions`. ' +
+      'For a GhanaPostGPS address, `ghanapost_gps` holds what is public about it: `{prefix, region: {letter, name, current_regions} | null, district: null, point_available: false, note}` ' +
+      '(the region from the prefix’s first letter, as the ten regions of 2017 with the regions of today they became; the district letters are unpublished, so not decoded; the point needs GhanaPost’s own service).',
   })
   @ApiResponse({
     status: 200,
     description:
-      '`{code, kind (hex_code | ghanapost_gps | null), display, resolution, cell, convertible, recognised {shape, letter_case, look_alikes, embedded, matched_text, start, end}, note, other_codes, suggestions, suggested_for}`',
+      '`{code, kind (hex_code | ghanapost_gps | null), display, resolution, cell, convertible, recognised {shape, letter_case, look_alikes, embedded, matched_text, start, end}, note, other_codes, suggestions, suggested_for, ghanapost_gps}`',
   })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `text`)' })
   parse(@Body() body: ParseAddressRequest): Promise<ParseAnswer> {

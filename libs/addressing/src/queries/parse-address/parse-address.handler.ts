@@ -1,8 +1,9 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { decodeGhanaPost, type GhanaPostDecoding } from '../../domain/ghanapost-gps.js';
 import { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from '../../domain/address-text.js';
 
 const GHANAPOST_NOTE =
-  'A GhanaPostGPS digital address: recognised, but this service cannot turn it into a point (its grid is proprietary). Ask for the hex code instead.';
+  'A GhanaPostGPS digital address: recognised, and its region decoded (`ghanapost_gps`), but this service cannot turn it into a point (its grid is proprietary). Ask for the hex code instead.';
 
 export interface ParseAnswer {
   code: string | null;
@@ -16,6 +17,8 @@ export interface ParseAnswer {
   other_codes: Array<{ code: string; kind: AddressCodeMatch['kind'] }>;
   suggestions: AddressTextResult['suggestions'];
   suggested_for: AddressTextResult['suggested_for'];
+  /** For a GhanaPostGPS address: what is public about it (region from the prefix), and that the point needs GhanaPost's own service. */
+  ghanapost_gps: GhanaPostDecoding | null;
 }
 
 /** POST /v2/address/parse {text}. */
@@ -42,6 +45,7 @@ export class ParseAddressHandler implements IQueryHandler<ParseAddressQuery> {
       other_codes: others.map((other) => ({ code: other.code, kind: other.kind })),
       suggestions,
       suggested_for,
+      ghanapost_gps: match?.kind === 'ghanapost_gps' ? decodeGhanaPost(match.code) : null,
     };
   }
 }

@@ -40,7 +40,7 @@ export class ResolveAddressController {
       'INVALID_CODE (field `address`) for code-shaped text whose check character fails, with `error.details` `{reason, suggestions}`',
   })
   @ApiResponse({ status: 404, description: 'ADDRESS_NOT_FOUND: text that matches no place, not even nearly' })
-  @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary); `error.details` `{kind, code}`' })
+  @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary: the point needs GhanaPost’s own service); `error.details` `{kind, code, prefix, region: {letter, name, current_regions} | null, district: null, point_available: false, note}`: the region decoded from the prefix, nothing guessed' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: free text before any place dataset is imported (a hex code still resolves, without structures)' })
   resolve(@Query() request: ResolveAddressRequest): Promise<Resolution> {
     return this.queries.execute(new ResolveAddressQuery(request.address));

@@ -19,7 +19,7 @@ export class GetDeparturesController {
     description:
       `The lines that can be boarded at the stops within \`radius_m\` (default ${DEFAULT_DEPARTURES_RADIUS_M}, at most ${MAX_DEPARTURES_RADIUS_M}) of the point: ` +
       'one entry per route and destination (the trip headsign, else its last stop), at the nearest stop it can be boarded at. ' +
-      'A line that only ends at these stops is left out (one cannot board it there). ' +
+      'A line that only ends at these stops is left out (one cannot board it there), and so is one whose last stop is where the rider already is: the boarding stop, its cluster (the same parent station, or within 500 m) or another stop of the board. ' +
       `Timetabled services give their next ${DEPARTURES_PER_LINE} departures; headway-based ones (trotros: frequencies.txt, exact_times=0) give the headway and its window instead. ` +
       `At most ${MAX_BOARD_LINES} lines, nearest first. Times are ISO 8601 UTC with the feed's local clock beside them.`,
   })
