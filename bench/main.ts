@@ -9,6 +9,7 @@ import { runEventStoreBench } from './event-store.bench.js';
 import { runGeofenceIndexBench } from './geofence-index.bench.js';
 import { runHexcodeBench } from './hexcode.bench.js';
 import { runHttpBench } from './http.bench.js';
+import { runIdentityKycBench } from './identity-kyc.bench.js';
 import { runIdentityBench } from './identity.bench.js';
 import { runLocatorBench } from './locator.bench.js';
 import { runPingsBench } from './pings.bench.js';
@@ -35,7 +36,7 @@ const progress = (line: string) => process.stderr.write(`[bench ${((performance.
 /** The autocannon phases of an HTTP section: `seconds` is a full run's measured phase per round. */
 const loadPhases = (connections: number, seconds: number) => ({ connections, warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 1.5 : seconds, rounds: 2, progress });
 
-const benches: Record<string, () => Promise<Section>> = {
+const benches: Record<string, () => Promise<Section | Section[]>> = {
   'event-store': () =>
     runEventStoreBench({
       seconds: quick ? 0.5 : 2.5,
@@ -65,7 +66,8 @@ const benches: Record<string, () => Promise<Section>> = {
   search: () => runSearchBench({ queriesPerCase: quick ? 300 : 2000, rounds: 2, progress }),
   'geofence-index': () => runGeofenceIndexBench({ fenceCounts: [10, 10_000], seconds: quick ? 0.5 : 2, rounds: 2, progress }),
   hexcode: () => runHexcodeBench({ points: quick ? 20_000 : 200_000, busRounds: quick ? 6 : 20, busCalls: quick ? 20_000 : 100_000, ...loadPhases(50, 4) }),
-  identity: () => runIdentityBench({ seconds: quick ? 0.3 : 2, rounds: 2, progress }),
+  // Certificates per second, and a KYC verification over 30 days of recorded pings (issue 26).
+  identity: async () => [await runIdentityBench({ seconds: quick ? 0.3 : 2, rounds: 2, progress }), await runIdentityKycBench({ verifications: quick ? 20 : 100, rounds: 2, progress })],
   locator: () => runLocatorBench({ owners: quick ? 200 : 1000, history: quick ? 5 : 20, clients: 16, seconds: quick ? 1 : 3, rounds: 2, progress }),
   transit: () => runTransitBench({ queries: quick ? 200 : 1000, imports: quick ? 1 : 3, rounds: 2, progress }),
   traffic: () => runTrafficBench({ pairs: quick ? 100 : 400, rounds: 2, seconds: quick ? 1 : 3, progress }),
@@ -98,7 +100,7 @@ const sections: Section[] = [];
 for (const name of selected) {
   progress(`${name}: starting`);
   try {
-    sections.push(await benches[name]());
+    sections.push(...[await benches[name]()].flat());
   } catch (error) {
     // The other benchmarks still run and report; this one is recorded as a failed check.
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

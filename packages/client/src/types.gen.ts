@@ -80,6 +80,10 @@ export type ConfirmDeliveryRequest = {
      */
     lng: number;
     /**
+     * What the device's OS says about the fix: true when it flagged it as simulated (Android `Location.isMock()`, iOS `CLLocationSourceInformation.isSimulatedBySoftware`). A simulated position fails a verification (docs/adr/0030). Omit when your app cannot tell.
+     */
+    mock_location?: boolean;
+    /**
      * SHA-256 (64 hex digits) of the hand-over photo you keep; no image is sent or stored, the receipt signs the hash
      */
     photo_sha256?: string;
@@ -207,6 +211,10 @@ export type KycPosition = {
      * Longitude, decimal degrees (WGS 84)
      */
     lng: number;
+    /**
+     * What the device's OS says about the fix: true when it flagged it as simulated (Android `Location.isMock()`, iOS `CLLocationSourceInformation.isSimulatedBySoftware`). A simulated position fails a verification (docs/adr/0030). Omit when your app cannot tell.
+     */
+    mock_location?: boolean;
     /**
      * When the device took the fix (ISO 8601 with a time zone; default: when the request arrived). At most 5 minutes ahead and 30 days old.
      */
@@ -678,6 +686,10 @@ export type VerifyProximityRequest = {
      * Longitude, decimal degrees (WGS 84)
      */
     lng: number;
+    /**
+     * What the device's OS says about the fix: true when it flagged it as simulated (Android `Location.isMock()`, iOS `CLLocationSourceInformation.isSimulatedBySoftware`). A simulated position fails a verification (docs/adr/0030). Omit when your app cannot tell.
+     */
+    mock_location?: boolean;
     /**
      * The customer's phone number (synthetic-identity check; stored only as a keyed hash of its digits)
      */
@@ -1698,7 +1710,7 @@ export type VerifyKycControllerVerifyErrors = {
 
 export type VerifyKycControllerVerifyResponses = {
     /**
-     * `{verification_id, customer_id, result (verified | not_verified | insufficient_evidence), score (0-1, null when insufficient), reasons [{code, message}], radius_m, address {input, code, input_kind, precision, label, lat, lng}, evidence {from_request, from_recorded_pings, recorded_pings (used | no_consent | none_recorded | not_requested | unavailable), usable, in_zone, share_in_zone, days_observed, nights_observed, nights_at_home}, provenance, fraud_check}`
+     * `{verification_id, customer_id, decision (verified | likely | inconclusive | review | failed), result (verified | not_verified | insufficient_evidence), score (0-1, null when inconclusive, review or failed by fraud), reasons [{code, message}], needed_for_verified [{code, have, need, message}], radius_m, address {input, code, input_kind, precision, label, lat, lng}, evidence {from_request, from_recorded_pings, recorded_pings (used | no_consent | none_recorded | not_requested | unavailable), usable, in_zone, share_in_zone, days_observed, nights_observed, nights_at_home, recorded {…}, asserted {…}, mock_locations, bursts {flagged, flags, details}, thresholds}, provenance, fraud_check, certificate (compact JWS or null), certificate_id, kid, expires_at}`
      */
     200: unknown;
 };
@@ -2527,6 +2539,10 @@ export type ReverseControllerReverseData = {
          */
         source?: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
         /**
+         * Required with `source` user_confirmed or agent_verified: your id of the account (customer) or field agent who confirmed the point; it is recorded in the provenance as `confirmed_by`
+         */
+        confirmed_by?: string;
+        /**
          * Accuracy of the point you sent, in metres (a GPS fix’s horizontal accuracy)
          */
         accuracy_m?: number;
@@ -2536,7 +2552,7 @@ export type ReverseControllerReverseData = {
 
 export type ReverseControllerReverseErrors = {
     /**
-     * INVALID_PARAM naming `lat`, `lng` or `resolution`
+     * INVALID_PARAM naming `lat`, `lng`, `resolution`, `source` or `confirmed_by`
      */
     400: unknown;
 };
@@ -3022,7 +3038,7 @@ export type VerifyProximityControllerVerifyErrors = {
 
 export type VerifyProximityControllerVerifyResponses = {
     /**
-     * `{verification_id, customer_id, decision (within | outside | inconclusive), distance_m, radius_m, reasons, address {input, code, input_kind, precision, label, lat, lng}, observed_at, provenance {source: device_gps, provider, accuracy_meters, confidence, verified_at}, fraud_check {flagged, flags, degraded, degraded_checks, checks}, certificate (compact JWS), certificate_id, kid, expires_at}`
+     * `{verification_id, customer_id, decision (within | outside | inconclusive | review | failed), location_decision (within | outside | inconclusive), distance_m, radius_m, reasons, address {input, code, input_kind, precision, label, lat, lng}, observed_at, evidence {origin, positions, accuracy_m, observed_at, mock_location, thresholds}, provenance {source: device_gps, provider, accuracy_meters, confidence, verified_at}, fraud_check {flagged, flags, degraded, degraded_checks, checks}, certificate (compact JWS or null), certificate_id, kid, expires_at, certificate_withheld}`
      */
     200: unknown;
 };
