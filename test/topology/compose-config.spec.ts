@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isProductionMode, loadConfig, type Config } from '../../libs/platform/src/config/config.js';
+import { isProductionMode, loadConfig, type Config } from '../../libs/platform/src/index.js';
 import { compose, composeText, interpolate, root } from './compose.js';
 
 /**
