@@ -40,7 +40,7 @@ describeWithRedis('api and worker as separate processes (the production split)',
         } catch {
           return undefined;
         }
-      }, 30_000);
+      }, 120_000);
       await fetch(`http://127.0.0.1:${port}/v2/admin/audit`, { headers: { 'x-api-key': ADMIN_KEY, 'x-request-id': 'split-1' } });
       const ids = await eventually(async () => {
         const response = await fetch(`http://127.0.0.1:${port}/v2/admin/audit?account_id=platform`, { headers: { 'x-api-key': ADMIN_KEY } });
@@ -55,7 +55,7 @@ describeWithRedis('api and worker as separate processes (the production split)',
       expect(await exited(api)).toBe(0);
       expect(await exited(worker)).toBe(0);
     }
-  }, 90_000);
+  }, 180_000);
 });
 
 describeWithRedisServer('/health when a configured backend goes away', () => {
