@@ -2,18 +2,18 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describeWith } from '../libs/platform/src/testing/server-suites.js';
-import { ADMIN_KEY, bootService, eventually } from './support/boot.js';
+import { describeWith } from '../../libs/platform/src/testing/server-suites.js';
+import { ADMIN_KEY, bootService, eventually } from '../support/boot.js';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
 const redisUrl = process.env.REDIS_URL;
 
 // Both suites need Redis: the split topology shares its job queue through it, and the
 // health test stops a private redis-server. `.ci/run` installs and starts Redis.
-const describeWithRedis = describeWith('REDIS_URL', 'the api + worker topology test (topology.e2e-spec)');
+const describeWithRedis = describeWith('REDIS_URL', 'the api + worker topology test (test/topology/split.e2e-spec)');
 const describeWithRedisServer = redisServer ? describe : describe.skip;
-if (!redisServer) process.stderr.write('no redis-server binary: skipping the backend-outage health test (topology.e2e-spec)\n');
+if (!redisServer) process.stderr.write('no redis-server binary: skipping the backend-outage health test (test/topology/split.e2e-spec)\n');
 
 /** Resolves with the exit code, also for a child that has already exited. */
 function exited(child: ChildProcess): Promise<number | null> {
@@ -40,7 +40,7 @@ describeWithRedis('api and worker as separate processes (the production split)',
         } catch {
           return undefined;
         }
-      }, 30_000);
+      }, 120_000);
       await fetch(`http://127.0.0.1:${port}/v2/admin/audit`, { headers: { 'x-api-key': ADMIN_KEY, 'x-request-id': 'split-1' } });
       const ids = await eventually(async () => {
         const response = await fetch(`http://127.0.0.1:${port}/v2/admin/audit?account_id=platform`, { headers: { 'x-api-key': ADMIN_KEY } });
@@ -55,7 +55,7 @@ describeWithRedis('api and worker as separate processes (the production split)',
       expect(await exited(api)).toBe(0);
       expect(await exited(worker)).toBe(0);
     }
-  }, 90_000);
+  }, 180_000);
 });
 
 describeWithRedisServer('/health when a configured backend goes away', () => {
