@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Checks an access-trail export bundle (GET /v2/banking/audit-log/export, docs/adr/0023)
-// against the service's JWKS alone: node tools/verify-audit-bundle.mjs bundle.json jwks.json
+// against the service's JWKS alone: node tools/verify-audit-bundle.mjs bundle.json[.gz] jwks.json
 // Node built-ins only, no code of the service: copy this file anywhere and run it.
 // Exit 0: intact; 1: the first bad entry or checkpoint is named; 64: bad usage.
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 
 const GENESIS = '0'.repeat(64);
 const LINK_FIELDS = new Set(['seq', 'prev_hash', 'hash']);
@@ -103,7 +104,10 @@ if (isMain) {
   try {
     // The API answers in its envelope ({"data": …}); the bare document is accepted too.
     const unwrap = (document) => (document && typeof document === 'object' && 'data' in document && !('format' in document) && !('keys' in document) ? document.data : document);
-    verdict = verifyBundle(unwrap(JSON.parse(readFileSync(bundlePath, 'utf8'))), unwrap(JSON.parse(readFileSync(jwksPath, 'utf8'))));
+    // An archived month (docs/adr/0024) is the same bundle gzipped.
+    const raw = readFileSync(bundlePath);
+    const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
+    verdict = verifyBundle(unwrap(JSON.parse(text)), unwrap(JSON.parse(readFileSync(jwksPath, 'utf8'))));
   } catch (error) {
     verdict = { ok: false, error: `unreadable input: ${error.message}` };
   }

@@ -5,12 +5,19 @@ import { checkpointsByStream, CheckpointWriter } from './checkpoints/checkpoint-
 import { jwksFromLog } from './checkpoints/jwks-from-log.js';
 import { verifyCheckpoints } from './checkpoints/verify-checkpoints.js';
 import { buildBundle } from './export/audit-bundle.js';
+import { archiveChain, archivedStreams, readManifests, verifyHistory, verifyLive } from './retention/archiver.js';
+import { readChain } from './replay/as-of-replay.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AsOfRegistry, replayAsOf } from './replay/as-of-replay.js';
 
 /** The operator's audit commands: the access chains with their signed checkpoints, as-of replay, export bundles (docs/adr/0023). */
 export const complianceCli: Readonly<Record<string, OperatorCommand>> = {
   'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain; its signed checkpoints too)', run: verifyAudit },
   'audit:replay': { usage: 'audit:replay ACCOUNT_ID --at ISO   (the account as it stood then: docs/adr/0023)', run: replayAccount },
+  'audit:archive': { usage: 'audit:archive [--dry-run] [--now ISO]   (archive each closed month older than AUDIT_LIVE_WINDOW_S into ARCHIVE_DIR, then trim it: docs/adr/0024)', run: archiveAudit },
+  'audit:archives': { usage: 'audit:archives   (the archived months of every chain, with their checksums)', run: listArchives },
+  'audit:history': { usage: 'audit:history [STREAM]   (archives and live chain end to end; the first bad file is named)', run: verifyAuditHistory },
   'audit:export': { usage: 'audit:export ACCOUNT_ID|platform [--from ISO] [--to ISO]   (a bundle for tools/verify-audit-bundle.mjs, on stdout)', run: exportBundle },
 };
 
@@ -42,9 +49,19 @@ async function verifyAudit(runtime: OperatorRuntime, args: string[]): Promise<nu
       continue;
     }
     const chain = events.map((event) => event.data as ApiAccessRecorded['data']);
-    const verdict = verifyChain(chain);
+    const streamHeads = (heads ??= await checkpointsByStream(runtime.backends.events)).get(stream) ?? [];
+    // Archived and trimmed (docs/adr/0024): the live chain starts after a signed head; `audit:history` checks the archives too.
+    const first = chain[0]?.seq ?? 0;
+    const anchor = first > 0 ? streamHeads.find((head) => head.seq === first - 1 && head.hash === chain[0].prev_hash) : undefined;
+    const verdict: ReturnType<typeof verifyChain> =
+      first === 0
+        ? verifyChain(chain)
+        : anchor
+          ? ((live) => (live.ok ? { ok: true, entries: chain.length, head: chain.at(-1)!.hash } : { ok: false, entries: chain.length, brokenAt: 0, reason: live.reason }))(verifyLive(chain, first, anchor.hash))
+          : { ok: false, entries: chain.length, brokenAt: 0, reason: `the chain starts at seq ${first} without a signed head before it` };
     // Signed checkpoints (docs/adr/0023): removing the newest entries up to the latest one is caught here.
-    const signed = verdict.ok ? verifyCheckpoints(stream, chain, (heads ??= await checkpointsByStream(runtime.backends.events)).get(stream) ?? [], (jwks ??= await jwksFromLog(runtime.backends.events)).keys) : undefined;
+    const padded = first === 0 ? chain : [...new Array<ApiAccessRecorded['data']>(first), ...chain];
+    const signed = verdict.ok ? verifyCheckpoints(stream, padded, streamHeads.filter((head) => head.seq >= first), (jwks ??= await jwksFromLog(runtime.backends.events)).keys) : undefined;
     if (verdict.ok && signed?.ok) process.stdout.write(`${stream}: ok, ${verdict.entries} entries, head ${verdict.head}, ${signed.checkpoints} signed checkpoints up to seq ${signed.covered}\n`);
     else if (signed && !signed.ok) {
       failures++;
@@ -100,6 +117,60 @@ async function signHeadFromCli(runtime: OperatorRuntime, stream: string): Promis
   } finally {
     await ring.onModuleDestroy();
   }
+}
+
+async function archiveAudit(runtime: OperatorRuntime, args: string[]): Promise<number> {
+  const dryRun = args.includes('--dry-run');
+  const now = args.includes('--now') ? new Date(option(args, '--now')!) : new Date();
+  await settleAccessJournal(runtime);
+  const { events } = runtime.backends;
+  const box = await SecretBox.fromConfig({ dataEncryptionKey: runtime.config.dataEncryptionKey, dataDir: runtime.config.dataDir });
+  const ring = new SigningKeyRing(events, runtime.registry, box);
+  await ring.start();
+  try {
+    for (let waited = 0; ring.summary().active_kid === null && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const writer = new CheckpointWriter(events, runtime.registry, ring, systemClock);
+    const options = { archiveDir: runtime.config.archiveDir, liveWindowMs: runtime.config.auditLiveWindowS * 1000, now, dryRun };
+    let total = 0;
+    for (const stream of await accessStreams(runtime)) {
+      for (const segment of await archiveChain(events, writer, stream, options)) {
+        total += segment.entries;
+        process.stdout.write(`${dryRun ? 'would archive' : 'archived'} ${stream} ${segment.month}: ${segment.entries} entries (seq ${segment.first_seq}-${segment.last_seq})\n`);
+      }
+    }
+    process.stdout.write(`${dryRun ? 'dry run: ' : ''}${total} entries${dryRun ? ' would be' : ''} archived into ${runtime.config.archiveDir}\n`);
+    return 0;
+  } finally {
+    await ring.onModuleDestroy();
+  }
+}
+
+async function listArchives(runtime: OperatorRuntime): Promise<number> {
+  for (const stream of archivedStreams(runtime.config.archiveDir)) {
+    for (const { manifest } of readManifests(runtime.config.archiveDir, stream)) {
+      process.stdout.write(`${stream} ${manifest.month} ${manifest.file} ${manifest.entries} entries seq ${manifest.first_seq}-${manifest.last_seq} ${manifest.bytes} B sha256 ${manifest.sha256}\n`);
+    }
+  }
+  return 0;
+}
+
+async function verifyAuditHistory(runtime: OperatorRuntime, args: string[]): Promise<number> {
+  await settleAccessJournal(runtime);
+  const { events } = runtime.backends;
+  // The offline verifier's own function checks each archive (tools/verify-audit-bundle.mjs: node built-ins only).
+  const { verifyBundle } = (await import(pathToFileURL(path.resolve(process.cwd(), 'tools/verify-audit-bundle.mjs')).href)) as { verifyBundle: Parameters<typeof verifyHistory>[4] };
+  const jwks = await jwksFromLog(events);
+  const streams = args.length > 0 ? args : [...new Set([...archivedStreams(runtime.config.archiveDir), ...(await accessStreams(runtime))])].sort();
+  let failures = 0;
+  for (const stream of streams) {
+    const verdict = verifyHistory(runtime.config.archiveDir, stream, await readChain(events, stream), jwks, verifyBundle);
+    if (verdict.ok) process.stdout.write(`${stream}: ok, ${verdict.archives} archives (${verdict.archived_entries} entries) + ${verdict.live_entries} live entries\n`);
+    else {
+      failures++;
+      process.stdout.write(`${stream}: BROKEN: ${verdict.reason}\n`);
+    }
+  }
+  return failures === 0 ? 0 : 1;
 }
 
 async function accessStreams(runtime: OperatorRuntime): Promise<string[]> {

@@ -75,13 +75,22 @@ export class CheckpointWriter {
    * looks at everything after it. Returns the head now signed (or already
    * signed), or null when the chain has no entry.
    */
-  async signHead(stream: string, attempts = 5): Promise<SignedHead | null> {
+  async signHead(stream: string): Promise<SignedHead | null> {
+    const head = await chainHead(this.events, stream);
+    return head ? this.sign(head, (covered) => covered.at(-1)?.seq !== undefined && covered.at(-1)!.seq >= head.seq ? covered.at(-1)! : undefined) : null;
+  }
+
+  /** Signs one given entry (the last of an archived month, docs/adr/0024) unless a checkpoint of exactly it is stored. */
+  async signEntry(head: ChainHead): Promise<SignedHead> {
+    return this.sign(head, (covered) => covered.find((signed) => signed.seq === head.seq && signed.hash === head.hash));
+  }
+
+  private async sign(head: ChainHead, existing: (covered: SignedHead[]) => SignedHead | undefined, attempts = 5): Promise<SignedHead> {
+    const stream = head.stream;
     for (let attempt = 1; ; attempt++) {
-      const head = await chainHead(this.events, stream);
-      if (!head) return null;
       const previous = await this.latest();
-      const covered = (await checkpointsOf(this.events, stream)).at(-1);
-      if (covered && covered.seq >= head.seq) return covered;
+      const found = existing(await checkpointsOf(this.events, stream));
+      if (found) return found;
       const signedAt = this.clock.now().toISOString();
       const signed = await signCheckpoint(this.keys, { typ: 'audit-checkpoint', ...head, signed_at: signedAt });
       const data: AuditCheckpointSigned['data'] = { signed_at: signedAt, log_position: previous.last?.log_position ?? '0', heads: [signed], on_demand: true };

@@ -38,11 +38,17 @@ export async function buildBundle(events: EventStore, clock: Clock, stream: stri
   if (from >= to) throw new InvalidParamError('from must be before to', 'from');
   const checkpoints = await checkpointsOf(events, stream);
   // The newest signed head dated before the range: entries after it link to a signature.
-  const anchor = [...checkpoints].reverse().find((head) => Date.parse(head.entry_at) < from);
-  const startSeq = anchor ? anchor.seq + 1 : 0;
+  let anchor = [...checkpoints].reverse().find((head) => Date.parse(head.entry_at) < from);
+  let startSeq = anchor ? anchor.seq + 1 : 0;
   let chain = await readChain(events, stream, startSeq);
   // Revisions equal sequence numbers in a chain the recorder wrote; should a store differ, read it whole.
   if (chain.length > 0 && chain[0].seq !== startSeq) chain = (await readChain(events, stream)).filter((entry) => entry.seq >= startSeq);
+  // Archived and trimmed (docs/adr/0024): the live chain starts after the archive's closing head, its anchor.
+  if (chain.length > 0 && chain[0].seq > startSeq) {
+    const first = chain[0];
+    anchor = checkpoints.find((head) => head.seq === first.seq - 1 && head.hash === first.prev_hash);
+    startSeq = first.seq;
+  }
   const inRange = chain.filter((entry) => {
     const at = Date.parse(entry.at);
     return at >= from && at < to;

@@ -77,6 +77,10 @@ export interface Config {
   graphhopperUrl?: string;
   /** AUDIT_CHECKPOINT_INTERVAL_S: seconds between signed checkpoints of the access chains that moved (docs/adr/0023); 0 turns them off. */
   auditCheckpointIntervalS: number;
+  /** ARCHIVE_DIR: where closed months of the access chains go (docs/adr/0024); the embedded stand-in for write-once object storage. */
+  archiveDir: string;
+  /** AUDIT_LIVE_WINDOW_S: how long access entries stay in the live store before their month is archived and trimmed (default 13 × 31 days). */
+  auditLiveWindowS: number;
   /** Weather (docs/adr/0026): CAP feeds to poll and the precipitation forecast provider. */
   weather: WeatherConfig;
   /** TRANSIT_WORKERS: threads planning POST /v2/route/transit off the event loop (docs/adr/0019); 0 plans on the event loop. */
@@ -202,6 +206,8 @@ export function loadConfig(env: Env = process.env): Config {
     tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),
     tilesMaxAgeS: int(env, 'TILES_MAX_AGE_S', 3600, 0, 31_536_000),
     auditCheckpointIntervalS: int(env, 'AUDIT_CHECKPOINT_INTERVAL_S', 300, 0, 86_400),
+    archiveDir: path.resolve(optional(env, 'ARCHIVE_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'archive')),
+    auditLiveWindowS: int(env, 'AUDIT_LIVE_WINDOW_S', 13 * 31 * 86_400, 0, 100 * 366 * 86_400),
     starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
     graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
     // One core stays with the event loop: 1 thread on 2 cores, at most 4 by default.

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { auditEventTypes, StoreAccessRecorder, type AccessEntry } from '../../../audit/src/index.js';
+import { EmbeddedEventStore, EventRegistry, type Clock, type EventStore } from '../../../platform/src/index.js';
+import { CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
+import { complianceEventTypes } from '../event-types.js';
+import { buildBundle } from '../export/audit-bundle.js';
+import { readChain } from '../replay/as-of-replay.js';
+import { archiveChain, readManifests, streamDir, verifyHistory, type RetentionOptions } from './archiver.js';
+
+const VERIFIER = fileURLToPath(new URL('../../../../tools/verify-audit-bundle.mjs', import.meta.url));
+const run = promisify(execFile);
+const DAY = 86_400_000;
+
+/**
+ * Retention (issue 30, docs/adr/0024): closed months older than the live
+ * window go to write-once gzipped bundles with a chained manifest, the live
+ * store is trimmed, and the history verifies across the boundary; a run
+ * stopped after any step is finished by the next without losing or doubling
+ * an entry.
+ */
+describe('access-trail retention: archive, trim, verify the whole history', () => {
+  const registry = new EventRegistry().register(...auditEventTypes, ...complianceEventTypes);
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'EdDSA', use: 'sig' }] };
+  const clock: Clock = { now: () => new Date('2026-06-01T00:00:00Z') };
+  const stream = 'access_log-acct_keep';
+  let verifyBundle: Parameters<typeof verifyHistory>[4];
+
+  const entry = (at: string, index: number): AccessEntry => ({
+    account_id: 'acct_keep',
+    key_prefix: 'lnd_abcd…',
+    principal_kind: 'account',
+    method: 'GET',
+    path: `/v2/reverse?lat=5.6&lng=-0.18&n=${index}`,
+    status: 200,
+    client_ip: '203.0.113.7',
+    at,
+    request_id: `req-${index}`,
+  });
+
+  /** A store with entries in January, February and March 2026 (4 each). */
+  async function fixture(): Promise<{ events: EventStore; dir: string; writer: CheckpointWriter }> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'retention-'));
+    const events = await EmbeddedEventStore.open(path.join(dir, 'store'));
+    const recorder = new StoreAccessRecorder(events, registry);
+    let index = 0;
+    for (const month of [1, 2, 3]) for (let day = 1; day <= 4; day++) await recorder.record(entry(new Date(Date.UTC(2026, month - 1, day * 5)).toISOString(), index++));
+    return { events, dir, writer: new CheckpointWriter(events, registry, { active: () => ({ kid: 'k1', privateKey }) }, clock) };
+  }
+  // "Now" is 2026-04-10 with a 30-day window: January and February are closed and older; March stays live.
+  const options = (dir: string, extra: Partial<RetentionOptions> = {}): RetentionOptions => ({ archiveDir: path.join(dir, 'archive'), liveWindowMs: 30 * DAY, now: new Date('2026-04-10T00:00:00Z'), ...extra });
+
+  beforeAll(async () => {
+    ({ verifyBundle } = (await import(pathToFileURL(VERIFIER).href)) as { verifyBundle: typeof verifyBundle });
+  });
+
+  it('archives the closed months, trims them, and the history (archives + live) verifies end to end', async () => {
+    const { events, dir, writer } = await fixture();
+    try {
+      expect(await archiveChain(events, writer, stream, options(dir, { dryRun: true }))).toEqual([
+        { stream, month: '2026-01', first_seq: 0, last_seq: 3, entries: 4 },
+        { stream, month: '2026-02', first_seq: 4, last_seq: 7, entries: 4 },
+      ]);
+      expect((await readChain(events, stream)).length).toBe(12);
+      await archiveChain(events, writer, stream, options(dir));
+      // Trimmed: the live chain starts after February's closing head.
+      const live = await readChain(events, stream);
+      expect(live.map((e) => e.seq)).toEqual([8, 9, 10, 11]);
+      const manifests = readManifests(options(dir).archiveDir, stream);
+      expect(manifests.map(({ manifest }) => [manifest.month, manifest.first_seq, manifest.last_seq])).toEqual([
+        ['2026-01', 0, 3],
+        ['2026-02', 4, 7],
+      ]);
+      expect(manifests[1].manifest.prev_manifest_sha256).toBe(manifests[0].sha256);
+      expect(verifyHistory(options(dir).archiveDir, stream, live, jwks, verifyBundle)).toEqual({ ok: true, archives: 2, archived_entries: 8, live_entries: 4 });
+      // Each archive is checked by the offline verifier as it is (gzipped), with the JWKS alone.
+      writeFileSync(path.join(dir, 'jwks.json'), JSON.stringify(jwks));
+      const { stdout } = await run(process.execPath, [VERIFIER, path.join(streamDir(options(dir).archiveDir, stream), '2026-02.bundle.json.gz'), path.join(dir, 'jwks.json')]);
+      expect(stdout).toMatch(/^OK access_log-acct_keep: 4 entries verified .*signed to its last entry/);
+      // An export of the live part is anchored on the archive's closing head.
+      expect(verifyBundle(await buildBundle(events, clock, stream, {}), jwks)).toMatchObject({ ok: true, entries: 4 });
+      // A second run finds nothing more to do.
+      expect(await archiveChain(events, writer, stream, options(dir))).toEqual([]);
+    } finally {
+      await events.close();
+    }
+  });
+
+  it('names a tampered archive', async () => {
+    const { events, dir, writer } = await fixture();
+    try {
+      await archiveChain(events, writer, stream, options(dir));
+      const file = path.join(streamDir(options(dir).archiveDir, stream), '2026-01.bundle.json.gz');
+      const bundle = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { entries: Array<{ status: number }> };
+      bundle.entries[2].status = 500;
+      writeFileSync(file, gzipSync(Buffer.from(JSON.stringify(bundle))));
+      const verdict = verifyHistory(options(dir).archiveDir, stream, await readChain(events, stream), jwks, verifyBundle);
+      expect(verdict).toEqual({ ok: false, reason: expect.stringContaining('2026-01.bundle.json.gz: checksum differs from its manifest') });
+    } finally {
+      await events.close();
+    }
+  });
+
+  it.each(['signed', 'bundle', 'manifest', 'trimmed'])('stopped after "%s", a rerun finishes without losing or doubling an entry', async (step) => {
+    const { events, dir, writer } = await fixture();
+    try {
+      const stop = (at: string) => {
+        if (at === step) throw new Error(`stopped after ${at}`);
+      };
+      await expect(archiveChain(events, writer, stream, options(dir, { onStep: stop }))).rejects.toThrow(`stopped after ${step}`);
+      await archiveChain(events, writer, stream, options(dir));
+      const live = await readChain(events, stream);
+      const manifests = readManifests(options(dir).archiveDir, stream);
+      const archivedSeqs = manifests.flatMap(({ manifest }) => Array.from({ length: manifest.entries }, (_, i) => manifest.first_seq + i));
+      expect([...archivedSeqs, ...live.map((e) => e.seq)]).toEqual(Array.from({ length: 12 }, (_, i) => i));
+      expect(verifyHistory(options(dir).archiveDir, stream, live, jwks, verifyBundle)).toMatchObject({ ok: true, archived_entries: 8, live_entries: 4 });
+    } finally {
+      await events.close();
+    }
+  });
+});
