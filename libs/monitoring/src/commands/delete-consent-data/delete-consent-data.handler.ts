@@ -8,6 +8,7 @@ import { LocationCaches } from '../../location-stream/location-caches.js';
 import { LocationSealing } from '../../location-stream/location-sealing.js';
 import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
 import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
+import { CONSENTS_PROJECTION } from '../../queries/list-consents/consents.read-model.js';
 
 /** The erasure record, appended last: it claims what the steps before it did. */
 export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>({
@@ -19,7 +20,7 @@ export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>(
   onConflict: { retry: 5 },
   // The drift read model deletes the customer's document on the record: GET /v2/monitoring/drift
   // must show nothing once the erasure is acknowledged.
-  awaits: [DRIFT_STATE_PROJECTION],
+  awaits: [DRIFT_STATE_PROJECTION, CONSENTS_PROJECTION],
 });
 
 export class RecordErasureCommand extends PipelineCommand<RecordErasure, ConsentState, ConsentEvent> {}
@@ -32,6 +33,8 @@ export class RecordErasureHandler extends PipelineHandler<RecordErasure, Consent
 export interface Erasure {
   erased_at: string;
   events_erased: number;
+  /** The consent as the erasure left it (revoked, erased): what its receipt is signed from. */
+  consent: Extract<ConsentState, { status: 'revoked' }>;
 }
 
 /** POST /v2/consent/delete-data; `erasedBy` is the calling key's prefix. */
@@ -103,7 +106,7 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
     if (result.position === undefined) await this.commands.settle(recordErasure, await this.lastPosition(consentStream(accountId, customerId)));
     const state = assertDataDeletable(result.state, customerId);
     if (!state.erased) throw new Error('an erasure left no record');
-    return { erased_at: state.erased.at, events_erased: state.erased.events_erased };
+    return { erased_at: state.erased.at, events_erased: state.erased.events_erased, consent: state };
   }
 
   /** Answers how many events the stream held; none when it is gone already. */
