@@ -14,15 +14,14 @@ import { ListGeofencesQuery } from './geofences/queries/list-geofences/list-geof
 import { ServiceAreaQuery } from './geofences/queries/service-area/service-area.handler.js';
 import { GetConsentStatusQuery } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetDriftQuery } from './queries/get-drift/get-drift.handler.js';
-import { ListConsentsQuery } from './queries/list-consents/list-consents.handler.js';
 
 /** What the monitoring context brings to a process (checked at start-up). */
 export const monitoringManifest: ContextManifest = {
   name: 'monitoring',
   events: monitoringEventTypes,
   commands: [grantConsent, revokeConsent, stopCollection, recordErasure, recordPings, registerZone, createGeofence, deleteGeofence],
-  queries: [GetConsentStatusQuery, ListConsentsQuery, GetDriftQuery, GetGeofenceQuery, ListGeofencesQuery, ServiceAreaQuery],
-  readModels: { projections: ['drift_state', 'geofences', 'consents'], views: ['geofence_index'] },
+  queries: [GetConsentStatusQuery, GetDriftQuery, GetGeofenceQuery, ListGeofencesQuery, ServiceAreaQuery],
+  readModels: { projections: ['drift_state', 'geofences'], views: ['geofence_index'] },
   notifications: [{ token: MonitoringNotifications, notifies: MonitoringNotifications.notifies, from: MonitoringNotifications.from }],
   asOf: monitoringAsOf,
 };

@@ -24,8 +24,6 @@ import { GetConsentStatusController } from './queries/get-consent-status/get-con
 import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';
 import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
-import { ListConsentsController } from './queries/list-consents/list-consents.controller.js';
-import { ListConsentsHandler } from './queries/list-consents/list-consents.handler.js';
 
 /** Consent-based location monitoring (interface.md, "Identity, consent, monitoring"). */
 @Module({
@@ -35,7 +33,6 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
     RevokeConsentController,
     DeleteConsentDataController,
     GetConsentStatusController,
-    ListConsentsController,
     RecordPingsController,
     RegisterZoneController,
     GetDriftController,
@@ -72,7 +69,6 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
     RecordErasureHandler,
     DeleteConsentDataHandler,
     GetConsentStatusHandler,
-    ListConsentsHandler,
     GetDriftHandler,
     // The webhook notification source this context declares in its manifest (`notifications`).
     {

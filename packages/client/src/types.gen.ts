@@ -1470,37 +1470,6 @@ export type GetConsentStatusControllerStatusResponses = {
     200: unknown;
 };
 
-export type ListConsentsControllerListData = {
-    body?: never;
-    path?: never;
-    query?: {
-        /**
-         * Only consents in this state
-         */
-        status?: 'granted' | 'revoked';
-        limit?: number;
-        /**
-         * next_cursor of the previous page
-         */
-        cursor?: string;
-    };
-    url: '/v2/consents';
-};
-
-export type ListConsentsControllerListErrors = {
-    /**
-     * INVALID_PARAM (`status`, `limit` or `cursor`)
-     */
-    400: unknown;
-};
-
-export type ListConsentsControllerListResponses = {
-    /**
-     * `{items: [consent…], next_cursor}`
-     */
-    200: unknown;
-};
-
 export type ListGeofencesControllerListData = {
     body?: never;
     path?: never;

@@ -8,7 +8,6 @@ import { LocationCaches } from '../../location-stream/location-caches.js';
 import { LocationSealing } from '../../location-stream/location-sealing.js';
 import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
 import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
-import { CONSENTS_PROJECTION } from '../../queries/list-consents/consents.read-model.js';
 
 /** The erasure record, appended last: it claims what the steps before it did. */
 export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>({
@@ -20,7 +19,7 @@ export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>(
   onConflict: { retry: 5 },
   // The drift read model deletes the customer's document on the record: GET /v2/monitoring/drift
   // must show nothing once the erasure is acknowledged.
-  awaits: [DRIFT_STATE_PROJECTION, CONSENTS_PROJECTION],
+  awaits: [DRIFT_STATE_PROJECTION],
 });
 
 export class RecordErasureCommand extends PipelineCommand<RecordErasure, ConsentState, ConsentEvent> {}

@@ -1,6 +1,5 @@
 import { CommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
-import { CONSENTS_PROJECTION } from '../../queries/list-consents/consents.read-model.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type GrantConsent } from '../../domain/consent.js';
 
 /** POST /v2/consent/grant. */
@@ -11,8 +10,6 @@ export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent>({
   // Idempotent: a grant identical to the standing one records nothing, so identical grants sent
   // at once converge after one retry on fresh state (issue 10: twenty at once all answer 200).
   onConflict: { retry: 5 },
-  // GET /v2/consents shows the grant once it is answered.
-  awaits: [CONSENTS_PROJECTION],
 });
 
 export class GrantConsentCommand extends PipelineCommand<GrantConsent, ConsentState, ConsentEvent> {}

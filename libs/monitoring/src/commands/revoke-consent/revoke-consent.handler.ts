@@ -1,6 +1,5 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
-import { CONSENTS_PROJECTION } from '../../queries/list-consents/consents.read-model.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type RevokeConsent } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationCommand, type LocationEvent, type LocationState } from '../../domain/location.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
@@ -13,7 +12,6 @@ export const revokeConsent = command<RevokeConsent, ConsentState, ConsentEvent>(
   decider: consentDecider,
   // A retry re-decides on fresh state: a revoke that raced another answers CONSENT_NOT_GRANTED, as it would have after it.
   onConflict: { retry: 3 },
-  awaits: [CONSENTS_PROJECTION],
 });
 
 /** The CollectionStopped marker in the customer's location stream (ADR 12, "Ordering against a revoke"). */
