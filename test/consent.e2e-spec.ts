@@ -20,7 +20,8 @@ describe('consent over HTTP', () => {
 
     const none = await status(key, customer);
     expect(none.status).toBe(200);
-    expect(await data(none)).toEqual({ customer_id: customer, status: 'none', purpose: null, scope: null, granted_at: null, revoked_at: null, data_erased_at: null });
+    // Issue 26 added consent_id, notice, channel, captured_at and proof (docs/adr/0032): null while nothing was granted.
+    expect(await data(none)).toEqual({ customer_id: customer, status: 'none', consent_id: null, purpose: null, scope: null, notice: null, channel: null, captured_at: null, proof: null, granted_at: null, revoked_at: null, data_erased_at: null });
 
     const early = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
     expect(early.status).toBe(400);

@@ -1,8 +1,9 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AddressResolver, type AddressPlaces } from '../../addressing/src/index.js';
-import { CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../monitoring/src/index.js';
+import { ConsentReceiptSignerSlot, CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../monitoring/src/index.js';
 import {
   CLOCK,
+  CONFIG,
   DATA_KEY_VAULT,
   EVENT_STORE,
   EventRegistry,
@@ -13,6 +14,7 @@ import {
   registerView,
   SecretBox,
   type Clock,
+  type Config,
   type DataKeyVault,
   type EventStore,
   type ReadStore,
@@ -56,6 +58,9 @@ export class IdentityNotificationsModule {}
  * (`withPlaces`, as AddressingModule does); recorded pings are read through
  * the monitoring context's CustomerLocations port.
  */
+/** The provider that fills monitoring's consent receipt signer slot. */
+const CONSENT_RECEIPT_SIGNING = Symbol('consent receipt signing');
+
 @Module({})
 export class IdentityModule {
   static withPlaces<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): DynamicModule {
@@ -72,6 +77,15 @@ export class IdentityModule {
             registerView(new SigningKeyRing(events, registry, box, logger), SigningKeyRing.readModel, readModels, followers),
         },
         { provide: CertificateSigner, inject: [SigningKeyRing], useFactory: (ring: SigningKeyRing) => new CertificateSigner(ring) },
+        // Monitoring's consent receipts are signed with these keys, through the slot it publishes (docs/adr/0032).
+        {
+          provide: CONSENT_RECEIPT_SIGNING,
+          inject: [ConsentReceiptSignerSlot, CertificateSigner, CONFIG],
+          useFactory: (slot: ConsentReceiptSignerSlot, signer: CertificateSigner, config: Config) => {
+            slot.current = { issuer: config.publicBaseUrl, sign: (claims, typ) => signer.sign(claims, typ) };
+            return slot;
+          },
+        },
         { provide: IdentityHashing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => IdentityHashing.open(vault) },
         { provide: FRAUD_SIGNALS, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReadModelFraudSignals(readStore) },
         // KYC's evidence is the pings monitoring recorded, read through its CustomerLocations port.

@@ -4,6 +4,9 @@ import { CONSENT_EVENT_TYPES, evolveConsent, initialConsentState, type ConsentEv
 import { evolveLocation, initialLocationState, LOCATION_EVENT_TYPES, type LocationEvent } from './domain/location.js';
 import { monitoringEventTypes } from './event-types.js';
 import { LocationSealing } from './location-stream/location-sealing.js';
+import { consentReceiptClaims } from './domain/consent-receipt.js';
+import { consentStatusView } from './queries/get-consent-status/consent-status.view.js';
+import { consentIdOf } from './receipts/consent-receipts.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */
 const fixture = (name: string) => readStoredEvents(new URL(`./__fixtures__/${name}`, import.meta.url));
@@ -33,6 +36,18 @@ describe('monitoring event types', () => {
       granted_at: '2026-11-22T00:00:00.000Z',
       revoked_at: '2026-11-22T01:00:00.000Z',
     });
+  });
+
+  it('replays a version-1 grant, from before notices were captured, as unspecified, with a stable derived consent id and a receipt that says so (docs/adr/0032)', () => {
+    const events = upcastStoredEvents<ConsentEvent>(registry, consentEvents, 'consent-acct_fixture:cust-1');
+    const state = events.reduce(evolveConsent, initialConsentState);
+    if (state.status === 'none') throw new Error('granted and revoked');
+    const view = consentStatusView('cust-1', state, 'acct_fixture');
+    expect(view).toMatchObject({ notice: { version: 'unspecified', sha256: null, language: 'unspecified' }, channel: 'unspecified', captured_at: null, proof: null });
+    expect(view.consent_id).toMatch(/^cr_legacy_[0-9a-f]{32}$/);
+    expect(consentStatusView('cust-1', events.slice(0, 1).reduce(evolveConsent, initialConsentState), 'acct_fixture').consent_id).toBe(view.consent_id);
+    const claims = consentReceiptClaims({ issuer: 'https://x.test', accountId: 'acct_fixture', customerId: 'cust-1', consentId: consentIdOf('acct_fixture', 'cust-1', state), state, event: 'revoked' });
+    expect(claims).toMatchObject({ collectionMethod: 'unspecified', language: 'unspecified', consentTimestamp: Date.parse('2026-11-22T00:00:00.000Z') / 1000, iat: Date.parse('2026-11-22T01:00:00.000Z') / 1000, capture: { captured_at: null, proof: null } });
   });
 
   it('reads a version-1 erasure record, from before it carried a pseudonym, into an erased consent', () => {

@@ -19,6 +19,7 @@ import { LocationSealing } from './location-stream/location-sealing.js';
 import { MonitoringCustomerLocations } from './customer-locations/monitoring-customer-locations.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
 import { CUSTOMER_LOCATIONS } from './public/customer-locations.port.js';
+import { ConsentReceiptSignerSlot } from './public/consent-receipts.port.js';
 import { GetConsentStatusController } from './queries/get-consent-status/get-consent-status.controller.js';
 import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';
@@ -37,6 +38,8 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
     GetDriftController,
   ],
   providers: [
+    // Consent receipts are signed with identity's keys (docs/adr/0032): the identity context fills the slot.
+    { provide: ConsentReceiptSignerSlot, useFactory: () => new ConsentReceiptSignerSlot() },
     { provide: CustomerPseudonyms, inject: [SecretBox], useFactory: (box: SecretBox) => CustomerPseudonyms.fromSecretBox(box) },
     { provide: LocationSealing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => new LocationSealing(vault) },
     {
@@ -74,6 +77,6 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
       useFactory: (events: EventStore, registry: EventRegistry, sealing: LocationSealing) => new MonitoringNotifications(events, registry, sealing),
     },
   ],
-  exports: [CUSTOMER_LOCATIONS, MonitoringNotifications],
+  exports: [CUSTOMER_LOCATIONS, MonitoringNotifications, ConsentReceiptSignerSlot],
 })
 export class MonitoringModule {}

@@ -386,7 +386,7 @@ export const deleteConsentDataControllerDeleteData = <ThrowOnError extends boole
 /**
  * Record a customer's consent to location monitoring
  *
- * Granting after a revoke is a new grant; granting while granted replaces purpose and scope. A grant identical to the standing one changes nothing and answers it (granted_at included), so repeating a request is safe. Purpose defaults to unspecified, scope to ["location"].
+ * Granting after a revoke is a new grant; granting while granted replaces its terms. A grant identical to the standing one changes nothing and answers it (granted_at and receipt included), so repeating a request is safe. Purpose defaults to unspecified, scope to ["location"]. Capture what the customer agreed to and how (docs/adr/0032): `notice` {version, sha256 of its exact text, language}, `channel` (app, ussd, web, paper, agent), `captured_at` (the customer's time), optional `proof` {kind: otp | device_signature, reference}; absent fields read `unspecified`. The answer carries a signed consent `receipt`: a compact JWS (EdDSA, typ consent-receipt+jwt) whose claims follow the Kantara Consent Receipt v1.1, verifiable offline against GET /v2/.well-known/jwks.json (scripts/verify-consent-receipt.mjs).
  */
 export const grantConsentControllerGrant = <ThrowOnError extends boolean = false>(options: Options<GrantConsentControllerGrantData, ThrowOnError>): RequestResult<GrantConsentControllerGrantResponses, GrantConsentControllerGrantErrors, ThrowOnError> => (options.client ?? client).post<GrantConsentControllerGrantResponses, GrantConsentControllerGrantErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],

@@ -97,6 +97,29 @@ export type ConfirmDeliveryRequest = {
     recorded_at?: string;
 };
 
+export type ConsentNoticeRequest = {
+    /**
+     * BCP 47 language tag of the notice (en, tw, ee, gaa, dag, fat…)
+     */
+    language: string;
+    /**
+     * SHA-256 of the exact notice text the customer saw (UTF-8 bytes), lower-case hex
+     */
+    sha256: string;
+    /**
+     * Your version label of the notice text
+     */
+    version: string;
+};
+
+export type ConsentProofRequest = {
+    kind: 'otp' | 'device_signature';
+    /**
+     * The OTP transaction reference, or the device signature (e.g. base64url) over the notice hash
+     */
+    reference: string;
+};
+
 export type CreateGeofenceRequest = {
     /**
      * Circle and isochrone fences: the centre {lat, lng}
@@ -172,9 +195,25 @@ export type GetCustomerCopyRequest = {
 
 export type GrantConsentRequest = {
     /**
+     * When the customer agreed (ISO 8601, the capturing channel's clock); at most 5 minutes ahead of the service's clock
+     */
+    captured_at?: string;
+    /**
+     * How the customer gave consent
+     */
+    channel?: 'app' | 'ussd' | 'web' | 'paper' | 'agent' | 'unspecified';
+    /**
      * Your own identifier of the customer
      */
     customer_id: string;
+    /**
+     * The notice the customer saw; absent: recorded as `unspecified`
+     */
+    notice?: ConsentNoticeRequest;
+    /**
+     * An OTP reference or a device signature showing the customer (not the lender) agreed
+     */
+    proof?: ConsentProofRequest;
     purpose?: 'loan_collections' | 'fleet_dispatch' | 'delivery_tracking' | 'safety_monitoring' | 'unspecified';
     /**
      * What data may be collected; duplicates are dropped
@@ -1439,7 +1478,7 @@ export type DeleteConsentDataControllerDeleteDataErrors = {
 
 export type DeleteConsentDataControllerDeleteDataResponses = {
     /**
-     * `{customer_id, erased: true, erased_at, events_erased}`; repeating it (also concurrently) is harmless and answers the same record until the customer is granted and revoked again
+     * `{customer_id, erased: true, erased_at, events_erased, consent_id, receipt: {token, kid, typ, jwks_url}}` (a signed receipt of the erasure, docs/adr/0032); repeating it (also concurrently) is harmless and answers the same record until the customer is granted and revoked again
      */
     200: unknown;
 };
@@ -1453,7 +1492,7 @@ export type GrantConsentControllerGrantData = {
 
 export type GrantConsentControllerGrantErrors = {
     /**
-     * INVALID_PARAM (field `customer_id`, `purpose` or `scope`)
+     * INVALID_PARAM (field `customer_id`, `purpose`, `scope`, `notice.*`, `channel`, `captured_at` or `proof.*`)
      */
     400: unknown;
     /**
@@ -1468,7 +1507,7 @@ export type GrantConsentControllerGrantErrors = {
 
 export type GrantConsentControllerGrantResponses = {
     /**
-     * `{customer_id, status: "granted", purpose, scope, granted_at}`
+     * `{customer_id, status: "granted", consent_id, purpose, scope, notice, channel, captured_at, proof, granted_at, revoked_at, data_erased_at, receipt: {token, kid, typ, jwks_url}}`
      */
     200: unknown;
 };
@@ -1489,7 +1528,7 @@ export type RevokeConsentControllerRevokeErrors = {
 
 export type RevokeConsentControllerRevokeResponses = {
     /**
-     * `{customer_id, status: "revoked", revoked_at, purpose}`
+     * `{customer_id, status: "revoked", revoked_at, purpose, consent_id, receipt: {token, kid, typ, jwks_url}}`: a signed receipt of the revocation (docs/adr/0032)
      */
     200: unknown;
 };

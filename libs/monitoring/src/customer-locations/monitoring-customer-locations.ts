@@ -200,7 +200,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
       case 'CustomerDataErased':
         return { kind: 'erased', ...ids };
       case 'ConsentGranted':
-        return { kind: 'consent', ...ids, consent: { status: 'granted', purpose: (event.data as ConsentGranted['data']).purpose } };
+        return { kind: 'consent', ...ids, consent: { status: 'granted', purpose: (event.data as unknown as ConsentGranted['data']).purpose } };
       case 'ConsentRevoked':
         return { kind: 'consent', ...ids, consent: { status: 'revoked' } };
       default:

@@ -20,6 +20,40 @@ const revoke: ConsentCommand = { type: 'RevokeConsent', ...who };
 const erase = (events_erased: number): ConsentCommand => ({ type: 'RecordErasure', ...who, erased_by: 'key_abc', events_erased, pseudonym: 'p-42' });
 const { given, history } = deciderSpec(consentDecider);
 
+describe('consent decider: what a grant captured (docs/adr/0032)', () => {
+  const notice = { version: 'v3', sha256: 'a'.repeat(64), language: 'tw' };
+  const captured = (extra: Partial<Extract<ConsentCommand, { type: 'GrantConsent' }>> = {}): ConsentCommand => ({
+    type: 'GrantConsent',
+    ...who,
+    purpose: 'loan_collections',
+    scope: ['location'],
+    consent_id: 'cr_1',
+    notice,
+    channel: 'ussd',
+    captured_at: '2026-11-22T07:59:00.000Z',
+    proof: { kind: 'otp', reference: 'otp-1' },
+    ...extra,
+  });
+
+  it('records the capture with the grant, and keeps it through a revoke', () => {
+    const events = history([captured(), t1], [revoke, t2]);
+    expect(events[0].data).toMatchObject({ consent_id: 'cr_1', notice, channel: 'ussd', captured_at: '2026-11-22T07:59:00.000Z', proof: { kind: 'otp', reference: 'otp-1' } });
+    expect(given(events).state).toMatchObject({ status: 'revoked', consent_id: 'cr_1', notice, channel: 'ussd' });
+  });
+
+  it('answers a repeated capture with the standing grant (its consent id), and a new notice or channel with a new grant', () => {
+    const standing = history([captured(), t1]);
+    expect(given(standing).when(captured({ consent_id: 'cr_2' }), t2).events).toEqual([]);
+    expect(given(standing).when(captured({ consent_id: 'cr_2', notice: { ...notice, version: 'v4' } }), t2).events).toHaveLength(1);
+    expect(given(standing).when(captured({ consent_id: 'cr_2', channel: 'agent' }), t2).events).toHaveLength(1);
+  });
+
+  it('refuses a capture time more than five minutes ahead of the clock', () => {
+    expect(given([]).when(captured({ captured_at: '2026-11-22T08:06:00.000Z' }), t1).error).toBeInstanceOf(InvalidParamError);
+    expect(given([]).when(captured({ captured_at: '2026-11-22T08:04:00.000Z' }), t1).events).toHaveLength(1);
+  });
+});
+
 describe('consent decider', () => {
   it('grants a first consent', () => {
     expect(given([]).when(grant('unspecified'), t1).events).toEqual([

@@ -21,9 +21,42 @@ export const SCOPE_ENTRY = /^[a-z][a-z0-9_.-]{0,63}$/;
 /** The caller's own id of its customer: platform's caller-id rule. */
 export const CUSTOMER_ID = CALLER_ID;
 
+/** How the customer gave consent (docs/adr/0032); grants recorded before it was asked are `unspecified`. */
+export const CONSENT_CHANNELS = ['app', 'ussd', 'web', 'paper', 'agent', 'unspecified'] as const;
+export type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
+export const PROOF_KINDS = ['otp', 'device_signature'] as const;
+export type ProofKind = (typeof PROOF_KINDS)[number];
+export const NOTICE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,63}$/;
+export const NOTICE_SHA256 = /^[0-9a-f]{64}$/;
+/** BCP 47 language tag (en, en-GH, tw, ee, gaa, dag, fat). */
+export const NOTICE_LANGUAGE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}$/;
+export const PROOF_REFERENCE_MAX = 2048;
+
+/** The notice the customer was shown: its version, the SHA-256 (hex) of its exact text, its language. */
+export interface ConsentNotice {
+  version: string;
+  sha256: string;
+  language: string;
+}
+/** What backs the customer's (not the lender's) agreement: an OTP reference or a device signature, as supplied (not verified by the service). */
+export interface ConsentProof {
+  kind: ProofKind;
+  reference: string;
+}
+/** What a grant captured (docs/adr/0032); every field is absent on grants recorded before it, which read as `unspecified`. */
+export interface ConsentCapture {
+  /** This grant's id (the receipts' consentReceiptID). */
+  consent_id?: string;
+  notice?: ConsentNotice;
+  channel?: ConsentChannel;
+  /** When the customer agreed, by the capturing channel's clock. */
+  captured_at?: string;
+  proof?: ConsentProof;
+}
+
 export interface ConsentGranted {
   type: 'ConsentGranted';
-  data: { account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; granted_at: string };
+  data: { account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; granted_at: string } & ConsentCapture;
 }
 export interface ConsentRevoked {
   type: 'ConsentRevoked';
@@ -54,9 +87,9 @@ export const CONSENT_EVENT_TYPES = ['ConsentGranted', 'ConsentRevoked', 'Custome
 
 export type ConsentState =
   | { status: 'none' }
-  | { status: 'granted'; purpose: ConsentPurpose; scope: string[]; granted_at: string }
-  /** The last grant's purpose and scope stay visible: they say what the customer had agreed to. */
-  | { status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string; erased?: { at: string; events_erased: number } };
+  | ({ status: 'granted'; purpose: ConsentPurpose; scope: string[]; granted_at: string } & ConsentCapture)
+  /** The last grant's terms stay visible: they say what the customer had agreed to. */
+  | ({ status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string; erased?: { at: string; events_erased: number; erased_by?: string } } & ConsentCapture);
 export const initialConsentState: ConsentState = { status: 'none' };
 
 export class ConsentNotGrantedError extends DomainError {
@@ -99,13 +132,13 @@ export function consentStream(accountId: string, customerId: string): string {
 export function evolveConsent(state: ConsentState, event: ConsentEvent): ConsentState {
   switch (event.type) {
     case 'ConsentGranted': {
-      const { purpose, scope, granted_at } = event.data;
-      return { status: 'granted', purpose, scope, granted_at };
+      const { account_id: _account, customer_id: _customer, ...terms } = event.data;
+      return { status: 'granted', ...terms };
     }
     case 'ConsentRevoked':
       return state.status === 'granted' ? { ...state, status: 'revoked', revoked_at: event.data.revoked_at } : state;
     case 'CustomerDataErased':
-      return state.status === 'revoked' ? { ...state, erased: { at: event.data.erased_at, events_erased: event.data.events_erased } } : state;
+      return state.status === 'revoked' ? { ...state, erased: { at: event.data.erased_at, events_erased: event.data.events_erased, erased_by: event.data.erased_by } } : state;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -114,7 +147,7 @@ export function evolveConsent(state: ConsentState, event: ConsentEvent): Consent
 }
 
 export type ConsentCommand =
-  | { type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[] }
+  | ({ type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[] } & ConsentCapture)
   | { type: 'RevokeConsent'; account_id: string; customer_id: string }
   | { type: 'RecordErasure'; account_id: string; customer_id: string; erased_by: string; events_erased: number; pseudonym: string };
 
@@ -143,9 +176,17 @@ export function collectsLocation(state: ConsentState): boolean {
 export function decideConsent(command: ConsentCommand, state: ConsentState, now: Date): ConsentEvent[] {
   switch (command.type) {
     case 'GrantConsent': {
-      const { account_id, customer_id, purpose, scope } = command;
-      if (state.status === 'granted' && state.purpose === purpose && sameList(state.scope, scope)) return [];
-      return [{ type: 'ConsentGranted', data: { account_id, customer_id, purpose, scope: [...scope], granted_at: now.toISOString() } }];
+      const { account_id, customer_id, purpose, scope, consent_id, notice, channel, captured_at, proof } = command;
+      if (state.status === 'granted' && state.purpose === purpose && sameList(state.scope, scope) && sameCapture(state, command)) return [];
+      if (captured_at !== undefined && Date.parse(captured_at) > now.getTime() + CAPTURE_CLOCK_SKEW_MS) throw new InvalidParamError('captured_at is in the future', 'captured_at');
+      const capture: ConsentCapture = {
+        ...(consent_id !== undefined ? { consent_id } : {}),
+        ...(notice !== undefined ? { notice: { ...notice } } : {}),
+        ...(channel !== undefined ? { channel } : {}),
+        ...(captured_at !== undefined ? { captured_at } : {}),
+        ...(proof !== undefined ? { proof: { ...proof } } : {}),
+      };
+      return [{ type: 'ConsentGranted', data: { account_id, customer_id, purpose, scope: [...scope], granted_at: now.toISOString(), ...capture } }];
     }
     case 'RevokeConsent':
       if (state.status !== 'granted') throw new ConsentNotGrantedError(command.customer_id);
@@ -168,6 +209,17 @@ export const consentDecider: Decider<ConsentCommand, ConsentState, ConsentEvent>
   evolve: evolveConsent,
   decide: decideConsent,
 };
+
+/** A capture time may run ahead of the service's clock by this much (a phone's clock), no more. */
+export const CAPTURE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** Same notice, channel, capture time and proof (the consent id is the service's, not the customer's). */
+function sameCapture(a: ConsentCapture, b: ConsentCapture): boolean {
+  return (
+    JSON.stringify([a.notice?.version, a.notice?.sha256, a.notice?.language, a.channel ?? 'unspecified', a.captured_at, a.proof?.kind, a.proof?.reference]) ===
+    JSON.stringify([b.notice?.version, b.notice?.sha256, b.notice?.language, b.channel ?? 'unspecified', b.captured_at, b.proof?.kind, b.proof?.reference])
+  );
+}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((entry, i) => entry === b[i]);

@@ -6,13 +6,18 @@ import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
 import { DeleteConsentDataCommand } from './delete-consent-data.handler.js';
+import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
+import { consentIdOf, issueConsentReceipt } from '../../receipts/consent-receipts.js';
 
 /** interface.md, "Consent states": revoked → the customer's pings and drift events are erased immediately (DeleteConsentDataHandler). */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class DeleteConsentDataController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly receipts: ConsentReceiptSignerSlot,
+  ) {}
 
   @Post('delete-data')
   @HttpCode(200)
@@ -20,12 +25,15 @@ export class DeleteConsentDataController {
   @ApiOperation({ summary: "Erase a customer's location pings, zone, drift and geofence events (consent must be revoked first)" })
   @ApiResponse({
     status: 200,
-    description: '`{customer_id, erased: true, erased_at, events_erased}`; repeating it (also concurrently) is harmless and answers the same record until the customer is granted and revoked again',
+    description:
+      '`{customer_id, erased: true, erased_at, events_erased, consent_id, receipt: {token, kid, typ, jwks_url}}` (a signed receipt of the erasure, docs/adr/0032); repeating it (also concurrently) is harmless and answers the same record until the customer is granted and revoked again',
   })
   @ApiResponse({ status: 400, description: 'CONSENT_NOT_REVOKED: the consent is granted or was never given' })
   async deleteData(@Req() request: FastifyRequest, @Body() body: CustomerRequest) {
     const customerId = body.customer_id;
-    const erasure = await this.commands.execute(new DeleteConsentDataCommand(callingAccount(request), customerId, request.principal?.key_prefix ?? 'unknown'));
-    return { customer_id: customerId, erased: true, ...erasure };
+    const accountId = callingAccount(request);
+    const { consent, ...erasure } = await this.commands.execute(new DeleteConsentDataCommand(accountId, customerId, request.principal?.key_prefix ?? 'unknown'));
+    const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId, state: consent, event: 'erased' });
+    return { customer_id: customerId, erased: true, ...erasure, consent_id: consentIdOf(accountId, customerId, consent), receipt };
   }
 }

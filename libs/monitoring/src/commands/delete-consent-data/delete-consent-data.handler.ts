@@ -32,6 +32,8 @@ export class RecordErasureHandler extends PipelineHandler<RecordErasure, Consent
 export interface Erasure {
   erased_at: string;
   events_erased: number;
+  /** The consent as the erasure left it (revoked, erased): what its receipt is signed from. */
+  consent: Extract<ConsentState, { status: 'revoked' }>;
 }
 
 /** POST /v2/consent/delete-data; `erasedBy` is the calling key's prefix. */
@@ -103,7 +105,7 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
     if (result.position === undefined) await this.commands.settle(recordErasure, await this.lastPosition(consentStream(accountId, customerId)));
     const state = assertDataDeletable(result.state, customerId);
     if (!state.erased) throw new Error('an erasure left no record');
-    return { erased_at: state.erased.at, events_erased: state.erased.events_erased };
+    return { erased_at: state.erased.at, events_erased: state.erased.events_erased, consent: state };
   }
 
   /** Answers how many events the stream held; none when it is gone already. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -7,13 +8,19 @@ import { callingAccount } from '../../../../platform/src/index.js';
 import { DEFAULT_PURPOSE, parseScope } from '../../domain/consent.js';
 import { GrantConsentCommand } from './grant-consent.handler.js';
 import { GrantConsentRequest } from './grant-consent.request.js';
+import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
+import { issueConsentReceipt } from '../../receipts/consent-receipts.js';
+import { consentStatusView } from '../../queries/get-consent-status/consent-status.view.js';
 
 /** interface.md, "Identity, consent, monitoring" and "Consent states". */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class GrantConsentController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly receipts: ConsentReceiptSignerSlot,
+  ) {}
 
   @Post('grant')
   @HttpCode(200)
@@ -21,10 +28,12 @@ export class GrantConsentController {
   @ApiOperation({
     summary: "Record a customer's consent to location monitoring",
     description:
-      'Granting after a revoke is a new grant; granting while granted replaces purpose and scope. A grant identical to the standing one changes nothing and answers it (granted_at included), so repeating a request is safe. Purpose defaults to unspecified, scope to ["location"].',
+      'Granting after a revoke is a new grant; granting while granted replaces its terms. A grant identical to the standing one changes nothing and answers it (granted_at and receipt included), so repeating a request is safe. Purpose defaults to unspecified, scope to ["location"]. ' +
+      'Capture what the customer agreed to and how (docs/adr/0032): `notice` {version, sha256 of its exact text, language}, `channel` (app, ussd, web, paper, agent), `captured_at` (the customer\'s time), optional `proof` {kind: otp | device_signature, reference}; absent fields read `unspecified`. ' +
+      'The answer carries a signed consent `receipt`: a compact JWS (EdDSA, typ consent-receipt+jwt) whose claims follow the Kantara Consent Receipt v1.1, verifiable offline against GET /v2/.well-known/jwks.json (scripts/verify-consent-receipt.mjs).',
   })
-  @ApiResponse({ status: 200, description: '`{customer_id, status: "granted", purpose, scope, granted_at}`' })
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `customer_id`, `purpose` or `scope`)' })
+  @ApiResponse({ status: 200, description: '`{customer_id, status: "granted", consent_id, purpose, scope, notice, channel, captured_at, proof, granted_at, revoked_at, data_erased_at, receipt: {token, kid, typ, jwks_url}}`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `customer_id`, `purpose`, `scope`, `notice.*`, `channel`, `captured_at` or `proof.*`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: grants with different terms for this customer kept racing; read the status and retry' })
   async grant(@Req() request: FastifyRequest, @Body() body: GrantConsentRequest) {
@@ -36,9 +45,15 @@ export class GrantConsentController {
         customer_id: body.customer_id,
         purpose: body.purpose ?? DEFAULT_PURPOSE,
         scope: parseScope(body.scope),
+        consent_id: `cr_${randomUUID().replaceAll('-', '')}`,
+        ...(body.notice ? { notice: { version: body.notice.version, sha256: body.notice.sha256, language: body.notice.language } } : {}),
+        ...(body.channel ? { channel: body.channel } : {}),
+        ...(body.captured_at ? { captured_at: new Date(body.captured_at).toISOString() } : {}),
+        ...(body.proof ? { proof: { kind: body.proof.kind, reference: body.proof.reference } } : {}),
       }),
     );
     if (state.status !== 'granted') throw new Error('a grant left the consent not granted');
-    return { customer_id: body.customer_id, status: state.status, purpose: state.purpose, scope: state.scope, granted_at: state.granted_at };
+    const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId: body.customer_id, state, event: 'granted' });
+    return { ...consentStatusView(body.customer_id, state, accountId), receipt };
   }
 }

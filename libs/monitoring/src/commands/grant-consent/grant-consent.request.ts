@@ -1,7 +1,50 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, Matches } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { CustomerRequest } from '../../consent.requests.js';
-import { CONSENT_PURPOSES, DEFAULT_SCOPE, SCOPE_ENTRY, SCOPE_MAX_ENTRIES, type ConsentPurpose } from '../../domain/consent.js';
+import {
+  CONSENT_CHANNELS,
+  CONSENT_PURPOSES,
+  DEFAULT_SCOPE,
+  NOTICE_LANGUAGE,
+  NOTICE_SHA256,
+  NOTICE_VERSION,
+  PROOF_KINDS,
+  PROOF_REFERENCE_MAX,
+  SCOPE_ENTRY,
+  SCOPE_MAX_ENTRIES,
+  type ConsentChannel,
+  type ConsentPurpose,
+  type ProofKind,
+} from '../../domain/consent.js';
+
+/** The notice the customer was shown (docs/adr/0032). */
+export class ConsentNoticeRequest {
+  @ApiProperty({ description: 'Your version label of the notice text', pattern: NOTICE_VERSION.source, example: '2026-11-v3' })
+  @Matches(NOTICE_VERSION, { message: 'notice.version must be 1-64 characters of letters, digits and . _ : + -' })
+  version: string;
+
+  @ApiProperty({ description: 'SHA-256 of the exact notice text the customer saw (UTF-8 bytes), lower-case hex', pattern: NOTICE_SHA256.source })
+  @Matches(NOTICE_SHA256, { message: 'notice.sha256 must be 64 lower-case hex characters' })
+  sha256: string;
+
+  @ApiProperty({ description: 'BCP 47 language tag of the notice (en, tw, ee, gaa, dag, fat…)', pattern: NOTICE_LANGUAGE.source, example: 'tw' })
+  @Matches(NOTICE_LANGUAGE, { message: 'notice.language must be a BCP 47 language tag' })
+  language: string;
+}
+
+/** What backs the customer's agreement; recorded as supplied, not verified by the service. */
+export class ConsentProofRequest {
+  @ApiProperty({ enum: PROOF_KINDS })
+  @IsIn(PROOF_KINDS, { message: `proof.kind must be one of ${PROOF_KINDS.join(', ')}` })
+  kind: ProofKind;
+
+  @ApiProperty({ description: 'The OTP transaction reference, or the device signature (e.g. base64url) over the notice hash', minLength: 1, maxLength: PROOF_REFERENCE_MAX })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(PROOF_REFERENCE_MAX)
+  reference: string;
+}
 
 /** POST /v2/consent/grant. */
 export class GrantConsentRequest extends CustomerRequest {
@@ -24,4 +67,26 @@ export class GrantConsentRequest extends CustomerRequest {
   @ArrayMaxSize(SCOPE_MAX_ENTRIES)
   @Matches(SCOPE_ENTRY, { each: true, message: 'each scope entry must be 1-64 characters of a-z, 0-9, "_", "." and "-", starting with a letter' })
   scope?: string[];
+
+  @ApiPropertyOptional({ type: ConsentNoticeRequest, description: 'The notice the customer saw; absent: recorded as `unspecified`' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ConsentNoticeRequest)
+  notice?: ConsentNoticeRequest;
+
+  @ApiPropertyOptional({ enum: CONSENT_CHANNELS, default: 'unspecified', description: 'How the customer gave consent' })
+  @IsOptional()
+  @IsIn(CONSENT_CHANNELS, { message: `channel must be one of ${CONSENT_CHANNELS.join(', ')}` })
+  channel?: ConsentChannel;
+
+  @ApiPropertyOptional({ description: 'When the customer agreed (ISO 8601, the capturing channel\'s clock); at most 5 minutes ahead of the service\'s clock' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'captured_at must be an ISO 8601 time' })
+  captured_at?: string;
+
+  @ApiPropertyOptional({ type: ConsentProofRequest, description: 'An OTP reference or a device signature showing the customer (not the lender) agreed' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ConsentProofRequest)
+  proof?: ConsentProofRequest;
 }

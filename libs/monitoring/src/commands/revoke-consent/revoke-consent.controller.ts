@@ -6,22 +6,29 @@ import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
 import { RevokeConsentCommand } from './revoke-consent.handler.js';
+import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
+import { consentIdOf, issueConsentReceipt } from '../../receipts/consent-receipts.js';
 
 /** interface.md, "Consent states": granted → revoked; future collection stops (RevokeConsentHandler). */
 @ApiTags('monitoring')
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class RevokeConsentController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly receipts: ConsentReceiptSignerSlot,
+  ) {}
 
   @Post('revoke')
   @HttpCode(200)
   @AccountOnly()
   @ApiOperation({ summary: "Revoke a customer's consent: collection stops; their data may then be deleted" })
-  @ApiResponse({ status: 200, description: '`{customer_id, status: "revoked", revoked_at, purpose}`' })
+  @ApiResponse({ status: 200, description: '`{customer_id, status: "revoked", revoked_at, purpose, consent_id, receipt: {token, kid, typ, jwks_url}}`: a signed receipt of the revocation (docs/adr/0032)' })
   @ApiResponse({ status: 409, description: 'CONSENT_NOT_GRANTED: never granted, or already revoked' })
   async revoke(@Req() request: FastifyRequest, @Body() body: CustomerRequest) {
-    const state = await this.commands.execute(new RevokeConsentCommand(callingAccount(request), body.customer_id));
-    return { customer_id: body.customer_id, status: state.status, revoked_at: state.revoked_at, purpose: state.purpose };
+    const accountId = callingAccount(request);
+    const state = await this.commands.execute(new RevokeConsentCommand(accountId, body.customer_id));
+    const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId: body.customer_id, state, event: 'revoked' });
+    return { customer_id: body.customer_id, status: state.status, revoked_at: state.revoked_at, purpose: state.purpose, consent_id: consentIdOf(accountId, body.customer_id, state), receipt };
   }
 }

@@ -29,6 +29,6 @@ export class GetConsentStatusHandler implements IQueryHandler<GetConsentStatusQu
   constructor(private readonly commands: CommandPipeline) {}
 
   async execute({ accountId, customerId }: GetConsentStatusQuery) {
-    return consentStatusView(customerId, await readConsent(this.commands, accountId, customerId));
+    return consentStatusView(customerId, await readConsent(this.commands, accountId, customerId), accountId);
   }
 }
