@@ -11,6 +11,7 @@ export * from './mail/index.js';
 export * from './crypto/index.js';
 export * from './geo/geodesy.js';
 export * from './ids/caller-id.js';
+export * from './ids/reporters.js';
 export * from './reference/index.js';
 export * from './events/event-registry.js';
 export * from './projections/projection.js';

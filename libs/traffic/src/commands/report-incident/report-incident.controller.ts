@@ -19,7 +19,7 @@ export class ReportIncidentController {
     summary: 'Report a road hazard',
     description:
       'No key needed. `kind` is accident, flooding, road_blocked or police. Reports of one kind within 150 m merge into one incident; ' +
-      '`corroborations` counts distinct reporters (a keyed hash of the client IP, or the account of a valid key). Lifetimes: police 2 h, accident 3 h, ' +
+      '`corroborations` counts distinct reporters: a reporter is the client IP (a keyed hash) together with the account of a valid key sent along, and reports sharing an IP or an account are one reporter, so one client with and without its key counts once. Lifetimes: police 2 h, accident 3 h, ' +
       'flooding 12 h, road_blocked 24 h, restarted by each new reporter. Routes with `avoid_incidents` avoid flooding and road_blocked incidents that 2 or more reporters confirmed. Throttled per IP.',
   })
   @ApiResponse({ status: 201, description: 'The incident the report joined: `{id, kind, lat, lng, note, corroborations, first_reported_at, last_reported_at, expires_at}`' })
