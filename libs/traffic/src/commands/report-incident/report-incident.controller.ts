@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { OptionalKey } from '../../../../platform/src/index.js';
+import { BodyBudget, OptionalKey } from '../../../../platform/src/index.js';
 import { ReportIncidentCommand } from './report-incident.handler.js';
 import { ReportIncidentRequest } from './report-incident.request.js';
 
@@ -12,6 +12,8 @@ import { ReportIncidentRequest } from './report-incident.request.js';
 export class ReportIncidentController {
   constructor(private readonly commands: CommandBus) {}
 
+  // kind, lat, lng, note (280 characters, each at most a 6-byte escape): refused while parsing past that (ADR 0034).
+  @BodyBudget({ maxBytes: 4096, maxValues: 8, maxDepth: 1 })
   @Post()
   @HttpCode(201)
   @OptionalKey()
