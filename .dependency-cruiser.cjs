@@ -34,8 +34,8 @@ const tests = [
   `${at}test/`,
 ];
 const testHelpers = [`${at}libs/[^/]+/src/(|.+/)testing/`, `${at}test/support/`];
-/** What a domain file may take from the platform: the error base class, the decider type, the geodesy and the caller-id rule (pure functions). */
-const platformForDomain = ['errors\\.ts$', 'commands/decider\\.ts$', 'geo/geodesy\\.ts$', 'ids/caller-id\\.ts$'];
+/** What a domain file may take from the platform: the error base class, the decider type, the geodesy and the caller-id and reporter-identity rules (pure). */
+const platformForDomain = ['errors\\.ts$', 'commands/decider\\.ts$', 'geo/geodesy\\.ts$', 'ids/caller-id\\.ts$', 'ids/reporters\\.ts$'];
 /**
  * Nest, the drivers and the servers. The module is matched resolved (inside
  * node_modules) or, should it not resolve, by its bare name: either way the

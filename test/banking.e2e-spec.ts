@@ -291,6 +291,40 @@ describe('re-verification runs', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 60_000);
+  // Issue 31, item 5: the schedule kept running on nothing after the customer revoked consent and was erased.
+  it('stops at its next due run once the customer has revoked consent and been erased, and says why', async () => {
+    const realNow = systemClock.now.bind(systemClock);
+    let service = await bootService();
+    const dataDir = service.dataDir;
+    try {
+      const key = await signUp(service, 'Stopper');
+      const accountId = await accountOf(service, key);
+      await service.request('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } });
+      await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'cust-gone', purpose: 'loan_collections' } });
+      await service.request('POST', '/v2/collections/register', { key, body: { loan_id: 'loan-gone', customer_id: 'cust-gone', zone: { type: 'hex', code: '6Q3-HQK-Q4ZA' } } });
+      const schedule = await data<{ id: string }>(await service.request('POST', '/v2/verify/schedule', { key, body: { loan_id: 'loan-gone', every_days: 1 } }));
+      expect((await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: 'cust-gone' } })).status).toBe(200);
+      expect((await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: 'cust-gone' } })).status).toBe(200);
+
+      await service.close();
+      jest.spyOn(systemClock, 'now').mockImplementation(() => new Date(realNow().getTime() + 86_400_000 + 60_000));
+      service = await bootService({ dataDir });
+      const stopped = await eventually(async () => {
+        const current = await data<{ status: string }>(await service.request('GET', `/v2/verify/schedule/${schedule.id}`, { key }));
+        return current.status !== 'active' ? current : undefined;
+      }, 15_000);
+      expect(stopped).toMatchObject({ status: 'stopped', stopped_reason: 'consent_revoked', stopped_at: expect.any(String), runs: 0, last_run: null });
+      const listed = await eventually(async () => {
+        const page = await data<{ items: Array<{ id: string }> }>(await service.request('GET', '/v2/verify/schedules?status=stopped', { key }));
+        return page.items.length > 0 ? page.items : undefined;
+      });
+      expect(listed).toMatchObject([{ id: schedule.id, status: 'stopped', stopped_reason: 'consent_revoked' }]);
+      expect((await data<{ items: unknown[] }>(await service.request('GET', '/v2/verify/schedules', { key }))).items).toEqual([]);
+    } finally {
+      jest.restoreAllMocks();
+      await service.close();
+    }
+  }, 60_000);
 });
 
 /** interface.md: GET /v2/analytics/retail-density (Enterprise tier), from the place datasets. */

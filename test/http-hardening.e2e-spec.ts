@@ -21,21 +21,23 @@ describe('HTTP edge hardening', () => {
   });
 
   describe('request bodies too complex to walk', () => {
+    // A keyed route without a body budget of its own: the global limits apply (public routes have their own, below).
+    const ROUTE = '/v2/address/parse';
     it('refuses JSON nested deeper than 32 levels with 400 BODY_TOO_COMPLEX', async () => {
       for (const depth of [33, 2000, 100_000]) {
-        const response = await service.request('POST', '/v2/self/signup', { rawBody: nested(depth) });
+        const response = await service.request('POST', ROUTE, { key, rawBody: nested(depth) });
         expect(response.status).toBe(400);
         expect(await json<ErrorAnswer>(response)).toMatchObject({
           success: false,
           error: { code: 'BODY_TOO_COMPLEX', field: 'body', details: { limit: 'depth', max: 32 }, request_id: expect.any(String) },
         });
       }
-      const objects = await service.request('POST', '/v2/self/signup', { rawBody: '{"name":'.repeat(40) + '1' + '}'.repeat(40) });
+      const objects = await service.request('POST', ROUTE, { key, rawBody: '{"name":'.repeat(40) + '1' + '}'.repeat(40) });
       expect(await json<ErrorAnswer>(objects)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX' } });
     });
 
     it('takes 32 levels, and brackets inside strings do not count', async () => {
-      const deep = await service.request('POST', '/v2/self/signup', { rawBody: `{"name":${nested(31)},"email":"a@example.com"}` });
+      const deep = await service.request('POST', ROUTE, { key, rawBody: `{"name":${nested(31)},"email":"a@example.com"}` });
       expect(await json<ErrorAnswer>(deep)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'name' } });
       const bracketed = await service.request('POST', '/v2/self/signup', { body: { name: '[[[[{{{{'.repeat(10), email: `brackets-${Date.now()}@example.com` } });
       expect(bracketed.status).toBe(201);
@@ -49,12 +51,12 @@ describe('HTTP edge hardening', () => {
 
     it('refuses an object of more than 1,000 members', async () => {
       const members = (count: number) => `{${Array.from({ length: count }, (_, index) => `"k${index}":0`).join(',')}}`;
-      const response = await service.request('POST', '/v2/self/signup', { rawBody: members(1001) });
+      const response = await service.request('POST', ROUTE, { key, rawBody: members(1001) });
       expect(response.status).toBe(400);
       expect(await json<ErrorAnswer>(response)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', details: { limit: 'members', max: 1000 } } });
       const nestedObject = await service.request('POST', '/v2/hexcode/bulk', { key, rawBody: `{"items":[${members(1001)}]}` });
       expect(await json<ErrorAnswer>(nestedObject)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', details: { limit: 'members' } } });
-      const within = await service.request('POST', '/v2/self/signup', { rawBody: members(1000) });
+      const within = await service.request('POST', ROUTE, { key, rawBody: members(1000) });
       expect(await json<ErrorAnswer>(within)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'k0' } });
     });
 
@@ -69,7 +71,7 @@ describe('HTTP edge hardening', () => {
 
     it('keeps the event loop free while deep bodies arrive', async () => {
       const body = nested(50_000);
-      const flood = Array.from({ length: 10 }, () => service.request('POST', '/v2/self/signup', { rawBody: body }));
+      const flood = Array.from({ length: 10 }, () => service.request('POST', ROUTE, { key, rawBody: body }));
       const started = performance.now();
       const health = await service.request('GET', '/health');
       const healthMs = performance.now() - started;
@@ -77,6 +79,32 @@ describe('HTTP edge hardening', () => {
       expect(health.status).toBe(200);
       expect(statuses.every((status) => status === 400)).toBe(true);
       expect(healthMs).toBeLessThan(500);
+    });
+  });
+
+  // Issue 31, item 1 (ADR 0034): public routes take a body the size of their DTO, refused before anything walks it.
+  describe('public routes refuse wide bodies cheaply', () => {
+    const wide = `[${Array.from({ length: 3000 }, () => `{${Array.from({ length: 32 }, (_, index) => `"k${index}":0`).join(',')}}`).join(',')}]`;
+    const routes = ['/v2/self/signup', '/v2/route/incidents', '/v2/navigate/route', '/v2/landmarks/any-landmark/report'];
+
+    it.each(routes)('answers %s with 413 on a 700 kB body, and 400 BODY_TOO_COMPLEX on a short one of too many values', async (route) => {
+      const large = await service.request('POST', route, { rawBody: wide });
+      expect(large.status).toBe(413);
+      expect(await json<ErrorAnswer>(large)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', details: { max_bytes: expect.any(Number) } } });
+      const many = await service.request('POST', route, { rawBody: `[${'0,'.repeat(99)}0]` });
+      expect(many.status).toBe(400);
+      expect(await json<ErrorAnswer>(many)).toMatchObject({ error: { code: 'BODY_TOO_COMPLEX', details: { limit: 'values' } } });
+    });
+
+    it('refuses a chunked body over the budget too, and a body of the wrong top-level type', async () => {
+      const chunked = await rawExchange(service.url, [
+        'POST /v2/self/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+        `${(5000).toString(16)}\r\n"${'a'.repeat(4998)}"\r\n0\r\n\r\n`,
+      ]);
+      expect(chunked.status).toBe(413);
+      const array = await service.request('POST', '/v2/self/signup', { rawBody: '["a", "a@example.com"]' });
+      expect(array.status).toBe(400);
+      expect(await json<ErrorAnswer>(array)).toMatchObject({ error: { code: 'INVALID_PARAM', field: 'body' } });
     });
   });
 

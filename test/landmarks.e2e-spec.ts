@@ -219,6 +219,15 @@ describe('landmarks over HTTP', () => {
     expect(after.data).toMatchObject({ counted: true, corroborated_by: 1, narration_status: 'candidate', reports: { wrong_landmark: 4 } });
   });
 
+  // Issue 31, item 4 (ADR 0034): one client reporting without its key and then with it is one reporter.
+  it('counts one client once whether it reports with or without a key', async () => {
+    const slug = await slugOf('Total Osu Oxford Street');
+    const body = { reason: 'landmark_gone' };
+    expect(((await (await report(slug, '192.0.2.50', body)).json()) as { data: Record<string, unknown> }).data).toMatchObject({ counted: true, corroborated_by: 1 });
+    expect(((await (await report(slug, '192.0.2.50', body, { 'x-api-key': key })).json()) as { data: Record<string, unknown> }).data).toMatchObject({ counted: false, corroborated_by: 1 });
+    expect(((await (await report(slug, '192.0.2.52', body)).json()) as { data: Record<string, unknown> }).data).toMatchObject({ counted: true, corroborated_by: 2 });
+  });
+
   it('lets the operator exclude a landmark from the command line, and the running service follows', async () => {
     const slug = await slugOf('GCB Bank Osu');
     const { stdout } = await promisify(execFile)(process.execPath, ['scripts/start.mjs', 'ops', 'landmarks:review', slug, 'exclude'], {

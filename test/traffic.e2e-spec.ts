@@ -131,6 +131,24 @@ describe('live road layer over HTTP', () => {
     expect((await trafficAt(night)).classes.every((entry) => entry.source === 'prior' && entry.multiplier === 1)).toBe(true);
   });
 
+  // Issue 31, item 4 (ADR 0034): the same IP without a key and with a free key counted as two reporters and closed the road.
+  it('counts one client once whether it reports with or without a key; reports sharing an IP or an account are one reporter', async () => {
+    const at = { kind: 'road_blocked', lat: 5.7012, lng: -0.1013 };
+    const report = async (ip: string, withKey: boolean) => {
+      const response = await service.request('POST', '/v2/route/incidents', { body: at, headers: { 'x-forwarded-for': ip }, ...(withKey ? { key } : {}) });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { data: { corroborations: number } }).data.corroborations;
+    };
+    expect(await report('192.0.2.60', false)).toBe(1);
+    expect(await report('192.0.2.60', true)).toBe(1);
+    // The same account from another network, and that network alone afterwards: still the one reporter.
+    expect(await report('192.0.2.61', true)).toBe(1);
+    expect(await report('192.0.2.61', false)).toBe(1);
+    const listed = (await (await service.request('GET', '/v2/route/incidents?bbox=5.71,5.69,-0.09,-0.11')).json()) as { data: { incidents: Array<{ corroborations: number; blocks_routes: boolean }> } };
+    expect(listed.data.incidents).toEqual([expect.objectContaining({ corroborations: 1, blocks_routes: false })]);
+    expect(await report('192.0.2.62', false)).toBe(2);
+  });
+
   it('warns about a single flood report, and avoids the flood once two reporters confirm it', async () => {
     const from = { lat: 5.56, lng: -0.22 };
     const to = { lat: 5.61, lng: -0.2 };

@@ -32,7 +32,7 @@ export const bankingAsOf: readonly AsOfContributor[] = [
     name: 'reverification_schedules',
     prefixes: (accountId) => [`reverification_schedule-${accountId}:`],
     decider: scheduleDecider,
-    timeField: (event) => firstTime(event, ['scheduled_at', 'ran_at', 'cancelled_at']),
+    timeField: (event) => firstTime(event, ['scheduled_at', 'ran_at', 'cancelled_at', 'stopped_at']),
     view: (states) =>
       Object.fromEntries(
         [...states.entries()]

@@ -34,10 +34,17 @@ describe('banking event types', () => {
   });
 
   it('reads a version-1 schedule that ran once and was cancelled', () => {
-    const events = upcastStoredEvents<ScheduleEvent>(registry, inStream('reverification_schedule-'));
+    const events = upcastStoredEvents<ScheduleEvent>(registry, inStream('reverification_schedule-acct_fixturelender:rvs_0123'));
     const state = events.reduce(evolveSchedule, initialScheduleState);
     expect(state).toMatchObject({ status: 'cancelled', runs: 1, next_due_at: '2027-01-22T09:00:00.000Z', last_run: { run: 1, result: 'insufficient_evidence', verification_id: 'vrf_00112233445566778899aabbccddeeff' }, cancelled_at: '2026-12-24T10:00:00.000Z' });
     const doc = events.reduce<ScheduleDoc | undefined>((current, event) => evolveScheduleDoc(current, event), undefined);
     expect(doc).toMatchObject({ id: 'rvs_0123456789abcdef0123456789abcdef', account_id: 'acct_fixturelender', status: 'cancelled', runs: 1, every_days: 30 });
+  });
+
+  it('reads a version-1 schedule that stopped itself on a revoked consent', () => {
+    const events = upcastStoredEvents<ScheduleEvent>(registry, inStream('reverification_schedule-acct_fixturelender:rvs_ffee'));
+    expect(events.reduce(evolveSchedule, initialScheduleState)).toMatchObject({ status: 'stopped', runs: 0, stopped: { at: '2026-11-30T09:00:05.000Z', reason: 'consent_revoked' } });
+    const doc = events.reduce<ScheduleDoc | undefined>((current, event) => evolveScheduleDoc(current, event), undefined);
+    expect(doc).toMatchObject({ status: 'stopped', stopped_at: '2026-11-30T09:00:05.000Z', stopped_reason: 'consent_revoked', cancelled_at: null });
   });
 });

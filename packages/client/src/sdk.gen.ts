@@ -872,7 +872,7 @@ export const listIncidentsControllerList = <ThrowOnError extends boolean = false
 /**
  * Report a road hazard
  *
- * No key needed. `kind` is accident, flooding, road_blocked or police. Reports of one kind within 150 m merge into one incident; `corroborations` counts distinct reporters (a keyed hash of the client IP, or the account of a valid key). Lifetimes: police 2 h, accident 3 h, flooding 12 h, road_blocked 24 h, restarted by each new reporter. Routes with `avoid_incidents` avoid flooding and road_blocked incidents that 2 or more reporters confirmed. Throttled per IP.
+ * No key needed. `kind` is accident, flooding, road_blocked or police. Reports of one kind within 150 m merge into one incident; `corroborations` counts distinct reporters: a reporter is the client IP (a keyed hash) together with the account of a valid key sent along, and reports sharing an IP or an account are one reporter, so one client with and without its key counts once. Lifetimes: police 2 h, accident 3 h, flooding 12 h, road_blocked 24 h, restarted by each new reporter. Routes with `avoid_incidents` avoid flooding and road_blocked incidents that 2 or more reporters confirmed. Throttled per IP.
  */
 export const reportIncidentControllerReport = <ThrowOnError extends boolean = false>(options: Options<ReportIncidentControllerReportData, ThrowOnError>): RequestResult<ReportIncidentControllerReportResponses, ReportIncidentControllerReportErrors, ThrowOnError> => (options.client ?? client).post<ReportIncidentControllerReportResponses, ReportIncidentControllerReportErrors, ThrowOnError>({
     url: '/v2/route/incidents',

@@ -1314,7 +1314,7 @@ export type BulkRegisterLoansControllerBulkErrors = {
 
 export type BulkRegisterLoansControllerBulkResponses = {
     /**
-     * `{total, created, updated, unchanged, refused, items: [{index, loan_id, outcome (created | updated | unchanged | refused), error?}]}` in request order
+     * `{total, created, updated, unchanged, refused, items: [{index, loan_id, outcome (created | updated | unchanged | refused), error?}]}` in request order; an item whose loan other requests kept changing while it was retried is refused with error.code CONCURRENCY_CONFLICT (send it again)
      */
     200: unknown;
 };
@@ -1398,6 +1398,10 @@ export type RegisterLoanControllerRegisterErrors = {
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
     403: unknown;
+    /**
+     * CONCURRENCY_CONFLICT: other requests kept changing the same loan (the same loan_id registered at once) while this one was retried (3 retries with a random back-off); send it again
+     */
+    409: unknown;
 };
 
 export type RegisterLoanControllerRegisterResponses = {
@@ -2024,6 +2028,10 @@ export type CheckInControllerCheckInErrors = {
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
     403: unknown;
+    /**
+     * CONCURRENCY_CONFLICT: other requests kept changing the same position (many check-ins of one account at once) while this one was retried (10 retries with a random back-off); send it again
+     */
+    409: unknown;
 };
 
 export type CheckInControllerCheckInResponses = {
@@ -3106,7 +3114,7 @@ export type ScheduleReverificationControllerScheduleErrors = {
 
 export type ScheduleReverificationControllerScheduleResponses = {
     /**
-     * `{id, status (active | cancelled), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at}`
+     * `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
      */
     201: unknown;
 };
@@ -3140,7 +3148,7 @@ export type CancelScheduleControllerCancelErrors = {
 
 export type CancelScheduleControllerCancelResponses = {
     /**
-     * `{id, status (active | cancelled), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at}`
+     * `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
      */
     200: unknown;
 };
@@ -3174,7 +3182,7 @@ export type GetScheduleControllerGetErrors = {
 
 export type GetScheduleControllerGetResponses = {
     /**
-     * `{id, status (active | cancelled), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at}`
+     * `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
      */
     200: unknown;
 };
@@ -3183,7 +3191,7 @@ export type ListSchedulesControllerListData = {
     body?: never;
     path?: never;
     query?: {
-        status?: 'active' | 'cancelled';
+        status?: 'active' | 'cancelled' | 'stopped';
         limit?: number;
         /**
          * next_cursor of the previous page
@@ -3206,7 +3214,7 @@ export type ListSchedulesControllerListErrors = {
 
 export type ListSchedulesControllerListResponses = {
     /**
-     * `{items: [schedule], next_cursor}`; a schedule is `{id, status (active | cancelled), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at}`
+     * `{items: [schedule], next_cursor}`; a schedule is `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
      */
     200: unknown;
 };

@@ -9,6 +9,7 @@ const ids = { account_id: 'acct_1', schedule_id: 'rvs_0123456789abcdef0123456789
 const create = (overrides: Partial<ScheduleTerms> = {}): ScheduleCommand => ({ type: 'CreateSchedule', ...ids, terms: { ...terms, ...overrides } });
 const run = (n: number): ScheduleCommand => ({ type: 'RecordRun', ...ids, run: n, outcome: { verification_id: `vrf_${n}`, result: 'verified', score: 0.9, error: null } });
 const cancel: ScheduleCommand = { type: 'CancelSchedule', ...ids };
+const stop: ScheduleCommand = { type: 'StopSchedule', ...ids, reason: 'consent_revoked' };
 
 describe('re-verification schedule decider', () => {
   it('schedules the first run every_days from now', () => {
@@ -41,5 +42,17 @@ describe('re-verification schedule decider', () => {
     expect(given(cancelled).when(run(1), at(30)).events).toEqual([]);
     expect(given(cancelled).when(cancel).events).toEqual([]);
     expect(given([]).when(cancel).events).toEqual([]);
+  });
+
+  it('stops an active schedule with its reason, after which no run is recorded; a cancelled or stopped one stays as it is', () => {
+    const stopped = given(history(create())).when(stop, at(30));
+    expect(stopped.events).toEqual([{ type: 'ReverificationScheduleStopped', data: { ...ids, stopped_at: at(30).toISOString(), reason: 'consent_revoked' } }]);
+    expect(stopped.state).toMatchObject({ status: 'stopped', stopped: { at: at(30).toISOString(), reason: 'consent_revoked' } });
+    const after = history(create(), [stop, at(30)]);
+    expect(given(after).when(run(1), at(31)).events).toEqual([]);
+    expect(given(after).when(stop, at(31)).events).toEqual([]);
+    expect(given(after).when(cancel, at(31)).events).toEqual([]);
+    expect(given(history(create(), [cancel, at(1)])).when(stop, at(30)).events).toEqual([]);
+    expect(given([]).when(stop).events).toEqual([]);
   });
 });

@@ -53,8 +53,19 @@ export interface ReverificationScheduleCancelled {
   type: 'ReverificationScheduleCancelled';
   data: { account_id: string; schedule_id: string; cancelled_at: string };
 }
-export type ScheduleEvent = ReverificationScheduled | ReverificationCompleted | ReverificationScheduleCancelled;
-export const SCHEDULE_EVENT_TYPES = ['ReverificationScheduled', 'ReverificationCompleted', 'ReverificationScheduleCancelled'] as const satisfies readonly ScheduleEvent['type'][];
+/**
+ * The schedule stopped itself: a due run found the customer's consent
+ * revoked (issue 31, item 5). Their pings are the evidence a run verifies on,
+ * so no run can follow; the schedule says why instead of running on nothing.
+ */
+export interface ReverificationScheduleStopped {
+  type: 'ReverificationScheduleStopped';
+  data: { account_id: string; schedule_id: string; stopped_at: string; reason: StopReason };
+}
+export const STOP_REASONS = ['consent_revoked'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+export type ScheduleEvent = ReverificationScheduled | ReverificationCompleted | ReverificationScheduleCancelled | ReverificationScheduleStopped;
+export const SCHEDULE_EVENT_TYPES = ['ReverificationScheduled', 'ReverificationCompleted', 'ReverificationScheduleCancelled', 'ReverificationScheduleStopped'] as const satisfies readonly ScheduleEvent['type'][];
 
 export interface LastRun {
   run: number;
@@ -64,15 +75,28 @@ export interface LastRun {
   verification_id: string | null;
 }
 
+export type ScheduleStatus = 'active' | 'cancelled' | 'stopped';
 export type ScheduleState =
   | { status: 'none' }
-  | { status: 'active' | 'cancelled'; terms: ScheduleTerms; scheduled_at: string; first_due_at: string; runs: number; next_due_at: string; last_run: LastRun | null; cancelled_at: string | null };
+  | {
+      status: ScheduleStatus;
+      terms: ScheduleTerms;
+      scheduled_at: string;
+      first_due_at: string;
+      runs: number;
+      next_due_at: string;
+      last_run: LastRun | null;
+      cancelled_at: string | null;
+      /** Set when the schedule stopped itself, with why. */
+      stopped?: { at: string; reason: StopReason } | null;
+    };
 export const initialScheduleState: ScheduleState = { status: 'none' };
 
 export type ScheduleCommand =
   | { type: 'CreateSchedule'; account_id: string; schedule_id: string; terms: ScheduleTerms }
   | { type: 'RecordRun'; account_id: string; schedule_id: string; run: number; outcome: Pick<ReverificationCompleted['data'], 'verification_id' | 'result' | 'score' | 'error'> }
-  | { type: 'CancelSchedule'; account_id: string; schedule_id: string };
+  | { type: 'CancelSchedule'; account_id: string; schedule_id: string }
+  | { type: 'StopSchedule'; account_id: string; schedule_id: string; reason: StopReason };
 
 export function parseScheduleId(value: unknown): string {
   if (typeof value !== 'string' || !SCHEDULE_ID.test(value)) throw new InvalidParamError('id must be a schedule id (rvs_ and 32 hex digits)', 'id');
@@ -102,6 +126,8 @@ export function evolveSchedule(state: ScheduleState, event: ScheduleEvent): Sche
     }
     case 'ReverificationScheduleCancelled':
       return state.status === 'active' ? { ...state, status: 'cancelled', cancelled_at: event.data.cancelled_at } : state;
+    case 'ReverificationScheduleStopped':
+      return state.status === 'active' ? { ...state, status: 'stopped', stopped: { at: event.data.stopped_at, reason: event.data.reason } } : state;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -150,6 +176,9 @@ export function decideSchedule(command: ScheduleCommand, state: ScheduleState, n
     case 'CancelSchedule':
       if (state.status === 'none') return [];
       return state.status === 'active' ? [{ type: 'ReverificationScheduleCancelled', data: { account_id: command.account_id, schedule_id: command.schedule_id, cancelled_at: now.toISOString() } }] : [];
+    case 'StopSchedule':
+      // Only an active schedule stops; a cancelled one stays cancelled (the lender's word came first).
+      return state.status === 'active' ? [{ type: 'ReverificationScheduleStopped', data: { account_id: command.account_id, schedule_id: command.schedule_id, stopped_at: now.toISOString(), reason: command.reason } }] : [];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

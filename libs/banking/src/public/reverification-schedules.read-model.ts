@@ -1,12 +1,13 @@
 import { collectionName, type IndexSpec, type ReadCollection, type ReadStore } from '../../../platform/src/index.js';
-import { evolveSchedule, initialScheduleState, type LastRun, type ScheduleEvent, type ScheduleState } from '../domain/schedule.js';
+import { evolveSchedule, initialScheduleState, type LastRun, type ScheduleEvent, type ScheduleState, type ScheduleStatus, type StopReason } from '../domain/schedule.js';
 
 /**
  * The `reverification_schedules` read model (projections/reverification-schedules):
  * one document per schedule, for GET /v2/verify/schedules. The schedule's own
  * stream stays the authority for a single schedule and for running it.
  */
-export const REVERIFICATION_SCHEDULES_READ_MODEL = { name: 'reverification_schedules', version: 1 } as const;
+// Version 2: a schedule may be `stopped`, with `stopped_at` and `stopped_reason` (issue 31).
+export const REVERIFICATION_SCHEDULES_READ_MODEL = { name: 'reverification_schedules', version: 2 } as const;
 export const REVERIFICATION_SCHEDULE_INDEXES: IndexSpec[] = [
   { name: 'by_account', fields: ['account_id', 'status', 'scheduled_at'] },
   // Every active schedule, for the start-up reconciliation of the job queue.
@@ -17,7 +18,7 @@ export interface ScheduleDoc {
   [field: string]: unknown;
   id: string;
   account_id: string;
-  status: 'active' | 'cancelled';
+  status: ScheduleStatus;
   customer_id: string;
   loan_id: string | null;
   every_days: number;
@@ -29,6 +30,9 @@ export interface ScheduleDoc {
   runs: number;
   last_run: LastRun | null;
   cancelled_at: string | null;
+  /** When the schedule stopped itself, and why (consent_revoked); null otherwise. */
+  stopped_at: string | null;
+  stopped_reason: StopReason | null;
 }
 
 /** The document of a schedule from its state (one shape for the list and for GET by id). */
@@ -45,6 +49,8 @@ export function scheduleView(scheduleId: string, accountId: string, state: Sched
     runs: state.runs,
     last_run: state.last_run,
     cancelled_at: state.cancelled_at,
+    stopped_at: state.stopped?.at ?? null,
+    stopped_reason: state.stopped?.reason ?? null,
   };
 }
 
@@ -61,6 +67,7 @@ export function evolveScheduleDoc(current: ScheduleDoc | undefined, event: Sched
         next_due_at: current.next_due_at,
         last_run: current.last_run,
         cancelled_at: current.cancelled_at,
+        stopped: current.stopped_at && current.stopped_reason ? { at: current.stopped_at, reason: current.stopped_reason } : null,
       }
     : initialScheduleState;
   return scheduleView(schedule_id, account_id, evolveSchedule(state, event));
@@ -71,8 +78,8 @@ export class ReverificationSchedules {
 
   constructor(private readonly readStore: ReadStore) {}
 
-  /** Newest first; `status` narrows to active or cancelled schedules. */
-  async list(accountId: string, status: 'active' | 'cancelled', limit: number, cursor?: string) {
+  /** Newest first; `status` narrows to active, cancelled or stopped schedules. */
+  async list(accountId: string, status: ScheduleStatus, limit: number, cursor?: string) {
     const collection = await this.open();
     return collection.find({ index: 'by_account', equals: [accountId, status], direction: 'desc', limit, ...(cursor ? { cursor } : {}) });
   }

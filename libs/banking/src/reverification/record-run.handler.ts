@@ -2,7 +2,8 @@ import { CommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../platform/src/index.js';
 import { scheduleDecider, scheduleStream, type ScheduleCommand, type ScheduleEvent, type ScheduleState } from '../domain/schedule.js';
 
-type RecordRun = Extract<ScheduleCommand, { type: 'RecordRun' }>;
+/** A due run's outcome: its result, or the schedule's stop when the run found it cannot go on. */
+type RecordRun = Extract<ScheduleCommand, { type: 'RecordRun' | 'StopSchedule' }>;
 
 /** A due run's result (the re-verification job). Run numbers make it idempotent: a run recorded once records nothing again. */
 export const recordReverificationRun = command<RecordRun, ScheduleState, ScheduleEvent>({

@@ -1,5 +1,6 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { verificationStream, VerifyKycCommand, type AddressVerified } from '../../../identity/src/index.js';
+import type { CustomerLocations } from '../../../monitoring/src/index.js';
 import { CommandPipeline, DomainError, StreamNotFoundError, type Clock, type EventStore, type Job, type JobQueue, type JsonLogger } from '../../../platform/src/index.js';
 import { scheduleDecider, scheduleStream, type ReverificationCompleted } from '../domain/schedule.js';
 import { RecordReverificationRunCommand } from './record-run.handler.js';
@@ -26,6 +27,7 @@ export class ReverificationRunner {
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly logger: JsonLogger,
+    private readonly locations: Pick<CustomerLocations, 'consent'>,
   ) {}
 
   async handle(job: Job<ReverificationJob>): Promise<void> {
@@ -42,6 +44,12 @@ export class ReverificationRunner {
     if (now.getTime() < Date.parse(state.next_due_at)) {
       // Woke early (a clock set back, a delay cut short): go back to sleep until due.
       await enqueueRun(this.queue, job.data, state.next_due_at, now, job.attemptsMade + Math.floor(now.getTime() / 1000));
+      return;
+    }
+    // Revoked consent ends the schedule, said on it (issue 31): the pings a run verifies on are no longer collected, and
+    // after delete-data they are gone. A customer who never granted one keeps the old behaviour (insufficient evidence).
+    if ((await this.locations.consent(account_id, state.terms.customer_id)).status === 'revoked') {
+      await this.bus.execute(new RecordReverificationRunCommand({ type: 'StopSchedule', account_id, schedule_id, reason: 'consent_revoked' }));
       return;
     }
     const outcome = await this.verify(account_id, state.terms.customer_id, state.terms.address, runVerificationId(schedule_id, run));

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CLOCK, CommandPipeline, EVENT_STORE, JOB_QUEUE, JsonLogger, READ_STORE, type Clock, type EventStore, type JobQueue, type ReadStore } from '../../../platform/src/index.js';
+import { CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../../monitoring/src/index.js';
 import { BankingNotificationsModule } from '../banking.module.js';
 import { ReverificationSchedules } from '../public/reverification-schedules.read-model.js';
 import { ReverificationLifecycle } from './reverification-lifecycle.js';
@@ -15,14 +16,15 @@ import { ReverificationRunner } from './reverification-runner.js';
  * composes identity's module too (identityContext).
  */
 @Module({
-  imports: [BankingNotificationsModule, RecordRunModule],
+  // Monitoring's port: a run first asks whether the customer's consent still stands (identity's module imports it too).
+  imports: [BankingNotificationsModule, RecordRunModule, MonitoringModule],
   providers: [
     { provide: ReverificationSchedules, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReverificationSchedules(readStore) },
     {
       provide: ReverificationRunner,
-      inject: [CommandBus, CommandPipeline, EVENT_STORE, JOB_QUEUE, CLOCK, JsonLogger],
-      useFactory: (bus: CommandBus, commands: CommandPipeline, events: EventStore, queue: JobQueue, clock: Clock, logger: JsonLogger) =>
-        new ReverificationRunner(bus, commands, events, queue, clock, logger),
+      inject: [CommandBus, CommandPipeline, EVENT_STORE, JOB_QUEUE, CLOCK, JsonLogger, CUSTOMER_LOCATIONS],
+      useFactory: (bus: CommandBus, commands: CommandPipeline, events: EventStore, queue: JobQueue, clock: Clock, logger: JsonLogger, locations: CustomerLocations) =>
+        new ReverificationRunner(bus, commands, events, queue, clock, logger, locations),
     },
     ReverificationLifecycle,
   ],

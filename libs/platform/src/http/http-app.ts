@@ -13,7 +13,7 @@ import { wrapInEnvelope } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
 import { EnvelopeExceptionFilter } from './exception.filter.js';
 import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, installRawRefusals, MAX_PARAM_LENGTH, refuseEncodedBody, refuseMissingHost } from './http-edge.js';
-import { boundedJsonParser, JSON_BODY_LIMITS, type BodyParser } from './json-body.js';
+import { boundedJsonParser, JSON_BODY_LIMITS, refuseOverBudget, type BodyParser } from './json-body.js';
 import { createValidationPipe } from './validation.js';
 
 /** Called for every response just before it is sent; may delay it (the audit append does). */
@@ -134,6 +134,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     void reply.header('x-request-id', request.id);
     if (refuseMissingHost(request, reply)) return reply;
     if (refuseEncodedBody(request, reply)) return reply;
+    if (refuseOverBudget(request, reply, (error) => void reply.status(error.status).send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) })))) return reply;
     for (const gate of gates) if (await gate(request, reply)) return reply;
   });
   fastify.addHook('preValidation', async (request, reply) => {

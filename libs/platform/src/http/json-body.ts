@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, InvalidParamError } from '../errors.js';
 
 /**
@@ -158,6 +159,60 @@ export class IllFormedTextError extends InvalidParamError {
   }
 }
 
+/**
+ * A route's own budget for its request body (issue 31, item 1), far under the
+ * global JSON_BODY_LIMITS: a public report has a handful of fields, so 3,000
+ * objects of 32 members are refused on the Content-Length, or at the first
+ * value past the budget while the text is scanned, before JSON.parse and
+ * before the validation pipe walks anything.
+ */
+export interface BodyBudget {
+  /** Bytes of the body; over it 413 PAYLOAD_TOO_LARGE (on Content-Length, before the body is read). */
+  maxBytes: number;
+  /** Array elements and object members in the whole body, containers included (as JSON_BODY_LIMITS.maxValues). */
+  maxValues: number;
+  /** Nesting depth; default 4. */
+  maxDepth?: number;
+}
+
+const BUDGET_KEY = 'bodyBudget';
+
+/** Declares a route's body budget (Fastify route config, read by the JSON parser and the request hook). */
+export function BodyBudget(budget: BodyBudget): MethodDecorator {
+  return RouteConfig({ [BUDGET_KEY]: budget });
+}
+
+function budgetOf(request: FastifyRequest): BodyBudget | undefined {
+  return (request.routeOptions?.config as { [BUDGET_KEY]?: BodyBudget } | undefined)?.[BUDGET_KEY];
+}
+
+export class BodyOverBudgetError extends DomainError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  readonly status = 413;
+  override readonly field = 'body';
+  override readonly details: Readonly<{ max_bytes: number }>;
+  constructor(maxBytes: number) {
+    super(`request body is larger than this endpoint takes (${maxBytes} bytes)`);
+    this.details = { max_bytes: maxBytes };
+  }
+}
+
+/** The request hook's half: a declared Content-Length over the route's budget is 413 before a byte of the body is read. */
+export function refuseOverBudget(request: FastifyRequest, reply: FastifyReply, send: (error: DomainError) => void): boolean {
+  const budget = budgetOf(request);
+  if (!budget) return false;
+  const length = Number(request.headers['content-length'] ?? 0);
+  if (!(length > budget.maxBytes)) return false;
+  void reply.header('connection', 'close');
+  send(new BodyOverBudgetError(budget.maxBytes));
+  return true;
+}
+
+function limitsOf(budget: BodyBudget | undefined, limits: JsonBodyLimits): JsonBodyLimits {
+  if (!budget) return limits;
+  return { maxDepth: Math.min(budget.maxDepth ?? 4, limits.maxDepth), maxValues: Math.min(budget.maxValues, limits.maxValues), maxMembers: Math.min(budget.maxValues, limits.maxMembers) };
+}
+
 type Done = (error: Error | null, body?: unknown) => void;
 /** A body parser in Fastify's callback form (Fastify's own JSON parser is one). */
 export type BodyParser<Raw extends string | Buffer> = (request: FastifyRequest, body: Raw, done: Done) => void;
@@ -169,9 +224,13 @@ export type BodyParser<Raw extends string | Buffer> = (request: FastifyRequest, 
  */
 export function boundedJsonParser(parse: BodyParser<string>, limits: JsonBodyLimits = JSON_BODY_LIMITS): BodyParser<string> {
   return (request, text, done) => {
-    const scan = scanJsonText(text, limits);
+    const budget = budgetOf(request);
+    // A chunked body has no Content-Length for the request hook to refuse on.
+    if (budget && Buffer.byteLength(text) > budget.maxBytes) return done(new BodyOverBudgetError(budget.maxBytes));
+    const routeLimits = limitsOf(budget, limits);
+    const scan = scanJsonText(text, routeLimits);
     if (scan.breach) {
-      done(new BodyTooComplexError(scan.breach, limits));
+      done(new BodyTooComplexError(scan.breach, routeLimits));
       return;
     }
     parse(request, text, (error, value) => {

@@ -1,6 +1,7 @@
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { InvalidParamError } from '../../../platform/src/errors.js';
 import { greatCircleM, isLatitude, isLongitude } from '../../../platform/src/geo/geodesy.js';
+import { ReporterGroups } from '../../../platform/src/ids/reporters.js';
 
 /** interface.md, POST /v2/route/incidents. */
 export const HAZARD_KINDS = ['accident', 'flooding', 'road_blocked', 'police'] as const;
@@ -23,7 +24,18 @@ export const HAZARD_NOTE_MAX = 280;
 
 export interface HazardReported {
   type: 'HazardReported';
-  data: { report_id: string; kind: HazardKind; lat: number; lng: number; note: string | null; reporter: string; reported_at: string };
+  data: {
+    report_id: string;
+    kind: HazardKind;
+    lat: number;
+    lng: number;
+    note: string | null;
+    /** The account's keyed hash when a valid key was sent, else the client IP's (as before issue 31). */
+    reporter: string;
+    /** Every identity of the sender: the IP's keyed hash and, with a key, the account's (ReporterGroups). Absent in reports stored before issue 31: then `[reporter]`. */
+    reporter_ids?: string[];
+    reported_at: string;
+  };
 }
 export type HazardEvent = HazardReported;
 export const HAZARD_EVENT_TYPES = ['HazardReported'] as const;
@@ -36,6 +48,7 @@ export interface ReportHazard {
   lng: unknown;
   note?: unknown;
   reporter: string;
+  reporter_ids?: string[];
 }
 
 export interface HazardReportState {
@@ -63,7 +76,7 @@ export const hazardReportDecider: Decider<ReportHazard, HazardReportState, Hazar
       throw new InvalidParamError(`note must be a string of at most ${HAZARD_NOTE_MAX} characters`, 'note');
     }
     const note = typeof command.note === 'string' && command.note.trim() !== '' ? command.note.trim() : null;
-    return [{ type: 'HazardReported', data: { report_id: command.report_id, kind: command.kind, lat: command.lat, lng: command.lng, note, reporter: command.reporter, reported_at: now.toISOString() } }];
+    return [{ type: 'HazardReported', data: { report_id: command.report_id, kind: command.kind, lat: command.lat, lng: command.lng, note, reporter: command.reporter, ...(command.reporter_ids ? { reporter_ids: command.reporter_ids } : {}), reported_at: now.toISOString() } }];
   },
 };
 
@@ -85,10 +98,11 @@ const HOUR_MS = 3_600_000;
  * The live incidents, folded from every HazardReported in log order (a pure
  * projection: the same log gives the same board). A report joins the nearest
  * incident of its kind still live at its time within HAZARD_MERGE_RADIUS_M;
- * a reporter counts once per incident.
+ * a reporter counts once per incident, and reports sharing an IP or an account
+ * are one reporter (ReporterGroups, ADR 0034).
  */
 export class IncidentBoard {
-  private readonly incidents: Array<Incident & { reporters: Set<string>; expiresMs: number }> = [];
+  private readonly incidents: Array<Incident & { reporters: ReporterGroups; expiresMs: number }> = [];
 
   apply(report: HazardReported['data']): void {
     const at = Date.parse(report.reported_at);
@@ -104,13 +118,17 @@ export class IncidentBoard {
       }
     }
     const expires = new Date(at + HAZARD_LIFETIME_H[report.kind] * HOUR_MS).toISOString();
+    const identities = report.reporter_ids && report.reporter_ids.length > 0 ? report.reporter_ids : [report.reporter];
     if (!match) {
-      this.incidents.push({ id: `inc_${report.report_id}`, kind: report.kind, lat: report.lat, lng: report.lng, note: report.note, corroborations: 1, first_reported_at: report.reported_at, last_reported_at: report.reported_at, expires_at: expires, reporters: new Set([report.reporter]), expiresMs: Date.parse(expires) });
+      const reporters = new ReporterGroups();
+      reporters.add(identities);
+      this.incidents.push({ id: `inc_${report.report_id}`, kind: report.kind, lat: report.lat, lng: report.lng, note: report.note, corroborations: 1, first_reported_at: report.reported_at, last_reported_at: report.reported_at, expires_at: expires, reporters, expiresMs: Date.parse(expires) });
       return;
     }
-    if (match.reporters.has(report.reporter)) return;
-    match.reporters.add(report.reporter);
-    match.corroborations = match.reporters.size;
+    const fresh = match.reporters.add(identities);
+    // A report may join two reporters into one (an IP seen alone, then with the key of an account seen elsewhere).
+    match.corroborations = match.reporters.count;
+    if (!fresh) return;
     match.last_reported_at = report.reported_at;
     if (expires > match.expires_at) {
       match.expires_at = expires;

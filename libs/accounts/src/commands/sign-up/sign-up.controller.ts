@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { Public } from '../../../../platform/src/index.js';
+import { BodyBudget, Public } from '../../../../platform/src/index.js';
 import { SignUpCommand } from './sign-up.handler.js';
 import { SignUpRequest } from './sign-up.request.js';
 
@@ -10,6 +10,8 @@ import { SignUpRequest } from './sign-up.request.js';
 export class SignUpController {
   constructor(private readonly commands: CommandBus) {}
 
+  // name and email: a public route, so a small budget refused while parsing (issue 31, item 1; ADR 0034).
+  @BodyBudget({ maxBytes: 4096, maxValues: 8, maxDepth: 1 })
   @Post()
   @Public()
   @HttpCode(201)

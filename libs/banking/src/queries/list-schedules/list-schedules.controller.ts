@@ -11,10 +11,10 @@ import { SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule
 import { ListSchedulesQuery } from './list-schedules.handler.js';
 
 export class ListSchedulesRequest {
-  @ApiPropertyOptional({ enum: ['active', 'cancelled'], default: 'active' })
+  @ApiPropertyOptional({ enum: ['active', 'cancelled', 'stopped'], default: 'active' })
   @IsOptional()
-  @IsIn(['active', 'cancelled'])
-  status?: 'active' | 'cancelled';
+  @IsIn(['active', 'cancelled', 'stopped'])
+  status?: 'active' | 'cancelled' | 'stopped';
 
   @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
   @IsOptional()

@@ -11,7 +11,7 @@ export interface SchedulePage {
 export class ListSchedulesQuery extends Query<SchedulePage> {
   constructor(
     readonly accountId: string,
-    readonly status: 'active' | 'cancelled',
+    readonly status: 'active' | 'cancelled' | 'stopped',
     readonly limit: number,
     readonly cursor: string | undefined,
   ) {

@@ -1,5 +1,6 @@
 import type { Decider } from '../../../../platform/src/commands/decider.js';
 import { DomainError } from '../../../../platform/src/errors.js';
+import { ReporterGroups } from '../../../../platform/src/ids/reporters.js';
 
 /**
  * What people report about a landmark (interface.md, "Addresses, hex codes and
@@ -112,23 +113,19 @@ export function evolveLandmarkReports(state: LandmarkReportState, event: Landmar
 }
 
 /**
- * How many different people back a reason within the window: reports count
- * once per IP and once per account, so one account from many networks, or
- * many accounts from one network, is still one reporter.
+ * How many different people back a reason within the window: reports that
+ * share an IP or an account are one reporter, transitively (ReporterGroups,
+ * ADR 0034), so one account from many networks, many accounts from one
+ * network, or one client with and without its key is still one reporter.
  */
 export function corroboration(state: LandmarkReportState, reason: ReportReason, now: Date): number {
   const since = now.getTime() - CORROBORATION_WINDOW_MS;
-  const reporters = new Set<string>();
-  const accounts = new Set<string>();
-  let distinct = 0;
+  const reporters = new ReporterGroups();
   for (const report of state.open) {
     if (report.reason !== reason || report.at <= since) continue;
-    const seen = reporters.has(report.reporter) || (report.account_id !== null && accounts.has(report.account_id));
-    reporters.add(report.reporter);
-    if (report.account_id !== null) accounts.add(report.account_id);
-    if (!seen) distinct++;
+    reporters.add(report.account_id === null ? [report.reporter] : [report.reporter, `account:${report.account_id}`]);
   }
-  return distinct;
+  return reporters.count;
 }
 
 export type ReportLandmark = { type: 'ReportLandmark'; landmark: string; slug: string; reason: ReportReason; note?: string; reporter: string; account_id: string | null };

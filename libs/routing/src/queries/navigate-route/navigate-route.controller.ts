@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Public, RawResponse } from '../../../../platform/src/index.js';
+import { BodyBudget, Public, RawResponse } from '../../../../platform/src/index.js';
 import { alternativesOf } from '../plan-route/plan-route.request.js';
 import { NavigateRouteQuery, type NavigationFeed } from './navigate-route.handler.js';
 import { NavigateRouteRequest } from './navigate-route.request.js';
@@ -17,6 +17,8 @@ import { NavigateRouteRequest } from './navigate-route.request.js';
 export class NavigateRouteController {
   constructor(private readonly queries: QueryBus) {}
 
+  // A dozen fields, from, to and at most MAX_VIA_POINTS via points of {lat, lng}: about 45 values (ADR 0034).
+  @BodyBudget({ maxBytes: 8192, maxValues: 64, maxDepth: 3 })
   @Post()
   @Public()
   @RawResponse()

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { OptionalKey } from '../../../../platform/src/index.js';
+import { BodyBudget, OptionalKey } from '../../../../platform/src/index.js';
 import { ReportIncidentCommand } from './report-incident.handler.js';
 import { ReportIncidentRequest } from './report-incident.request.js';
 
@@ -12,6 +12,8 @@ import { ReportIncidentRequest } from './report-incident.request.js';
 export class ReportIncidentController {
   constructor(private readonly commands: CommandBus) {}
 
+  // kind, lat, lng, note (280 characters, each at most a 6-byte escape): refused while parsing past that (ADR 0034).
+  @BodyBudget({ maxBytes: 4096, maxValues: 8, maxDepth: 1 })
   @Post()
   @HttpCode(201)
   @OptionalKey()
@@ -19,7 +21,7 @@ export class ReportIncidentController {
     summary: 'Report a road hazard',
     description:
       'No key needed. `kind` is accident, flooding, road_blocked or police. Reports of one kind within 150 m merge into one incident; ' +
-      '`corroborations` counts distinct reporters (a keyed hash of the client IP, or the account of a valid key). Lifetimes: police 2 h, accident 3 h, ' +
+      '`corroborations` counts distinct reporters: a reporter is the client IP (a keyed hash) together with the account of a valid key sent along, and reports sharing an IP or an account are one reporter, so one client with and without its key counts once. Lifetimes: police 2 h, accident 3 h, ' +
       'flooding 12 h, road_blocked 24 h, restarted by each new reporter. Routes with `avoid_incidents` avoid flooding and road_blocked incidents that 2 or more reporters confirmed. Throttled per IP.',
   })
   @ApiResponse({ status: 201, description: 'The incident the report joined: `{id, kind, lat, lng, note, corroborations, first_reported_at, last_reported_at, expires_at}`' })

@@ -38,8 +38,11 @@ export class ReportIncidentHandler implements ICommandHandler<ReportIncidentComm
   ) {}
 
   async execute({ report, from }: ReportIncidentCommand): Promise<Incident> {
-    const reporter = this.reporters.of(from.accountId ? `account:${from.accountId}` : from.ip);
-    const { events } = await this.pipeline.run(reportIncident, { type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), ...report, reporter });
+    // The IP always, and the account of a valid key: a client reporting once without its key and once with it is one reporter (ADR 0034).
+    const network = this.reporters.of(from.ip);
+    const account = from.accountId ? this.reporters.of(`account:${from.accountId}`) : null;
+    const reporter_ids = account ? [network, account] : [network];
+    const { events } = await this.pipeline.run(reportIncident, { type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), ...report, reporter: account ?? network, reporter_ids });
     const reported = (events[0] as HazardReported).data;
     // The incident it joined (or opened): the nearest live one of its kind, at the report's own time.
     const sameKind = this.view.board.active(new Date(reported.reported_at)).filter((incident) => incident.kind === reported.kind);

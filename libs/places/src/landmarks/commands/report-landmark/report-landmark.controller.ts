@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { OptionalKey, ReporterHash } from '../../../../../platform/src/index.js';
+import { BodyBudget, OptionalKey, ReporterHash } from '../../../../../platform/src/index.js';
 import { ReportLandmarkCommand } from './report-landmark.handler.js';
 import { ReportLandmarkRequest } from './report-landmark.request.js';
 
@@ -15,6 +15,8 @@ export class ReportLandmarkController {
     private readonly identity: ReporterHash,
   ) {}
 
+  // reason and note (500 characters, each at most a 6-byte escape): refused while parsing past that (ADR 0034).
+  @BodyBudget({ maxBytes: 4096, maxValues: 8, maxDepth: 1 })
   @Post()
   @HttpCode(200)
   @OptionalKey()
