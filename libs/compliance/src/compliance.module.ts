@@ -34,13 +34,34 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
     // Webhooks' published reader of the deliveries naming a customer, with this deployment's keyed hash.
     { provide: CustomerDeliveries, inject: [READ_STORE, SecretBox], useFactory: (readStore: ReadStore, box: SecretBox) => CustomerDeliveries.fromSecretBox(readStore, box) },
     ExportAuditBundleHandler,
+    // The signer of exports' and customers' copies; the periodic rounds run in the worker (ComplianceWorkerModule).
     {
       provide: CheckpointScheduler,
-      inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger, CONFIG],
-      useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger, config: Config) =>
-        new CheckpointScheduler(events, registry, box, clock, logger, config.auditCheckpointIntervalS),
+      inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger) => new CheckpointScheduler(events, registry, box, clock, logger, 0),
     },
   ],
   exports: [AsOfRegistry],
 })
 export class ComplianceModule {}
+
+/** The periodic checkpoint rounds' instance (the worker's own key ring and writer). */
+export const CHECKPOINT_ROUNDS = Symbol('CheckpointRounds');
+
+/**
+ * Compliance's background work, in the worker role only: a checkpoint round
+ * every AUDIT_CHECKPOINT_INTERVAL_S seconds over every access chain
+ * (docs/adr/0023). The api processes sign only on demand (an export, a
+ * customer's copy); one chain of checkpoints either way.
+ */
+@Module({
+  providers: [
+    {
+      provide: CHECKPOINT_ROUNDS,
+      inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger, CONFIG],
+      useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger, config: Config) =>
+        new CheckpointScheduler(events, registry, box, clock, logger, config.auditCheckpointIntervalS),
+    },
+  ],
+})
+export class ComplianceWorkerModule {}
