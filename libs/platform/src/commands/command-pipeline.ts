@@ -86,7 +86,9 @@ export class CommandPipeline {
     // One command at a time per stream in this process: concurrent writers of one stream (a burst of check-ins)
     // queue here instead of colliding on the append and using up their retries (issue 31, item 5). The read-model
     // wait is outside the turn. Writers in other processes still meet the expected revision and the conflict policy.
-    const outcome = await this.turns.take(stream, async () => {
+    // A declaration that retries no conflict (a signing-key rotation must not be repeated) wants a concurrent
+    // writer to answer 409, not to run after it: it takes no turn.
+    const attempts = async () => {
       for (let attempt = 0; ; attempt++) {
         const session = codec.session(stream) as CodecSession<State>;
         const loaded = await this.load(stream, definition.decider, session);
@@ -112,7 +114,8 @@ export class CommandPipeline {
         await session.appended?.({ state, result, events: sealed });
         return { previous: loaded.state, state, events: decided, command, position: result.position, revision: result.nextExpectedRevision } as CommandResult<State, Event, Input>;
       }
-    });
+    };
+    const outcome = definition.onConflict.retry > 0 ? await this.turns.take(stream, attempts) : await attempts();
     if (outcome.position !== undefined) await this.settle(definition, outcome.position);
     return outcome;
   }
