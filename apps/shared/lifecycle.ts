@@ -1,6 +1,25 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { closeBackends, type Runtime } from '../../libs/platform/src/index.js';
 
+let holding = false;
+let held: string | undefined;
+const hold = (signal: NodeJS.Signals) => {
+  held ??= signal;
+};
+
+/**
+ * A SIGTERM or SIGINT that arrives while the process starts is held until
+ * handleShutdown takes over, which then stops at once: the default action
+ * would kill the process in the middle of its start (no exit code, nothing
+ * flushed), as an orchestrator stopping a slow-starting worker found.
+ */
+export function holdSignalsWhileStarting(): void {
+  if (holding) return;
+  holding = true;
+  process.on('SIGTERM', hold);
+  process.on('SIGINT', hold);
+}
+
 /**
  * SIGTERM/SIGINT: stop accepting and finish in-flight requests (`stopHttp`),
  * then let Nest run its destroy hooks (audit flush, projections, relay), then
@@ -32,4 +51,10 @@ export function handleShutdown(runtime: Runtime, app: INestApplicationContext, s
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  if (holding) {
+    process.off('SIGTERM', hold);
+    process.off('SIGINT', hold);
+    holding = false;
+    if (held) void stop(held);
+  }
 }

@@ -58,6 +58,28 @@ describeWithRedis('api and worker as separate processes (the production split)',
   }, 180_000);
 });
 
+describeWithRedis('a process stopped while it starts', () => {
+  it('holds a SIGTERM that arrives during the start and then stops cleanly (exit 0, not killed by the signal)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-early-stop-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'info', REDIS_URL: redisUrl };
+    delete env.KAFKA_BROKERS;
+    const worker = spawn(process.execPath, ['scripts/start.mjs', 'worker'], { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    // Nest's first line comes after the hold is in place and before the modules start.
+    await new Promise<void>((resolve, reject) => {
+      worker.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Starting Nest application')) resolve();
+      });
+      worker.once('exit', () => reject(new Error(`the worker exited before it started: ${output.slice(-500)}`)));
+    });
+    worker.kill('SIGTERM');
+    expect(await exited(worker)).toBe(0);
+    expect(worker.signalCode).toBeNull();
+    expect(output).toContain('"msg":"stopped"');
+  }, 120_000);
+});
+
 describeWithRedisServer('/health when a configured backend goes away', () => {
   it('answers 503 naming the backend while Redis is down, and 200 again once it is back', async () => {
     const port = 21000 + Math.floor(Math.random() * 1000);

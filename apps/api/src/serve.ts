@@ -5,7 +5,7 @@ import { ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse } from '../..
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
 import { closeBackends, createHttpApp, describeBackends, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
-import { handleShutdown } from '../../shared/lifecycle.js';
+import { handleShutdown, holdSignalsWhileStarting } from '../../shared/lifecycle.js';
 
 /** Boots the HTTP app on `module`, wires the access audit, listens, and handles SIGTERM. */
 export interface RunningHttp {
@@ -17,6 +17,7 @@ export interface RunningHttp {
 
 export async function serveHttp(runtime: Runtime, module: DynamicModule, role: string, options: { signals: boolean } = { signals: true }): Promise<RunningHttp> {
   const { config, logger } = runtime;
+  if (options.signals) holdSignalsWhileStarting();
   const http = await createHttpApp(module, config, logger);
   await http.app.init();
   checkProcessWiring(http.app, runtime);

@@ -1,10 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { describeBackends, serveHealth } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring, composeProcess } from '../../shared/compose.js';
-import { handleShutdown } from '../../shared/lifecycle.js';
+import { handleShutdown, holdSignalsWhileStarting } from '../../shared/lifecycle.js';
 import { openRuntime } from '../../shared/runtime.js';
 
 /** Production worker process: projections, the Kafka relay and queue processors; no HTTP. */
+holdSignalsWhileStarting();
 const runtime = await openRuntime('location-api-worker', process.env, 'worker');
 const app = await NestFactory.createApplicationContext(composeProcess('worker', runtime), { logger: runtime.logger });
 await app.init();
