@@ -15,7 +15,7 @@
 // Prints the verified header and claims (Kantara Consent Receipt v1.1 fields)
 // as JSON and exits 0; exits 1 with the reason when the receipt does not
 // verify, 64 on bad usage.
-import { readFileSync } from 'node:fs';
+import { readJwks, readToken } from './jws-input.mjs';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 
 const TYP = 'consent-receipt+jwt';
@@ -36,15 +36,9 @@ if (positional.length !== 2 || (options.issuer !== undefined && !options.issuer)
 }
 
 const [source, tokenArgument] = positional;
-const token = (tokenArgument === '-' ? readFileSync(0, 'utf8') : tokenArgument).trim();
+const token = readToken(tokenArgument);
 
-let jwks;
-try {
-  jwks = /^https?:\/\//.test(source) ? await (await fetch(source)).json() : JSON.parse(readFileSync(source, 'utf8'));
-} catch (error) {
-  process.stderr.write(`cannot read the JWKS from ${source}: ${error.message}\n`);
-  process.exit(1);
-}
+const jwks = await readJwks(source);
 
 try {
   const currentDate = options.atIssue ? new Date(decodeJwt(token).iat * 1000) : undefined;
