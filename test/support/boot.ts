@@ -5,6 +5,7 @@ import { AllInOneModule } from '../../apps/all-in-one/src/all-in-one.module.js';
 import { serveHttp, type RunningHttp } from '../../apps/api/src/serve.js';
 import { openRuntime } from '../../apps/shared/runtime.js';
 import type { Runtime } from '../../libs/platform/src/index.js';
+import { checkAnswer, ContractChecker } from './contract.js';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
@@ -33,6 +34,9 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     ...options.env,
   });
   const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });
+  let checker: Promise<ContractChecker> | undefined;
+  // Every answer is checked against the served document (issue 28; test/support/contract.ts).
+  const contract = () => (checker ??= fetch(`${running.url}/v2/openapi.json`).then(async (response) => new ContractChecker((await response.json()) as ConstructorParameters<typeof ContractChecker>[0])));
   return {
     ...running,
     runtime,
@@ -43,7 +47,7 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
       let body: string | undefined = init.rawBody;
       if (init.body !== undefined) body = JSON.stringify(init.body);
       if (body !== undefined) headers['content-type'] ??= 'application/json';
-      return fetch(`${running.url}${url}`, { method, headers, body });
+      return fetch(`${running.url}${url}`, { method, headers, body }).then(async (response) => checkAnswer(await contract(), method, url, response));
     },
   };
 }

@@ -3,6 +3,7 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { finishDocument } from './openapi/answer-document.js';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -218,7 +219,7 @@ function serveOpenApi(app: INestApplication): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.get('/v2/openapi.json', async (_request, reply) => {
     if (!document) {
-      document = SwaggerModule.createDocument(app, builder);
+      document = finishDocument(SwaggerModule.createDocument(app, builder));
     }
     return reply.header('cache-control', 'no-cache').send(document);
   });

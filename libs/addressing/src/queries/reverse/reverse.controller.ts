@@ -1,7 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ReverseQuery, type ReverseAnswer } from './reverse.handler.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ReverseAnswerSchema } from './reverse.answer.js';
+import { ReverseQuery } from './reverse.handler.js';
 import { ReverseRequest } from './reverse.request.js';
 
 /** interface.md, "Addresses, hex codes and search"; decisions.md: `data.code` with `data.provenance`. */
@@ -25,9 +27,9 @@ export class ReverseController {
       'and `landmark` (the nearest within 500 m), each with its `dataset` and `distance_m`; `formatted`, one line the way directions are given in Ghana ' +
       '("near Makola Market, Accra Central, Accra Metropolis, Greater Accra"); `datasets`, the versions used. The data covers Ghana only: elsewhere every part is null.',
   })
-  @ApiResponse({ status: 200, description: '`{code, display, resolution, cell, lat, lng, distance_m, provenance, address: {country, region, district, locality, road, landmark, formatted, datasets}}`' })
+  @ApiAnswer(ReverseAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng`, `resolution`, `source` or `confirmed_by`' })
-  reverse(@Query() query: ReverseRequest): Promise<ReverseAnswer> {
+  reverse(@Query() query: ReverseRequest): Promise<AnswerOf<typeof ReverseAnswerSchema>> {
     return this.queries.execute(new ReverseQuery(query.lat, query.lng, query.resolution, query.source, query.accuracy_m, query.confirmed_by));
   }
 }
