@@ -230,7 +230,7 @@ describe('GET /v2/address/resolve', () => {
     it('needs a key, and is in the OpenAPI document', async () => {
       expect((await service.request('GET', `/v2/address/resolve?address=${code}`)).status).toBe(401);
       const document = (await (await service.request('GET', '/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-      expect(Object.keys(document.paths['/v2/address/resolve'].get.responses).sort()).toEqual(['200', '400', '404', '422', '503']);
+      expect(Object.keys(document.paths['/v2/address/resolve'].get.responses).sort()).toEqual(['200', '400', '401', '404', '422', '429', '503']);
     });
   });
 });

@@ -6,6 +6,8 @@ import { RawResponse } from '../../../../platform/src/index.js';
 import { CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
 import { BulkHexcodeQuery } from './bulk-hexcode.handler.js';
 import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
+import { ApiAnswer } from '../../../../platform/src/index.js';
+import { BulkHexcodeAnswerSchema } from './bulk-hexcode.answer.js';
 
 /** interface.md, "Addresses, hex codes and search": bulk hex coding, thousands of items per request. */
 @ApiTags('addressing')
@@ -26,7 +28,7 @@ export class BulkHexcodeController {
       'Each result keeps its `index` (and `id` when given). A failed item carries `error {code, message, field}` (and `suggestions` for a mistyped code) and does not fail the batch. ' +
       'Decoded items carry the cell centre `lat`, `lng` and `accuracy_meters`; `provenance` (last, null when no item returned a point) is `geocoded_text` with the largest accuracy among them.',
   })
-  @ApiResponse({ status: 200, description: '`{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?, address?} (a point item carries `address` as GET /v2/reverse names it) | {index, id?, error}], count, failed, provenance}`' })
+  @ApiAnswer(BulkHexcodeAnswerSchema, { requestExample: { resolution: 12, items: [{ id: 'shop-17', lat: 5.5503, lng: -0.2174 }, { code: '0QP-PAN-VTWH' }] } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
   async bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {

@@ -1,7 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { LookupQuery, type LookupAnswer } from './lookup.handler.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { LookupAnswerSchema } from './lookup.answer.js';
+import { LookupQuery } from './lookup.handler.js';
 import { LookupRequest } from './lookup.request.js';
 
 /** interface.md, "Addresses, hex codes and search"; decisions.md: the centre of the code's H3 cell. */
@@ -18,12 +20,12 @@ export class LookupController {
       'Accepts every shape of a code (compact, hyphenated, lower case; I, L, O read as 1, 1, 0). ' +
       '`provenance.source` is `geocoded_text`: the point is computed from the code, `accuracy_meters` is the centre-to-corner distance of the cell, `verified_at` is when this answer decoded it (decoding is exact).',
   })
-  @ApiResponse({ status: 200, description: '`{code, display, resolution, cell, lat, lng, provenance}`' })
+  @ApiAnswer(LookupAnswerSchema)
   @ApiResponse({
     status: 400,
-    description: 'INVALID_CODE (field `address`): the message says what is wrong; when only the check character fails it names the likely intended codes',
+    description: 'INVALID_PARAM: `address` missing; INVALID_CODE (field `address`): the message says what is wrong; when only the check character fails it names the likely intended codes',
   })
-  lookup(@Query() query: LookupRequest): Promise<LookupAnswer> {
+  lookup(@Query() query: LookupRequest): Promise<AnswerOf<typeof LookupAnswerSchema>> {
     return this.queries.execute(new LookupQuery(query.address));
   }
 }

@@ -1,8 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ParseAddressQuery, type ParseAnswer } from './parse-address.handler.js';
+import { ParseAddressQuery } from './parse-address.handler.js';
 import { ParseAddressRequest } from './parse-address.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ParseAnswerSchema } from './parse-address.answer.js';
 
 /** interface.md, "Addresses, hex codes and search" and "Parse result": the `code` field holds the extracted code. */
 @ApiTags('addressing')
@@ -22,13 +24,9 @@ export class ParseAddressController {
       'For a GhanaPostGPS address, `ghanapost_gps` holds what is public about it: `{prefix, region: {letter, name, current_regions} | null, district: null, point_available: false, note}` ' +
       '(the region from the prefix’s first letter, as the ten regions of 2017 with the regions of today they became; the district letters are unpublished, so not decoded; the point needs GhanaPost’s own service).',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{code, kind (hex_code | ghanapost_gps | null), display, resolution, cell, convertible, recognised {shape, letter_case, look_alikes, embedded, matched_text, start, end}, note, other_codes, suggestions, suggested_for, ghanapost_gps}`',
-  })
+  @ApiAnswer(ParseAnswerSchema, { requestExample: { text: 'deliver to my shop, 0qp-pan-vtwh, by the blue gate' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `text`)' })
-  parse(@Body() body: ParseAddressRequest): Promise<ParseAnswer> {
+  parse(@Body() body: ParseAddressRequest): Promise<AnswerOf<typeof ParseAnswerSchema>> {
     return this.queries.execute(new ParseAddressQuery(body.text));
   }
 }

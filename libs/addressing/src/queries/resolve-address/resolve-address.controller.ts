@@ -1,9 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import { MIN_STRUCTURE_RESOLUTION, type Resolution } from '../../domain/resolve-address.js';
+import { MIN_STRUCTURE_RESOLUTION } from '../../domain/resolve-address.js';
 import { ResolveAddressQuery } from './resolve-address.handler.js';
 import { ResolveAddressRequest } from './resolve-address.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ResolutionSchema } from './resolve-address.answer.js';
 
 /** interface.md, "Addresses, hex codes and search" and Resources, "Address resolve"; docs/adr/0014. */
 @ApiTags('addressing')
@@ -25,14 +27,7 @@ export class ResolveAddressController {
       'A word made of letters only ("MADINA") may also be a valid code: a place match wins, else the code. ' +
       '`last_seen_at` is when this service last saw the record in its source: the import time of the dataset version holding it (`meta.last_seen_basis: dataset_import`); the sources’ own edit times are not kept.',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{lat, lng, code, display, resolution, cell, precision (structure | cell | place), label, last_seen_at, provenance, ' +
-      'points: [{label, kind, lat, lng, code, display, distance_m, in_cell, place_id, region, district, last_seen_at, provenance}], ' +
-      'meta: {input_kind (hex_code | text), matched_by (code | code_in_text | place_search), matched_text, other_codes, text_match, did_you_mean, candidates_considered, ' +
-      'structure_search {radius_m, min_resolution} | null, structure_search_skipped (resolution_too_coarse | dataset_not_loaded | null), ambiguous, alternatives, datasets, last_seen_basis, attribution}}`',
-  })
+  @ApiAnswer(ResolutionSchema)
   @ApiResponse({
     status: 400,
     description:
@@ -42,7 +37,7 @@ export class ResolveAddressController {
   @ApiResponse({ status: 404, description: 'ADDRESS_NOT_FOUND: text that matches no place, not even nearly' })
   @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary: the point needs GhanaPost’s own service); `error.details` `{kind, code, prefix, region: {letter, name, current_regions} | null, district: null, point_available: false, note}`: the region decoded from the prefix, nothing guessed' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: free text before any place dataset is imported (a hex code still resolves, without structures)' })
-  resolve(@Query() request: ResolveAddressRequest): Promise<Resolution> {
+  resolve(@Query() request: ResolveAddressRequest): Promise<AnswerOf<typeof ResolutionSchema>> {
     return this.queries.execute(new ResolveAddressQuery(request.address));
   }
 }

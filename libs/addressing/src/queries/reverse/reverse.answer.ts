@@ -1,12 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer } from '../../../../platform/src/index.js';
-import { DatasetRefSchema, Nullable, ProvenanceSchema } from '../../public/answer-parts.js';
-
-const NamedPart = {
-  name: Type.String(),
-  dataset: Type.String({ description: 'The dataset the part was read from; its version is in `datasets`' }),
-  distance_m: Type.Number(),
-};
+import { Nullable, ProvenanceSchema, ReverseAddressSchema } from '../../public/answer-parts.js';
 
 /** GET /v2/reverse (ADR 39: the schema beside its slice). */
 export const ReverseAnswerSchema = defineAnswer(
@@ -20,26 +14,15 @@ export const ReverseAnswerSchema = defineAnswer(
     lng: Type.Number(),
     distance_m: Type.Number({ description: 'From the point sent to the cell centre' }),
     provenance: ProvenanceSchema,
-    address: Nullable(
-      Type.Object({
-        country: Nullable(Type.Object({ code: Type.String(), name: Type.String() })),
-        region: Nullable(Type.Object(NamedPart)),
-        district: Nullable(Type.Object(NamedPart)),
-        locality: Nullable(Type.Object({ ...NamedPart, kind: Type.String(), lat: Type.Number(), lng: Type.Number() })),
-        road: Nullable(Type.Object({ ...NamedPart, ref: Nullable(Type.String()) })),
-        landmark: Nullable(Type.Object({ ...NamedPart, kind: Type.String(), slug: Type.String(), lat: Type.Number(), lng: Type.Number() })),
-        formatted: Nullable(Type.String({ description: 'One line, the way directions are given in Ghana' })),
-        datasets: Type.Array(DatasetRefSchema),
-      }),
-    ),
+    address: Nullable(ReverseAddressSchema),
   }),
   {
-    code: 'GA4K7M2QX',
-    display: 'GA4K-7M2-QX',
+    code: '0QPPANVTWH',
+    display: '0QP-PAN-VTWH',
     resolution: 12,
-    cell: '8c754e64992d9ff',
-    lat: 5.5502,
-    lng: -0.2174,
+    cell: '8c7576951745dff',
+    lat: 5.550274293774784,
+    lng: -0.21740539924056956,
     distance_m: 3.1,
     provenance: { source: 'device_gps', provider: 'caller', accuracy_meters: 8, confidence: 0.68, verified_at: '2026-11-27T09:00:00.000Z' },
     address: {
