@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../../platform/src/index.js';
 import { PROVENANCE_SOURCES } from '../domain/provenance.js';
+
+export { Nullable };
 
 /**
  * Schema parts other answers repeat (ADR 39): where a point came from and which
@@ -23,9 +26,6 @@ export const DatasetRefSchema = Type.Object({
   imported_at: Type.String({ format: 'date-time' }),
   attribution: Type.Optional(Type.Array(Type.String(), { description: 'What the source requires wherever its data is shown' })),
 });
-
-/** `T | null`, as the answers write a part the data cannot give. */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** What is public about a GhanaPostGPS address (docs/adr/0035): the region from its prefix, nothing guessed. */
 export const GhanaPostDecodingSchema = Type.Object(

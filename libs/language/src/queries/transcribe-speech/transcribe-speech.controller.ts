@@ -3,8 +3,10 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../../../../platform/src/index.js';
-import { MEDIA_TYPES, TranscribeSpeechQuery, type Transcription } from './transcribe-speech.handler.js';
+import { MEDIA_TYPES, TranscribeSpeechQuery } from './transcribe-speech.handler.js';
 import { TranscribeSpeechRequest } from './transcribe-speech.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { TranscriptionSchema } from './transcribe-speech.answer.js';
 
 /** interface.md, "Routing, transit, weather, language": POST /v2/language/transcribe, Ghanaian-language speech to text. */
 @ApiTags('language')
@@ -25,7 +27,7 @@ export class TranscribeSpeechController {
   })
   @ApiConsumes(...MEDIA_TYPES)
   @ApiBody({ description: 'The recording', schema: { type: 'string', format: 'binary' } })
-  @ApiResponse({ status: 200, description: '`{language, text, provider, audio: {media_type, bytes}}`' })
+  @ApiAnswer(TranscriptionSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`language`; `body` when empty)' })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE (details `{max_bytes}`)' })
   @ApiResponse({ status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: not one of the accepted audio types, or the bytes are not what Content-Type says' })
@@ -34,7 +36,7 @@ export class TranscribeSpeechController {
   @ApiResponse({ status: 502, description: 'LANGUAGE_PROVIDER_ERROR' })
   @ApiResponse({ status: 503, description: 'LANGUAGE_QUOTA: not configured here, or the provider quota is used up' })
   @ApiResponse({ status: 504, description: 'LANGUAGE_PROVIDER_TIMEOUT' })
-  transcribe(@Req() request: FastifyRequest, @Query() query: TranscribeSpeechRequest): Promise<Transcription> {
+  transcribe(@Req() request: FastifyRequest, @Query() query: TranscribeSpeechRequest): Promise<AnswerOf<typeof TranscriptionSchema>> {
     return this.queries.execute(new TranscribeSpeechQuery(query.language, request.headers['content-type'], request.body));
   }
 }

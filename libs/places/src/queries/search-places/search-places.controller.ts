@@ -1,8 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { SearchPlacesQuery, type PlaceSearchAnswer } from './search-places.handler.js';
+import { SearchPlacesQuery } from './search-places.handler.js';
 import { SearchPlacesRequest } from './search-places.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { PlaceSearchAnswerSchema } from './search-places.answer.js';
 
 /** interface.md, "Addresses, hex codes and search": results plus did_you_mean when the query nearly matches a known place. */
 @ApiTags('places')
@@ -22,14 +24,10 @@ export class SearchPlacesController {
       '`coverage.countries` lists the countries the data covers (Ghana, `GH`); a query naming a well-known place outside them ("Lagos", "Abidjan, Côte d\'Ivoire", "Lomé") ' +
       'sets `outside_coverage` `{name, country, country_name, note}`: the results are then Ghanaian places of the same or a similar name, not it.',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{query, items: [{id, name, kind, feature, lat, lng, region, district, population, score, match, matched_name, distance_m, phone, website, opening_hours, source}], next_cursor, did_you_mean, attribution, datasets, coverage, outside_coverage}`',
-  })
+  @ApiAnswer(PlaceSearchAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`q`, `near`, `lat`, `lng`, `limit`, `cursor`)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })
-  search(@Query() request: SearchPlacesRequest): Promise<PlaceSearchAnswer> {
+  search(@Query() request: SearchPlacesRequest): Promise<AnswerOf<typeof PlaceSearchAnswerSchema>> {
     return this.queries.execute(new SearchPlacesQuery({ q: request.q, near: request.near, lat: request.lat, lng: request.lng, limit: request.limit, cursor: request.cursor }));
   }
 }

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiResponse } from '@nestjs/swagger';
-import type { Static, TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /**
  * A success answer's `data`, described once beside its slice (ADR 39). The
@@ -22,6 +22,9 @@ type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T ex
 
 /** The type of an answer's `data`, read-only so that domain types with read-only arrays fit it. */
 export type AnswerOf<A extends Answer> = DeepReadonly<Static<A['schema']>>;
+
+/** `T | null`, as the answers write a part the data cannot give. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const answers = new Map<string, Answer>();
 

@@ -3,6 +3,8 @@ import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import { parseBox } from '../bbox.js';
 import { TrafficHeatmapQuery } from './traffic-heatmap.handler.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { TrafficHeatmapSchema } from './traffic-heatmap.answer.js';
 
 /** interface.md: GET /v2/analytics/traffic-heatmap, Key: the hex cells with a learned factor of their own. */
 @ApiTags('analytics')
@@ -18,9 +20,9 @@ export class TrafficHeatmapController {
       '`source` is `learned` once the cell-hour holds 5 samples from 3 distinct reporters (the figure routes use, shrunk toward the prior); until then `prior`, factor 1, severity `unknown` (docs/adr/0031).',
   })
   @ApiQuery({ name: 'bbox', required: true })
-  @ApiResponse({ status: 200, description: '`{cells: [...], count}`' })
+  @ApiAnswer(TrafficHeatmapSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`bbox`)' })
-  heatmap(@Query('bbox') bbox?: string) {
+  heatmap(@Query('bbox') bbox?: string): Promise<AnswerOf<typeof TrafficHeatmapSchema>> {
     return this.queries.execute(new TrafficHeatmapQuery(parseBox(bbox, 2)));
   }
 }
