@@ -41,3 +41,4 @@ export {
 export { addressingContext } from './context.js';
 export { REVERSE_PLACES, REVERSE_ROADS, type ReversePlaces, type ReverseRoads } from './queries/reverse/reverse-names.port.js';
 export { reverseAddress, LANDMARK_RADIUS_M, LOCALITY_RADIUS_M, ROAD_RADIUS_M, type NamedPart, type NamedRoad, type PlaceNames, type ReverseAddress } from './domain/reverse-address.js';
+export { DatasetRefSchema, GhanaPostDecodingSchema, ProvenanceSchema, ReverseAddressSchema } from './public/answer-parts.js';

@@ -8,6 +8,8 @@ import { DELIVERY_RECEIPT_TYP } from '../../domain/certificates.js';
 import type { DeliveryConfirmed } from '../../domain/delivery.js';
 import { ConfirmDeliveryCommand } from './confirm-delivery.handler.js';
 import { ConfirmDeliveryRequest } from './confirm-delivery.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { DeliveryReceiptSchema } from './confirm-delivery.answer.js';
 
 /** interface.md, "Identity, consent, monitoring": POST /v2/pod/confirm, "signed receipt with provenance"; the delivery.confirmed event. */
 @ApiTags('identity')
@@ -29,15 +31,12 @@ export class ConfirmDeliveryController {
       'Confirming the same delivery again answers the first receipt (`already_confirmed: true`) and changes nothing: never two receipts. ' +
       'A first confirmation fires `delivery.confirmed` to a webhook subscribed to it: `{event, delivery_id, customer_id, receipt_id, receipt, kid, location_code, address_code, distance_m, decision, recipient_name, photo_sha256, timestamp}`.',
   })
-  @ApiResponse({
-    status: 200,
-    description: '`{delivery_id, customer_id, receipt (compact JWS), receipt_id, kid, confirmed_at, location_code, address {code, distance_m, radius_m, decision} | null, provenance, already_confirmed}`',
-  })
+  @ApiAnswer(DeliveryReceiptSchema, { requestExample: { delivery_id: 'dlv-20261127-0042', customer_id: 'cust-8841', lat: 5.55031, lng: -0.21738, accuracy_m: 8, recorded_at: '2026-11-27T09:12:40Z', address: '0QP-PAN-VTWH' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field; INVALID_CODE (field `address`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: delivery ids belong to an account' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: confirmations of this delivery kept racing; retry (the answer is then the first receipt)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text `address` before any place dataset is imported; SIGNING_KEY_UNAVAILABLE' })
-  async confirm(@Req() request: FastifyRequest, @Body() body: ConfirmDeliveryRequest) {
+  async confirm(@Req() request: FastifyRequest, @Body() body: ConfirmDeliveryRequest): Promise<AnswerOf<typeof DeliveryReceiptSchema>> {
     const { state, events } = await this.commands.execute(
       new ConfirmDeliveryCommand({
       type: 'ConfirmDelivery',

@@ -11,6 +11,8 @@ import { ADDRESS_CERTIFICATE_TYP, EVIDENCE_POLICY } from '../../domain/certifica
 import type { AddressVerified } from '../../domain/verification.js';
 import { VerifyKycCommand } from '../../public/verify-kyc.command.js';
 import { VerifyKycRequest } from './verify-kyc.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { KycAnswerSchema } from './verify-kyc.answer.js';
 
 /** interface.md, "Identity, consent, monitoring": POST /v2/kyc/verify, "result with fraud_check". */
 @ApiTags('identity')
@@ -38,19 +40,14 @@ export class VerifyKycController {
       `A \`verified\` decision carries a \`certificate\`: a compact JWS (\`typ: ${ADDRESS_CERTIFICATE_TYP}\`) of \`{iss, sub, iat, exp, jti, decision, score, radius_m, address_code, evidence, policy: ${EVIDENCE_POLICY}, provenance, fraud}\`, verifiable with GET /v2/.well-known/jwks.json; no other decision is signed. ` +
       '`provenance.confidence` is the score weighed by the amount of recorded evidence. Every verification is kept for your audit and never touched by consent erasure. fraud_check as in POST /v2/verify/proximity.',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{verification_id, customer_id, decision (verified | likely | inconclusive | review | failed), result (verified | not_verified | insufficient_evidence), score (0-1, null when inconclusive, review or failed by fraud), reasons [{code, message}], needed_for_verified [{code, have, need, message}], radius_m, address {input, code, input_kind, precision, label, lat, lng}, ' +
-      'evidence {from_request, from_recorded_pings, recorded_pings (used | no_consent | none_recorded | not_requested | unavailable), usable, in_zone, share_in_zone, days_observed, nights_observed, nights_at_home, recorded {…}, asserted {…}, mock_locations, bursts {flagged, flags, details}, thresholds}, provenance, fraud_check, certificate (compact JWS or null), certificate_id, kid, expires_at}`',
-  })
+  @ApiAnswer(KycAnswerSchema, { requestExample: { customer_id: 'cust-8841', address: '0QP-PAN-VTWH', positions: [{ lat: 5.55031, lng: -0.21739, accuracy_m: 12, recorded_at: '2026-11-25T22:40:00Z' }, { lat: 5.55027, lng: -0.21744, accuracy_m: 9, recorded_at: '2026-11-26T06:10:00Z' }] } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `positions[2].lat`); INVALID_CODE (field `address`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
   @ApiResponse({ status: 404, description: 'ADDRESS_NOT_FOUND: text that matches no place' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: verifications of this customer kept racing; retry' })
   @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS address' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text address before any place dataset is imported' })
-  async verify(@Req() request: FastifyRequest, @Body() body: VerifyKycRequest) {
+  async verify(@Req() request: FastifyRequest, @Body() body: VerifyKycRequest): Promise<AnswerOf<typeof KycAnswerSchema>> {
     const { events } = await this.commands.execute(
       new VerifyKycCommand({
       type: 'RecordAddressVerification',

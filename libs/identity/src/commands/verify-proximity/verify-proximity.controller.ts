@@ -10,6 +10,8 @@ import { DEFAULT_RADIUS_M, MAX_RADIUS_M, POOR_FIX_M } from '../../domain/proximi
 import type { ProximityVerified } from '../../domain/verification.js';
 import { VerifyProximityCommand } from './verify-proximity.handler.js';
 import { VerifyProximityRequest } from './verify-proximity.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ProximityAnswerSchema } from './verify-proximity.answer.js';
 
 /** interface.md, "Identity, consent, monitoring": POST /v2/verify/proximity, "result with provenance, signed certificate, fraud_check". */
 @ApiTags('identity')
@@ -34,18 +36,14 @@ export class VerifyProximityController {
       'verify it offline with GET /v2/.well-known/jwks.json. `provenance.verified_at` is when the device took the fix. Every verification is kept for your audit and is never touched by consent erasure. ' +
       'fraud_check: velocity, ip_bulk, device_bulk, synthetic_identity, each `clear`, `flagged`, `not_applicable` or `skipped`; a check whose signals cannot be read within 200 ms is skipped and listed in `degraded_checks` (`degraded: true` means fewer signals ran, not that nothing was found).',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{verification_id, customer_id, decision (within | outside | inconclusive | review | failed), location_decision (within | outside | inconclusive), distance_m, radius_m, reasons, address {input, code, input_kind, precision, label, lat, lng}, observed_at, evidence {origin, positions, accuracy_m, observed_at, mock_location, thresholds}, provenance {source: device_gps, provider, accuracy_meters, confidence, verified_at}, fraud_check {flagged, flags, degraded, degraded_checks, checks}, certificate (compact JWS or null), certificate_id, kid, expires_at, certificate_withheld}`',
-  })
+  @ApiAnswer(ProximityAnswerSchema, { requestExample: { customer_id: 'cust-8841', address: '0QP-PAN-VTWH', lat: 5.55041, lng: -0.21752, accuracy_m: 12, recorded_at: '2026-11-27T09:00:00Z', device_id: 'dev-a1b2c3', mock_location: false } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field; INVALID_CODE (field `address`) for a mistyped hex code' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
   @ApiResponse({ status: 404, description: 'ADDRESS_NOT_FOUND: text that matches no place' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: verifications of this customer kept racing; retry' })
   @ApiResponse({ status: 422, description: 'ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS address' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text address before any place dataset is imported (a hex code always works); SIGNING_KEY_UNAVAILABLE' })
-  async verify(@Req() request: FastifyRequest, @Body() body: VerifyProximityRequest) {
+  async verify(@Req() request: FastifyRequest, @Body() body: VerifyProximityRequest): Promise<AnswerOf<typeof ProximityAnswerSchema>> {
     const { events } = await this.commands.execute(
       new VerifyProximityCommand({
       type: 'RecordProximityVerification',

@@ -3,6 +3,8 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import { Public, RawResponse } from '../../../../platform/src/index.js';
 import { GetJwksQuery } from './get-jwks.handler.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { JwksSchema } from './get-jwks.answer.js';
 
 /**
  * decisions.md, "Fixed behaviour": GET /v2/.well-known/jwks.json is public
@@ -24,8 +26,8 @@ export class GetJwksController {
     description:
       'Bare JSON, not in the envelope. Ed25519 keys (`kty: OKP`, `crv: Ed25519`, `alg: EdDSA`, `use: sig`), the active one first; a rotated-out key stays for good, so every certificate and receipt ever issued keeps verifying offline (e.g. jose `createLocalJWKSet`).',
   })
-  @ApiResponse({ status: 200, description: '`{"keys": [{kty, crv, x, kid, alg, use}]}`' })
-  jwks() {
+  @ApiAnswer(JwksSchema, { raw: true })
+  jwks(): Promise<AnswerOf<typeof JwksSchema>> {
     return this.queries.execute(new GetJwksQuery());
   }
 }
