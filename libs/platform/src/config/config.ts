@@ -87,6 +87,8 @@ export interface Config {
   auditRetentionClockOffsetS: number;
   /** AUDIT_ARCHIVE_TEST_KILL_AT (NODE_ENV=test only): `STEP[:N]` — the archive job SIGKILLs itself after the Nth time it completes STEP (its kill test). */
   auditArchiveTestKillAt?: string;
+  /** ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR: customers' copies (POST /v2/consent/access-request, pages included) one account may ask for in a rolling hour; then 429 RATE_LIMITED with Retry-After. */
+  accessRequestsPerAccountPerHour: number;
   /** Weather (docs/adr/0026): CAP feeds to poll and the precipitation forecast provider. */
   weather: WeatherConfig;
   /** TRANSIT_WORKERS: threads planning POST /v2/route/transit off the event loop (docs/adr/0019); 0 plans on the event loop. */
@@ -222,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     auditRetentionIntervalS: int(env, 'AUDIT_RETENTION_INTERVAL_S', 86_400, 0, 31 * 86_400),
     auditRetentionClockOffsetS,
     auditArchiveTestKillAt,
+    accessRequestsPerAccountPerHour: int(env, 'ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR', 60, 1, 1_000_000),
     starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
     graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
     // One core stays with the event loop: 1 thread on 2 cores, at most 4 by default.
