@@ -194,7 +194,9 @@ describe('retention with real processes', () => {
           ({ stdout }) => ({ stdout, code: 0 }),
           (error: { stdout?: string; code?: number }) => ({ stdout: error.stdout ?? '', code: error.code ?? -1 }),
         );
-      expect(await verifier(path.join(service.dataDir, 'export.json'))).toEqual({ stdout: expect.stringMatching(/^OK .*signed to its last entry/), code: 0 });
+      // The worker archives as fast as traffic comes here, so the live part may be the kept head alone: anchored on a closing head, it verifies.
+      expect((exported as { data: { anchor: { seq: number } | null } }).data.anchor).toEqual(expect.objectContaining({ seq: expect.any(Number) }));
+      expect(await verifier(path.join(service.dataDir, 'export.json'))).toEqual({ stdout: expect.stringMatching(new RegExp(`^OK ${stream}: \\d+ entries verified`)), code: 0 });
 
       // The offline verifier reads an archive as it is stored (gzipped), with the JWKS alone.
       const first = path.join(dir, readdirSync(dir).filter((name) => name.endsWith('.bundle.json.gz')).sort()[0]);
