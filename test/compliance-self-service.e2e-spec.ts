@@ -181,3 +181,56 @@ describe('compliance self-service', () => {
     expect((await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: 'bad id!' } })).status).toBe(400);
   }, 60_000);
 });
+
+describe("the customer's copy: its rate limit and its paginated sections", () => {
+  let service: Service;
+
+  beforeAll(async () => {
+    service = await bootService({ env: { AUDIT_CHECKPOINT_INTERVAL_S: '0', ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR: '4' } });
+  }, 60_000);
+  afterAll(async () => {
+    if (service) await service.close().catch(() => undefined);
+  });
+
+  it('walks the verifications page by page with their cursor, nothing dropped; the fifth copy in the hour is 429 with Retry-After', async () => {
+    const key = (await data<{ key: string }>(await service.request('POST', '/v2/self/signup', { body: { name: 'Pager', email: `pager-${Math.random().toString(36).slice(2)}@example.com` } }))).key;
+    const customer = 'subject-pages';
+    expect((await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer, purpose: 'loan_collections' } })).status).toBe(200);
+    for (const lat of [5.6037, 5.6137, 5.6237]) {
+      const kyc = await service.request('POST', '/v2/kyc/verify', { key, body: { customer_id: customer, address: hexCodeFromCell(latLngToCell(lat, -0.187, 13)), positions: [], use_recorded_pings: false } });
+      expect(kyc.status).toBe(200);
+    }
+    type Section = { items: Array<{ type: string; address?: string }>; cursor: string | null; truncated: boolean; next_cursor: string | null };
+    type Copy = { document: { verifications: Section; webhook_deliveries: Section } };
+    const ask = async (body: Record<string, unknown>) => data<Copy>(await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: customer, ...body } }));
+    // A malformed cursor is refused at the edge (and costs nothing of the hour's allowance).
+    const bad = await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: customer, verifications_cursor: 'x1' } });
+    expect(bad.status).toBe(400);
+
+    const whole = (await ask({})).document;
+    expect(whole.verifications).toMatchObject({ cursor: null, truncated: false, next_cursor: null });
+    expect(whole.verifications.items).toHaveLength(3);
+    expect(whole.webhook_deliveries).toEqual({ items: [], cursor: null, truncated: false, next_cursor: null });
+    const walked: Section['items'] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Section = (await ask({ limit: 1, ...(cursor ? { verifications_cursor: cursor } : {}) })).document.verifications;
+      expect(page.cursor).toBe(cursor);
+      expect(page.truncated).toBe(page.next_cursor !== null);
+      walked.push(...page.items);
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(walked).toEqual(whole.verifications.items);
+
+    // 1 + 3 copies so far: the hour's allowance (ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR=4) is spent.
+    const refused = await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: customer } });
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(await refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(new RegExp(`try again in ${retryAfter} s`)), details: { retry_after_s: retryAfter } } });
+  }, 60_000);
+});

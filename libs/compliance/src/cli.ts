@@ -3,10 +3,13 @@ import { progressBar, SecretBox, StreamNotFoundError, systemClock, UsageError, t
 import { SigningKeyRing } from '../../identity/src/index.js';
 import { checkpointsByStream, CheckpointWriter } from './checkpoints/checkpoint-writer.js';
 import { jwksFromLog } from './checkpoints/jwks-from-log.js';
+import { liveAnchor } from './checkpoints/live-anchor.js';
 import { verifyCheckpoints } from './checkpoints/verify-checkpoints.js';
 import { buildBundle } from './export/audit-bundle.js';
-import { archiveChain, archivedStreams, readManifests, verifyHistory, verifyLive } from './retention/archiver.js';
+import { archivedStreams, readManifests, verifyHistory, verifyLive } from './retention/archiver.js';
 import { readChain } from './replay/as-of-replay.js';
+import { RetentionLease } from './retention/retention-lease.js';
+import { killAtStep, runRetention } from './retention/retention-run.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AsOfRegistry, replayAsOf } from './replay/as-of-replay.js';
@@ -15,7 +18,7 @@ import { AsOfRegistry, replayAsOf } from './replay/as-of-replay.js';
 export const complianceCli: Readonly<Record<string, OperatorCommand>> = {
   'audit:verify': { usage: 'audit:verify [STREAM]   (default: every access_log-* chain; its signed checkpoints too)', run: verifyAudit },
   'audit:replay': { usage: 'audit:replay ACCOUNT_ID --at ISO   (the account as it stood then: docs/adr/0023)', run: replayAccount },
-  'audit:archive': { usage: 'audit:archive [--dry-run] [--now ISO]   (archive each closed month older than AUDIT_LIVE_WINDOW_S into ARCHIVE_DIR, then trim it: docs/adr/0024)', run: archiveAudit },
+  'audit:archive': { usage: 'audit:archive [--dry-run] [--now ISO]   (archive each closed month older than AUDIT_LIVE_WINDOW_S into ARCHIVE_DIR, then trim it, under the worker\'s lease: docs/adr/0024)', run: archiveAudit },
   'audit:archives': { usage: 'audit:archives   (the archived months of every chain, with their checksums)', run: listArchives },
   'audit:history': { usage: 'audit:history [STREAM]   (archives and live chain end to end; the first bad file is named)', run: verifyAuditHistory },
   'audit:export': { usage: 'audit:export ACCOUNT_ID|platform [--from ISO] [--to ISO]   (a bundle for tools/verify-audit-bundle.mjs, on stdout)', run: exportBundle },
@@ -52,12 +55,12 @@ async function verifyAudit(runtime: OperatorRuntime, args: string[]): Promise<nu
     const streamHeads = (heads ??= await checkpointsByStream(runtime.backends.events)).get(stream) ?? [];
     // Archived and trimmed (docs/adr/0024): the live chain starts after a signed head; `audit:history` checks the archives too.
     const first = chain[0]?.seq ?? 0;
-    const anchor = first > 0 ? streamHeads.find((head) => head.seq === first - 1 && head.hash === chain[0].prev_hash) : undefined;
+    const anchor = liveAnchor(chain, streamHeads);
     const verdict: ReturnType<typeof verifyChain> =
       first === 0
         ? verifyChain(chain)
         : anchor
-          ? ((live) => (live.ok ? { ok: true, entries: chain.length, head: chain.at(-1)!.hash } : { ok: false, entries: chain.length, brokenAt: 0, reason: live.reason }))(verifyLive(chain, first, anchor.hash))
+          ? ((live) => (live.ok ? { ok: true, entries: chain.length, head: chain.at(-1)!.hash } : { ok: false, entries: chain.length, brokenAt: 0, reason: live.reason }))(verifyLive(chain, first, anchor.skip ? chain[0].prev_hash : anchor.head.hash))
           : { ok: false, entries: chain.length, brokenAt: 0, reason: `the chain starts at seq ${first} without a signed head before it` };
     // Signed checkpoints (docs/adr/0023): removing the newest entries up to the latest one is caught here.
     const padded = first === 0 ? chain : [...new Array<ApiAccessRecorded['data']>(first), ...chain];
@@ -121,24 +124,33 @@ async function signHeadFromCli(runtime: OperatorRuntime, stream: string): Promis
 
 async function archiveAudit(runtime: OperatorRuntime, args: string[]): Promise<number> {
   const dryRun = args.includes('--dry-run');
-  const now = args.includes('--now') ? new Date(option(args, '--now')!) : new Date();
+  const { config } = runtime;
+  // The job's clock: --now, else the system's moved by AUDIT_RETENTION_CLOCK_OFFSET_S (outside production), as the worker's.
+  const clock = { now: () => (args.includes('--now') ? new Date(option(args, '--now')!) : new Date(Date.now() + config.auditRetentionClockOffsetS * 1000)) };
   await settleAccessJournal(runtime);
   const { events } = runtime.backends;
-  const box = await SecretBox.fromConfig({ dataEncryptionKey: runtime.config.dataEncryptionKey, dataDir: runtime.config.dataDir });
+  const box = await SecretBox.fromConfig({ dataEncryptionKey: config.dataEncryptionKey, dataDir: config.dataDir });
   const ring = new SigningKeyRing(events, runtime.registry, box);
   await ring.start();
   try {
     for (let waited = 0; ring.summary().active_kid === null && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    const writer = new CheckpointWriter(events, runtime.registry, ring, systemClock);
-    const options = { archiveDir: runtime.config.archiveDir, liveWindowMs: runtime.config.auditLiveWindowS * 1000, now, dryRun };
-    let total = 0;
-    for (const stream of await accessStreams(runtime)) {
-      for (const segment of await archiveChain(events, writer, stream, options)) {
-        total += segment.entries;
-        process.stdout.write(`${dryRun ? 'would archive' : 'archived'} ${stream} ${segment.month}: ${segment.entries} entries (seq ${segment.first_seq}-${segment.last_seq})\n`);
-      }
+    const outcome = await runRetention(
+      {
+        events,
+        writer: new CheckpointWriter(events, runtime.registry, ring, systemClock),
+        // The lease runs on the real clock, whatever the job's clock says.
+        lease: new RetentionLease(events, runtime.registry, systemClock, 'ops'),
+        streams: () => accessStreams(runtime),
+        progress: (segment) => process.stdout.write(`archived ${segment.stream} ${segment.month}${segment.part > 1 ? ` part ${segment.part}` : ''}: ${segment.entries} entries (seq ${segment.first_seq}-${segment.last_seq})\n`),
+      },
+      { archiveDir: config.archiveDir, liveWindowMs: config.auditLiveWindowS * 1000, now: clock.now(), dryRun, onStep: killAtStep(config.auditArchiveTestKillAt) },
+    );
+    if (outcome.status === 'held') {
+      process.stdout.write(`another archive run holds the lease: ${outcome.held_by.role} process ${outcome.held_by.pid} on ${outcome.held_by.host}, until ${outcome.until}\n`);
+      return 75;
     }
-    process.stdout.write(`${dryRun ? 'dry run: ' : ''}${total} entries${dryRun ? ' would be' : ''} archived into ${runtime.config.archiveDir}\n`);
+    if (dryRun) for (const segment of outcome.segments) process.stdout.write(`would archive ${segment.stream} ${segment.month}${segment.part > 1 ? ` part ${segment.part}` : ''}: ${segment.entries} entries (seq ${segment.first_seq}-${segment.last_seq})\n`);
+    process.stdout.write(`${dryRun ? 'dry run: ' : ''}${outcome.entries} entries${dryRun ? ' would be' : ''} archived into ${config.archiveDir}\n`);
     return 0;
   } finally {
     await ring.onModuleDestroy();

@@ -6,6 +6,7 @@ import { CustomerDeliveries } from '../../webhooks/src/index.js';
 import { GetCustomerCopyController } from './queries/get-customer-copy/get-customer-copy.controller.js';
 import { GetCustomerCopyHandler } from './queries/get-customer-copy/get-customer-copy.handler.js';
 import { CheckpointScheduler } from './checkpoints/checkpoint-scheduler.js';
+import { RetentionScheduler } from './retention/retention-scheduler.js';
 import { AdminExportAuditBundleController, ExportAuditBundleController } from './queries/export-audit-bundle/export-audit-bundle.controller.js';
 import { ExportAuditBundleHandler } from './queries/export-audit-bundle/export-audit-bundle.handler.js';
 import { GetAccountAsOfController } from './queries/get-account-as-of/get-account-as-of.controller.js';
@@ -51,7 +52,8 @@ export const CHECKPOINT_ROUNDS = Symbol('CheckpointRounds');
 /**
  * Compliance's background work, in the worker role only: a checkpoint round
  * every AUDIT_CHECKPOINT_INTERVAL_S seconds over every access chain
- * (docs/adr/0023). The api processes sign only on demand (an export, a
+ * (docs/adr/0023), and the archive job every AUDIT_RETENTION_INTERVAL_S
+ * seconds (docs/adr/0024). The api processes sign only on demand (an export, a
  * customer's copy); one chain of checkpoints either way.
  */
 @Module({
@@ -61,6 +63,12 @@ export const CHECKPOINT_ROUNDS = Symbol('CheckpointRounds');
       inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger, CONFIG],
       useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger, config: Config) =>
         new CheckpointScheduler(events, registry, box, clock, logger, config.auditCheckpointIntervalS),
+    },
+    // The archive job (docs/adr/0024), signing each archived month's closing head with the rounds' key ring.
+    {
+      provide: RetentionScheduler,
+      inject: [EVENT_STORE, EventRegistry, CHECKPOINT_ROUNDS, CLOCK, CONFIG, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, rounds: CheckpointScheduler, clock: Clock, config: Config, logger: JsonLogger) => new RetentionScheduler(events, registry, rounds, clock, config, logger),
     },
   ],
 })

@@ -34,6 +34,11 @@ export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDest
     return this.writer.signHead(stream);
   }
 
+  /** Signs one given entry (an archived month's last, docs/adr/0024); see CheckpointWriter.signEntry. */
+  signEntry(head: Parameters<CheckpointWriter['signEntry']>[0]): ReturnType<CheckpointWriter['signEntry']> {
+    return this.writer.signEntry(head);
+  }
+
   /** A compact JWS (EdDSA, `kid` and `typ` in the protected header) over a JSON document, with the same key ring: a customer's copy (issue 30). */
   async signDocument(typ: string, document: unknown): Promise<{ kid: string; jws: string }> {
     const { kid, privateKey } = this.ring.active();

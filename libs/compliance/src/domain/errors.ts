@@ -14,7 +14,10 @@ export class OtherAccountForbiddenError extends DomainError {
 export class CustomerCopyRateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED';
   readonly status = 429;
+  /** In the envelope too (`error.details.retry_after_s`), beside the Retry-After header, for clients that read only the body. */
+  override readonly details: Readonly<Record<string, unknown>>;
   constructor(override readonly retryAfterSeconds: number) {
     super(`too many access requests from this account; try again in ${retryAfterSeconds} s`);
+    this.details = { retry_after_s: retryAfterSeconds };
   }
 }

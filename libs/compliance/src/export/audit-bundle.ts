@@ -1,6 +1,7 @@
 import { GENESIS_HASH, type ApiAccessRecorded } from '../../../audit/src/index.js';
 import { InvalidParamError, type Clock, type EventStore } from '../../../platform/src/index.js';
 import { checkpointsOf } from '../checkpoints/checkpoint-writer.js';
+import { liveAnchor } from '../checkpoints/live-anchor.js';
 import { readChain } from '../replay/as-of-replay.js';
 
 /** Entries one bundle carries at most (range and links); a longer range is asked for in parts. */
@@ -45,9 +46,10 @@ export async function buildBundle(events: EventStore, clock: Clock, stream: stri
   if (chain.length > 0 && chain[0].seq !== startSeq) chain = (await readChain(events, stream)).filter((entry) => entry.seq >= startSeq);
   // Archived and trimmed (docs/adr/0024): the live chain starts after the archive's closing head, its anchor.
   if (chain.length > 0 && chain[0].seq > startSeq) {
-    const first = chain[0];
-    anchor = checkpoints.find((head) => head.seq === first.seq - 1 && head.hash === first.prev_hash);
-    startSeq = first.seq;
+    const found = liveAnchor(chain, checkpoints);
+    anchor = found?.head;
+    startSeq = chain[0].seq + (found?.skip ?? 0);
+    if (found?.skip) chain = chain.slice(1);
   }
   const inRange = chain.filter((entry) => {
     const at = Date.parse(entry.at);

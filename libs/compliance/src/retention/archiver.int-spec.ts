@@ -65,8 +65,8 @@ describe('access-trail retention: archive, trim, verify the whole history', () =
     const { events, dir, writer } = await fixture();
     try {
       expect(await archiveChain(events, writer, stream, options(dir, { dryRun: true }))).toEqual([
-        { stream, month: '2026-01', first_seq: 0, last_seq: 3, entries: 4 },
-        { stream, month: '2026-02', first_seq: 4, last_seq: 7, entries: 4 },
+        { stream, month: '2026-01', part: 1, first_seq: 0, last_seq: 3, entries: 4 },
+        { stream, month: '2026-02', part: 1, first_seq: 4, last_seq: 7, entries: 4 },
       ]);
       expect((await readChain(events, stream)).length).toBe(12);
       await archiveChain(events, writer, stream, options(dir));
@@ -108,7 +108,55 @@ describe('access-trail retention: archive, trim, verify the whole history', () =
     }
   });
 
-  it.each(['signed', 'bundle', 'manifest', 'trimmed'])('stopped after "%s", a rerun finishes without losing or doubling an entry', async (step) => {
+  it('archives a dormant chain whole but keeps its newest entry live, so the recorder links the next one and everything verifies', async () => {
+    const { events, dir, writer } = await fixture();
+    try {
+      // "Now" is far past March: every month is closed.
+      await archiveChain(events, writer, stream, options(dir, { now: new Date('2026-08-01T00:00:00Z') }));
+      expect((await readChain(events, stream)).map((e) => e.seq)).toEqual([11]);
+      const recorder = new StoreAccessRecorder(events, registry);
+      await recorder.record(entry('2026-08-02T00:00:00.000Z', 12));
+      const live = await readChain(events, stream);
+      expect(live.map((e) => e.seq)).toEqual([11, 12]);
+      expect(verifyHistory(options(dir).archiveDir, stream, live, jwks, verifyBundle)).toEqual({ ok: true, archives: 3, archived_entries: 12, live_entries: 1 });
+      // The export of the live part is anchored on the kept entry's signed head.
+      await writer.signHead(stream);
+      expect(verifyBundle(await buildBundle(events, clock, stream, {}), jwks)).toMatchObject({ ok: true, entries: 1, unanchored_tail: 0 });
+    } finally {
+      await events.close();
+    }
+  });
+
+  it('cuts a busy month into parts, and an entry dated in an archived month that arrives late goes to a new part, never into a written file', async () => {
+    const { events, dir, writer } = await fixture();
+    try {
+      const recorder = new StoreAccessRecorder(events, registry);
+      const segments = await archiveChain(events, writer, stream, options(dir, { maxSegmentEntries: 3 }));
+      expect(segments.map((s) => [s.month, s.part, s.first_seq, s.last_seq])).toEqual([
+        ['2026-01', 1, 0, 2],
+        ['2026-01', 2, 3, 3],
+        ['2026-02', 1, 4, 6],
+        ['2026-02', 2, 7, 7],
+      ]);
+      // Written late (a stopped process's journal), dated in February.
+      await recorder.record(entry('2026-02-27T00:00:00.000Z', 12));
+      const late = await archiveChain(events, writer, stream, options(dir, { now: new Date('2026-05-10T00:00:00Z') }));
+      // March is closed now; the late entry is chained after it, so it joins March's segment (months never go back along a chain).
+      expect(late.map((s) => [s.month, s.part, s.first_seq, s.last_seq])).toEqual([['2026-03', 1, 8, 12]]);
+      const names = readManifests(options(dir).archiveDir, stream).map(({ manifest }) => manifest.file);
+      expect(names).toEqual(['2026-01.bundle.json.gz', '2026-01.p0002.bundle.json.gz', '2026-02.bundle.json.gz', '2026-02.p0002.bundle.json.gz', '2026-03.bundle.json.gz']);
+      await recorder.record(entry('2026-01-30T00:00:00.000Z', 13));
+      await recorder.record(entry('2026-06-01T00:00:00.000Z', 14));
+      const again = await archiveChain(events, writer, stream, options(dir, { now: new Date('2026-05-10T00:00:00Z') }));
+      // Dated in January, after March was archived: March part 2, a new file.
+      expect(again.map((s) => [s.month, s.part, s.first_seq, s.last_seq])).toEqual([['2026-03', 2, 13, 13]]);
+      expect(verifyHistory(options(dir).archiveDir, stream, await readChain(events, stream), jwks, verifyBundle)).toEqual({ ok: true, archives: 6, archived_entries: 14, live_entries: 1 });
+    } finally {
+      await events.close();
+    }
+  });
+
+  it.each(['signed', 'bundle-temp', 'bundle', 'manifest', 'trimmed'])('stopped after "%s", a rerun finishes without losing or doubling an entry', async (step) => {
     const { events, dir, writer } = await fixture();
     try {
       const stop = (at: string) => {

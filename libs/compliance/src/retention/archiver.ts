@@ -1,12 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { chainHash, GENESIS_HASH, type ApiAccessRecorded } from '../../../audit/src/index.js';
-import type { EventStore } from '../../../platform/src/index.js';
-import { checkpointsOf, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
-import { BUNDLE_FORMAT, type AuditBundle } from '../export/audit-bundle.js';
-import { readChain } from '../replay/as-of-replay.js';
+import { StreamNotFoundError, type EventStore } from '../../../platform/src/index.js';
+import { chainHead, checkpointsOf, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
+import { BUNDLE_FORMAT, MAX_BUNDLE_ENTRIES, type AuditBundle } from '../export/audit-bundle.js';
 
 /**
  * Access-trail retention (docs/adr/0024, issue 30). For each access chain,
@@ -29,6 +28,8 @@ export interface ArchiveManifest {
   format: typeof MANIFEST_FORMAT;
   stream: string;
   month: string;
+  /** 1 for a month's first segment; a month holding more than `maxSegmentEntries`, or entries dated in it that arrived after it was archived, continues in part 2, 3, … */
+  part?: number;
   file: string;
   sha256: string;
   bytes: number;
@@ -44,19 +45,29 @@ export interface ArchiveManifest {
 export interface PlannedSegment {
   stream: string;
   month: string;
+  part: number;
   first_seq: number;
   last_seq: number;
   entries: number;
 }
+
+/** The durable steps of one segment, in order; a kill after any of them is finished by the next run. */
+export const RETENTION_STEPS = ['signed', 'bundle-temp', 'bundle', 'manifest', 'trimmed'] as const;
+export type RetentionStep = (typeof RETENTION_STEPS)[number];
 
 export interface RetentionOptions {
   archiveDir: string;
   liveWindowMs: number;
   now: Date;
   dryRun?: boolean;
-  /** Test hook: called after each durable step ('signed', 'bundle', 'manifest', 'trimmed'), where a kill is simulated or observed. */
-  onStep?: (step: string, segment: PlannedSegment) => void;
+  /** Entries one segment holds at most (a busy chain's month is archived in parts); default MAX_BUNDLE_ENTRIES, as an export. */
+  maxSegmentEntries?: number;
+  /** Called after each durable step: progress in the worker's log, a stop or a kill in tests. */
+  onStep?: (step: RetentionStep, segment: PlannedSegment) => void | Promise<void>;
 }
+
+/** Entries read from the store at once while a segment is gathered. */
+const READ_PAGE = 5000;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const monthOf = (iso: string) => iso.slice(0, 7);
@@ -65,18 +76,25 @@ const nextMonth = (month: string) => {
   const [year, mon] = month.split('-').map(Number);
   return new Date(Date.UTC(year, mon, 1)).toISOString();
 };
+/** `2026-01` for part 1 (the layout of docs/adr/0024), `2026-01.p0002` after it: names sort in chain order. */
+const segmentName = (month: string, part: number) => (part === 1 ? month : `${month}.p${String(part).padStart(4, '0')}`);
 
 export function streamDir(archiveDir: string, stream: string): string {
   return path.join(archiveDir, 'audit', stream);
 }
 
-/** Writes a file once: a temporary file linked to its name; an existing name is left as it is (false). */
-export function writeOnce(file: string, bytes: Buffer): boolean {
+/**
+ * Writes a file once: a temporary file linked to its name; an existing name is
+ * left as it is (false). `written` runs between the two (a test's kill point:
+ * the temporary file is all a killed run leaves, and readers ignore it).
+ */
+export async function writeOnce(file: string, bytes: Buffer, written?: () => void | Promise<void>): Promise<boolean> {
   if (existsSync(file)) return false;
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${randomUUID()}.tmp`;
   writeFileSync(temporary, bytes, { flag: 'wx' });
   try {
+    await written?.();
     linkSync(temporary, file);
     return true;
   } catch (error) {
@@ -87,7 +105,7 @@ export function writeOnce(file: string, bytes: Buffer): boolean {
   }
 }
 
-/** The manifests of a chain, oldest month first. */
+/** The manifests of a chain, in chain order (oldest month and part first). */
 export function readManifests(archiveDir: string, stream: string): Array<{ manifest: ArchiveManifest; sha256: string; file: string }> {
   const dir = streamDir(archiveDir, stream);
   if (!existsSync(dir)) return [];
@@ -106,39 +124,103 @@ export function archivedStreams(archiveDir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith('access_log-')).sort() : [];
 }
 
-/** Archives and trims every closed month older than the live window of one chain; returns the segments (planned only, in a dry run). */
+type Entry = ApiAccessRecorded['data'];
+interface ArchivedUpTo {
+  seq: number;
+  month: string | null;
+  part: number;
+}
+
+/**
+ * The next segment after `done`: entries in chain order from the one after
+ * the last archived, each in the month it is dated or the segment's month if
+ * later (months never go back along a chain, so an entry written late, dated
+ * in an archived month, joins a new part of it instead of rewriting it); it
+ * ends where the month changes, at `max` entries, or at the chain's end.
+ * Null when the next entry's month has not ended before `cutoff`.
+ */
+async function nextSegment(events: EventStore, stream: string, done: ArchivedUpTo, cutoff: string, max: number): Promise<{ plan: PlannedSegment; entries: Entry[] } | null> {
+  const entries: Entry[] = [];
+  let month: string | null = null;
+  for (let from = done.seq + 1; ; ) {
+    const page = await readPage(events, stream, from, Math.min(READ_PAGE, max + 1));
+    for (const entry of page) {
+      if (entry.seq <= done.seq) continue;
+      const floor: string = month ?? done.month ?? '';
+      const label = monthOf(entry.at) > floor ? monthOf(entry.at) : floor;
+      if (month === null && `${label}-01T00:00:00.000Z` >= cutoff) return null;
+      month ??= label;
+      if (label !== month || entries.length === max) return segmentOf(stream, month, done, entries);
+      entries.push(entry);
+    }
+    if (page.length < Math.min(READ_PAGE, max + 1)) return month === null ? null : segmentOf(stream, month, done, entries);
+    from = page.at(-1)!.seq + 1;
+  }
+}
+
+/** Up to `count` entries of a chain from seq `from` (revisions are sequence numbers in a chain the recorder wrote). */
+async function readPage(events: EventStore, stream: string, from: number, count: number): Promise<Entry[]> {
+  try {
+    const page = await events.readStream(stream, { fromRevision: BigInt(from), maxCount: count });
+    return page.filter((event) => event.type === 'ApiAccessRecorded').map((event) => event.data as Entry);
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return [];
+    throw error;
+  }
+}
+
+function segmentOf(stream: string, month: string, done: ArchivedUpTo, entries: Entry[]): { plan: PlannedSegment; entries: Entry[] } {
+  const part = done.month === month ? done.part + 1 : 1;
+  return { plan: { stream, month, part, first_seq: entries[0].seq, last_seq: entries.at(-1)!.seq, entries: entries.length }, entries };
+}
+
+/**
+ * Archives and trims every closed month older than the live window of one
+ * chain; returns the segments archived (planned only, in a dry run). Each
+ * segment: (1) a checkpoint signed over its last entry; (2) the bundle,
+ * written once; (3) its manifest, written once; (4) the live store drops it,
+ * except the chain's newest entry, which stays as the head the recorder links
+ * the next entry to (a dormant account's chain is archived whole). A bundle
+ * found already written (a killed run) is the segment, whatever the live
+ * store now holds after it; its manifest is derived from it.
+ */
 export async function archiveChain(events: EventStore, writer: Pick<CheckpointWriter, 'signEntry'>, stream: string, options: RetentionOptions): Promise<PlannedSegment[]> {
   const cutoff = monthStart(new Date(options.now.getTime() - options.liveWindowMs)).toISOString();
-  const manifests = readManifests(options.archiveDir, stream);
-  const archivedUpTo = manifests.at(-1)?.manifest.last_seq ?? -1;
-  const live = await readChain(events, stream);
-  // Months end on the last entry (in chain order) dated before the next month's start.
-  const pending = live.filter((entry) => entry.seq > archivedUpTo);
-  const segments: Array<{ plan: PlannedSegment; entries: Array<ApiAccessRecorded['data']> }> = [];
-  for (const entry of pending) {
-    if (entry.at >= cutoff) break;
-    const month = monthOf(entry.at);
-    const current = segments.at(-1);
-    if (current && current.plan.month >= month) {
-      current.entries.push(entry);
-      current.plan.last_seq = entry.seq;
-      current.plan.entries++;
-    } else segments.push({ plan: { stream, month, first_seq: entry.seq, last_seq: entry.seq, entries: 1 }, entries: [entry] });
+  const max = options.maxSegmentEntries ?? MAX_BUNDLE_ENTRIES;
+  const dir = streamDir(options.archiveDir, stream);
+  let previous = readManifests(options.archiveDir, stream).at(-1);
+  const done: ArchivedUpTo = { seq: previous?.manifest.last_seq ?? -1, month: previous?.manifest.month ?? null, part: previous?.manifest.part ?? 1 };
+  const archived: PlannedSegment[] = [];
+  if (!options.dryRun) {
+    // What a killed run left: temporary files (never a name a reader opens), and a month archived but not trimmed.
+    if (existsSync(dir)) for (const name of readdirSync(dir)) if (name.endsWith('.tmp')) rmSync(path.join(dir, name), { force: true });
+    if (previous) await trim(events, stream, previous.manifest.last_seq);
   }
-  if (options.dryRun) return segments.map(({ plan }) => plan);
-
-  let previous = manifests.at(-1);
-  for (const { plan, entries } of segments) {
-    const last = entries.at(-1)!;
-    const closing = await writer.signEntry({ stream, seq: last.seq, hash: last.hash, entry_at: last.at });
-    options.onStep?.('signed', plan);
-    const dir = streamDir(options.archiveDir, stream);
-    const file = `${plan.month}.bundle.json.gz`;
+  for (;;) {
+    const next = await nextSegment(events, stream, done, cutoff, max);
+    if (!next) return archived;
+    let { plan, entries } = next;
+    if (options.dryRun) {
+      archived.push(plan);
+      Object.assign(done, { seq: plan.last_seq, month: plan.month, part: plan.part });
+      continue;
+    }
+    const name = segmentName(plan.month, plan.part);
+    const file = `${name}.bundle.json.gz`;
     const bundlePath = path.join(dir, file);
-    if (!existsSync(bundlePath)) {
+    if (existsSync(bundlePath)) {
+      // Written by a run killed before its manifest: that bundle is the segment.
+      const written = JSON.parse(gunzipSync(readFileSync(bundlePath)).toString('utf8')) as AuditBundle;
+      entries = written.entries;
+      if (entries[0]?.seq !== done.seq + 1) throw new Error(`${bundlePath}: starts at seq ${entries[0]?.seq}, the archive ends at seq ${done.seq}`);
+      plan = { ...plan, last_seq: entries.at(-1)!.seq, entries: entries.length };
+    } else {
+      const last = entries.at(-1)!;
+      const closing = await writer.signEntry({ stream, seq: last.seq, hash: last.hash, entry_at: last.at });
+      await options.onStep?.('signed', plan);
       const heads = await checkpointsOf(events, stream);
       const anchorHead = plan.first_seq === 0 ? undefined : heads.find((head) => head.seq === plan.first_seq - 1 && head.hash === entries[0].prev_hash);
-      if (plan.first_seq > 0 && !anchorHead) throw new Error(`${stream} ${plan.month}: no signed head at seq ${plan.first_seq - 1} to anchor the segment`);
+      if (plan.first_seq > 0 && !anchorHead) throw new Error(`${stream} ${name}: no signed head at seq ${plan.first_seq - 1} to anchor the segment`);
       const bundle: AuditBundle = {
         format: BUNDLE_FORMAT,
         stream,
@@ -152,14 +234,16 @@ export async function archiveChain(events: EventStore, writer: Pick<CheckpointWr
         in_range: entries.length,
       };
       if (!bundle.checkpoints.some(({ token }) => token === closing.token)) bundle.checkpoints.push({ kid: closing.kid, token: closing.token });
-      writeOnce(bundlePath, gzipSync(Buffer.from(JSON.stringify(bundle))));
+      await writeOnce(bundlePath, gzipSync(Buffer.from(JSON.stringify(bundle))), () => options.onStep?.('bundle-temp', plan));
     }
-    options.onStep?.('bundle', plan);
+    await options.onStep?.('bundle', plan);
     const bytes = readFileSync(bundlePath);
+    const last = entries.at(-1)!;
     const manifest: ArchiveManifest = {
       format: MANIFEST_FORMAT,
       stream,
       month: plan.month,
+      part: plan.part,
       file,
       sha256: sha256(bytes),
       bytes: bytes.length,
@@ -170,20 +254,23 @@ export async function archiveChain(events: EventStore, writer: Pick<CheckpointWr
       prev_manifest_sha256: previous?.sha256 ?? null,
       archived_at: options.now.toISOString(),
     };
-    const manifestPath = path.join(dir, `${plan.month}.manifest.json`);
-    writeOnce(manifestPath, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
-    const written = readFileSync(manifestPath);
-    previous = { manifest: JSON.parse(written.toString('utf8')) as ArchiveManifest, sha256: sha256(written), file: manifestPath };
-    options.onStep?.('manifest', plan);
+    const manifestPath = path.join(dir, `${name}.manifest.json`);
+    await writeOnce(manifestPath, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+    const stored = readFileSync(manifestPath);
+    previous = { manifest: JSON.parse(stored.toString('utf8')) as ArchiveManifest, sha256: sha256(stored), file: manifestPath };
+    await options.onStep?.('manifest', plan);
+    await trim(events, stream, plan.last_seq);
+    await options.onStep?.('trimmed', plan);
+    archived.push(plan);
+    Object.assign(done, { seq: plan.last_seq, month: plan.month, part: plan.part });
   }
-  // Trim what the manifests cover (also what a killed run archived but did not trim yet).
-  const covered = previous?.manifest.last_seq;
-  if (covered !== undefined && (live[0]?.seq ?? Infinity) <= covered) {
-    await events.truncateBefore(stream, BigInt(covered + 1));
-    const plan = segments.at(-1)?.plan;
-    if (plan) options.onStep?.('trimmed', plan);
-  }
-  return segments.map(({ plan }) => plan);
+}
+
+/** Drops the chain's entries up to `seq` from the live store, keeping its newest entry (revisions are sequence numbers in a chain the recorder wrote). */
+async function trim(events: EventStore, stream: string, seq: number): Promise<void> {
+  const head = await chainHead(events, stream);
+  if (!head) return;
+  await events.truncateBefore(stream, BigInt(Math.min(seq + 1, head.seq)));
 }
 
 export type HistoryVerdict = { ok: true; archives: number; archived_entries: number; live_entries: number } | { ok: false; reason: string };

@@ -126,4 +126,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LANGUAGE_AUDIO_MAX_BYTES: String(26 * 1024 * 1024) })).toThrow(/LANGUAGE_AUDIO_MAX_BYTES/);
     expect(() => loadConfig({ KHAYA_TIMEOUT_MS: '10' })).toThrow(/KHAYA_TIMEOUT_MS/);
   });
+
+  it('reads the archive job settings (docs/adr/0024); its clock moves and its kill hook works only outside production and in test', () => {
+    expect(loadConfig({})).toMatchObject({ auditRetentionIntervalS: 86_400, auditRetentionClockOffsetS: 0, auditArchiveTestKillAt: undefined });
+    expect(loadConfig({ NODE_ENV: 'test', AUDIT_RETENTION_INTERVAL_S: '1', AUDIT_RETENTION_CLOCK_OFFSET_S: '3456000', AUDIT_ARCHIVE_TEST_KILL_AT: 'manifest:2' })).toMatchObject({
+      auditRetentionIntervalS: 1,
+      auditRetentionClockOffsetS: 3_456_000,
+      auditArchiveTestKillAt: 'manifest:2',
+    });
+    expect(() => loadConfig({ AUDIT_RETENTION_CLOCK_OFFSET_S: '60' })).toThrow(/AUDIT_RETENTION_CLOCK_OFFSET_S/);
+    expect(() => loadConfig({ NODE_ENV: 'development', AUDIT_ARCHIVE_TEST_KILL_AT: 'signed' })).toThrow(/AUDIT_ARCHIVE_TEST_KILL_AT/);
+    expect(() => loadConfig({ AUDIT_RETENTION_INTERVAL_S: '-1' })).toThrow(/AUDIT_RETENTION_INTERVAL_S/);
+  });
 });

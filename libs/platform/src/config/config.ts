@@ -81,6 +81,14 @@ export interface Config {
   archiveDir: string;
   /** AUDIT_LIVE_WINDOW_S: how long access entries stay in the live store before their month is archived and trimmed (default 13 × 31 days). */
   auditLiveWindowS: number;
+  /** AUDIT_RETENTION_INTERVAL_S: seconds between the worker's archive runs (docs/adr/0024); 0 turns them off (the CLI's `audit:archive` still runs). */
+  auditRetentionIntervalS: number;
+  /** AUDIT_RETENTION_CLOCK_OFFSET_S: seconds added to the clock the archive job reads, so tests and drills close months in seconds; refused in production. */
+  auditRetentionClockOffsetS: number;
+  /** AUDIT_ARCHIVE_TEST_KILL_AT (NODE_ENV=test only): `STEP[:N]` — the archive job SIGKILLs itself after the Nth time it completes STEP (its kill test). */
+  auditArchiveTestKillAt?: string;
+  /** ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR: customers' copies (POST /v2/consent/access-request, pages included) one account may ask for in a rolling hour; then 429 RATE_LIMITED with Retry-After. */
+  accessRequestsPerAccountPerHour: number;
   /** Weather (docs/adr/0026): CAP feeds to poll and the precipitation forecast provider. */
   weather: WeatherConfig;
   /** TRANSIT_WORKERS: threads planning POST /v2/route/transit off the event loop (docs/adr/0019); 0 plans on the event loop. */
@@ -166,6 +174,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
   const googleClientIds = optional(env, 'GOOGLE_CLIENT_IDS');
+  // Moving the archive job's clock forward takes months out of the live store early: only where nothing is kept for real.
+  const auditRetentionClockOffsetS = int(env, 'AUDIT_RETENTION_CLOCK_OFFSET_S', 0, -100 * 366 * 86_400, 100 * 366 * 86_400);
+  if (auditRetentionClockOffsetS !== 0 && nodeEnv === 'production') throw new ConfigError('AUDIT_RETENTION_CLOCK_OFFSET_S is honoured only outside NODE_ENV=production; refusing to start');
+  const auditArchiveTestKillAt = optional(env, 'AUDIT_ARCHIVE_TEST_KILL_AT');
+  if (auditArchiveTestKillAt && nodeEnv !== 'test') throw new ConfigError('AUDIT_ARCHIVE_TEST_KILL_AT is a test hook, honoured only with NODE_ENV=test; refusing to start');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     healthPort: optional(env, 'HEALTH_PORT') === undefined ? undefined : int(env, 'HEALTH_PORT', 0, 1, 65535),
@@ -208,6 +221,10 @@ export function loadConfig(env: Env = process.env): Config {
     auditCheckpointIntervalS: int(env, 'AUDIT_CHECKPOINT_INTERVAL_S', 300, 0, 86_400),
     archiveDir: path.resolve(optional(env, 'ARCHIVE_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'archive')),
     auditLiveWindowS: int(env, 'AUDIT_LIVE_WINDOW_S', 13 * 31 * 86_400, 0, 100 * 366 * 86_400),
+    auditRetentionIntervalS: int(env, 'AUDIT_RETENTION_INTERVAL_S', 86_400, 0, 31 * 86_400),
+    auditRetentionClockOffsetS,
+    auditArchiveTestKillAt,
+    accessRequestsPerAccountPerHour: int(env, 'ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR', 60, 1, 1_000_000),
     starterData: optional(env, 'STARTER_DATA') === undefined ? true : flag(env, 'STARTER_DATA'),
     graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
     // One core stays with the event loop: 1 thread on 2 cores, at most 4 by default.

@@ -2,7 +2,7 @@ import { collectionName, type ReadStore, type SecretBox } from '../../../platfor
 import { NotificationCipher } from '../notifications/notification-cipher.js';
 import { DELIVERIES_BY_CUSTOMER, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, deliveryView, type DeliveryDoc } from './webhook-deliveries.read-model.js';
 
-/** Deliveries listed in one customer's copy at most; more are counted as truncated (issue 30). */
+/** Deliveries in one page of a customer's copy at most (issue 30); `next_cursor` asks for the rest. */
 export const CUSTOMER_DELIVERIES_LIMIT = 1000;
 
 /**
@@ -22,9 +22,15 @@ export class CustomerDeliveries {
     return new CustomerDeliveries(readStore, new NotificationCipher(box));
   }
 
-  async of(accountId: string, customerId: string): Promise<{ items: Array<ReturnType<typeof deliveryView>>; truncated: boolean }> {
+  /** One page: `cursor` is a previous page's `next_cursor` (null on the last page), so nothing is dropped. */
+  async of(accountId: string, customerId: string, page: { cursor?: string | null; limit?: number } = {}): Promise<{ items: Array<ReturnType<typeof deliveryView>>; truncated: boolean; next_cursor: string | null }> {
     const collection = await this.readStore.collection<DeliveryDoc>(collectionName(DELIVERIES_READ_MODEL), DELIVERIES_INDEXES);
-    const page = await collection.find({ index: DELIVERIES_BY_CUSTOMER, equals: [accountId, this.cipher.customerHash(accountId, customerId)], limit: CUSTOMER_DELIVERIES_LIMIT });
-    return { items: page.items.map((doc) => deliveryView(doc, customerId)), truncated: page.nextCursor !== null };
+    const found = await collection.find({
+      index: DELIVERIES_BY_CUSTOMER,
+      equals: [accountId, this.cipher.customerHash(accountId, customerId)],
+      limit: Math.min(page.limit ?? CUSTOMER_DELIVERIES_LIMIT, CUSTOMER_DELIVERIES_LIMIT),
+      ...(page.cursor ? { cursor: page.cursor } : {}),
+    });
+    return { items: found.items.map((doc) => deliveryView(doc, customerId)), truncated: found.nextCursor !== null, next_cursor: found.nextCursor };
   }
 }

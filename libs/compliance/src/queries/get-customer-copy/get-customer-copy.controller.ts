@@ -24,9 +24,11 @@ export class GetCustomerCopyController {
   @AccountOnly()
   @ApiOperation({
     summary:
-      "Everything the account holds about one customer — consents with their receipts, the location history (pings, drift and geofence events) or the fact of its erasure, verifications and certificates, webhook deliveries naming them — as a document and a compact JWS (EdDSA) over it, verifiable with /v2/.well-known/jwks.json; the location history is paginated (next_cursor)",
+      "Everything the account holds about one customer — consents with their receipts, the location history (pings, drift and geofence events) or the fact of its erasure, verifications and certificates, webhook deliveries naming them — as a document and a compact JWS (EdDSA) over it, verifiable with /v2/.well-known/jwks.json; the location history, verifications and deliveries are paginated, each with its own next_cursor (null on its last page); ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR copies per account per hour, then 429 with Retry-After",
   })
   async post(@Req() request: FastifyRequest, @Body() body: GetCustomerCopyRequest): Promise<SignedCustomerCopy> {
-    return this.queries.execute(new GetCustomerCopyQuery(callingAccount(request), body.customer_id, body.cursor ?? null, body.limit ?? 500));
+    return this.queries.execute(
+      new GetCustomerCopyQuery(callingAccount(request), body.customer_id, body.cursor ?? null, body.limit ?? 500, { verifications: body.verifications_cursor ?? null, deliveries: body.deliveries_cursor ?? null }),
+    );
   }
 }

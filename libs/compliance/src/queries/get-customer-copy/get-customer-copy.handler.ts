@@ -2,15 +2,13 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { customerVerifications } from '../../../../identity/src/index.js';
 import { CUSTOMER_LOCATIONS, type CustomerLocations, type CustomerRecords } from '../../../../monitoring/src/index.js';
-import { CLOCK, EVENT_STORE, EventRegistry, RATE_LIMITER, type Clock, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
+import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, InvalidCursorError, InvalidParamError, RATE_LIMITER, type Clock, type Config, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
 import { CustomerDeliveries } from '../../../../webhooks/src/index.js';
 import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
 import { CustomerCopyRateLimitedError } from '../../domain/errors.js';
 
 export const CUSTOMER_COPY_FORMAT = 'customer-copy/1';
 export const CUSTOMER_COPY_TYP = 'customer-copy';
-/** Copies (pages included) one account may ask for in a rolling hour. */
-export const CUSTOMER_COPIES_PER_HOUR = 60;
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
@@ -29,10 +27,15 @@ export interface CustomerCopy {
   consents: CustomerRecords['consents'];
   /** Null unless the customer's location data was erased; then no coordinate is held, and none is shown. */
   erasure: CustomerRecords['erasure'];
-  /** Paginated: `next_cursor` asks for the next page (every page repeats the bounded sections). */
+  /**
+   * The three long sections are paginated, each by its own cursor: a page
+   * holds at most `limit` records of each, and `next_cursor` (null on the
+   * last page; `truncated` says the same) asks for the next. Consents and the
+   * erasure record are bounded and repeat on every page.
+   */
   location_history: { items: CustomerRecords['history']; unreadable: number; cursor: string | null; next_cursor: string | null };
-  verifications: { items: Array<Record<string, unknown>>; truncated: boolean };
-  webhook_deliveries: { items: unknown[]; truncated: boolean };
+  verifications: { items: Array<Record<string, unknown>>; cursor: string | null; truncated: boolean; next_cursor: string | null };
+  webhook_deliveries: { items: unknown[]; cursor: string | null; truncated: boolean; next_cursor: string | null };
 }
 
 /** The copy with its signature: `jws` is a compact JWS (EdDSA) whose payload is `document`; check it with GET /v2/.well-known/jwks.json alone. */
@@ -49,6 +52,7 @@ export class GetCustomerCopyQuery extends Query<SignedCustomerCopy> {
     readonly customerId: string,
     readonly cursor: string | null,
     readonly limit: number,
+    readonly cursors: { verifications: string | null; deliveries: string | null } = { verifications: null, deliveries: null },
   ) {
     super();
   }
@@ -64,16 +68,21 @@ export class GetCustomerCopyHandler implements IQueryHandler<GetCustomerCopyQuer
     private readonly signer: CheckpointScheduler,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'accessRequestsPerAccountPerHour'>,
   ) {}
 
-  async execute({ accountId, customerId, cursor, limit }: GetCustomerCopyQuery): Promise<SignedCustomerCopy> {
+  async execute({ accountId, customerId, cursor, limit, cursors }: GetCustomerCopyQuery): Promise<SignedCustomerCopy> {
     const now = this.clock.now();
-    const decision = await this.limiter.consume(`customer_copy:${accountId}`, { limit: CUSTOMER_COPIES_PER_HOUR, windowMs: HOUR_MS }, now);
+    const decision = await this.limiter.consume(`customer_copy:${accountId}`, { limit: this.config.accessRequestsPerAccountPerHour, windowMs: HOUR_MS }, now);
     if (!decision.allowed) throw new CustomerCopyRateLimitedError(Math.ceil(decision.retryAfterMs / 1000));
     const [records, verifications, deliveries] = await Promise.all([
       this.locations.customerRecords(accountId, customerId, cursor, limit),
-      customerVerifications(this.events, this.registry, accountId, customerId),
-      this.deliveries.of(accountId, customerId),
+      customerVerifications(this.events, this.registry, accountId, customerId, { cursor: cursors.verifications, limit }),
+      this.deliveries.of(accountId, customerId, { cursor: cursors.deliveries, limit }).catch((error: unknown) => {
+        // The read store's cursor is opaque: one that is not its own is the caller's field.
+        if (error instanceof InvalidCursorError) throw new InvalidParamError('deliveries_cursor is not a cursor this list gave', 'deliveries_cursor');
+        throw error;
+      }),
     ]);
     const document: CustomerCopy = {
       format: CUSTOMER_COPY_FORMAT,
@@ -83,8 +92,8 @@ export class GetCustomerCopyHandler implements IQueryHandler<GetCustomerCopyQuer
       consents: records.consents,
       erasure: records.erasure,
       location_history: { items: records.history, unreadable: records.unreadable, cursor, next_cursor: records.next_cursor },
-      verifications: { items: verifications.items, truncated: verifications.truncated },
-      webhook_deliveries: deliveries,
+      verifications: { items: verifications.items, cursor: cursors.verifications, truncated: verifications.truncated, next_cursor: verifications.next_cursor },
+      webhook_deliveries: { items: deliveries.items, cursor: cursors.deliveries, truncated: deliveries.truncated, next_cursor: deliveries.next_cursor },
     };
     return { document, ...(await this.signer.signDocument(CUSTOMER_COPY_TYP, document)) };
   }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { CALLER_ID, CUSTOMER_ID_MESSAGE } from '../../../../platform/src/index.js';
 
 export class GetCustomerCopyRequest {
@@ -13,7 +13,18 @@ export class GetCustomerCopyRequest {
   @Matches(/^\d{1,19}$/)
   cursor?: string;
 
-  @ApiPropertyOptional({ description: 'Location-history records per page (default 500, at most 1000)', minimum: 1, maximum: 1000 })
+  @ApiPropertyOptional({ description: "The previous page's verifications.next_cursor: the verifications and certificates continue from there" })
+  @IsOptional()
+  @Matches(/^\d{1,19}$/)
+  verifications_cursor?: string;
+
+  @ApiPropertyOptional({ description: "The previous page's webhook_deliveries.next_cursor: the deliveries continue from there", maxLength: 1024 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  deliveries_cursor?: string;
+
+  @ApiPropertyOptional({ description: 'Records per page in each paginated section: location history, verifications, webhook deliveries (default 500, at most 1000)', minimum: 1, maximum: 1000 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -1,0 +1,88 @@
+import type { EventStore } from '../../../platform/src/index.js';
+import { checkpointsByStream, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
+import type { RetentionHolder } from '../domain/retention.js';
+import { archiveChain, archivedStreams, type PlannedSegment, type RetentionOptions, type RetentionStep } from './archiver.js';
+import type { RetentionLease } from './retention-lease.js';
+
+export type RetentionRunOutcome =
+  | { status: 'held'; held_by: RetentionHolder; until: string }
+  | { status: 'completed'; run_id: string | null; streams: number; segments: PlannedSegment[]; entries: number };
+
+export interface RetentionRunDeps {
+  events: EventStore;
+  writer: Pick<CheckpointWriter, 'signEntry'>;
+  lease: RetentionLease;
+  /** The access chains to look at. */
+  streams: () => Promise<string[]>;
+  /** Progress: one line per archived segment. */
+  progress?: (segment: PlannedSegment) => void;
+}
+
+/**
+ * One run of the archive job (docs/adr/0024), by the worker on its schedule
+ * or by `audit:archive`: takes the lease (or reports who holds it), archives
+ * every chain, renews the lease between segments, and records the outcome on
+ * the lease stream. A dry run only reads, and takes no lease.
+ */
+export async function runRetention(deps: RetentionRunDeps, options: RetentionOptions): Promise<RetentionRunOutcome> {
+  const streams = await deps.streams();
+  if (options.dryRun) {
+    const segments: PlannedSegment[] = [];
+    for (const stream of streams) segments.push(...(await archiveChain(deps.events, deps.writer, stream, options)));
+    return { status: 'completed', run_id: null, streams: streams.length, segments, entries: segments.reduce((sum, s) => sum + s.entries, 0) };
+  }
+  const lease = await deps.lease.acquire();
+  if (!('runId' in lease)) return { status: 'held', ...lease };
+  const segments: PlannedSegment[] = [];
+  const entries = () => segments.reduce((sum, s) => sum + s.entries, 0);
+  try {
+    for (const stream of streams) {
+      await lease.renewIfDue();
+      const onStep = async (step: RetentionStep, segment: PlannedSegment) => {
+        await options.onStep?.(step, segment);
+        if (step !== 'trimmed') return;
+        deps.progress?.(segment);
+        await lease.renewIfDue();
+      };
+      segments.push(...(await archiveChain(deps.events, deps.writer, stream, { ...options, onStep })));
+    }
+  } catch (error) {
+    await lease.end({ outcome: 'failed', segments: segments.length, entries: entries(), error: error instanceof Error ? error.message : String(error) }).catch(() => false);
+    throw error;
+  }
+  await lease.end({ outcome: 'completed', segments: segments.length, entries: entries() });
+  return { status: 'completed', run_id: lease.runId, streams: streams.length, segments, entries: entries() };
+}
+
+/**
+ * The kill test's hook (AUDIT_ARCHIVE_TEST_KILL_AT=`STEP[:N]`, NODE_ENV=test
+ * only): the process SIGKILLs itself the Nth time it completes STEP, as a
+ * crash or an OOM kill would stop it there.
+ */
+export function killAtStep(spec: string | undefined): RetentionOptions['onStep'] {
+  if (!spec) return undefined;
+  const [step, nth = '1'] = spec.split(':');
+  let seen = 0;
+  return (done) => {
+    if (done === step && ++seen === Number(nth)) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+/**
+ * The access chains the worker looks at: those a checkpoint names (the
+ * periodic round signs every chain that moved) and those with archives; with
+ * the rounds off, every `access_log-*` stream of the log (one scan).
+ */
+export async function retentionStreams(events: EventStore, archiveDir: string, roundsOn: boolean): Promise<string[]> {
+  const streams = new Set(archivedStreams(archiveDir));
+  if (roundsOn) for (const stream of (await checkpointsByStream(events)).keys()) streams.add(stream);
+  else {
+    for (let after = 0n; ; ) {
+      const page = await events.readAll({ after, maxCount: 5000 });
+      if (page.length === 0) break;
+      for (const event of page) if (event.streamName.startsWith('access_log-')) streams.add(event.streamName);
+      after = page[page.length - 1].position;
+    }
+  }
+  return [...streams].filter((stream) => stream.startsWith('access_log-')).sort();
+}
