@@ -215,6 +215,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
     const data = this.registry.upcast({ ...stored, data: opened.data as Record<string, unknown> }).data as PingRecorded['data'];
     const position: RecordedPing = { lat: data.lat, lng: data.lng, accuracy_m: data.accuracy_m ?? null, recorded_at: data.recorded_at };
     if (withArrival && typeof data.received_at === 'string') position.received_at = data.received_at;
+    if (withArrival && typeof data.mock_location === 'boolean') position.mock_location = data.mock_location;
     return position;
   }
 
