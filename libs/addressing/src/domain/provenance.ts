@@ -12,8 +12,8 @@ export interface Provenance {
   confidence: number;
   /**
    * When the point was last established from its source (ADR 9, "Provenance"):
-   * a code's cell centre, when it was decoded (this answer: decoding is exact,
-   * so it is verified each time); a dataset record, when that dataset was
+   * a code's cell centre, when the code scheme fixed its meaning
+   * (`HEXCODE_SCHEME_SINCE`); a dataset record, when that dataset was
    * imported (landmarks too); a caller's coordinate, when the caller sent it.
    * Never null.
    */
