@@ -118,9 +118,8 @@ describe('GET /v2/address/resolve', () => {
       const [lat, lng] = cellToLatLng(cell);
       const result = await answer(code);
       expect(result).toMatchObject({ lat, lng, code, resolution: 13, precision: 'structure', label: 'Blue Gate Pharmacy', last_seen_at: osmImportedAt });
-      expect(result.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1 });
-      // A decoded cell centre is verified when decoded: by this answer.
-      expect(Date.parse(result.provenance.verified_at)).toBeGreaterThan(Date.now() - 60_000);
+      // A decoded cell centre (issue 26 / ADR 30): confidence by rule, not 1; established by the code scheme, not by this answer.
+      expect(result.provenance).toMatchObject({ source: 'geocoded_text', confidence: 0.5, verified_at: '2026-11-22T00:00:00.000Z' });
       expect(result.points.map((point) => [point.label, point.in_cell])).toEqual([
         ['Blue Gate Pharmacy', true],
         ['Mama Ama Chop Bar', false],

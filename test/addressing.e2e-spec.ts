@@ -80,7 +80,8 @@ describe('hex codes over HTTP', () => {
       expect(response.status).toBe(200);
       const { data } = await body(response);
       expect(data).toMatchObject({ code: '6Q3HQKQ4ZA', display: '6Q3-HQK-Q4ZA', resolution: 13, cell, lat, lng });
-      expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: isoTime });
+      // Issue 26 / ADR 30: confidence by rule (one unconfirmed statement), established by the code scheme, not at the decode.
+      expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 0.5, verified_at: '2026-11-22T00:00:00.000Z' });
     }
   });
 
@@ -195,7 +196,7 @@ describe('hex codes over HTTP', () => {
     expect(notAnItem.error).toMatchObject({ code: 'INVALID_PARAM', field: 'items[4005]' });
     expect(coarse).toMatchObject({ resolution: 3 });
     expect(coarse.code).toHaveLength(5);
-    expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: isoTime, accuracy_meters: decoded.accuracy_meters });
+    expect(data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 0.5, verified_at: '2026-11-22T00:00:00.000Z', accuracy_meters: decoded.accuracy_meters });
   });
 
   it('refuses a bulk request beyond the documented maximum, or without items', async () => {

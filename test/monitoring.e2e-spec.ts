@@ -295,6 +295,11 @@ describe('erasure by crypto-shredding', () => {
       .map(({ file, bytes }) => ({ file: path.relative(dataDir, file), beyondAudit: occurrences(bytes, Buffer.from(customer)) - occurrences(bytes, audited) }))
       .filter(({ beyondAudit }) => beyondAudit > 0);
     expect(named).toEqual([]);
+    // The consent record stays listed (GET /v2/consents), erased and without the customer's id, which the
+    // consents read model held only sealed under a key the erasure destroyed (docs/adr/0032, "Listing"):
+    // the grep above covers its documents, its index entries and the old page copies LMDB keeps.
+    const listed = await data<{ items: Array<{ customer_id: string | null; status: string; erased_at: string | null }> }>(await service.request('GET', '/v2/consents', { key }));
+    expect(listed.items).toEqual([expect.objectContaining({ customer_id: null, status: 'erased', erased_at: expect.any(String) })]);
     // The erasure itself is on record, without any location.
     const consentEvents = await service.runtime.backends.events.readStream(`consent-${account}:${customer}`);
     const record = consentEvents.find((event) => event.type === 'CustomerDataErased')!;
@@ -305,6 +310,8 @@ describe('erasure by crypto-shredding', () => {
     await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer } });
     const again = await data<{ status: string }>(await service.request('POST', '/v2/monitoring/pings', { key, body: { customer_id: customer, lat: 5.55, lng: -0.21 } }));
     expect(again.status).toBe('accepted');
+    const relisted = await data<{ items: Array<{ customer_id: string | null; status: string }> }>(await service.request('GET', '/v2/consents', { key }));
+    expect(relisted.items).toEqual([expect.objectContaining({ customer_id: customer, status: 'active' })]);
   });
 });
 
@@ -438,7 +445,7 @@ describe('projection rebuilds', () => {
         };
         // No request is made from here on, so the live models stay at the head the rebuild reads to.
         const [liveDocs, rebuiltDocs] = await Promise.all([all(live), all(rebuilt)]);
-        const fed = ['access_log', 'drift_state', 'geofences', 'webhook_deliveries'].includes(projection.name);
+        const fed = ['access_log', 'consents', 'drift_state', 'geofences', 'webhook_deliveries'].includes(projection.name);
         if (fed) expect({ projection: projection.name, some: rebuiltDocs.length > 0 }).toEqual({ projection: projection.name, some: true });
         expect({ projection: projection.name, docs: rebuiltDocs }).toEqual({ projection: projection.name, docs: liveDocs });
       }

@@ -12,6 +12,7 @@ import { consentIdOf } from './receipts/consent-receipts.js';
 const fixture = (name: string) => readStoredEvents(new URL(`./__fixtures__/${name}`, import.meta.url));
 const consentEvents = fixture('consent-events.v1.json');
 const erasure = fixture('customer-data-erased.v1.json');
+const recordSealed = fixture('consent-record-sealed.v1.json');
 const locationEvents = fixture('location-events.v1.json');
 const geofenceEvents = readStoredEvents(new URL('./geofences/__fixtures__/geofence-events.v1.json', import.meta.url));
 
@@ -23,7 +24,7 @@ describe('monitoring event types', () => {
   });
 
   it('has a stored-JSON fixture for every event type it registers', () => {
-    const fixtured = new Set([...consentEvents, ...erasure, ...locationEvents, ...geofenceEvents].map((event) => event.type));
+    const fixtured = new Set([...consentEvents, ...erasure, ...recordSealed, ...locationEvents, ...geofenceEvents].map((event) => event.type));
     expect(monitoringEventTypes.map((definition) => definition.type).filter((type) => !fixtured.has(type))).toEqual([]);
   });
 
@@ -48,6 +49,13 @@ describe('monitoring event types', () => {
     expect(consentStatusView('cust-1', events.slice(0, 1).reduce(evolveConsent, initialConsentState), 'acct_fixture').consent_id).toBe(view.consent_id);
     const claims = consentReceiptClaims({ issuer: 'https://x.test', accountId: 'acct_fixture', customerId: 'cust-1', consentId: consentIdOf('acct_fixture', 'cust-1', state), state, event: 'revoked' });
     expect(claims).toMatchObject({ collectionMethod: 'unspecified', language: 'unspecified', consentTimestamp: Date.parse('2026-11-22T00:00:00.000Z') / 1000, iat: Date.parse('2026-11-22T01:00:00.000Z') / 1000, capture: { captured_at: null, proof: null } });
+  });
+
+  it('reads a legacy grant, its backfilled ConsentRecordSealed and a revoke with a pseudonym into a revoked consent whose record is sealed (docs/adr/0032)', () => {
+    const events = upcastStoredEvents<ConsentEvent>(registry, recordSealed, 'consent-acct_fixture:cust-3');
+    expect(events.slice(0, 1).reduce(evolveConsent, initialConsentState)).not.toHaveProperty('record_sealed');
+    const state = events.reduce(evolveConsent, initialConsentState);
+    expect(state).toEqual({ status: 'revoked', purpose: 'fleet_dispatch', scope: ['location'], granted_at: '2026-11-22T00:00:00.000Z', revoked_at: '2026-11-27T07:00:00.000Z', record_sealed: true });
   });
 
   it('reads a version-1 erasure record, from before it carried a pseudonym, into an erased consent', () => {

@@ -7,6 +7,7 @@ export const monitoringEventTypes: EventTypeDefinition[] = [
   { type: 'ConsentGranted', version: 1 },
   { type: 'ConsentRevoked', version: 1 },
   { type: 'CustomerDataErased', version: 1 },
+  { type: 'ConsentRecordSealed', version: 1 },
   ...LOCATION_EVENT_TYPES.map((type) => ({ type, version: 1 })),
   ...GEOFENCE_EVENT_TYPES.map((type) => ({ type, version: 1 })),
 ];

@@ -3,6 +3,7 @@ import { monitoringAsOf } from './as-of.js';
 import { recordErasure } from './commands/delete-consent-data/delete-consent-data.handler.js';
 import { grantConsent } from './commands/grant-consent/grant-consent.handler.js';
 import { recordPings } from './commands/record-pings/record-pings.handler.js';
+import { sealConsentRecord } from './commands/seal-consent-record/seal-consent-record.handler.js';
 import { registerZone } from './commands/register-zone/register-zone.handler.js';
 import { revokeConsent, stopCollection } from './commands/revoke-consent/revoke-consent.handler.js';
 import { monitoringEventTypes } from './event-types.js';
@@ -14,14 +15,15 @@ import { ListGeofencesQuery } from './geofences/queries/list-geofences/list-geof
 import { ServiceAreaQuery } from './geofences/queries/service-area/service-area.handler.js';
 import { GetConsentStatusQuery } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetDriftQuery } from './queries/get-drift/get-drift.handler.js';
+import { ListConsentsQuery } from './queries/list-consents/list-consents.handler.js';
 
 /** What the monitoring context brings to a process (checked at start-up). */
 export const monitoringManifest: ContextManifest = {
   name: 'monitoring',
   events: monitoringEventTypes,
-  commands: [grantConsent, revokeConsent, stopCollection, recordErasure, recordPings, registerZone, createGeofence, deleteGeofence],
-  queries: [GetConsentStatusQuery, GetDriftQuery, GetGeofenceQuery, ListGeofencesQuery, ServiceAreaQuery],
-  readModels: { projections: ['drift_state', 'geofences'], views: ['geofence_index'] },
+  commands: [grantConsent, revokeConsent, stopCollection, recordErasure, sealConsentRecord, recordPings, registerZone, createGeofence, deleteGeofence],
+  queries: [GetConsentStatusQuery, ListConsentsQuery, GetDriftQuery, GetGeofenceQuery, ListGeofencesQuery, ServiceAreaQuery],
+  readModels: { projections: ['drift_state', 'geofences', 'consents'], views: ['geofence_index'] },
   notifications: [{ token: MonitoringNotifications, notifies: MonitoringNotifications.notifies, from: MonitoringNotifications.from }],
   asOf: monitoringAsOf,
 };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, READ_STORE, SecretBox, type DataKeyVault, type EventStore, type ReadStore } from '../../platform/src/index.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, JsonLogger, READ_STORE, SecretBox, type DataKeyVault, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { DeleteConsentDataController } from './commands/delete-consent-data/delete-consent-data.controller.js';
 import { DeleteConsentDataHandler, RecordErasureHandler } from './commands/delete-consent-data/delete-consent-data.handler.js';
 import { GrantConsentController } from './commands/grant-consent/grant-consent.controller.js';
@@ -11,6 +12,9 @@ import { RegisterZoneController } from './commands/register-zone/register-zone.c
 import { RegisterZoneHandler } from './commands/register-zone/register-zone.handler.js';
 import { RevokeConsentController } from './commands/revoke-consent/revoke-consent.controller.js';
 import { RecordRevocationHandler, RevokeConsentHandler, StopCollectionHandler } from './commands/revoke-consent/revoke-consent.handler.js';
+import { ConsentRecordBackfill } from './commands/seal-consent-record/consent-record-backfill.js';
+import { SealConsentRecordHandler } from './commands/seal-consent-record/seal-consent-record.handler.js';
+import { ConsentRecordSealing } from './consent-record/consent-record-sealing.js';
 import { GeofencesModule } from './geofences/geofences.module.js';
 import { CustomerPseudonyms } from './location-stream/customer-pseudonyms.js';
 import { LocationCaches } from './location-stream/location-caches.js';
@@ -24,6 +28,8 @@ import { GetConsentStatusController } from './queries/get-consent-status/get-con
 import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';
 import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
+import { ListConsentsController } from './queries/list-consents/list-consents.controller.js';
+import { ListConsentsHandler } from './queries/list-consents/list-consents.handler.js';
 
 /** Consent-based location monitoring (interface.md, "Identity, consent, monitoring"). */
 @Module({
@@ -33,6 +39,7 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
     RevokeConsentController,
     DeleteConsentDataController,
     GetConsentStatusController,
+    ListConsentsController,
     RecordPingsController,
     RegisterZoneController,
     GetDriftController,
@@ -42,6 +49,17 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
     { provide: ConsentReceiptSignerSlot, useFactory: () => new ConsentReceiptSignerSlot() },
     { provide: CustomerPseudonyms, inject: [SecretBox], useFactory: (box: SecretBox) => CustomerPseudonyms.fromSecretBox(box) },
     { provide: LocationSealing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => new LocationSealing(vault) },
+    {
+      provide: ConsentRecordSealing,
+      inject: [DATA_KEY_VAULT, CustomerPseudonyms],
+      useFactory: (vault: DataKeyVault, pseudonyms: CustomerPseudonyms) => new ConsentRecordSealing(vault, pseudonyms),
+    },
+    // Seals the records of grants stored before GET /v2/consents, once per deployment (docs/adr/0032, "Listing").
+    {
+      provide: ConsentRecordBackfill,
+      inject: [EVENT_STORE, READ_STORE, CommandBus, JsonLogger],
+      useFactory: (events: EventStore, readStore: ReadStore, commands: CommandBus, logger: JsonLogger) => new ConsentRecordBackfill(events, readStore, commands, logger),
+    },
     {
       provide: LocationCaches,
       inject: [READ_STORE, CustomerPseudonyms],
@@ -69,6 +87,8 @@ import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
     RecordErasureHandler,
     DeleteConsentDataHandler,
     GetConsentStatusHandler,
+    ListConsentsHandler,
+    SealConsentRecordHandler,
     GetDriftHandler,
     // The webhook notification source this context declares in its manifest (`notifications`).
     {

@@ -1,6 +1,7 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { bulkAnswerChunks, CHUNK_ITEMS, codeBulkItem } from './bulk.js';
 import { hexCodeForPoint, hexCodeFromCell } from './hexcode.js';
+import { DECODED_CODE_CONFIDENCE, HEXCODE_SCHEME_SINCE } from './provenance.js';
 
 const accra = hexCodeForPoint(5.6037, -0.187);
 
@@ -36,7 +37,7 @@ describe('bulk hex coding', () => {
   it('streams the envelope in chunks as it computes, and the whole is valid JSON', () => {
     const items = Array.from({ length: CHUNK_ITEMS * 2 + 5 }, (_, i) => (i % 2 ? { lat: i / 100, lng: i / 50 } : accra));
     items.push({ code: 'bad!' } as never);
-    const generator = bulkAnswerChunks(items, 13, new Date('2026-11-23T12:00:00.000Z'));
+    const generator = bulkAnswerChunks(items, 13);
     const first = generator.next();
     // Only the first chunk has been computed: the rest is computed when read.
     expect(first.done).toBe(false);
@@ -47,12 +48,12 @@ describe('bulk hex coding', () => {
     expect(answer.data.count).toBe(items.length);
     expect(answer.data.failed).toBe(1);
     expect(answer.data.items).toHaveLength(items.length);
-    expect(answer.data.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: '2026-11-23T12:00:00.000Z' });
+    expect(answer.data.provenance).toMatchObject({ source: 'geocoded_text', confidence: DECODED_CODE_CONFIDENCE, verified_at: HEXCODE_SCHEME_SINCE });
     expect(answer.data.provenance.accuracy_meters).toBe(Math.max(...answer.data.items.filter((i: { lat?: number }) => i.lat !== undefined).map((i: { accuracy_meters: number }) => i.accuracy_meters)));
   });
 
   it('has no provenance when no item returned a point', () => {
-    const answer = JSON.parse([...bulkAnswerChunks([{ lat: 1, lng: 1 }], 13, new Date())].join(''));
+    const answer = JSON.parse([...bulkAnswerChunks([{ lat: 1, lng: 1 }], 13)].join(''));
     expect(answer.data.provenance).toBeNull();
   });
 });

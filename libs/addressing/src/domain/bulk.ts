@@ -2,7 +2,7 @@ import { cellToLatLng, latLngToCell } from 'h3-js';
 import { DomainError } from '../../../platform/src/errors.js';
 import { assertPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode, hexCodeFromCell, parseHexCode } from './hexcode.js';
 import type { ReverseAddress } from './reverse-address.js';
-import { cellRadiusMeters, HEXCODE_PROVIDER, type Provenance } from './provenance.js';
+import { cellRadiusMeters, codeSchemeProvenance, type Provenance } from './provenance.js';
 
 /**
  * POST /v2/hexcode/bulk (interface.md: "many items → bulk hex coding"). Each
@@ -71,7 +71,7 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
  * The provenance comes last because its accuracy is the largest among the
  * decoded cells, known only at the end; it is null when no item returned a point.
  */
-export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, now: Date, name?: PointNamer): Generator<string> {
+export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, name?: PointNamer): Generator<string> {
   let failures = 0;
   let widest = -1;
   let chunk = '{"success":true,"data":{"items":[';
@@ -85,7 +85,7 @@ export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: 
       chunk = '';
     }
   }
-  const provenance: Provenance | null = widest < 0 ? null : { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: widest, confidence: 1, verified_at: now.toISOString() };
+  const provenance: Provenance | null = widest < 0 ? null : codeSchemeProvenance(widest);
   yield `${chunk}],"count":${items.length},"failed":${failures},"provenance":${JSON.stringify(provenance)}}}`;
 }
 

@@ -2,11 +2,12 @@ import { cellToBoundary, cellToLatLng, getHexagonEdgeLengthAvg, greatCircleDista
 import { callerPointProvenance, cellCentreProvenance, cellRadiusMeters, PROVENANCE_SOURCES } from './provenance.js';
 
 describe('cell centre provenance', () => {
-  it('is geocoded from the code, exact, verified when decoded (never null), with a source from the specification', () => {
-    const decodedAt = new Date('2026-11-23T12:00:00.000Z');
-    const provenance = cellCentreProvenance(latLngToCell(5.6037, -0.187, 13), decodedAt);
+  it('is geocoded from the code, as sure as one unconfirmed statement (not 1), established by the code scheme (not at the decode), with a source from the specification', () => {
+    const cell = latLngToCell(5.6037, -0.187, 13);
+    const provenance = cellCentreProvenance(cell);
     expect(PROVENANCE_SOURCES).toContain(provenance.source);
-    expect(provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: '2026-11-23T12:00:00.000Z' });
+    expect(provenance).toEqual({ source: 'geocoded_text', provider: 'hexcode-v1 (H3 v4 cell centre)', accuracy_meters: cellRadiusMeters(cell), confidence: 0.5, verified_at: '2026-11-22T00:00:00.000Z' });
+    expect(provenance.confidence).toBe(callerPointProvenance('geocoded_text', undefined, cell, new Date()).confidence);
   });
 
   it('describes a caller’s point as the caller says, accurate to their accuracy or else to the cell', () => {

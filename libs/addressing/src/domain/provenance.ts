@@ -12,8 +12,8 @@ export interface Provenance {
   confidence: number;
   /**
    * When the point was last established from its source (ADR 9, "Provenance"):
-   * a code's cell centre, when it was decoded (this answer: decoding is exact,
-   * so it is verified each time); a dataset record, when that dataset was
+   * a code's cell centre, when the code scheme fixed its meaning
+   * (`HEXCODE_SCHEME_SINCE`); a dataset record, when that dataset was
    * imported (landmarks too); a caller's coordinate, when the caller sent it.
    * Never null.
    */
@@ -29,15 +29,37 @@ export const CONFIRMED_SOURCES: readonly ProvenanceSource[] = ['user_confirmed',
 export const HEXCODE_PROVIDER = 'hexcode-v1 (H3 v4 cell centre)';
 
 /**
- * The provenance of a cell centre computed from a hex code (ADR 0009,
- * "Provenance"): `geocoded_text`, because the point was established from the
- * text of an address code and from nothing observed; the accuracy is the
- * distance from the centre to the cell's farthest corner, so every point the
- * code can stand for lies within it; confidence 1 because decoding is exact
- * (the code names that cell and no other); never verified.
+ * When the hexcode-v1 scheme fixed what every code means (ADR 9, accepted
+ * 2026-11-22): a code's cell, and so its centre, was established then and is
+ * the same at every decode. What `verified_at` says for a decoded code.
  */
-export function cellCentreProvenance(cell: string, decodedAt: Date, centre?: [lat: number, lng: number]): Provenance {
-  return { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: cellRadiusMeters(cell, centre), confidence: 1, verified_at: decodedAt.toISOString() };
+export const HEXCODE_SCHEME_SINCE = '2026-11-22T00:00:00.000Z';
+
+/**
+ * Confidence in a point decoded from a hex code (docs/adr/0030, "Provenance
+ * rules"): decoding is exact about the cell, and the accuracy covers all of
+ * it, but the code is text someone holds; nothing observed agrees or
+ * disagrees that the place it addresses is there. One unconfirmed statement,
+ * the same rule as a caller's geocoded point (`callerPointConfidence`).
+ */
+export const DECODED_CODE_CONFIDENCE = 0.5;
+
+/**
+ * The provenance of a cell centre computed from a hex code (ADR 0009,
+ * "Provenance"; docs/adr/0030): `geocoded_text`, because the point was
+ * established from the text of an address code and from nothing observed; the
+ * accuracy is the distance from the centre to the cell's farthest corner, so
+ * every point the code can stand for lies within it; confidence
+ * `DECODED_CODE_CONFIDENCE`; established when the scheme fixed the code's
+ * meaning (`HEXCODE_SCHEME_SINCE`), not when this answer decoded it.
+ */
+export function cellCentreProvenance(cell: string, centre?: [lat: number, lng: number]): Provenance {
+  return codeSchemeProvenance(cellRadiusMeters(cell, centre));
+}
+
+/** The provenance of points coded by hexcode-v1, accurate to `accuracyMeters` (a cell's size, or the widest of a batch's). */
+export function codeSchemeProvenance(accuracyMeters: number): Provenance {
+  return { source: 'geocoded_text', provider: HEXCODE_PROVIDER, accuracy_meters: accuracyMeters, confidence: DECODED_CODE_CONFIDENCE, verified_at: HEXCODE_SCHEME_SINCE };
 }
 
 /** The provider named when the caller supplied the coordinate (GET /v2/reverse). */

@@ -92,7 +92,7 @@ describe('resolveCode', () => {
     ];
     const answer = resolveCode(codeInput(code), nearby, [osm, geonames], NOW);
     expect(answer).toMatchObject({ code, cell, resolution: 13, lat: centreLat, lng: centreLng, precision: 'structure', label: 'Blue Kiosk', last_seen_at: osm.imported_at });
-    expect(answer.provenance).toMatchObject({ source: 'geocoded_text', confidence: 1, verified_at: NOW.toISOString() });
+    expect(answer.provenance).toMatchObject({ source: 'geocoded_text', confidence: 0.5, verified_at: '2026-11-22T00:00:00.000Z' });
     expect(answer.points.map((point) => [point.label, point.in_cell])).toEqual([
       ['Blue Kiosk', true],
       ...[['Next Door Pharmacy', false], ['Old Fort', false]].sort((a, b) => distanceOf(nearby, a[0] as string) - distanceOf(nearby, b[0] as string)),

@@ -255,7 +255,7 @@ export function resolveCode(
     precision: named ? 'structure' : 'cell',
     label: named?.label ?? null,
     last_seen_at: named?.last_seen_at ?? null,
-    provenance: cellCentreProvenance(parsed.cell, now),
+    provenance: cellCentreProvenance(parsed.cell),
     points,
     meta: {
       input_kind: 'hex_code',

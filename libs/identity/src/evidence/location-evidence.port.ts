@@ -14,6 +14,8 @@ export interface EvidencePing {
   recorded_at: string;
   /** When the ping reached the service (absent from pings stored before it was kept in the answer). */
   received_at?: string;
+  /** The client reported the fix as simulated (true) or not (false); absent when it did not say. Counted as an asserted mock position is (docs/adr/0030). */
+  mock_location?: boolean;
 }
 
 export type RecordedEvidence = { consent: 'granted'; pings: EvidencePing[] } | { consent: 'not_granted' };

@@ -153,8 +153,9 @@ export class MonitoringCustomerLocations implements CustomerLocations {
       if (!(error instanceof StreamNotFoundError)) throw error;
     }
     const consents = consentEvents.map((event) => {
-      const data = event.data as Record<string, unknown>;
-      const at = [data.granted_at, data.revoked_at, data.erased_at].find((value) => typeof value === 'string') as string | undefined;
+      // The pseudonym and the sealed id name the record in the consents read model (docs/adr/0032): the service's bookkeeping, not the customer's data.
+      const { pseudonym: _pseudonym, customer_sealed: _sealed, ...data } = event.data as Record<string, unknown>;
+      const at = [data.granted_at, data.revoked_at, data.erased_at, data.sealed_at].find((value) => typeof value === 'string') as string | undefined;
       return { type: event.type, at: at ?? event.createdAt.toISOString(), receipt: data.receipt ?? null, data };
     });
     const erased = consentEvents.filter((event) => event.type === 'CustomerDataErased').at(-1)?.data as CustomerDataErased['data'] | undefined;
@@ -215,6 +216,7 @@ export class MonitoringCustomerLocations implements CustomerLocations {
     const data = this.registry.upcast({ ...stored, data: opened.data as Record<string, unknown> }).data as PingRecorded['data'];
     const position: RecordedPing = { lat: data.lat, lng: data.lng, accuracy_m: data.accuracy_m ?? null, recorded_at: data.recorded_at };
     if (withArrival && typeof data.received_at === 'string') position.received_at = data.received_at;
+    if (withArrival && typeof data.mock_location === 'boolean') position.mock_location = data.mock_location;
     return position;
   }
 

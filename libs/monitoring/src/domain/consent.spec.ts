@@ -145,3 +145,32 @@ describe('consent values', () => {
     expect(() => parseScope(scope)).toThrow(expect.objectContaining({ field: 'scope' }));
   });
 });
+
+describe('consent decider: sealed consent records (docs/adr/0032, "Listing")', () => {
+  const seal = { pseudonym: 'p-42', customer_sealed: { key_id: 'k-1', sealed: 'v1.x' } };
+  const sealRecord = (extra: Partial<Extract<ConsentCommand, { type: 'SealConsentRecord' }>> = {}): ConsentCommand => ({ type: 'SealConsentRecord', ...who, consent_id: 'cr_legacy_1', seal, ...extra });
+
+  it('carries the pseudonym and the sealed id on a grant and the pseudonym on a revoke; a sealed record needs no backfill', () => {
+    const events = history([{ ...grant('fleet_dispatch'), seal } as ConsentCommand, t1], [{ ...revoke, pseudonym: 'p-42' } as ConsentCommand, t2]);
+    expect(events[0].data).toMatchObject(seal);
+    expect(events[1].data).toMatchObject({ pseudonym: 'p-42' });
+    expect(given(events).when(sealRecord(), t3).events).toEqual([]);
+  });
+
+  it('restates a legacy record once, revoked and erased as it stands', () => {
+    const legacy = history([grant('fleet_dispatch'), t1], [revoke, t2], [erase(3), t3]);
+    const [sealed] = given(legacy).when(sealRecord({ seal: { pseudonym: 'p-42', customer_sealed: null } }), t3).events;
+    expect(sealed).toEqual({
+      type: 'ConsentRecordSealed',
+      data: {
+        ...who,
+        sealed_at: t3.toISOString(),
+        record: { consent_id: 'cr_legacy_1', purpose: 'fleet_dispatch', scope: ['location'], granted_at: t1.toISOString(), revoked_at: t2.toISOString(), erased_at: t3.toISOString() },
+        pseudonym: 'p-42',
+        customer_sealed: null,
+      },
+    });
+    expect(given([...legacy, sealed]).when(sealRecord(), t3).events).toEqual([]);
+    expect(given([]).when(sealRecord(), t3).events).toEqual([]);
+  });
+});

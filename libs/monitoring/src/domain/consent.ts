@@ -54,13 +54,48 @@ export interface ConsentCapture {
   proof?: ConsentProof;
 }
 
+/** A customer id sealed under the customer's consent-record key (docs/adr/0032, "Listing"): opened by GET /v2/consents, noise once an erasure destroyed the key. */
+export interface SealedCustomer {
+  key_id: string;
+  sealed: string;
+}
+/**
+ * What names a consent record in the `consents` read model without naming the
+ * customer: their keyed pseudonym, and their id sealed (null once erased).
+ * Absent in events stored before it; those streams get a ConsentRecordSealed.
+ */
+export interface ConsentRecordSeal {
+  pseudonym: string;
+  customer_sealed: SealedCustomer | null;
+}
+
 export interface ConsentGranted {
   type: 'ConsentGranted';
-  data: { account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; granted_at: string } & ConsentCapture;
+  data: { account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; granted_at: string } & ConsentCapture & Partial<ConsentRecordSeal>;
 }
 export interface ConsentRevoked {
   type: 'ConsentRevoked';
-  data: { account_id: string; customer_id: string; revoked_at: string };
+  /** `pseudonym`: absent in events stored before consent records were listed. */
+  data: { account_id: string; customer_id: string; revoked_at: string; pseudonym?: string };
+}
+/** The terms of a consent record as a ConsentRecordSealed restates them. */
+export interface ConsentRecordTerms extends Omit<ConsentCapture, 'consent_id' | 'proof'> {
+  consent_id: string;
+  purpose: ConsentPurpose;
+  scope: string[];
+  granted_at: string;
+  revoked_at: string | null;
+  erased_at: string | null;
+}
+/**
+ * The backfill of a stream whose standing grant was stored before consent
+ * records were sealed (docs/adr/0032, "Listing"): its record as it stands,
+ * with the pseudonym and the sealed customer id (null when already erased), so
+ * the `consents` projection can list it without ever holding the id.
+ */
+export interface ConsentRecordSealed {
+  type: 'ConsentRecordSealed';
+  data: { account_id: string; customer_id: string; sealed_at: string; record: ConsentRecordTerms } & ConsentRecordSeal;
 }
 /**
  * The record that a customer's location history was erased: who asked (the
@@ -82,14 +117,15 @@ export interface CustomerDataErased {
     pseudonym?: string;
   };
 }
-export type ConsentEvent = ConsentGranted | ConsentRevoked | CustomerDataErased;
-export const CONSENT_EVENT_TYPES = ['ConsentGranted', 'ConsentRevoked', 'CustomerDataErased'] as const satisfies readonly ConsentEvent['type'][];
+export type ConsentEvent = ConsentGranted | ConsentRevoked | CustomerDataErased | ConsentRecordSealed;
+export const CONSENT_EVENT_TYPES = ['ConsentGranted', 'ConsentRevoked', 'CustomerDataErased', 'ConsentRecordSealed'] as const satisfies readonly ConsentEvent['type'][];
 
+/** `record_sealed`: the standing grant's record names the customer by pseudonym (docs/adr/0032, "Listing"); false for grants stored before. */
 export type ConsentState =
   | { status: 'none' }
-  | ({ status: 'granted'; purpose: ConsentPurpose; scope: string[]; granted_at: string } & ConsentCapture)
+  | ({ status: 'granted'; purpose: ConsentPurpose; scope: string[]; granted_at: string; record_sealed?: boolean } & ConsentCapture)
   /** The last grant's terms stay visible: they say what the customer had agreed to. */
-  | ({ status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string; erased?: { at: string; events_erased: number; erased_by?: string } } & ConsentCapture);
+  | ({ status: 'revoked'; purpose: ConsentPurpose; scope: string[]; granted_at: string; revoked_at: string; erased?: { at: string; events_erased: number; erased_by?: string }; record_sealed?: boolean } & ConsentCapture);
 export const initialConsentState: ConsentState = { status: 'none' };
 
 export class ConsentNotGrantedError extends DomainError {
@@ -132,9 +168,11 @@ export function consentStream(accountId: string, customerId: string): string {
 export function evolveConsent(state: ConsentState, event: ConsentEvent): ConsentState {
   switch (event.type) {
     case 'ConsentGranted': {
-      const { account_id: _account, customer_id: _customer, ...terms } = event.data;
-      return { status: 'granted', ...terms };
+      const { account_id: _account, customer_id: _customer, pseudonym, customer_sealed: _sealed, ...terms } = event.data;
+      return { status: 'granted', ...terms, ...(pseudonym !== undefined ? { record_sealed: true } : {}) };
     }
+    case 'ConsentRecordSealed':
+      return state.status === 'none' ? state : { ...state, record_sealed: true };
     case 'ConsentRevoked':
       return state.status === 'granted' ? { ...state, status: 'revoked', revoked_at: event.data.revoked_at } : state;
     case 'CustomerDataErased':
@@ -146,14 +184,17 @@ export function evolveConsent(state: ConsentState, event: ConsentEvent): Consent
   }
 }
 
+/** `seal` and `pseudonym` are filled by the commands' `prepare` (a key lookup), never by a caller. */
 export type ConsentCommand =
-  | ({ type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[] } & ConsentCapture)
-  | { type: 'RevokeConsent'; account_id: string; customer_id: string }
-  | { type: 'RecordErasure'; account_id: string; customer_id: string; erased_by: string; events_erased: number; pseudonym: string };
+  | ({ type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; seal?: ConsentRecordSeal } & ConsentCapture)
+  | { type: 'RevokeConsent'; account_id: string; customer_id: string; pseudonym?: string }
+  | { type: 'RecordErasure'; account_id: string; customer_id: string; erased_by: string; events_erased: number; pseudonym: string }
+  | { type: 'SealConsentRecord'; account_id: string; customer_id: string; consent_id?: string; seal?: ConsentRecordSeal };
 
 export type GrantConsent = Extract<ConsentCommand, { type: 'GrantConsent' }>;
 export type RevokeConsent = Extract<ConsentCommand, { type: 'RevokeConsent' }>;
 export type RecordErasure = Extract<ConsentCommand, { type: 'RecordErasure' }>;
+export type SealConsentRecord = Extract<ConsentCommand, { type: 'SealConsentRecord' }>;
 
 /** Whether location may be collected now: a granted consent whose scope covers location. */
 export function collectsLocation(state: ConsentState): boolean {
@@ -176,7 +217,7 @@ export function collectsLocation(state: ConsentState): boolean {
 export function decideConsent(command: ConsentCommand, state: ConsentState, now: Date): ConsentEvent[] {
   switch (command.type) {
     case 'GrantConsent': {
-      const { account_id, customer_id, purpose, scope, consent_id, notice, channel, captured_at, proof } = command;
+      const { account_id, customer_id, purpose, scope, consent_id, notice, channel, captured_at, proof, seal } = command;
       if (state.status === 'granted' && state.purpose === purpose && sameList(state.scope, scope) && sameCapture(state, command)) return [];
       if (captured_at !== undefined && Date.parse(captured_at) > now.getTime() + CAPTURE_CLOCK_SKEW_MS) throw new InvalidParamError('captured_at is in the future', 'captured_at');
       const capture: ConsentCapture = {
@@ -186,11 +227,31 @@ export function decideConsent(command: ConsentCommand, state: ConsentState, now:
         ...(captured_at !== undefined ? { captured_at } : {}),
         ...(proof !== undefined ? { proof: { ...proof } } : {}),
       };
-      return [{ type: 'ConsentGranted', data: { account_id, customer_id, purpose, scope: [...scope], granted_at: now.toISOString(), ...capture } }];
+      return [{ type: 'ConsentGranted', data: { account_id, customer_id, purpose, scope: [...scope], granted_at: now.toISOString(), ...capture, ...(seal ? { ...seal } : {}) } }];
     }
-    case 'RevokeConsent':
+    case 'RevokeConsent': {
       if (state.status !== 'granted') throw new ConsentNotGrantedError(command.customer_id);
-      return [{ type: 'ConsentRevoked', data: { account_id: command.account_id, customer_id: command.customer_id, revoked_at: now.toISOString() } }];
+      const { account_id, customer_id, pseudonym } = command;
+      return [{ type: 'ConsentRevoked', data: { account_id, customer_id, revoked_at: now.toISOString(), ...(pseudonym !== undefined ? { pseudonym } : {}) } }];
+    }
+    case 'SealConsentRecord': {
+      // Only a standing record stored before records were sealed; anything since carries its seal already.
+      if (state.status === 'none' || state.record_sealed) return [];
+      const { account_id, customer_id, consent_id, seal } = command;
+      if (!seal || !consent_id) throw new Error('SealConsentRecord needs its seal and consent id (its prepare)');
+      const record: ConsentRecordTerms = {
+        consent_id,
+        purpose: state.purpose,
+        scope: [...state.scope],
+        granted_at: state.granted_at,
+        revoked_at: state.status === 'revoked' ? state.revoked_at : null,
+        erased_at: state.status === 'revoked' ? (state.erased?.at ?? null) : null,
+        ...(state.notice ? { notice: { ...state.notice } } : {}),
+        ...(state.channel ? { channel: state.channel } : {}),
+        ...(state.captured_at ? { captured_at: state.captured_at } : {}),
+      };
+      return [{ type: 'ConsentRecordSealed', data: { account_id, customer_id, sealed_at: now.toISOString(), record, ...seal } }];
+    }
     case 'RecordErasure': {
       if (assertDataDeletable(state, command.customer_id).erased) return [];
       const { account_id, customer_id, erased_by, events_erased, pseudonym } = command;

@@ -35,6 +35,11 @@ export type Ping = {
   accuracy_m: number | null;
   recorded_at: string;
   device_id: string | null;
+  /**
+   * The client's own flag that the fix was simulated (Android `Location.isMock`, iOS
+   * `CLLocationSourceInformation.isSimulatedBySoftware`); absent when the client did not say (docs/adr/0030).
+   */
+  mock_location?: boolean;
 };
 
 export interface PingRecorded {
@@ -347,8 +352,8 @@ export type PingCheck = { ok: true; ping: Ping } | { ok: false; error: { code: s
 export function checkPing(raw: Record<string, unknown>, now: Date): PingCheck {
   const bad = (field: string, message: string): PingCheck => ({ ok: false, error: { code: 'INVALID_PARAM', message, field } });
   const unknown = Object.keys(raw).find((field) => !PING_FIELDS.has(field));
-  if (unknown !== undefined) return bad(unknown, `${unknown} is not a ping field (customer_id, lat, lng, accuracy_m, recorded_at, device_id)`);
-  const { lat, lng, accuracy_m, recorded_at, device_id } = raw;
+  if (unknown !== undefined) return bad(unknown, `${unknown} is not a ping field (customer_id, lat, lng, accuracy_m, recorded_at, device_id, mock_location)`);
+  const { lat, lng, accuracy_m, recorded_at, device_id, mock_location } = raw;
   if (!isLatitude(lat)) return bad('lat', 'lat must be a number from -90 to 90');
   if (!isLongitude(lng)) return bad('lng', 'lng must be a number from -180 to 180');
   if (accuracy_m !== undefined && accuracy_m !== null && (typeof accuracy_m !== 'number' || !Number.isFinite(accuracy_m) || accuracy_m < 0 || accuracy_m > MAX_ACCURACY_M)) {
@@ -357,6 +362,7 @@ export function checkPing(raw: Record<string, unknown>, now: Date): PingCheck {
   if (device_id !== undefined && device_id !== null && (typeof device_id !== 'string' || !DEVICE_ID.test(device_id))) {
     return bad('device_id', callerIdMessage('device_id'));
   }
+  if (mock_location !== undefined && mock_location !== null && typeof mock_location !== 'boolean') return bad('mock_location', 'mock_location must be true or false');
   let at = now;
   if (recorded_at !== undefined && recorded_at !== null) {
     if (typeof recorded_at !== 'string' || !ISO_TIME.test(recorded_at) || Number.isNaN(Date.parse(recorded_at))) {
@@ -374,9 +380,10 @@ export function checkPing(raw: Record<string, unknown>, now: Date): PingCheck {
       accuracy_m: typeof accuracy_m === 'number' ? accuracy_m : null,
       recorded_at: at.toISOString(),
       device_id: typeof device_id === 'string' ? device_id : null,
+      ...(typeof mock_location === 'boolean' ? { mock_location } : {}),
     },
   };
 }
 
-const PING_FIELDS: ReadonlySet<string> = new Set(['customer_id', 'lat', 'lng', 'accuracy_m', 'recorded_at', 'device_id']);
+const PING_FIELDS: ReadonlySet<string> = new Set(['customer_id', 'lat', 'lng', 'accuracy_m', 'recorded_at', 'device_id', 'mock_location']);
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -16,6 +16,7 @@ import { recordPings } from '../commands/record-pings/record-pings.handler.js';
 import { ConsentRequiredError, locationStream, pingOutcomes, type IndexedPing } from '../domain/location.js';
 import { monitoringEventTypes } from '../event-types.js';
 import { FenceIndex } from '../geofences/public/fence-index.js';
+import { ConsentRecordSealing } from '../consent-record/consent-record-sealing.js';
 import { CustomerPseudonyms } from './customer-pseudonyms.js';
 import { LocationCaches } from './location-caches.js';
 import { LocationCodec } from './location-codec.js';
@@ -42,10 +43,11 @@ async function setUp(types: EventTypeDefinition[] = monitoringEventTypes) {
     [LocationCaches, caches],
     [CustomerPseudonyms, pseudonyms],
     [FenceIndex, new FenceIndex()],
+    [ConsentRecordSealing, new ConsentRecordSealing(vault, pseudonyms)],
   ]);
   const registry = new EventRegistry().register(...types);
   // The codec is under test, not the drift projection (none runs here): its wait answers at once.
-  const readModels = new ReadModels().register('drift_state', { waitFor: async () => undefined });
+  const readModels = new ReadModels().register('drift_state', { waitFor: async () => undefined }).register('consents', { waitFor: async () => undefined });
   const commands = new CommandPipeline(events, registry, readModels, { now: () => now }, { waitMs: 100, resolve: (token) => deps.get(token) });
   deps.set(CommandPipeline, commands);
   const grant = (customer: string) => commands.run(grantConsent, { type: 'GrantConsent', account_id: ACCOUNT, customer_id: customer, purpose: 'unspecified', scope: ['location'] });

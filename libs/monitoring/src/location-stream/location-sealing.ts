@@ -72,7 +72,10 @@ export class LocationSealing {
 
   /** A keyed hash of the ping's content: a replayed ping gets the same id, and the id reveals nothing without the key. */
   pingId(key: DataKey, ping: Ping): string {
-    const canonical = JSON.stringify([ping.recorded_at, ping.lat, ping.lng, ping.accuracy_m, ping.device_id]);
+    // The mock flag joins the content only when the client sent it, so the ids of pings stored before it stay the same.
+    const content: unknown[] = [ping.recorded_at, ping.lat, ping.lng, ping.accuracy_m, ping.device_id];
+    if (ping.mock_location !== undefined) content.push(ping.mock_location);
+    const canonical = JSON.stringify(content);
     return createHmac('sha256', key.key).update(canonical).digest('base64url').slice(0, 22);
   }
 

@@ -67,7 +67,11 @@ export interface CustomerSighting {
 }
 
 /** A recorded ping also says when it reached the service: evidence delivered as it happened is worth more than a month posted at once. */
-export type RecordedPing = KnownPosition & { received_at?: string };
+export type RecordedPing = KnownPosition & {
+  received_at?: string;
+  /** The client reported the fix as simulated (true) or not (false); absent when it did not say (docs/adr/0030). */
+  mock_location?: boolean;
+};
 
 export type RecordedPings = { consent: 'granted'; pings: RecordedPing[] } | { consent: 'not_granted' };
 

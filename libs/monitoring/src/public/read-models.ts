@@ -2,3 +2,5 @@
 // stored form of a sealed event it copies. Other contexts read positions through the CustomerLocations port.
 export { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc, type SealedPart } from '../queries/get-drift/drift-state.read-model.js';
 export type { SealedLocationData } from '../location-stream/location-sealing.js';
+// What projections/consents needs to build the consents read model (GET /v2/consents).
+export { CONSENT_RECORD_INDEXES, CONSENTS_PROJECTION, CONSENTS_VERSION, type ConsentRecordDoc } from '../queries/list-consents/consent-record.read-model.js';

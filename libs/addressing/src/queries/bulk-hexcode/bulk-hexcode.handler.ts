@@ -1,7 +1,5 @@
 import { Readable } from 'node:stream';
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { bulkAnswerChunks } from '../../domain/bulk.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
 import { ReverseNamer } from '../reverse/reverse-namer.js';
@@ -19,14 +17,11 @@ export class BulkHexcodeQuery extends Query<Readable> {
 /** The whole envelope as a byte stream, computed chunk by chunk while it is sent (thousands of items per request). */
 @QueryHandler(BulkHexcodeQuery)
 export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
-  constructor(
-    @Inject(CLOCK) private readonly clock: Clock,
-    private readonly namer: ReverseNamer,
-  ) {}
+  constructor(private readonly namer: ReverseNamer) {}
 
   async execute(query: BulkHexcodeQuery): Promise<Readable> {
     // Point items are named as GET /v2/reverse names its point (issue 28, item 7).
     const name = this.namer.enabled ? (lat: number, lng: number) => this.namer.name(lat, lng) : undefined;
-    return Readable.from(bulkAnswerChunks(query.items, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION, this.clock.now(), name), { objectMode: false });
+    return Readable.from(bulkAnswerChunks(query.items, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION, name), { objectMode: false });
   }
 }

@@ -18,7 +18,7 @@ export class LookupController {
     summary: 'The point a hex code stands for: the centre of its H3 cell',
     description:
       'Accepts every shape of a code (compact, hyphenated, lower case; I, L, O read as 1, 1, 0). ' +
-      '`provenance.source` is `geocoded_text`: the point is computed from the code, `accuracy_meters` is the centre-to-corner distance of the cell, `verified_at` is when this answer decoded it (decoding is exact).',
+      '`provenance.source` is `geocoded_text`: the point is computed from the code, `accuracy_meters` is the centre-to-corner distance of the cell, `confidence` 0.5 (exact about the cell, but nothing observed says a place is there: docs/adr/0030), `verified_at` 2026-11-22T00:00:00.000Z, when the hexcode-v1 scheme fixed what every code means (not when this answer decoded it).',
   })
   @ApiAnswer(LookupAnswerSchema)
   @ApiResponse({

@@ -1,6 +1,4 @@
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { displayHexCode, pointForHexCode } from '../../domain/hexcode.js';
 import { cellCentreProvenance, type Provenance } from '../../domain/provenance.js';
 
@@ -24,8 +22,6 @@ export class LookupQuery extends Query<LookupAnswer> {
 /** The centre of the code's H3 cell (decisions.md); 400 INVALID_CODE (field `address`) for a code that does not parse. */
 @QueryHandler(LookupQuery)
 export class LookupHandler implements IQueryHandler<LookupQuery> {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
-
   async execute(query: LookupQuery): Promise<LookupAnswer> {
     const point = pointForHexCode(query.address, 'address');
     return {
@@ -35,7 +31,7 @@ export class LookupHandler implements IQueryHandler<LookupQuery> {
       cell: point.cell,
       lat: point.lat,
       lng: point.lng,
-      provenance: cellCentreProvenance(point.cell, this.clock.now(), [point.lat, point.lng]),
+      provenance: cellCentreProvenance(point.cell, [point.lat, point.lng]),
     };
   }
 }

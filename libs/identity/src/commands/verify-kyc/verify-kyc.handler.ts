@@ -154,7 +154,7 @@ async function recordedPings(input: VerifyKyc, now: Date, deps: Deps): Promise<{
     ]);
     if (found.consent === 'not_granted') return { status: 'no_consent', positions: [] };
     if (found.pings.length === 0) return { status: 'none_recorded', positions: [] };
-    return { status: 'used', positions: found.pings.map((ping) => ({ lat: ping.lat, lng: ping.lng, accuracy_m: ping.accuracy_m, recorded_at: ping.recorded_at, received_at: ping.received_at ?? null, source: 'recorded_ping' as const })) };
+    return { status: 'used', positions: found.pings.map((ping) => ({ lat: ping.lat, lng: ping.lng, accuracy_m: ping.accuracy_m, recorded_at: ping.recorded_at, received_at: ping.received_at ?? null, mock_location: ping.mock_location ?? null, source: 'recorded_ping' as const })) };
   } catch (error) {
     deps.logger.warn({ msg: 'recorded pings could not be read for a KYC verification', err: error instanceof Error ? error.message : String(error) });
     return { status: 'unavailable', positions: [] };

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
+import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { assertDataDeletable, consentDecider, consentStream, type ConsentEvent, type ConsentState, type RecordErasure } from '../../domain/consent.js';
 import { locationStream } from '../../domain/location.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
@@ -8,6 +9,7 @@ import { LocationCaches } from '../../location-stream/location-caches.js';
 import { LocationSealing } from '../../location-stream/location-sealing.js';
 import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
 import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
+import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
 
 /** The erasure record, appended last: it claims what the steps before it did. */
 export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>({
@@ -18,8 +20,8 @@ export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>(
   // record another erasure of the same customer wrote first (issue 10: concurrent delete-data).
   onConflict: { retry: 5 },
   // The drift read model deletes the customer's document on the record: GET /v2/monitoring/drift
-  // must show nothing once the erasure is acknowledged.
-  awaits: [DRIFT_STATE_PROJECTION],
+  // must show nothing once the erasure is acknowledged; the consents read model drops the sealed id.
+  awaits: [DRIFT_STATE_PROJECTION, CONSENTS_PROJECTION],
 });
 
 export class RecordErasureCommand extends PipelineCommand<RecordErasure, ConsentState, ConsentEvent> {}
@@ -52,7 +54,8 @@ export class DeleteConsentDataCommand extends Command<Erasure> {
  * customer's pings, zone, drift and geofence events are erased immediately,
  * by crypto-shredding (ADR 12):
  * 1. the consent must be revoked (400 CONSENT_NOT_REVOKED otherwise);
- * 2. the customer's data key is destroyed: from here on every stored copy is noise;
+ * 2. the customer's data keys are destroyed (location, and the consent record's
+ *    that seals their id in GET /v2/consents): from here on every stored copy is noise;
  * 3. the location stream is deleted;
  * 4. the caches built from it (ping-id index, snapshots) are purged;
  * 5. CustomerDataErased (who, when, how many events; no location) is
@@ -80,6 +83,7 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
     private readonly sealing: LocationSealing,
     private readonly caches: LocationCaches,
     private readonly pseudonyms: CustomerPseudonyms,
+    private readonly records: ConsentRecordSealing,
   ) {}
 
   execute({ accountId, customerId, erasedBy }: DeleteConsentDataCommand): Promise<Erasure> {
@@ -95,6 +99,7 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
   private async run(accountId: string, customerId: string, erasedBy: string): Promise<Erasure> {
     assertDataDeletable(await readConsent(this.commands, accountId, customerId), customerId);
     await this.sealing.shred(accountId, customerId);
+    await this.records.shred(accountId, customerId);
     const eventsErased = await this.deleteLocationStream(locationStream(accountId, customerId));
     const pseudonym = this.pseudonyms.of(accountId, customerId);
     await this.caches.purge(pseudonym);

@@ -37,9 +37,17 @@ export class RecordPingsRequest {
   @IsOptional()
   device_id?: unknown;
 
+  @ApiPropertyOptional({
+    type: Boolean,
+    description:
+      "The device's own flag that the fix was simulated (Android Location.isMock, iOS isSimulatedBySoftware). Stored with the ping; a KYC verification over recorded pings fails on one flagged true (reason mock_location_reported), as it does for an asserted position (docs/adr/0030).",
+  })
+  @IsOptional()
+  mock_location?: unknown;
+
   @ApiProperty({
     required: false,
-    description: `Batch form: up to ${MAX_PINGS_PER_REQUEST} pings, each {customer_id, lat, lng, accuracy_m?, recorded_at?, device_id?}, for one or many customers`,
+    description: `Batch form: up to ${MAX_PINGS_PER_REQUEST} pings, each {customer_id, lat, lng, accuracy_m?, recorded_at?, device_id?, mock_location?}, for one or many customers`,
     type: 'array',
     items: { type: 'object' },
     maxItems: MAX_PINGS_PER_REQUEST,

@@ -2,16 +2,25 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type RevokeConsent } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationCommand, type LocationEvent, type LocationState } from '../../domain/location.js';
+import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
+import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
 
 type StopCollection = Extract<LocationCommand, { type: 'StopCollection' }>;
 
-export const revokeConsent = command<RevokeConsent, ConsentState, ConsentEvent>({
+export const revokeConsent = command<RevokeConsent, ConsentState, ConsentEvent, { pseudonyms: CustomerPseudonyms }>({
   name: 'monitoring.revoke-consent',
   stream: (revoke) => consentStream(revoke.account_id, revoke.customer_id),
   decider: consentDecider,
+  inject: { pseudonyms: CustomerPseudonyms },
+  // The consents read model finds the record by the customer's pseudonym (docs/adr/0032, "Listing").
+  async prepare(revoke, _loaded, { pseudonyms }) {
+    return { ...revoke, pseudonym: pseudonyms.of(revoke.account_id, revoke.customer_id) };
+  },
   // A retry re-decides on fresh state: a revoke that raced another answers CONSENT_NOT_GRANTED, as it would have after it.
   onConflict: { retry: 3 },
+  // GET /v2/consents shows the revocation it answered.
+  awaits: [CONSENTS_PROJECTION],
 });
 
 /** The CollectionStopped marker in the customer's location stream (ADR 12, "Ordering against a revoke"). */
@@ -29,7 +38,7 @@ export const stopCollection = command<StopCollection, LocationState, LocationEve
 export class RecordRevocationCommand extends PipelineCommand<RevokeConsent, ConsentState, ConsentEvent> {}
 
 @CommandHandler(RecordRevocationCommand)
-export class RecordRevocationHandler extends PipelineHandler<RevokeConsent, ConsentState, ConsentEvent> {
+export class RecordRevocationHandler extends PipelineHandler<RevokeConsent, ConsentState, ConsentEvent, { pseudonyms: CustomerPseudonyms }> {
   protected readonly definition = revokeConsent;
 }
 
