@@ -40,6 +40,6 @@ export const BulkHexcodeAnswerSchema = defineAnswer(
     ],
     count: 3,
     failed: 1,
-    provenance: { source: 'geocoded_text', provider: 'hexcode-v1 (H3 v4 cell centre)', accuracy_meters: 10.7, confidence: 1, verified_at: '2026-11-27T09:00:00.000Z' },
+    provenance: { source: 'geocoded_text', provider: 'hexcode-v1 (H3 v4 cell centre)', accuracy_meters: 10.7, confidence: 0.5, verified_at: '2026-11-22T00:00:00.000Z' },
   },
 );
