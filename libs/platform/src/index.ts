@@ -27,7 +27,7 @@ export * from './http/principal.js';
 export * from './http/calling-account.js';
 export * from './http/http-app.js';
 export { OptionalNotNull, BodyNotAnObjectError } from './http/validation.js';
-export { BodyBudget, BodyOverBudgetError } from './http/json-body.js';
+export { BodyBudget, BodyOverBudgetError, budgetRequest, refuseOverBudget } from './http/json-body.js';
 export * from './health/readiness.js';
 export * from './health/health.controller.js';
 export * from './platform.module.js';
