@@ -157,7 +157,7 @@ describe('per-IP throttles charged by cost, in smooth windows', () => {
   let service: Service;
 
   beforeAll(async () => {
-    service = await bootService({ env: { TRUST_PROXY: 'true', THROTTLE_PUBLIC_PER_MINUTE: '60', THROTTLE_NAVIGATION_PER_MINUTE: '600' } });
+    service = await bootService({ env: { TRUST_PROXY: 'true', THROTTLE_PUBLIC_PER_MINUTE: '60', THROTTLE_NAVIGATION_PER_MINUTE: '600', THROTTLE_BURST_SECONDS: '10' } });
   });
   afterAll(async () => {
     await service?.close();

@@ -22,6 +22,7 @@ export * from './relay/integration-relay.js';
 export * from './logging/json-logger.js';
 export * from './locking/directory-lock.js';
 export * from './http/access.js';
+export * from './http/expensive.js';
 export * from './http/envelope.js';
 export * from './http/principal.js';
 export * from './http/calling-account.js';
