@@ -58,7 +58,6 @@ const KEY_STREAM = { decider: apiKeyDecider };
 export class ApiKeyGuard implements CanActivate {
   private readonly allowlists = new Map<string, IpAllowlist>();
   private readonly keys: KeyReader;
-  private readonly inFlight: InFlight;
   /** Per controller class and handler (a method inherited by two controllers has each one's class decorators). */
   private readonly routes = new WeakMap<Function, WeakMap<Function, RouteAccess>>();
 
@@ -69,9 +68,9 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly directory: KeyDirectory,
     private readonly commands: CommandPipeline,
+    private readonly inFlight: InFlight,
   ) {
     this.keys = new KeyReader(config.adminApiKey);
-    this.inFlight = new InFlight(config.expensiveConcurrencyPerKey);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -2,7 +2,7 @@ import { InFlight } from './in-flight.js';
 
 describe('InFlight', () => {
   it('gives each key at most max slots, and a released slot back once', () => {
-    const inFlight = new InFlight(2);
+    const inFlight = new InFlight({ expensiveConcurrencyPerKey: 2 });
     const first = inFlight.acquire('a')!;
     const second = inFlight.acquire('a')!;
     expect(inFlight.acquire('a')).toBeUndefined();

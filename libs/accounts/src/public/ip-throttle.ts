@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   budgetRequest,
   failure,
+  isExpensiveRoute,
   rateLimitHeaders,
   refuseOverBudget,
   type Clock,
@@ -14,6 +15,8 @@ import {
 } from '../../../platform/src/index.js';
 import type { KeyDirectory, KeyRecord } from './key-directory.js';
 import { KeyReader } from '../authentication/presented-key.js';
+import { ConcurrencyLimitedError } from '../domain/errors.js';
+import type { InFlight } from './in-flight.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 
 const MINUTE_MS = 60_000;
@@ -112,14 +115,25 @@ const GROUPS: Group[] = [
  * with Retry-After; the X-RateLimit-* headers report the per-minute rule, with
  * Remaining no more than the burst window has left.
  */
-export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory): RequestGate {
+export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory, inFlight?: InFlight): RequestGate {
   const callers = new Callers(config, directory);
   const keylessBudget = { maxBytes: config.publicBodyLimitBytes, maxValues: 2_000, maxDepth: 8 };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const path = routedPath(request.url);
     if (!path.startsWith('/v2/')) return false;
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
-    const keyless = callers.of(request) === 'anonymous';
+    const caller = callers.of(request);
+    const keyless = caller === 'anonymous';
+    // A key at its cap of expensive requests is refused before its (large) body is read; the guard holds the slot.
+    if (inFlight && typeof caller === 'object' && isExpensiveRoute(request) && inFlight.held(caller.key_id) >= inFlight.max) {
+      const error = new ConcurrencyLimitedError(inFlight.max);
+      await reply
+        .status(error.status)
+        .header('connection', 'close')
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send(failure(error.code, error.message, { details: error.details, request_id: String(request.id) }));
+      return true;
+    }
     // JSON only: the language endpoint's audio has its own limit (LANGUAGE_AUDIO_MAX_BYTES).
     if (keyless && isJson(request.headers['content-type'])) {
       budgetRequest(request, keylessBudget);

@@ -1,4 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * Issue 31, item 2: a keyed route whose one request does the work of many.
@@ -17,7 +19,14 @@ export interface ExpensiveRoute {
 }
 
 export const EXPENSIVE_ROUTE = 'http:expensive';
-export const Expensive = (route: ExpensiveRoute = {}) => SetMetadata(EXPENSIVE_ROUTE, route);
+const EXPENSIVE_CONFIG = 'expensive';
+/** Nest metadata for the guard; a Fastify route config too, so a key already at its cap is refused before its body is read. */
+export const Expensive = (route: ExpensiveRoute = {}) => applyDecorators(SetMetadata(EXPENSIVE_ROUTE, route), RouteConfig({ [EXPENSIVE_CONFIG]: route.when === undefined }));
+
+/** Whether every request to the route is expensive (known before the body is read: no `when`). */
+export function isExpensiveRoute(request: FastifyRequest): boolean {
+  return (request.routeOptions?.config as { [EXPENSIVE_CONFIG]?: boolean } | undefined)?.[EXPENSIVE_CONFIG] === true;
+}
 
 /**
  * `items` for a body whose items are the array in `field`: its length, or 1
