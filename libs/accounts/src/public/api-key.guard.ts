@@ -52,7 +52,9 @@ const KEY_STREAM = { decider: apiKeyDecider };
  * quota and sets the X-RateLimit-* headers ("Limits"). Refused requests do not
  * use quota. On `optional-key` routes a key that passes the same checks names
  * the caller and anything else leaves the request anonymous; no quota is
- * counted there (the route is public, under its per-IP throttle).
+ * counted there (the route is public, under its per-IP throttle). An
+ * `@Expensive` route (issue 31) holds one of the key's in-flight slots until
+ * its answer is sent, and a bulk call counts its items against the quota.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
