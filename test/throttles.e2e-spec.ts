@@ -147,3 +147,69 @@ describe('rate-limit headers on every response', () => {
     expect(headersOf(response).limit).toBe('15');
   });
 });
+
+/**
+ * Issue 31, item 1: a minute's allowance arrived in the first second and
+ * throttles counted requests, not what they cost. Per-IP windows now have a
+ * burst window under them, and a keyless body is charged by its size.
+ */
+describe('per-IP throttles charged by cost, in smooth windows', () => {
+  let service: Service;
+
+  beforeAll(async () => {
+    service = await bootService({ env: { TRUST_PROXY: 'true', THROTTLE_PUBLIC_PER_MINUTE: '60', THROTTLE_NAVIGATION_PER_MINUTE: '600', THROTTLE_BURST_SECONDS: '10' } });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+  it("refuses a minute's allowance sent in one second partway, with Retry-After, and keeps the minute's count for later", async () => {
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let index = 0; index < 60; index++) {
+      const response = await service.request('GET', '/v2/weather/alerts', { headers: from('198.51.100.1') });
+      statuses.push(response.status);
+      if (response.status === 429 && !refused) refused = response;
+    }
+    const allowed = statuses.filter((status) => status === 200).length;
+    // 60 a minute: a sixth of it (10) in any 10 s, not all 60 at once.
+    expect(allowed).toBeGreaterThanOrEqual(10);
+    expect(allowed).toBeLessThan(20);
+    expect(refused).toBeDefined();
+    expect(await refused!.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    const retryAfter = Number(refused!.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    expect(refused!.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(refused!.headers.get('x-ratelimit-remaining')).toBe('0');
+    // Another client is not held by it.
+    expect((await service.request('GET', '/v2/weather/alerts', { headers: from('198.51.100.2') })).status).toBe(200);
+  });
+
+  it('charges a keyless JSON body by its size: a wide body costs more than a small one', async () => {
+    const remaining = (response: Response) => Number(response.headers.get('x-ratelimit-remaining'));
+    const send = (ip: string, body: unknown) => service.request('POST', '/v2/navigate/route', { headers: from(ip), body });
+    const small = { from: { lat: 5.6, lng: -0.18 }, to: { lat: 5.61, lng: -0.2 } };
+    // The same request, padded to about 6 KiB by a long string (refused by validation, after it was charged).
+    const wide = { ...small, profile: 'x'.repeat(6000) };
+    const first = await send('198.51.100.3', small);
+    const second = await send('198.51.100.3', small);
+    expect(remaining(first) - remaining(second)).toBe(1);
+    const third = await send('198.51.100.3', wide);
+    expect(third.status).not.toBe(429);
+    expect(remaining(second) - remaining(third)).toBe(6);
+  });
+
+  it('a keyless JSON body over PUBLIC_BODY_LIMIT_BYTES is 413 before it is read, where a keyed caller may send it', async () => {
+    // 99 points with long ids: over 16 KiB, within a fresh free key's 100 items a day.
+    const big = { items: Array.from({ length: 99 }, (_, index) => ({ lat: 5.6 + index / 1e5, lng: -0.18, id: `${index}-`.padEnd(128, 'x') })) };
+    expect(JSON.stringify(big).length).toBeGreaterThan(16_384);
+    const keyless = await service.request('POST', '/v2/hexcode/bulk', { headers: from('198.51.100.4'), body: big });
+    expect(keyless.status).toBe(413);
+    expect(await keyless.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', details: { max_bytes: 16384 } } });
+    const key = ((await (await service.request('POST', '/v2/self/signup', { headers: from('198.51.100.5'), body: { name: 'Esi', email: `esi-${Date.now()}@example.com` } })).json()) as { data: { key: string } }).data.key;
+    expect((await service.request('POST', '/v2/hexcode/bulk', { key, headers: from('198.51.100.5'), body: big })).status).toBe(200);
+  });
+});

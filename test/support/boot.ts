@@ -27,6 +27,9 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     LOG_LEVEL: 'silent',
     // Suites sign up many accounts from 127.0.0.1; the signup throttle has its own tests (throttles.e2e-spec.ts).
     SIGNUP_LIMIT_PER_IP_PER_HOUR: '100000',
+    // Suites call routing and report endpoints from 127.0.0.1 in bursts; the burst windows under the per-minute
+    // throttles (a 60 s burst turns them off) have their own tests (throttles.e2e-spec.ts).
+    THROTTLE_BURST_SECONDS: '60',
     // Tests that need the starter pack say so (test/starter.e2e-spec.ts); importing it takes seconds.
     STARTER_DATA: 'false',
     // Required in production mode (a shared-server URL in options.env); test/setup.ts sets it.

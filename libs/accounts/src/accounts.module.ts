@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type EventStore } from '../../platform/src/index.js';
 import { KeyDirectory } from './public/key-directory.js';
+import { InFlight } from './public/in-flight.js';
 import { ChangeTierController } from './commands/change-tier/change-tier.controller.js';
 import { ChangeTierHandler } from './commands/change-tier/change-tier.handler.js';
 import { IssueKeyHandler } from './commands/issue-key/issue-key.handler.js';
@@ -66,6 +67,7 @@ import { userProviders } from './users/users.providers.js';
     },
     ...userProviders,
     Attempts,
+    InFlight,
     // The commands (one @CommandHandler per declaration) ...
     OpenAccountHandler,
     IssueKeyHandler,
@@ -91,6 +93,6 @@ import { userProviders } from './users/users.providers.js';
     GetUsageHandler,
     GetMeHandler,
   ],
-  exports: [KeyDirectory],
+  exports: [KeyDirectory, InFlight],
 })
 export class AccountsModule {}

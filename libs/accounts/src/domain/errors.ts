@@ -35,6 +35,32 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/**
+ * Issue 31, item 2: the key already has EXPENSIVE_CONCURRENCY_PER_KEY expensive
+ * requests in flight. RATE_LIMITED as every 429, told apart by `details.reason`.
+ */
+export class ConcurrencyLimitedError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  override readonly retryAfterSeconds = 1;
+  override readonly details: Readonly<{ reason: 'concurrency'; max_concurrent: number }>;
+  constructor(maxConcurrent: number) {
+    super(`this key already has ${maxConcurrent} expensive requests in flight; send the next when one has answered`);
+    this.details = { reason: 'concurrency', max_concurrent: maxConcurrent };
+  }
+}
+
+/** A bulk call of more items than the key's whole daily quota: no wait makes room, so no Retry-After; split the batch. */
+export class BatchOverQuotaError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  override readonly details: Readonly<{ reason: 'batch_over_quota'; items: number; daily_limit: number }>;
+  constructor(items: number, dailyLimit: number) {
+    super(`this call counts ${items} items against the quota, more than the key's daily limit of ${dailyLimit}; split the batch`);
+    this.details = { reason: 'batch_over_quota', items, daily_limit: dailyLimit };
+  }
+}
+
 /** interface.md, "Authentication" 6: a legacy or operator key on an account-scoped endpoint. */
 export class AccountKeyRequiredError extends DomainError {
   readonly code = 'ACCOUNT_KEY_REQUIRED';

@@ -6,12 +6,14 @@ import {
   CLOCK,
   CommandPipeline,
   CONFIG,
+  EXPENSIVE_ROUTE,
   RATE_LIMITER,
   rateLimitHeaders,
   REQUIRED_TIER,
   type AccessLevel,
   type Clock,
   type Config,
+  type ExpensiveRoute,
   type RateLimiter,
 } from '../../../platform/src/index.js';
 import { keyPrefix } from '../credentials/index.js';
@@ -20,6 +22,8 @@ import {
   AccountKeyRequiredError,
   AdminKeyRequiredError,
   BankingAccessRequiredError,
+  BatchOverQuotaError,
+  ConcurrencyLimitedError,
   InvalidApiKeyError,
   IpNotAllowedError,
   MissingApiKeyError,
@@ -30,10 +34,12 @@ import { IpAllowlist } from '../domain/ip-allowlist.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 import { KeyDirectory, type KeyRecord } from './key-directory.js';
 import { KeyReader, type PresentedKey } from '../authentication/presented-key.js';
+import { InFlight } from './in-flight.js';
 
 interface RouteAccess {
   level: AccessLevel;
   requiredTier: Tier | undefined;
+  expensive: ExpensiveRoute | undefined;
 }
 
 /** How the guard folds a key's stream (one definition object: the pipeline keeps per-definition wiring). */
@@ -46,7 +52,9 @@ const KEY_STREAM = { decider: apiKeyDecider };
  * quota and sets the X-RateLimit-* headers ("Limits"). Refused requests do not
  * use quota. On `optional-key` routes a key that passes the same checks names
  * the caller and anything else leaves the request anonymous; no quota is
- * counted there (the route is public, under its per-IP throttle).
+ * counted there (the route is public, under its per-IP throttle). An
+ * `@Expensive` route (issue 31) holds one of the key's in-flight slots until
+ * its answer is sent, and a bulk call counts its items against the quota.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -62,12 +70,13 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly directory: KeyDirectory,
     private readonly commands: CommandPipeline,
+    private readonly inFlight: InFlight,
   ) {
     this.keys = new KeyReader(config.adminApiKey);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { level, requiredTier } = this.routeAccess(context);
+    const { level, requiredTier, expensive } = this.routeAccess(context);
     if (level === 'public') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
@@ -87,14 +96,36 @@ export class ApiKeyGuard implements CanActivate {
     identify(request, record);
     const tier = this.checkAccess(level, requiredTier, record, request.ip);
 
-    const decision = await this.limiter.consume(quotaKey(record.key_id), { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS }, now);
     const reply = http.getResponse<FastifyReply>();
+    // Issue 31, item 2: an expensive request holds one of its key's slots until its answer is sent (or the
+    // client goes); refused by the slot, it uses no quota.
+    const heavy = expensive !== undefined && (expensive.when?.(request.body) ?? true);
+    const release = heavy ? this.inFlight.acquire(record.key_id) : undefined;
+    if (heavy && !release) throw new ConcurrencyLimitedError(this.inFlight.max);
+    try {
+      await this.countQuota(reply, record, tier, expensive?.items?.(request.body) ?? 1, now);
+    } catch (error) {
+      release?.();
+      throw error;
+    }
+    if (release) reply.raw.once('close', release);
+    return true;
+  }
+
+  /** A bulk call counts its items (at least 1); X-RateLimit-Remaining shows them gone. */
+  private async countQuota(reply: FastifyReply, record: KeyRecord, tier: Tier, items: number, now: Date): Promise<void> {
+    const rule = { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS };
+    const cost = Math.max(1, Math.floor(items));
+    if (cost > rule.limit) {
+      void reply.headers({ ...rateLimitHeaders(await this.limiter.peek(quotaKey(record.key_id), rule, now)) });
+      throw new BatchOverQuotaError(cost, rule.limit);
+    }
+    const decision = await this.limiter.consume(quotaKey(record.key_id), rule, now, cost);
     void reply.headers({ ...rateLimitHeaders(decision) });
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       throw new RateLimitedError(retryAfter);
     }
-    return true;
   }
 
   /** A route's access level and required tier: read from its decorators once per handler, not per request. */
@@ -109,6 +140,7 @@ export class ApiKeyGuard implements CanActivate {
       access = {
         level: this.reflector.getAllAndOverride<AccessLevel>(ACCESS_LEVEL, targets) ?? 'key',
         requiredTier: this.reflector.getAllAndOverride<Tier | undefined>(REQUIRED_TIER, targets),
+        expensive: this.reflector.getAllAndOverride<ExpensiveRoute | undefined>(EXPENSIVE_ROUTE, targets),
       };
       byHandler.set(handler, access);
     }

@@ -1,7 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { failure, rateLimitHeaders, type Clock, type Config, type RateLimiter, type RateLimitRule, type RequestGate, type ResponseListener } from '../../../platform/src/index.js';
+import {
+  budgetRequest,
+  failure,
+  isExpensiveRoute,
+  rateLimitHeaders,
+  refuseOverBudget,
+  type Clock,
+  type Config,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimitRule,
+  type RequestGate,
+  type ResponseListener,
+} from '../../../platform/src/index.js';
 import type { KeyDirectory, KeyRecord } from './key-directory.js';
 import { KeyReader } from '../authentication/presented-key.js';
+import { ConcurrencyLimitedError } from '../domain/errors.js';
+import type { InFlight } from './in-flight.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 
 const MINUTE_MS = 60_000;
@@ -24,6 +39,48 @@ interface Group {
   name: string;
   matches: (method: string, path: string) => boolean;
   rule: (config: Config) => RateLimitRule;
+  /**
+   * The rule is a fixed count per window that a client may use at once (the spec's 15 static images a
+   * minute; signups per hour): no burst window below it.
+   */
+  fixed?: boolean;
+}
+
+/** A charge of `BODY_COST_UNIT_BYTES` (or part of it) of a keyless JSON body counts as one request (issue 31). */
+export const BODY_COST_UNIT_BYTES = 1024;
+
+/**
+ * The burst window under a per-minute rule (issue 31): at most a `burstSeconds`
+ * share of the minute's allowance in any `burstSeconds`, and never fewer than
+ * min(limit, 10), so a small allowance (3 a minute) can still be used at once.
+ * A rolling window like every other (same adapters, journal and Redis script),
+ * so a minute's allowance cannot land in one second: it arrives at most a
+ * sixth at a time, ten seconds apart (by default).
+ */
+export function burstRule(rule: RateLimitRule, burstSeconds: number): RateLimitRule {
+  const windowMs = burstSeconds * 1000;
+  if (windowMs >= rule.windowMs) return rule;
+  return { limit: Math.min(rule.limit, Math.max(Math.ceil((rule.limit * windowMs) / rule.windowMs), Math.min(rule.limit, 10))), windowMs };
+}
+
+/**
+ * What a request counts for against its per-IP throttles: 1, or for a caller
+ * without a valid key one per started KiB of its declared JSON body, so a wide
+ * body costs what it makes the server read. Keyed callers pay by their quota
+ * instead (bulk calls by items). A chunked body declares no length and counts 1:
+ * the keyless body limit bounds it while it is read.
+ */
+export function requestCost(request: FastifyRequest, keyless: boolean): number {
+  if (!keyless) return 1;
+  const length = Number(request.headers['content-length'] ?? 0);
+  if (!(length > 0) || !isJson(request.headers['content-type'])) return 1;
+  return Math.max(1, Math.ceil(length / BODY_COST_UNIT_BYTES));
+}
+
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';', 1)[0].trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
 }
 
 const perMinute = (limit: number): RateLimitRule => ({ limit, windowMs: MINUTE_MS });
@@ -31,8 +88,8 @@ const perMinute = (limit: number): RateLimitRule => ({ limit, windowMs: MINUTE_M
 /** Endpoint groups with their own per-IP throttles; the first that matches applies. */
 const GROUPS: Group[] = [
   // Issue #10, item 4: thousands of signups from one address in seconds.
-  { name: 'signup', matches: (method, path) => method === 'POST' && path === '/v2/self/signup', rule: (config) => ({ limit: config.signupLimitPerIpPerHour, windowMs: HOUR_MS }) },
-  { name: 'route_static', matches: (_, path) => path === '/v2/route/static', rule: () => perMinute(ROUTE_STATIC_PER_MINUTE) },
+  { name: 'signup', matches: (method, path) => method === 'POST' && path === '/v2/self/signup', rule: (config) => ({ limit: config.signupLimitPerIpPerHour, windowMs: HOUR_MS }), fixed: true },
+  { name: 'route_static', matches: (_, path) => path === '/v2/route/static', rule: () => perMinute(ROUTE_STATIC_PER_MINUTE), fixed: true },
   { name: 'landmark_reports', matches: (_, path) => LANDMARK_REPORT_PATH.test(path), rule: () => perMinute(LANDMARK_REPORTS_PER_MINUTE) },
   // Transit (POST /v2/route/transit, GET /v2/transit/departures) is routing too: a RAPTOR search per request.
   { name: 'routing', matches: (_, path) => path === '/v2/route' || path.startsWith('/v2/route/') || path.startsWith('/v2/transit/'), rule: (config) => perMinute(config.throttles.routing) },
@@ -50,33 +107,76 @@ const GROUPS: Group[] = [
  * outside every group counts against the public ceiling. With AUTH_DISABLED,
  * requests without a key are also limited per IP over a rolling 24 h instead
  * of per key. The client IP is Fastify's `request.ip`, which honours TRUST_PROXY.
+ *
+ * Issue 31: a request without a valid key gets the keyless body budget
+ * (PUBLIC_BODY_LIMIT_BYTES) unless its route declares one, and is charged by
+ * its body's size (`requestCost`); every per-minute rule but the fixed ones
+ * has a burst window under it (`burstRule`). A refusal is 429 RATE_LIMITED
+ * with Retry-After; the X-RateLimit-* headers report the per-minute rule, with
+ * Remaining no more than the burst window has left.
  */
-export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory): RequestGate {
+export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory, inFlight?: InFlight): RequestGate {
   const callers = new Callers(config, directory);
+  const keylessBudget = { maxBytes: config.publicBodyLimitBytes, maxValues: 2_000, maxDepth: 8 };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const path = routedPath(request.url);
     if (!path.startsWith('/v2/')) return false;
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
-    const rules: Array<[string, RateLimitRule]> = [];
-    if (group) rules.push([`ip:${group.name}:${request.ip}`, group.rule(config)]);
-    else if (callers.of(request) === 'anonymous') rules.push([publicKey(request), publicRule(config)]);
-    if (config.authDisabled && !request.headers['x-api-key']) {
-      rules.push([`ip:daily:${request.ip}`, { limit: config.devIpDailyLimit, windowMs: QUOTA_WINDOW_MS }]);
+    const caller = callers.of(request);
+    const keyless = caller === 'anonymous';
+    // A key at its cap of expensive requests is refused before its (large) body is read; the guard holds the slot.
+    if (inFlight && typeof caller === 'object' && isExpensiveRoute(request) && inFlight.held(caller.key_id) >= inFlight.max) {
+      const error = new ConcurrencyLimitedError(inFlight.max);
+      await reply
+        .status(error.status)
+        .header('connection', 'close')
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send(failure(error.code, error.message, { details: error.details, request_id: String(request.id) }));
+      return true;
     }
-    for (const [key, rule] of rules) {
-      const decision = await limiter.consume(key, rule, clock.now());
-      void reply.headers({ ...rateLimitHeaders(decision) });
-      if (!decision.allowed) {
-        const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        await reply
-          .status(429)
-          .header('retry-after', String(retryAfter))
-          .send(failure('RATE_LIMITED', `too many requests from ${request.ip}; retry in ${retryAfter} s`, { request_id: String(request.id) }));
-        return true;
+    // JSON only: the language endpoint's audio has its own limit (LANGUAGE_AUDIO_MAX_BYTES).
+    if (keyless && isJson(request.headers['content-type'])) {
+      budgetRequest(request, keylessBudget);
+      const refused = refuseOverBudget(request, reply, (error) =>
+        void reply.status(error.status).send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) })),
+      );
+      if (refused) return true;
+    }
+    const cost = requestCost(request, keyless);
+    const rules: Array<[string, RateLimitRule, boolean]> = [];
+    if (group) rules.push([`ip:${group.name}:${request.ip}`, group.rule(config), group.fixed ?? false]);
+    else if (keyless) rules.push([publicKey(request), publicRule(config), false]);
+    for (const [key, rule, fixed] of rules) {
+      let burst: RateDecision | undefined;
+      const under = fixed ? rule : burstRule(rule, config.throttles.burstSeconds);
+      if (under !== rule) {
+        // The burst window first: a refusal there leaves the minute's count alone.
+        burst = await limiter.consume(`${key}:burst`, under, clock.now(), Math.min(cost, under.limit));
+        if (!burst.allowed) {
+          void reply.headers({ ...rateLimitHeaders({ ...burst, limit: rule.limit, remaining: 0 }) });
+          return refuse(request, reply, burst);
+        }
       }
+      const decision = await limiter.consume(key, rule, clock.now(), Math.min(cost, rule.limit));
+      void reply.headers({ ...rateLimitHeaders(burst ? { ...decision, remaining: Math.min(decision.remaining, burst.remaining) } : decision) });
+      if (!decision.allowed) return refuse(request, reply, decision);
+    }
+    if (config.authDisabled && !request.headers['x-api-key']) {
+      const decision = await limiter.consume(`ip:daily:${request.ip}`, { limit: config.devIpDailyLimit, windowMs: QUOTA_WINDOW_MS }, clock.now());
+      void reply.headers({ ...rateLimitHeaders(decision) });
+      if (!decision.allowed) return refuse(request, reply, decision);
     }
     return false;
   };
+}
+
+async function refuse(request: FastifyRequest, reply: FastifyReply, decision: RateDecision): Promise<true> {
+  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  await reply
+    .status(429)
+    .header('retry-after', String(retryAfter))
+    .send(failure('RATE_LIMITED', `too many requests from ${request.ip}; retry in ${retryAfter} s`, { request_id: String(request.id) }));
+  return true;
 }
 
 /**

@@ -54,7 +54,14 @@ export interface Config {
    * Per-IP requests per minute on the routing, navigation and language endpoints (interface.md, "Limits" 5);
    * `public`: the ceiling of requests without a valid key outside those groups (public endpoints, 401s, 404s).
    */
-  throttles: { routing: number; navigation: number; language: number; public: number };
+  throttles: { routing: number; navigation: number; language: number; public: number; burstSeconds: number };
+  /**
+   * PUBLIC_BODY_LIMIT_BYTES: largest JSON body from a caller without a valid key on a route that declares no
+   * budget of its own (issue 31); keyed callers keep BODY_LIMIT_BYTES.
+   */
+  publicBodyLimitBytes: number;
+  /** EXPENSIVE_CONCURRENCY_PER_KEY: expensive requests (bulk, service areas, isochrones, portfolio risk) one key may have in flight in this process. */
+  expensiveConcurrencyPerKey: number;
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
   devIpDailyLimit: number;
   /** SIGNUP_LIMIT_PER_IP_PER_HOUR: signups accepted from one client IP in a rolling hour (decisions.md). */
@@ -213,7 +220,11 @@ export function loadConfig(env: Env = process.env): Config {
       navigation: int(env, 'THROTTLE_NAVIGATION_PER_MINUTE', 120, 1, 100_000),
       language: int(env, 'THROTTLE_LANGUAGE_PER_MINUTE', 20, 1, 100_000),
       public: int(env, 'THROTTLE_PUBLIC_PER_MINUTE', 600, 1, 100_000_000),
+      // A tenth of a minute's allowance per 10 s: a minute's worth cannot land in one second (issue 31).
+      burstSeconds: int(env, 'THROTTLE_BURST_SECONDS', 10, 1, 60),
     },
+    publicBodyLimitBytes: int(env, 'PUBLIC_BODY_LIMIT_BYTES', 16 * 1024, 1024, 64 * 1024 * 1024),
+    expensiveConcurrencyPerKey: int(env, 'EXPENSIVE_CONCURRENCY_PER_KEY', 2, 1, 1000),
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),
     signupLimitPerIpPerHour: int(env, 'SIGNUP_LIMIT_PER_IP_PER_HOUR', 20, 1, 10_000_000),
     tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),

@@ -182,8 +182,24 @@ export function BodyBudget(budget: BodyBudget): MethodDecorator {
   return RouteConfig({ [BUDGET_KEY]: budget });
 }
 
-function budgetOf(request: FastifyRequest): BodyBudget | undefined {
+const REQUEST_BUDGET = Symbol('requestBodyBudget');
+type BudgetedRequest = FastifyRequest & { [REQUEST_BUDGET]?: BodyBudget };
+
+function routeBudgetOf(request: FastifyRequest): BodyBudget | undefined {
   return (request.routeOptions?.config as { [BUDGET_KEY]?: BodyBudget } | undefined)?.[BUDGET_KEY];
+}
+
+function budgetOf(request: FastifyRequest): BodyBudget | undefined {
+  return routeBudgetOf(request) ?? (request as BudgetedRequest)[REQUEST_BUDGET];
+}
+
+/**
+ * Gives one request a budget when its route declares none (issue 31: a caller
+ * without a valid key gets a much smaller body than a keyed one). Set in a
+ * request hook, it is applied like a route's: by `refuseOverBudget` and by the parser.
+ */
+export function budgetRequest(request: FastifyRequest, budget: BodyBudget): void {
+  if (!routeBudgetOf(request)) (request as BudgetedRequest)[REQUEST_BUDGET] = budget;
 }
 
 export class BodyOverBudgetError extends DomainError {

@@ -302,6 +302,33 @@ export function describeRateLimiterContract(
       expect(await limiter.consume(k, { limit: 2, windowMs: HOUR }, now)).toMatchObject({ allowed: true, remaining: 1 });
     });
 
+    it('charges a request its cost: allowed only when all of it fits, refused whole otherwise (issue 31)', async () => {
+      const k = key('cost');
+      const rule = { limit: 10, windowMs: DAY };
+      expect(await limiter.consume(k, rule, at('2025-03-01T00:00:30Z'), 6)).toMatchObject({ allowed: true, remaining: 4 });
+      // 5 more do not fit; nothing of them is counted, and room comes when the 6 leave the window.
+      expect(await limiter.consume(k, rule, at('2025-03-01T01:00:00Z'), 5)).toMatchObject({
+        allowed: false,
+        remaining: 4,
+        retryAfterMs: at('2025-03-02T00:00:30Z').getTime() - at('2025-03-01T01:00:00Z').getTime(),
+      });
+      expect(await limiter.consume(k, rule, at('2025-03-01T01:00:00Z'), 4)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await limiter.consume(k, rule, at('2025-03-01T01:00:00Z'))).toMatchObject({ allowed: false });
+      // The 6 leave first, the 4 stay: a cost of 6 fits again, 7 does not.
+      expect(await limiter.peek(k, rule, at('2025-03-02T00:00:31Z'))).toMatchObject({ remaining: 6 });
+      expect(await limiter.consume(k, rule, at('2025-03-02T00:00:31Z'), 7)).toMatchObject({ allowed: false, retryAfterMs: at('2025-03-02T01:00:00Z').getTime() - at('2025-03-02T00:00:31Z').getTime() });
+      expect(await limiter.consume(k, rule, at('2025-03-02T00:00:31Z'), 6)).toMatchObject({ allowed: true, remaining: 0 });
+    });
+
+    it('never allows a cost over the limit, and does not pretend waiting helps', async () => {
+      const k = key('over-limit');
+      const decision = await limiter.consume(k, { limit: 3, windowMs: MINUTE }, at('2025-03-01T00:00:30Z'), 4);
+      expect(decision).toMatchObject({ allowed: false, remaining: 3, retryAfterMs: 0 });
+      expect(await limiter.consume(k, { limit: 3, windowMs: MINUTE }, at('2025-03-01T00:00:30Z'), 3)).toMatchObject({ allowed: true, remaining: 0 });
+      await expect(limiter.consume(k, { limit: 3, windowMs: MINUTE }, at('2025-03-01T00:00:30Z'), 0)).rejects.toThrow(/cost/);
+      await expect(limiter.consume(k, { limit: 3, windowMs: MINUTE }, at('2025-03-01T00:00:30Z'), 1.5)).rejects.toThrow(/cost/);
+    });
+
     it('rejects malformed keys and rules', async () => {
       const now = at('2025-03-01T00:00:30Z');
       await expect(limiter.consume('', { limit: 1, windowMs: DAY }, now)).rejects.toThrow(/key/);

@@ -8,7 +8,7 @@
  */
 
 export interface RateLimitRule {
-  /** Requests allowed within any rolling window; an integer ≥ 1. */
+  /** Requests (units of cost) allowed within any rolling window; an integer ≥ 1. */
   limit: number;
   /** Length of the rolling window in milliseconds; an integer ≥ 1. A key is meant to be used with one window. */
   windowMs: number;
@@ -35,8 +35,13 @@ export interface RateLimiter {
    * Counts one request against `key` if the window has room, atomically (also
    * across instances sharing the Redis adapter). A refused request is not counted.
    * `now` defaults to the system clock; pass the injected Clock's time.
+   *
+   * `cost` (an integer ≥ 1, default 1) is how many units the request counts
+   * for: the items of a bulk call against a quota, the size of a body against
+   * a per-IP throttle (issue 31). It is allowed when all of them fit; a cost
+   * over the limit is never allowed (and `retryAfterMs` is 0: waiting does not help).
    */
-  consume(key: string, rule: RateLimitRule, now?: Date): Promise<RateDecision>;
+  consume(key: string, rule: RateLimitRule, now?: Date, cost?: number): Promise<RateDecision>;
   /** The decision a consume would give, without counting anything. */
   peek(key: string, rule: RateLimitRule, now?: Date): Promise<RateDecision>;
   /** Forgets everything counted for `key`. */

@@ -98,18 +98,18 @@ export class BucketWindow {
     return this.total;
   }
 
-  /** Counts one request made at `nowMs`; call `counted(nowMs)` first. Answers the bucket it went into. */
-  add(nowMs: number): number {
+  /** Counts a request of `cost` units made at `nowMs`; call `counted(nowMs)` first. Answers the bucket it went into. */
+  add(nowMs: number, cost = 1): number {
     const last = this.buckets.length - 1;
     const own = Math.floor(nowMs / this.bucketMs);
-    this.total++;
+    this.total += cost;
     if (last >= 0 && this.buckets[last] >= own) {
-      this.counts[last]++;
+      this.counts[last] += cost;
       if (nowMs > this.latest[last]) this.latest[last] = nowMs;
       return this.buckets[last];
     }
     this.buckets.push(own);
-    this.counts.push(1);
+    this.counts.push(cost);
     this.latest.push(nowMs);
     return own;
   }
@@ -119,15 +119,18 @@ export class BucketWindow {
     return this.buckets.length === 0 ? undefined : this.latest[0] + this.windowMs;
   }
 
-  /** When the count falls below `limit`; call `counted(nowMs)` first. */
-  roomAtMs(limit: number): number | undefined {
-    let excess = this.total - limit + 1;
+  /**
+   * When `cost` more fit under `limit`; call `counted(nowMs)` first. Undefined
+   * when they fit now, or never will (cost > limit).
+   */
+  roomAtMs(limit: number, cost = 1): number | undefined {
+    let excess = this.total - limit + cost;
     if (excess <= 0) return undefined;
     for (let i = 0; i < this.buckets.length; i++) {
       excess -= this.counts[i];
       if (excess <= 0) return this.latest[i] + this.windowMs;
     }
-    return undefined; // unreachable: limit ≥ 1, so the stored counts always cover the excess
+    return undefined; // cost > limit: no amount of waiting makes room
   }
 
   /** From this moment on nothing stored is counted any more. */
@@ -178,8 +181,9 @@ export function toDecision(
  * start failing on Redis. Keys and rules come from code, hence plain Errors.
  * Returns `now` in milliseconds.
  */
-export function checkRateLimitCall(key: string, rule: RateLimitRule, now: Date): number {
+export function checkRateLimitCall(key: string, rule: RateLimitRule, now: Date, cost = 1): number {
   checkKey(key);
+  if (!Number.isSafeInteger(cost) || cost < 1) throw new Error(`A rate-limit cost must be an integer >= 1, got ${cost}`);
   if (!Number.isSafeInteger(rule.limit) || rule.limit < 1) {
     throw new Error(`A rate-limit rule's limit must be an integer >= 1, got ${rule.limit}`);
   }

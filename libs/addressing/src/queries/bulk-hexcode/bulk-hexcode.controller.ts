@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { RawResponse } from '../../../../platform/src/index.js';
+import { Expensive, itemsIn, RawResponse } from '../../../../platform/src/index.js';
 import { CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
 import { BulkHexcodeQuery } from './bulk-hexcode.handler.js';
 import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
@@ -18,6 +18,8 @@ export class BulkHexcodeController {
 
   @Post('bulk')
   @HttpCode(200)
+  // Counts its items against the quota; at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
+  @Expensive({ items: itemsIn('items', MAX_BULK_ITEMS) })
   // The handler writes the envelope itself, as a stream.
   @RawResponse()
   @ApiOperation({
@@ -25,6 +27,8 @@ export class BulkHexcodeController {
     description:
       `Up to ${MAX_BULK_ITEMS} items; the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The answer is streamed as it is computed ` +
       `(chunked, ${CHUNK_ITEMS} items at a time) and is the usual envelope: \`{success: true, data: {items, count, failed, provenance}}\`. ` +
+      'Counts its number of items against the daily quota (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); ' +
+      'a key has at most EXPENSIVE_CONCURRENCY_PER_KEY (2) expensive requests in flight, over it 429 RATE_LIMITED with Retry-After (details.reason concurrency). ' +
       'Each result keeps its `index` (and `id` when given). A failed item carries `error {code, message, field}` (and `suggestions` for a mistyped code) and does not fail the batch. ' +
       'Decoded items carry the cell centre `lat`, `lng` and `accuracy_meters`; `provenance` (last, null when no item returned a point) is `geocoded_text` with the largest accuracy among them.',
   })

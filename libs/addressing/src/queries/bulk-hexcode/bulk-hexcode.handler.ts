@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { yieldingEach } from '../../../../platform/src/index.js';
 import { bulkAnswerChunks } from '../../domain/bulk.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
 import { ReverseNamer } from '../reverse/reverse-namer.js';
@@ -22,6 +23,7 @@ export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
   async execute(query: BulkHexcodeQuery): Promise<Readable> {
     // Point items are named as GET /v2/reverse names its point (issue 28, item 7).
     const name = this.namer.enabled ? (lat: number, lng: number) => this.namer.name(lat, lng) : undefined;
-    return Readable.from(bulkAnswerChunks(query.items, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION, name), { objectMode: false });
+    // One chunk (CHUNK_ITEMS) per turn of the event loop: other requests are served between them (issue 31).
+    return Readable.from(yieldingEach(bulkAnswerChunks(query.items, query.resolution ?? DEFAULT_ADDRESS_RESOLUTION, name)), { objectMode: false });
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
+import { BankingOnly, callingAccount, Expensive, itemsIn } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
 import { BulkRegisterLoansCommand, MAX_BULK_LOANS } from './bulk-register-loans.handler.js';
 import { BulkRegisterLoansRequest } from './bulk-register-loans.request.js';
@@ -16,6 +16,8 @@ export class BulkRegisterLoansController {
 
   @Post('bulk-register')
   @HttpCode(200)
+  // Counts its loans against the quota; at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
+  @Expensive({ items: itemsIn('loans', MAX_BULK_LOANS) })
   @BankingOnly()
   @ApiOperation({
     summary: `Register up to ${MAX_BULK_LOANS} loans at once, with an outcome per loan`,

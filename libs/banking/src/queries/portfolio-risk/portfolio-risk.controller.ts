@@ -3,7 +3,7 @@ import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } 
 import { ArrayMaxSize, IsArray, IsInt, IsString, Max, Min } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, OptionalNotNull } from '../../../../platform/src/index.js';
+import { BankingOnly, Expensive, OptionalNotNull } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
@@ -51,6 +51,8 @@ export class PortfolioRiskController {
   @Post('portfolio-risk')
   @HttpCode(200)
   @BankingOnly()
+  // Up to 10,000 loans assessed: at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
+  @Expensive()
   @ApiOperation({
     summary: 'Where the book stands: borrowers drifting, out of zone, not seen, under weather alerts, and concentration',
     description:

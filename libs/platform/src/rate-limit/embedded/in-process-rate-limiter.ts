@@ -37,8 +37,8 @@ export class InProcessRateLimiter implements RateLimiter {
     this.timer.unref();
   }
 
-  async consume(key: string, rule: RateLimitRule, now: Date = new Date()): Promise<RateDecision> {
-    return this.decide(key, rule, now, true);
+  async consume(key: string, rule: RateLimitRule, now: Date = new Date(), cost = 1): Promise<RateDecision> {
+    return this.decide(key, rule, now, true, cost);
   }
 
   async peek(key: string, rule: RateLimitRule, now: Date = new Date()): Promise<RateDecision> {
@@ -84,9 +84,9 @@ export class InProcessRateLimiter implements RateLimiter {
     return this.windows.get(key)?.size ?? 0;
   }
 
-  private decide(key: string, rule: RateLimitRule, now: Date, consume: boolean): RateDecision {
+  private decide(key: string, rule: RateLimitRule, now: Date, consume: boolean, cost = 1): RateDecision {
     this.assertOpen();
-    const nowMs = checkRateLimitCall(key, rule, now);
+    const nowMs = checkRateLimitCall(key, rule, now, cost);
     if (nowMs > this.latestMs) this.latestMs = nowMs;
     let window = this.windows.get(key);
     // A key is meant to keep one window; used with another, it starts over (as on Redis).
@@ -96,16 +96,16 @@ export class InProcessRateLimiter implements RateLimiter {
       window = undefined;
     }
     const counted = window ? window.counted(nowMs) : 0;
-    const allowed = counted < rule.limit;
+    const allowed = counted + cost <= rule.limit;
     if (!consume || !allowed) {
-      return toDecision(rule, nowMs, allowed, counted, window?.resetAtMs(), window?.roomAtMs(rule.limit));
+      return toDecision(rule, nowMs, allowed, counted, window?.resetAtMs(), window?.roomAtMs(rule.limit, cost));
     }
     if (!window) {
       window = new BucketWindow(bucketSizeMs(rule.windowMs), rule.windowMs);
       this.windows.set(key, window);
     }
-    this.recorded(key, window.add(nowMs));
-    return toDecision(rule, nowMs, true, counted + 1, window.resetAtMs(), undefined);
+    this.recorded(key, window.add(nowMs, cost));
+    return toDecision(rule, nowMs, true, counted + cost, window.resetAtMs(), undefined);
   }
 
   /** A request was counted in `bucket` of `key`'s window (called synchronously, inside the atomic step). */

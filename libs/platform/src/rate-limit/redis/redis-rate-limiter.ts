@@ -17,7 +17,7 @@ export interface RedisRateLimiterOptions {
 type ScriptReply = [allowed: number, counted: number, resetAtMs: number, roomAtMs: number];
 
 interface SlidingWindowCommand {
-  slidingWindowLimit(key: string, nowMs: string, limit: string, windowMs: string, bucketMs: string, consume: '1' | '0'): Promise<ScriptReply>;
+  slidingWindowLimit(key: string, nowMs: string, limit: string, windowMs: string, bucketMs: string, consume: '1' | '0', cost: string): Promise<ScriptReply>;
 }
 
 /**
@@ -76,8 +76,8 @@ export class RedisRateLimiter implements RateLimiter {
     return new RedisRateLimiter(redis as Redis & SlidingWindowCommand, options.prefix ?? 'ratelimit:');
   }
 
-  consume(key: string, rule: RateLimitRule, now: Date = new Date()): Promise<RateDecision> {
-    return this.decide(key, rule, now, true);
+  consume(key: string, rule: RateLimitRule, now: Date = new Date(), cost = 1): Promise<RateDecision> {
+    return this.decide(key, rule, now, true, cost);
   }
 
   peek(key: string, rule: RateLimitRule, now: Date = new Date()): Promise<RateDecision> {
@@ -107,9 +107,9 @@ export class RedisRateLimiter implements RateLimiter {
     return this.closing;
   }
 
-  private async decide(key: string, rule: RateLimitRule, now: Date, consume: boolean): Promise<RateDecision> {
+  private async decide(key: string, rule: RateLimitRule, now: Date, consume: boolean, cost = 1): Promise<RateDecision> {
     this.assertOpen();
-    const nowMs = checkRateLimitCall(key, rule, now);
+    const nowMs = checkRateLimitCall(key, rule, now, cost);
     const [allowed, counted, resetAtMs, roomAtMs] = await this.call(() =>
       this.redis.slidingWindowLimit(
         this.prefix + key,
@@ -118,9 +118,11 @@ export class RedisRateLimiter implements RateLimiter {
         String(rule.windowMs),
         String(bucketSizeMs(rule.windowMs)),
         consume ? '1' : '0',
+        String(cost),
       ),
     );
-    return toDecision(rule, nowMs, allowed === 1, counted, counted > 0 ? resetAtMs : undefined, allowed === 1 ? undefined : roomAtMs);
+    // roomAtMs 0: the cost is over the limit and no wait makes room.
+    return toDecision(rule, nowMs, allowed === 1, counted, counted > 0 ? resetAtMs : undefined, allowed === 1 || roomAtMs === 0 ? undefined : roomAtMs);
   }
 
   private async call<T>(command: () => Promise<T>): Promise<T> {

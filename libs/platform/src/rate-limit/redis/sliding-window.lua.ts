@@ -9,9 +9,10 @@
  *          windowMs, 't' total of the stored buckets, 'lo'/'hi' oldest/newest
  *          stored bucket. Bucket fields are decimal integers, so they never
  *          collide with the others.
- * ARGV     nowMs, limit, windowMs, bucketMs, consume ('1') or peek ('0')
+ * ARGV     nowMs, limit, windowMs, bucketMs, consume ('1') or peek ('0'), cost (units; '1' if absent)
  * returns  { allowed (1|0), counted (after this request), resetAtMs, roomAtMs }
- *          resetAtMs means something only when counted > 0, roomAtMs only when refused.
+ *          resetAtMs means something only when counted > 0, roomAtMs only when
+ *          refused (0 when the cost is over the limit: no wait makes room).
  *
  * Keys written before the 'l' fields existed are read as if each bucket's
  * latest request were at its last millisecond: they count as long as they did
@@ -34,6 +35,7 @@ local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local size = tonumber(ARGV[4])
 local consume = ARGV[5] == '1'
+local cost = tonumber(ARGV[6] or '1')
 
 local function int(n) return string.format('%d', n) end
 local function latest(bucket)
@@ -73,7 +75,7 @@ if total > 0 then
   end
 end
 
-local allowed = total < limit
+local allowed = total + cost <= limit
 if consume and allowed then
   local bucket = math.floor(now / size)
   local stamp = now
@@ -81,11 +83,11 @@ if consume and allowed then
     bucket = hi
     stamp = math.max(now, latest(hi))
   end
-  redis.call('HINCRBY', key, int(bucket), 1)
+  redis.call('HINCRBY', key, int(bucket), cost)
   redis.call('HSET', key, 'l' .. int(bucket), int(stamp))
   if total == 0 then lo = bucket end
   hi = bucket
-  total = total + 1
+  total = total + cost
   dirty = true
 end
 
@@ -96,9 +98,9 @@ end
 
 local resetAt, roomAt = 0, 0
 if total > 0 then resetAt = leaves(lo) end
-if not allowed then
-  -- total >= limit >= 1: walk the oldest buckets until one more request fits.
-  local excess = total - limit + 1
+if not allowed and cost <= limit then
+  -- total + cost > limit >= cost, so total > 0: walk the oldest buckets until this request fits.
+  local excess = total - limit + cost
   local bucket = lo
   while true do
     local count = redis.call('HGET', key, int(bucket))

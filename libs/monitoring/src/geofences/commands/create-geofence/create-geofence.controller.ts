@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly } from '../../../../../platform/src/index.js';
+import { AccountOnly, Expensive } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../../../platform/src/index.js';
 import { MAX_FENCES_PER_ACCOUNT, parseFenceGeometry } from '../../domain/geofence.js';
 import { CreateGeofenceCommand } from './create-geofence.handler.js';
@@ -18,6 +18,8 @@ export class CreateGeofenceController {
   @Post('create')
   @HttpCode(201)
   @AccountOnly()
+  // An isochrone fence is a road search of up to 60 minutes: at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
+  @Expensive({ when: (body) => typeof body === 'object' && body !== null && (body as { fence_type?: unknown }).fence_type === 'isochrone' })
   @ApiOperation({
     summary: 'Create a circle, polygon or isochrone geofence',
     description:

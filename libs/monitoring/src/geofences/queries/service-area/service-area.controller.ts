@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
+import { Expensive } from '../../../../../platform/src/index.js';
 import { SERVICE_AREA_MAX_CELLS, SERVICE_AREA_MAX_COMPUTED_CELLS } from '../../domain/service-area.js';
 import { ServiceAreaQuery } from './service-area.handler.js';
 import { ServiceAreaRequest } from './service-area.request.js';
@@ -14,6 +15,8 @@ export class ServiceAreaController {
 
   @Post('service-area')
   @HttpCode(200)
+  // Up to SERVICE_AREA_MAX_COMPUTED_CELLS cells of H3 work: at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
+  @Expensive()
   @ApiOperation({
     summary: "The H3 cells of a polygon, as hex codes and as H3 indexes",
     description:
