@@ -11,6 +11,8 @@ import { GrantConsentRequest } from './grant-consent.request.js';
 import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
 import { issueConsentReceipt } from '../../receipts/consent-receipts.js';
 import { consentStatusView } from '../../queries/get-consent-status/consent-status.view.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ConsentGrantedSchema } from './grant-consent.answer.js';
 
 /** interface.md, "Identity, consent, monitoring" and "Consent states". */
 @ApiTags('monitoring')
@@ -32,11 +34,11 @@ export class GrantConsentController {
       'Capture what the customer agreed to and how (docs/adr/0032): `notice` {version, sha256 of its exact text, language}, `channel` (app, ussd, web, paper, agent), `captured_at` (the customer\'s time), optional `proof` {kind: otp | device_signature, reference}; absent fields read `unspecified`. ' +
       'The answer carries a signed consent `receipt`: a compact JWS (EdDSA, typ consent-receipt+jwt) whose claims follow the Kantara Consent Receipt v1.1, verifiable offline against GET /v2/.well-known/jwks.json (scripts/verify-consent-receipt.mjs).',
   })
-  @ApiResponse({ status: 200, description: '`{customer_id, status: "granted", consent_id, purpose, scope, notice, channel, captured_at, proof, granted_at, revoked_at, data_erased_at, receipt: {token, kid, typ, jwks_url}}`' })
+  @ApiAnswer(ConsentGrantedSchema, { requestExample: { customer_id: 'cust-8841', purpose: 'loan_collections', scope: ['location'], notice: { version: 'loan-monitoring-2026-10', sha256: '3f8a1c0e9b7d5a2f4e6c8b0a1d3f5e7c9b2a4d6f8e0c1b3a5d7f9e2c4b6a8d0f', language: 'en-GH' }, channel: 'app', captured_at: '2026-11-27T08:58:10Z', proof: { kind: 'otp', reference: 'otp-7731-20261127' } } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `customer_id`, `purpose`, `scope`, `notice.*`, `channel`, `captured_at` or `proof.*`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: grants with different terms for this customer kept racing; read the status and retry' })
-  async grant(@Req() request: FastifyRequest, @Body() body: GrantConsentRequest) {
+  async grant(@Req() request: FastifyRequest, @Body() body: GrantConsentRequest): Promise<AnswerOf<typeof ConsentGrantedSchema>> {
     const accountId = callingAccount(request);
     const { state } = await this.commands.execute(
       new GrantConsentCommand({

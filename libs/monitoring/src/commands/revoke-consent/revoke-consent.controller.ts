@@ -8,6 +8,8 @@ import { CustomerRequest } from '../../consent.requests.js';
 import { RevokeConsentCommand } from './revoke-consent.handler.js';
 import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
 import { consentIdOf, issueConsentReceipt } from '../../receipts/consent-receipts.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ConsentRevokedSchema } from './revoke-consent.answer.js';
 
 /** interface.md, "Consent states": granted → revoked; future collection stops (RevokeConsentHandler). */
 @ApiTags('monitoring')
@@ -23,9 +25,9 @@ export class RevokeConsentController {
   @HttpCode(200)
   @AccountOnly()
   @ApiOperation({ summary: "Revoke a customer's consent: collection stops; their data may then be deleted" })
-  @ApiResponse({ status: 200, description: '`{customer_id, status: "revoked", revoked_at, purpose, consent_id, receipt: {token, kid, typ, jwks_url}}`: a signed receipt of the revocation (docs/adr/0032)' })
+  @ApiAnswer(ConsentRevokedSchema, { requestExample: { customer_id: 'cust-8841' } })
   @ApiResponse({ status: 409, description: 'CONSENT_NOT_GRANTED: never granted, or already revoked' })
-  async revoke(@Req() request: FastifyRequest, @Body() body: CustomerRequest) {
+  async revoke(@Req() request: FastifyRequest, @Body() body: CustomerRequest): Promise<AnswerOf<typeof ConsentRevokedSchema>> {
     const accountId = callingAccount(request);
     const state = await this.commands.execute(new RevokeConsentCommand(accountId, body.customer_id));
     const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId: body.customer_id, state, event: 'revoked' });

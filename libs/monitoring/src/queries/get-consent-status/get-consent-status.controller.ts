@@ -6,6 +6,8 @@ import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
 import { GetConsentStatusQuery } from './get-consent-status.handler.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ConsentStatusSchema } from './get-consent-status.answer.js';
 
 /** interface.md, "Identity, consent, monitoring": the status includes the purpose. */
 @ApiTags('monitoring')
@@ -17,8 +19,8 @@ export class GetConsentStatusController {
   @Get('status')
   @AccountOnly()
   @ApiOperation({ summary: "A customer's consent: granted, revoked or none (never granted under this account)" })
-  @ApiResponse({ status: 200, description: '`{customer_id, status, purpose, scope, granted_at, revoked_at, data_erased_at}`; null where not applicable' })
-  async status(@Req() request: FastifyRequest, @Query() query: CustomerRequest) {
+  @ApiAnswer(ConsentStatusSchema)
+  async status(@Req() request: FastifyRequest, @Query() query: CustomerRequest): Promise<AnswerOf<typeof ConsentStatusSchema>> {
     return this.queries.execute(new GetConsentStatusQuery(callingAccount(request), query.customer_id));
   }
 }
