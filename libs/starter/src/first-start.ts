@@ -11,7 +11,7 @@ import {
   type DatasetStore,
 } from '../../platform/src/index.js';
 import { readManifest, STARTER_KINDS, StarterPackError, verifyPack, type PackDataset, type PackManifest, type StarterKind } from './public/pack.js';
-import { BasemapAbortedError, basemapSources, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './public/starter-basemap.js';
+import { BasemapAbortedError, basemapSources, buildBasemapInWorker, isOutdatedStarterBasemap, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './public/starter-basemap.js';
 
 /**
  * On start, the starter pack's dataset of each kind that has no live dataset
@@ -42,6 +42,8 @@ export interface StarterImportOptions {
   staleLockMs?: number;
   /** TILES_DIR: where the starter basemap (`starter.pmtiles`, docs/adr/0027) is built when absent; no basemap without it. */
   tilesDir?: string;
+  /** Where the basemap's label glyphs are cached (DATA_DIR/glyphs, docs/adr/0037); the console serves them. */
+  glyphsDir?: string;
   /** Tests: the basemap build's progress. */
   onBasemapProgress?: (progress: BasemapProgress) => void;
 }
@@ -135,10 +137,11 @@ export async function importStarterData(store: DatasetStore, packDir: string, op
  */
 async function starterBasemap(packDir: string, manifest: PackManifest, tilesDir: string, options: StarterImportOptions): Promise<NonNullable<StarterImportReport['basemap']>> {
   const target = path.join(tilesDir, `${STARTER_BASEMAP}.pmtiles`);
-  if (existsSync(target)) return { outcome: 'present' };
+  // An older build of this service's own (no labels) is replaced; an operator's archive never.
+  if (existsSync(target) && !(await isOutdatedStarterBasemap(target))) return { outcome: 'present' };
   await removeStaleTemporaries(tilesDir);
-  const sources = basemapSources(packDir, manifest);
-  const files = [...sources.roads, ...sources.boundaries].map((file) => path.relative(packDir, file));
+  const sources = basemapSources(packDir, manifest, options.glyphsDir);
+  const files = [...sources.roads, ...sources.backbone, ...sources.boundaries, ...sources.geonames, ...sources.placeNodes].map((file) => path.relative(packDir, file));
   const started = Date.now();
   let logged = started;
   try {
@@ -156,7 +159,7 @@ async function starterBasemap(packDir: string, manifest: PackManifest, tilesDir:
       },
       options.signal,
     );
-    options.log.info({ msg: 'starter basemap built', pack: manifest.name, file: target, tiles: build.tiles, bytes: build.bytes, ms: build.ms });
+    options.log.info({ msg: 'starter basemap built', pack: manifest.name, file: target, tiles: build.tiles, bytes: build.bytes, glyph_ranges: build.glyph_ranges, phases_ms: build.phases_ms, ms: build.ms });
     return { outcome: 'built', build };
   } catch (error) {
     if (error instanceof BasemapAbortedError) throw new StarterAbortedError('starter import aborted');
