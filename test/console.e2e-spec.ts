@@ -161,16 +161,6 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
   }
 
   it('labels the map with glyphs the console serves: street names in Accra, then places, regions and road refs across Ghana', async () => {
-    // The glyph ranges MapLibre asked for, all answered.
-    expect(glyphResponses.length).toBeGreaterThan(0);
-    expect(glyphResponses.filter((response) => response.status !== 200)).toEqual([]);
-    expect(glyphResponses.some((response) => /\/console\/glyphs\/Noto%20Sans%20Regular\/0-255\.pbf$/.test(response.url))).toBe(true);
-    const glyphs = await fetch(`${service.url}/console/glyphs/Noto%20Sans%20Bold/0-255.pbf`);
-    expect(glyphs.headers.get('content-type')).toBe('application/x-protobuf');
-    expect((await glyphs.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
-    expect((await fetch(`${service.url}/console/glyphs/Comic%20Sans/0-255.pbf`)).status).toBe(404);
-    expect((await fetch(`${service.url}/console/glyphs/Noto%20Sans%20Bold/1-256.pbf`)).status).toBe(404);
-
     const view = await page.evaluate(() => {
       const map = (globalThis as unknown as { consoleMap: { getCenter(): { lng: number; lat: number }; getZoom(): number } }).consoleMap;
       return { center: [map.getCenter().lng, map.getCenter().lat], zoom: map.getZoom() };
@@ -187,6 +177,16 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     expect(country['place-labels-major']).toContain('Kumasi');
     expect(country['national-road-refs']?.some((ref) => /^N\d+$/.test(ref))).toBe(true);
     expect(country['region-labels']?.length).toBeGreaterThan(0);
+
+    // The glyph ranges MapLibre asked for, all answered; what the console serves.
+    expect(glyphResponses.length).toBeGreaterThan(0);
+    expect(glyphResponses.filter((response) => response.status !== 200)).toEqual([]);
+    expect(glyphResponses.some((response) => /\/console\/glyphs\/Noto%20Sans%20Regular\/0-255\.pbf$/.test(response.url))).toBe(true);
+    const glyphs = await fetch(`${service.url}/console/glyphs/Noto%20Sans%20Bold/0-255.pbf`);
+    expect(glyphs.headers.get('content-type')).toBe('application/x-protobuf');
+    expect((await glyphs.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    expect((await fetch(`${service.url}/console/glyphs/Comic%20Sans/0-255.pbf`)).status).toBe(404);
+    expect((await fetch(`${service.url}/console/glyphs/Noto%20Sans%20Bold/1-256.pbf`)).status).toBe(404);
 
     // Back to where the next panels click.
     await page.evaluate((v) => (globalThis as unknown as { consoleMap: { jumpTo(o: unknown): void } }).consoleMap.jumpTo(v), view);
