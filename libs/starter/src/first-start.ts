@@ -100,6 +100,9 @@ export async function importStarterData(store: DatasetStore, packDir: string, op
   const report: StarterImportReport = { imported: [], skipped: [], ms: 0 };
   const byKind = importers(options.datasets);
   const order = [...byKind.keys()];
+  // The basemap reads the pack's files, not the datasets: built in its worker thread while the datasets import on this one.
+  const basemap = options.tilesDir ? starterBasemap(packDir, manifest, options.tilesDir, options) : undefined;
+  basemap?.catch(() => undefined); // awaited below; an import that throws first leaves it to finish on its own
   const wanted = async () => {
     const live = await liveKinds(store, options.datasets);
     return manifest.datasets.filter((dataset) => byKind.has(dataset.kind) && !live.has(dataset.kind));
@@ -123,7 +126,7 @@ export async function importStarterData(store: DatasetStore, packDir: string, op
   for (const dataset of manifest.datasets) {
     if (!imported.has(dataset.kind)) report.skipped.push({ kind: dataset.kind, reason: byKind.has(dataset.kind) ? 'live' : 'no_importer' });
   }
-  if (options.tilesDir) report.basemap = await starterBasemap(packDir, manifest, options.tilesDir, options);
+  if (basemap) report.basemap = await basemap;
   report.ms = Date.now() - started;
   return report;
 }
