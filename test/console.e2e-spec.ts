@@ -44,6 +44,7 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
   let page: Page;
   let key: string;
   const errors: string[] = [];
+  const glyphResponses: Array<{ url: string; status: number }> = [];
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'console-'));
@@ -66,6 +67,9 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     page = await browser.newPage();
     await page.setViewport({ width: 1000, height: 700 });
     page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('response', (response) => {
+      if (response.url().includes('/console/glyphs/')) glyphResponses.push({ url: response.url(), status: response.status() });
+    });
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
@@ -121,6 +125,8 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     const credits = await text('.maplibregl-ctrl-attrib');
     expect(credits).toContain('OpenStreetMap');
     expect(credits).toContain('OCHA');
+    expect(credits).toContain('The World Bank: Ghana Roads (AICD, 2009)');
+    expect(credits).toContain('GeoNames');
     // Street level over Accra: district fill under roads drawn in their class colours, nothing blank.
     await page.waitForSelector('.maplibregl-canvas');
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -131,6 +137,60 @@ describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)'
     expect(roads / pixels.length).toBeGreaterThan(0.01);
     expect(land / pixels.length).toBeGreaterThan(0.2);
     expect(blank / pixels.length).toBeLessThan(0.5);
+  }, 90_000);
+
+  /** The label symbols MapLibre placed on the map now (a symbol is placed only once its glyphs are loaded and laid out), by layer. */
+  async function drawnLabels(): Promise<Record<string, string[]>> {
+    return page.evaluate(() => {
+      const w = globalThis as unknown as { consoleMap: { queryRenderedFeatures(o: { layers: string[] }): Array<{ layer: { id: string }; properties: Record<string, unknown> }> }; consoleLabelLayers: string[] };
+      const out: Record<string, string[]> = {};
+      for (const feature of w.consoleMap.queryRenderedFeatures({ layers: w.consoleLabelLayers })) {
+        (out[feature.layer.id] ??= []).push(String(feature.properties.name ?? feature.properties.ref));
+      }
+      return out;
+    });
+  }
+  /** Waits until the drawn labels satisfy `enough`, then returns them (the last ones seen if they never do). */
+  async function labelsUntil(enough: (labels: Record<string, string[]>) => boolean): Promise<Record<string, string[]>> {
+    let last: Record<string, string[]> = {};
+    await eventually(async () => {
+      last = await drawnLabels();
+      return enough(last) ? true : undefined;
+    }, 30_000).catch(() => undefined);
+    return last;
+  }
+
+  it('labels the map with glyphs the console serves: street names in Accra, then places, regions and road refs across Ghana', async () => {
+    const view = await page.evaluate(() => {
+      const map = (globalThis as unknown as { consoleMap: { getCenter(): { lng: number; lat: number }; getZoom(): number } }).consoleMap;
+      return { center: [map.getCenter().lng, map.getCenter().lat], zoom: map.getZoom() };
+    });
+    const street = await labelsUntil((labels) => (labels['street-names']?.length ?? 0) > 0 && (labels['place-labels-minor']?.length ?? 0) > 0);
+    process.stderr.write(`console labels at z${view.zoom} over Accra: ${JSON.stringify(Object.fromEntries(Object.entries(street).map(([layer, names]) => [layer, names.slice(0, 6)])))}\n`);
+    expect(street['street-names']?.length).toBeGreaterThan(0);
+    expect(street['place-labels-minor']?.length).toBeGreaterThan(0);
+
+    // The whole country at z7: the cities, the regions, and the national roads' refs (N1, N6…), far from Accra's streets.
+    await page.evaluate(() => (globalThis as unknown as { consoleMap: { jumpTo(o: unknown): void } }).consoleMap.jumpTo({ center: [-1.3, 7.4], zoom: 7 }));
+    const country = await labelsUntil((labels) => Boolean(labels['place-labels-major']?.includes('Kumasi') && labels['national-road-refs']?.some((ref) => /^N\d+$/.test(ref)) && labels['region-labels']?.length));
+    process.stderr.write(`console labels at z7 over Ghana: ${JSON.stringify(Object.fromEntries(Object.entries(country).map(([layer, names]) => [layer, [...new Set(names)].slice(0, 8)])))}\n`);
+    expect(country['place-labels-major']).toContain('Kumasi');
+    expect(country['national-road-refs']?.some((ref) => /^N\d+$/.test(ref))).toBe(true);
+    expect(country['region-labels']?.length).toBeGreaterThan(0);
+
+    // The glyph ranges MapLibre asked for, all answered; what the console serves.
+    expect(glyphResponses.length).toBeGreaterThan(0);
+    expect(glyphResponses.filter((response) => response.status !== 200)).toEqual([]);
+    expect(glyphResponses.some((response) => /\/console\/glyphs\/Noto%20Sans%20Regular\/0-255\.pbf$/.test(response.url))).toBe(true);
+    const glyphs = await fetch(`${service.url}/console/glyphs/Noto%20Sans%20Bold/0-255.pbf`);
+    expect(glyphs.headers.get('content-type')).toBe('application/x-protobuf');
+    expect((await glyphs.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    expect((await fetch(`${service.url}/console/glyphs/Comic%20Sans/0-255.pbf`)).status).toBe(404);
+    expect((await fetch(`${service.url}/console/glyphs/Noto%20Sans%20Bold/1-256.pbf`)).status).toBe(404);
+
+    // Back to where the next panels click.
+    await page.evaluate((v) => (globalThis as unknown as { consoleMap: { jumpTo(o: unknown): void } }).consoleMap.jumpTo(v), view);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   }, 90_000);
 
   it('shows the hex code of a clicked point and draws its cell', async () => {

@@ -177,7 +177,7 @@ describe('the Ghana starter pack on first start', () => {
   it('builds the starter basemap (docs/adr/0027) and serves street-level tiles of Accra from /v2/tiles/starter', async () => {
     const built = service!.lines.find((line) => line.msg === 'starter basemap built');
     expect(built).toMatchObject({ tiles: expect.any(Number), bytes: expect.any(Number) });
-    console.log(`starter basemap built in a worker thread: ${String(built!.tiles)} tiles, ${String(built!.bytes)} bytes, ${String(built!.ms)} ms`);
+    console.log(`starter basemap built in a worker thread: ${String(built!.tiles)} tiles, ${String(built!.bytes)} bytes, ${String(built!.glyph_ranges)} glyph ranges, ${String(built!.ms)} ms ${JSON.stringify(built!.phases_ms)}`);
     const archives = await get<{ items: Array<{ name: string; pmtiles: { tile_type: string; max_zoom: number } | null }> }>('/v2/tiles');
     expect(archives.items.find((archive) => archive.name === 'starter')?.pmtiles).toMatchObject({ tile_type: 'mvt', max_zoom: 14 });
     // The console's reader, by HTTP range with the key, as MapLibre reads it.
@@ -249,15 +249,21 @@ describe('npm run ops -- starter:build', () => {
 describe('npm run ops -- starter:basemap', () => {
   it('builds the starter basemap where it is told, phase by phase on stderr, a summary on stdout', () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'location-api-basemap-')), 'starter.pmtiles');
-    const result = spawnSync(process.execPath, ['scripts/start.mjs', 'ops', 'starter:basemap', '--out', out], { cwd: root, env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60_000 });
+    // DATA_DIR: where the label glyphs go (docs/adr/0037).
+    const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: path.dirname(out) };
+    const result = spawnSync(process.execPath, ['scripts/start.mjs', 'ops', 'starter:basemap', '--out', out], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
     expect({ status: result.status, stderr: result.stderr }).toMatchObject({ status: 0 });
     expect(result.stderr.split('\n').filter((line) => line.startsWith('starter:basemap:'))).toEqual([
       'starter:basemap: reading roads…',
       'starter:basemap: reading boundaries…',
+      'starter:basemap: reading places…',
       'starter:basemap: tiling…',
       'starter:basemap: writing…',
+      'starter:basemap: glyphs…',
     ]);
-    expect(result.stdout).toMatch(/^starter:basemap: .*starter\.pmtiles: \d+ tiles, \d+\.\d\d MB, 3657 roads, 276 boundaries, \d+ ms\n$/);
+    process.stderr.write(result.stdout);
+    expect(result.stdout).toMatch(/^starter:basemap: .*starter\.pmtiles: \d+ tiles, \d+\.\d\d MB, 3657 roads, \d+ national road pieces, 276 boundaries, \d+ places, \d+ water names, [1-9]\d* glyph ranges drawn; \d+ ms \(read \d+, tile \d+, write \d+, glyphs \d+\)\n$/);
+    expect(readdirSync(path.join(path.dirname(out), 'glyphs'))).toEqual(['Noto Sans Bold', 'Noto Sans Italic', 'Noto Sans Regular']);
     expect(readFileSync(out).subarray(0, 7).toString()).toBe('PMTiles');
   }, 90_000);
 });

@@ -237,13 +237,19 @@ async function buildStarterBasemapCli(args: string[]): Promise<number> {
     else throw new UsageError(`unexpected argument ${args[i]}`);
   }
   const packDir = path.resolve(appRoot(), DEFAULT_PACK);
-  const file = out ?? path.join(loadConfig().tilesDir, `${STARTER_BASEMAP}.pmtiles`);
+  const config = loadConfig();
+  const file = out ?? path.join(config.tilesDir, `${STARTER_BASEMAP}.pmtiles`);
   let phase = '';
-  const build = await buildBasemap(basemapSources(packDir, await readManifest(packDir)), file, (progress) => {
+  // The label glyphs go where the console serves them from (DATA_DIR/glyphs; ranges already there are kept).
+  const build = await buildBasemap(basemapSources(packDir, await readManifest(packDir), path.join(config.dataDir, 'glyphs')), file, (progress) => {
     if (progress.phase === phase) return;
     phase = progress.phase;
     process.stderr.write(`starter:basemap: ${phase}…\n`);
   });
-  process.stdout.write(`starter:basemap: ${file}: ${build.tiles} tiles, ${(build.bytes / 1e6).toFixed(2)} MB, ${build.road_features} roads, ${build.boundary_features} boundaries, ${build.ms} ms\n`);
+  process.stdout.write(
+    `starter:basemap: ${file}: ${build.tiles} tiles, ${(build.bytes / 1e6).toFixed(2)} MB, ${build.road_features} roads, ${build.national_road_features} national road pieces, ` +
+      `${build.boundary_features} boundaries, ${build.place_features} places, ${build.water_labels} water names, ${build.glyph_ranges} glyph ranges drawn; ${build.ms} ms ` +
+      `(read ${build.phases_ms.read}, tile ${build.phases_ms.tile}, write ${build.phases_ms.write}, glyphs ${build.phases_ms.glyphs})\n`,
+  );
   return 0;
 }

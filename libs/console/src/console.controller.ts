@@ -3,10 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public, RawResponse } from '../../platform/src/index.js';
+import { CONFIG, Public, RawResponse, type Config } from '../../platform/src/index.js';
+import { cachedGlyphRange, isFontStack, parseGlyphRange } from '../../tiles/src/index.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // tsc does not copy the page's files to dist/: a compiled build reads them from the sources.
@@ -49,6 +50,14 @@ export const CONSOLE_CSP = [
 @Controller('console')
 export class ConsoleController {
   private readonly cache = new Map<string, Buffer>();
+  /** Glyph ranges by `stack/start`: at most 3 stacks × 256 ranges, each a few kB to ~100 kB; a range asked for twice at once is made once. */
+  private readonly glyphs = new Map<string, Promise<Buffer>>();
+  private readonly glyphsDir: string;
+
+  constructor(@Inject(CONFIG) config: Config) {
+    // Where the first start drew the basemap's glyph ranges (docs/adr/0037).
+    this.glyphsDir = path.join(config.dataDir, 'glyphs');
+  }
 
   @Get()
   @Public()
@@ -64,6 +73,37 @@ export class ConsoleController {
     const entry = Object.hasOwn(FILES, file) ? FILES[file] : undefined;
     if (!entry) throw new NotFoundException(`no console asset ${file}`);
     await this.send(reply, entry.file, entry.type);
+  }
+
+  /**
+   * The label glyphs of the map style (`glyphs: /console/glyphs/{fontstack}/{range}.pbf`):
+   * SDF ranges of the Noto Sans stacks, from DATA_DIR/glyphs where the first
+   * start drew them, else drawn now and kept there; ranges past the Latin ones
+   * answer empty (docs/adr/0037).
+   */
+  @Get('glyphs/:fontstack/:range')
+  @Public()
+  @RawResponse()
+  async glyphRange(@Param('fontstack') fontstack: string, @Param('range') range: string, @Res() reply: FastifyReply): Promise<void> {
+    const start = range.endsWith('.pbf') ? parseGlyphRange(range.slice(0, -'.pbf'.length)) : null;
+    if (!isFontStack(fontstack) || start === null) throw new NotFoundException(`no glyph range ${fontstack}/${range}`);
+    const key = `${fontstack}/${start}`;
+    let body = this.glyphs.get(key);
+    if (!body) {
+      body = cachedGlyphRange(this.glyphsDir, fontstack, start);
+      this.glyphs.set(key, body);
+      body.catch(() => this.glyphs.delete(key));
+    }
+    await reply
+      .headers({
+        'content-type': 'application/x-protobuf',
+        'content-security-policy': CONSOLE_CSP,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        // A font's glyphs do not change.
+        'cache-control': 'public, max-age=86400',
+      })
+      .send(await body);
   }
 
   private async send(reply: FastifyReply, file: string, type: string): Promise<void> {

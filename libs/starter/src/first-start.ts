@@ -11,7 +11,7 @@ import {
   type DatasetStore,
 } from '../../platform/src/index.js';
 import { readManifest, STARTER_KINDS, StarterPackError, verifyPack, type PackDataset, type PackManifest, type StarterKind } from './public/pack.js';
-import { BasemapAbortedError, basemapSources, buildBasemapInWorker, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './public/starter-basemap.js';
+import { BasemapAbortedError, basemapSources, buildBasemapInWorker, isOutdatedStarterBasemap, STARTER_BASEMAP, type BasemapBuild, type BasemapProgress } from './public/starter-basemap.js';
 
 /**
  * On start, the starter pack's dataset of each kind that has no live dataset
@@ -42,6 +42,8 @@ export interface StarterImportOptions {
   staleLockMs?: number;
   /** TILES_DIR: where the starter basemap (`starter.pmtiles`, docs/adr/0027) is built when absent; no basemap without it. */
   tilesDir?: string;
+  /** Where the basemap's label glyphs are cached (DATA_DIR/glyphs, docs/adr/0037); the console serves them. */
+  glyphsDir?: string;
   /** Tests: the basemap build's progress. */
   onBasemapProgress?: (progress: BasemapProgress) => void;
 }
@@ -98,6 +100,9 @@ export async function importStarterData(store: DatasetStore, packDir: string, op
   const report: StarterImportReport = { imported: [], skipped: [], ms: 0 };
   const byKind = importers(options.datasets);
   const order = [...byKind.keys()];
+  // The basemap reads the pack's files, not the datasets: built in its worker thread while the datasets import on this one.
+  const basemap = options.tilesDir ? starterBasemap(packDir, manifest, options.tilesDir, options) : undefined;
+  basemap?.catch(() => undefined); // awaited below; an import that throws first leaves it to finish on its own
   const wanted = async () => {
     const live = await liveKinds(store, options.datasets);
     return manifest.datasets.filter((dataset) => byKind.has(dataset.kind) && !live.has(dataset.kind));
@@ -121,7 +126,7 @@ export async function importStarterData(store: DatasetStore, packDir: string, op
   for (const dataset of manifest.datasets) {
     if (!imported.has(dataset.kind)) report.skipped.push({ kind: dataset.kind, reason: byKind.has(dataset.kind) ? 'live' : 'no_importer' });
   }
-  if (options.tilesDir) report.basemap = await starterBasemap(packDir, manifest, options.tilesDir, options);
+  if (basemap) report.basemap = await basemap;
   report.ms = Date.now() - started;
   return report;
 }
@@ -135,10 +140,11 @@ export async function importStarterData(store: DatasetStore, packDir: string, op
  */
 async function starterBasemap(packDir: string, manifest: PackManifest, tilesDir: string, options: StarterImportOptions): Promise<NonNullable<StarterImportReport['basemap']>> {
   const target = path.join(tilesDir, `${STARTER_BASEMAP}.pmtiles`);
-  if (existsSync(target)) return { outcome: 'present' };
+  // An older build of this service's own (no labels) is replaced; an operator's archive never.
+  if (existsSync(target) && !(await isOutdatedStarterBasemap(target))) return { outcome: 'present' };
   await removeStaleTemporaries(tilesDir);
-  const sources = basemapSources(packDir, manifest);
-  const files = [...sources.roads, ...sources.boundaries].map((file) => path.relative(packDir, file));
+  const sources = basemapSources(packDir, manifest, options.glyphsDir);
+  const files = [...sources.roads, ...sources.backbone, ...sources.boundaries, ...sources.geonames, ...sources.placeNodes].map((file) => path.relative(packDir, file));
   const started = Date.now();
   let logged = started;
   try {
@@ -156,7 +162,7 @@ async function starterBasemap(packDir: string, manifest: PackManifest, tilesDir:
       },
       options.signal,
     );
-    options.log.info({ msg: 'starter basemap built', pack: manifest.name, file: target, tiles: build.tiles, bytes: build.bytes, ms: build.ms });
+    options.log.info({ msg: 'starter basemap built', pack: manifest.name, file: target, tiles: build.tiles, bytes: build.bytes, glyph_ranges: build.glyph_ranges, phases_ms: build.phases_ms, ms: build.ms });
     return { outcome: 'built', build };
   } catch (error) {
     if (error instanceof BasemapAbortedError) throw new StarterAbortedError('starter import aborted');

@@ -63,6 +63,7 @@ export class StarterData implements OnApplicationBootstrap, OnModuleDestroy {
         log: { info: (fields) => this.logger.info(fields) },
         signal: this.abort.signal,
         tilesDir: this.config.tilesDir,
+        glyphsDir: path.join(this.config.dataDir, 'glyphs'),
       });
       if (report.imported.length === 0) return;
       // What serves each imported kind (the gazetteer, the transit feeds, the road network, whose graph is prepared

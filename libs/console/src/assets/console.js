@@ -48,7 +48,7 @@ function setGeoJson(id, data, paint, type = 'line') {
   }
 }
 
-/** The starter basemap's layers (roads by class, boundaries; docs/adr/0027), drawn by name. */
+/** The starter basemap's layers (docs/adr/0027, labels docs/adr/0037), drawn by name. */
 const ROAD_STYLE = [
   // class, colour, width at z10, width at z16
   ['path', '#c8b8a0', 0.3, 1.5],
@@ -60,18 +60,49 @@ const ROAD_STYLE = [
   ['trunk', '#e8925a', 1.5, 12],
   ['motorway', '#d9724a', 1.8, 13],
 ];
+/** Font stacks the console serves glyphs of (/console/glyphs/{fontstack}/{range}.pbf, drawn from Noto Sans). */
+const REGULAR = ['Noto Sans Regular'];
+const BOLD = ['Noto Sans Bold'];
+const ITALIC = ['Noto Sans Italic'];
+const HALO = { 'text-halo-color': 'rgba(255,255,255,0.9)', 'text-halo-width': 1.5 };
+/** The labelled layers, for scripts in the page (and the browser test) to ask which labels are drawn. */
+const LABEL_LAYERS = ['place-labels-major', 'place-labels-minor', 'region-labels', 'district-labels', 'water-labels', 'road-refs', 'national-road-refs', 'street-names'];
 
-function starterLayers() {
+/**
+ * `national`: the source of the country-wide layers (boundaries, national roads, places, label points), complete up to
+ * their own max zoom and overzoomed beyond it; `basemap`: the detailed streets up to z14 (an older starter archive has
+ * only `roads` and `boundaries`, both from `basemap`).
+ */
+function starterLayers(national, labelled) {
   const width = (w10, w16) => ['interpolate', ['exponential', 1.6], ['zoom'], 6, w10 / 4, 10, w10, 16, w16];
   const layers = [
-    { id: 'districts-fill', type: 'fill', source: 'basemap', 'source-layer': 'boundaries', filter: ['==', ['get', 'admin_level'], 2], paint: { 'fill-color': '#ebe7dc', 'fill-outline-color': '#d6cfbd' } },
-    { id: 'districts-line', type: 'line', source: 'basemap', 'source-layer': 'boundaries', minzoom: 7, filter: ['==', ['get', 'admin_level'], 2], paint: { 'line-color': '#b9ad94', 'line-width': 0.6, 'line-dasharray': [3, 2] } },
-    { id: 'regions-line', type: 'line', source: 'basemap', 'source-layer': 'boundaries', filter: ['==', ['get', 'admin_level'], 1], paint: { 'line-color': '#8f7f9f', 'line-width': ['interpolate', ['linear'], ['zoom'], 5, 0.8, 12, 2] } },
-    { id: 'roads-casing', type: 'line', source: 'basemap', 'source-layer': 'roads', minzoom: 12, filter: ['!=', ['get', 'class'], 'path'], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#a89f91', 'line-width': ['interpolate', ['exponential', 1.6], ['zoom'], 12, 2, 16, 14] } },
+    { id: 'districts-fill', type: 'fill', source: national, 'source-layer': 'boundaries', filter: ['==', ['get', 'admin_level'], 2], paint: { 'fill-color': '#ebe7dc', 'fill-outline-color': '#d6cfbd' } },
+    { id: 'districts-line', type: 'line', source: national, 'source-layer': 'boundaries', minzoom: 7, filter: ['==', ['get', 'admin_level'], 2], paint: { 'line-color': '#b9ad94', 'line-width': 0.6, 'line-dasharray': [3, 2] } },
+    { id: 'regions-line', type: 'line', source: national, 'source-layer': 'boundaries', filter: ['==', ['get', 'admin_level'], 1], paint: { 'line-color': '#8f7f9f', 'line-width': ['interpolate', ['linear'], ['zoom'], 5, 0.8, 12, 2] } },
   ];
+  if (labelled) {
+    layers.push({ id: 'national-roads-casing', type: 'line', source: national, 'source-layer': 'national_roads', minzoom: 9, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#a89f91', 'line-width': ['interpolate', ['exponential', 1.6], ['zoom'], 9, 2, 16, 14] } });
+    for (const [roadClass, color, w10, w16] of ROAD_STYLE.filter(([c]) => ['secondary', 'primary', 'trunk'].includes(c))) {
+      layers.push({ id: `national-roads-${roadClass}`, type: 'line', source: national, 'source-layer': 'national_roads', filter: ['==', ['get', 'class'], roadClass], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': color, 'line-width': width(w10 * 1.5, w16) } });
+    }
+  }
+  layers.push({ id: 'roads-casing', type: 'line', source: 'basemap', 'source-layer': 'roads', minzoom: 12, filter: ['!=', ['get', 'class'], 'path'], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#a89f91', 'line-width': ['interpolate', ['exponential', 1.6], ['zoom'], 12, 2, 16, 14] } });
   for (const [roadClass, color, w10, w16] of ROAD_STYLE) {
     layers.push({ id: `roads-${roadClass}`, type: 'line', source: 'basemap', 'source-layer': 'roads', filter: ['==', ['get', 'class'], roadClass], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': color, 'line-width': width(w10, w16) } });
   }
+  if (!labelled) return layers;
+  const text = (id, source, sourceLayer, layout, paint, extra = {}) => ({ id, type: 'symbol', source, 'source-layer': sourceLayer, layout, paint: { ...HALO, ...paint }, ...extra });
+  layers.push(
+    text('water-labels', national, 'water_labels', { 'text-field': ['get', 'name'], 'text-font': ITALIC, 'text-size': ['interpolate', ['linear'], ['zoom'], 6, 11, 12, 14], 'text-max-width': 8 }, { 'text-color': '#3a6ea5' }, { minzoom: 6 }),
+    text('street-names', 'basemap', 'roads', { 'symbol-placement': 'line', 'text-field': ['get', 'name'], 'text-font': REGULAR, 'text-size': ['interpolate', ['linear'], ['zoom'], 13, 10, 17, 13], 'symbol-spacing': 350 }, { 'text-color': '#3d3d3d' }, { minzoom: 13, filter: ['all', ['has', 'name'], ['!=', ['get', 'class'], 'path']] }),
+    text('road-refs', 'basemap', 'roads', { 'symbol-placement': 'line', 'text-field': ['get', 'ref'], 'text-font': BOLD, 'text-size': 11, 'symbol-spacing': 400 }, { 'text-color': '#8a3d12' }, { minzoom: 11, filter: ['has', 'ref'] }),
+    text('national-road-refs', national, 'national_roads', { 'symbol-placement': 'line', 'text-field': ['get', 'ref'], 'text-font': BOLD, 'text-size': ['interpolate', ['linear'], ['zoom'], 6, 10, 12, 12], 'symbol-spacing': 300, 'symbol-sort-key': ['match', ['get', 'class'], 'trunk', 0, 'primary', 1, 2] }, { 'text-color': '#8a3d12' }, { minzoom: 6, filter: ['has', 'ref'] }),
+    text('district-labels', national, 'boundary_labels', { 'text-field': ['get', 'name'], 'text-font': REGULAR, 'text-transform': 'uppercase', 'text-letter-spacing': 0.08, 'text-size': ['interpolate', ['linear'], ['zoom'], 8, 9, 12, 12], 'text-max-width': 8 }, { 'text-color': '#857a63' }, { minzoom: 8, filter: ['==', ['get', 'admin_level'], 2] }),
+    text('region-labels', national, 'boundary_labels', { 'text-field': ['get', 'name'], 'text-font': BOLD, 'text-transform': 'uppercase', 'text-letter-spacing': 0.12, 'text-size': 11, 'text-max-width': 8 }, { 'text-color': '#75658a' }, { minzoom: 5, maxzoom: 8, filter: ['==', ['get', 'admin_level'], 1] }),
+    // Localities by rank (0 capital … 5 hamlet): the cities from the country view, towns from 6, villages from 9, suburbs and hamlets from 12.
+    text('place-labels-minor', national, 'places', { 'text-field': ['get', 'name'], 'text-font': REGULAR, 'text-size': ['match', ['get', 'rank'], 3, 12, 4, 11, 10], 'text-max-width': 8, 'symbol-sort-key': ['get', 'rank'] }, { 'text-color': '#333333' }, { minzoom: 9, filter: ['step', ['zoom'], ['==', ['get', 'rank'], 4], 12, ['>=', ['get', 'rank'], 3]] }),
+    text('place-labels-major', national, 'places', { 'text-field': ['get', 'name'], 'text-font': BOLD, 'text-size': ['interpolate', ['linear'], ['zoom'], 5, ['match', ['get', 'rank'], 0, 13, 1, 12, 10], 12, ['match', ['get', 'rank'], 0, 20, 1, 18, 15]], 'text-max-width': 8, 'symbol-sort-key': ['get', 'rank'] }, { 'text-color': '#1a1a1a' }, { filter: ['step', ['zoom'], ['<=', ['get', 'rank'], 1], 6, ['<=', ['get', 'rank'], 2]] }),
+  );
   return layers;
 }
 
@@ -89,6 +120,8 @@ async function basemapStyle() {
   maplibregl.addProtocol('pmtiles', protocol.tile);
   const style = {
     version: 8,
+    // Label glyphs, drawn on this server from Noto Sans (docs/adr/0037): same origin, as the CSP wants.
+    glyphs: `${location.origin}/console/glyphs/{fontstack}/{range}.pbf`,
     sources: {},
     layers: [{ id: 'background', type: 'background', paint: { 'background-color': '#f2efe9' } }],
   };
@@ -105,11 +138,17 @@ async function basemapStyle() {
     protocol.add(source);
     const metadata = await source.getMetadata().catch(() => ({}));
     const layerIds = (metadata.vector_layers ?? []).map((layer) => layer.id);
-    // The archive's own credits (the starter's: OpenStreetMap contributors, the boundaries' source), escaped; OpenStreetMap always.
+    // The archive's own credits (the starter's: OpenStreetMap contributors, the World Bank's roads, the boundaries' source, GeoNames), escaped; OpenStreetMap always.
     const credits = String(metadata.attribution ?? '').split(';').map((line) => line.trim()).filter((line) => line && !line.includes('OpenStreetMap'));
     attribution = [ATTRIBUTION, ...credits.map(escapeHtml)].join(' | ');
     style.sources.basemap = { type: 'vector', url: `pmtiles://${location.origin}/v2/tiles/${chosen.name}`, attribution };
-    style.layers.push(...(layerIds.includes('roads') && layerIds.includes('boundaries') ? starterLayers() : genericLayers(layerIds)));
+    const labelled = ['national_roads', 'places', 'boundary_labels'].every((id) => layerIds.includes(id));
+    if (labelled) {
+      // The country-wide layers end at their own max zoom (10 in the starter): read from there and overzoomed, so Kumasi at z15 is not blank.
+      const maxzoom = Math.max(...metadata.vector_layers.filter((layer) => layer.id !== 'roads').map((layer) => layer.maxzoom ?? 14));
+      style.sources.national = { type: 'vector', tiles: [`pmtiles://${location.origin}/v2/tiles/${chosen.name}/{z}/{x}/{y}`], minzoom: 0, maxzoom, ...(metadata.bounds ? { bounds: metadata.bounds } : {}), attribution };
+    }
+    style.layers.push(...(layerIds.includes('roads') && layerIds.includes('boundaries') ? starterLayers(labelled ? 'national' : 'basemap', labelled) : genericLayers(layerIds)));
   }
   return { style, chosen, attribution };
 }
@@ -126,6 +165,9 @@ async function start() {
   map.addControl(new maplibregl.AttributionControl({ compact: false, customAttribution: ATTRIBUTION }));
   map.addControl(new maplibregl.NavigationControl());
   state.map = map;
+  // For scripts in the page and the browser test: the map, and which of its layers are labels.
+  window.consoleMap = map;
+  window.consoleLabelLayers = LABEL_LAYERS;
   map.on('click', (event) => onClick(event.lngLat).catch((error) => status(error.message, true)));
   await new Promise((resolve) => (map.loaded() ? resolve() : map.once('load', resolve)));
   $('tools').hidden = false;

@@ -26,6 +26,12 @@ export interface VectorLayer {
   /** For vector_layers in the metadata: field name → description. */
   fields: Record<string, string>;
   description?: string;
+  /**
+   * The least zoom each feature is in (tippecanoe's `minzoom`): towns from
+   * zoom 6, villages from 9, so the low-zoom tiles of a whole country stay
+   * small. Absent: every feature from the archive's min zoom.
+   */
+  minZoomOf?: (feature: Feature) => number;
 }
 
 export interface VectorArchiveOptions {
@@ -51,7 +57,11 @@ export function buildVectorArchive(options: VectorArchiveOptions): VectorArchive
   const sliced = layers.map((layer) => ({
     layer,
     bbox: bboxOf(layer.features),
-    index: new GeoJSONVT({ type: 'FeatureCollection', features: layer.features } satisfies FeatureCollection, { maxZoom, indexMaxZoom: Math.min(maxZoom, 5), tolerance: 3, buffer: 64 }),
+    // One slicer per feature min zoom (a handful): a tile of zoom z holds the features of the groups from z or less.
+    groups: [...groupByMinZoom(layer).entries()].map(([from, features]) => ({
+      from,
+      index: new GeoJSONVT({ type: 'FeatureCollection', features } satisfies FeatureCollection, { maxZoom, indexMaxZoom: Math.min(maxZoom, 5), tolerance: 3, buffer: 64 }),
+    })),
   }));
   const all = sliced.map((entry) => entry.bbox).filter((bbox): bbox is Bbox => bbox !== null);
   const bounds = all.length
@@ -69,10 +79,10 @@ export function buildVectorArchive(options: VectorArchiveOptions): VectorArchive
     for (const [x, y] of candidates.values()) {
       const parts: Record<string, { features: unknown[] }> = {};
       let led = false;
-      for (const { layer, index } of sliced) {
-        const tile = index.getTile(z, x, y);
-        if (!tile || tile.features.length === 0) continue;
-        parts[layer.name] = tile;
+      for (const { layer, groups } of sliced) {
+        const features = groups.filter((group) => group.from <= z).flatMap((group) => group.index.getTile(z, x, y)?.features ?? []);
+        if (features.length === 0) continue;
+        parts[layer.name] = { features };
         if (layer.leadsTo >= z) led = true;
       }
       if (!led) continue;
@@ -87,10 +97,22 @@ export function buildVectorArchive(options: VectorArchiveOptions): VectorArchive
     minzoom: minZoom,
     maxzoom: maxZoom,
     bounds: [bounds.west, bounds.south, bounds.east, bounds.north],
-    vector_layers: layers.map((layer) => ({ id: layer.name, description: layer.description ?? '', minzoom: minZoom, maxzoom: maxZoom, fields: layer.fields })),
+    // maxzoom: the zoom through which the layer is whole (it leads its tiles); a client overzooms from there.
+    vector_layers: layers.map((layer) => ({ id: layer.name, description: layer.description ?? '', minzoom: minZoom, maxzoom: Math.min(layer.leadsTo, maxZoom), fields: layer.fields })),
   };
   const archive = writePmtiles(tiles, { tileType: 'mvt', tileCompression: 'gzip', bounds, center, metadata, minZoom, maxZoom });
   return { archive, tiles: tiles.length, bounds };
+}
+
+function groupByMinZoom(layer: VectorLayer): Map<number, Feature[]> {
+  const groups = new Map<number, Feature[]>();
+  for (const feature of layer.features) {
+    const from = layer.minZoomOf?.(feature) ?? 0;
+    const group = groups.get(from);
+    if (group) group.push(feature);
+    else groups.set(from, [feature]);
+  }
+  return groups;
 }
 
 interface Bbox {
