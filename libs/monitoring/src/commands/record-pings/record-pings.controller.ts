@@ -7,6 +7,8 @@ import { callingAccount } from '../../../../platform/src/index.js';
 import { ConsentRequiredError } from '../../domain/location.js';
 import { RecordPingBatchCommand } from './record-pings.process.js';
 import { RecordPingsRequest } from './record-pings.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { PingsRecordedSchema } from './record-pings.answer.js';
 
 /**
  * POST /v2/monitoring/pings. The batch form answers 200 with one outcome per
@@ -26,10 +28,10 @@ export class RecordPingsController {
   @HttpCode(200)
   @AccountOnly()
   @ApiOperation({ summary: 'Record location pings (one, or a batch of up to 1000); idempotent; needs granted consent' })
-  @ApiResponse({ status: 200, description: 'batch: `{items: [{index, status, ping_id?, late?, error?}], accepted, duplicates, refused}`; single: the one outcome' })
+  @ApiAnswer(PingsRecordedSchema, { requestExample: { pings: [{ customer_id: 'cust-8841', lat: 5.55031, lng: -0.21739, accuracy_m: 9, recorded_at: '2026-11-27T08:55:00Z' }, { customer_id: 'cust-8841', lat: 5.55027, lng: -0.21744, accuracy_m: 11, recorded_at: '2026-11-27T09:00:00Z' }] } })
   @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: other batches of the same customer kept landing first; sending the request again is safe (stored pings answer duplicate)' })
-  async record(@Req() request: FastifyRequest, @Body() body: RecordPingsRequest) {
+  async record(@Req() request: FastifyRequest, @Body() body: RecordPingsRequest): Promise<AnswerOf<typeof PingsRecordedSchema>> {
     const accountId = callingAccount(request);
     const { pings, ...single } = body;
     const batch = pings !== undefined;

@@ -11,6 +11,8 @@ import { DEFAULT_TOLERANCE_HOPS, DEFAULT_ZONE_RESOLUTION } from '../../domain/lo
 import { GetDriftQuery } from '../../queries/get-drift/get-drift.handler.js';
 import { RegisterZoneCommand } from './register-zone.handler.js';
 import { RegisterZoneRequest } from './register-zone.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { DriftStateSchema } from '../../queries/get-drift/get-drift.answer.js';
 
 /**
  * PUT /v2/monitoring/zones/{customer_id}: registers (or replaces) the zone
@@ -29,10 +31,10 @@ export class RegisterZoneController {
   @Put(':customer_id')
   @AccountOnly()
   @ApiOperation({ summary: "Register a customer's zone: {lat, lng} or {home_hex}, plus tolerance_hops" })
-  @ApiResponse({ status: 200, description: 'the drift state against the new zone (as GET /v2/monitoring/drift)' })
+  @ApiAnswer(DriftStateSchema, { description: 'The drift state against the new zone (as GET /v2/monitoring/drift)', requestExample: { lat: 5.55031, lng: -0.21739, tolerance_hops: 2 } })
   @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED: the customer has not granted location consent' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: ping batches of this customer kept landing first; retry' })
-  async register(@Req() request: FastifyRequest, @Param('customer_id') customerParam: string, @Body() body: RegisterZoneRequest) {
+  async register(@Req() request: FastifyRequest, @Param('customer_id') customerParam: string, @Body() body: RegisterZoneRequest): Promise<AnswerOf<typeof DriftStateSchema>> {
     const accountId = callingAccount(request);
     const customerId = parseCustomerId(customerParam);
     await this.commands.execute(

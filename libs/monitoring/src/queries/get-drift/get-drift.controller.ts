@@ -6,6 +6,8 @@ import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
 import { GetDriftQuery } from './get-drift.handler.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { DriftStateSchema } from './get-drift.answer.js';
 
 /** GET /v2/monitoring/drift?customer_id=: the current drift state (interface.md, "Drift event payload" names its fields). */
 @ApiTags('monitoring')
@@ -17,12 +19,8 @@ export class GetDriftController {
   @Get('drift')
   @AccountOnly()
   @ApiOperation({ summary: "A customer's current drift state against their registered zone" })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{customer_id, status: unmonitored|in_zone|drifting, home_hex, tolerance_hops, current_hex, distance_hops, since, last_ping_at}`; `current_hex` is the newest ping (by recorded_at) at the zone\'s resolution',
-  })
-  async current(@Req() request: FastifyRequest, @Query() query: CustomerRequest) {
+  @ApiAnswer(DriftStateSchema)
+  async current(@Req() request: FastifyRequest, @Query() query: CustomerRequest): Promise<AnswerOf<typeof DriftStateSchema>> {
     return this.queries.execute(new GetDriftQuery(callingAccount(request), query.customer_id));
   }
 }
