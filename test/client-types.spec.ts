@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ReverseAnswer, ReverseControllerReverseResponse } from '../packages/client/src/index.js';
+import type { ReverseAnswer, ReverseControllerReverseResponse } from '../packages/client/src/types.gen.js';
 
 /**
  * Issue 28, item 4: the generated client types its answers from the documented
