@@ -20,6 +20,9 @@ WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./
+# tsc does not copy non-TypeScript files: the /console and /docs pages read their assets and the guides from here.
+COPY libs/console/src/assets libs/console/src/assets
+COPY docs/guides docs/guides
 # The starter pack the api imports on first start when no dataset of a kind is live (STARTER_DATA=false turns it off):
 # owned by root, readable by everyone, so the service (user node) reads it and cannot change it.
 COPY starter starter

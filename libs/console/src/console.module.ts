@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConsoleController } from './console.controller.js';
+import { DocsController } from './docs.controller.js';
 
-/** The developer console page at GET /console (issue 19). */
-@Module({ controllers: [ConsoleController] })
+/** The developer console page at GET /console (issue 19) and the API reference at GET /docs (issue 28). */
+@Module({ controllers: [ConsoleController, DocsController] })
 export class ConsoleModule {}

@@ -178,6 +178,34 @@ export type CustomerRequest = {
     customer_id: string;
 };
 
+/**
+ * Every error answer (decisions.md, "Fixed behaviour").
+ */
+export type ErrorEnvelope = {
+    error: {
+        /**
+         * Machine-readable; the codes each status can carry are listed per operation
+         */
+        code: string;
+        /**
+         * What a client can act on; its shape is documented per code
+         */
+        details?: {
+            [key: string]: unknown;
+        };
+        /**
+         * The request field at fault
+         */
+        field?: string;
+        /**
+         * For people; may change
+         */
+        message: string;
+        request_id?: string;
+    };
+    success: false;
+};
+
 export type GetCustomerCopyRequest = {
     /**
      * The previous page's next_cursor: the location history continues from there
@@ -563,6 +591,115 @@ export type ResetPasswordRequest = {
     token: string;
 };
 
+export type ReverseAnswer = {
+    address: {
+        country: {
+            code: string;
+            name: string;
+        } | null;
+        datasets: Array<{
+            /**
+             * What the source requires wherever its data is shown
+             */
+            attribution?: Array<string>;
+            dataset: string;
+            imported_at: string;
+            version: string;
+        }>;
+        district: {
+            /**
+             * The dataset the part was read from; its version is in `datasets`
+             */
+            dataset: string;
+            distance_m: number;
+            name: string;
+        } | null;
+        formatted: string | null;
+        landmark: {
+            /**
+             * The dataset the part was read from; its version is in `datasets`
+             */
+            dataset: string;
+            distance_m: number;
+            kind: string;
+            lat: number;
+            lng: number;
+            name: string;
+            slug: string;
+        } | null;
+        locality: {
+            /**
+             * The dataset the part was read from; its version is in `datasets`
+             */
+            dataset: string;
+            distance_m: number;
+            kind: string;
+            lat: number;
+            lng: number;
+            name: string;
+        } | null;
+        region: {
+            /**
+             * The dataset the part was read from; its version is in `datasets`
+             */
+            dataset: string;
+            distance_m: number;
+            name: string;
+        } | null;
+        road: {
+            /**
+             * The dataset the part was read from; its version is in `datasets`
+             */
+            dataset: string;
+            distance_m: number;
+            name: string;
+            ref: string | null;
+        } | null;
+    } | null;
+    /**
+     * The H3 cell index
+     */
+    cell: string;
+    /**
+     * The hex code of the cell
+     */
+    code: string;
+    /**
+     * The code grouped for people
+     */
+    display: string;
+    /**
+     * From the point sent to the cell centre
+     */
+    distance_m: number;
+    lat: number;
+    lng: number;
+    /**
+     * Where a point came from (docs/adr/0030)
+     */
+    provenance: {
+        /**
+         * How far the true point may lie from the one given (docs/adr/0030)
+         */
+        accuracy_meters: number;
+        confidence: number;
+        /**
+         * For user_confirmed and agent_verified: who confirmed
+         */
+        confirmed_by?: string;
+        /**
+         * Who or what established the point
+         */
+        provider: string;
+        source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+        /**
+         * When the point was last established from its source, never simply "now"
+         */
+        verified_at: string;
+    };
+    resolution: number;
+};
+
 export type ReviewLandmarkRequest = {
     /**
      * `keep`: the landmark is a narration candidate again and its reports so far are settled; `exclude`: narration never names it (until a later `keep`)
@@ -777,10 +914,48 @@ export type ParseAddressControllerParseData = {
 
 export type ParseAddressControllerParseErrors = {
     /**
-     * INVALID_PARAM (field `text`)
+     * INVALID_PARAM (field `text`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ParseAddressControllerParseError = ParseAddressControllerParseErrors[keyof ParseAddressControllerParseErrors];
 
 export type ParseAddressControllerParseResponses = {
     /**
@@ -805,20 +980,54 @@ export type ResolveAddressControllerResolveErrors = {
     /**
      * INVALID_PARAM (field `address`: missing, empty, longer than 200 characters, or without a letter or digit); INVALID_CODE (field `address`) for code-shaped text whose check character fails, with `error.details` `{reason, suggestions}`
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_CODE' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ADDRESS_NOT_FOUND: text that matches no place, not even nearly
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ADDRESS_NOT_FOUND';
+        };
+    };
     /**
      * ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS digital address (its grid is proprietary: the point needs GhanaPost’s own service); `error.details` `{kind, code, prefix, region: {letter, name, current_regions} | null, district: null, point_available: false, note}`: the region decoded from the prefix, nothing guessed
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'ADDRESS_NOT_CONVERTIBLE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: free text before any place dataset is imported (a hex code still resolves, without structures)
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type ResolveAddressControllerResolveError = ResolveAddressControllerResolveErrors[keyof ResolveAddressControllerResolveErrors];
 
 export type ResolveAddressControllerResolveResponses = {
     /**
@@ -841,6 +1050,27 @@ export type GetAccountAsOfControllerGetData = {
     url: '/v2/admin/accounts/{accountId}/as-of';
 };
 
+export type GetAccountAsOfControllerGetErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetAccountAsOfControllerGetError = GetAccountAsOfControllerGetErrors[keyof GetAccountAsOfControllerGetErrors];
+
 export type GetAccountAsOfControllerGetResponses = {
     200: unknown;
 };
@@ -856,10 +1086,56 @@ export type SetBankingAccessControllerBankingData = {
 
 export type SetBankingAccessControllerBankingErrors = {
     /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * ACCOUNT_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_NOT_FOUND';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type SetBankingAccessControllerBankingError = SetBankingAccessControllerBankingErrors[keyof SetBankingAccessControllerBankingErrors];
 
 export type SetBankingAccessControllerBankingResponses = {
     /**
@@ -879,10 +1155,56 @@ export type ReplaceIpAllowlistControllerIpAllowlistData = {
 
 export type ReplaceIpAllowlistControllerIpAllowlistErrors = {
     /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * ACCOUNT_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_NOT_FOUND';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ReplaceIpAllowlistControllerIpAllowlistError = ReplaceIpAllowlistControllerIpAllowlistErrors[keyof ReplaceIpAllowlistControllerIpAllowlistErrors];
 
 export type ReplaceIpAllowlistControllerIpAllowlistResponses = {
     /**
@@ -902,10 +1224,56 @@ export type ChangeTierControllerTierData = {
 
 export type ChangeTierControllerTierErrors = {
     /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * ACCOUNT_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_NOT_FOUND';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ChangeTierControllerTierError = ChangeTierControllerTierErrors[keyof ChangeTierControllerTierErrors];
 
 export type ChangeTierControllerTierResponses = {
     /**
@@ -939,6 +1307,27 @@ export type GetAdminAuditControllerGetData = {
     url: '/v2/admin/audit';
 };
 
+export type GetAdminAuditControllerGetErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetAdminAuditControllerGetError = GetAdminAuditControllerGetErrors[keyof GetAdminAuditControllerGetErrors];
+
 export type GetAdminAuditControllerGetResponses = {
     200: unknown;
 };
@@ -963,6 +1352,27 @@ export type AdminExportAuditBundleControllerGetData = {
     url: '/v2/admin/audit/export';
 };
 
+export type AdminExportAuditBundleControllerGetErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type AdminExportAuditBundleControllerGetError = AdminExportAuditBundleControllerGetErrors[keyof AdminExportAuditBundleControllerGetErrors];
+
 export type AdminExportAuditBundleControllerGetResponses = {
     200: unknown;
 };
@@ -973,6 +1383,51 @@ export type IssueLegacyKeyControllerIssueData = {
     query?: never;
     url: '/v2/admin/keys';
 };
+
+export type IssueLegacyKeyControllerIssueErrors = {
+    /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type IssueLegacyKeyControllerIssueError = IssueLegacyKeyControllerIssueErrors[keyof IssueLegacyKeyControllerIssueErrors];
 
 export type IssueLegacyKeyControllerIssueResponses = {
     201: unknown;
@@ -989,18 +1444,64 @@ export type ReviewLandmarkControllerReviewData = {
 
 export type ReviewLandmarkControllerReviewErrors = {
     /**
-     * INVALID_PARAM naming `decision`
+     * INVALID_PARAM naming `decision`; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * LANDMARK_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'LANDMARK_NOT_FOUND';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: the landmark kept changing under concurrent reports; send it again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ReviewLandmarkControllerReviewError = ReviewLandmarkControllerReviewErrors[keyof ReviewLandmarkControllerReviewErrors];
 
 export type ReviewLandmarkControllerReviewResponses = {
     /**
@@ -1020,6 +1521,27 @@ export type ListLandmarkReportsControllerListData = {
     url: '/v2/admin/landmarks/reports';
 };
 
+export type ListLandmarkReportsControllerListErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type ListLandmarkReportsControllerListError = ListLandmarkReportsControllerListErrors[keyof ListLandmarkReportsControllerListErrors];
+
 export type ListLandmarkReportsControllerListResponses = {
     /**
      * `{items: [{id, slug, reports, narration_status, last_reported_at, excluded_at, reviewed_at, review_decision}], next_cursor}`
@@ -1036,10 +1558,32 @@ export type RotateSigningKeysControllerRotateData = {
 
 export type RotateSigningKeysControllerRotateErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * CONCURRENCY_CONFLICT: another rotation happened at the same moment (it took effect; rotate again only if another key is wanted)
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RotateSigningKeysControllerRotateError = RotateSigningKeysControllerRotateErrors[keyof RotateSigningKeysControllerRotateErrors];
 
 export type RotateSigningKeysControllerRotateResponses = {
     /**
@@ -1071,14 +1615,56 @@ export type PortfolioRiskControllerAssessData = {
 
 export type PortfolioRiskControllerAssessErrors = {
     /**
-     * INVALID_PARAM naming the field
+     * INVALID_PARAM naming the field; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type PortfolioRiskControllerAssessError = PortfolioRiskControllerAssessErrors[keyof PortfolioRiskControllerAssessErrors];
 
 export type PortfolioRiskControllerAssessResponses = {
     /**
@@ -1107,16 +1693,46 @@ export type RetailDensityControllerDensityErrors = {
     /**
      * INVALID_PARAM (`bbox`: malformed, inverted or over 0.5° each way; `resolution`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * TIER_REQUIRED: the Enterprise tier
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'TIER_REQUIRED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: no place dataset imported yet
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type RetailDensityControllerDensityError = RetailDensityControllerDensityErrors[keyof RetailDensityControllerDensityErrors];
 
 export type RetailDensityControllerDensityResponses = {
     /**
@@ -1138,8 +1754,14 @@ export type TrafficHeatmapControllerHeatmapErrors = {
     /**
      * INVALID_PARAM (`bbox`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
 };
+
+export type TrafficHeatmapControllerHeatmapError = TrafficHeatmapControllerHeatmapErrors[keyof TrafficHeatmapControllerHeatmapErrors];
 
 export type TrafficHeatmapControllerHeatmapResponses = {
     /**
@@ -1154,6 +1776,51 @@ export type RequestPasswordResetControllerRequestResetData = {
     query?: never;
     url: '/v2/auth/forgot-password';
 };
+
+export type RequestPasswordResetControllerRequestResetErrors = {
+    /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type RequestPasswordResetControllerRequestResetError = RequestPasswordResetControllerRequestResetErrors[keyof RequestPasswordResetControllerRequestResetErrors];
 
 export type RequestPasswordResetControllerRequestResetResponses = {
     /**
@@ -1171,26 +1838,80 @@ export type SignInWithGoogleControllerSignInData = {
 
 export type SignInWithGoogleControllerSignInErrors = {
     /**
-     * INVALID_ID_TOKEN (one message whatever the fault)
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
      */
-    401: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * INVALID_ID_TOKEN (one message whatever the fault); also INVALID_API_KEY, MISSING_API_KEY (every such operation)
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'INVALID_ID_TOKEN' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * GOOGLE_ACCOUNT_MISMATCH
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'GOOGLE_ACCOUNT_MISMATCH';
+        };
+    };
     /**
      * ACCOUNT_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_NOT_FOUND';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: the user was changed by several requests at the same moment; try again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: GOOGLE_CLIENT_IDS is not set
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'GOOGLE_CLIENT_IDS' | 'GOOGLE_SIGN_IN_UNAVAILABLE' | 'SERVICE_UNAVAILABLE';
+        };
+    };
 };
+
+export type SignInWithGoogleControllerSignInError = SignInWithGoogleControllerSignInErrors[keyof SignInWithGoogleControllerSignInErrors];
 
 export type SignInWithGoogleControllerSignInResponses = {
     /**
@@ -1208,14 +1929,48 @@ export type LogInControllerLogInData = {
 
 export type LogInControllerLogInErrors = {
     /**
-     * INVALID_CREDENTIALS
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
      */
-    401: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * INVALID_CREDENTIALS; also INVALID_API_KEY, MISSING_API_KEY (every such operation)
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * RATE_LIMITED: too many failed sign-ins for this address or from this IP (Retry-After), or the calling key's quota
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type LogInControllerLogInError = LogInControllerLogInErrors[keyof LogInControllerLogInErrors];
 
 export type LogInControllerLogInResponses = {
     /**
@@ -1233,14 +1988,56 @@ export type ResetPasswordControllerResetPasswordData = {
 
 export type ResetPasswordControllerResetPasswordErrors = {
     /**
-     * INVALID_RESET_TOKEN (field `token`: malformed, unknown, used or expired); WEAK_PASSWORD (field `password`; the token stays unspent)
+     * INVALID_RESET_TOKEN (field `token`: malformed, unknown, used or expired); WEAK_PASSWORD (field `password`; the token stays unspent); also BODY_TOO_COMPLEX, INVALID_JSON, INVALID_PARAM (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM' | 'INVALID_RESET_TOKEN' | 'WEAK_PASSWORD';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: the user was changed by several requests at the same moment; try again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ResetPasswordControllerResetPasswordError = ResetPasswordControllerResetPasswordErrors[keyof ResetPasswordControllerResetPasswordErrors];
 
 export type ResetPasswordControllerResetPasswordResponses = {
     /**
@@ -1270,6 +2067,27 @@ export type GetBankingAuditLogControllerGetData = {
     url: '/v2/banking/audit-log';
 };
 
+export type GetBankingAuditLogControllerGetErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetBankingAuditLogControllerGetError = GetBankingAuditLogControllerGetErrors[keyof GetBankingAuditLogControllerGetErrors];
+
 export type GetBankingAuditLogControllerGetResponses = {
     200: unknown;
 };
@@ -1290,6 +2108,27 @@ export type ExportAuditBundleControllerGetData = {
     url: '/v2/banking/audit-log/export';
 };
 
+export type ExportAuditBundleControllerGetErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type ExportAuditBundleControllerGetError = ExportAuditBundleControllerGetErrors[keyof ExportAuditBundleControllerGetErrors];
+
 export type ExportAuditBundleControllerGetResponses = {
     200: unknown;
 };
@@ -1303,14 +2142,56 @@ export type BulkRegisterLoansControllerBulkData = {
 
 export type BulkRegisterLoansControllerBulkErrors = {
     /**
-     * INVALID_PARAM (`loans`: not an array, empty, or more than 10000)
+     * INVALID_PARAM (`loans`: not an array, empty, or more than 10000); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type BulkRegisterLoansControllerBulkError = BulkRegisterLoansControllerBulkErrors[keyof BulkRegisterLoansControllerBulkErrors];
 
 export type BulkRegisterLoansControllerBulkResponses = {
     /**
@@ -1335,16 +2216,46 @@ export type LocateBorrowerControllerGetErrors = {
     /**
      * INVALID_PARAM (`loan_id`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * CONSENT_REQUIRED (no loan_collections consent); 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'CONSENT_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
     /**
      * LOAN_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'LOAN_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type LocateBorrowerControllerGetError = LocateBorrowerControllerGetErrors[keyof LocateBorrowerControllerGetErrors];
 
 export type LocateBorrowerControllerGetResponses = {
     /**
@@ -1362,18 +2273,64 @@ export type LocateBorrowerControllerPostData = {
 
 export type LocateBorrowerControllerPostErrors = {
     /**
-     * INVALID_PARAM (`loan_id`)
+     * INVALID_PARAM (`loan_id`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * CONSENT_REQUIRED (no loan_collections consent); 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'CONSENT_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
     /**
      * LOAN_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'LOAN_NOT_FOUND';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type LocateBorrowerControllerPostError = LocateBorrowerControllerPostErrors[keyof LocateBorrowerControllerPostErrors];
 
 export type LocateBorrowerControllerPostResponses = {
     /**
@@ -1391,18 +2348,64 @@ export type RegisterLoanControllerRegisterData = {
 
 export type RegisterLoanControllerRegisterErrors = {
     /**
-     * INVALID_PARAM naming the field (`zone.radius_m`, `zone.polygon`…); INVALID_CODE for a bad hex code (`zone.code`)
+     * INVALID_PARAM naming the field (`zone.radius_m`, `zone.polygon`…); INVALID_CODE for a bad hex code (`zone.code`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_CODE' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: other requests kept changing the same loan (the same loan_id registered at once) while this one was retried (3 retries with a random back-off); send it again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RegisterLoanControllerRegisterError = RegisterLoanControllerRegisterErrors[keyof RegisterLoanControllerRegisterErrors];
 
 export type RegisterLoanControllerRegisterResponses = {
     /**
@@ -1426,6 +2429,27 @@ export type OwnAccountAsOfControllerGetData = {
     };
     url: '/v2/compliance/as-of';
 };
+
+export type OwnAccountAsOfControllerGetErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type OwnAccountAsOfControllerGetError = OwnAccountAsOfControllerGetErrors[keyof OwnAccountAsOfControllerGetErrors];
 
 export type OwnAccountAsOfControllerGetResponses = {
     200: unknown;
@@ -1451,6 +2475,27 @@ export type GetAccountChangesControllerGetData = {
     url: '/v2/compliance/changes';
 };
 
+export type GetAccountChangesControllerGetErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetAccountChangesControllerGetError = GetAccountChangesControllerGetErrors[keyof GetAccountChangesControllerGetErrors];
+
 export type GetAccountChangesControllerGetResponses = {
     200: unknown;
 };
@@ -1461,6 +2506,51 @@ export type GetCustomerCopyControllerPostData = {
     query?: never;
     url: '/v2/consent/access-request';
 };
+
+export type GetCustomerCopyControllerPostErrors = {
+    /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetCustomerCopyControllerPostError = GetCustomerCopyControllerPostErrors[keyof GetCustomerCopyControllerPostErrors];
 
 export type GetCustomerCopyControllerPostResponses = {
     200: unknown;
@@ -1475,10 +2565,48 @@ export type DeleteConsentDataControllerDeleteDataData = {
 
 export type DeleteConsentDataControllerDeleteDataErrors = {
     /**
-     * CONSENT_NOT_REVOKED: the consent is granted or was never given
+     * CONSENT_NOT_REVOKED: the consent is granted or was never given; also BODY_TOO_COMPLEX, INVALID_JSON, INVALID_PARAM (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'CONSENT_NOT_REVOKED' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type DeleteConsentDataControllerDeleteDataError = DeleteConsentDataControllerDeleteDataErrors[keyof DeleteConsentDataControllerDeleteDataErrors];
 
 export type DeleteConsentDataControllerDeleteDataResponses = {
     /**
@@ -1496,18 +2624,64 @@ export type GrantConsentControllerGrantData = {
 
 export type GrantConsentControllerGrantErrors = {
     /**
-     * INVALID_PARAM (field `customer_id`, `purpose`, `scope`, `notice.*`, `channel`, `captured_at` or `proof.*`)
+     * INVALID_PARAM (field `customer_id`, `purpose`, `scope`, `notice.*`, `channel`, `captured_at` or `proof.*`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED: customer ids belong to an account
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: grants with different terms for this customer kept racing; read the status and retry
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type GrantConsentControllerGrantError = GrantConsentControllerGrantErrors[keyof GrantConsentControllerGrantErrors];
 
 export type GrantConsentControllerGrantResponses = {
     /**
@@ -1525,10 +2699,56 @@ export type RevokeConsentControllerRevokeData = {
 
 export type RevokeConsentControllerRevokeErrors = {
     /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * CONSENT_NOT_GRANTED: never granted, or already revoked
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONSENT_NOT_GRANTED';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RevokeConsentControllerRevokeError = RevokeConsentControllerRevokeErrors[keyof RevokeConsentControllerRevokeErrors];
 
 export type RevokeConsentControllerRevokeResponses = {
     /**
@@ -1548,6 +2768,27 @@ export type GetConsentStatusControllerStatusData = {
     };
     url: '/v2/consent/status';
 };
+
+export type GetConsentStatusControllerStatusErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetConsentStatusControllerStatusError = GetConsentStatusControllerStatusErrors[keyof GetConsentStatusControllerStatusErrors];
 
 export type GetConsentStatusControllerStatusResponses = {
     /**
@@ -1573,6 +2814,27 @@ export type ListGeofencesControllerListData = {
     url: '/v2/geofence';
 };
 
+export type ListGeofencesControllerListErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type ListGeofencesControllerListError = ListGeofencesControllerListErrors[keyof ListGeofencesControllerListErrors];
+
 export type ListGeofencesControllerListResponses = {
     /**
      * `{items: [geofence…], next_cursor}`
@@ -1591,10 +2853,32 @@ export type DeleteGeofenceControllerDeleteData = {
 
 export type DeleteGeofenceControllerDeleteErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * GEOFENCE_NOT_FOUND: no such active fence under your account (deleting twice is a 404)
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'GEOFENCE_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type DeleteGeofenceControllerDeleteError = DeleteGeofenceControllerDeleteErrors[keyof DeleteGeofenceControllerDeleteErrors];
 
 export type DeleteGeofenceControllerDeleteResponses = {
     /**
@@ -1614,10 +2898,32 @@ export type GetGeofenceControllerGetData = {
 
 export type GetGeofenceControllerGetErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * GEOFENCE_NOT_FOUND: unknown, deleted, or another account’s
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'GEOFENCE_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type GetGeofenceControllerGetError = GetGeofenceControllerGetErrors[keyof GetGeofenceControllerGetErrors];
 
 export type CreateGeofenceControllerCreateData = {
     body: CreateGeofenceRequest;
@@ -1628,22 +2934,72 @@ export type CreateGeofenceControllerCreateData = {
 
 export type CreateGeofenceControllerCreateErrors = {
     /**
-     * INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring, `minutes`, `mode`)
+     * INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring, `minutes`, `mode`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * GEOFENCE_LIMIT_REACHED
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'GEOFENCE_LIMIT_REACHED';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * NO_ROAD_NEARBY: an isochrone centre more than 1 km from any road open to the mode
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'NO_ROAD_NEARBY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter)
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'ROAD_NETWORK_NOT_LOADED';
+        };
+    };
 };
+
+export type CreateGeofenceControllerCreateError = CreateGeofenceControllerCreateErrors[keyof CreateGeofenceControllerCreateErrors];
 
 export type CreateGeofenceControllerCreateResponses = {
     /**
@@ -1678,12 +3034,38 @@ export type HexcodeLandmarksControllerListErrors = {
     /**
      * INVALID_CODE (with suggestions) for a mistyped code; INVALID_PARAM for a cell too large, `limit`, `has_photo`, `cursor`
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_CODE' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: no place dataset has been imported yet
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type HexcodeLandmarksControllerListError = HexcodeLandmarksControllerListErrors[keyof HexcodeLandmarksControllerListErrors];
 
 export type HexcodeLandmarksControllerListResponses = {
     /**
@@ -1701,14 +3083,48 @@ export type BulkHexcodeControllerBulkData = {
 
 export type BulkHexcodeControllerBulkErrors = {
     /**
-     * INVALID_PARAM (field `items` or `resolution`) for the request as a whole
+     * INVALID_PARAM (field `items` or `resolution`) for the request as a whole; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES
      */
-    413: unknown;
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_LIMIT_BYTES' | 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type BulkHexcodeControllerBulkError = BulkHexcodeControllerBulkErrors[keyof BulkHexcodeControllerBulkErrors];
 
 export type BulkHexcodeControllerBulkResponses = {
     /**
@@ -1726,30 +3142,88 @@ export type VerifyKycControllerVerifyData = {
 
 export type VerifyKycControllerVerifyErrors = {
     /**
-     * INVALID_PARAM naming the field (e.g. `positions[2].lat`); INVALID_CODE (field `address`)
+     * INVALID_PARAM naming the field (e.g. `positions[2].lat`); INVALID_CODE (field `address`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_CODE' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED: customer ids belong to an account
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
     /**
      * ADDRESS_NOT_FOUND: text that matches no place
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ADDRESS_NOT_FOUND';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: verifications of this customer kept racing; retry
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS address
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'ADDRESS_NOT_CONVERTIBLE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: a text address before any place dataset is imported
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type VerifyKycControllerVerifyError = VerifyKycControllerVerifyErrors[keyof VerifyKycControllerVerifyErrors];
 
 export type VerifyKycControllerVerifyResponses = {
     /**
@@ -1772,22 +3246,56 @@ export type ReportLandmarkControllerReportData = {
 
 export type ReportLandmarkControllerReportErrors = {
     /**
-     * INVALID_PARAM naming `reason` or `note`
+     * INVALID_PARAM naming `reason` or `note`; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
     /**
      * LANDMARK_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'LANDMARK_NOT_FOUND';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: the landmark kept changing under concurrent reports; send it again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * RATE_LIMITED: too many reports from this IP
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ReportLandmarkControllerReportError = ReportLandmarkControllerReportErrors[keyof ReportLandmarkControllerReportErrors];
 
 export type ReportLandmarkControllerReportResponses = {
     /**
@@ -1823,12 +3331,38 @@ export type LandmarksAroundControllerAroundErrors = {
     /**
      * INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `limit`, `has_photo`, `cursor`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: no place dataset has been imported yet
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type LandmarksAroundControllerAroundError = LandmarksAroundControllerAroundErrors[keyof LandmarksAroundControllerAroundErrors];
 
 export type LandmarksAroundControllerAroundResponses = {
     /**
@@ -1870,12 +3404,38 @@ export type GeocodeLandmarksControllerGeocodeErrors = {
     /**
      * INVALID_PARAM naming the field (`bbox`, `near`, `radius_m`, `limit`, `has_photo`, `cursor`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: no place dataset has been imported yet
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type GeocodeLandmarksControllerGeocodeError = GeocodeLandmarksControllerGeocodeErrors[keyof GeocodeLandmarksControllerGeocodeErrors];
 
 export type GeocodeLandmarksControllerGeocodeResponses = {
     /**
@@ -1903,36 +3463,70 @@ export type TranscribeSpeechControllerTranscribeErrors = {
     /**
      * INVALID_PARAM (`language`; `body` when empty)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
     /**
      * PAYLOAD_TOO_LARGE (details `{max_bytes}`)
      */
-    413: unknown;
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
     /**
      * UNSUPPORTED_MEDIA_TYPE: not one of the accepted audio types, or the bytes are not what Content-Type says
      */
-    415: unknown;
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * AUDIO_NOT_TRANSCRIBABLE: the provider could not make out the recording
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'AUDIO_NOT_TRANSCRIBABLE';
+        };
+    };
     /**
      * RATE_LIMITED: the per-IP throttle
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * LANGUAGE_PROVIDER_ERROR
      */
-    502: unknown;
+    502: ErrorEnvelope & {
+        error?: {
+            code?: 'LANGUAGE_PROVIDER_ERROR';
+        };
+    };
     /**
      * LANGUAGE_QUOTA: not configured here, or the provider quota is used up
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'LANGUAGE_QUOTA';
+        };
+    };
     /**
      * LANGUAGE_PROVIDER_TIMEOUT
      */
-    504: unknown;
+    504: ErrorEnvelope & {
+        error?: {
+            code?: 'LANGUAGE_PROVIDER_TIMEOUT';
+        };
+    };
 };
+
+export type TranscribeSpeechControllerTranscribeError = TranscribeSpeechControllerTranscribeErrors[keyof TranscribeSpeechControllerTranscribeErrors];
 
 export type TranscribeSpeechControllerTranscribeResponses = {
     /**
@@ -1950,26 +3544,64 @@ export type TranslateTextControllerTranslateData = {
 
 export type TranslateTextControllerTranslateErrors = {
     /**
-     * INVALID_PARAM (`text`, `from`, `to`); UNSUPPORTED_LANGUAGE_PAIR (field `to`, details `{pair, supported_pairs}`)
+     * INVALID_PARAM (`text`, `from`, `to`); UNSUPPORTED_LANGUAGE_PAIR (field `to`, details `{pair, supported_pairs}`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM' | 'UNSUPPORTED_LANGUAGE_PAIR';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * RATE_LIMITED: the per-IP throttle
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * LANGUAGE_PROVIDER_ERROR: the provider failed
      */
-    502: unknown;
+    502: ErrorEnvelope & {
+        error?: {
+            code?: 'LANGUAGE_PROVIDER_ERROR';
+        };
+    };
     /**
      * LANGUAGE_QUOTA: the language services are not configured here, or the provider quota is used up (with Retry-After when the provider gives one)
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'LANGUAGE_QUOTA';
+        };
+    };
     /**
      * LANGUAGE_PROVIDER_TIMEOUT
      */
-    504: unknown;
+    504: ErrorEnvelope & {
+        error?: {
+            code?: 'LANGUAGE_PROVIDER_TIMEOUT';
+        };
+    };
 };
+
+export type TranslateTextControllerTranslateError = TranslateTextControllerTranslateErrors[keyof TranslateTextControllerTranslateErrors];
 
 export type TranslateTextControllerTranslateResponses = {
     /**
@@ -1994,16 +3626,46 @@ export type GetLocationControllerLocationErrors = {
     /**
      * INVALID_PARAM (`targetId` is not an account id)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
     /**
      * LOCATION_NOT_SHARED
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'LOCATION_NOT_SHARED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type GetLocationControllerLocationError = GetLocationControllerLocationErrors[keyof GetLocationControllerLocationErrors];
 
 export type GetLocationControllerLocationResponses = {
     /**
@@ -2021,18 +3683,64 @@ export type CheckInControllerCheckInData = {
 
 export type CheckInControllerCheckInErrors = {
     /**
-     * INVALID_PARAM (`lat`, `lng`, `accuracy_m`)
+     * INVALID_PARAM (`lat`, `lng`, `accuracy_m`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: other requests kept changing the same position (many check-ins of one account at once) while this one was retried (10 retries with a random back-off); send it again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type CheckInControllerCheckInError = CheckInControllerCheckInErrors[keyof CheckInControllerCheckInErrors];
 
 export type CheckInControllerCheckInResponses = {
     /**
@@ -2050,10 +3758,32 @@ export type ErasePositionsControllerEraseData = {
 
 export type ErasePositionsControllerEraseErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ErasePositionsControllerEraseError = ErasePositionsControllerEraseErrors[keyof ErasePositionsControllerEraseErrors];
 
 export type ErasePositionsControllerEraseResponses = {
     /**
@@ -2071,26 +3801,72 @@ export type RedeemShareCodeControllerRedeemData = {
 
 export type RedeemShareCodeControllerRedeemErrors = {
     /**
-     * INVALID_PARAM (`code` malformed: not 12 Crockford base-32 characters); OWN_SHARE_CODE
+     * INVALID_PARAM (`code` malformed: not 12 Crockford base-32 characters); OWN_SHARE_CODE; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM' | 'OWN_SHARE_CODE';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
     /**
      * SHARE_CODE_INVALID: unknown, already used or expired (one answer for all three)
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'SHARE_CODE_INVALID';
+        };
+    };
     /**
      * ALREADY_PAIRED (details `{pairing_id}`), VIEWER_LIMIT_REACHED (50 viewers), WATCHING_LIMIT_REACHED (100)
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'ALREADY_PAIRED' | 'VIEWER_LIMIT_REACHED' | 'WATCHING_LIMIT_REACHED';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * RATE_LIMITED: too many wrong codes from this account or IP
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RedeemShareCodeControllerRedeemError = RedeemShareCodeControllerRedeemErrors[keyof RedeemShareCodeControllerRedeemErrors];
 
 export type RedeemShareCodeControllerRedeemResponses = {
     /**
@@ -2108,18 +3884,64 @@ export type IssueShareCodeControllerIssueData = {
 
 export type IssueShareCodeControllerIssueErrors = {
     /**
-     * INVALID_PARAM (`share_for_s`, `label`)
+     * INVALID_PARAM (`share_for_s`, `label`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED: sign in as a person
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
     /**
      * SHARE_CODE_LIMIT_REACHED: 10 unused codes are live
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'SHARE_CODE_LIMIT_REACHED';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type IssueShareCodeControllerIssueError = IssueShareCodeControllerIssueErrors[keyof IssueShareCodeControllerIssueErrors];
 
 export type IssueShareCodeControllerIssueResponses = {
     /**
@@ -2144,16 +3966,46 @@ export type CancelShareCodeControllerCancelErrors = {
     /**
      * INVALID_PARAM (`shareId` is not a share id)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
     /**
      * SHARE_CODE_NOT_FOUND: not your code, or already redeemed, cancelled or expired
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'SHARE_CODE_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type CancelShareCodeControllerCancelError = CancelShareCodeControllerCancelErrors[keyof CancelShareCodeControllerCancelErrors];
 
 export type CancelShareCodeControllerCancelResponses = {
     /**
@@ -2171,10 +4023,32 @@ export type ListViewersControllerViewersData = {
 
 export type ListViewersControllerViewersErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ListViewersControllerViewersError = ListViewersControllerViewersErrors[keyof ListViewersControllerViewersErrors];
 
 export type ListViewersControllerViewersResponses = {
     /**
@@ -2199,16 +4073,46 @@ export type RevokePairingControllerRevokeViewerErrors = {
     /**
      * INVALID_PARAM (`pairingId` is not a pairing id)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
     /**
      * PAIRING_NOT_FOUND: not a pairing in which you are seen, or already revoked or expired
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'PAIRING_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RevokePairingControllerRevokeViewerError = RevokePairingControllerRevokeViewerErrors[keyof RevokePairingControllerRevokeViewerErrors];
 
 export type RevokePairingControllerRevokeViewerResponses = {
     /**
@@ -2226,10 +4130,32 @@ export type ListWatchingControllerWatchingData = {
 
 export type ListWatchingControllerWatchingErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ListWatchingControllerWatchingError = ListWatchingControllerWatchingErrors[keyof ListWatchingControllerWatchingErrors];
 
 export type ListWatchingControllerWatchingResponses = {
     /**
@@ -2254,16 +4180,46 @@ export type RevokePairingControllerStopWatchingErrors = {
     /**
      * INVALID_PARAM (`pairingId` is not a pairing id)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'PERSONAL_TOKEN_REQUIRED';
+        };
+    };
     /**
      * PAIRING_NOT_FOUND: not a pairing in which you watch, or already revoked or expired
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'PAIRING_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RevokePairingControllerStopWatchingError = RevokePairingControllerStopWatchingErrors[keyof RevokePairingControllerStopWatchingErrors];
 
 export type RevokePairingControllerStopWatchingResponses = {
     /**
@@ -2288,8 +4244,30 @@ export type LookupControllerLookupErrors = {
     /**
      * INVALID_CODE (field `address`): the message says what is wrong; when only the check character fails it names the likely intended codes
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_CODE';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type LookupControllerLookupError = LookupControllerLookupErrors[keyof LookupControllerLookupErrors];
 
 export type LookupControllerLookupResponses = {
     /**
@@ -2305,6 +4283,27 @@ export type GetMeControllerMeData = {
     url: '/v2/me';
 };
 
+export type GetMeControllerMeErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetMeControllerMeError = GetMeControllerMeErrors[keyof GetMeControllerMeErrors];
+
 export type GetMeControllerMeResponses = {
     200: unknown;
 };
@@ -2318,10 +4317,32 @@ export type RevokeKeyControllerRevokeData = {
 
 export type RevokeKeyControllerRevokeErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * CONCURRENCY_CONFLICT: another request rotated or revoked the key at the same moment
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RevokeKeyControllerRevokeError = RevokeKeyControllerRevokeErrors[keyof RevokeKeyControllerRevokeErrors];
 
 export type RevokeKeyControllerRevokeResponses = {
     /**
@@ -2339,22 +4360,64 @@ export type SetPasswordControllerSetPasswordData = {
 
 export type SetPasswordControllerSetPasswordErrors = {
     /**
-     * WEAK_PASSWORD (field `password`: shorter than 8, common, or easy to guess); CURRENT_PASSWORD_REQUIRED or INVALID_CURRENT_PASSWORD (field `current_password`); INVALID_PARAM
+     * WEAK_PASSWORD (field `password`: shorter than 8, common, or easy to guess); CURRENT_PASSWORD_REQUIRED or INVALID_CURRENT_PASSWORD (field `current_password`); INVALID_PARAM; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'CURRENT_PASSWORD_REQUIRED' | 'INVALID_CURRENT_PASSWORD' | 'INVALID_JSON' | 'INVALID_PARAM' | 'WEAK_PASSWORD';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
     /**
      * EMAIL_IN_USE: another account signed up with this address first and signs in with it; CONCURRENCY_CONFLICT: the password changed at the same moment, try again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT' | 'EMAIL_IN_USE';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * RATE_LIMITED: too many wrong passwords (Retry-After), or the calling key's quota
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type SetPasswordControllerSetPasswordError = SetPasswordControllerSetPasswordErrors[keyof SetPasswordControllerSetPasswordErrors];
 
 export type SetPasswordControllerSetPasswordResponses = {
     /**
@@ -2372,10 +4435,32 @@ export type RotateKeyControllerRotateData = {
 
 export type RotateKeyControllerRotateErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * CONCURRENCY_CONFLICT: another request rotated or revoked the key at the same moment; no key was issued
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RotateKeyControllerRotateError = RotateKeyControllerRotateErrors[keyof RotateKeyControllerRotateErrors];
 
 export type RotateKeyControllerRotateResponses = {
     /**
@@ -2396,6 +4481,27 @@ export type GetDriftControllerCurrentData = {
     url: '/v2/monitoring/drift';
 };
 
+export type GetDriftControllerCurrentErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetDriftControllerCurrentError = GetDriftControllerCurrentErrors[keyof GetDriftControllerCurrentErrors];
+
 export type GetDriftControllerCurrentResponses = {
     /**
      * `{customer_id, status: unmonitored|in_zone|drifting, home_hex, tolerance_hops, current_hex, distance_hops, since, last_ping_at}`; `current_hex` is the newest ping (by recorded_at) at the zone's resolution
@@ -2412,14 +4518,64 @@ export type RecordPingsControllerRecordData = {
 
 export type RecordPingsControllerRecordErrors = {
     /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'CONSENT_REQUIRED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: other batches of the same customer kept landing first; sending the request again is safe (stored pings answer duplicate)
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RecordPingsControllerRecordError = RecordPingsControllerRecordErrors[keyof RecordPingsControllerRecordErrors];
 
 export type RecordPingsControllerRecordResponses = {
     /**
@@ -2439,14 +4595,64 @@ export type RegisterZoneControllerRegisterData = {
 
 export type RegisterZoneControllerRegisterErrors = {
     /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * CONSENT_REQUIRED: the customer has not granted location consent
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'CONSENT_REQUIRED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: ping batches of this customer kept landing first; retry
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RegisterZoneControllerRegisterError = RegisterZoneControllerRegisterErrors[keyof RegisterZoneControllerRegisterErrors];
 
 export type RegisterZoneControllerRegisterResponses = {
     /**
@@ -2464,14 +4670,40 @@ export type NavigateRouteControllerNavigateData = {
 
 export type NavigateRouteControllerNavigateErrors = {
     /**
-     * INVALID_PARAM naming the field
+     * INVALID_PARAM naming the field; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * NO_ROAD_NEARBY or NO_ROUTE (in the envelope)
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'NO_ROAD_NEARBY' | 'NO_ROUTE';
+        };
+    };
 };
+
+export type NavigateRouteControllerNavigateError = NavigateRouteControllerNavigateErrors[keyof NavigateRouteControllerNavigateErrors];
 
 export type NavigateRouteControllerNavigateResponses = {
     /**
@@ -2486,6 +4718,27 @@ export type RecordArrivalControllerArriveData = {
     query?: never;
     url: '/v2/navigation/arrival';
 };
+
+export type RecordArrivalControllerArriveErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type RecordArrivalControllerArriveError = RecordArrivalControllerArriveErrors[keyof RecordArrivalControllerArriveErrors];
 
 export type RecordArrivalControllerArriveResponses = {
     /**
@@ -2505,22 +4758,72 @@ export type ConfirmDeliveryControllerConfirmData = {
 
 export type ConfirmDeliveryControllerConfirmErrors = {
     /**
-     * INVALID_PARAM naming the field; INVALID_CODE (field `address`)
+     * INVALID_PARAM naming the field; INVALID_CODE (field `address`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_CODE' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED: delivery ids belong to an account
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: confirmations of this delivery kept racing; retry (the answer is then the first receipt)
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: a text `address` before any place dataset is imported; SIGNING_KEY_UNAVAILABLE
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED' | 'SIGNING_KEY_UNAVAILABLE';
+        };
+    };
 };
+
+export type ConfirmDeliveryControllerConfirmError = ConfirmDeliveryControllerConfirmErrors[keyof ConfirmDeliveryControllerConfirmErrors];
 
 export type ConfirmDeliveryControllerConfirmResponses = {
     /**
@@ -2551,12 +4854,22 @@ export type GetPrecipitationForecastControllerForecastErrors = {
     /**
      * INVALID_PARAM naming `lat`, `lng` or `bbox`
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
     /**
      * FORECAST_NOT_CONFIGURED (no PRECIPITATION_FORECAST_URL) or FORECAST_UNAVAILABLE (the provider failed)
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'FORECAST_NOT_CONFIGURED' | 'FORECAST_UNAVAILABLE' | 'PRECIPITATION_FORECAST_URL';
+        };
+    };
 };
+
+export type GetPrecipitationForecastControllerForecastError = GetPrecipitationForecastControllerForecastErrors[keyof GetPrecipitationForecastControllerForecastErrors];
 
 export type GetPrecipitationForecastControllerForecastResponses = {
     /**
@@ -2601,15 +4914,42 @@ export type ReverseControllerReverseErrors = {
     /**
      * INVALID_PARAM naming `lat`, `lng`, `resolution`, `source` or `confirmed_by`
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ReverseControllerReverseError = ReverseControllerReverseErrors[keyof ReverseControllerReverseErrors];
 
 export type ReverseControllerReverseResponses = {
     /**
-     * `{code, display, resolution, cell, lat, lng, distance_m, provenance, address: {country, region, district, locality, road, landmark, formatted, datasets}}`
+     * `data` is a ReverseAnswer
      */
-    200: unknown;
+    200: {
+        data: ReverseAnswer;
+        success: true;
+    };
 };
+
+export type ReverseControllerReverseResponse = ReverseControllerReverseResponses[keyof ReverseControllerReverseResponses];
 
 export type PlanRouteControllerRouteData = {
     body: PlanRouteRequest;
@@ -2620,18 +4960,64 @@ export type PlanRouteControllerRouteData = {
 
 export type PlanRouteControllerRouteErrors = {
     /**
-     * INVALID_PARAM naming the field (`mode` for an unknown mode, `from.lat`, `alternatives`, …)
+     * INVALID_PARAM naming the field (`mode` for an unknown mode, `from.lat`, `alternatives`, …); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * NO_ROAD_NEARBY: a point more than 1 km from any road the mode may use (details: point, mode); NO_ROUTE: no connection for this mode
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'NO_ROAD_NEARBY' | 'NO_ROUTE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * ROAD_NETWORK_NOT_LOADED: no road network imported yet, or its graph is still being prepared
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'ROAD_NETWORK_NOT_LOADED';
+        };
+    };
 };
+
+export type PlanRouteControllerRouteError = PlanRouteControllerRouteErrors[keyof PlanRouteControllerRouteErrors];
 
 export type PlanRouteControllerRouteResponses = {
     /**
@@ -2674,8 +5060,30 @@ export type RouteAlongControllerAlongErrors = {
     /**
      * INVALID_PARAM naming the field (`from`, `to`, `polyline`, `mode`…)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RouteAlongControllerAlongError = RouteAlongControllerAlongErrors[keyof RouteAlongControllerAlongErrors];
 
 export type RouteAlongControllerAlongResponses = {
     /**
@@ -2697,8 +5105,14 @@ export type ListIncidentsControllerListErrors = {
     /**
      * INVALID_PARAM (`bbox`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
 };
+
+export type ListIncidentsControllerListError = ListIncidentsControllerListErrors[keyof ListIncidentsControllerListErrors];
 
 export type ListIncidentsControllerListResponses = {
     /**
@@ -2716,14 +5130,40 @@ export type ReportIncidentControllerReportData = {
 
 export type ReportIncidentControllerReportErrors = {
     /**
-     * INVALID_PARAM naming `kind`, `lat`, `lng` or `note`
+     * INVALID_PARAM naming `kind`, `lat`, `lng` or `note`; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * RATE_LIMITED
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ReportIncidentControllerReportError = ReportIncidentControllerReportErrors[keyof ReportIncidentControllerReportErrors];
 
 export type ReportIncidentControllerReportResponses = {
     /**
@@ -2756,12 +5196,22 @@ export type StaticRouteControllerImageErrors = {
     /**
      * INVALID_PARAM naming `from`, `to` or `mode` (in the envelope)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
     /**
      * NO_ROAD_NEARBY or NO_ROUTE (in the envelope)
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'NO_ROAD_NEARBY' | 'NO_ROUTE';
+        };
+    };
 };
+
+export type StaticRouteControllerImageError = StaticRouteControllerImageErrors[keyof StaticRouteControllerImageErrors];
 
 export type StaticRouteControllerImageResponses = {
     /**
@@ -2785,8 +5235,14 @@ export type RoadTrafficControllerGetErrors = {
     /**
      * INVALID_PARAM (`at`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
 };
+
+export type RoadTrafficControllerGetError = RoadTrafficControllerGetErrors[keyof RoadTrafficControllerGetErrors];
 
 export type RoadTrafficControllerGetResponses = {
     /**
@@ -2804,14 +5260,56 @@ export type PlanTransitTripControllerPlanData = {
 
 export type PlanTransitTripControllerPlanErrors = {
     /**
-     * INVALID_PARAM naming the field (`from`, `from.lat`, `to`, `date`, `time`, `modes`, `arrive_by`)
+     * INVALID_PARAM naming the field (`from`, `from.lat`, `to`, `date`, `time`, `modes`, `arrive_by`); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: no transit feed has been imported yet. TRANSIT_BUSY, with Retry-After: every planner thread is busy and the queue is full, the thread planning this request failed, or planning took longer than 10 s (docs/adr/0019)
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED' | 'TRANSIT_BUSY';
+        };
+    };
 };
+
+export type PlanTransitTripControllerPlanError = PlanTransitTripControllerPlanErrors[keyof PlanTransitTripControllerPlanErrors];
 
 export type PlanTransitTripControllerPlanResponses = {
     /**
@@ -2850,12 +5348,38 @@ export type SearchPlacesControllerSearchErrors = {
     /**
      * INVALID_PARAM naming the field (`q`, `near`, `lat`, `lng`, `limit`, `cursor`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: no place dataset has been imported yet
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type SearchPlacesControllerSearchError = SearchPlacesControllerSearchErrors[keyof SearchPlacesControllerSearchErrors];
 
 export type SearchPlacesControllerSearchResponses = {
     /**
@@ -2873,10 +5397,40 @@ export type SignUpControllerCreateData = {
 
 export type SignUpControllerCreateErrors = {
     /**
+     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
      * RATE_LIMITED: too many signups from this IP or with this address; Retry-After says when to try again
      */
-    429: unknown;
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type SignUpControllerCreateError = SignUpControllerCreateErrors[keyof SignUpControllerCreateErrors];
 
 export type SignUpControllerCreateResponses = {
     /**
@@ -2894,10 +5448,48 @@ export type ServiceAreaControllerCoverData = {
 
 export type ServiceAreaControllerCoverErrors = {
     /**
-     * INVALID_PARAM naming the field, or SERVICE_AREA_TOO_LARGE
+     * INVALID_PARAM naming the field, or SERVICE_AREA_TOO_LARGE; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM' | 'SERVICE_AREA_TOO_LARGE';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ServiceAreaControllerCoverError = ServiceAreaControllerCoverErrors[keyof ServiceAreaControllerCoverErrors];
 
 export type ServiceAreaControllerCoverResponses = {
     /**
@@ -2918,6 +5510,27 @@ export type ListArchivesControllerListData = {
     };
     url: '/v2/tiles';
 };
+
+export type ListArchivesControllerListErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type ListArchivesControllerListError = ListArchivesControllerListErrors[keyof ListArchivesControllerListErrors];
 
 export type ListArchivesControllerListResponses = {
     /**
@@ -2954,20 +5567,54 @@ export type GetArchiveControllerGetErrors = {
     /**
      * INVALID_PARAM (field `name`): not a valid archive name
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * NOT_FOUND: no such archive
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'NOT_FOUND';
+        };
+    };
     /**
      * PRECONDITION_FAILED (If-Match / If-Unmodified-Since)
      */
-    412: unknown;
+    412: ErrorEnvelope & {
+        error?: {
+            code?: 'PRECONDITION_FAILED';
+        };
+    };
     /**
      * RANGE_NOT_SATISFIABLE; Content-Range `bytes *size`
      */
-    416: unknown;
+    416: ErrorEnvelope & {
+        error?: {
+            code?: 'RANGE_NOT_SATISFIABLE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type GetArchiveControllerGetError = GetArchiveControllerGetErrors[keyof GetArchiveControllerGetErrors];
 
 export type GetArchiveControllerGetResponses = {
     /**
@@ -2993,6 +5640,27 @@ export type GetArchiveControllerHeadData = {
     query?: never;
     url: '/v2/tiles/{name}';
 };
+
+export type GetArchiveControllerHeadErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetArchiveControllerHeadError = GetArchiveControllerHeadErrors[keyof GetArchiveControllerHeadErrors];
 
 export type GetArchiveControllerHeadResponses = {
     200: unknown;
@@ -3024,12 +5692,22 @@ export type GetDeparturesControllerDeparturesErrors = {
     /**
      * INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `date`, `time`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: no transit feed has been imported yet
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED';
+        };
+    };
 };
+
+export type GetDeparturesControllerDeparturesError = GetDeparturesControllerDeparturesErrors[keyof GetDeparturesControllerDeparturesErrors];
 
 export type GetDeparturesControllerDeparturesResponses = {
     /**
@@ -3045,6 +5723,27 @@ export type GetUsageControllerUsageData = {
     url: '/v2/usage';
 };
 
+export type GetUsageControllerUsageErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetUsageControllerUsageError = GetUsageControllerUsageErrors[keyof GetUsageControllerUsageErrors];
+
 export type GetUsageControllerUsageResponses = {
     200: unknown;
 };
@@ -3058,30 +5757,88 @@ export type VerifyProximityControllerVerifyData = {
 
 export type VerifyProximityControllerVerifyErrors = {
     /**
-     * INVALID_PARAM naming the field; INVALID_CODE (field `address`) for a mistyped hex code
+     * INVALID_PARAM naming the field; INVALID_CODE (field `address`) for a mistyped hex code; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_CODE' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED: customer ids belong to an account
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
     /**
      * ADDRESS_NOT_FOUND: text that matches no place
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ADDRESS_NOT_FOUND';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: verifications of this customer kept racing; retry
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
     /**
      * ADDRESS_NOT_CONVERTIBLE: a GhanaPostGPS address
      */
-    422: unknown;
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'ADDRESS_NOT_CONVERTIBLE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
     /**
      * DATASET_NOT_LOADED: a text address before any place dataset is imported (a hex code always works); SIGNING_KEY_UNAVAILABLE
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'DATASET_NOT_LOADED' | 'SIGNING_KEY_UNAVAILABLE';
+        };
+    };
 };
+
+export type VerifyProximityControllerVerifyError = VerifyProximityControllerVerifyErrors[keyof VerifyProximityControllerVerifyErrors];
 
 export type VerifyProximityControllerVerifyResponses = {
     /**
@@ -3099,18 +5856,64 @@ export type ScheduleReverificationControllerScheduleData = {
 
 export type ScheduleReverificationControllerScheduleErrors = {
     /**
-     * INVALID_PARAM (`loan_id`/`customer_id`: exactly one; `every_days`; `method`); ADDRESS_REQUIRED: a customer with no verified address and none given
+     * INVALID_PARAM (`loan_id`/`customer_id`: exactly one; `every_days`; `method`); ADDRESS_REQUIRED: a customer with no verified address and none given; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'ADDRESS_REQUIRED' | 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
     /**
      * LOAN_NOT_FOUND
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'LOAN_NOT_FOUND';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ScheduleReverificationControllerScheduleError = ScheduleReverificationControllerScheduleErrors[keyof ScheduleReverificationControllerScheduleErrors];
 
 export type ScheduleReverificationControllerScheduleResponses = {
     /**
@@ -3135,16 +5938,46 @@ export type CancelScheduleControllerCancelErrors = {
     /**
      * INVALID_PARAM (`id`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
     /**
      * SCHEDULE_NOT_FOUND (unknown, or another account's)
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'SCHEDULE_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type CancelScheduleControllerCancelError = CancelScheduleControllerCancelErrors[keyof CancelScheduleControllerCancelErrors];
 
 export type CancelScheduleControllerCancelResponses = {
     /**
@@ -3169,16 +6002,46 @@ export type GetScheduleControllerGetErrors = {
     /**
      * INVALID_PARAM (`id`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
     /**
      * SCHEDULE_NOT_FOUND (unknown, or another account's)
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'SCHEDULE_NOT_FOUND';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type GetScheduleControllerGetError = GetScheduleControllerGetErrors[keyof GetScheduleControllerGetErrors];
 
 export type GetScheduleControllerGetResponses = {
     /**
@@ -3205,12 +6068,38 @@ export type ListSchedulesControllerListErrors = {
     /**
      * INVALID_PARAM (`status`, `limit`, `cursor`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * 403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ListSchedulesControllerListError = ListSchedulesControllerListErrors[keyof ListSchedulesControllerListErrors];
 
 export type ListSchedulesControllerListResponses = {
     /**
@@ -3241,8 +6130,14 @@ export type GetAlertsControllerListErrors = {
     /**
      * INVALID_PARAM naming `lat`, `lng` or `bbox`
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
 };
+
+export type GetAlertsControllerListError = GetAlertsControllerListErrors[keyof GetAlertsControllerListErrors];
 
 export type GetAlertsControllerListResponses = {
     /**
@@ -3260,14 +6155,40 @@ export type RemoveWebhookControllerRemoveData = {
 
 export type RemoveWebhookControllerRemoveErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * WEBHOOK_NOT_CONFIGURED
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'WEBHOOK_NOT_CONFIGURED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: the configuration kept changing under concurrent requests; send it again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RemoveWebhookControllerRemoveError = RemoveWebhookControllerRemoveErrors[keyof RemoveWebhookControllerRemoveErrors];
 
 export type RemoveWebhookControllerRemoveResponses = {
     /**
@@ -3285,10 +6206,32 @@ export type GetWebhookControllerGetData = {
 
 export type GetWebhookControllerGetErrors = {
     /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
      * WEBHOOK_NOT_CONFIGURED
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'WEBHOOK_NOT_CONFIGURED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type GetWebhookControllerGetError = GetWebhookControllerGetErrors[keyof GetWebhookControllerGetErrors];
 
 export type GetWebhookControllerGetResponses = {
     /**
@@ -3306,18 +6249,64 @@ export type ConfigureWebhookControllerConfigureData = {
 
 export type ConfigureWebhookControllerConfigureErrors = {
     /**
-     * INVALID_PARAM (field `url`, `secret` or `event_types`); WEBHOOK_URL_NOT_ALLOWED (resolves to a private or loopback address); WEBHOOK_URL_UNRESOLVABLE
+     * INVALID_PARAM (field `url`, `secret` or `event_types`); WEBHOOK_URL_NOT_ALLOWED (resolves to a private or loopback address); WEBHOOK_URL_UNRESOLVABLE; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_URL_UNRESOLVABLE';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * ACCOUNT_KEY_REQUIRED
      */
-    403: unknown;
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: the configuration kept changing under more than ten concurrent requests; send it again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ConfigureWebhookControllerConfigureError = ConfigureWebhookControllerConfigureErrors[keyof ConfigureWebhookControllerConfigureErrors];
 
 export type ConfigureWebhookControllerConfigureResponses = {
     /**
@@ -3347,8 +6336,30 @@ export type ListDeliveriesControllerListErrors = {
     /**
      * INVALID_PARAM (field `days`, `limit` or `cursor`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type ListDeliveriesControllerListError = ListDeliveriesControllerListErrors[keyof ListDeliveriesControllerListErrors];
 
 export type ListDeliveriesControllerListResponses = {
     /**
@@ -3373,16 +6384,46 @@ export type RetryDeliveryControllerRetryErrors = {
     /**
      * INVALID_PARAM (field `deliveryId`)
      */
-    400: unknown;
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
     /**
      * WEBHOOK_DELIVERY_NOT_FOUND (unknown, or another account's); WEBHOOK_NOT_CONFIGURED
      */
-    404: unknown;
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'WEBHOOK_DELIVERY_NOT_FOUND' | 'WEBHOOK_NOT_CONFIGURED';
+        };
+    };
     /**
      * CONCURRENCY_CONFLICT: the delivery kept changing under concurrent attempts; send it again
      */
-    409: unknown;
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
+
+export type RetryDeliveryControllerRetryError = RetryDeliveryControllerRetryErrors[keyof RetryDeliveryControllerRetryErrors];
 
 export type RetryDeliveryControllerRetryResponses = {
     /**
