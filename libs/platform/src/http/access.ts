@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 
 /**
  * Access levels of interface.md's "Access" column. Everything not marked is
@@ -13,12 +14,16 @@ import { SetMetadata } from '@nestjs/common';
 export const ACCESS_LEVEL = 'http:access-level';
 export type AccessLevel = 'public' | 'optional-key' | 'key' | 'account' | 'banking' | 'admin';
 
-export const Public = () => SetMetadata(ACCESS_LEVEL, 'public' satisfies AccessLevel);
+/** The OpenAPI extension that tells the document's finishing step which refusals the level adds (answer-document.ts). */
+export const ACCESS_EXTENSION = 'x-access';
+const level = (access: AccessLevel) => applyDecorators(SetMetadata(ACCESS_LEVEL, access), ApiExtension(ACCESS_EXTENSION, access));
+
+export const Public = () => level('public');
 /** Public, but a valid key sent along names its caller (`request.principal`); quota is not counted. */
-export const OptionalKey = () => SetMetadata(ACCESS_LEVEL, 'optional-key' satisfies AccessLevel);
-export const AdminOnly = () => SetMetadata(ACCESS_LEVEL, 'admin' satisfies AccessLevel);
-export const AccountOnly = () => SetMetadata(ACCESS_LEVEL, 'account' satisfies AccessLevel);
-export const BankingOnly = () => SetMetadata(ACCESS_LEVEL, 'banking' satisfies AccessLevel);
+export const OptionalKey = () => level('optional-key');
+export const AdminOnly = () => level('admin');
+export const AccountOnly = () => level('account');
+export const BankingOnly = () => level('banking');
 
 /** The lowest plan tier an endpoint serves (e.g. retail density needs `enterprise`): TIER_REQUIRED below it. */
 export const REQUIRED_TIER = 'http:required-tier';

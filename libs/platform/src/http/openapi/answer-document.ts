@@ -8,6 +8,8 @@ interface Document {
 
 interface Operation {
   security?: Array<Record<string, unknown>>;
+  parameters?: unknown[];
+  'x-access'?: string;
   requestBody?: { content?: Record<string, { schema?: unknown; example?: unknown }> };
   responses?: Record<string, Response>;
   [REQUEST_EXAMPLE_EXTENSION]?: unknown;
@@ -67,6 +69,16 @@ const KEYED_ERRORS: Record<string, { description: string; codes: string[]; heade
     codes: ['RATE_LIMITED'],
     headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
   },
+};
+
+/** Refusals an access level adds (libs/platform/src/http/access.ts). */
+const ACCESS_ERRORS: Record<string, { description: string; codes: string[] }> = {
+  account: { description: 'ACCOUNT_KEY_REQUIRED: the key belongs to no account', codes: ['ACCOUNT_KEY_REQUIRED'] },
+  banking: {
+    description: 'ACCOUNT_KEY_REQUIRED: the key belongs to no account; BANKING_ACCESS_REQUIRED: the account is not provisioned for banking; IP_NOT_ALLOWED: outside its allowlist',
+    codes: ['ACCOUNT_KEY_REQUIRED', 'BANKING_ACCESS_REQUIRED', 'IP_NOT_ALLOWED'],
+  },
+  admin: { description: 'ADMIN_KEY_REQUIRED: the operator key is needed', codes: ['ADMIN_KEY_REQUIRED'] },
 };
 
 /** Errors every operation with a JSON body can answer. */
@@ -131,6 +143,10 @@ export function finishDocument<D extends object>(input: D): D {
       const jsonBody = operation.requestBody?.content?.['application/json'];
       if (keyed) for (const [status, error] of Object.entries(KEYED_ERRORS)) addError(operation, status, error.description, error.codes, error.headers);
       if (jsonBody) for (const [status, error] of Object.entries(BODY_ERRORS)) addError(operation, status, error.description, error.codes);
+      else if ((operation.parameters ?? []).length > 0) addError(operation, '400', 'INVALID_PARAM naming the parameter', ['INVALID_PARAM']);
+      const access = ACCESS_ERRORS[operation['x-access'] ?? ''];
+      if (access) addError(operation, '403', access.description, access.codes);
+      if (operation['x-access'] === 'admin') addError(operation, '401', KEYED_ERRORS['401'].description, KEYED_ERRORS['401'].codes);
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (Number(status) >= 400 && !response.content) response.content = errorContent(codesNamedIn(response.description));
       }
