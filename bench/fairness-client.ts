@@ -13,7 +13,8 @@ export type ClientJob =
   | { role: 'wide-json'; base: string; seconds: number; clients: number; paths: string[] }
   | { role: 'hexcode-bulk'; base: string; seconds: number; clients: number; key: string; points: number }
   | { role: 'cheap-writes'; base: string; seconds: number; clients: number; key: string; customers: string[] }
-  | { role: 'portfolio-risk'; base: string; seconds: number; clients: number; key: string };
+  | { role: 'portfolio-risk'; base: string; seconds: number; clients: number; key: string }
+  | { role: 'audited-burst'; base: string; seconds: number; clients: number; key: string };
 
 export interface ClientResult {
   /** Latencies in ms by series: `health`, `usage`, `ping batch` (victim), `attack`. */
@@ -94,6 +95,11 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
           loop((turn) => timed('attack', () => post(`${job.base}/v2/monitoring/pings`, JSON.stringify({ customer_id: job.customers[(client + turn) % job.customers.length], lat: 5.61, lng: -0.19 }), job.key))),
         ),
       );
+      break;
+    }
+    case 'audited-burst': {
+      // Cheap keyed GETs as fast as they are answered: each one appends an access event the audit-log read model must apply.
+      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => fetch(`${job.base}/v2/usage`, { headers: { 'x-api-key': job.key } })))));
       break;
     }
     case 'portfolio-risk': {

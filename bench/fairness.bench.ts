@@ -22,7 +22,9 @@ import { toRow, type Check, type Row, type Section } from './report.js';
  * - portfolio risk over 10,000 registered loans, one key, 2 connections;
  * - cheap writes: one tenant's single pings on 8 connections, while the
  *   victim's tenant also sends ping batches of 100 (compared with its
- *   batches alone).
+ *   batches alone);
+ * - and how long the audit-log read model takes to catch up after a burst
+ *   of audited requests (16 connections of keyed GETs).
  *
  * Goal: the victim's p99 within 3× its baseline under every attack, and
  * within 10 ms absolute for /health. A missed goal is reported, not a
@@ -41,6 +43,9 @@ const GOAL_HEALTH_P99_MS = 10;
 /** The attacker starts this long before the victim measures, so the victim meets the attack at full strength. */
 const ATTACK_LEAD_SECONDS = 1;
 const LOANS = 10_000;
+/** The access log counts as caught up this close to its streams' newest event (each scrape of /metrics is audited itself). */
+const AUDIT_CAUGHT_UP = 2;
+const AUDIT_CATCH_UP_GOAL_SECONDS = 5;
 
 export async function runFairnessBench(options: FairnessBenchOptions): Promise<Section> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-fairness-'));
@@ -138,6 +143,25 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
         });
       }
     }
+    // The audit-log read model after a burst of audited requests (issue 31: ~110 s behind after a 20 s burst).
+    options.progress(`fairness: audit-log catch-up after a ${s} s burst of audited GETs`);
+    const burst = await runClient({ role: 'audited-burst', base, seconds: s, clients: 16, key: hexKey });
+    const burstEnded = performance.now();
+    const lagAtEnd = await accessLogLag(base, adminKey);
+    let lag = lagAtEnd;
+    while (lag > AUDIT_CAUGHT_UP && performance.now() - burstEnded < 120_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      lag = await accessLogLag(base, adminKey);
+    }
+    const catchUpSeconds = (performance.now() - burstEnded) / 1000;
+    rows.push(toRow(`audit burst: GET /v2/usage, 16 connections`, 'reference', [sampleOf(burst, 'attack', s)], undefined, statusText(burst, 'attack')));
+    checks.push({
+      name: `audit log caught up within ${AUDIT_CATCH_UP_GOAL_SECONDS} s of a ${s} s burst`,
+      ok: lag <= AUDIT_CAUGHT_UP && catchUpSeconds <= AUDIT_CATCH_UP_GOAL_SECONDS,
+      detail: `${(burst.latencies.attack ?? []).length} audited requests; ${lagAtEnd} positions behind when the burst ended, caught up ${catchUpSeconds.toFixed(2)} s later${lag > AUDIT_CAUGHT_UP ? ` — still ${lag} behind` : ''}`,
+      goal: true,
+    });
+
     return {
       id: 'fairness',
       title: `fairness (issue 31): the victim's latency under each attack, against the same victim alone (${s} s per phase)`,
@@ -205,6 +229,14 @@ function caller(base: string) {
     if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(parsed.error)}`);
     return parsed.data;
   };
+}
+
+/** `log_follower_lag_positions` of the access-log projection, from the service's /metrics (admin key). */
+async function accessLogLag(base: string, adminKey: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { 'x-api-key': adminKey } })).text();
+  const line = text.split('\n').find((entry) => entry.startsWith('log_follower_lag_positions{follower="projection access_log"}'));
+  if (!line) throw new Error('the access-log projection reports no lag on /metrics');
+  return Number(line.split(' ').pop());
 }
 
 async function waitHealthy(base: string, service: ChildProcess): Promise<void> {
