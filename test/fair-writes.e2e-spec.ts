@@ -1,5 +1,5 @@
-import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
-import { accountOf, signUp } from './support/http.js';
+import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
+import { accountOf, data, signUp } from './support/http.js';
 
 /**
  * Issue 31, item 3: writes are fair across tenants, and a write that was
@@ -35,5 +35,23 @@ describe('fair writes', () => {
       [200, 10_000],
       [200, 10_000],
     ]);
+  }, 180_000);
+
+  // No tenant's backlog holds another's write until it is through: a single registration made while another
+  // tenant's 10,000 are being stored answers (read-your-write included) before that bulk registration does.
+  it("answers one tenant's single registration while another tenant's bulk registration is still being stored", async () => {
+    const [big, small] = await Promise.all([lender('BigLender'), lender('SmallLender')]);
+    let bulkAnswered = false;
+    const bulk = service.request('POST', '/v2/collections/bulk-register', { key: big, body: { loans: loans('big', 10_000) } }).then(async (answer) => {
+      bulkAnswered = true;
+      return answer.status;
+    });
+    // Once the bulk registration is well under way: its loans are in the read model.
+    await eventually(async () => ((await data<{ loans_assessed: number }>(await service.request('POST', '/v2/analytics/portfolio-risk', { key: big, body: {} }))).loans_assessed >= 500 ? true : undefined), 60_000);
+    const single = await service.request('POST', '/v2/collections/register', { key: small, body: { loan_id: 'one', customer_id: 'c1', zone: { type: 'hex', code: '6Q3-HQK-Q4ZA' } } });
+    const answeredFirst = !bulkAnswered;
+    expect(single.status).toBe(200);
+    expect(answeredFirst).toBe(true);
+    expect(await bulk).toBe(200);
   }, 180_000);
 });
