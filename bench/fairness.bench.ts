@@ -4,6 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { accessLogProjection } from '../projections/access-log/access-log.projection.js';
+import { auditEventTypes } from '../libs/audit/src/index.js';
+import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry, JsonLogger, ProjectionRunner } from '../libs/platform/src/index.js';
 import { FAIRNESS_CLIENT_ENV, type ClientJob, type ClientMessage, type ClientResult } from './fairness-client.js';
 import { toRow, type Check, type Row, type Section } from './report.js';
 
@@ -260,4 +263,71 @@ async function stopService(service: ChildProcess): Promise<void> {
   const timer = setTimeout(() => service.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * The audit-log read model's catch-up, on its own: `events` access events
+ * appended in a burst (what a loaded minute leaves behind), then the
+ * access-log projection started on them, pipelined (a batch of events per
+ * read-store commit, ADR 0038) against one event per commit, in the same run.
+ * Events per second of catch-up, and the ratio.
+ */
+export async function runAuditCatchUpBench(options: { events: number; rounds: number; progress: (line: string) => void }): Promise<Section> {
+  const samples: Record<'one' | 'pipelined', Array<{ ops: number; seconds: number; latenciesMs: number[] }>> = { one: [], pipelined: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    for (const mode of round % 2 === 0 ? (['one', 'pipelined'] as const) : (['pipelined', 'one'] as const)) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-catch-up-'));
+      // As `npm start` opens them (read-store durability `committed`: ADR 0003).
+      const events = await EmbeddedEventStore.open(path.join(dir, 'events'));
+      const readStore = await EmbeddedReadStore.open(path.join(dir, 'read-models'), { durability: 'committed' });
+      try {
+        const registry = new EventRegistry().register(...auditEventTypes);
+        for (let written = 0; written < options.events; written += 500) {
+          await Promise.all(
+            Array.from({ length: 500 }, (_, i) =>
+              events.append(`access_log-acct_${(written + i) % 20}`, [{ type: 'ApiAccessRecorded', data: accessData(written + i), metadata: registry.metadataFor('ApiAccessRecorded') }], 'any'),
+            ),
+          );
+        }
+        const head = await events.headPosition();
+        const runner = new ProjectionRunner(events, readStore, registry, [{ ...accessLogProjection, pipelined: mode === 'pipelined' }], new JsonLogger('silent'));
+        const started = performance.now();
+        await runner.start();
+        await runner.waitFor(accessLogProjection.name, head, 600_000);
+        const seconds = (performance.now() - started) / 1000;
+        await runner.stop();
+        samples[mode].push({ ops: options.events, seconds, latenciesMs: [] });
+        options.progress(`audit catch-up: ${mode === 'one' ? 'one event per commit' : 'pipelined'}, round ${round + 1}: ${options.events} events in ${seconds.toFixed(2)} s`);
+      } finally {
+        await readStore.close();
+        await events.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  const one = toRow('access-log projection, one event per commit', 'baseline', samples.one);
+  const pipelined = toRow('access-log projection, pipelined (a batch per commit)', 'ours', samples.pipelined, one);
+  return {
+    id: 'audit-catch-up',
+    title: `audit-log read model catching up on ${options.events} access events appended in a burst`,
+    unit: 'event',
+    settings: { events: options.events, rounds: options.rounds },
+    rows: [one, pipelined],
+    checks: [],
+  };
+}
+
+function accessData(n: number): Record<string, unknown> {
+  return {
+    account_id: `acct_${n % 20}`,
+    key_prefix: 'loc_bench',
+    principal_kind: 'api_key',
+    method: 'GET',
+    path: '/v2/usage',
+    status: 200,
+    client_ip: '127.0.0.1',
+    at: new Date().toISOString(),
+    request_id: `req_${n}`,
+    seq: n,
+  };
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runBankingBench } from './banking.bench.js';
 import { runAuditSizeBench } from './audit-size.bench.js';
 import { runEventStoreBench } from './event-store.bench.js';
-import { runFairnessBench } from './fairness.bench.js';
+import { runAuditCatchUpBench, runFairnessBench } from './fairness.bench.js';
 import { runGeofenceIndexBench } from './geofence-index.bench.js';
 import { runHexcodeBench } from './hexcode.bench.js';
 import { runHttpBench } from './http.bench.js';
@@ -86,7 +86,7 @@ const benches: Record<string, () => Promise<Section | Section[]>> = {
     }),
   banking: () => runBankingBench({ loans: quick ? 10_000 : 100_000, rounds: 2, progress }),
   // Issue 31: the victim's /health and /v2/usage under each attack, against the same victim alone.
-  fairness: () => runFairnessBench({ seconds: quick ? 3 : 8, progress }),
+  fairness: async () => [await runFairnessBench({ seconds: quick ? 3 : 8, progress }), await runAuditCatchUpBench({ events: quick ? 5000 : 20_000, rounds: 2, progress })],
   weather: () => runWeatherBench({ documents: quick ? 100 : 500, alerts: quick ? 100 : 500, ...loadPhases(50, 4) }),
 };
 
