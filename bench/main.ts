@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runBankingBench } from './banking.bench.js';
 import { runAuditSizeBench } from './audit-size.bench.js';
 import { runEventStoreBench } from './event-store.bench.js';
+import { runAuditCatchUpBench, runFairnessBench } from './fairness.bench.js';
 import { runGeofenceIndexBench } from './geofence-index.bench.js';
 import { runHexcodeBench } from './hexcode.bench.js';
 import { runHttpBench } from './http.bench.js';
@@ -84,6 +85,8 @@ const benches: Record<string, () => Promise<Section | Section[]>> = {
       progress,
     }),
   banking: () => runBankingBench({ loans: quick ? 10_000 : 100_000, rounds: 2, progress }),
+  // Issue 31: the victim's /health and /v2/usage under each attack, against the same victim alone.
+  fairness: async () => [await runFairnessBench({ seconds: quick ? 3 : 8, progress }), await runAuditCatchUpBench({ events: quick ? 1000 : 5000, rounds: 1, progress })],
   weather: () => runWeatherBench({ documents: quick ? 100 : 500, alerts: quick ? 100 : 500, ...loadPhases(50, 4) }),
 };
 

@@ -293,8 +293,9 @@ describe('re-verification runs', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 60_000);
-  // Issue 31, item 5: the schedule kept running on nothing after the customer revoked consent and was erased.
-  it('stops at its next due run once the customer has revoked consent and been erased, and says why', async () => {
+  // Issue 31, item 5: the schedule kept running on nothing after the customer revoked consent and was erased. Deliberate
+  // change (fair-writes task): the stop now follows the revocation and erasure themselves, so the reason is data_erased.
+  it('is stopped, not run, when due after the customer has revoked consent and been erased, and says why', async () => {
     const realNow = systemClock.now.bind(systemClock);
     let service = await bootService();
     const dataDir = service.dataDir;
@@ -315,15 +316,53 @@ describe('re-verification runs', () => {
         const current = await data<{ status: string }>(await service.request('GET', `/v2/verify/schedule/${schedule.id}`, { key }));
         return current.status !== 'active' ? current : undefined;
       }, 15_000);
-      expect(stopped).toMatchObject({ status: 'stopped', stopped_reason: 'consent_revoked', stopped_at: expect.any(String), runs: 0, last_run: null });
+      expect(stopped).toMatchObject({ status: 'stopped', stopped_reason: 'data_erased', stopped_at: expect.any(String), runs: 0, last_run: null });
       const listed = await eventually(async () => {
         const page = await data<{ items: Array<{ id: string }> }>(await service.request('GET', '/v2/verify/schedules?status=stopped', { key }));
         return page.items.length > 0 ? page.items : undefined;
       });
-      expect(listed).toMatchObject([{ id: schedule.id, status: 'stopped', stopped_reason: 'consent_revoked' }]);
+      expect(listed).toMatchObject([{ id: schedule.id, status: 'stopped', stopped_reason: 'data_erased' }]);
       expect((await data<{ items: unknown[] }>(await service.request('GET', '/v2/verify/schedules', { key }))).items).toEqual([]);
     } finally {
       jest.restoreAllMocks();
+      await service.close();
+    }
+  }, 60_000);
+  // Issue 31 (fair-writes task, item 4): the stop waited for the next due run (up to every_days later); it now follows the revocation.
+  it('stops at once when the customer revokes consent, and says why; an erasure after it says data_erased', async () => {
+    const service = await bootService();
+    try {
+      const key = await signUp(service, 'Revoker');
+      const accountId = await accountOf(service, key);
+      await service.request('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } });
+      await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'cust-now', purpose: 'loan_collections' } });
+      await service.request('POST', '/v2/collections/register', { key, body: { loan_id: 'loan-now', customer_id: 'cust-now', zone: { type: 'hex', code: '6Q3-HQK-Q4ZA' } } });
+      await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'cust-stays', purpose: 'loan_collections' } });
+      await service.request('POST', '/v2/collections/register', { key, body: { loan_id: 'loan-stays', customer_id: 'cust-stays', zone: { type: 'hex', code: '6Q3-HQK-Q4ZA' } } });
+      const schedule = await data<{ id: string }>(await service.request('POST', '/v2/verify/schedule', { key, body: { loan_id: 'loan-now', every_days: 30 } }));
+      const other = await data<{ id: string }>(await service.request('POST', '/v2/verify/schedule', { key, body: { loan_id: 'loan-stays', every_days: 30 } }));
+      // The schedules' read model has the new schedule before the revocation (the stop finds schedules there).
+      await eventually(async () => ((await data<{ items: unknown[] }>(await service.request('GET', '/v2/verify/schedules', { key }))).items.length === 2 ? true : undefined));
+
+      expect((await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: 'cust-now' } })).status).toBe(200);
+      const stopped = await eventually(async () => {
+        const current = await data<{ status: string }>(await service.request('GET', `/v2/verify/schedule/${schedule.id}`, { key }));
+        return current?.status !== undefined && current.status !== 'active' ? current : undefined;
+      });
+      expect(stopped).toMatchObject({ status: 'stopped', stopped_reason: 'consent_revoked', stopped_at: expect.any(String), runs: 0 });
+      const stoppedAt = (stopped as unknown as { stopped_at: string }).stopped_at;
+
+      expect((await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: 'cust-now' } })).status).toBe(200);
+      const erased = await eventually(async () => {
+        const page = await data<{ items: Array<{ id: string; stopped_reason: string }> }>(await service.request('GET', '/v2/verify/schedules?status=stopped', { key }));
+        return page.items[0]?.stopped_reason === 'data_erased' ? page.items : undefined;
+      });
+      // The stop keeps its time; the reason names the stronger fact.
+      expect(erased).toMatchObject([{ id: schedule.id, status: 'stopped', stopped_reason: 'data_erased', stopped_at: stoppedAt }]);
+      expect(await data(await service.request('GET', `/v2/verify/schedule/${schedule.id}`, { key }))).toMatchObject({ status: 'stopped', stopped_reason: 'data_erased' });
+      // Another customer's schedule of the same account runs on.
+      expect(await data(await service.request('GET', `/v2/verify/schedule/${other.id}`, { key }))).toMatchObject({ status: 'active', stopped_reason: null });
+    } finally {
       await service.close();
     }
   }, 60_000);

@@ -9,6 +9,8 @@ export const accessLogProjection: Projection<AccessLogDoc> = {
   streamPrefixes: ['access_log-'],
   handles: ['ApiAccessRecorded'],
   indexes: ACCESS_LOG_INDEXES,
+  // One write, made first: a batch of events per commit on the embedded store (issue 31).
+  pipelined: true,
   async apply(event, collection) {
     const data = event.data as ApiAccessRecorded['data'];
     await collection.apply(event.id, event.position, () => ({

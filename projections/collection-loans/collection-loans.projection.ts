@@ -8,6 +8,8 @@ export const collectionLoansProjection: Projection<CollectionLoanDoc> = {
   streamPrefixes: ['collection_loan-'],
   handles: LOAN_EVENT_TYPES,
   indexes: COLLECTION_LOAN_INDEXES,
+  // One write, made first: a batch of events per commit on the embedded store (issue 31).
+  pipelined: true,
   async apply(event, collection) {
     const loanEvent = { type: event.type, data: event.data } as LoanEvent;
     await collection.apply(`${loanEvent.data.account_id}:${loanEvent.data.loan_id}`, event.position, (current) => evolveLoanDoc(current, loanEvent));

@@ -17,6 +17,8 @@ export const driftStateProjection: Projection<DriftStateDoc> = {
   streamPrefixes: ['location-', 'consent-'],
   handles: ['ZoneRegistered', 'PingRecorded', 'DriftStarted', 'DriftEnded', 'CustomerDataErased'],
   indexes: [{ name: 'by_customer', fields: ['pseudonym'] }],
+  // One write, made first (the document is evolved inside it): a batch of events per commit on the embedded store (issue 31).
+  pipelined: true,
   async apply(event, collection) {
     const data = event.data as Partial<SealedLocationData> & Record<string, unknown>;
     const pseudonym = data.pseudonym;

@@ -51,12 +51,21 @@ export interface FuzzCase {
 const PLACEHOLDER = 'fuzz-1';
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch', 'delete']);
 
+/** The HTTP methods an OpenAPI path item may hold (its other members, `parameters`, `summary`…, are not operations). */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** `METHOD /path` of every operation of the document, read from it directly: what the fuzzing must cover. */
+export function operationKeysOf(document: OpenApiDocument): string[] {
+  return Object.entries(document.paths).flatMap(([path, item]) => HTTP_METHODS.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`));
+}
+
 export function operationsOf(document: OpenApiDocument): Operation[] {
   const schemas = document.components?.schemas ?? {};
   const resolve = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? schemas[schema.$ref.split('/').pop() ?? ''] : schema);
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
+      if (!(HTTP_METHODS as readonly string[]).includes(method)) continue;
       const parameters = operation.parameters ?? [];
       const bodySchema = resolve(operation.requestBody?.content?.['application/json']?.schema);
       operations.push({

@@ -55,4 +55,15 @@ describe('re-verification schedule decider', () => {
     expect(given(history(create(), [cancel, at(1)])).when(stop, at(30)).events).toEqual([]);
     expect(given([]).when(stop).events).toEqual([]);
   });
+
+  it('turns a stop for the revocation into one for the erasure, keeping when it stopped; nothing else changes a stop', () => {
+    const erase: ScheduleCommand = { type: 'StopSchedule', ...ids, reason: 'data_erased' };
+    const revoked = history(create(), [stop, at(2)]);
+    const erased = given(revoked).when(erase, at(3));
+    expect(erased.events).toEqual([{ type: 'ReverificationScheduleStopped', data: { ...ids, stopped_at: at(3).toISOString(), reason: 'data_erased' } }]);
+    expect(erased.state).toMatchObject({ status: 'stopped', stopped: { at: at(2).toISOString(), reason: 'data_erased' } });
+    expect(given([...revoked, ...erased.events]).when(erase, at(4)).events).toEqual([]);
+    expect(given([...revoked, ...erased.events]).when(stop, at(4)).events).toEqual([]);
+    expect(given(history(create(), [cancel, at(1)])).when(erase, at(3)).events).toEqual([]);
+  });
 });

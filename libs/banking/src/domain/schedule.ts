@@ -54,15 +54,19 @@ export interface ReverificationScheduleCancelled {
   data: { account_id: string; schedule_id: string; cancelled_at: string };
 }
 /**
- * The schedule stopped itself: a due run found the customer's consent
- * revoked (issue 31, item 5). Their pings are the evidence a run verifies on,
- * so no run can follow; the schedule says why instead of running on nothing.
+ * The schedule stopped itself: the customer's consent was revoked (issue 31),
+ * or their location data erased. Their pings are the evidence a run verifies
+ * on, so no run can follow; the schedule says why instead of running on
+ * nothing. Recorded when the revocation or erasure is seen (the banking
+ * worker follows them), and by a due run that finds the consent revoked.
+ * An erasure after a revocation records a second stop: the reason becomes
+ * `data_erased`, the time of the stop stays.
  */
 export interface ReverificationScheduleStopped {
   type: 'ReverificationScheduleStopped';
   data: { account_id: string; schedule_id: string; stopped_at: string; reason: StopReason };
 }
-export const STOP_REASONS = ['consent_revoked'] as const;
+export const STOP_REASONS = ['consent_revoked', 'data_erased'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 export type ScheduleEvent = ReverificationScheduled | ReverificationCompleted | ReverificationScheduleCancelled | ReverificationScheduleStopped;
 export const SCHEDULE_EVENT_TYPES = ['ReverificationScheduled', 'ReverificationCompleted', 'ReverificationScheduleCancelled', 'ReverificationScheduleStopped'] as const satisfies readonly ScheduleEvent['type'][];
@@ -127,7 +131,8 @@ export function evolveSchedule(state: ScheduleState, event: ScheduleEvent): Sche
     case 'ReverificationScheduleCancelled':
       return state.status === 'active' ? { ...state, status: 'cancelled', cancelled_at: event.data.cancelled_at } : state;
     case 'ReverificationScheduleStopped':
-      return state.status === 'active' ? { ...state, status: 'stopped', stopped: { at: event.data.stopped_at, reason: event.data.reason } } : state;
+      if (state.status === 'active') return { ...state, status: 'stopped', stopped: { at: event.data.stopped_at, reason: event.data.reason } };
+      return state.status === 'stopped' && state.stopped ? { ...state, stopped: { at: state.stopped.at, reason: event.data.reason } } : state;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -177,8 +182,9 @@ export function decideSchedule(command: ScheduleCommand, state: ScheduleState, n
       if (state.status === 'none') return [];
       return state.status === 'active' ? [{ type: 'ReverificationScheduleCancelled', data: { account_id: command.account_id, schedule_id: command.schedule_id, cancelled_at: now.toISOString() } }] : [];
     case 'StopSchedule':
-      // Only an active schedule stops; a cancelled one stays cancelled (the lender's word came first).
-      return state.status === 'active' ? [{ type: 'ReverificationScheduleStopped', data: { account_id: command.account_id, schedule_id: command.schedule_id, stopped_at: now.toISOString(), reason: command.reason } }] : [];
+      // Only an active schedule stops; a cancelled one stays cancelled (the lender's word came first). One stopped for the
+      // revocation says data_erased once the data is gone too; nothing else changes a stop's reason.
+      return state.status === 'active' || (state.status === 'stopped' && command.reason === 'data_erased' && state.stopped?.reason === 'consent_revoked') ? [{ type: 'ReverificationScheduleStopped', data: { account_id: command.account_id, schedule_id: command.schedule_id, stopped_at: now.toISOString(), reason: command.reason } }] : [];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

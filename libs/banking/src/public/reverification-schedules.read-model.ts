@@ -30,7 +30,7 @@ export interface ScheduleDoc {
   runs: number;
   last_run: LastRun | null;
   cancelled_at: string | null;
-  /** When the schedule stopped itself, and why (consent_revoked); null otherwise. */
+  /** When the schedule stopped itself, and why (consent_revoked, data_erased); null otherwise. */
   stopped_at: string | null;
   stopped_reason: StopReason | null;
 }
@@ -82,6 +82,17 @@ export class ReverificationSchedules {
   async list(accountId: string, status: ScheduleStatus, limit: number, cursor?: string) {
     const collection = await this.open();
     return collection.find({ index: 'by_account', equals: [accountId, status], direction: 'desc', limit, ...(cursor ? { cursor } : {}) });
+  }
+
+  /** The schedules of one customer of an account in `status`, page by page (the account's list, filtered: an account has few). */
+  async *ofCustomer(accountId: string, customerId: string, status: ScheduleStatus): AsyncGenerator<ScheduleDoc[]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.list(accountId, status, 1000, cursor);
+      const mine = page.items.filter((doc) => doc.customer_id === customerId);
+      if (mine.length > 0) yield mine;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
   }
 
   /** Every active schedule of every account, page by page. */

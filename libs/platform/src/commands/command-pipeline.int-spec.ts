@@ -161,7 +161,10 @@ describe('CommandPipeline', () => {
     } });
     const strict = command({ ...base, onConflict: { retry: 0 }, awaits: ['totals'] });
     const soft = command({ ...base, name: 'test.soft', onConflict: { retry: 0 }, awaits: [{ readModel: 'totals', soft: true }] });
-    await expect(pipeline.run(strict, { id: 'h', by: 1 })).rejects.toMatchObject({ code: 'TIMEOUT', status: 504 });
+    // Issue 31: the 504 says the write was stored (and where), so a client reads again instead of sending it twice.
+    const late = pipeline.run(strict, { id: 'h', by: 1 });
+    await expect(late).rejects.toMatchObject({ code: 'TIMEOUT', status: 504, details: { stored: true, read_model: 'totals', position: expect.any(String) } });
+    await expect(late).rejects.toThrow(/stored/);
     // The write was stored all the same.
     expect((await events.readStream('counter-h')).length).toBe(1);
     await expect(pipeline.run(soft, { id: 'h', by: 1 })).resolves.toMatchObject({ state: 2 });

@@ -37,6 +37,21 @@ function conflictBackoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * The write was stored, but a read model the answer waits for did not show it
+ * in time: still 504 TIMEOUT, but saying so (issue 31: two bulk registrations
+ * answered a bare 504 although every loan was stored), with where the write
+ * landed. Sending the request again is not needed; reading a moment later is.
+ */
+export class StoredNotYetVisibleError extends TimeoutError {
+  override readonly details: Readonly<Record<string, unknown>>;
+  override readonly retryAfterSeconds = 1;
+  constructor(readModel: string, position: bigint, waitedMs: number) {
+    super(`the write was stored, but ${readModel} did not show it within ${waitedMs} ms; read again shortly rather than sending it again`);
+    this.details = { stored: true, read_model: readModel, position: position.toString() };
+  }
+}
+
 /** What the pipeline resolves once per definition, whatever its types. */
 interface Wirable {
   inject?: Readonly<Record<string, unknown>>;
@@ -132,8 +147,9 @@ export class CommandPipeline {
       try {
         await this.readModels.waitFor(awaitedReadModel(entry), position, this.options.waitMs);
       } catch (error) {
+        if (!(error instanceof TimeoutError)) throw error;
         // A soft wait: the write is stored either way and the answer does not read the model.
-        if (typeof entry === 'string' || !(error instanceof TimeoutError)) throw error;
+        if (typeof entry === 'string') throw new StoredNotYetVisibleError(entry, position, this.options.waitMs);
       }
     }
   }

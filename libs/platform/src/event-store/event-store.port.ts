@@ -115,6 +115,13 @@ export interface EventStore {
   streamRevision(stream: StreamName): Promise<bigint | undefined>;
   /** Position of the last event in the log (0n when empty). */
   headPosition(): Promise<bigint>;
+  /**
+   * Position of the last event on streams starting with one of `streamPrefixes`
+   * (0n when there is none): what a filtered follower is measured against (its
+   * lag), since it never sees the rest of the log. Optional: an adapter that
+   * cannot answer it cheaply leaves it out, and the lag is taken against the head.
+   */
+  lastPositionOf?(streamPrefixes: readonly string[]): Promise<bigint>;
   /** Throws when the backend is unreachable; used by /health. */
   ping(): Promise<void>;
   close(): Promise<void>;

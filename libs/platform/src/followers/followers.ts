@@ -25,6 +25,11 @@ export class Followers {
     return [...this.keeping.keys()];
   }
 
+  /** Each follower's position and the streams it follows (the lag metric measures it against their newest event). */
+  positions(): Array<{ name: string; position: bigint; streamPrefixes: readonly string[] }> {
+    return this.all.map((follower) => ({ name: follower.name, position: follower.position, streamPrefixes: follower.spec.streamPrefixes }));
+  }
+
   statuses(): FollowerStatus[] {
     return this.all.map((follower) => follower.status());
   }

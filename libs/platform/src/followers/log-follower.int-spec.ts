@@ -58,6 +58,69 @@ describe('LogFollower on the embedded adapters', () => {
     expect(values(seen)).toEqual(['a-1=1', 'b-1=3', 'a-2=4']);
   });
 
+  it('pipelined: hands on events without waiting for each write, but moves its position (and waiters) only as the writes complete, in order', async () => {
+    const releases: Array<() => void> = [];
+    const started: string[] = [];
+    const follower = follow({
+      start: { from: 'checkpoint', key: 'pipelined' },
+      pipelined: true,
+      sink: {
+        handle: (event) => {
+          started.push(`${event.streamName}=${String(event.data.value)}`);
+          return new Promise<void>((resolve) => releases.push(resolve));
+        },
+      },
+    });
+    await follower.start();
+    await put('a-1', 1);
+    await put('other-1', 2);
+    const last = await put('b-1', 3);
+    let caughtUp = false;
+    void follower.waitFor(last, 5000).then(() => (caughtUp = true));
+    // Both writes started before either completed.
+    await until(() => started.length === 2);
+    expect(follower.position).toBe(0n);
+    releases[1]();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The second write is done, the first is not: nothing moves past the first.
+    expect(follower.position).toBe(0n);
+    expect(caughtUp).toBe(false);
+    releases[0]();
+    await until(() => caughtUp);
+    expect(follower.position).toBe(last);
+  });
+
+  it('pipelined: a failed write restarts the follower from its last durable position, and the events are handed on again', async () => {
+    let failOnce = true;
+    const seen: string[] = [];
+    const logger = { error: jest.fn(), warn: jest.fn() };
+    const follower = follow(
+      {
+        start: { from: 'checkpoint', key: 'pipelined-failing' },
+        pipelined: true,
+        sink: {
+          handle: async (event) => {
+            const value = String(event.data.value);
+            if (value === '2' && failOnce) {
+              failOnce = false;
+              throw new Error('write failed');
+            }
+            seen.push(value);
+          },
+        },
+      },
+      logger,
+    );
+    await follower.start();
+    await put('a-1', 1);
+    await put('a-1', 2);
+    const last = await put('a-1', 3);
+    await follower.waitFor(last, 5000);
+    expect(seen).toContain('2');
+    expect(seen.indexOf('2')).toBeLessThan(seen.lastIndexOf('3'));
+    expect(logger.error).toHaveBeenCalled();
+  });
+
   it('hands on only the event types it handles, opened (codec) before upcasting', async () => {
     await events.append('a-1', [{ type: 'Happened', data: { sealed: JSON.stringify({ n: 7 }) }, metadata: { schema_version: 1 } }], 'any');
     await put('a-1', 8, 'Other');

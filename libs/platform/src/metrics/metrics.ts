@@ -93,9 +93,16 @@ function liveSources(): { followers: Followers; store: EventStore }[] {
   return live;
 }
 
+/**
+ * A follower's lag is measured against the newest event of the streams it
+ * follows, not the head of the whole log: a follower of `api_key-` that has
+ * handled every key event is 0 behind however many access events were
+ * appended since (it reported ~198,000 while idle, issue 31). An adapter
+ * without `lastPositionOf` (EventStoreDB) is measured against the head.
+ */
 new Gauge({
   name: 'log_follower_lag_positions',
-  help: 'Log positions between the head of the event log and what each follower (projections included) has handled',
+  help: 'Log positions between the newest event of the streams each follower (projections included) follows and what it has handled; 0 when it has handled them all',
   labelNames: ['follower'] as const,
   registers: [metricsRegistry],
   async collect() {
@@ -103,9 +110,16 @@ new Gauge({
     for (const { followers, store } of liveSources()) {
       const head = await store.headPosition().catch(() => undefined);
       if (head === undefined) continue;
-      for (const status of followers.statuses()) {
-        const lag = head - BigInt(status.position);
-        this.set({ follower: status.name }, Number(lag > 0n ? lag : 0n));
+      const newest = new Map<string, bigint | undefined>();
+      for (const follower of followers.positions()) {
+        const streams = follower.streamPrefixes.join('\u0000');
+        if (!newest.has(streams)) {
+          newest.set(streams, follower.streamPrefixes.length === 0 || !store.lastPositionOf ? head : await store.lastPositionOf(follower.streamPrefixes).catch(() => undefined));
+        }
+        const last = newest.get(streams);
+        if (last === undefined) continue;
+        const lag = last - follower.position;
+        this.set({ follower: follower.name }, Number(lag > 0n ? lag : 0n));
       }
     }
   },

@@ -45,6 +45,7 @@ export class ProjectionRunner {
           handles: projection.handles,
           start: { from: 'checkpoint', key: checkpointName(projection) },
           sink: { handle: (event) => projection.apply(event, collection) },
+          pipelined: projection.pipelined === true && this.readStore.writesInCallOrder === true,
         },
         this.logger,
         this.options,

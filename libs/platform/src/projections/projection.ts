@@ -19,6 +19,13 @@ export interface Projection<T extends Doc = Doc> {
    * `collection.apply(id, event.position, …)` so a redelivered event is skipped.
    */
   apply(event: RecordedEvent, collection: ReadCollection<T>): Promise<void>;
+  /**
+   * `apply` makes its one write (`collection.apply`) before its first await
+   * and reads nothing an earlier event wrote outside that write: on a read
+   * store whose writes take effect in call order (`writesInCallOrder`), the
+   * runner then applies a batch of events per commit (FollowerSpec.pipelined).
+   */
+  pipelined?: boolean;
 }
 
 export function collectionName(projection: Pick<Projection, 'name' | 'version'>): string {

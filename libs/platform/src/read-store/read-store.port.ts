@@ -82,6 +82,12 @@ export interface ReadCollection<T extends Doc> {
 }
 
 export interface ReadStore {
+  /**
+   * Writes called one after another take effect in call order even when each
+   * is not awaited before the next (embedded: LMDB transactions run in call
+   * order). MongoDB's do not promise it: its projections apply one at a time.
+   */
+  readonly writesInCallOrder?: boolean;
   /** Declares (idempotently) and returns a collection with its indexes. */
   collection<T extends Doc>(name: string, indexes?: IndexSpec[]): Promise<ReadCollection<T>>;
   /** Last global position a named consumer (projection, relay) fully processed. */

@@ -10,7 +10,7 @@ import { ScheduleReverificationCommand } from './schedule-reverification.process
 import { ScheduleReverificationRequest } from './schedule-reverification.request.js';
 
 export const SCHEDULE_ANSWER =
-  '`{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer\'s consent revoked, so no run follows) | null}`';
+  '`{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: the customer\'s consent was revoked; data_erased: their location data was erased; either stops the schedule when it happens, no run follows) | null}`';
 
 /** interface.md, "Banking features": POST /v2/verify/schedule. */
 @ApiTags('banking')

@@ -93,6 +93,8 @@ const MAX_STREAM_NAME_BYTES = 512;
 const POLL_INTERVAL_MS = 200;
 const SUBSCRIPTION_BATCH_SIZE = 256;
 const LAST_REVISION = Number.MAX_SAFE_INTEGER;
+/** How far lastPositionOf looks back in a category for a stream of a narrower prefix. */
+const LAST_POSITION_SCAN = 10_000;
 
 export class EmbeddedEventStore implements EventStore {
   private readonly subscriptions = new Set<EmbeddedSubscription>();
@@ -315,6 +317,32 @@ export class EmbeddedEventStore implements EventStore {
   async headPosition(): Promise<bigint> {
     this.assertFreshRead();
     return BigInt(this.state.get('head') ?? 0);
+  }
+
+  /**
+   * From the category index, newest first: a prefix that names a whole
+   * category reads one key; a narrower one (`consent-acct_1:`) scans its
+   * category back to its newest event, at most LAST_POSITION_SCAN keys, after
+   * which (and for a prefix without a dash) the head answers, as a bound.
+   */
+  async lastPositionOf(streamPrefixes: readonly string[]): Promise<bigint> {
+    this.assertFreshRead();
+    const head = this.state.get('head') ?? 0;
+    if (streamPrefixes.length === 0 || !streamPrefixes.every((prefix) => prefix.includes('-'))) return BigInt(head);
+    let last = 0;
+    for (const category of new Set(streamPrefixes.map(categoryOf))) {
+      const narrower = streamPrefixes.filter((prefix) => categoryOf(prefix) === category);
+      const whole = narrower.includes(category);
+      let scanned = 0;
+      for (const [, at] of this.categoryIndex.getKeys({ start: [category, LAST_REVISION], end: [category, last], reverse: true })) {
+        if (whole || narrower.some((prefix) => this.events.get(at)?.stream.startsWith(prefix))) {
+          last = Math.max(last, at);
+          break;
+        }
+        if (++scanned >= LAST_POSITION_SCAN) return BigInt(head);
+      }
+    }
+    return BigInt(last);
   }
 
   async ping(): Promise<void> {

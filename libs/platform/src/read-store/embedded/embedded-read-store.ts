@@ -89,6 +89,8 @@ interface Lmdb {
 }
 
 export class EmbeddedReadStore implements ReadStore {
+  /** lmdb-js runs transaction callbacks in call order (setCheckpoint relies on it too). */
+  readonly writesInCallOrder = true;
   private closed = false;
 
   private constructor(

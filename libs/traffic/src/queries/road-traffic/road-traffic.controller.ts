@@ -1,11 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import { InvalidParamError } from '../../../../platform/src/index.js';
 import { RoadTrafficQuery } from './road-traffic.handler.js';
 
 /** interface.md: GET /v2/route/traffic, Key. */
 @ApiTags('routing')
+@ApiSecurity('api_key')
 @Controller('v2/route/traffic')
 export class RoadTrafficController {
   constructor(private readonly queries: QueryBus) {}

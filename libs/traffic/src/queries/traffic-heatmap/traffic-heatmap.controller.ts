@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import { parseBox } from '../bbox.js';
 import { TrafficHeatmapQuery } from './traffic-heatmap.handler.js';
@@ -8,6 +8,7 @@ import { TrafficHeatmapSchema } from './traffic-heatmap.answer.js';
 
 /** interface.md: GET /v2/analytics/traffic-heatmap, Key: the hex cells with a learned factor of their own. */
 @ApiTags('analytics')
+@ApiSecurity('api_key')
 @Controller('v2/analytics/traffic-heatmap')
 export class TrafficHeatmapController {
   constructor(private readonly queries: QueryBus) {}

@@ -1,0 +1,120 @@
+/**
+ * The clients of the fairness bench (bench/fairness.bench.ts), each run in a
+ * child process of its own, forked by the bench: the victim, and one per
+ * attack. Neither shares an event loop with the service (a separate process
+ * too) nor with the other. Each runs for the seconds it is given, then sends
+ * back what it measured. No test-runner globals here.
+ */
+
+export const FAIRNESS_CLIENT_ENV = 'BENCH_FAIRNESS_CLIENT';
+
+export type ClientJob =
+  | { role: 'victim'; base: string; seconds: number; usageKey: string; pings?: { key: string; customers: string[] } }
+  | { role: 'wide-json'; base: string; seconds: number; clients: number; paths: string[] }
+  | { role: 'hexcode-bulk'; base: string; seconds: number; clients: number; key: string; points: number }
+  | { role: 'cheap-writes'; base: string; seconds: number; clients: number; key: string; customers: string[] }
+  | { role: 'portfolio-risk'; base: string; seconds: number; clients: number; key: string }
+  | { role: 'audited-burst'; base: string; seconds: number; clients: number; key: string };
+
+export interface ClientResult {
+  /** Latencies in ms by series: `health`, `usage`, `ping batch` (victim), `attack`. */
+  latencies: Record<string, number[]>;
+  /** Answers by series and status: `health 200`, `attack 413`… */
+  statuses: Record<string, number>;
+}
+
+export type ClientMessage = { ok: true; result: ClientResult } | { ok: false; error: string };
+
+/** Pause between one victim request and its next: a steady, light caller (~100 GETs a second per series). */
+const VICTIM_PAUSE_MS = 10;
+const PING_BATCH = 100;
+
+async function runJob(job: ClientJob): Promise<ClientResult> {
+  const result: ClientResult = { latencies: {}, statuses: {} };
+  const deadline = performance.now() + job.seconds * 1000;
+  const timed = async (series: string, request: () => Promise<Response>) => {
+    const started = performance.now();
+    let status = 'error';
+    try {
+      const response = await request();
+      await response.arrayBuffer();
+      status = String(response.status);
+    } catch {
+      // Counted as `error`: a refused or reset connection is an answer of its own.
+    }
+    (result.latencies[series] ??= []).push(performance.now() - started);
+    result.statuses[`${series} ${status}`] = (result.statuses[`${series} ${status}`] ?? 0) + 1;
+  };
+  const loop = async (body: (turn: number) => Promise<void>) => {
+    for (let turn = 0; performance.now() < deadline; turn++) await body(turn);
+  };
+  const post = (url: string, payload: string, key?: string) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, body: payload });
+  const pause = () => new Promise((resolve) => setTimeout(resolve, VICTIM_PAUSE_MS));
+
+  switch (job.role) {
+    case 'victim': {
+      const loops = [
+        loop(async () => {
+          await timed('health', () => fetch(`${job.base}/health`));
+          await pause();
+        }),
+        loop(async () => {
+          await timed('usage', () => fetch(`${job.base}/v2/usage`, { headers: { 'x-api-key': job.usageKey } }));
+          await pause();
+        }),
+      ];
+      const pings = job.pings;
+      if (pings) {
+        loops.push(
+          loop(async (turn) => {
+            const batch = Array.from({ length: PING_BATCH }, (_, i) => ({ customer_id: pings.customers[(turn * PING_BATCH + i) % pings.customers.length], lat: 5.6 + (i % 50) / 1000, lng: -0.187 }));
+            await timed('ping batch', () => post(`${job.base}/v2/monitoring/pings`, JSON.stringify({ pings: batch }), pings.key));
+            await pause();
+          }),
+        );
+      }
+      await Promise.all(loops);
+      break;
+    }
+    case 'wide-json': {
+      // issue 31: 3,000 objects of 32 members (744 kB), inside the global size and nesting limits.
+      const member = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`f${i}`, i]));
+      const payload = JSON.stringify(Array.from({ length: 3000 }, () => member));
+      await Promise.all(Array.from({ length: job.clients }, (_, client) => loop((turn) => timed('attack', () => post(`${job.base}${job.paths[(client + turn) % job.paths.length]}`, payload)))));
+      break;
+    }
+    case 'hexcode-bulk': {
+      const payload = JSON.stringify({ items: Array.from({ length: job.points }, (_, i) => ({ lat: 5.5 + (i % 1000) / 5000, lng: -0.3 + Math.floor(i / 1000) / 50 })) });
+      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => post(`${job.base}/v2/hexcode/bulk`, payload, job.key)))));
+      break;
+    }
+    case 'cheap-writes': {
+      await Promise.all(
+        Array.from({ length: job.clients }, (_, client) =>
+          loop((turn) => timed('attack', () => post(`${job.base}/v2/monitoring/pings`, JSON.stringify({ customer_id: job.customers[(client + turn) % job.customers.length], lat: 5.61, lng: -0.19 }), job.key))),
+        ),
+      );
+      break;
+    }
+    case 'audited-burst': {
+      // Cheap keyed GETs as fast as they are answered: each one appends an access event the audit-log read model must apply.
+      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => fetch(`${job.base}/v2/usage`, { headers: { 'x-api-key': job.key } })))));
+      break;
+    }
+    case 'portfolio-risk': {
+      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => post(`${job.base}/v2/analytics/portfolio-risk`, '{}', job.key)))));
+      break;
+    }
+  }
+  return result;
+}
+
+if (process.env[FAIRNESS_CLIENT_ENV] === '1') {
+  process.once('message', (job: ClientJob) => {
+    runJob(job).then(
+      (result) => process.send!({ ok: true, result } satisfies ClientMessage, () => process.exit(0)),
+      (error: unknown) => process.send!({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies ClientMessage, () => process.exit(1)),
+    );
+  });
+}

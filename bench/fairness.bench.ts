@@ -1,0 +1,333 @@
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { accessLogProjection } from '../projections/access-log/access-log.projection.js';
+import { auditEventTypes } from '../libs/audit/src/index.js';
+import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry, JsonLogger, ProjectionRunner } from '../libs/platform/src/index.js';
+import { FAIRNESS_CLIENT_ENV, type ClientJob, type ClientMessage, type ClientResult } from './fairness-client.js';
+import { toRow, type Check, type Row, type Section } from './report.js';
+
+/**
+ * `npm run bench -- fairness` (issue 31): can one client, key or tenant slow
+ * everyone else? Starts the service (`npm start`'s all-in-one process, on a
+ * fresh DATA_DIR), then runs each attack of the issue from a child process of
+ * its own on loopback while a victim, another child process, calls
+ * `GET /health` and a keyed `GET /v2/usage` at a steady pace. The victim's
+ * p50 and p99 under each attack are compared with the same victim without
+ * an attack, in the same run:
+ *
+ * - wide JSON bodies: 4 clients from one IP, no key, an array of 3,000
+ *   objects of 32 members (744 kB) to the public POST routes;
+ * - bulk hex coding: one enterprise key, 8 connections of 10,000 points;
+ * - portfolio risk over 10,000 registered loans, one key, 2 connections;
+ * - cheap writes: one tenant's single pings on 8 connections, while the
+ *   victim's tenant also sends ping batches of 100 (compared with its
+ *   batches alone);
+ * - and how long the audit-log read model takes to catch up after a burst
+ *   of audited requests (16 connections of keyed GETs).
+ *
+ * Goal: the victim's p99 within 3× its baseline under every attack, and
+ * within 10 ms absolute for /health. A missed goal is reported, not a
+ * failure of the run.
+ */
+
+export interface FairnessBenchOptions {
+  /** Measured seconds per phase. */
+  seconds: number;
+  progress: (line: string) => void;
+}
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const GOAL_RATIO = 3;
+const GOAL_HEALTH_P99_MS = 10;
+/** The attacker starts this long before the victim measures, so the victim meets the attack at full strength. */
+const ATTACK_LEAD_SECONDS = 1;
+const LOANS = 10_000;
+/** The access log counts as caught up this close to its streams' newest event (each scrape of /metrics is audited itself). */
+const AUDIT_CAUGHT_UP = 2;
+const AUDIT_CATCH_UP_GOAL_SECONDS = 5;
+
+export async function runFairnessBench(options: FairnessBenchOptions): Promise<Section> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-fairness-'));
+  const adminKey = randomBytes(24).toString('base64url');
+  const port = 19_000 + Math.floor(Math.random() * 1000);
+  const base = `http://127.0.0.1:${port}`;
+  const service = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), 'all-in-one'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'error', NODE_ENV: 'production', STARTER_DATA: 'false' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitHealthy(base, service);
+    options.progress('fairness: service up; setting up tenants');
+    const call = caller(base);
+    const tenant = async (name: string, banking = false) => {
+      const signup = await call('POST', '/v2/self/signup', undefined, { name, email: `${name.toLowerCase().replace(/\W/g, '')}-${Date.now()}@example.com` });
+      const key = String(signup.key);
+      const me = await call('GET', '/v2/me', key);
+      await call('PUT', `/v2/admin/accounts/${String(me.account_id)}/tier`, adminKey, { tier: 'enterprise' });
+      if (banking) await call('POST', `/v2/admin/accounts/${String(me.account_id)}/banking`, adminKey, { enabled: true });
+      return key;
+    };
+    const victimKey = await tenant('Victim');
+    const hexKey = await tenant('Bulk coder');
+    const writerKey = await tenant('Cheap writer');
+    const lenderKey = await tenant('Big lender', true);
+    const consented = async (key: string, prefix: string, count: number) => {
+      const customers = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+      for (const customer of customers) await call('POST', '/v2/consent/grant', key, { customer_id: customer });
+      return customers;
+    };
+    const victimCustomers = await consented(victimKey, 'victim', 50);
+    const writerCustomers = await consented(writerKey, 'writer', 50);
+    options.progress(`fairness: registering ${LOANS} loans for the portfolio-risk attack`);
+    const loans = Array.from({ length: LOANS }, (_, i) => ({ loan_id: `l${i}`, customer_id: `c${i}`, zone: { type: 'hex', code: '6Q3-HQK-Q4ZA' } }));
+    const registered = await call('POST', '/v2/collections/bulk-register', lenderKey, { loans });
+    if (Number(registered.created) + Number(registered.unchanged) !== LOANS) throw new Error(`bulk registration stored ${JSON.stringify(registered).slice(0, 200)}`);
+
+    const s = options.seconds;
+    const attacks: Array<{ id: string; label: string; job: ClientJob; pings?: boolean }> = [
+      {
+        id: 'wide-json',
+        label: 'wide JSON bodies, 4 clients, one IP, no key',
+        job: { role: 'wide-json', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 4, paths: ['/v2/self/signup', '/v2/route/incidents', '/v2/navigate/route', '/v2/landmarks/fuzz-1/report'] },
+      },
+      { id: 'hexcode-bulk', label: 'hexcode/bulk 10,000 points, one key, 8 connections', job: { role: 'hexcode-bulk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 8, key: hexKey, points: 10_000 } },
+      { id: 'portfolio-risk', label: `portfolio-risk over ${LOANS} loans, one key, 2 connections`, job: { role: 'portfolio-risk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 2, key: lenderKey } },
+      {
+        id: 'cheap-writes',
+        label: "another tenant's single pings, 8 connections",
+        job: { role: 'cheap-writes', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 8, key: writerKey, customers: writerCustomers },
+        pings: true,
+      },
+    ];
+
+    const victim = (pings: boolean): ClientJob => ({ role: 'victim', base, seconds: s, usageKey: victimKey, ...(pings ? { pings: { key: victimKey, customers: victimCustomers } } : {}) });
+    options.progress('fairness: baseline (victim alone)');
+    const baseline = await runClient(victim(false));
+    options.progress("fairness: baseline with the victim tenant's ping batches");
+    const baselinePings = await runClient(victim(true));
+
+    const rows: Row[] = [];
+    const checks: Check[] = [];
+    const baseRows = {
+      health: toRow('baseline: GET /health', 'baseline', [sampleOf(baseline, 'health', s)]),
+      usage: toRow('baseline: GET /v2/usage', 'baseline', [sampleOf(baseline, 'usage', s)]),
+      healthPings: toRow('baseline with ping batches: GET /health', 'baseline', [sampleOf(baselinePings, 'health', s)]),
+      usagePings: toRow('baseline with ping batches: GET /v2/usage', 'baseline', [sampleOf(baselinePings, 'usage', s)]),
+      batches: toRow('baseline: ping batch of 100', 'baseline', [sampleOf(baselinePings, 'ping batch', s)]),
+    };
+    rows.push(...Object.values(baseRows));
+    checks.push(victimAnswers('baseline', baseline), victimAnswers('baseline with ping batches', baselinePings));
+
+    for (const attack of attacks) {
+      options.progress(`fairness: ${attack.id} (${attack.label})`);
+      const attacker = runClient(attack.job);
+      await new Promise((resolve) => setTimeout(resolve, ATTACK_LEAD_SECONDS * 1000));
+      const measured = await runClient(victim(attack.pings === true));
+      const attackResult = await attacker;
+      const health = toRow(`${attack.id}: GET /health`, 'ours', [sampleOf(measured, 'health', s)], attack.pings ? baseRows.healthPings : baseRows.health);
+      const usage = toRow(`${attack.id}: GET /v2/usage`, 'ours', [sampleOf(measured, 'usage', s)], attack.pings ? baseRows.usagePings : baseRows.usage);
+      rows.push(health, usage);
+      if (attack.pings) rows.push(toRow(`${attack.id}: ping batch of 100`, 'ours', [sampleOf(measured, 'ping batch', s)], baseRows.batches));
+      rows.push(toRow(`${attack.id}: the attack's own requests`, 'reference', [sampleOf(attackResult, 'attack', s + ATTACK_LEAD_SECONDS)], undefined, statusText(attackResult, 'attack')));
+      checks.push(victimAnswers(attack.id, measured));
+      for (const row of rows.slice(rows.indexOf(health)).filter((r) => r.role === 'ours')) {
+        const ratio = row.ratio?.p99;
+        const absolute = row.case.endsWith('/health') ? row.p99Ms !== undefined && row.p99Ms <= GOAL_HEALTH_P99_MS : true;
+        checks.push({
+          name: `${row.case}: p99 within ${GOAL_RATIO}× baseline${row.case.endsWith('/health') ? ` and ${GOAL_HEALTH_P99_MS} ms` : ''}`,
+          ok: ratio !== undefined && ratio <= GOAL_RATIO && absolute,
+          detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×`,
+          goal: true,
+        });
+      }
+    }
+    // The audit-log read model after a burst of audited requests (issue 31: ~110 s behind after a 20 s burst).
+    options.progress(`fairness: audit-log catch-up after a ${s} s burst of audited GETs`);
+    const burst = await runClient({ role: 'audited-burst', base, seconds: s, clients: 16, key: hexKey });
+    const burstEnded = performance.now();
+    const lagAtEnd = await accessLogLag(base, adminKey);
+    let lag = lagAtEnd;
+    while (lag > AUDIT_CAUGHT_UP && performance.now() - burstEnded < 120_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      lag = await accessLogLag(base, adminKey);
+    }
+    const catchUpSeconds = (performance.now() - burstEnded) / 1000;
+    rows.push(toRow(`audit burst: GET /v2/usage, 16 connections`, 'reference', [sampleOf(burst, 'attack', s)], undefined, statusText(burst, 'attack')));
+    checks.push({
+      name: `audit log caught up within ${AUDIT_CATCH_UP_GOAL_SECONDS} s of a ${s} s burst`,
+      ok: lag <= AUDIT_CAUGHT_UP && catchUpSeconds <= AUDIT_CATCH_UP_GOAL_SECONDS,
+      detail: `${(burst.latencies.attack ?? []).length} audited requests; ${lagAtEnd} positions behind when the burst ended, caught up ${catchUpSeconds.toFixed(2)} s later${lag > AUDIT_CAUGHT_UP ? ` — still ${lag} behind` : ''}`,
+      goal: true,
+    });
+
+    return {
+      id: 'fairness',
+      title: `fairness (issue 31): the victim's latency under each attack, against the same victim alone (${s} s per phase)`,
+      unit: 'req',
+      settings: { seconds: s, loans: LOANS, goal: `p99 ≤ ${GOAL_RATIO}× baseline; /health p99 ≤ ${GOAL_HEALTH_P99_MS} ms` },
+      rows,
+      checks,
+    };
+  } finally {
+    await stopService(service);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function runClient(job: ClientJob): Promise<ClientResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./fairness-client.js', import.meta.url), [], { env: { ...process.env, [FAIRNESS_CLIENT_ENV]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let settled = false;
+    child.once('message', (message: ClientMessage) => {
+      settled = true;
+      if (message.ok) resolve(message.result);
+      else reject(new Error(`${job.role} client failed: ${message.error}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (!settled) reject(new Error(`${job.role} client exited with code ${code} before reporting`));
+    });
+    child.send(job);
+  });
+}
+
+function sampleOf(result: ClientResult, series: string, seconds: number) {
+  const latenciesMs = result.latencies[series] ?? [];
+  return { ops: latenciesMs.length, seconds, latenciesMs };
+}
+
+function statusText(result: ClientResult, series: string): string {
+  return Object.entries(result.statuses)
+    .filter(([name]) => name.startsWith(`${series} `))
+    .map(([name, count]) => `${name.slice(series.length + 1)}×${count}`)
+    .join(', ');
+}
+
+/** The victim was answered, every time, with 200: a refusal or an error is a finding of its own. */
+function victimAnswers(phase: string, result: ClientResult): Check {
+  const refused = Object.entries(result.statuses).filter(([name]) => !name.endsWith(' 200'));
+  return {
+    name: `${phase}: every victim request answered 200`,
+    ok: refused.length === 0,
+    detail: Object.entries(result.statuses)
+      .map(([name, count]) => `${name}×${count}`)
+      .join(', '),
+    goal: true,
+  };
+}
+
+function caller(base: string) {
+  return async (method: string, url: string, key?: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...(key ? { 'x-api-key': key } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const parsed = (await response.json()) as { data: Record<string, unknown>; error?: unknown };
+    if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(parsed.error)}`);
+    return parsed.data;
+  };
+}
+
+/** `log_follower_lag_positions` of the access-log projection, from the service's /metrics (admin key). */
+async function accessLogLag(base: string, adminKey: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { 'x-api-key': adminKey } })).text();
+  const line = text.split('\n').find((entry) => entry.startsWith('log_follower_lag_positions{follower="projection access_log"}'));
+  if (!line) throw new Error('the access-log projection reports no lag on /metrics');
+  return Number(line.split(' ').pop());
+}
+
+async function waitHealthy(base: string, service: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (service.exitCode !== null) throw new Error(`the service exited with code ${service.exitCode} while starting`);
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the service did not become healthy within 120 s');
+}
+
+async function stopService(service: ChildProcess): Promise<void> {
+  if (service.exitCode !== null) return;
+  const exited = new Promise((resolve) => service.once('exit', resolve));
+  service.kill('SIGTERM');
+  const timer = setTimeout(() => service.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * The audit-log read model's catch-up, on its own: `events` access events
+ * appended in a burst (what a loaded minute leaves behind), then the
+ * access-log projection started on them, pipelined (a batch of events per
+ * read-store commit, ADR 0038) against one event per commit, in the same run.
+ * Events per second of catch-up, and the ratio.
+ */
+export async function runAuditCatchUpBench(options: { events: number; rounds: number; progress: (line: string) => void }): Promise<Section> {
+  const samples: Record<'one' | 'pipelined', Array<{ ops: number; seconds: number; latenciesMs: number[] }>> = { one: [], pipelined: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    for (const mode of round % 2 === 0 ? (['one', 'pipelined'] as const) : (['pipelined', 'one'] as const)) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-catch-up-'));
+      // As `npm start` opens them (read-store durability `committed`: ADR 0003).
+      const events = await EmbeddedEventStore.open(path.join(dir, 'events'));
+      const readStore = await EmbeddedReadStore.open(path.join(dir, 'read-models'), { durability: 'committed' });
+      try {
+        const registry = new EventRegistry().register(...auditEventTypes);
+        for (let written = 0; written < options.events; written += 500) {
+          await Promise.all(
+            Array.from({ length: 500 }, (_, i) =>
+              events.append(`access_log-acct_${(written + i) % 20}`, [{ type: 'ApiAccessRecorded', data: accessData(written + i), metadata: registry.metadataFor('ApiAccessRecorded') }], 'any'),
+            ),
+          );
+        }
+        const head = await events.headPosition();
+        const runner = new ProjectionRunner(events, readStore, registry, [{ ...accessLogProjection, pipelined: mode === 'pipelined' }], new JsonLogger('silent'));
+        const started = performance.now();
+        await runner.start();
+        await runner.waitFor(accessLogProjection.name, head, 600_000);
+        const seconds = (performance.now() - started) / 1000;
+        await runner.stop();
+        samples[mode].push({ ops: options.events, seconds, latenciesMs: [] });
+        options.progress(`audit catch-up: ${mode === 'one' ? 'one event per commit' : 'pipelined'}, round ${round + 1}: ${options.events} events in ${seconds.toFixed(2)} s`);
+      } finally {
+        await readStore.close();
+        await events.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  const one = toRow('access-log projection, one event per commit', 'baseline', samples.one);
+  const pipelined = toRow('access-log projection, pipelined (a batch per commit)', 'ours', samples.pipelined, one);
+  return {
+    id: 'audit-catch-up',
+    title: `audit-log read model catching up on ${options.events} access events appended in a burst`,
+    unit: 'event',
+    settings: { events: options.events, rounds: options.rounds },
+    rows: [one, pipelined],
+    checks: [],
+  };
+}
+
+function accessData(n: number): Record<string, unknown> {
+  return {
+    account_id: `acct_${n % 20}`,
+    key_prefix: 'loc_bench',
+    principal_kind: 'api_key',
+    method: 'GET',
+    path: '/v2/usage',
+    status: 200,
+    client_ip: '127.0.0.1',
+    at: new Date().toISOString(),
+    request_id: `req_${n}`,
+    seq: n,
+  };
+}
