@@ -8,6 +8,8 @@ import { CustomerRequest } from '../../consent.requests.js';
 import { DeleteConsentDataCommand } from './delete-consent-data.handler.js';
 import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
 import { consentIdOf, issueConsentReceipt } from '../../receipts/consent-receipts.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { DataErasedSchema } from './delete-consent-data.answer.js';
 
 /** interface.md, "Consent states": revoked → the customer's pings and drift events are erased immediately (DeleteConsentDataHandler). */
 @ApiTags('monitoring')
@@ -23,13 +25,9 @@ export class DeleteConsentDataController {
   @HttpCode(200)
   @AccountOnly()
   @ApiOperation({ summary: "Erase a customer's location pings, zone, drift and geofence events (consent must be revoked first)" })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{customer_id, erased: true, erased_at, events_erased, consent_id, receipt: {token, kid, typ, jwks_url}}` (a signed receipt of the erasure, docs/adr/0032); repeating it (also concurrently) is harmless and answers the same record until the customer is granted and revoked again',
-  })
+  @ApiAnswer(DataErasedSchema, { requestExample: { customer_id: 'cust-8841' } })
   @ApiResponse({ status: 400, description: 'CONSENT_NOT_REVOKED: the consent is granted or was never given' })
-  async deleteData(@Req() request: FastifyRequest, @Body() body: CustomerRequest) {
+  async deleteData(@Req() request: FastifyRequest, @Body() body: CustomerRequest): Promise<AnswerOf<typeof DataErasedSchema>> {
     const customerId = body.customer_id;
     const accountId = callingAccount(request);
     const { consent, ...erasure } = await this.commands.execute(new DeleteConsentDataCommand(accountId, customerId, request.principal?.key_prefix ?? 'unknown'));

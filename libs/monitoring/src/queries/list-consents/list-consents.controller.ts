@@ -5,6 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
 import { ListConsentsQuery } from './list-consents.handler.js';
 import { CONSENTS_DEFAULT_LIMIT, ListConsentsRequest } from './list-consents.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ConsentPageSchema } from './list-consents.answer.js';
 
 /** Issue 26, item 5: an account's consent records (docs/adr/0032, "Listing"). */
 @ApiTags('monitoring')
@@ -23,13 +25,10 @@ export class ListConsentsController {
       'Ordered by an opaque, stable key (not by time); pass `next_cursor` back as `cursor` with the same `status`. `receipt_ids` are the `jti` of the receipts the record was answered with (receipts are re-issued by repeating the request, not stored). ' +
       'Only the calling account\'s records: the same customer id under another account is another customer.',
   })
-  @ApiResponse({
-    status: 200,
-    description: '`{items: [{consent_id, customer_id | null, status, purpose, scope, notice {version, sha256, language}, channel, captured_at, granted_at, revoked_at, erased_at, receipt_ids}], next_cursor}`',
-  })
+  @ApiAnswer(ConsentPageSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `limit`, `status` or `cursor`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: consents belong to an account' })
-  list(@Req() request: FastifyRequest, @Query() query: ListConsentsRequest) {
+  list(@Req() request: FastifyRequest, @Query() query: ListConsentsRequest): Promise<AnswerOf<typeof ConsentPageSchema>> {
     return this.queries.execute(new ListConsentsQuery(callingAccount(request), { status: query.status, limit: query.limit ?? CONSENTS_DEFAULT_LIMIT, cursor: query.cursor }));
   }
 }
