@@ -116,7 +116,7 @@ export async function checkAnswer(checker: ContractChecker, method: string, url:
   const lenient = response.status >= 400 && process.env.CONTRACT_ERRORS !== 'strict';
   if (process.env.CONTRACT_REPORT || lenient) {
     if (!process.env.CONTRACT_REPORT) return response;
-    appendFileSync(process.env.CONTRACT_REPORT, `${problem}\n`);
+    appendFileSync(process.env.CONTRACT_REPORT, `${problem} — ${body.slice(0, 160)}\n`);
     return response;
   }
   throw new ContractMismatchError(`${problem}\n  body: ${body.slice(0, 400)}`);

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
@@ -7,6 +7,8 @@ import { OtherAccountForbiddenError } from '../../domain/errors.js';
 import type { AsOfAnswer } from '../../replay/as-of-replay.js';
 import { GetAccountAsOfQuery } from './get-account-as-of.handler.js';
 import { OwnAccountAsOfRequest } from './get-account-as-of.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { AsOfAnswerSchema } from './own-account-as-of.answer.js';
 
 /**
  * Issue 30: a banking account's compliance staff (its key, or a personal
@@ -23,7 +25,9 @@ export class OwnAccountAsOfController {
   @Get('as-of')
   @BankingOnly()
   @ApiOperation({ summary: "The calling account's state at an instant (tier, keys with the tier GET /v2/me showed, users, consents, webhook, geofences, loans, schedules), the changes and operator actions that led there, and its access history up to it" })
-  async get(@Req() request: FastifyRequest, @Query() query: OwnAccountAsOfRequest): Promise<AsOfAnswer> {
+  @ApiAnswer(AsOfAnswerSchema)
+  @ApiResponse({ status: 403, description: 'ACCOUNT_MISMATCH: `account_id` names another account' })
+  async get(@Req() request: FastifyRequest, @Query() query: OwnAccountAsOfRequest): Promise<AnswerOf<typeof AsOfAnswerSchema>> {
     return this.queries.execute(new GetAccountAsOfQuery(ownAccount(request, query.account_id), new Date(query.at)));
   }
 }

@@ -7,6 +7,8 @@ import { callingAccount } from '../../../../../platform/src/index.js';
 import { MAX_FENCES_PER_ACCOUNT, parseFenceGeometry } from '../../domain/geofence.js';
 import { CreateGeofenceCommand } from './create-geofence.handler.js';
 import { CreateGeofenceRequest } from './create-geofence.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../../platform/src/index.js';
+import { GeofenceAnswerSchema } from './create-geofence.answer.js';
 
 /** interface.md, "Identity, consent, monitoring": a geofence; pings that land inside it emit geofence_breach. */
 @ApiTags('geofences')
@@ -29,16 +31,12 @@ export class CreateGeofenceController {
       'it answers its polygon and isochrone {minutes, mode, snapped, h3_resolution}. ' +
       `Fences are immutable: to change one, create the new one and delete the old. At most ${MAX_FENCES_PER_ACCOUNT} active fences per account.`,
   })
-  @ApiResponse({
-    status: 201,
-    description:
-      '`{id, fence_type, name, customer_id, loan_id, center, radius_m, polygon, isochrone?, area_m2, h3_resolution, cell_count, created_at}`: cell_count H3 cells of h3_resolution or coarser index the fence',
-  })
+  @ApiAnswer(GeofenceAnswerSchema, { status: 201, requestExample: { fence_type: 'circle', name: 'Makola branch, collections zone', center: { lat: 5.5489, lng: -0.2101 }, radius_m: 500 } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring, `minutes`, `mode`)' })
   @ApiResponse({ status: 409, description: 'GEOFENCE_LIMIT_REACHED' })
   @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY: an isochrone centre more than 1 km from any road open to the mode' })
   @ApiResponse({ status: 503, description: 'ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter)' })
-  create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest) {
+  create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest): Promise<AnswerOf<typeof GeofenceAnswerSchema>> {
     const geometry = parseFenceGeometry(body);
     return this.commands.execute(new CreateGeofenceCommand(callingAccount(request), { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null }));
   }

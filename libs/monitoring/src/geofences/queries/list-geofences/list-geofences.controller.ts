@@ -6,6 +6,8 @@ import { AccountOnly } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../../../platform/src/index.js';
 import { ListGeofencesQuery } from './list-geofences.handler.js';
 import { LIST_DEFAULT_LIMIT, ListGeofencesRequest } from './list-geofences.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../../platform/src/index.js';
+import { GeofencePageSchema } from './list-geofences.answer.js';
 
 /** Not in interface.md; the account's active fences from the `geofences` read model, newest first. */
 @ApiTags('geofences')
@@ -17,8 +19,8 @@ export class ListGeofencesController {
   @Get()
   @AccountOnly()
   @ApiOperation({ summary: "The account's active geofences, newest first" })
-  @ApiResponse({ status: 200, description: '`{items: [geofence…], next_cursor}`' })
-  list(@Req() request: FastifyRequest, @Query() query: ListGeofencesRequest) {
+  @ApiAnswer(GeofencePageSchema)
+  list(@Req() request: FastifyRequest, @Query() query: ListGeofencesRequest): Promise<AnswerOf<typeof GeofencePageSchema>> {
     return this.queries.execute(new ListGeofencesQuery(callingAccount(request), { customer_id: query.customer_id, limit: query.limit ?? LIST_DEFAULT_LIMIT, cursor: query.cursor }));
   }
 }

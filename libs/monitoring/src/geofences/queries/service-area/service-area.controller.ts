@@ -5,6 +5,8 @@ import { Expensive } from '../../../../../platform/src/index.js';
 import { SERVICE_AREA_MAX_CELLS, SERVICE_AREA_MAX_COMPUTED_CELLS } from '../../domain/service-area.js';
 import { ServiceAreaQuery } from './service-area.handler.js';
 import { ServiceAreaRequest } from './service-area.request.js';
+import { ApiAnswer, type AnswerOf } from '../../../../../platform/src/index.js';
+import { ServiceAreaAnswerSchema } from './service-area.answer.js';
 
 /** interface.md, "Identity, consent, monitoring": an H3 cell-cover service area. Pure computation: nothing is stored. */
 @ApiTags('geofences')
@@ -23,9 +25,9 @@ export class ServiceAreaController {
       `At most ${SERVICE_AREA_MAX_CELLS} cells per answer and ${SERVICE_AREA_MAX_COMPUTED_CELLS} computed before compaction; ` +
       'a larger area is refused with SERVICE_AREA_TOO_LARGE (400, field resolution) rather than truncated.',
   })
-  @ApiResponse({ status: 200, description: '`{resolution, containment, compact, cell_count, cells: [hex code…], h3_cells: [H3 index…]}` in the same order' })
+  @ApiAnswer(ServiceAreaAnswerSchema, { requestExample: { polygon: { type: 'Polygon', coordinates: [[[-0.215, 5.545], [-0.205, 5.545], [-0.205, 5.555], [-0.215, 5.555], [-0.215, 5.545]]] }, resolution: 9 } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field, or SERVICE_AREA_TOO_LARGE' })
-  cover(@Body() body: ServiceAreaRequest) {
+  cover(@Body() body: ServiceAreaRequest): Promise<AnswerOf<typeof ServiceAreaAnswerSchema>> {
     return this.queries.execute(new ServiceAreaQuery(body));
   }
 }
