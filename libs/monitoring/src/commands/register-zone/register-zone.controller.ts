@@ -32,6 +32,7 @@ export class RegisterZoneController {
   @AccountOnly()
   @ApiOperation({ summary: "Register a customer's zone: {lat, lng} or {home_hex}, plus tolerance_hops" })
   @ApiAnswer(DriftStateSchema, { description: 'The drift state against the new zone (as GET /v2/monitoring/drift)', requestExample: { lat: 5.55031, lng: -0.21739, tolerance_hops: 2 } })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field; INVALID_CODE (field `home_hex`) for a mistyped hex code, with `details {reason, suggestions}`' })
   @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED: the customer has not granted location consent' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: ping batches of this customer kept landing first; retry' })
   async register(@Req() request: FastifyRequest, @Param('customer_id') customerParam: string, @Body() body: RegisterZoneRequest): Promise<AnswerOf<typeof DriftStateSchema>> {
