@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../platform/src/index.js';
 
 /** Schema parts the locator's answers share (ADR 39). */
-
-/** `T | null`, as the answers write a part the data cannot give. */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A check-in as viewers see it (domain/position.ts). */
 export const positionFields = {

@@ -3,9 +3,6 @@ import { MODES } from '../domain/profiles.js';
 
 /** Schema parts the routing answers share (ADR 39). */
 
-/** `T | null`, as the answers write a part the data cannot give. */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-
 export const ModeSchema = Type.Union(MODES.map((mode) => Type.Literal(mode)));
 
 /**

@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../../platform/src/index.js';
 import { HAZARD_KINDS } from '../domain/hazard.js';
 
 /** Schema parts the traffic answers share (ADR 39). */
-
-/** `T | null`, as the answers write a part the data cannot give. */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** One live incident: the reports of one kind within 150 m, merged (domain/hazard.ts). */
 export const incidentFields = {

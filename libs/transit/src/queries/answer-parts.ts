@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../../platform/src/index.js';
 
 /** Schema parts the transit answers share (ADR 39): the TransitStop object, routes, the dataset block. */
-
-/** `T | null`, as the answers write a part the data cannot give. */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const transitStopFields = {
   id: Type.String({ description: 'GTFS stop_id' }),

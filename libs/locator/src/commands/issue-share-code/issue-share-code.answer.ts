@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
-import { Nullable, SHARE_ID_EXAMPLE } from '../../answer-parts.js';
+import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { SHARE_ID_EXAMPLE } from '../../answer-parts.js';
 
 /** POST /v2/locator/share-token (ADR 39). */
 export const IssueShareCodeAnswerSchema = defineAnswer(

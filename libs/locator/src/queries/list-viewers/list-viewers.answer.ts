@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
-import { Nullable, SHARE_ID_EXAMPLE } from '../../answer-parts.js';
+import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { SHARE_ID_EXAMPLE } from '../../answer-parts.js';
 
 /** GET /v2/locator/viewers (ADR 39). */
 export const ListViewersAnswerSchema = defineAnswer(

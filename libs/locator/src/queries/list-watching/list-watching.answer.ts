@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
-import { ACCOUNT_ID_EXAMPLE, Nullable, SHARE_ID_EXAMPLE } from '../../answer-parts.js';
+import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { ACCOUNT_ID_EXAMPLE, SHARE_ID_EXAMPLE } from '../../answer-parts.js';
 
 /** GET /v2/locator/watching (ADR 39). */
 export const ListWatchingAnswerSchema = defineAnswer(

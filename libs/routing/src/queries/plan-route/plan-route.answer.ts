@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
-import { ATTRIBUTION_EXAMPLE, LngLatSchema, ModeSchema, Nullable } from '../answer-parts.js';
+import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { ATTRIBUTION_EXAMPLE, LngLatSchema, ModeSchema } from '../answer-parts.js';
 
 const TurnClassSchema = Type.Union(
   [

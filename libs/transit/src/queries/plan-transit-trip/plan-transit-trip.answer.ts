@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
-import { DATASET_EXAMPLE, Nullable, ROUTE_EXAMPLE, STOP_EXAMPLE, TransitDatasetSchema, TransitRouteSchema, TransitStopSchema, transitStopFields } from '../answer-parts.js';
+import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { DATASET_EXAMPLE, ROUTE_EXAMPLE, STOP_EXAMPLE, TransitDatasetSchema, TransitRouteSchema, TransitStopSchema, transitStopFields } from '../answer-parts.js';
 
 const LineSchema = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), { description: '[lng, lat] pairs' });
 

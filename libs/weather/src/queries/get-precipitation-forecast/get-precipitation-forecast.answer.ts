@@ -1,8 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
-
-/** `T | null`, as the answers write a part the data cannot give. */
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
 
 /** GET /v2/precipitation-forecast: a GeoJSON point cloud in `data` (ADR 39). */
 export const GetPrecipitationForecastAnswerSchema = defineAnswer(
