@@ -34,7 +34,7 @@ export function osrmFeed(plan: RoutePlan, geometries: Geometries, options: { voi
 }
 
 function geometryOf(coordinates: Array<[number, number]>, geometries: Geometries) {
-  if (geometries === 'geojson') return { type: 'LineString', coordinates };
+  if (geometries === 'geojson') return { type: 'LineString' as const, coordinates };
   return encodePolyline(coordinates, geometries === 'polyline6' ? 6 : 5);
 }
 

@@ -47,7 +47,7 @@ export interface RouteStep {
   instruction_landmark?: string;
   landmark_confidence?: number;
   alternate_landmarks?: string[];
-  landmark?: { name: string; slug: string; kind: string; lat: number; lng: number; distance_m: number; position: string } | null;
+  landmark?: { name: string; slug: string; kind: string; lat: number; lng: number; distance_m: number; position: 'before' | 'at' | 'after' } | null;
   /** The leg it belongs to (0 without via points). */
   leg: number;
 }

@@ -2,9 +2,10 @@ import { Controller, Delete, HttpCode, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly } from '../../../../platform/src/index.js';
+import { AccountOnly, ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { callerKeyPrefix, signedInAccount } from '../../signed-in.js';
 import { ErasePositionsCommand } from './erase-positions.handler.js';
+import { ErasePositionsAnswerSchema } from './erase-positions.answer.js';
 
 /** Issue #18: positions are location data, erased when the owner asks. */
 @ApiTags('locator')
@@ -22,10 +23,10 @@ export class ErasePositionsController {
       'Destroys your location data key (every stored copy becomes unreadable), deletes the check-ins and records the erasure (when, how many, which token asked; no location). ' +
       'Your pairings stay: viewers see `position: null` until you check in again. To stop someone seeing you, revoke their pairing. Repeating the request is safe.',
   })
-  @ApiResponse({ status: 200, description: '`{erased: true, events_erased, erased_at}`' })
+  @ApiAnswer(ErasePositionsAnswerSchema)
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
-  async erase(@Req() request: FastifyRequest) {
+  async erase(@Req() request: FastifyRequest): Promise<AnswerOf<typeof ErasePositionsAnswerSchema>> {
     const { events_erased, erased_at } = await this.commands.execute(new ErasePositionsCommand(signedInAccount(request), callerKeyPrefix(request)));
-    return { erased: true, events_erased, erased_at };
+    return { erased: true as const, events_erased, erased_at };
   }
 }

@@ -2,9 +2,10 @@ import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
+import { AccountOnly, InvalidParamError, ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { signedInAccount } from '../../signed-in.js';
 import { GetLocationQuery } from './get-location.handler.js';
+import { GetLocationAnswerSchema } from './get-location.answer.js';
 
 const ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,64}$/;
 
@@ -24,11 +25,11 @@ export class GetLocationController {
       'Anything else — never paired, revoked, expired, no such account — is one answer, 404 LOCATION_NOT_SHARED, which says nothing about whether the target exists.',
   })
   @ApiParam({ name: 'targetId', description: "The target's account id (`target_id` in GET /v2/locator/watching)", example: 'acct_3f9c2a7b1e4d5c6a8b90' })
-  @ApiResponse({ status: 200, description: '`{target_id, pairing_id, pairing_expires_at, position: {lat, lng, accuracy_m, checked_in_at, age_s} | null}`' })
+  @ApiAnswer(GetLocationAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`targetId` is not an account id)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED or PERSONAL_TOKEN_REQUIRED' })
   @ApiResponse({ status: 404, description: 'LOCATION_NOT_SHARED' })
-  location(@Req() request: FastifyRequest, @Param('targetId') targetId: string) {
+  location(@Req() request: FastifyRequest, @Param('targetId') targetId: string): Promise<AnswerOf<typeof GetLocationAnswerSchema>> {
     const viewer = signedInAccount(request);
     if (!ACCOUNT_ID.test(targetId)) throw new InvalidParamError('targetId is an account id (acct_…)', 'targetId');
     return this.queries.execute(new GetLocationQuery(viewer, targetId));

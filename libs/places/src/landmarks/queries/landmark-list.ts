@@ -8,14 +8,17 @@ export function listOptions(request: LandmarkListRequest): ListOptions {
   return { offset, limit, hasPhoto: request.has_photo === 'true' };
 }
 
+/** A landmark as the list answers give it (with `provenance` where asked for). */
+export type LandmarkItem = ReturnType<Landmarks['view']>;
+
 export interface LandmarkListAnswer {
-  items: object[];
+  items: LandmarkItem[];
   next_cursor: string | null;
   attribution: string[];
 }
 
 /** `items`, `next_cursor` (null on the last page or at MAX_LANDMARK_RESULTS) and the attribution the sources require. */
-export function listAnswer(landmarks: Landmarks, page: LandmarkPage, options: ListOptions, view: (hit: LandmarkHit) => object = (hit) => landmarks.view(hit)): LandmarkListAnswer {
+export function listAnswer(landmarks: Landmarks, page: LandmarkPage, options: ListOptions, view: (hit: LandmarkHit) => LandmarkItem = (hit) => landmarks.view(hit)): LandmarkListAnswer {
   const next = options.offset + page.hits.length;
   return {
     items: page.hits.map(view),

@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BodyBudget, Public, RawResponse } from '../../../../platform/src/index.js';
+import { ApiAnswer, BodyBudget, Public, RawResponse, type AnswerOf } from '../../../../platform/src/index.js';
 import { alternativesOf } from '../plan-route/plan-route.request.js';
-import { NavigateRouteQuery, type NavigationFeed } from './navigate-route.handler.js';
+import { NavigateRouteAnswerSchema } from './navigate-route.answer.js';
+import { NavigateRouteQuery } from './navigate-route.handler.js';
 import { NavigateRouteRequest } from './navigate-route.request.js';
 
 /**
@@ -29,10 +30,12 @@ export class NavigateRouteController {
       'The route of POST /v2/route as navigation SDKs read it (MapLibre Navigation, Ferrostar, Mapbox): `{code: "Ok", routes: [{distance, duration, weight, geometry, legs: [{steps: [{maneuver: {type, modifier, exit, location, bearing_before, bearing_after, instruction}, ' +
       'intersections, voiceInstructions, bannerInstructions, geometry, name, distance, duration, mode}]}]}], waypoints}`, outside the envelope. Geometry is polyline6 unless `geometries` says otherwise. Throttled per IP (THROTTLE_NAVIGATION_PER_MINUTE).',
   })
-  @ApiResponse({ status: 200, description: 'The Directions v5 document (not enveloped)' })
+  @ApiAnswer(NavigateRouteAnswerSchema, { raw: true, description: 'The Directions v5 document, outside the envelope', requestExample: { from: { lat: 5.5496, lng: -0.2058 }, to: { lat: 5.5512, lng: -0.2031 }, mode: 'driving', geometries: 'polyline6' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
   @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY or NO_ROUTE (in the envelope)' })
-  navigate(@Body() request: NavigateRouteRequest): Promise<NavigationFeed> {
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: the per-IP navigation throttle (THROTTLE_NAVIGATION_PER_MINUTE); wait Retry-After seconds' })
+  @ApiResponse({ status: 503, description: 'ROAD_NETWORK_NOT_LOADED: no road network imported yet; ROUTING_ENGINE_UNAVAILABLE: the external engine did not answer usefully' })
+  navigate(@Body() request: NavigateRouteRequest): Promise<AnswerOf<typeof NavigateRouteAnswerSchema>> {
     return this.queries.execute(
       new NavigateRouteQuery(
         {

@@ -2,6 +2,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Landmarks } from '../../../../places/src/index.js';
 import { InvalidParamError } from '../../../../platform/src/index.js';
 import { decodePolyline, PolylineError } from '../../domain/polyline.js';
+import type { Mode } from '../../domain/profiles.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { RoutePlanner } from '../../public/route-planner.js';
 import { landmarksAlong } from '../../routes/route-along.js';
@@ -21,7 +22,7 @@ export interface AlongRequest {
 
 export interface LandmarksAlong {
   length_m: number;
-  mode?: string;
+  mode?: Mode;
   items: ReturnType<typeof landmarksAlong>['items'];
   truncated: boolean;
   attribution: string[];
@@ -43,7 +44,7 @@ export class RouteAlongHandler implements IQueryHandler<RouteAlongQuery> {
 
   async execute({ request }: RouteAlongQuery): Promise<LandmarksAlong> {
     let line: Array<[number, number]>;
-    let mode: string | undefined;
+    let mode: Mode | undefined;
     if (request.polyline !== undefined) {
       if (request.from !== undefined || request.to !== undefined) throw new InvalidParamError('give either polyline or from and to, not both', 'polyline');
       try {

@@ -29,6 +29,11 @@ export class GetArchiveController {
   @RawResponse()
   @ApiParam(NAME_PARAM)
   @ApiOperation({ summary: 'The headers GET would answer (length, ETag, Last-Modified), without the body; Range is ignored as RFC 9110 requires' })
+  @ApiResponse({ status: 200, description: 'The headers of the whole archive (Content-Length, ETag, Last-Modified, Accept-Ranges), no body' })
+  @ApiResponse({ status: 304, description: 'The client’s copy is current (If-None-Match / If-Modified-Since)' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `name`): not a valid archive name (no body: HEAD)' })
+  @ApiResponse({ status: 404, description: 'NOT_FOUND: no such archive (no body: HEAD)' })
+  @ApiResponse({ status: 412, description: 'PRECONDITION_FAILED (If-Match / If-Unmodified-Since; no body: HEAD)' })
   async head(@Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.serve(name, request, reply, false);
   }

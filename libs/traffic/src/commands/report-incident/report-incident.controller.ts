@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BodyBudget, OptionalKey } from '../../../../platform/src/index.js';
+import { ApiAnswer, BodyBudget, OptionalKey, type AnswerOf } from '../../../../platform/src/index.js';
+import { ReportIncidentAnswerSchema } from './report-incident.answer.js';
 import { ReportIncidentCommand } from './report-incident.handler.js';
 import { ReportIncidentRequest } from './report-incident.request.js';
 
@@ -24,10 +25,10 @@ export class ReportIncidentController {
       '`corroborations` counts distinct reporters: a reporter is the client IP (a keyed hash) together with the account of a valid key sent along, and reports sharing an IP or an account are one reporter, so one client with and without its key counts once. Lifetimes: police 2 h, accident 3 h, ' +
       'flooding 12 h, road_blocked 24 h, restarted by each new reporter. Routes with `avoid_incidents` avoid flooding and road_blocked incidents that 2 or more reporters confirmed. Throttled per IP.',
   })
-  @ApiResponse({ status: 201, description: 'The incident the report joined: `{id, kind, lat, lng, note, corroborations, first_reported_at, last_reported_at, expires_at}`' })
+  @ApiAnswer(ReportIncidentAnswerSchema, { status: 201, description: '`data` is the incident the report joined (or opened)', requestExample: { kind: 'flooding', lat: 5.5713, lng: -0.2127, note: 'Water over the road at Kaneshie first light' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `kind`, `lat`, `lng` or `note`' })
-  @ApiResponse({ status: 429, description: 'RATE_LIMITED' })
-  async report(@Body() body: ReportIncidentRequest, @Req() request: FastifyRequest) {
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many reports from this IP; wait Retry-After seconds' })
+  async report(@Body() body: ReportIncidentRequest, @Req() request: FastifyRequest): Promise<AnswerOf<typeof ReportIncidentAnswerSchema>> {
     return this.commands.execute(new ReportIncidentCommand({ kind: body.kind, lat: body.lat, lng: body.lng, note: body.note }, { accountId: request.principal?.account_id ?? null, ip: request.ip }));
   }
 }

@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import { Public } from '../../../../platform/src/index.js';
+import { ApiAnswer, Public, type AnswerOf } from '../../../../platform/src/index.js';
 import { parseBox } from '../bbox.js';
+import { ListIncidentsAnswerSchema } from './list-incidents.answer.js';
 import { ListIncidentsQuery } from './list-incidents.handler.js';
 
 /** interface.md: GET /v2/route/incidents, Public: the live incidents. */
@@ -15,9 +16,10 @@ export class ListIncidentsController {
   @Public()
   @ApiOperation({ summary: 'Live road hazards', description: 'Incidents not yet expired, oldest first; `bbox` (north,south,east,west) filters.' })
   @ApiQuery({ name: 'bbox', required: false })
-  @ApiResponse({ status: 200, description: '`{incidents: [{id, kind, lat, lng, note, corroborations, blocks_routes, first_reported_at, last_reported_at, expires_at}], count}`' })
+  @ApiAnswer(ListIncidentsAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`bbox`)' })
-  list(@Query('bbox') bbox?: string) {
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: the per-IP throttle for requests without a key; wait Retry-After seconds' })
+  list(@Query('bbox') bbox?: string): Promise<AnswerOf<typeof ListIncidentsAnswerSchema>> {
     return this.queries.execute(new ListIncidentsQuery(bbox === undefined ? null : parseBox(bbox, 5)));
   }
 }

@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import { InvalidParamError } from '../../../../platform/src/index.js';
+import { ApiAnswer, InvalidParamError, type AnswerOf } from '../../../../platform/src/index.js';
+import { RoadTrafficAnswerSchema } from './road-traffic.answer.js';
 import { RoadTrafficQuery } from './road-traffic.handler.js';
 
 /** interface.md: GET /v2/route/traffic, Key. */
@@ -20,9 +21,9 @@ export class RoadTrafficController {
       'or `prior` (`prior_source` static_speed_profile: the routing engine\'s free-flow speeds, factor 1; nothing measured). Routes and the heatmap read the same model (docs/adr/0031).',
   })
   @ApiQuery({ name: 'at', required: false })
-  @ApiResponse({ status: 200, description: '`{at, hour, learned_samples, learned_cells, pending_cells, model: {prior, prior_source, prior_weight, min_samples, min_reporters, reporter_weight_cap}, classes: [{road_class, multiplier, source, prior, prior_source, severity, color}]}`' })
+  @ApiAnswer(RoadTrafficAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`at`)' })
-  get(@Query('at') at?: string) {
+  get(@Query('at') at?: string): Promise<AnswerOf<typeof RoadTrafficAnswerSchema>> {
     const when = at === undefined ? null : new Date(at);
     if (when && Number.isNaN(when.getTime())) throw new InvalidParamError('at must be an ISO 8601 time', 'at');
     return this.queries.execute(new RoadTrafficQuery(when));

@@ -1,9 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../../../platform/src/index.js';
+import { ApiAnswer, Public, type AnswerOf } from '../../../../platform/src/index.js';
 import { DEPARTURES_PER_LINE, MAX_BOARD_LINES } from '../../domain/departures.js';
-import { GetDeparturesQuery, type DepartureBoard } from './get-departures.handler.js';
+import { GetDeparturesAnswerSchema } from './get-departures.answer.js';
+import { GetDeparturesQuery } from './get-departures.handler.js';
 import { DEFAULT_DEPARTURES_RADIUS_M, GetDeparturesRequest, MAX_DEPARTURES_RADIUS_M } from './get-departures.request.js';
 
 /** interface.md, "Routing, transit, weather, language": GET /v2/transit/departures (public). */
@@ -23,15 +24,11 @@ export class GetDeparturesController {
       `Timetabled services give their next ${DEPARTURES_PER_LINE} departures; headway-based ones (trotros: frequencies.txt, exact_times=0) give the headway and its window instead. ` +
       `At most ${MAX_BOARD_LINES} lines, nearest first. Times are ISO 8601 UTC with the feed's local clock beside them.`,
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{lat, lng, radius_m, time, service_date, stops: [TransitStop + distance_m], lines: [{route, destination, stop: TransitStop + distance_m, last_stop, ' +
-      'next_departures: [{departure_time, local_time, trip_id}], frequency_based, no_more_today, headway: {headway_s, running, from_time, until_time, from_local, until_local} | null}], note, dataset, attribution}`',
-  })
+  @ApiAnswer(GetDeparturesAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `date`, `time`)' })
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: the per-IP ceiling on requests without a key; wait Retry-After seconds' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no transit feed has been imported yet' })
-  departures(@Query() request: GetDeparturesRequest): Promise<DepartureBoard> {
+  departures(@Query() request: GetDeparturesRequest): Promise<AnswerOf<typeof GetDeparturesAnswerSchema>> {
     const { lat, lng, radius_m, date, time } = request;
     return this.queries.execute(new GetDeparturesQuery({ lat, lng, radius_m, date, time }));
   }

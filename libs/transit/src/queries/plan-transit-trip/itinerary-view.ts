@@ -19,18 +19,14 @@ export function planView(feed: LoadedFeed, plan: Plan, from: Point, to: Point) {
   const noTransit = plan.itineraries.every((itinerary) => itinerary.walkOnly);
   const notes = [...plan.notes];
   if (noTransit && itineraries.length > 0) notes.push('Walking only: no vehicle is used.');
-  const answer: Record<string, unknown> = {
+  return {
     itineraries,
     no_transit: noTransit,
     note: notes.length > 0 ? notes.join(' ') : null,
+    ...(plan.clockMiss ? { first_trip: tripRefView(feed, day, plan.clockMiss.first), last_trip: tripRefView(feed, day, plan.clockMiss.last) } : {}),
+    service_date: new Date(plan.serviceDay.used * 86_400_000).toISOString().slice(0, 10),
+    timetable_out_of_date: plan.serviceDay.outOfRange !== null,
   };
-  if (plan.clockMiss) {
-    answer.first_trip = tripRefView(feed, day, plan.clockMiss.first);
-    answer.last_trip = tripRefView(feed, day, plan.clockMiss.last);
-  }
-  answer.service_date = new Date(plan.serviceDay.used * 86_400_000).toISOString().slice(0, 10);
-  answer.timetable_out_of_date = plan.serviceDay.outOfRange !== null;
-  return answer;
 }
 
 function itineraryView(feed: LoadedFeed, day: DayNumber, itinerary: PlannedItinerary, from: Point, to: Point) {

@@ -1,11 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { MAX_ROUNDS } from '../../domain/raptor.js';
 import { MAX_ITINERARIES } from '../../domain/planner.js';
 import { ACCESS_RADIUS_M, MAX_DIRECT_WALK_M, TRANSFER_RADIUS_M, WALK_DETOUR_FACTOR, WALK_SPEED_MPS } from '../../domain/walking.js';
 import { PLAN_TIMEOUT_MS } from '../../public/planner-pool.js';
-import { PlanTransitTripQuery, type TransitTrip } from './plan-transit-trip.handler.js';
+import { PlanTransitTripAnswerSchema } from './plan-transit-trip.answer.js';
+import { PlanTransitTripQuery } from './plan-transit-trip.handler.js';
 import { PlanTransitTripRequest } from './plan-transit-trip.request.js';
 
 /** interface.md, "Routing, transit, weather, language": POST /v2/route/transit → itineraries, no_transit, note. */
@@ -29,14 +31,7 @@ export class PlanTransitTripController {
       '(its last week then answers). `first_trip`/`last_trip` appear when nothing runs because the time is before the first or after the last departure near the origin. ' +
       'Times are ISO 8601 UTC; `date`/`time` are read in the feed\'s time zone.',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{itineraries: [{walk_only, departure_time, arrival_time, duration_s, vehicles, transfers, walk_distance_m, legs: [walk: {mode, from, to, departure_time, arrival_time, duration_s, distance_m, geometry} | ' +
-      'transit: {mode, route: {id, short_name, long_name, name, type, mode, color, text_color}, trip_id, headsign, departure_time, arrival_time, duration_s, distance_m, ' +
-      'stops: [TransitStop {id, name, code, lat, lng, parent_station, arrival_time, departure_time}], frequency_based, headway_s, expected_wait_s, times_estimated, geometry: [[lng, lat]…]}]}], ' +
-      'no_transit, note, first_trip?, last_trip?, service_date, timetable_out_of_date, dataset, attribution}`',
-  })
+  @ApiAnswer(PlanTransitTripAnswerSchema, { requestExample: { from: { lat: 5.5652, lng: -0.2349 }, to: { lat: 5.5701, lng: -0.2153 }, date: '2026-11-27', time: '07:30', modes: 'transit,walk' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`from`, `from.lat`, `to`, `date`, `time`, `modes`, `arrive_by`)' })
   @ApiResponse({
     status: 503,
@@ -44,7 +39,7 @@ export class PlanTransitTripController {
       'DATASET_NOT_LOADED: no transit feed has been imported yet. TRANSIT_BUSY, with Retry-After: every planner thread is busy and the queue is full, ' +
       `the thread planning this request failed, or planning took longer than ${PLAN_TIMEOUT_MS / 1000} s (docs/adr/0019)`,
   })
-  plan(@Body() request: PlanTransitTripRequest): Promise<TransitTrip> {
+  plan(@Body() request: PlanTransitTripRequest): Promise<AnswerOf<typeof PlanTransitTripAnswerSchema>> {
     const { from, to, date, time, modes, arrive_by } = request;
     return this.queries.execute(new PlanTransitTripQuery({ from, to, date, time, modes, arrive_by }));
   }

@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../../../platform/src/index.js';
-import { GetAlertsQuery, type AlertCollection } from './get-alerts.handler.js';
+import { ApiAnswer, Public, type AnswerOf } from '../../../../platform/src/index.js';
+import { GetAlertsAnswerSchema } from './get-alerts.answer.js';
+import { GetAlertsQuery } from './get-alerts.handler.js';
 import { WeatherAreaRequest } from './get-alerts.request.js';
 
 /** interface.md: GET /v2/weather/alerts, public (the per-IP public ceiling applies). */
@@ -23,9 +24,10 @@ export class GetAlertsController {
       '`configured` is false when no CAP feed is polled (WEATHER_CAP_FEEDS unset): an empty list then does not mean "no alerts", and `note` says so. ' +
       '`feeds` lists the polled feeds (origin and path) with `last_attempt_at`, `last_success_at` and `last_error`; `imported` says whether any alert was ever recorded.',
   })
-  @ApiResponse({ status: 200, description: '`{type: "FeatureCollection", features, configured, feeds, imported, note?, warnings?}`' })
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng` or `bbox`' })
-  list(@Query() request: WeatherAreaRequest): Promise<AlertCollection> {
+  @ApiAnswer(GetAlertsAnswerSchema)
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng`, `bbox` or `at`' })
+  @ApiResponse({ status: 429, description: 'RATE_LIMITED: the per-IP ceiling on requests without a key; wait Retry-After seconds' })
+  list(@Query() request: WeatherAreaRequest): Promise<AnswerOf<typeof GetAlertsAnswerSchema>> {
     const { lat, lng, bbox, at } = request;
     return this.queries.execute(new GetAlertsQuery({ lat, lng, bbox, at }));
   }

@@ -2,8 +2,9 @@ import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly } from '../../../../platform/src/index.js';
+import { AccountOnly, ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
+import { WebhookConfigurationAnswerSchema } from './get-webhook.answer.js';
 import { GetWebhookQuery } from './get-webhook.handler.js';
 
 @ApiTags('webhooks')
@@ -15,9 +16,10 @@ export class GetWebhookController {
   @Get()
   @AccountOnly()
   @ApiOperation({ summary: "The account's webhook configuration, without the secret" })
-  @ApiResponse({ status: 200, description: '`{url, event_types, secret_length, configured_at}`' })
+  @ApiAnswer(WebhookConfigurationAnswerSchema)
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED' })
   @ApiResponse({ status: 404, description: 'WEBHOOK_NOT_CONFIGURED' })
-  get(@Req() request: FastifyRequest) {
+  get(@Req() request: FastifyRequest): Promise<AnswerOf<typeof WebhookConfigurationAnswerSchema>> {
     return this.queries.execute(new GetWebhookQuery(callingAccount(request)));
   }
 }

@@ -2,8 +2,9 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly } from '../../../../platform/src/index.js';
+import { AccountOnly, ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
+import { ListDeliveriesAnswerSchema } from './list-deliveries.answer.js';
 import { ListDeliveriesQuery } from './list-deliveries.handler.js';
 import { DAYS_DEFAULT, LIMIT_DEFAULT, ListDeliveriesRequest } from './list-deliveries.request.js';
 
@@ -23,9 +24,10 @@ export class ListDeliveriesController {
       'A delivery appears once its first attempt is recorded, normally within a second of the event. ' +
       'Deliveries of drift and geofence_breach events of a customer whose data was erased (POST /v2/consent/delete-data) are no longer listed.',
   })
-  @ApiResponse({ status: 200, description: '`{items, next_cursor}`' })
+  @ApiAnswer(ListDeliveriesAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `days`, `limit` or `cursor`)' })
-  list(@Req() request: FastifyRequest, @Query() query: ListDeliveriesRequest) {
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED' })
+  list(@Req() request: FastifyRequest, @Query() query: ListDeliveriesRequest): Promise<AnswerOf<typeof ListDeliveriesAnswerSchema>> {
     return this.queries.execute(new ListDeliveriesQuery({ account_id: callingAccount(request), days: query.days ?? DAYS_DEFAULT, limit: query.limit ?? LIMIT_DEFAULT, cursor: query.cursor }));
   }
 }

@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BodyBudget, OptionalKey, ReporterHash } from '../../../../../platform/src/index.js';
+import { ApiAnswer, BodyBudget, OptionalKey, ReporterHash, type AnswerOf } from '../../../../../platform/src/index.js';
+import { ReportLandmarkAnswerSchema } from './report-landmark.answer.js';
 import { ReportLandmarkCommand } from './report-landmark.handler.js';
 import { ReportLandmarkRequest } from './report-landmark.request.js';
 
@@ -29,16 +30,12 @@ export class ReportLandmarkController {
       'when 3 different reporters say `wrong_landmark` within 30 days, the landmark is excluded from route narration (`narration_status: "excluded_pending_review"`) until an operator reviews it. ' +
       'Throttled per IP (10 a minute).',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{slug, reason, counted, corroborated_by, reports: {wrong_landmark, wrong_side, landmark_gone, other}, narration_status, excluded_from_narration, excluded_at, reviewed_at}`; `counted` is false for a repeat by the same reporter',
-  })
+  @ApiAnswer(ReportLandmarkAnswerSchema, { requestExample: { reason: 'wrong_landmark', note: 'The market entrance is on the other side of the road' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `reason` or `note`' })
   @ApiResponse({ status: 404, description: 'LANDMARK_NOT_FOUND' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the landmark kept changing under concurrent reports; send it again' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many reports from this IP' })
-  report(@Param('slug') slug: string, @Body() body: ReportLandmarkRequest, @Req() request: FastifyRequest) {
+  report(@Param('slug') slug: string, @Body() body: ReportLandmarkRequest, @Req() request: FastifyRequest): Promise<AnswerOf<typeof ReportLandmarkAnswerSchema>> {
     return this.commands.execute(
       new ReportLandmarkCommand(slug, {
         reason: body.reason,

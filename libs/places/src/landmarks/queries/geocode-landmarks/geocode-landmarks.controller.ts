@@ -1,11 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import { InvalidParamError } from '../../../../../platform/src/index.js';
+import { ApiAnswer, InvalidParamError, type AnswerOf } from '../../../../../platform/src/index.js';
 import { isCoordinate } from '../../../../../platform/src/geo/geodesy.js';
 import type { Rectangle } from '../../domain/landmark-index.js';
 import { MAX_BBOX_DEGREES } from '../../public/landmarks.js';
 import { listOptions } from '../landmark-list.js';
+import { GeocodeLandmarksAnswerSchema } from './geocode-landmarks.answer.js';
 import { GeocodeLandmarksQuery } from './geocode-landmarks.handler.js';
 import { DEFAULT_GEOCODE_RADIUS_M, GeocodeLandmarksRequest } from './geocode-landmarks.request.js';
 
@@ -30,15 +31,10 @@ export class GeocodeLandmarksController {
       'or `near=lat,lng` (optionally `radius_m`) for the nearest. `has_photo=true` keeps only landmarks with a photo. ' +
       'Each landmark carries the provenance of its point: `third_party_match` (it comes from OpenStreetMap or GeoNames and nobody here verified it on the ground), with a nominal accuracy for its source; `verified_at` is when that dataset was imported.',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{bbox | near, items: [{slug, name, kind, feature, lat, lng, hex_code, distance_m, phone, website, opening_hours, photo_url, region, district, narration_status, source, provenance}], next_cursor, attribution}`; ' +
-      '`distance_m` is from the bbox centre or from `near`',
-  })
+  @ApiAnswer(GeocodeLandmarksAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`bbox`, `near`, `radius_m`, `limit`, `has_photo`, `cursor`)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })
-  geocode(@Query() request: GeocodeLandmarksRequest) {
+  geocode(@Query() request: GeocodeLandmarksRequest): Promise<AnswerOf<typeof GeocodeLandmarksAnswerSchema>> {
     const options = listOptions(request);
     if (request.bbox !== undefined) {
       if (request.near !== undefined) throw new InvalidParamError('give either bbox or near, not both', 'bbox');

@@ -9,7 +9,7 @@ export type HexcodeLandmarksAnswer = {
   resolution: number;
   lat: number;
   lng: number;
-  scope: string;
+  scope: 'nearby' | 'cell';
   radius_m: number | null;
 } & LandmarkListAnswer;
 

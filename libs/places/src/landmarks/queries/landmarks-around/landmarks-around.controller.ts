@@ -2,6 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import { listOptions } from '../landmark-list.js';
+import { ApiAnswer, type AnswerOf } from '../../../../../platform/src/index.js';
+import { LandmarksAroundAnswerSchema } from './landmarks-around.answer.js';
 import { LandmarksAroundQuery } from './landmarks-around.handler.js';
 import { DEFAULT_AROUND_RADIUS_M, LandmarksAroundRequest } from './landmarks-around.request.js';
 
@@ -20,14 +22,10 @@ export class LandmarksAroundController {
       'with their hex code, contact details where the source has them, `photo_url` only where the source names a photo, and `narration_status` ' +
       '(`candidate`, or `excluded_pending_review` / `excluded` after corroborated wrong-landmark reports or an operator review).',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{lat, lng, radius_m, items: [{slug, name, kind, feature, lat, lng, hex_code, distance_m, phone, website, opening_hours, photo_url, region, district, narration_status, source}], next_cursor, attribution}`',
-  })
+  @ApiAnswer(LandmarksAroundAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `limit`, `has_photo`, `cursor`)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })
-  around(@Query() request: LandmarksAroundRequest) {
+  around(@Query() request: LandmarksAroundRequest): Promise<AnswerOf<typeof LandmarksAroundAnswerSchema>> {
     return this.queries.execute(new LandmarksAroundQuery(request.lat, request.lng, request.radius_m ?? DEFAULT_AROUND_RADIUS_M, listOptions(request)));
   }
 }
