@@ -16,7 +16,7 @@ export class GetAdminAuditController {
   @AdminOnly()
   @ApiOperation({ summary: 'Platform-wide access log, newest first (operator key only)' })
   @ApiAnswer(AccessLogPageSchema)
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `account_id`, `from`, `to`, `limit` or `cursor`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `account_id`, `from`, `to`, `limit` or `cursor`; READ_STORE_INVALID_CURSOR: a cursor from another query' })
   @ApiResponse({ status: 403, description: 'ADMIN_KEY_REQUIRED: the deployment has no operator key configured' })
   get(@Query() request: GetAdminAuditRequest): Promise<AnswerOf<typeof AccessLogPageSchema>> {
     return this.queries.execute(new GetAdminAuditQuery({ account_id: request.account_id, from: request.from, to: request.to, limit: request.limit ?? 100, cursor: request.cursor }));

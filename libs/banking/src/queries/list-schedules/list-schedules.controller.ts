@@ -42,7 +42,7 @@ export class ListSchedulesController {
   @BankingOnly()
   @ApiOperation({ summary: "The account's re-verification schedules, newest first" })
   @ApiAnswer(ReverificationSchedulePageSchema)
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`status`, `limit`, `cursor`)' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`status`, `limit`, `cursor`); READ_STORE_INVALID_CURSOR: a cursor from another query' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   async list(@Req() request: FastifyRequest, @Query() query: ListSchedulesRequest): Promise<AnswerOf<typeof ReverificationSchedulePageSchema>> {
     return this.queries.execute(new ListSchedulesQuery(callingAccount(request), query.status ?? 'active', query.limit ?? 50, query.cursor));

@@ -17,7 +17,7 @@ export class ListLandmarkReportsController {
   @AdminOnly()
   @ApiOperation({ summary: 'Reported landmarks by narration status (default: those awaiting review)' })
   @ApiAnswer(LandmarkReportsPageSchema)
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `status`, `limit` or `cursor`' })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `status`, `limit` or `cursor`; READ_STORE_INVALID_CURSOR: a cursor from another query' })
   @ApiResponse({ status: 403, description: 'ADMIN_KEY_REQUIRED: the deployment has no operator key configured' })
   list(@Query() request: ListLandmarkReportsRequest): Promise<AnswerOf<typeof LandmarkReportsPageSchema>> {
     return this.queries.execute(new ListLandmarkReportsQuery(request.status ?? 'excluded_pending_review', request.limit ?? 50, request.cursor));
