@@ -21,7 +21,8 @@ export interface AccessLogQuery {
 }
 
 export interface AuditPage {
-  items: Array<Record<string, unknown>>;
+  /** The entries as recorded, with the event id and their place in the chain (the read model's own `stream` left out). */
+  items: Array<AccessEntry & { id: string; seq: number }>;
   next_cursor: string | null;
 }
 

@@ -113,7 +113,7 @@ export async function assessPortfolio(loans: readonly BookLoan[], observations: 
       out_of_zone: factor('out_of_zone', (risk) => risk.out_of_zone),
       not_seen: { ...factor('not_seen', (risk) => risk.not_seen), days: options.notSeenDays },
       drifting: factor('drifting', (risk) => risk.drifting),
-      weather_alert: alerts.available ? { available: true, ...factor('weather_alert', (risk) => risk.weather_alert) } : { available: false, reason: 'weather alerts are not available on this deployment yet', count: null, share: null, loan_ids: [] },
+      weather_alert: alerts.available ? { available: true as const, ...factor('weather_alert', (risk) => risk.weather_alert) } : { available: false as const, reason: 'weather alerts are not available on this deployment yet', count: null, share: null, loan_ids: [] },
       no_consent: factor('no_consent', (risk) => !risk.consent),
     },
     concentration: {

@@ -20,21 +20,6 @@ export const OperatorActionSchema = Type.Object({
   request_id: Type.String(),
 });
 
-export const AccessEntrySchema = Type.Object({
-  account_id: Type.Union([Type.String(), Type.Null()]),
-  key_prefix: Type.String(),
-  principal_kind: Type.String(),
-  method: Type.String(),
-  path: Type.String({ description: 'Without the query string' }),
-  status: Type.Integer(),
-  client_ip: Type.String(),
-  at: Type.String({ format: 'date-time' }),
-  request_id: Type.String(),
-  seq: Type.Integer(),
-  prev_hash: Type.String(),
-  hash: Type.String({ description: 'SHA-256 over the entry and prev_hash: an edit or removal breaks the chain' }),
-});
-
 export const changeExample = {
   at: '2026-11-20T10:02:11.000Z',
   context: 'accounts',

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { AdminOnly } from '../../../../platform/src/index.js';
+import { AdminOnly, ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { ApiKeyRecordSchema } from '../../key-record.answer.js';
 import { keyRecordView } from '../../key-record.view.js';
 import { IssueLegacyKeyCommand } from './issue-legacy-key.handler.js';
 import { IssueLegacyKeyRequest } from './issue-legacy-key.request.js';
@@ -16,7 +17,9 @@ export class IssueLegacyKeyController {
   @HttpCode(201)
   @AdminOnly()
   @ApiOperation({ summary: 'Issue a legacy key without an account (returned once)' })
-  async issue(@Body() request: IssueLegacyKeyRequest) {
+  @ApiAnswer(ApiKeyRecordSchema, { status: 201, requestExample: { name: 'Accra courier integration (legacy)', tier: 'pro' } })
+  @ApiResponse({ status: 403, description: 'ADMIN_KEY_REQUIRED: the deployment has no operator key configured' })
+  async issue(@Body() request: IssueLegacyKeyRequest): Promise<AnswerOf<typeof ApiKeyRecordSchema>> {
     const { key, record } = await this.commands.execute(new IssueLegacyKeyCommand({ name: request.name, tier: request.tier }));
     return keyRecordView(record, key);
   }

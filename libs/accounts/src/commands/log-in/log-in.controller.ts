@@ -2,6 +2,8 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { PersonalTokenSchema } from './log-in.answer.js';
 import { LogInCommand } from './log-in.handler.js';
 import { LogInRequest } from './log-in.request.js';
 
@@ -22,10 +24,10 @@ export class LogInController {
       'A wrong address and a wrong password get the same 401 INVALID_CREDENTIALS; 10 failures per address, or 50 failed password checks per client IP, in 15 minutes give 429 RATE_LIMITED with Retry-After.',
     ].join(' '),
   })
-  @ApiResponse({ status: 200, description: '`{token, token_prefix, expires_at, user_id, account_id}`; the token is shown once' })
-  @ApiResponse({ status: 401, description: 'INVALID_CREDENTIALS' })
+  @ApiAnswer(PersonalTokenSchema, { requestExample: { email: 'ops@kumasi-microcredit.example.com.gh', password: 'Adinkra-Sankofa-2026' } })
+  @ApiResponse({ status: 401, description: 'INVALID_CREDENTIALS: unknown address, no password, or a wrong one (one answer for all three)' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many failed sign-ins for this address or from this IP (Retry-After), or the calling key\'s quota' })
-  logIn(@Req() request: FastifyRequest, @Body() body: LogInRequest) {
+  logIn(@Req() request: FastifyRequest, @Body() body: LogInRequest): Promise<AnswerOf<typeof PersonalTokenSchema>> {
     return this.commands.execute(new LogInCommand({ email: body.email, password: body.password }, request.ip));
   }
 }

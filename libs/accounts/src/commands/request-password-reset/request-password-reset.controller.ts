@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { PasswordResetRequestedSchema } from './request-password-reset.answer.js';
 import { RequestPasswordResetCommand } from './request-password-reset.handler.js';
 import { RequestPasswordResetRequest } from './request-password-reset.request.js';
 
@@ -20,8 +22,8 @@ export class RequestPasswordResetController {
       'Only the token\'s SHA-256 is stored. Spend it with POST /v2/auth/reset-password.',
     ].join(' '),
   })
-  @ApiResponse({ status: 202, description: '`{accepted: true, message}`, identical for every address' })
-  requestReset(@Body() body: RequestPasswordResetRequest) {
+  @ApiAnswer(PasswordResetRequestedSchema, { status: 202, description: '`data` is a PasswordResetRequested, identical for every address', requestExample: { email: 'ops@kumasi-microcredit.example.com.gh' } })
+  requestReset(@Body() body: RequestPasswordResetRequest): Promise<AnswerOf<typeof PasswordResetRequestedSchema>> {
     return this.commands.execute(new RequestPasswordResetCommand(body.email));
   }
 }

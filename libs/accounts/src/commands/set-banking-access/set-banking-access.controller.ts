@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { AdminOnly } from '../../../../platform/src/index.js';
+import { AdminOnly, ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { AdminAccountSchema } from '../../account.answer.js';
 import { AccountIdPipe } from '../../account-id.pipe.js';
 import { accountView } from '../../account.view.js';
 import { SetBankingAccessCommand } from './set-banking-access.handler.js';
@@ -18,9 +19,11 @@ export class SetBankingAccessController {
   @HttpCode(200)
   @AdminOnly()
   @ApiOperation({ summary: 'Grant or remove the banking features' })
-  @ApiResponse({ status: 200, description: 'The account: `{account_id, name, email, tier, daily_limit, banking, ip_allowlist, opened_at}`' })
+  @ApiAnswer(AdminAccountSchema, { description: '`data` is the AdminAccount after the change', requestExample: { enabled: true } })
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `accountId` (not acct_…) or the body field' })
+  @ApiResponse({ status: 403, description: 'ADMIN_KEY_REQUIRED: the deployment has no operator key configured' })
   @ApiResponse({ status: 404, description: 'ACCOUNT_NOT_FOUND' })
-  async banking(@Param('accountId', AccountIdPipe) accountId: string, @Body() request: SetBankingAccessRequest) {
+  async banking(@Param('accountId', AccountIdPipe) accountId: string, @Body() request: SetBankingAccessRequest): Promise<AnswerOf<typeof AdminAccountSchema>> {
     const { state } = await this.commands.execute(new SetBankingAccessCommand({ type: 'SetBankingAccess', account_id: accountId, enabled: request.enabled }));
     return accountView(state);
   }

@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
+import { PersonalTokenSchema } from '../log-in/log-in.answer.js';
 import { SignInWithGoogleCommand } from './sign-in-with-google.handler.js';
 import { SignInWithGoogleRequest } from './sign-in-with-google.request.js';
 
@@ -20,13 +22,13 @@ export class SignInWithGoogleController {
       'The first Google sign-in ties the user to that Google account; another Google account with the same address is refused with 403 GOOGLE_ACCOUNT_MISMATCH.',
     ].join(' '),
   })
-  @ApiResponse({ status: 200, description: '`{token, token_prefix, expires_at, user_id, account_id}`, as POST /v2/auth/login' })
+  @ApiAnswer(PersonalTokenSchema, { description: '`data` is a PersonalToken, as POST /v2/auth/login answers', requestExample: { id_token: 'eyJhbGciOiJSUzI1NiIsImtpZCI6IjFmNDBmMGE4In0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20ifQ.c2lnbmF0dXJl' } })
   @ApiResponse({ status: 401, description: 'INVALID_ID_TOKEN (one message whatever the fault)' })
   @ApiResponse({ status: 403, description: 'GOOGLE_ACCOUNT_MISMATCH' })
   @ApiResponse({ status: 404, description: 'ACCOUNT_NOT_FOUND' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: the user was changed by several requests at the same moment; try again' })
-  @ApiResponse({ status: 503, description: "SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: GOOGLE_CLIENT_IDS is not set" })
-  signIn(@Body() body: SignInWithGoogleRequest) {
+  @ApiResponse({ status: 503, description: "SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: the deployment has no Google client ids configured" })
+  signIn(@Body() body: SignInWithGoogleRequest): Promise<AnswerOf<typeof PersonalTokenSchema>> {
     return this.commands.execute(new SignInWithGoogleCommand(body.id_token));
   }
 }

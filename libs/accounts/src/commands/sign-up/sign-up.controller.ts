@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { BodyBudget, Public } from '../../../../platform/src/index.js';
+import { ApiAnswer, BodyBudget, Public, type AnswerOf } from '../../../../platform/src/index.js';
+import { ApiKeyRecordSchema } from '../../key-record.answer.js';
 import { SignUpCommand } from './sign-up.handler.js';
 import { SignUpRequest } from './sign-up.request.js';
 
@@ -19,9 +20,9 @@ export class SignUpController {
     summary: 'Free-tier key (100 requests per rolling 24 h); the key is returned once and e-mailed',
     description: 'Throttled per client IP (SIGNUP_LIMIT_PER_IP_PER_HOUR, default 20 in a rolling hour) and per e-mail address (3 in a rolling hour).',
   })
-  @ApiResponse({ status: 201, description: 'The API key record' })
+  @ApiAnswer(ApiKeyRecordSchema, { status: 201, requestExample: { name: 'Ama Mensah', email: 'ama.mensah@example.com.gh' } })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many signups from this IP or with this address; Retry-After says when to try again' })
-  create(@Body() request: SignUpRequest) {
+  create(@Body() request: SignUpRequest): Promise<AnswerOf<typeof ApiKeyRecordSchema>> {
     return this.commands.execute(new SignUpCommand({ name: request.name, email: request.email }));
   }
 }

@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
-import type { AuditPage } from '../../public/access-log.read-model.js';
+import { ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
+import { AccessLogPageSchema } from '../get-admin-audit/get-admin-audit.answer.js';
 import { GetBankingAuditLogQuery } from './get-banking-audit-log.handler.js';
 import { GetBankingAuditLogRequest } from './get-banking-audit-log.request.js';
 
@@ -17,7 +17,10 @@ export class GetBankingAuditLogController {
   @Get()
   @BankingOnly()
   @ApiOperation({ summary: "The calling account's access history (who called what, when, from where), paginated, filterable by time" })
-  get(@Req() request: FastifyRequest, @Query() query: GetBankingAuditLogRequest): Promise<AuditPage> {
+  @ApiAnswer(AccessLogPageSchema)
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `from`, `to`, `limit` or `cursor`; READ_STORE_INVALID_CURSOR: a cursor from another query' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)' })
+  get(@Req() request: FastifyRequest, @Query() query: GetBankingAuditLogRequest): Promise<AnswerOf<typeof AccessLogPageSchema>> {
     return this.queries.execute(new GetBankingAuditLogQuery({ account_id: callingAccount(request), from: query.from, to: query.to, limit: query.limit ?? 100, cursor: query.cursor }));
   }
 }

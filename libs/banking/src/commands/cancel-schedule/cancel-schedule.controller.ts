@@ -2,12 +2,13 @@ import { Controller, Delete, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
+import { ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
 import { ScheduleNotFoundError } from '../../domain/errors.js';
 import { parseScheduleId } from '../../domain/schedule.js';
 import { scheduleView } from '../../public/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
-import { publicSchedule, SCHEDULE_ANSWER } from '../schedule-reverification/schedule-reverification.controller.js';
+import { ReverificationScheduleSchema } from '../schedule-reverification/schedule-reverification.answer.js';
+import { publicSchedule } from '../schedule-reverification/schedule-reverification.controller.js';
 import { CancelScheduleCommand } from './cancel-schedule.handler.js';
 
 /** interface.md, "Banking features": DELETE /v2/verify/schedule/{id}. */
@@ -21,11 +22,11 @@ export class CancelScheduleController {
   @BankingOnly()
   @ApiParam({ name: 'id', description: 'The schedule id (rvs_…)' })
   @ApiOperation({ summary: 'Cancel a re-verification schedule: no further run starts', description: 'Cancelling twice answers the cancelled schedule again. A run already started finishes but is not recorded.' })
-  @ApiResponse({ status: 200, description: SCHEDULE_ANSWER })
+  @ApiAnswer(ReverificationScheduleSchema, { description: '`data` is the cancelled ReverificationSchedule' })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`id`)' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   @ApiResponse({ status: 404, description: "SCHEDULE_NOT_FOUND (unknown, or another account's)" })
-  async cancel(@Req() request: FastifyRequest, @Param('id') id: string) {
+  async cancel(@Req() request: FastifyRequest, @Param('id') id: string): Promise<AnswerOf<typeof ReverificationScheduleSchema>> {
     const accountId = callingAccount(request);
     const scheduleId = parseScheduleId(id);
     const { state } = await this.commands.execute(new CancelScheduleCommand({ type: 'CancelSchedule', account_id: accountId, schedule_id: scheduleId }));

@@ -2,10 +2,11 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly } from '../../../../platform/src/index.js';
+import { ApiAnswer, BankingOnly, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { scheduleView } from '../../public/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
+import { ReverificationScheduleSchema } from './schedule-reverification.answer.js';
 import { ScheduleReverificationCommand } from './schedule-reverification.process.js';
 import { ScheduleReverificationRequest } from './schedule-reverification.request.js';
 
@@ -28,11 +29,11 @@ export class ScheduleReverificationController {
       'Each run is a delayed job on the job queue (it survives restarts): identity\'s address verification (as POST /v2/kyc/verify) on the latest evidence, the pings recorded for the customer in the last 30 days under their consent. ' +
       'The result is recorded (`ReverificationCompleted`), shown in `last_run`, and sent as the `reverification.completed` webhook. Run n is due `first_due_at + (n-1) × every_days`.',
   })
-  @ApiResponse({ status: 201, description: SCHEDULE_ANSWER })
+  @ApiAnswer(ReverificationScheduleSchema, { status: 201, requestExample: { loan_id: 'KMA-2026-004187', every_days: 30, method: 'kyc_address', address: 'GA4K7M2QX' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`loan_id`/`customer_id`: exactly one; `every_days`; `method`); ADDRESS_REQUIRED: a customer with no verified address and none given' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
-  async schedule(@Req() request: FastifyRequest, @Body() body: ScheduleReverificationRequest) {
+  async schedule(@Req() request: FastifyRequest, @Body() body: ScheduleReverificationRequest): Promise<AnswerOf<typeof ReverificationScheduleSchema>> {
     const accountId = callingAccount(request);
     const { schedule_id, state } = await this.commands.execute(new ScheduleReverificationCommand(accountId, body));
     return publicSchedule(scheduleView(schedule_id, accountId, state));

@@ -2,9 +2,9 @@ import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
+import { ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
-import { SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { ReverificationScheduleSchema } from '../../commands/schedule-reverification/schedule-reverification.answer.js';
 import { parseScheduleId } from '../../domain/schedule.js';
 import { GetScheduleQuery } from './get-schedule.handler.js';
 
@@ -19,11 +19,11 @@ export class GetScheduleController {
   @BankingOnly()
   @ApiParam({ name: 'id', description: 'The schedule id (rvs_…)' })
   @ApiOperation({ summary: 'A re-verification schedule, with its last run' })
-  @ApiResponse({ status: 200, description: SCHEDULE_ANSWER })
+  @ApiAnswer(ReverificationScheduleSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`id`)' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   @ApiResponse({ status: 404, description: "SCHEDULE_NOT_FOUND (unknown, or another account's)" })
-  async get(@Req() request: FastifyRequest, @Param('id') id: string) {
+  async get(@Req() request: FastifyRequest, @Param('id') id: string): Promise<AnswerOf<typeof ReverificationScheduleSchema>> {
     return this.queries.execute(new GetScheduleQuery(callingAccount(request), parseScheduleId(id)));
   }
 }

@@ -4,10 +4,10 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly } from '../../../../platform/src/index.js';
+import { ApiAnswer, BankingOnly, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
-import { SCHEDULE_ANSWER } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { ReverificationSchedulePageSchema } from './list-schedules.answer.js';
 import { ListSchedulesQuery } from './list-schedules.handler.js';
 
 export class ListSchedulesRequest {
@@ -41,10 +41,10 @@ export class ListSchedulesController {
   @Get('schedules')
   @BankingOnly()
   @ApiOperation({ summary: "The account's re-verification schedules, newest first" })
-  @ApiResponse({ status: 200, description: `\`{items: [schedule], next_cursor}\`; a schedule is ${SCHEDULE_ANSWER}` })
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`status`, `limit`, `cursor`)' })
+  @ApiAnswer(ReverificationSchedulePageSchema)
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM (`status`, `limit`, `cursor`); READ_STORE_INVALID_CURSOR: a cursor from another query' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
-  async list(@Req() request: FastifyRequest, @Query() query: ListSchedulesRequest) {
+  async list(@Req() request: FastifyRequest, @Query() query: ListSchedulesRequest): Promise<AnswerOf<typeof ReverificationSchedulePageSchema>> {
     return this.queries.execute(new ListSchedulesQuery(callingAccount(request), query.status ?? 'active', query.limit ?? 50, query.cursor));
   }
 }

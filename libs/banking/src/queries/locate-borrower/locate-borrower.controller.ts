@@ -3,10 +3,11 @@ import { ApiOperation, ApiProperty, ApiResponse, ApiSecurity, ApiTags } from '@n
 import { IsString } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly } from '../../../../platform/src/index.js';
+import { ApiAnswer, BankingOnly, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { parseLoanId } from '../../domain/loan.js';
+import { BorrowerLocationSchema } from './locate-borrower.answer.js';
 import { LocateBorrowerQuery } from './locate-borrower.handler.js';
 
 export class LocateBorrowerRequest {
@@ -15,8 +16,6 @@ export class LocateBorrowerRequest {
   loan_id!: string;
 }
 
-const ANSWER =
-  '`{loan_id, customer_id, zone, located, position {lat, lng, accuracy_m} | null, hex_code (address code of the fix), inside_zone, distance_m (0 inside; metres to the zone edge outside), fix_at, fix_age_s, monitoring_drifting, consent {purpose, granted_at}, as_of}`; position fields null when no ping was recorded';
 const DESCRIPTION =
   "Only when the borrower's standing consent has purpose `loan_collections` (POST /v2/consent/grant); otherwise 403 `CONSENT_REQUIRED` with `details.missing_consent: \"loan_collections\"` and the consent found. " +
   'GET with `?loan_id=` is the canonical form (a read that changes nothing); POST with `{"loan_id"}` answers the same, for clients that keep ids out of URLs (docs/adr/0022).';
@@ -31,11 +30,11 @@ export class LocateBorrowerController {
   @Get('locate')
   @BankingOnly()
   @ApiOperation({ summary: "Where the borrower was last seen, against the loan's collection zone", description: DESCRIPTION })
-  @ApiResponse({ status: 200, description: ANSWER })
+  @ApiAnswer(BorrowerLocationSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`loan_id`)' })
   @ApiResponse({ status: 403, description: `CONSENT_REQUIRED (no loan_collections consent); ${BANKING_ACCESS_DOC}` })
   @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
-  get(@Req() request: FastifyRequest, @Query() query: LocateBorrowerRequest) {
+  get(@Req() request: FastifyRequest, @Query() query: LocateBorrowerRequest): Promise<AnswerOf<typeof BorrowerLocationSchema>> {
     return this.queries.execute(new LocateBorrowerQuery(callingAccount(request), parseLoanId(query.loan_id)));
   }
 
@@ -43,11 +42,11 @@ export class LocateBorrowerController {
   @HttpCode(200)
   @BankingOnly()
   @ApiOperation({ summary: 'As GET /v2/collections/locate, with the loan id in the body', description: DESCRIPTION })
-  @ApiResponse({ status: 200, description: ANSWER })
+  @ApiAnswer(BorrowerLocationSchema, { requestExample: { loan_id: 'KMA-2026-004187' } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (`loan_id`)' })
   @ApiResponse({ status: 403, description: `CONSENT_REQUIRED (no loan_collections consent); ${BANKING_ACCESS_DOC}` })
   @ApiResponse({ status: 404, description: 'LOAN_NOT_FOUND' })
-  post(@Req() request: FastifyRequest, @Body() body: LocateBorrowerRequest) {
+  post(@Req() request: FastifyRequest, @Body() body: LocateBorrowerRequest): Promise<AnswerOf<typeof BorrowerLocationSchema>> {
     return this.queries.execute(new LocateBorrowerQuery(callingAccount(request), parseLoanId(body.loan_id)));
   }
 }

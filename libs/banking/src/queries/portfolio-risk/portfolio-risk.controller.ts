@@ -3,10 +3,11 @@ import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } 
 import { ArrayMaxSize, IsArray, IsInt, IsString, Max, Min } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, Expensive, OptionalNotNull } from '../../../../platform/src/index.js';
+import { ApiAnswer, BankingOnly, Expensive, OptionalNotNull, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
+import { PortfolioRiskSchema } from './portfolio-risk.answer.js';
 import { PortfolioRiskQuery } from './portfolio-risk.handler.js';
 
 export const MAX_RISK_LOAN_IDS = 10_000;
@@ -61,14 +62,10 @@ export class PortfolioRiskController {
       'Positions are used only for borrowers under a loan_collections consent; the others count as not seen and are listed under no_consent. ' +
       'weather_alert counts loans whose zone anchor an active CAP flood/rain or Severe/Extreme alert covers; it says `available: false` while the deployment has no alert feed and no imported alert.',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      '`{as_of, loans_assessed, levels {high, medium, low}, factors {out_of_zone, not_seen, drifting, weather_alert, no_consent: {count, share, loan_ids}}, concentration {resolution, min_loans, hexes_with_loans, concentrated_loans, top_hexes [{hex_code, h3_cell, loans, share}]}, loans [{loan_id, customer_id, score, level, consent, out_of_zone, not_seen, drifting, weather_alert, loans_in_hex, last_seen_at, distance_m, hex_code}], not_found}`',
-  })
+  @ApiAnswer(PortfolioRiskSchema, { requestExample: { loan_ids: ['KMA-2026-004187', 'KMA-2026-004188'], not_seen_days: 7, concentration_min_loans: 20, limit: 100 } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
-  assess(@Req() request: FastifyRequest, @Body() body: PortfolioRiskRequest = {}) {
+  assess(@Req() request: FastifyRequest, @Body() body: PortfolioRiskRequest = {}): Promise<AnswerOf<typeof PortfolioRiskSchema>> {
     return this.queries.execute(new PortfolioRiskQuery(callingAccount(request), {
       loan_ids: body.loan_ids,
       not_seen_days: body.not_seen_days ?? 7,

@@ -3,7 +3,8 @@ import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } 
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
-import { InvalidParamError, RequiresTier } from '../../../../platform/src/index.js';
+import { ApiAnswer, InvalidParamError, RequiresTier, type AnswerOf } from '../../../../platform/src/index.js';
+import { RetailDensitySchema } from './retail-density.answer.js';
 import { RetailDensityQuery } from './retail-density.handler.js';
 
 /** A box spans at most this many degrees each way (~55 km): a city and its surroundings. */
@@ -42,15 +43,11 @@ export class RetailDensityController {
       'Counts the named places of the imported place datasets by OSM tag: markets `amenity=marketplace`; supermarkets `shop=supermarket|wholesale`; malls `shop=mall|department_store`; ' +
       'mobile_money_agents `amenity=mobile_money_agent`, `shop=mobile_money`, `amenity|shop=money_transfer`; shops every other `shop=*`. Only hexes with at least one place are returned.',
   })
-  @ApiResponse({
-    status: 200,
-    description:
-      'GeoJSON FeatureCollection in `data`: one Polygon feature per hex with properties `{hex_code, h3_cell, shops, markets, supermarkets, malls, mobile_money_agents, total}`, plus `bbox` ([west, south, east, north]), `resolution`, `totals`, `datasets`, `attribution`',
-  })
+  @ApiAnswer(RetailDensitySchema, { description: '`data` is a RetailDensity: a GeoJSON FeatureCollection, one Polygon feature per hex with at least one place' })
   @ApiResponse({ status: 400, description: `INVALID_PARAM (\`bbox\`: malformed, inverted or over ${MAX_RETAIL_BBOX_DEGREES}° each way; \`resolution\`)` })
   @ApiResponse({ status: 403, description: 'TIER_REQUIRED: the Enterprise tier' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset imported yet' })
-  density(@Query() query: RetailDensityRequest) {
+  density(@Query() query: RetailDensityRequest): Promise<AnswerOf<typeof RetailDensitySchema>> {
     return this.queries.execute(new RetailDensityQuery(parseRetailBbox(query.bbox), query.resolution ?? RETAIL_RESOLUTIONS.default));
   }
 }

@@ -53,7 +53,7 @@ export class RetailDensityHandler implements IQueryHandler<RetailDensityQuery> {
     }));
     features.sort((a, b) => b.properties.total - a.properties.total || (a.properties.h3_cell < b.properties.h3_cell ? -1 : 1));
     return {
-      type: 'FeatureCollection',
+      type: 'FeatureCollection' as const,
       bbox: [box.west, box.south, box.east, box.north],
       resolution,
       totals,

@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AdminOnly, BankingOnly, callingAccount } from '../../../../platform/src/index.js';
-import type { AuditBundle } from '../../export/audit-bundle.js';
+import { AdminOnly, ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
+import { AuditBundleSchema } from './export-audit-bundle.answer.js';
 import { ExportAuditBundleQuery } from './export-audit-bundle.handler.js';
 import { AdminExportAuditBundleRequest, ExportAuditBundleRequest } from './export-audit-bundle.request.js';
 
@@ -17,7 +17,10 @@ export class ExportAuditBundleController {
   @Get('export')
   @BankingOnly()
   @ApiOperation({ summary: 'The access trail between from and to, with the links and signed checkpoints that prove it whole (check with tools/verify-audit-bundle.mjs and /v2/.well-known/jwks.json)' })
-  async get(@Req() request: FastifyRequest, @Query() query: ExportAuditBundleRequest): Promise<AuditBundle> {
+  @ApiAnswer(AuditBundleSchema)
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `from` or `to` (from must be before to; a range of more than the entry limit is refused naming `to`)' })
+  @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)' })
+  async get(@Req() request: FastifyRequest, @Query() query: ExportAuditBundleRequest): Promise<AnswerOf<typeof AuditBundleSchema>> {
     return this.queries.execute(new ExportAuditBundleQuery(callingAccount(request), { from: query.from, to: query.to }));
   }
 }
@@ -32,7 +35,10 @@ export class AdminExportAuditBundleController {
   @Get('export')
   @AdminOnly()
   @ApiOperation({ summary: "An account's access trail as a verifiable bundle (operator key only)" })
-  async get(@Query() query: AdminExportAuditBundleRequest): Promise<AuditBundle> {
+  @ApiAnswer(AuditBundleSchema)
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `account_id` (acct_… or platform), `from` or `to`' })
+  @ApiResponse({ status: 403, description: 'ADMIN_KEY_REQUIRED: the deployment has no operator key configured' })
+  async get(@Query() query: AdminExportAuditBundleRequest): Promise<AnswerOf<typeof AuditBundleSchema>> {
     return this.queries.execute(new ExportAuditBundleQuery(query.account_id === 'platform' ? null : query.account_id, { from: query.from, to: query.to }));
   }
 }

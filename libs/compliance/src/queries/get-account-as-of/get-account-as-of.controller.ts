@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import { AdminOnly, InvalidParamError } from '../../../../platform/src/index.js';
-import type { AsOfAnswer } from '../../replay/as-of-replay.js';
+import { AdminOnly, ApiAnswer, InvalidParamError, type AnswerOf } from '../../../../platform/src/index.js';
+import { AccountAsOfSchema } from './get-account-as-of.answer.js';
 import { GetAccountAsOfQuery } from './get-account-as-of.handler.js';
 import { GetAccountAsOfRequest } from './get-account-as-of.request.js';
 
@@ -19,7 +19,11 @@ export class GetAccountAsOfController {
   @AdminOnly()
   @ApiParam({ name: 'accountId', type: String })
   @ApiOperation({ summary: "The account's state at an instant (tier, banking access, allowlist, keys, users, consents, webhook, geofences), the changes and operator actions that led there, and its access history up to it" })
-  async get(@Param('accountId') accountId: string, @Query() query: GetAccountAsOfRequest): Promise<AsOfAnswer> {
+  @ApiAnswer(AccountAsOfSchema)
+  @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `accountId` (not acct_…) or `at`' })
+  @ApiResponse({ status: 403, description: 'ADMIN_KEY_REQUIRED: the deployment has no operator key configured' })
+  @ApiResponse({ status: 404, description: 'ACCOUNT_NOT_FOUND: nothing of the account in the log up to `at`' })
+  async get(@Param('accountId') accountId: string, @Query() query: GetAccountAsOfRequest): Promise<AnswerOf<typeof AccountAsOfSchema>> {
     if (!ACCOUNT_ID.test(accountId)) throw new InvalidParamError('accountId is not an account id (acct_…)', 'accountId');
     return this.queries.execute(new GetAccountAsOfQuery(accountId, new Date(query.at)));
   }

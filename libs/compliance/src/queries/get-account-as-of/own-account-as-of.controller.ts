@@ -8,7 +8,7 @@ import type { AsOfAnswer } from '../../replay/as-of-replay.js';
 import { GetAccountAsOfQuery } from './get-account-as-of.handler.js';
 import { OwnAccountAsOfRequest } from './get-account-as-of.request.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
-import { AsOfAnswerSchema } from './own-account-as-of.answer.js';
+import { AccountAsOfSchema as AsOfAnswerSchema } from './get-account-as-of.answer.js';
 
 /**
  * Issue 30: a banking account's compliance staff (its key, or a personal
