@@ -17,70 +17,11 @@ const { oas } = require('@stoplight/spectral-rulesets') as typeof import('@stopl
  * test says when it has.
  */
 /** Operations whose 2xx answer documents a JSON schema (or is binary), at least. */
-const FLOOR_OPERATIONS_WITH_2XX_SCHEMA = 3;
+const FLOOR_OPERATIONS_WITH_2XX_SCHEMA = 95;
 /** Operations with a JSON request body that show an example request, at least. */
-const FLOOR_BODIES_WITH_EXAMPLE = 0;
+const FLOOR_BODIES_WITH_EXAMPLE = 39;
 /** Operations of interface.md whose 2xx answer is not documented yet ("METHOD /path"); the lead empties it. */
-const INTERFACE_GAPS: readonly string[] = [
-  'DELETE /v2/locator/viewers/{pairingId}',
-  'DELETE /v2/me/key',
-  'GET /v2/address/resolve',
-  'GET /v2/admin/audit',
-  'GET /v2/admin/traffic/accuracy',
-  'GET /v2/analytics/retail-density',
-  'GET /v2/analytics/traffic-heatmap',
-  'GET /v2/banking/audit-log',
-  'GET /v2/consent/status',
-  'GET /v2/hexcode/{code}/landmarks',
-  'GET /v2/landmarks/around',
-  'GET /v2/landmarks/geocode',
-  'GET /v2/locator/viewers',
-  'GET /v2/locator/watching',
-  'GET /v2/locator/{targetId}/location',
-  'GET /v2/lookup',
-  'GET /v2/me',
-  'GET /v2/monitoring/drift',
-  'GET /v2/precipitation-forecast',
-  'GET /v2/route/along',
-  'GET /v2/route/traffic',
-  'GET /v2/search',
-  'GET /v2/transit/departures',
-  'GET /v2/usage',
-  'GET /v2/weather/alerts',
-  'GET /v2/webhooks/deliveries',
-  'POST /v2/address/parse',
-  'POST /v2/analytics/portfolio-risk',
-  'POST /v2/auth/forgot-password',
-  'POST /v2/auth/google/mobile',
-  'POST /v2/auth/login',
-  'POST /v2/auth/reset-password',
-  'POST /v2/collections/bulk-register',
-  'POST /v2/collections/register',
-  'POST /v2/consent/delete-data',
-  'POST /v2/consent/grant',
-  'POST /v2/consent/revoke',
-  'POST /v2/geofence/create',
-  'POST /v2/hexcode/bulk',
-  'POST /v2/kyc/verify',
-  'POST /v2/landmarks/{slug}/report',
-  'POST /v2/language/transcribe',
-  'POST /v2/language/translate',
-  'POST /v2/locator/checkin',
-  'POST /v2/locator/redeem',
-  'POST /v2/locator/share-token',
-  'POST /v2/me/password',
-  'POST /v2/me/rotate',
-  'POST /v2/navigate/route',
-  'POST /v2/navigation/arrival',
-  'POST /v2/pod/confirm',
-  'POST /v2/route',
-  'POST /v2/route/transit',
-  'POST /v2/self/signup',
-  'POST /v2/service-area',
-  'POST /v2/verify/proximity',
-  'POST /v2/webhooks/configure',
-  'POST /v2/webhooks/retry/{deliveryId}',
-];
+const INTERFACE_GAPS: readonly string[] = [];
 /**
  * Spectral `oas` errors the document had when the lint came (26 November 2026):
  * request DTO properties typed `unknown` or `string | null`, which
@@ -95,26 +36,22 @@ const KNOWN_SPECTRAL_ERRORS: readonly string[] = [
   'oas3-valid-schema-example at paths//v2/monitoring/pings/post/requestBody/content/application/json/schema/properties/lat/example',
   'oas3-valid-schema-example at paths//v2/monitoring/pings/post/requestBody/content/application/json/schema/properties/lng/example',
   'oas3-valid-schema-example at paths//v2/monitoring/pings/post/requestBody/content/application/json/schema/properties/recorded_at/example',
-  'oas3-valid-schema-example at paths//v2/route/post/requestBody/content/application/json/schema/properties/alternatives/default',
-  'oas3-valid-schema-example at paths//v2/navigate/route/post/requestBody/content/application/json/schema/properties/alternatives/default',
-  'oas3-valid-schema-example at paths//v2/geofence/create/post/requestBody/content/application/json/schema/properties/customer_id/example',
-  'oas3-valid-schema-example at paths//v2/geofence/create/post/requestBody/content/application/json/schema/properties/loan_id/example',
-  'oas3-valid-schema-example at paths//v2/geofence/create/post/requestBody/content/application/json/schema/properties/name/example',
   'oas3-valid-schema-example at components/schemas/RecordPingsRequest/properties/customer_id/example',
   'oas3-valid-schema-example at components/schemas/RecordPingsRequest/properties/lat/example',
   'oas3-valid-schema-example at components/schemas/RecordPingsRequest/properties/lng/example',
   'oas3-valid-schema-example at components/schemas/RecordPingsRequest/properties/accuracy_m/example',
   'oas3-valid-schema-example at components/schemas/RecordPingsRequest/properties/recorded_at/example',
   'oas3-valid-schema-example at components/schemas/RecordPingsRequest/properties/device_id/example',
-  'oas3-valid-schema-example at components/schemas/PlanRouteRequest/properties/alternatives/default',
-  'oas3-valid-schema-example at components/schemas/NavigateRouteRequest/properties/alternatives/default',
-  'oas3-valid-schema-example at components/schemas/CreateGeofenceRequest/properties/customer_id/example',
-  'oas3-valid-schema-example at components/schemas/CreateGeofenceRequest/properties/loan_id/example',
-  'oas3-valid-schema-example at components/schemas/CreateGeofenceRequest/properties/name/example',
 ];
 
 /** Answers that go out as they are, outside the envelope (decisions.md, "Fixed behaviour"). */
-const RAW_PATHS = new Set(['/health', '/health/ready', '/health/live', '/v2/openapi.json', '/v2/.well-known/jwks.json']);
+const RAW_PATHS = new Set(['/health', '/health/ready', '/health/live', '/v2/openapi.json', '/v2/.well-known/jwks.json', '/v2/navigate/route']);
+/**
+ * Schemas in a format other software defines, whose names we do not choose: the
+ * navigation feed is the Mapbox Directions v5 / OSRM shape the navigation SDKs
+ * read (camelCase `voiceInstructions`…), answered outside the envelope.
+ */
+const FOREIGN_FORMATS = ['#/components/schemas/NavigationFeed', 'POST /v2/navigate/route 200'];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
@@ -166,6 +103,9 @@ function operations(document: OpenApi): Array<{ method: string; route: string; o
 }
 
 const successes = (operation: Operation) => Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
+/** A 2xx that is documented: a schema or a non-JSON type, or 204, which has no body to describe. */
+const documentedSuccess = ([status, response]: [string, { content?: Record<string, MediaType> }]) =>
+  status === '204' || Object.entries(response.content ?? {}).some(([type, media]) => media.schema !== undefined || type !== 'application/json');
 
 /** interface.md's endpoint tables: `| METHOD | /v2/path | access | …`. */
 function interfaceOperations(): string[] {
@@ -216,7 +156,8 @@ describe('the served OpenAPI document, linted', () => {
         for (const [type, media] of Object.entries(response.content ?? {})) propertyNames(media.schema, `${method.toUpperCase()} ${route} ${status} ${type}`, found);
     }
     expect(found.length).toBeGreaterThan(50);
-    expect(found.filter(([name]) => !SNAKE.test(name)).map(([name, at]) => `${name} (${at})`)).toEqual([]);
+    const ours = found.filter(([, at]) => !FOREIGN_FORMATS.some((prefix) => at.startsWith(prefix)));
+    expect(ours.filter(([name]) => !SNAKE.test(name)).map(([name, at]) => `${name} (${at})`)).toEqual([]);
   });
 
   it('puts every 2xx JSON answer in the envelope, except the raw ones', () => {
@@ -247,7 +188,7 @@ describe('the served OpenAPI document, linted', () => {
     let bodiesWithExample = 0;
     for (const { method, route, operation } of all) {
       const name = `${method.toUpperCase()} ${route}`;
-      const documented = successes(operation).filter(([, response]) => Object.entries(response.content ?? {}).some(([type, media]) => media.schema !== undefined || type !== 'application/json'));
+      const documented = successes(operation).filter(documentedSuccess);
       if (documented.length > 0) withSchema.push(name);
       for (const [status, response] of documented) {
         const json = jsonOf(response.content);
@@ -265,6 +206,8 @@ describe('the served OpenAPI document, linted', () => {
     );
     expect(withoutExample).toEqual([]);
     expect(withSchema.length).toBeGreaterThanOrEqual(FLOOR_OPERATIONS_WITH_2XX_SCHEMA);
+    // Issue 28: at least 95 % of the operations document a 2xx answer (today all do).
+    expect(withSchema.length / all.length).toBeGreaterThanOrEqual(0.95);
     expect(bodiesWithExample).toBeGreaterThanOrEqual(FLOOR_BODIES_WITH_EXAMPLE);
   });
 
@@ -277,7 +220,7 @@ describe('the served OpenAPI document, linted', () => {
       const [method, route] = name.split(' ');
       const operation = served.get(`${method} ${shape(route)}`);
       if (!operation) unrouted.push(name);
-      else if (!successes(operation).some(([, response]) => Object.keys(response.content ?? {}).length > 0)) missing.push(name);
+      else if (!successes(operation).some(documentedSuccess)) missing.push(name);
     }
     process.stdout.write(`interface.md: ${specified.length - missing.length - unrouted.length} of ${specified.length} operations document a 2xx answer; gaps: ${missing.join(', ') || 'none'}\n`);
     expect(specified.length).toBeGreaterThan(50);

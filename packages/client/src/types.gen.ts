@@ -4,6 +4,474 @@ export type ClientOptions = {
     baseUrl: string;
 };
 
+export type AccessLogPage = {
+    /**
+     * Newest first
+     */
+    items: Array<{
+        /**
+         * Null for the operator key and keys without an account
+         */
+        account_id: string | null;
+        /**
+         * When the request arrived
+         */
+        at: string;
+        client_ip: string;
+        /**
+         * The id of the ApiAccessRecorded event
+         */
+        id: string;
+        /**
+         * The key or personal token that called
+         */
+        key_prefix: string;
+        method: string;
+        /**
+         * The path called, with its query string
+         */
+        path: string;
+        /**
+         * `key`, `user` (a personal token) or `admin` (the operator key)
+         */
+        principal_kind: string;
+        request_id: string;
+        /**
+         * The entry's place in its account's hash chain (GET …/audit-log/export proves the chain whole)
+         */
+        seq: number;
+        /**
+         * The HTTP status answered
+         */
+        status: number;
+    }>;
+    /**
+     * Send as `cursor` for the next page; null on the last
+     */
+    next_cursor: string | null;
+};
+
+export type AccountAsOf = {
+    access: {
+        /**
+         * The newest 1000 of them
+         */
+        entries: Array<{
+            /**
+             * Null on the platform chain (the operator key, keys without an account)
+             */
+            account_id: string | null;
+            at: string;
+            client_ip: string;
+            /**
+             * SHA-256 over prev_hash, seq and the entry in canonical JSON
+             */
+            hash: string;
+            key_prefix: string;
+            method: string;
+            path: string;
+            /**
+             * The previous entry's hash (the genesis hash for seq 0)
+             */
+            prev_hash: string;
+            /**
+             * `key`, `user` (a personal token) or `admin` (the operator key)
+             */
+            principal_kind: string;
+            request_id: string;
+            /**
+             * Place in the chain, from 0
+             */
+            seq: number;
+            status: number;
+        }>;
+        /**
+         * Entries of the access chain up to `at`
+         */
+        total: number;
+        truncated: boolean;
+    };
+    account_id: string;
+    at: string;
+    /**
+     * Every event that shaped the state, oldest first
+     */
+    changes: Array<{
+        at: string;
+        context: string;
+        stream: string;
+        /**
+         * Fields safe to show: no secrets, no password or token hashes
+         */
+        summary: {
+            [key: string]: unknown;
+        };
+        /**
+         * The event type
+         */
+        type: string;
+    }>;
+    /**
+     * Changing requests the operator key made on this account
+     */
+    operator_actions: Array<{
+        at: string;
+        key_prefix: string;
+        method: string;
+        path: string;
+        request_id: string;
+        status: number;
+    }>;
+    /**
+     * One part per contributor: `account`, `keys`, `users`, `consents`, `webhook`, `geofences`, `loans`, `schedules`…, each as that context folds it up to `at` (null where nothing existed)
+     */
+    state: {
+        [key: string]: unknown;
+    };
+};
+
+export type AccountChanges = {
+    account_id: string;
+    changes: Array<{
+        at: string;
+        context: string;
+        stream: string;
+        /**
+         * Fields safe to show (no secrets, no password or token hashes); per event type
+         */
+        summary: {
+            [key: string]: unknown;
+        };
+        /**
+         * The event type
+         */
+        type: string;
+    }>;
+    /**
+     * Exclusive
+     */
+    from: string;
+    operator_actions: Array<{
+        at: string;
+        key_prefix: string;
+        method: string;
+        path: string;
+        request_id: string;
+        status: number;
+    }>;
+    /**
+     * Inclusive
+     */
+    to: string;
+};
+
+export type AdminAccount = {
+    account_id: string;
+    /**
+     * Whether the banking features are granted
+     */
+    banking: boolean;
+    /**
+     * Requests per rolling 24 h for the tier
+     */
+    daily_limit: number;
+    /**
+     * The address the account signed up with
+     */
+    email: string;
+    /**
+     * Exact addresses and CIDR ranges allowed on the banking endpoints, normalised; empty: no allowlist
+     */
+    ip_allowlist: Array<string>;
+    name: string;
+    opened_at: string;
+    /**
+     * The plan tier: it sets the daily limit
+     */
+    tier: 'free' | 'basic' | 'pro' | 'enterprise';
+};
+
+export type ApiKeyRecord = {
+    /**
+     * Requests per rolling 24 h
+     */
+    daily_limit: number;
+    email: string | null;
+    expires_at: string | null;
+    /**
+     * Record identifier
+     */
+    id: number;
+    /**
+     * The full key (hex), shown exactly once: send it as X-API-Key
+     */
+    key: string;
+    /**
+     * The first characters of the key and an ellipsis, how the key is named later
+     */
+    key_prefix: string;
+    name: string;
+    /**
+     * A reminder that the key is not shown again
+     */
+    note: string;
+    /**
+     * The plan tier: it sets the daily limit
+     */
+    tier: 'free' | 'basic' | 'pro' | 'enterprise';
+};
+
+export type AuditBundle = {
+    /**
+     * Null when the entries start at the genesis
+     */
+    anchor: {
+        hash: string;
+        seq: number;
+        /**
+         * The signed checkpoint (JWS) the first entry links to
+         */
+        token: string;
+    } | null;
+    checkpoints: Array<{
+        kid: string;
+        /**
+         * JWS (Ed25519) over a chain head; verify with /v2/.well-known/jwks.json
+         */
+        token: string;
+    }>;
+    /**
+     * The entries in range, with the links before and after them that reach a signature
+     */
+    entries: Array<{
+        /**
+         * Null on the platform chain (the operator key, keys without an account)
+         */
+        account_id: string | null;
+        at: string;
+        client_ip: string;
+        /**
+         * SHA-256 over prev_hash, seq and the entry in canonical JSON
+         */
+        hash: string;
+        key_prefix: string;
+        method: string;
+        path: string;
+        /**
+         * The previous entry's hash (the genesis hash for seq 0)
+         */
+        prev_hash: string;
+        /**
+         * `key`, `user` (a personal token) or `admin` (the operator key)
+         */
+        principal_kind: string;
+        request_id: string;
+        /**
+         * Place in the chain, from 0
+         */
+        seq: number;
+        status: number;
+    }>;
+    format: 'audit-bundle/1';
+    from: string | null;
+    generated_at: string;
+    /**
+     * The prev_hash of the first entry of every chain
+     */
+    genesis_hash: string;
+    /**
+     * Entries in [from, to)
+     */
+    in_range: number;
+    /**
+     * The chain exported: access_log-<account> or access_log-platform
+     */
+    stream: string;
+    to: string | null;
+};
+
+export type BorrowerLocation = {
+    as_of: string;
+    consent: {
+        granted_at: string | null;
+        /**
+         * Always loan_collections: the consent that allows the answer
+         */
+        purpose: string;
+    };
+    customer_id: string;
+    distance_m: number | null;
+    fix_age_s: number | null;
+    fix_at: string | null;
+    hex_code: string | null;
+    inside_zone: boolean | null;
+    loan_id: string;
+    /**
+     * Whether a position was recorded for the borrower
+     */
+    located: boolean;
+    /**
+     * Whether monitoring reports the borrower out of their home zone (false without one)
+     */
+    monitoring_drifting: boolean;
+    position: {
+        accuracy_m: number | null;
+        lat: number;
+        lng: number;
+    } | null;
+    /**
+     * Where the borrower is collected: a circle, an address code cell, or a GeoJSON polygon
+     */
+    zone: {
+        lat: number;
+        lng: number;
+        radius_m: number;
+        type: 'point';
+    } | {
+        /**
+         * The address (hex) code of the cell
+         */
+        code: string;
+        /**
+         * The H3 cell the code names
+         */
+        h3_cell: string;
+        type: 'hex';
+    } | {
+        polygon: {
+            /**
+             * GeoJSON rings of [lng, lat]
+             */
+            coordinates: Array<Array<Array<number>>>;
+            type: 'Polygon';
+        };
+        type: 'polygon';
+    };
+};
+
+export type BulkHexcodeAnswer = {
+    count: number;
+    failed: number;
+    items: Array<{
+        address?: {
+            country: {
+                code: string;
+                name: string;
+            } | null;
+            datasets: Array<{
+                /**
+                 * What the source requires wherever its data is shown
+                 */
+                attribution?: Array<string>;
+                dataset: string;
+                imported_at: string;
+                version: string;
+            }>;
+            district: {
+                /**
+                 * The dataset the part was read from; its version is in `datasets`
+                 */
+                dataset: string;
+                distance_m: number;
+                name: string;
+            } | null;
+            formatted: string | null;
+            landmark: {
+                /**
+                 * The dataset the part was read from; its version is in `datasets`
+                 */
+                dataset: string;
+                distance_m: number;
+                kind: string;
+                lat: number;
+                lng: number;
+                name: string;
+                slug: string;
+            } | null;
+            locality: {
+                /**
+                 * The dataset the part was read from; its version is in `datasets`
+                 */
+                dataset: string;
+                distance_m: number;
+                kind: string;
+                lat: number;
+                lng: number;
+                name: string;
+            } | null;
+            region: {
+                /**
+                 * The dataset the part was read from; its version is in `datasets`
+                 */
+                dataset: string;
+                distance_m: number;
+                name: string;
+            } | null;
+            road: {
+                /**
+                 * The dataset the part was read from; its version is in `datasets`
+                 */
+                dataset: string;
+                distance_m: number;
+                name: string;
+                ref: string | null;
+            } | null;
+        } | null;
+        code: string;
+        display: string;
+        /**
+         * Echoed when the item gave one
+         */
+        id?: string | number;
+        index: number;
+        resolution: number;
+    } | {
+        accuracy_meters: number;
+        code: string;
+        display: string;
+        /**
+         * Echoed when the item gave one
+         */
+        id?: string | number;
+        index: number;
+        lat: number;
+        lng: number;
+        resolution: number;
+    } | {
+        error: {
+            code: string;
+            field: string;
+            message: string;
+            suggestions?: Array<string>;
+        };
+        /**
+         * Echoed when the item gave one
+         */
+        id?: string | number;
+        index: number;
+    }>;
+    provenance: {
+        /**
+         * How far the true point may lie from the one given (docs/adr/0030)
+         */
+        accuracy_meters: number;
+        confidence: number;
+        /**
+         * For user_confirmed and agent_verified: who confirmed
+         */
+        confirmed_by?: string;
+        /**
+         * Who or what established the point
+         */
+        provider: string;
+        source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+        /**
+         * When the point was last established from its source, never simply "now"
+         */
+        verified_at: string;
+    } | null;
+};
+
 export type BulkHexcodeRequest = {
     /**
      * 1 to 10000 items, each a point `{lat, lng, resolution?, id?}` to code, or a code to decode: `{code, id?}` or a bare string. The body as a whole must also fit BODY_LIMIT_BYTES (1 MiB by default).
@@ -15,6 +483,40 @@ export type BulkHexcodeRequest = {
      * Resolution for points that give none
      */
     resolution?: number;
+};
+
+export type BulkLoanRegistration = {
+    created: number;
+    items: Array<{
+        /**
+         * Position of the loan in `loans`
+         */
+        index: number;
+        loan_id: string;
+        outcome: 'created' | 'updated' | 'unchanged';
+    } | {
+        /**
+         * Why this loan was refused; the others are not affected
+         */
+        error: {
+            /**
+             * As a single registration would answer (INVALID_PARAM, INVALID_CODE, DUPLICATE_LOAN_ID, CONCURRENCY_CONFLICT: send it again)
+             */
+            code: string;
+            /**
+             * The field at fault, as `loans[i].…`
+             */
+            field?: string;
+            message: string;
+        };
+        index: number;
+        loan_id: string | null;
+        outcome: 'refused';
+    }>;
+    refused: number;
+    total: number;
+    unchanged: number;
+    updated: number;
 };
 
 export type BulkRegisterLoansRequest = {
@@ -97,6 +599,37 @@ export type ConfirmDeliveryRequest = {
     recorded_at?: string;
 };
 
+export type ConsentGranted = {
+    captured_at: string | null;
+    channel: 'app' | 'ussd' | 'web' | 'paper' | 'agent' | 'unspecified' | null;
+    consent_id: string | null;
+    customer_id: string;
+    data_erased_at: string | null;
+    granted_at: string | null;
+    notice: {
+        language: string;
+        sha256: string | null;
+        version: string;
+    } | null;
+    proof: {
+        kind: 'otp' | 'device_signature';
+        reference: string;
+    } | null;
+    purpose: 'loan_collections' | 'fleet_dispatch' | 'delivery_tracking' | 'safety_monitoring' | 'unspecified' | null;
+    receipt: {
+        jwks_url: string;
+        kid: string;
+        /**
+         * Compact JWS (EdDSA), claims after the Kantara Consent Receipt v1.1; verify with scripts/verify-consent-receipt.mjs
+         */
+        token: string;
+        typ: string;
+    } | null;
+    revoked_at: string | null;
+    scope: Array<string> | null;
+    status: 'none' | 'granted' | 'revoked';
+};
+
 export type ConsentNoticeRequest = {
     /**
      * BCP 47 language tag of the notice (en, tw, ee, gaa, dag, fat…)
@@ -112,12 +645,76 @@ export type ConsentNoticeRequest = {
     version: string;
 };
 
+export type ConsentPage = {
+    items: Array<{
+        captured_at: string | null;
+        channel: string;
+        consent_id: string;
+        customer_id: string | null;
+        erased_at: string | null;
+        granted_at: string;
+        notice: {
+            language: string;
+            sha256: string | null;
+            version: string;
+        };
+        purpose: string;
+        /**
+         * The `jti` of each receipt the record was answered with
+         */
+        receipt_ids: Array<string>;
+        revoked_at: string | null;
+        scope: Array<string>;
+        status: 'active' | 'revoked' | 'erased';
+    }>;
+    next_cursor: string | null;
+};
+
 export type ConsentProofRequest = {
     kind: 'otp' | 'device_signature';
     /**
      * The OTP transaction reference, or the device signature (e.g. base64url) over the notice hash
      */
     reference: string;
+};
+
+export type ConsentRevoked = {
+    consent_id: string;
+    customer_id: string;
+    purpose: 'loan_collections' | 'fleet_dispatch' | 'delivery_tracking' | 'safety_monitoring' | 'unspecified';
+    receipt: {
+        jwks_url: string;
+        kid: string;
+        /**
+         * Compact JWS (EdDSA), claims after the Kantara Consent Receipt v1.1; verify with scripts/verify-consent-receipt.mjs
+         */
+        token: string;
+        typ: string;
+    } | null;
+    revoked_at: string;
+    status: 'revoked';
+};
+
+export type ConsentStatus = {
+    captured_at: string | null;
+    channel: 'app' | 'ussd' | 'web' | 'paper' | 'agent' | 'unspecified' | null;
+    consent_id: string | null;
+    customer_id: string;
+    data_erased_at: string | null;
+    granted_at: string | null;
+    notice: {
+        language: string;
+        sha256: string | null;
+        version: string;
+    } | null;
+    proof: {
+        kind: 'otp' | 'device_signature';
+        reference: string;
+    } | null;
+    purpose: 'loan_collections' | 'fleet_dispatch' | 'delivery_tracking' | 'safety_monitoring' | 'unspecified' | null;
+    revoked_at: string | null;
+    scope: Array<string> | null;
+    status: 'none' | 'granted' | 'revoked';
 };
 
 export type CreateGeofenceRequest = {
@@ -131,9 +728,7 @@ export type CreateGeofenceRequest = {
     /**
      * Your id of the one customer the fence applies to; absent or null: every customer of your account (each customer's pings are checked against it)
      */
-    customer_id?: {
-        [key: string]: unknown;
-    };
+    customer_id?: string | null;
     /**
      * circle (center + radius_m), polygon (polygon) or isochrone (center + minutes + mode: the area reachable on the road network)
      */
@@ -141,9 +736,7 @@ export type CreateGeofenceRequest = {
     /**
      * Your loan reference, carried into geofence_breach events
      */
-    loan_id?: {
-        [key: string]: unknown;
-    };
+    loan_id?: string | null;
     /**
      * Isochrone fences: the travel time from the centre, in minutes
      */
@@ -155,9 +748,7 @@ export type CreateGeofenceRequest = {
     /**
      * A label for people
      */
-    name?: {
-        [key: string]: unknown;
-    };
+    name?: string | null;
     /**
      * A GeoJSON Polygon (RFC 7946 §3.1.6): the outer ring, then holes, each a list of [lng, lat] positions. Rings may be open (they are closed for you); consecutive repeated positions are dropped; each ring needs 3 distinct vertices; no edge may cross or touch another (holes lie strictly inside the outer ring and apart); at most 1000 vertices and 20 holes; latitudes within ±85; no edge spans more than 180° of longitude (no antimeridian crossing). Edges are straight lines in longitude/latitude.
      */
@@ -171,11 +762,288 @@ export type CreateGeofenceRequest = {
     radius_m?: number;
 };
 
+export type CustomerCopy = {
+    document: {
+        account_id: string;
+        consents: Array<{
+            at: string;
+            /**
+             * The consent event as stored
+             */
+            data: {
+                [key: string]: unknown;
+            };
+            receipt: unknown;
+            type: string;
+        }>;
+        customer_id: string;
+        erasure: {
+            erased_at: string;
+            erased_by: string;
+            events_erased: number;
+        } | null;
+        format: 'customer-copy/1';
+        generated_at: string;
+        location_history: {
+            cursor: string | null;
+            items: Array<{
+                [key: string]: unknown;
+            }>;
+            next_cursor: string | null;
+            /**
+             * Stored events sealed under a destroyed key: counted, never shown
+             */
+            unreadable: number;
+        };
+        verifications: {
+            cursor: string | null;
+            items: Array<{
+                [key: string]: unknown;
+            }>;
+            next_cursor: string | null;
+            truncated: boolean;
+        };
+        webhook_deliveries: {
+            cursor: string | null;
+            items: Array<unknown>;
+            next_cursor: string | null;
+            truncated: boolean;
+        };
+    };
+    /**
+     * Compact JWS (EdDSA) whose payload is `document`; verify with GET /v2/.well-known/jwks.json alone
+     */
+    jws: string;
+    kid: string;
+};
+
 export type CustomerRequest = {
     /**
      * Your own identifier of the customer
      */
     customer_id: string;
+};
+
+export type DataErased = {
+    consent_id: string;
+    customer_id: string;
+    erased: true;
+    erased_at: string;
+    /**
+     * Location events (pings, zone, drift, geofence events) made unreadable
+     */
+    events_erased: number;
+    receipt: {
+        jwks_url: string;
+        kid: string;
+        /**
+         * Compact JWS (EdDSA), claims after the Kantara Consent Receipt v1.1; verify with scripts/verify-consent-receipt.mjs
+         */
+        token: string;
+        typ: string;
+    } | null;
+};
+
+export type DeliveryReceipt = {
+    address: {
+        code: string;
+        decision: 'within' | 'outside' | 'inconclusive';
+        distance_m: number;
+        radius_m: number;
+    } | null;
+    /**
+     * True when the delivery was confirmed before: the answer is the first receipt, never a second
+     */
+    already_confirmed: boolean;
+    confirmed_at: string;
+    customer_id: string | null;
+    delivery_id: string;
+    /**
+     * The key that signed it
+     */
+    kid: string;
+    /**
+     * The hex code of the courier’s position
+     */
+    location_code: string;
+    /**
+     * Where a point came from (docs/adr/0030)
+     */
+    provenance: {
+        /**
+         * How far the true point may lie from the one given (docs/adr/0030)
+         */
+        accuracy_meters: number;
+        confidence: number;
+        /**
+         * For user_confirmed and agent_verified: who confirmed
+         */
+        confirmed_by?: string;
+        /**
+         * Who or what established the point
+         */
+        provider: string;
+        source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+        /**
+         * When the point was last established from its source, never simply "now"
+         */
+        verified_at: string;
+    };
+    /**
+     * The signed proof-of-delivery receipt, a compact JWS verifiable with the JWKS
+     */
+    receipt: string;
+    receipt_id: string;
+};
+
+export type DepartureBoardAnswer = {
+    attribution: Array<string>;
+    dataset: {
+        calendar_end: string | null;
+        calendar_start: string | null;
+        dataset: string;
+        imported_at: string;
+        /**
+         * The feed's time zone: `date`, `time` and the local times are in it
+         */
+        timezone: string;
+        version: string;
+    };
+    lat: number;
+    lines: Array<{
+        /**
+         * The trip headsign, else its last stop
+         */
+        destination: string;
+        /**
+         * Headway-based (frequencies.txt): `headway` instead of a timetable
+         */
+        frequency_based: boolean;
+        headway: {
+            from_local: string;
+            from_time: string;
+            headway_s: number;
+            /**
+             * The window is running at `time`
+             */
+            running: boolean;
+            until_local: string;
+            until_time: string;
+        } | null;
+        /**
+         * TransitStop
+         */
+        last_stop: {
+            code: string | null;
+            /**
+             * GTFS stop_id
+             */
+            id: string;
+            lat: number;
+            lng: number;
+            name: string;
+            parent_station: {
+                id: string;
+                name: string;
+            } | null;
+        };
+        next_departures: Array<{
+            departure_time: string;
+            /**
+             * HH:MM:SS on the feed's clock
+             */
+            local_time: string;
+            trip_id: string;
+        }>;
+        no_more_today: boolean;
+        route: {
+            color: string | null;
+            /**
+             * GTFS route_id
+             */
+            id: string;
+            long_name: string | null;
+            /**
+             * route_type as a word: bus, rail, tram, ferry, coach, taxi, …
+             */
+            mode: string;
+            /**
+             * Short and long name together, else the id
+             */
+            name: string;
+            short_name: string | null;
+            text_color: string | null;
+            /**
+             * GTFS route_type (basic or extended)
+             */
+            type: number;
+        };
+        stop: {
+            code: string | null;
+            /**
+             * From the point asked
+             */
+            distance_m: number;
+            /**
+             * GTFS stop_id
+             */
+            id: string;
+            lat: number;
+            lng: number;
+            name: string;
+            parent_station: {
+                id: string;
+                name: string;
+            } | null;
+        };
+    }>;
+    lng: number;
+    note: string | null;
+    radius_m: number;
+    /**
+     * The service day whose timetable answered
+     */
+    service_date: string;
+    stops: Array<{
+        code: string | null;
+        /**
+         * From the point asked
+         */
+        distance_m: number;
+        /**
+         * GTFS stop_id
+         */
+        id: string;
+        lat: number;
+        lng: number;
+        name: string;
+        parent_station: {
+            id: string;
+            name: string;
+        } | null;
+    }>;
+    /**
+     * The moment the board is for
+     */
+    time: string;
+    /**
+     * The feed's calendar does not cover the day: its last week answered
+     */
+    timetable_out_of_date: boolean;
+};
+
+export type DriftState = {
+    current_hex: string | null;
+    customer_id: string;
+    distance_hops: number | null;
+    home_hex: string | null;
+    last_ping_at: string | null;
+    since: string | null;
+    /**
+     * `unmonitored`: no zone registered (or erased); `drifting`: out of the zone since `since`
+     */
+    status: 'unmonitored' | 'in_zone' | 'drifting';
+    tolerance_hops: number | null;
 };
 
 /**
@@ -206,6 +1074,236 @@ export type ErrorEnvelope = {
     success: false;
 };
 
+export type GeocodeLandmarksAnswer = {
+    attribution: Array<string>;
+    bbox: {
+        east: number;
+        north: number;
+        south: number;
+        west: number;
+    };
+    /**
+     * Nearest first
+     */
+    items: Array<{
+        distance_m: number;
+        district: string | null;
+        /**
+         * The source's own classification (`amenity=marketplace`)
+         */
+        feature: string;
+        hex_code: string;
+        /**
+         * market, place_of_worship, school, fuel, bank, hotel, …
+         */
+        kind: string;
+        lat: number;
+        lng: number;
+        name: string;
+        /**
+         * Whether route narration may use it: excluded after corroborated wrong-landmark reports (pending review) or by an operator
+         */
+        narration_status: 'candidate' | 'excluded_pending_review' | 'excluded';
+        opening_hours: string | null;
+        phone: string | null;
+        photo_url: string | null;
+        /**
+         * Where a point came from (docs/adr/0030)
+         */
+        provenance?: {
+            /**
+             * How far the true point may lie from the one given (docs/adr/0030)
+             */
+            accuracy_meters: number;
+            confidence: number;
+            /**
+             * For user_confirmed and agent_verified: who confirmed
+             */
+            confirmed_by?: string;
+            /**
+             * Who or what established the point
+             */
+            provider: string;
+            source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+            /**
+             * When the point was last established from its source, never simply "now"
+             */
+            verified_at: string;
+        };
+        region: string | null;
+        /**
+         * Names the landmark in POST /v2/landmarks/{slug}/report
+         */
+        slug: string;
+        source: 'osm' | 'geonames';
+        website: string | null;
+    }>;
+    next_cursor: string | null;
+} | {
+    attribution: Array<string>;
+    /**
+     * Nearest first
+     */
+    items: Array<{
+        distance_m: number;
+        district: string | null;
+        /**
+         * The source's own classification (`amenity=marketplace`)
+         */
+        feature: string;
+        hex_code: string;
+        /**
+         * market, place_of_worship, school, fuel, bank, hotel, …
+         */
+        kind: string;
+        lat: number;
+        lng: number;
+        name: string;
+        /**
+         * Whether route narration may use it: excluded after corroborated wrong-landmark reports (pending review) or by an operator
+         */
+        narration_status: 'candidate' | 'excluded_pending_review' | 'excluded';
+        opening_hours: string | null;
+        phone: string | null;
+        photo_url: string | null;
+        /**
+         * Where a point came from (docs/adr/0030)
+         */
+        provenance?: {
+            /**
+             * How far the true point may lie from the one given (docs/adr/0030)
+             */
+            accuracy_meters: number;
+            confidence: number;
+            /**
+             * For user_confirmed and agent_verified: who confirmed
+             */
+            confirmed_by?: string;
+            /**
+             * Who or what established the point
+             */
+            provider: string;
+            source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+            /**
+             * When the point was last established from its source, never simply "now"
+             */
+            verified_at: string;
+        };
+        region: string | null;
+        /**
+         * Names the landmark in POST /v2/landmarks/{slug}/report
+         */
+        slug: string;
+        source: 'osm' | 'geonames';
+        website: string | null;
+    }>;
+    near: {
+        lat: number;
+        lng: number;
+    };
+    next_cursor: string | null;
+    radius_m: number;
+};
+
+export type Geofence = {
+    area_m2: number;
+    cell_count: number;
+    center: {
+        lat: number;
+        lng: number;
+    } | null;
+    created_at: string;
+    customer_id: string | null;
+    fence_type: 'circle' | 'polygon' | 'isochrone';
+    /**
+     * The finest resolution of the cells that index the fence
+     */
+    h3_resolution: number;
+    id: string;
+    /**
+     * Isochrone fences only: how the area was made
+     */
+    isochrone?: {
+        h3_resolution: number;
+        minutes: number;
+        /**
+         * The routing mode, canonical (`okada` is stored as `motor_scooter`)
+         */
+        mode: string;
+        snapped: {
+            lat: number;
+            lng: number;
+        };
+    };
+    loan_id: string | null;
+    name: string | null;
+    polygon: {
+        /**
+         * The outer ring, then holes; rings of [lng, lat], closed
+         */
+        coordinates: Array<Array<[
+            number,
+            number
+        ]>>;
+        type: 'Polygon';
+    } | null;
+    radius_m: number | null;
+};
+
+export type GeofenceDeleted = {
+    deleted: true;
+    deleted_at: string;
+    id: string;
+};
+
+export type GeofencePage = {
+    items: Array<{
+        area_m2: number;
+        cell_count: number;
+        center: {
+            lat: number;
+            lng: number;
+        } | null;
+        created_at: string;
+        customer_id: string | null;
+        fence_type: 'circle' | 'polygon' | 'isochrone';
+        /**
+         * The finest resolution of the cells that index the fence
+         */
+        h3_resolution: number;
+        id: string;
+        /**
+         * Isochrone fences only: how the area was made
+         */
+        isochrone?: {
+            h3_resolution: number;
+            minutes: number;
+            /**
+             * The routing mode, canonical (`okada` is stored as `motor_scooter`)
+             */
+            mode: string;
+            snapped: {
+                lat: number;
+                lng: number;
+            };
+        };
+        loan_id: string | null;
+        name: string | null;
+        polygon: {
+            /**
+             * The outer ring, then holes; rings of [lng, lat], closed
+             */
+            coordinates: Array<Array<[
+                number,
+                number
+            ]>>;
+            type: 'Polygon';
+        } | null;
+        radius_m: number | null;
+    }>;
+    next_cursor: string | null;
+};
+
 export type GetCustomerCopyRequest = {
     /**
      * The previous page's next_cursor: the location history continues from there
@@ -216,9 +1314,17 @@ export type GetCustomerCopyRequest = {
      */
     customer_id: string;
     /**
-     * Location-history records per page (default 500, at most 1000)
+     * The previous page's webhook_deliveries.next_cursor: the deliveries continue from there
+     */
+    deliveries_cursor?: string;
+    /**
+     * Records per page in each paginated section: location history, verifications, webhook deliveries (default 500, at most 1000)
      */
     limit?: number;
+    /**
+     * The previous page's verifications.next_cursor: the verifications and certificates continue from there
+     */
+    verifications_cursor?: string;
 };
 
 export type GrantConsentRequest = {
@@ -249,6 +1355,129 @@ export type GrantConsentRequest = {
     scope?: Array<string>;
 };
 
+export type HexcodeLandmarksAnswer = {
+    attribution: Array<string>;
+    /**
+     * The code, compact
+     */
+    code: string;
+    /**
+     * The code grouped for people
+     */
+    display: string;
+    /**
+     * Nearest first
+     */
+    items: Array<{
+        distance_m: number;
+        district: string | null;
+        /**
+         * The source's own classification (`amenity=marketplace`)
+         */
+        feature: string;
+        hex_code: string;
+        /**
+         * market, place_of_worship, school, fuel, bank, hotel, …
+         */
+        kind: string;
+        lat: number;
+        lng: number;
+        name: string;
+        /**
+         * Whether route narration may use it: excluded after corroborated wrong-landmark reports (pending review) or by an operator
+         */
+        narration_status: 'candidate' | 'excluded_pending_review' | 'excluded';
+        opening_hours: string | null;
+        phone: string | null;
+        photo_url: string | null;
+        /**
+         * Where a point came from (docs/adr/0030)
+         */
+        provenance?: {
+            /**
+             * How far the true point may lie from the one given (docs/adr/0030)
+             */
+            accuracy_meters: number;
+            confidence: number;
+            /**
+             * For user_confirmed and agent_verified: who confirmed
+             */
+            confirmed_by?: string;
+            /**
+             * Who or what established the point
+             */
+            provider: string;
+            source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+            /**
+             * When the point was last established from its source, never simply "now"
+             */
+            verified_at: string;
+        };
+        region: string | null;
+        /**
+         * Names the landmark in POST /v2/landmarks/{slug}/report
+         */
+        slug: string;
+        source: 'osm' | 'geonames';
+        website: string | null;
+    }>;
+    /**
+     * The cell centre
+     */
+    lat: number;
+    lng: number;
+    next_cursor: string | null;
+    radius_m: number | null;
+    resolution: number;
+    /**
+     * nearby: within `radius_m` of the centre (address-sized cells); cell: inside the cell
+     */
+    scope: 'nearby' | 'cell';
+};
+
+export type IncidentAnswer = {
+    /**
+     * Distinct reporters (client IP and account of a valid key, one reporter when they overlap)
+     */
+    corroborations: number;
+    /**
+     * Restarted by each new reporter; police 2 h, accident 3 h, flooding 12 h, road_blocked 24 h
+     */
+    expires_at: string;
+    first_reported_at: string;
+    id: string;
+    kind: 'accident' | 'flooding' | 'road_blocked' | 'police';
+    last_reported_at: string;
+    lat: number;
+    lng: number;
+    note: string | null;
+};
+
+export type IncidentsAnswer = {
+    count: number;
+    incidents: Array<{
+        /**
+         * Routes with `avoid_incidents` go around it (flooding or road_blocked, 2 or more reporters)
+         */
+        blocks_routes: boolean;
+        /**
+         * Distinct reporters (client IP and account of a valid key, one reporter when they overlap)
+         */
+        corroborations: number;
+        /**
+         * Restarted by each new reporter; police 2 h, accident 3 h, flooding 12 h, road_blocked 24 h
+         */
+        expires_at: string;
+        first_reported_at: string;
+        id: string;
+        kind: 'accident' | 'flooding' | 'road_blocked' | 'police';
+        last_reported_at: string;
+        lat: number;
+        lng: number;
+        note: string | null;
+    }>;
+};
+
 export type IssueLegacyKeyRequest = {
     name: string;
     tier: 'free' | 'basic' | 'pro' | 'enterprise';
@@ -263,6 +1492,206 @@ export type IssueShareCodeRequest = {
      * How long the pairing lasts once the code is redeemed, in seconds (300–2592000); absent: until revoked. Enforced at every read: after it, the viewer gets LOCATION_NOT_SHARED.
      */
     share_for_s?: number;
+};
+
+export type Jwks = {
+    /**
+     * The active key first, then retired ones: they stay so that what they signed keeps verifying
+     */
+    keys: Array<{
+        alg: 'EdDSA';
+        crv: 'Ed25519';
+        kid: string;
+        kty: 'OKP';
+        use: 'sig';
+        /**
+         * The public key, base64url
+         */
+        x: string;
+    }>;
+};
+
+export type KycAnswer = {
+    address: {
+        /**
+         * The hex code of the resolved point
+         */
+        code: string;
+        /**
+         * What the caller sent
+         */
+        input: string;
+        input_kind: 'hex_code' | 'text';
+        label: string | null;
+        lat: number;
+        lng: number;
+        precision: 'structure' | 'cell' | 'place';
+    };
+    certificate: string | null;
+    certificate_id: string | null;
+    customer_id: string;
+    decision: 'verified' | 'likely' | 'inconclusive' | 'review' | 'failed';
+    evidence: {
+        asserted?: {
+            days: number;
+            in_zone: number;
+            median_accuracy_m: number | null;
+            nights: number;
+            nights_at_home: number;
+            positions: number;
+            /**
+             * From the first usable position to the last
+             */
+            span_hours: number;
+            /**
+             * Accurate to 150 m (100 m assumed where none was reported)
+             */
+            usable: number;
+        };
+        bursts?: {
+            details: Array<{
+                code: string;
+                message: string;
+            }>;
+            flagged: boolean;
+            flags: Array<'same_timestamp' | 'identical_coordinates' | 'arrived_faster_than_recorded' | 'impossible_travel'>;
+        };
+        days_observed: number;
+        from_recorded_pings: number;
+        from_request: number;
+        in_zone: number;
+        /**
+         * Positions the client reported as simulated
+         */
+        mock_locations?: number;
+        nights_at_home: number;
+        nights_observed: number;
+        recorded?: {
+            days: number;
+            in_zone: number;
+            median_accuracy_m: number | null;
+            nights: number;
+            nights_at_home: number;
+            positions: number;
+            /**
+             * From the first usable position to the last
+             */
+            span_hours: number;
+            /**
+             * Accurate to 150 m (100 m assumed where none was reported)
+             */
+            usable: number;
+        };
+        recorded_pings: 'used' | 'no_consent' | 'none_recorded' | 'not_requested' | 'unavailable';
+        share_in_zone: number | null;
+        /**
+         * The thresholds the decision applied (docs/adr/0030)
+         */
+        thresholds?: {
+            bursts: {
+                arrival: {
+                    max_arrival_ratio: number;
+                    min_span_hours: number;
+                };
+                identical_coordinates: {
+                    min_positions: number;
+                    share: number;
+                };
+                same_timestamp: number;
+            };
+            minimum: {
+                days: number;
+                positions: number;
+            };
+            score: number;
+            usable_accuracy_m: number;
+            verified: {
+                days: number;
+                median_accuracy_m: number;
+                nights: number;
+                nights_at_home_share: number;
+                recorded_pings: number;
+                share_in_zone: number;
+                span_hours: number;
+            };
+        };
+        usable: number;
+    };
+    expires_at: string | null;
+    /**
+     * Velocity, IP bulk, device bulk and synthetic identity, failing open (interface.md, "Fraud check")
+     */
+    fraud_check: {
+        checks: {
+            device_bulk: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+            ip_bulk: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+            synthetic_identity: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+            velocity: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+        };
+        /**
+         * A check could not read its signals and was skipped: fewer signals ran; nothing is implied about fraud
+         */
+        degraded: boolean;
+        degraded_checks: Array<'velocity' | 'ip_bulk' | 'device_bulk' | 'synthetic_identity'>;
+        /**
+         * At least one check fired
+         */
+        flagged: boolean;
+        flags: Array<'velocity' | 'ip_bulk' | 'device_bulk' | 'synthetic_identity'>;
+    };
+    kid: string | null;
+    /**
+     * What evidence would make the decision `verified`
+     */
+    needed_for_verified: Array<{
+        code: string;
+        have: number | string;
+        message: string;
+        need: number | string;
+    }>;
+    /**
+     * Where a point came from (docs/adr/0030)
+     */
+    provenance: {
+        /**
+         * How far the true point may lie from the one given (docs/adr/0030)
+         */
+        accuracy_meters: number;
+        confidence: number;
+        /**
+         * For user_confirmed and agent_verified: who confirmed
+         */
+        confirmed_by?: string;
+        /**
+         * Who or what established the point
+         */
+        provider: string;
+        source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+        /**
+         * When the point was last established from its source, never simply "now"
+         */
+        verified_at: string;
+    };
+    radius_m: number;
+    reasons: Array<{
+        code: string;
+        message: string;
+    }>;
+    result: 'verified' | 'not_verified' | 'insufficient_evidence';
+    score: number | null;
+    verification_id: string;
 };
 
 export type KycPosition = {
@@ -288,11 +1717,324 @@ export type KycPosition = {
     recorded_at?: string;
 };
 
+export type LandmarkReportAnswer = {
+    /**
+     * Distinct reporters of this reason within 30 days
+     */
+    corroborated_by: number;
+    /**
+     * False for a repeat by the same reporter and reason within 30 days
+     */
+    counted: boolean;
+    excluded_at: string | null;
+    excluded_from_narration: boolean;
+    /**
+     * Whether route narration may use it: excluded after corroborated wrong-landmark reports (pending review) or by an operator
+     */
+    narration_status: 'candidate' | 'excluded_pending_review' | 'excluded';
+    reason: 'wrong_landmark' | 'wrong_side' | 'landmark_gone' | 'other';
+    /**
+     * Every report ever recorded, per reason
+     */
+    reports: {
+        landmark_gone: number;
+        other: number;
+        wrong_landmark: number;
+        wrong_side: number;
+    };
+    reviewed_at: string | null;
+    /**
+     * The landmark's current slug (an old slug of a renamed landmark answers the new one)
+     */
+    slug: string;
+};
+
+export type LandmarkReportsPage = {
+    /**
+     * Most recently reported first
+     */
+    items: Array<{
+        excluded_at: string | null;
+        /**
+         * The landmark key (the hash part of the slug)
+         */
+        id: string;
+        last_reported_at: string | null;
+        /**
+         * `candidate`: narration may use it; `excluded_pending_review`: corroborated reports took it out until an operator looks; `excluded`: an operator took it out
+         */
+        narration_status: 'candidate' | 'excluded_pending_review' | 'excluded';
+        /**
+         * Every report ever recorded, per reason
+         */
+        reports: {
+            landmark_gone: number;
+            other: number;
+            wrong_landmark: number;
+            wrong_side: number;
+        };
+        review_decision: 'keep' | 'exclude' | null;
+        reviewed_at: string | null;
+        slug: string;
+    }>;
+    next_cursor: string | null;
+};
+
+export type LandmarkReview = {
+    decision: 'keep' | 'exclude';
+    excluded_at: string | null;
+    excluded_from_narration: boolean;
+    name: string;
+    /**
+     * `candidate`: narration may use it; `excluded_pending_review`: corroborated reports took it out until an operator looks; `excluded`: an operator took it out
+     */
+    narration_status: 'candidate' | 'excluded_pending_review' | 'excluded';
+    /**
+     * Every report ever recorded, per reason
+     */
+    reports: {
+        landmark_gone: number;
+        other: number;
+        wrong_landmark: number;
+        wrong_side: number;
+    };
+    reviewed_at: string | null;
+    slug: string;
+};
+
+export type LandmarksAroundAnswer = {
+    attribution: Array<string>;
+    /**
+     * Nearest first
+     */
+    items: Array<{
+        distance_m: number;
+        district: string | null;
+        /**
+         * The source's own classification (`amenity=marketplace`)
+         */
+        feature: string;
+        hex_code: string;
+        /**
+         * market, place_of_worship, school, fuel, bank, hotel, …
+         */
+        kind: string;
+        lat: number;
+        lng: number;
+        name: string;
+        /**
+         * Whether route narration may use it: excluded after corroborated wrong-landmark reports (pending review) or by an operator
+         */
+        narration_status: 'candidate' | 'excluded_pending_review' | 'excluded';
+        opening_hours: string | null;
+        phone: string | null;
+        photo_url: string | null;
+        /**
+         * Where a point came from (docs/adr/0030)
+         */
+        provenance?: {
+            /**
+             * How far the true point may lie from the one given (docs/adr/0030)
+             */
+            accuracy_meters: number;
+            confidence: number;
+            /**
+             * For user_confirmed and agent_verified: who confirmed
+             */
+            confirmed_by?: string;
+            /**
+             * Who or what established the point
+             */
+            provider: string;
+            source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+            /**
+             * When the point was last established from its source, never simply "now"
+             */
+            verified_at: string;
+        };
+        region: string | null;
+        /**
+         * Names the landmark in POST /v2/landmarks/{slug}/report
+         */
+        slug: string;
+        source: 'osm' | 'geonames';
+        website: string | null;
+    }>;
+    lat: number;
+    lng: number;
+    next_cursor: string | null;
+    radius_m: number;
+};
+
+export type LoanRegistration = {
+    /**
+     * The borrower, by the lender's own id
+     */
+    customer_id: string;
+    expected_collection_days: number | null;
+    loan_id: string;
+    /**
+     * `unchanged`: the same terms again (idempotent by loan_id); `updated`: new terms replaced the old
+     */
+    outcome: 'created' | 'updated' | 'unchanged';
+    /**
+     * When the terms in force were registered
+     */
+    registered_at: string;
+    /**
+     * Where the borrower is collected: a circle, an address code cell, or a GeoJSON polygon
+     */
+    zone: {
+        lat: number;
+        lng: number;
+        radius_m: number;
+        type: 'point';
+    } | {
+        /**
+         * The address (hex) code of the cell
+         */
+        code: string;
+        /**
+         * The H3 cell the code names
+         */
+        h3_cell: string;
+        type: 'hex';
+    } | {
+        polygon: {
+            /**
+             * GeoJSON rings of [lng, lat]
+             */
+            coordinates: Array<Array<Array<number>>>;
+            type: 'Polygon';
+        };
+        type: 'polygon';
+    };
+};
+
 export type LocateBorrowerRequest = {
     /**
      * The loan, as registered
      */
     loan_id: string;
+};
+
+export type LocatorCheckInAnswer = {
+    accuracy_m: number | null;
+    checked_in_at: string;
+    lat: number;
+    lng: number;
+};
+
+export type LocatorErasureAnswer = {
+    erased: true;
+    erased_at: string;
+    /**
+     * Check-ins deleted by this request (0 when a previous one already erased them)
+     */
+    events_erased: number;
+};
+
+export type LocatorLocationAnswer = {
+    pairing_expires_at: string | null;
+    pairing_id: string | null;
+    position: {
+        accuracy_m: number | null;
+        /**
+         * Seconds since the check-in
+         */
+        age_s: number;
+        checked_in_at: string;
+        lat: number;
+        lng: number;
+    } | null;
+    target_id: string;
+};
+
+export type LocatorPairingRevokedAnswer = {
+    pairing_id: string;
+    revoked: true;
+    revoked_at: string;
+};
+
+export type LocatorRedemptionAnswer = {
+    expires_at: string | null;
+    paired_at: string;
+    /**
+     * The share id of the code redeemed
+     */
+    pairing_id: string;
+    /**
+     * What GET /v2/locator/{targetId}/location takes
+     */
+    target_id: string;
+    target_name: string | null;
+};
+
+export type LocatorShareCodeAnswer = {
+    /**
+     * Shown this once (`XXXX-XXXX-XXXX`, Crockford base 32): only its keyed digest is stored
+     */
+    code: string;
+    /**
+     * The code must be redeemed before this
+     */
+    expires_at: string;
+    label: string | null;
+    share_for_s: number | null;
+    /**
+     * Names the code (DELETE /v2/locator/share-token/{shareId}); becomes the pairing id once redeemed
+     */
+    share_id: string;
+    /**
+     * How long the code lives, in seconds
+     */
+    ttl_s: number;
+};
+
+export type LocatorShareCodeCancelledAnswer = {
+    cancelled: true;
+    cancelled_at: string;
+    share_id: string;
+};
+
+export type LocatorViewersAnswer = {
+    items: Array<{
+        expires_at: string | null;
+        label: string | null;
+        paired_at: string | null;
+        /**
+         * For DELETE /v2/locator/viewers/{pairingId}
+         */
+        pairing_id: string;
+        viewer_id: string | null;
+        viewer_name: string | null;
+    }>;
+    pending_codes: Array<{
+        expires_at: string;
+        issued_at: string;
+        label: string | null;
+        share_for_s: number | null;
+        /**
+         * For DELETE /v2/locator/share-token/{shareId}; the code itself is never shown again
+         */
+        share_id: string;
+    }>;
+};
+
+export type LocatorWatchingAnswer = {
+    items: Array<{
+        expires_at: string | null;
+        paired_at: string | null;
+        /**
+         * For DELETE /v2/locator/watching/{pairingId}
+         */
+        pairing_id: string;
+        /**
+         * For GET /v2/locator/{targetId}/location
+         */
+        target_id: string;
+        target_name: string | null;
+    }>;
 };
 
 export type LogInRequest = {
@@ -306,13 +2048,94 @@ export type LogInRequest = {
     password: string;
 };
 
+export type LookupAnswer = {
+    /**
+     * The H3 cell index
+     */
+    cell: string;
+    /**
+     * The code in its compact canonical form
+     */
+    code: string;
+    /**
+     * The code grouped for people
+     */
+    display: string;
+    /**
+     * The centre of the cell
+     */
+    lat: number;
+    lng: number;
+    /**
+     * Where a point came from (docs/adr/0030)
+     */
+    provenance: {
+        /**
+         * How far the true point may lie from the one given (docs/adr/0030)
+         */
+        accuracy_meters: number;
+        confidence: number;
+        /**
+         * For user_confirmed and agent_verified: who confirmed
+         */
+        confirmed_by?: string;
+        /**
+         * Who or what established the point
+         */
+        provider: string;
+        source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+        /**
+         * When the point was last established from its source, never simply "now"
+         */
+        verified_at: string;
+    };
+    /**
+     * The H3 resolution the code encodes
+     */
+    resolution: number;
+};
+
+export type MeAnswer = {
+    account_id: string | null;
+    /**
+     * When the calling key was issued
+     */
+    created_at: string;
+    daily_limit: number;
+    email: string | null;
+    expires_at: string | null;
+    key_prefix: string;
+    name: string;
+    /**
+     * The plan tier: it sets the daily limit
+     */
+    tier: 'free' | 'basic' | 'pro' | 'enterprise';
+    usage: {
+        /**
+         * Requests the key may make in the window
+         */
+        daily_limit: number;
+        remaining: number;
+        /**
+         * When the oldest counted request leaves the window and frees capacity
+         */
+        reset_at: string;
+        /**
+         * Requests counted in the window, this one included
+         */
+        used: number;
+        /**
+         * Requests are counted over the last 24 hours, not per calendar day
+         */
+        window: 'rolling_24h';
+    };
+};
+
 export type NavigateRouteRequest = {
     /**
      * Alternative routes wanted besides the best (up to 2); also accepts true (2) and false (0)
      */
-    alternatives?: {
-        [key: string]: unknown;
-    };
+    alternatives?: number | boolean;
     /**
      * Reroute around corroborated flooding and road_blocked reports (used once hazard reports exist, issue #16; accepted now)
      */
@@ -347,6 +2170,157 @@ export type NavigateRouteRequest = {
     via?: Array<PointRequest>;
 };
 
+export type NavigationFeed = {
+    attribution: Array<string>;
+    /**
+     * `Ok` (errors use the envelope instead)
+     */
+    code: string;
+    /**
+     * The route first, then its alternatives
+     */
+    routes: Array<{
+        distance: number;
+        duration: number;
+        /**
+         * As `geometries` asked: polyline6 (default), polyline or geojson
+         */
+        geometry: string | {
+            coordinates: Array<[
+                number,
+                number
+            ]>;
+            type: 'LineString';
+        };
+        legs: Array<{
+            distance: number;
+            duration: number;
+            steps: Array<{
+                bannerInstructions: Array<{
+                    distanceAlongGeometry: number;
+                    primary: {
+                        components: Array<{
+                            active?: boolean;
+                            directions?: Array<string>;
+                            text: string;
+                            /**
+                             * `text`, or `lane` in `sub`
+                             */
+                            type: string;
+                        }>;
+                        degrees?: number;
+                        driving_side?: string;
+                        modifier?: string;
+                        text: string;
+                        type: string;
+                    };
+                    secondary: null;
+                    sub?: {
+                        components: Array<{
+                            active?: boolean;
+                            directions?: Array<string>;
+                            text: string;
+                            /**
+                             * `text`, or `lane` in `sub`
+                             */
+                            type: string;
+                        }>;
+                        text: string;
+                    };
+                }>;
+                /**
+                 * Metres
+                 */
+                distance: number;
+                driving_side: string;
+                /**
+                 * Seconds
+                 */
+                duration: number;
+                /**
+                 * As `geometries` asked: polyline6 (default), polyline or geojson
+                 */
+                geometry: string | {
+                    coordinates: Array<[
+                        number,
+                        number
+                    ]>;
+                    type: 'LineString';
+                };
+                intersections: Array<{
+                    bearings: Array<number>;
+                    entry: Array<boolean>;
+                    in?: number;
+                    lanes?: Array<{
+                        indications: Array<string>;
+                        valid: boolean;
+                    }>;
+                    /**
+                     * [lng, lat]
+                     */
+                    location: [
+                        number,
+                        number
+                    ];
+                    out: number;
+                }>;
+                maneuver: {
+                    bearing_after: number;
+                    bearing_before: number;
+                    /**
+                     * Roundabouts: the exit to take
+                     */
+                    exit?: number;
+                    instruction: string;
+                    /**
+                     * [lng, lat]
+                     */
+                    location: [
+                        number,
+                        number
+                    ];
+                    /**
+                     * straight, slight left, left, sharp left, uturn, …
+                     */
+                    modifier?: string;
+                    /**
+                     * depart, turn, new name, continue, roundabout, arrive
+                     */
+                    type: string;
+                };
+                /**
+                 * driving, cycling or walking
+                 */
+                mode: string;
+                name: string;
+                ref?: string;
+                voiceInstructions: Array<{
+                    announcement: string;
+                    distanceAlongGeometry: number;
+                    ssmlAnnouncement: string;
+                }>;
+                weight: number;
+            }>;
+            summary: string;
+            weight: number;
+        }>;
+        voiceLocale: string;
+        weight: number;
+        weight_name: string;
+    }>;
+    voiceLocale: string;
+    waypoints: Array<{
+        /**
+         * [lng, lat] snapped onto the road
+         */
+        location: [
+            number,
+            number
+        ];
+        name: string;
+    }>;
+};
+
 export type ParseAddressRequest = {
     /**
      * Free text holding an address code: a hex code in any shape, or a GhanaPostGPS digital address
@@ -354,13 +2328,234 @@ export type ParseAddressRequest = {
     text: string;
 };
 
+export type ParseAnswer = {
+    cell: string | null;
+    code: string | null;
+    /**
+     * True when this service can turn the code into a point
+     */
+    convertible: boolean;
+    display: string | null;
+    ghanapost_gps: {
+        /**
+         * Canonical form, `GA-123-4567`
+         */
+        code: string;
+        /**
+         * Always null: the district letters are not published
+         */
+        district: null;
+        kind: 'ghanapost_gps';
+        note: string;
+        /**
+         * The point is on GhanaPost’s own grid
+         */
+        point_available: false;
+        /**
+         * The area prefix (`GA`)
+         */
+        prefix: string;
+        region: {
+            /**
+             * The regions of today that lie in it (2019 reorganisation)
+             */
+            current_regions: Array<string>;
+            letter: string;
+            /**
+             * The region the letter stood for at the system’s launch (2017)
+             */
+            name: string;
+        } | null;
+    } | null;
+    kind: 'hex_code' | 'ghanapost_gps' | null;
+    note: string | null;
+    /**
+     * Codes after the first
+     */
+    other_codes: Array<{
+        code: string;
+        kind: 'hex_code' | 'ghanapost_gps';
+    }>;
+    recognised: {
+        /**
+         * Other text surrounds the code
+         */
+        embedded: boolean;
+        /**
+         * End offset, exclusive
+         */
+        end: number;
+        letter_case: 'upper' | 'lower' | 'mixed' | 'none';
+        /**
+         * The input used I, L or O for 1, 1 or 0
+         */
+        look_alikes: boolean;
+        matched_text: string;
+        shape: 'compact' | 'hyphenated' | 'spaced' | 'mixed';
+        /**
+         * Offset into the text in UTF-16 code units
+         */
+        start: number;
+    } | null;
+    resolution: number | null;
+    suggested_for: string | null;
+    /**
+     * When code-shaped text failed its check: what it likely was
+     */
+    suggestions: Array<string>;
+};
+
+export type PasswordResetAnswer = {
+    account_id: string;
+    password_set_at: string;
+    /**
+     * Personal tokens issued under the old password, now revoked
+     */
+    personal_tokens_revoked: number;
+    user_id: string;
+};
+
+export type PasswordResetRequested = {
+    accepted: true;
+    /**
+     * The same text for every address: it does not say whether an account exists
+     */
+    message: string;
+};
+
+export type PersonalToken = {
+    account_id: string;
+    /**
+     * After PERSONAL_TOKEN_TTL_DAYS (default 30)
+     */
+    expires_at: string;
+    /**
+     * Sent as X-API-Key, like a key; scoped to the user and carrying the account's tier. Shown once
+     */
+    token: string;
+    /**
+     * How the token is named later (audit log, GET /v2/me)
+     */
+    token_prefix: string;
+    user_id: string;
+};
+
+export type PingsRecorded = {
+    accepted: number;
+    duplicates: number;
+    items: Array<{
+        index: number;
+        /**
+         * Recorded long after it was taken
+         */
+        late: boolean;
+        ping_id: string;
+        status: 'accepted';
+    } | {
+        index: number;
+        /**
+         * The ping stored before: sending again is safe
+         */
+        ping_id: string;
+        status: 'duplicate';
+    } | {
+        error: {
+            code: string;
+            field?: string;
+            message: string;
+        };
+        index: number;
+        status: 'refused';
+    }>;
+    refused: number;
+} | {
+    index: number;
+    /**
+     * Recorded long after it was taken
+     */
+    late: boolean;
+    ping_id: string;
+    status: 'accepted';
+} | {
+    index: number;
+    /**
+     * The ping stored before: sending again is safe
+     */
+    ping_id: string;
+    status: 'duplicate';
+} | {
+    error: {
+        code: string;
+        field?: string;
+        message: string;
+    };
+    index: number;
+    status: 'refused';
+};
+
+export type PlaceSearchAnswer = {
+    /**
+     * What the sources of these results require wherever they are shown
+     */
+    attribution: Array<string>;
+    coverage: {
+        /**
+         * ISO 3166-1 alpha-2 codes of the countries the data covers
+         */
+        countries: Array<string>;
+    };
+    datasets: Array<{
+        dataset: string;
+        imported_at: string;
+        version: string;
+    }>;
+    did_you_mean: string | null;
+    items: Array<{
+        distance_m: number | null;
+        district: string | null;
+        /**
+         * The source’s own classification: `P.PPLA` (GeoNames) or `amenity=hospital` (OSM)
+         */
+        feature: string;
+        /**
+         * `geonames:<id>`, `osm:node/<id>` or `osm:way/<id>`: stable across imports of the same source
+         */
+        id: string;
+        /**
+         * What it is, in one word: city, village, district, hospital, bus_stop…
+         */
+        kind: string;
+        lat: number;
+        lng: number;
+        match: 'exact' | 'partial' | 'prefix' | 'alternate' | 'fuzzy';
+        matched_name: string | null;
+        name: string;
+        opening_hours: string | null;
+        phone: string | null;
+        population: number | null;
+        region: string | null;
+        /**
+         * Name match × importance × nearness, for ordering
+         */
+        score: number;
+        source: 'geonames' | 'osm';
+        website: string | null;
+    }>;
+    next_cursor: string | null;
+    outside_coverage: {
+        country: string;
+        country_name: string;
+        name: string;
+        note: string;
+    } | null;
+    query: string;
+};
+
 export type PlanRouteRequest = {
     /**
      * Alternative routes wanted besides the best (up to 2); also accepts true (2) and false (0)
      */
-    alternatives?: {
-        [key: string]: unknown;
-    };
+    alternatives?: number | boolean;
     /**
      * Reroute around corroborated flooding and road_blocked reports (used once hazard reports exist, issue #16; accepted now)
      */
@@ -433,6 +2628,160 @@ export type PointRequest = {
     lng: number;
 };
 
+export type PortfolioRisk = {
+    as_of: string;
+    concentration: {
+        /**
+         * Loans in a hex holding at least min_loans
+         */
+        concentrated_loans: number;
+        hexes_with_loans: number;
+        /**
+         * concentration_min_loans: loans in one hex at which the factor is full
+         */
+        min_loans: number;
+        /**
+         * H3 resolution the loans are counted at (7, about 5 km²)
+         */
+        resolution: number;
+        top_hexes: Array<{
+            h3_cell: string;
+            hex_code: string;
+            loans: number;
+            share: number;
+        }>;
+    };
+    factors: {
+        drifting: {
+            /**
+             * Loans with the factor
+             */
+            count: number;
+            /**
+             * At most `limit` of them
+             */
+            loan_ids: Array<string>;
+            /**
+             * count / loans_assessed, 4 decimals
+             */
+            share: number;
+        };
+        /**
+         * Borrowers without a loan_collections consent: their positions are not used, so they count as not seen
+         */
+        no_consent: {
+            /**
+             * Loans with the factor
+             */
+            count: number;
+            /**
+             * At most `limit` of them
+             */
+            loan_ids: Array<string>;
+            /**
+             * count / loans_assessed, 4 decimals
+             */
+            share: number;
+        };
+        not_seen: {
+            /**
+             * Loans with the factor
+             */
+            count: number;
+            /**
+             * The not_seen_days applied where a loan has no expected_collection_days
+             */
+            days: number;
+            /**
+             * At most `limit` of them
+             */
+            loan_ids: Array<string>;
+            /**
+             * count / loans_assessed, 4 decimals
+             */
+            share: number;
+        };
+        out_of_zone: {
+            /**
+             * Loans with the factor
+             */
+            count: number;
+            /**
+             * At most `limit` of them
+             */
+            loan_ids: Array<string>;
+            /**
+             * count / loans_assessed, 4 decimals
+             */
+            share: number;
+        };
+        /**
+         * available: false while the deployment has no alert feed and no imported alert
+         */
+        weather_alert: {
+            available: true;
+            /**
+             * Loans with the factor
+             */
+            count: number;
+            /**
+             * At most `limit` of them
+             */
+            loan_ids: Array<string>;
+            /**
+             * count / loans_assessed, 4 decimals
+             */
+            share: number;
+        } | {
+            available: false;
+            count: null;
+            loan_ids: Array<string>;
+            reason: string;
+            share: null;
+        };
+    };
+    /**
+     * Loans per risk level
+     */
+    levels: {
+        high: number;
+        low: number;
+        medium: number;
+    };
+    /**
+     * Highest score first, at most `limit`
+     */
+    loans: Array<{
+        /**
+         * Whether a loan_collections consent stands
+         */
+        consent: boolean;
+        customer_id: string;
+        distance_m: number | null;
+        drifting: boolean;
+        /**
+         * The res-7 hex of the zone's anchor
+         */
+        hex_code: string;
+        last_seen_at: string | null;
+        level: 'high' | 'medium' | 'low';
+        loan_id: string;
+        /**
+         * Loans of the book in the loan's res-7 hex, itself included
+         */
+        loans_in_hex: number;
+        not_seen: boolean;
+        out_of_zone: boolean;
+        score: number;
+        weather_alert: boolean;
+    }>;
+    loans_assessed: number;
+    /**
+     * Loan ids asked for that the account has not registered
+     */
+    not_found: Array<string>;
+};
+
 export type PortfolioRiskRequest = {
     /**
      * Loans in one res-7 hex at which its concentration factor is full
@@ -450,6 +2799,155 @@ export type PortfolioRiskRequest = {
      * A borrower not seen for more than this many days counts as not seen (a loan's own expected_collection_days wins)
      */
     not_seen_days?: number;
+};
+
+export type PrecipitationForecastAnswer = {
+    /**
+     * Ordered by probability, highest first
+     */
+    features: Array<{
+        geometry: {
+            /**
+             * [lng, lat]
+             */
+            coordinates: [
+                number,
+                number
+            ];
+            type: 'Point';
+        };
+        properties: {
+            expected_mm: number | null;
+            /**
+             * Hours the provider answered for this point
+             */
+            hours: number;
+            max_probability_pct: number | null;
+        };
+        type: 'Feature';
+    }>;
+    /**
+     * The horizon asked, in hours
+     */
+    hours: number;
+    provider: string;
+    type: 'FeatureCollection';
+    /**
+     * A bbox read in the deprecated minLng,minLat,maxLng,maxLat order
+     */
+    warnings?: Array<string>;
+};
+
+export type ProximityAnswer = {
+    address: {
+        /**
+         * The hex code of the resolved point
+         */
+        code: string;
+        /**
+         * What the caller sent
+         */
+        input: string;
+        input_kind: 'hex_code' | 'text';
+        label: string | null;
+        lat: number;
+        lng: number;
+        precision: 'structure' | 'cell' | 'place';
+    };
+    certificate: string | null;
+    certificate_id: string | null;
+    certificate_withheld: string | null;
+    customer_id: string;
+    decision: 'within' | 'outside' | 'inconclusive' | 'review' | 'failed';
+    /**
+     * From the device’s fix to the address
+     */
+    distance_m: number;
+    evidence: {
+        accuracy_m: number;
+        mock_location: boolean | null;
+        observed_at: string;
+        /**
+         * The position came in the request
+         */
+        origin: 'asserted';
+        positions: 1;
+        thresholds: {
+            accuracy_slack_cap_m: number;
+            max_radius_m: number;
+            poor_fix_m: number;
+            radius_m: number;
+        };
+    } | null;
+    expires_at: string | null;
+    /**
+     * Velocity, IP bulk, device bulk and synthetic identity, failing open (interface.md, "Fraud check")
+     */
+    fraud_check: {
+        checks: {
+            device_bulk: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+            ip_bulk: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+            synthetic_identity: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+            velocity: {
+                detail: string;
+                status: 'clear' | 'flagged' | 'not_applicable' | 'skipped';
+            };
+        };
+        /**
+         * A check could not read its signals and was skipped: fewer signals ran; nothing is implied about fraud
+         */
+        degraded: boolean;
+        degraded_checks: Array<'velocity' | 'ip_bulk' | 'device_bulk' | 'synthetic_identity'>;
+        /**
+         * At least one check fired
+         */
+        flagged: boolean;
+        flags: Array<'velocity' | 'ip_bulk' | 'device_bulk' | 'synthetic_identity'>;
+    };
+    kid: string | null;
+    location_decision: 'within' | 'outside' | 'inconclusive' | 'review' | 'failed';
+    /**
+     * When the device took the fix
+     */
+    observed_at: string;
+    /**
+     * Where a point came from (docs/adr/0030)
+     */
+    provenance: {
+        /**
+         * How far the true point may lie from the one given (docs/adr/0030)
+         */
+        accuracy_meters: number;
+        confidence: number;
+        /**
+         * For user_confirmed and agent_verified: who confirmed
+         */
+        confirmed_by?: string;
+        /**
+         * Who or what established the point
+         */
+        provider: string;
+        source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+        /**
+         * When the point was last established from its source, never simply "now"
+         */
+        verified_at: string;
+    };
+    radius_m: number;
+    /**
+     * Machine-readable: why this decision
+     */
+    reasons: Array<string>;
+    verification_id: string;
 };
 
 export type RecordPingsRequest = {
@@ -484,7 +2982,11 @@ export type RecordPingsRequest = {
         [key: string]: unknown;
     };
     /**
-     * Batch form: up to 1000 pings, each {customer_id, lat, lng, accuracy_m?, recorded_at?, device_id?}, for one or many customers
+     * The device's own flag that the fix was simulated (Android Location.isMock, iOS isSimulatedBySoftware). Stored with the ping; a KYC verification over recorded pings fails on one flagged true (reason mock_location_reported), as it does for an asserted position (docs/adr/0030).
+     */
+    mock_location?: boolean;
+    /**
+     * Batch form: up to 1000 pings, each {customer_id, lat, lng, accuracy_m?, recorded_at?, device_id?, mock_location?}, for one or many customers
      */
     pings?: Array<{
         [key: string]: unknown;
@@ -589,6 +3091,277 @@ export type ResetPasswordRequest = {
      * The one-time token from the mail (43 characters of base64url)
      */
     token: string;
+};
+
+export type Resolution = {
+    cell: string;
+    code: string;
+    display: string;
+    label: string | null;
+    last_seen_at: string | null;
+    lat: number;
+    lng: number;
+    meta: {
+        alternatives: Array<{
+            code: string;
+            district: string | null;
+            kind: string;
+            label: string;
+            lat: number;
+            lng: number;
+            match: string;
+            place_id: string;
+            region: string | null;
+            score: number;
+        }>;
+        ambiguous: boolean;
+        attribution: Array<string>;
+        /**
+         * Reference places examined
+         */
+        candidates_considered: number;
+        datasets: Array<{
+            /**
+             * What the source requires wherever its data is shown
+             */
+            attribution?: Array<string>;
+            dataset: string;
+            imported_at: string;
+            version: string;
+        }>;
+        did_you_mean: string | null;
+        input_kind: 'hex_code' | 'text';
+        last_seen_basis: 'dataset_import';
+        matched_by: 'code' | 'code_in_text' | 'place_search';
+        matched_text: string;
+        other_codes: Array<string>;
+        structure_search: {
+            min_resolution: number;
+            radius_m: number;
+        } | null;
+        structure_search_skipped: 'resolution_too_coarse' | 'dataset_not_loaded' | null;
+        text_match: string | null;
+    };
+    points: Array<{
+        /**
+         * The address-resolution hex code of the point
+         */
+        code: string;
+        display: string;
+        /**
+         * From the resolved point (for a code: its cell centre)
+         */
+        distance_m: number;
+        district: string | null;
+        in_cell: boolean | null;
+        kind: string;
+        label: string;
+        last_seen_at: string | null;
+        lat: number;
+        lng: number;
+        place_id: string;
+        /**
+         * Where a point came from (docs/adr/0030)
+         */
+        provenance: {
+            /**
+             * How far the true point may lie from the one given (docs/adr/0030)
+             */
+            accuracy_meters: number;
+            confidence: number;
+            /**
+             * For user_confirmed and agent_verified: who confirmed
+             */
+            confirmed_by?: string;
+            /**
+             * Who or what established the point
+             */
+            provider: string;
+            source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+            /**
+             * When the point was last established from its source, never simply "now"
+             */
+            verified_at: string;
+        };
+        region: string | null;
+    }>;
+    precision: 'structure' | 'cell' | 'place';
+    /**
+     * Where a point came from (docs/adr/0030)
+     */
+    provenance: {
+        /**
+         * How far the true point may lie from the one given (docs/adr/0030)
+         */
+        accuracy_meters: number;
+        confidence: number;
+        /**
+         * For user_confirmed and agent_verified: who confirmed
+         */
+        confirmed_by?: string;
+        /**
+         * Who or what established the point
+         */
+        provider: string;
+        source: 'device_gps' | 'geocoded_text' | 'third_party_match' | 'user_confirmed' | 'agent_verified';
+        /**
+         * When the point was last established from its source, never simply "now"
+         */
+        verified_at: string;
+    };
+    resolution: number;
+};
+
+export type RetailDensity = {
+    /**
+     * What the sources require wherever the data is shown
+     */
+    attribution: Array<string>;
+    /**
+     * [west, south, east, north], GeoJSON order
+     */
+    bbox: [
+        number,
+        number,
+        number,
+        number
+    ];
+    /**
+     * The place datasets counted
+     */
+    datasets: Array<{
+        dataset: string;
+        imported_at: string;
+        version: string;
+    }>;
+    /**
+     * Most places first
+     */
+    features: Array<{
+        geometry: {
+            /**
+             * The hex boundary, [lng, lat]
+             */
+            coordinates: Array<Array<Array<number>>>;
+            type: 'Polygon';
+        };
+        properties: {
+            h3_cell: string;
+            hex_code: string;
+            malls: number;
+            markets: number;
+            mobile_money_agents: number;
+            shops: number;
+            supermarkets: number;
+            total: number;
+        };
+        type: 'Feature';
+    }>;
+    /**
+     * H3 resolution of the hexes
+     */
+    resolution: number;
+    /**
+     * Places per category in the box
+     */
+    totals: {
+        malls: number;
+        markets: number;
+        mobile_money_agents: number;
+        shops: number;
+        supermarkets: number;
+    };
+    type: 'FeatureCollection';
+};
+
+export type ReverificationSchedule = {
+    /**
+     * What is verified: a hex code or address text
+     */
+    address: string;
+    cancelled_at: string | null;
+    customer_id: string;
+    every_days: number;
+    first_due_at: string;
+    /**
+     * rvs_ and 32 hex digits
+     */
+    id: string;
+    last_run: {
+        ran_at: string;
+        result: 'verified' | 'not_verified' | 'insufficient_evidence' | 'failed';
+        run: number;
+        score: number | null;
+        verification_id: string | null;
+    } | null;
+    loan_id: string | null;
+    /**
+     * `kyc_address`: the address verification of POST /v2/kyc/verify on the recorded pings (the one method so far)
+     */
+    method: string;
+    /**
+     * Run n is due first_due_at + (n-1) × every_days
+     */
+    next_due_at: string;
+    /**
+     * Runs recorded so far
+     */
+    runs: number;
+    scheduled_at: string;
+    /**
+     * `stopped`: the schedule stopped itself (see stopped_reason)
+     */
+    status: 'active' | 'cancelled' | 'stopped';
+    stopped_at: string | null;
+    stopped_reason: 'consent_revoked' | 'data_erased' | null;
+};
+
+export type ReverificationSchedulePage = {
+    /**
+     * Newest first
+     */
+    items: Array<{
+        /**
+         * What is verified: a hex code or address text
+         */
+        address: string;
+        cancelled_at: string | null;
+        customer_id: string;
+        every_days: number;
+        first_due_at: string;
+        /**
+         * rvs_ and 32 hex digits
+         */
+        id: string;
+        last_run: {
+            ran_at: string;
+            result: 'verified' | 'not_verified' | 'insufficient_evidence' | 'failed';
+            run: number;
+            score: number | null;
+            verification_id: string | null;
+        } | null;
+        loan_id: string | null;
+        /**
+         * `kyc_address`: the address verification of POST /v2/kyc/verify on the recorded pings (the one method so far)
+         */
+        method: string;
+        /**
+         * Run n is due first_due_at + (n-1) × every_days
+         */
+        next_due_at: string;
+        /**
+         * Runs recorded so far
+         */
+        runs: number;
+        scheduled_at: string;
+        /**
+         * `stopped`: the schedule stopped itself (see stopped_reason)
+         */
+        status: 'active' | 'cancelled' | 'stopped';
+        stopped_at: string | null;
+        stopped_reason: 'consent_revoked' | 'data_erased' | null;
+    }>;
+    next_cursor: string | null;
 };
 
 export type ReverseAnswer = {
@@ -707,6 +3480,415 @@ export type ReviewLandmarkRequest = {
     decision: 'keep' | 'exclude';
 };
 
+export type RevokedKey = {
+    /**
+     * The key that was revoked
+     */
+    key_prefix: string;
+    revoked: true;
+};
+
+export type RoadTrafficAnswer = {
+    at: string;
+    classes: Array<{
+        color: string;
+        /**
+         * Of free-flow time
+         */
+        multiplier: number;
+        prior: number;
+        prior_source: 'static_speed_profile';
+        road_class: 'motorway' | 'primary' | 'secondary' | 'residential';
+        /**
+         * free, moderate, heavy, severe; unknown without data
+         */
+        severity: string;
+        /**
+         * learned: from samples (docs/adr/0031); prior: nothing measured
+         */
+        source: 'learned' | 'prior';
+    }>;
+    /**
+     * The hour-of-day bucket the figures are for
+     */
+    hour: number;
+    /**
+     * Cells whose figure at this hour is learned
+     */
+    learned_cells: number;
+    /**
+     * Samples at this hour, over every cell (learned or still on the prior)
+     */
+    learned_samples: number;
+    model: {
+        min_reporters: number;
+        min_samples: number;
+        prior: number;
+        prior_source: 'static_speed_profile';
+        prior_weight: number;
+        reporter_weight_cap: number;
+    };
+    /**
+     * Cells with samples at this hour, not yet enough to be learned
+     */
+    pending_cells: number;
+};
+
+export type RotationAnswer = {
+    /**
+     * The key that signs from now on
+     */
+    active_kid: string;
+    keys: Array<{
+        generated_at: string;
+        kid: string;
+        retired_at: string | null;
+        status: 'active' | 'retired';
+    }>;
+    retired_kid: string | null;
+    rotated_at: string;
+};
+
+export type RouteAlongAnswer = {
+    attribution: Array<string>;
+    items: Array<{
+        /**
+         * From the start along the route to the point abreast of the landmark
+         */
+        distance_along_m: number;
+        kind: string;
+        landmark_confidence: number;
+        lat: number;
+        lng: number;
+        name: string;
+        /**
+         * From the route line
+         */
+        offset_m: number;
+        /**
+         * For the direction of travel; `on` within 5 m of the line
+         */
+        side: 'left' | 'right' | 'on';
+        slug: string;
+    }>;
+    /**
+     * Length of the route the landmarks are listed along
+     */
+    length_m: number;
+    mode?: 'driving' | 'motor_scooter' | 'bicycle' | 'walking';
+    /**
+     * More landmarks lie along the route than `limit`
+     */
+    truncated: boolean;
+};
+
+export type RouteAnswer = {
+    /**
+     * Up to 2, each with the same safer-route flags
+     */
+    alternatives: Array<{
+        distance_m: number;
+        duration_s: number;
+        flood_crossings: number;
+        /**
+         * GeoJSON LineString
+         */
+        geometry: {
+            coordinates: Array<[
+                number,
+                number
+            ]>;
+            type: 'LineString';
+        };
+        /**
+         * Absent (unknown) when more than 20 % of the length has no known surface
+         */
+        has_unpaved?: boolean;
+        incident_count: number;
+        legs: Array<{
+            distance_m: number;
+            duration_s: number;
+            /**
+             * How far the requested start was moved onto the road (docs/adr/0035)
+             */
+            snap_distance_from_m?: number;
+            snap_distance_to_m?: number;
+            snapped_from: {
+                lat: number;
+                lng: number;
+            };
+            snapped_to: {
+                lat: number;
+                lng: number;
+            };
+            summary: string;
+        }>;
+        /**
+         * Encoded polyline, precision 5
+         */
+        polyline: string;
+        rain_eta_penalty_s: number;
+        rain_note: string | null;
+        recommend_reason: string | null;
+        /**
+         * True when a non-fastest, safer route wins
+         */
+        recommended: boolean;
+        steps: Array<{
+            /**
+             * Empty when there is no real ambiguity
+             */
+            alternate_landmarks?: Array<string>;
+            bearing_after: number;
+            bearing_before: number;
+            coordinates: Array<[
+                number,
+                number
+            ]>;
+            distance_m: number;
+            duration_s: number;
+            instruction: string;
+            /**
+             * With narration landmark or both
+             */
+            instruction_landmark?: string;
+            landmark?: {
+                distance_m: number;
+                kind: string;
+                lat: number;
+                lng: number;
+                name: string;
+                /**
+                 * Where it stands against the manoeuvre
+                 */
+                position: 'before' | 'at' | 'after';
+                slug: string;
+            } | null;
+            /**
+             * How well documented the landmark is, not how sure the match is
+             */
+            landmark_confidence?: number;
+            /**
+             * OSRM lanes; only where turn:lanes is tagged
+             */
+            lanes?: Array<{
+                indications: Array<string>;
+                valid: boolean;
+            }>;
+            /**
+             * The leg the step belongs to (0 without via points)
+             */
+            leg: number;
+            /**
+             * [lng, lat]
+             */
+            maneuver_point: [
+                number,
+                number
+            ];
+            /**
+             * The road name; empty when the road has none
+             */
+            name: string;
+            ref: string | null;
+            /**
+             * Roundabout steps only
+             */
+            roundabout_exit?: number;
+            surface: 'paved' | 'unpaved' | 'unknown';
+            /**
+             * paved #2E7D32, unpaved #8D6E63, unknown #9E9E9E
+             */
+            surface_color: string;
+            traffic_color: string;
+            /**
+             * Multiplier of free-flow time; 1 until learned (docs/adr/0031)
+             */
+            traffic_factor: number;
+            /**
+             * free, moderate, heavy, severe; unknown until learned
+             */
+            traffic_severity: string;
+            traffic_source: 'learned' | 'prior';
+            /**
+             * −180..180, positive to the right
+             */
+            turn_angle: number;
+            /**
+             * From the turn angle; a roundabout is `roundabout_exit_<n>`
+             */
+            turn_class: 'depart' | 'arrive' | 'waypoint' | 'straight' | 'slight_left' | 'slight_right' | 'left' | 'right' | 'sharp_left' | 'sharp_right' | 'uturn' | string;
+            /**
+             * Spoken before the manoeuvre
+             */
+            verbal_alert: string;
+            verbal_post: string | null;
+        }>;
+        /**
+         * The main roads taken
+         */
+        summary: string;
+        unpaved_distance_m: number;
+        warnings: Array<string>;
+    }>;
+    attribution: Array<string>;
+    datasets: Array<{
+        attribution: Array<string>;
+        dataset: string;
+        imported_at: string;
+        version: string;
+    }>;
+    distance_m: number;
+    duration_s: number;
+    /**
+     * `embedded` or `graphhopper`
+     */
+    engine: string;
+    flood_crossings: number;
+    /**
+     * GeoJSON LineString
+     */
+    geometry: {
+        coordinates: Array<[
+            number,
+            number
+        ]>;
+        type: 'LineString';
+    };
+    /**
+     * Absent (unknown) when more than 20 % of the length has no known surface
+     */
+    has_unpaved?: boolean;
+    incident_count: number;
+    legs: Array<{
+        distance_m: number;
+        duration_s: number;
+        /**
+         * How far the requested start was moved onto the road (docs/adr/0035)
+         */
+        snap_distance_from_m?: number;
+        snap_distance_to_m?: number;
+        snapped_from: {
+            lat: number;
+            lng: number;
+        };
+        snapped_to: {
+            lat: number;
+            lng: number;
+        };
+        summary: string;
+    }>;
+    mode: 'driving' | 'motor_scooter' | 'bicycle' | 'walking';
+    narration: 'street' | 'landmark' | 'both';
+    /**
+     * Encoded polyline, precision 5
+     */
+    polyline: string;
+    rain_eta_penalty_s: number;
+    rain_note: string | null;
+    recommend_reason: string | null;
+    /**
+     * True when a non-fastest, safer route wins
+     */
+    recommended: boolean;
+    steps: Array<{
+        /**
+         * Empty when there is no real ambiguity
+         */
+        alternate_landmarks?: Array<string>;
+        bearing_after: number;
+        bearing_before: number;
+        coordinates: Array<[
+            number,
+            number
+        ]>;
+        distance_m: number;
+        duration_s: number;
+        instruction: string;
+        /**
+         * With narration landmark or both
+         */
+        instruction_landmark?: string;
+        landmark?: {
+            distance_m: number;
+            kind: string;
+            lat: number;
+            lng: number;
+            name: string;
+            /**
+             * Where it stands against the manoeuvre
+             */
+            position: 'before' | 'at' | 'after';
+            slug: string;
+        } | null;
+        /**
+         * How well documented the landmark is, not how sure the match is
+         */
+        landmark_confidence?: number;
+        /**
+         * OSRM lanes; only where turn:lanes is tagged
+         */
+        lanes?: Array<{
+            indications: Array<string>;
+            valid: boolean;
+        }>;
+        /**
+         * The leg the step belongs to (0 without via points)
+         */
+        leg: number;
+        /**
+         * [lng, lat]
+         */
+        maneuver_point: [
+            number,
+            number
+        ];
+        /**
+         * The road name; empty when the road has none
+         */
+        name: string;
+        ref: string | null;
+        /**
+         * Roundabout steps only
+         */
+        roundabout_exit?: number;
+        surface: 'paved' | 'unpaved' | 'unknown';
+        /**
+         * paved #2E7D32, unpaved #8D6E63, unknown #9E9E9E
+         */
+        surface_color: string;
+        traffic_color: string;
+        /**
+         * Multiplier of free-flow time; 1 until learned (docs/adr/0031)
+         */
+        traffic_factor: number;
+        /**
+         * free, moderate, heavy, severe; unknown until learned
+         */
+        traffic_severity: string;
+        traffic_source: 'learned' | 'prior';
+        /**
+         * −180..180, positive to the right
+         */
+        turn_angle: number;
+        /**
+         * From the turn angle; a roundabout is `roundabout_exit_<n>`
+         */
+        turn_class: 'depart' | 'arrive' | 'waypoint' | 'straight' | 'slight_left' | 'slight_right' | 'left' | 'right' | 'sharp_left' | 'sharp_right' | 'uturn' | string;
+        /**
+         * Spoken before the manoeuvre
+         */
+        verbal_alert: string;
+        verbal_post: string | null;
+    }>;
+    /**
+     * The main roads taken
+     */
+    summary: string;
+    unpaved_distance_m: number;
+    warnings: Array<string>;
+};
+
 export type ScheduleReverificationRequest = {
     /**
      * The address to verify (a hex code or address text, as POST /v2/kyc/verify takes it)
@@ -728,6 +3910,21 @@ export type ScheduleReverificationRequest = {
      * `kyc_address`: the address verification of POST /v2/kyc/verify, on the pings recorded for the customer in the last 30 days
      */
     method?: 'kyc_address';
+};
+
+export type ServiceAreaAnswer = {
+    cell_count: number;
+    /**
+     * Hex codes, in the same order as h3_cells
+     */
+    cells: Array<string>;
+    /**
+     * Cells merged into their parents where all children are in
+     */
+    compact: boolean;
+    containment: 'overlapping' | 'center' | 'full';
+    h3_cells: Array<string>;
+    resolution: number;
 };
 
 export type ServiceAreaRequest = {
@@ -756,6 +3953,24 @@ export type SetBankingAccessRequest = {
     enabled: boolean;
 };
 
+export type SetPasswordAnswer = {
+    account_id: string;
+    /**
+     * The address the user signs in with (POST /v2/auth/login)
+     */
+    email: string;
+    /**
+     * `attached`: the user had no password; `changed`: the current one was verified and replaced
+     */
+    password: 'attached' | 'changed';
+    password_set_at: string;
+    /**
+     * The user's other personal tokens revoked by a change (the calling one is kept)
+     */
+    personal_tokens_revoked: number;
+    user_id: string;
+};
+
 export type SetPasswordRequest = {
     /**
      * The password the user has now; required when changing a password, ignored when attaching the first one
@@ -779,6 +3994,361 @@ export type SignUpRequest = {
     name: string;
 };
 
+export type TileArchivesAnswer = {
+    items: Array<{
+        /**
+         * The strong ETag GET answers with
+         */
+        etag: string;
+        /**
+         * The file's modification time (GET sends it as Last-Modified)
+         */
+        last_modified: string;
+        name: string;
+        pmtiles: {
+            addressed_tiles: number;
+            bounds: {
+                east: number;
+                north: number;
+                south: number;
+                west: number;
+            };
+            center: {
+                lat: number;
+                lng: number;
+                zoom: number;
+            };
+            max_zoom: number;
+            min_zoom: number;
+            spec_version: number;
+            tile_compression: 'unknown' | 'none' | 'gzip' | 'brotli' | 'zstd';
+            tile_type: 'unknown' | 'mvt' | 'png' | 'jpeg' | 'webp' | 'avif' | 'mlt';
+        } | null;
+        size_bytes: number;
+        /**
+         * Where GET /v2/tiles/{name} serves it
+         */
+        url: string;
+    }>;
+    next_cursor: string | null;
+};
+
+export type TrafficAccuracy = {
+    /**
+     * How far arrivals landed from the destination
+     */
+    arrival_error: {
+        arrivals: number;
+        cells: number;
+        mean_m: number | null;
+    };
+    /**
+     * The same for the learned model, each sample predicted with what was learned before it
+     */
+    learned_mape: number | null;
+    /**
+     * The learned MAPE is lower
+     */
+    learned_wins: boolean;
+    /**
+     * Trips evaluated in the window
+     */
+    samples: number;
+    /**
+     * Samples learned from, all time
+     */
+    samples_total: number;
+    /**
+     * Mean absolute percentage error of the static model; null without samples
+     */
+    static_mape: number | null;
+    window_days: number;
+};
+
+export type TrafficHeatmap = {
+    cells: Array<{
+        /**
+         * H3 resolution-8 cell
+         */
+        cell: string;
+        /**
+         * Hex colour for the severity
+         */
+        color: string;
+        /**
+         * Travel-time multiplier the router uses; 1 for a prior
+         */
+        factor: number;
+        /**
+         * Hour of day, Africa/Accra (UTC)
+         */
+        hour: number;
+        lat: number;
+        lng: number;
+        /**
+         * Distinct reporters behind the samples
+         */
+        reporters: number;
+        samples: number;
+        /**
+         * free, moderate, heavy, severe; `unknown` for a prior
+         */
+        severity: string;
+        /**
+         * `learned` once the cell-hour passed the gate (5 samples, 3 distinct reporters)
+         */
+        source: 'learned' | 'prior';
+    }>;
+    count: number;
+};
+
+export type Transcription = {
+    audio: {
+        /**
+         * The size of the recording received; nothing of it is stored
+         */
+        bytes: number;
+        media_type: string;
+    };
+    language: 'en' | 'tw' | 'ee' | 'gaa' | 'dag' | 'fat' | 'gur';
+    provider: string;
+    text: string;
+};
+
+export type TransitTripAnswer = {
+    attribution: Array<string>;
+    dataset: {
+        calendar_end: string | null;
+        calendar_start: string | null;
+        dataset: string;
+        imported_at: string;
+        /**
+         * The feed's time zone: `date`, `time` and the local times are in it
+         */
+        timezone: string;
+        version: string;
+    };
+    first_trip?: {
+        departure_time: string;
+        headsign: string;
+        local_time: string;
+        route: {
+            color: string | null;
+            /**
+             * GTFS route_id
+             */
+            id: string;
+            long_name: string | null;
+            /**
+             * route_type as a word: bus, rail, tram, ferry, coach, taxi, …
+             */
+            mode: string;
+            /**
+             * Short and long name together, else the id
+             */
+            name: string;
+            short_name: string | null;
+            text_color: string | null;
+            /**
+             * GTFS route_type (basic or extended)
+             */
+            type: number;
+        };
+        /**
+         * TransitStop
+         */
+        stop: {
+            code: string | null;
+            /**
+             * GTFS stop_id
+             */
+            id: string;
+            lat: number;
+            lng: number;
+            name: string;
+            parent_station: {
+                id: string;
+                name: string;
+            } | null;
+        };
+    };
+    itineraries: Array<{
+        arrival_time: string;
+        departure_time: string;
+        duration_s: number;
+        legs: Array<{
+            arrival_time: string;
+            departure_time: string;
+            distance_m: number;
+            duration_s: number;
+            from: {
+                lat: number;
+                lng: number;
+                name: string | null;
+                stop: {
+                    code: string | null;
+                    /**
+                     * GTFS stop_id
+                     */
+                    id: string;
+                    lat: number;
+                    lng: number;
+                    name: string;
+                    parent_station: {
+                        id: string;
+                        name: string;
+                    } | null;
+                } | null;
+            };
+            /**
+             * [lng, lat] pairs
+             */
+            geometry: Array<[
+                number,
+                number
+            ]>;
+            mode: 'walk';
+            to: {
+                lat: number;
+                lng: number;
+                name: string | null;
+                stop: {
+                    code: string | null;
+                    /**
+                     * GTFS stop_id
+                     */
+                    id: string;
+                    lat: number;
+                    lng: number;
+                    name: string;
+                    parent_station: {
+                        id: string;
+                        name: string;
+                    } | null;
+                } | null;
+            };
+        } | {
+            arrival_time: string;
+            departure_time: string;
+            distance_m: number;
+            duration_s: number;
+            expected_wait_s: number | null;
+            frequency_based: boolean;
+            /**
+             * [lng, lat] pairs
+             */
+            geometry: Array<[
+                number,
+                number
+            ]>;
+            headsign: string;
+            headway_s: number | null;
+            mode: 'transit';
+            route: {
+                color: string | null;
+                /**
+                 * GTFS route_id
+                 */
+                id: string;
+                long_name: string | null;
+                /**
+                 * route_type as a word: bus, rail, tram, ferry, coach, taxi, …
+                 */
+                mode: string;
+                /**
+                 * Short and long name together, else the id
+                 */
+                name: string;
+                short_name: string | null;
+                text_color: string | null;
+                /**
+                 * GTFS route_type (basic or extended)
+                 */
+                type: number;
+            };
+            /**
+             * Board at the first, alight at the last; the ones between are passed
+             */
+            stops: Array<{
+                arrival_time: string | null;
+                code: string | null;
+                departure_time: string | null;
+                /**
+                 * GTFS stop_id
+                 */
+                id: string;
+                lat: number;
+                lng: number;
+                name: string;
+                parent_station: {
+                    id: string;
+                    name: string;
+                } | null;
+            }>;
+            /**
+             * Times come from a headway, not a timetable
+             */
+            times_estimated: boolean;
+            trip_id: string;
+        }>;
+        transfers: number;
+        vehicles: number;
+        walk_distance_m: number;
+        walk_only: boolean;
+    }>;
+    last_trip?: {
+        departure_time: string;
+        headsign: string;
+        local_time: string;
+        route: {
+            color: string | null;
+            /**
+             * GTFS route_id
+             */
+            id: string;
+            long_name: string | null;
+            /**
+             * route_type as a word: bus, rail, tram, ferry, coach, taxi, …
+             */
+            mode: string;
+            /**
+             * Short and long name together, else the id
+             */
+            name: string;
+            short_name: string | null;
+            text_color: string | null;
+            /**
+             * GTFS route_type (basic or extended)
+             */
+            type: number;
+        };
+        /**
+         * TransitStop
+         */
+        stop: {
+            code: string | null;
+            /**
+             * GTFS stop_id
+             */
+            id: string;
+            lat: number;
+            lng: number;
+            name: string;
+            parent_station: {
+                id: string;
+                name: string;
+            } | null;
+        };
+    };
+    /**
+     * No itinerary uses a vehicle (none found included)
+     */
+    no_transit: boolean;
+    note: string | null;
+    service_date: string;
+    timetable_out_of_date: boolean;
+};
+
 export type TranslateTextRequest = {
     /**
      * Language of `text`
@@ -792,6 +4362,40 @@ export type TranslateTextRequest = {
      * Language to translate into; one of `from` and `to` is `en`
      */
     to: 'en' | 'tw' | 'ee' | 'gaa' | 'dag' | 'fat' | 'gur';
+};
+
+export type Translation = {
+    from: 'en' | 'tw' | 'ee' | 'gaa' | 'dag' | 'fat' | 'gur';
+    /**
+     * Who translated (GhanaNLP Khaya)
+     */
+    provider: string;
+    to: 'en' | 'tw' | 'ee' | 'gaa' | 'dag' | 'fat' | 'gur';
+    translation: string;
+};
+
+export type UsageAnswer = {
+    /**
+     * Requests the key may make in the window
+     */
+    daily_limit: number;
+    remaining: number;
+    /**
+     * When the oldest counted request leaves the window and frees capacity
+     */
+    reset_at: string;
+    /**
+     * The plan tier: it sets the daily limit
+     */
+    tier: 'free' | 'basic' | 'pro' | 'enterprise';
+    /**
+     * Requests counted in the window, this one included
+     */
+    used: number;
+    /**
+     * Requests are counted over the last 24 hours, not per calendar day
+     */
+    window: 'rolling_24h';
 };
 
 export type VerifyKycRequest = {
@@ -876,6 +4480,146 @@ export type VerifyProximityRequest = {
     recorded_at?: string;
 };
 
+export type WeatherAlertsAnswer = {
+    /**
+     * Whether a CAP feed is polled (WEATHER_CAP_FEEDS): without one, an empty list does not mean "no alerts"
+     */
+    configured: boolean;
+    features: Array<{
+        geometry: {
+            coordinates: Array<Array<Array<[
+                number,
+                number
+            ]>>>;
+            type: 'MultiPolygon';
+        } | null;
+        /**
+         * The CAP identifier
+         */
+        id: string;
+        properties: {
+            /**
+             * The area descriptions
+             */
+            areas: Array<string>;
+            /**
+             * CAP: Observed, Likely, Possible, Unlikely, Unknown
+             */
+            certainty: string;
+            effective: string | null;
+            event: string;
+            expires: string | null;
+            headline: string | null;
+            identifier: string;
+            instruction: string | null;
+            sender: string;
+            /**
+             * As the CAP message gives it (ISO 8601 with offset)
+             */
+            sent: string;
+            /**
+             * CAP: Extreme, Severe, Moderate, Minor, Unknown
+             */
+            severity: string;
+            /**
+             * The XML signature: none, verified, or outside the profile we verify
+             */
+            signature: 'unsigned' | 'valid' | 'unverifiable';
+            /**
+             * CAP: Immediate, Expected, Future, Past, Unknown
+             */
+            urgency: string;
+        };
+        type: 'Feature';
+    }>;
+    feeds: Array<{
+        /**
+         * Origin and path of the feed polled
+         */
+        feed: string;
+        last_attempt_at: string | null;
+        last_error: string | null;
+        last_success_at: string | null;
+    }>;
+    /**
+     * Whether any alert was ever recorded (polled, or imported with ops weather:import)
+     */
+    imported: boolean;
+    /**
+     * When no feed is polled: what an empty list means
+     */
+    note?: string;
+    type: 'FeatureCollection';
+    /**
+     * A bbox read in the deprecated minLng,minLat,maxLng,maxLat order
+     */
+    warnings?: Array<string>;
+};
+
+export type WebhookConfigurationAnswer = {
+    configured_at: string;
+    event_types: Array<'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed'>;
+    /**
+     * Characters in the secret; the secret itself is never returned
+     */
+    secret_length: number;
+    url: string;
+};
+
+export type WebhookDeliveriesAnswer = {
+    items: Array<{
+        abandoned_reason: 'data_erased' | 'not_subscribed' | 'retries_exhausted' | null;
+        attempt_count: number;
+        /**
+         * The newest 50
+         */
+        attempts: Array<{
+            attempt: number;
+            /**
+             * That attempt's X-Webhook-Delivery
+             */
+            attempt_id: string;
+            attempted_at: string;
+            duration_ms: number;
+            error: 'timeout' | 'dns_failure' | 'address_refused' | 'connection_refused' | 'connection_reset' | 'tls_error' | 'network_error' | 'secret_unavailable' | null;
+            /**
+             * Asked for with POST /v2/webhooks/retry/{deliveryId}
+             */
+            manual: boolean;
+            outcome: 'delivered' | 'failed';
+            status_code: number | null;
+        }>;
+        created_at: string;
+        customer_id: string | null;
+        /**
+         * For POST /v2/webhooks/retry/{deliveryId}
+         */
+        delivery_id: string;
+        /**
+         * The payload `timestamp`: when the event happened
+         */
+        event_timestamp: string;
+        event_type: 'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed';
+        next_attempt_at: string | null;
+        status: 'attempted' | 'delivered' | 'failed' | 'abandoned';
+        updated_at: string;
+    }>;
+    next_cursor: string | null;
+};
+
+export type WebhookRemovedAnswer = {
+    removed: true;
+};
+
+export type WebhookRetryAnswer = {
+    delivery_id: string;
+    requested_at: string;
+    /**
+     * A new attempt is queued; GET /v2/webhooks/deliveries shows how it went
+     */
+    status: 'attempted';
+};
+
 export type ConfigureWebhookRequestWritable = {
     /**
      * Event types delivered; duplicates are dropped
@@ -900,10 +4644,12 @@ export type GetJwksControllerJwksData = {
 
 export type GetJwksControllerJwksResponses = {
     /**
-     * `{"keys": [{kty, crv, x, kid, alg, use}]}`
+     * A Jwks, outside the envelope
      */
-    200: unknown;
+    200: Jwks;
 };
+
+export type GetJwksControllerJwksResponse = GetJwksControllerJwksResponses[keyof GetJwksControllerJwksResponses];
 
 export type ParseAddressControllerParseData = {
     body: ParseAddressRequest;
@@ -959,10 +4705,15 @@ export type ParseAddressControllerParseError = ParseAddressControllerParseErrors
 
 export type ParseAddressControllerParseResponses = {
     /**
-     * `{code, kind (hex_code | ghanapost_gps | null), display, resolution, cell, convertible, recognised {shape, letter_case, look_alikes, embedded, matched_text, start, end}, note, other_codes, suggestions, suggested_for, ghanapost_gps}`
+     * `data` is a ParseAnswer
      */
-    200: unknown;
+    200: {
+        data: ParseAnswer;
+        success: true;
+    };
 };
+
+export type ParseAddressControllerParseResponse = ParseAddressControllerParseResponses[keyof ParseAddressControllerParseResponses];
 
 export type ResolveAddressControllerResolveData = {
     body?: never;
@@ -1031,10 +4782,15 @@ export type ResolveAddressControllerResolveError = ResolveAddressControllerResol
 
 export type ResolveAddressControllerResolveResponses = {
     /**
-     * `{lat, lng, code, display, resolution, cell, precision (structure | cell | place), label, last_seen_at, provenance, points: [{label, kind, lat, lng, code, display, distance_m, in_cell, place_id, region, district, last_seen_at, provenance}], meta: {input_kind (hex_code | text), matched_by (code | code_in_text | place_search), matched_text, other_codes, text_match, did_you_mean, candidates_considered, structure_search {radius_m, min_resolution} | null, structure_search_skipped (resolution_too_coarse | dataset_not_loaded | null), ambiguous, alternatives, datasets, last_seen_basis, attribution}}`
+     * `data` is a Resolution
      */
-    200: unknown;
+    200: {
+        data: Resolution;
+        success: true;
+    };
 };
+
+export type ResolveAddressControllerResolveResponse = ResolveAddressControllerResolveResponses[keyof ResolveAddressControllerResolveResponses];
 
 export type GetAccountAsOfControllerGetData = {
     body?: never;
@@ -1052,11 +4808,35 @@ export type GetAccountAsOfControllerGetData = {
 
 export type GetAccountAsOfControllerGetErrors = {
     /**
+     * INVALID_PARAM naming `accountId` (not acct_…) or `at`
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
+        };
+    };
+    /**
+     * ACCOUNT_NOT_FOUND: nothing of the account in the log up to `at`
+     */
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_NOT_FOUND';
         };
     };
     /**
@@ -1072,8 +4852,16 @@ export type GetAccountAsOfControllerGetErrors = {
 export type GetAccountAsOfControllerGetError = GetAccountAsOfControllerGetErrors[keyof GetAccountAsOfControllerGetErrors];
 
 export type GetAccountAsOfControllerGetResponses = {
-    200: unknown;
+    /**
+     * `data` is a AccountAsOf
+     */
+    200: {
+        data: AccountAsOf;
+        success: true;
+    };
 };
+
+export type GetAccountAsOfControllerGetResponse = GetAccountAsOfControllerGetResponses[keyof GetAccountAsOfControllerGetResponses];
 
 export type SetBankingAccessControllerBankingData = {
     body: SetBankingAccessRequest;
@@ -1086,7 +4874,7 @@ export type SetBankingAccessControllerBankingData = {
 
 export type SetBankingAccessControllerBankingErrors = {
     /**
-     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     * INVALID_PARAM naming `accountId` (not acct_…) or the body field; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
@@ -1099,6 +4887,14 @@ export type SetBankingAccessControllerBankingErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1139,10 +4935,15 @@ export type SetBankingAccessControllerBankingError = SetBankingAccessControllerB
 
 export type SetBankingAccessControllerBankingResponses = {
     /**
-     * The account: `{account_id, name, email, tier, daily_limit, banking, ip_allowlist, opened_at}`
+     * `data` is the AdminAccount after the change
      */
-    200: unknown;
+    200: {
+        data: AdminAccount;
+        success: true;
+    };
 };
+
+export type SetBankingAccessControllerBankingResponse = SetBankingAccessControllerBankingResponses[keyof SetBankingAccessControllerBankingResponses];
 
 export type ReplaceIpAllowlistControllerIpAllowlistData = {
     body: ReplaceIpAllowlistRequest;
@@ -1155,7 +4956,7 @@ export type ReplaceIpAllowlistControllerIpAllowlistData = {
 
 export type ReplaceIpAllowlistControllerIpAllowlistErrors = {
     /**
-     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     * INVALID_PARAM naming `accountId` (not acct_…) or the body field; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
@@ -1168,6 +4969,14 @@ export type ReplaceIpAllowlistControllerIpAllowlistErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1208,10 +5017,15 @@ export type ReplaceIpAllowlistControllerIpAllowlistError = ReplaceIpAllowlistCon
 
 export type ReplaceIpAllowlistControllerIpAllowlistResponses = {
     /**
-     * The account: `{account_id, name, email, tier, daily_limit, banking, ip_allowlist, opened_at}`
+     * `data` is the AdminAccount after the change
      */
-    200: unknown;
+    200: {
+        data: AdminAccount;
+        success: true;
+    };
 };
+
+export type ReplaceIpAllowlistControllerIpAllowlistResponse = ReplaceIpAllowlistControllerIpAllowlistResponses[keyof ReplaceIpAllowlistControllerIpAllowlistResponses];
 
 export type ChangeTierControllerTierData = {
     body: ChangeTierRequest;
@@ -1224,7 +5038,7 @@ export type ChangeTierControllerTierData = {
 
 export type ChangeTierControllerTierErrors = {
     /**
-     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     * INVALID_PARAM naming `accountId` (not acct_…) or the body field; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
@@ -1237,6 +5051,14 @@ export type ChangeTierControllerTierErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1277,10 +5099,15 @@ export type ChangeTierControllerTierError = ChangeTierControllerTierErrors[keyof
 
 export type ChangeTierControllerTierResponses = {
     /**
-     * The account: `{account_id, name, email, tier, daily_limit, banking, ip_allowlist, opened_at}`
+     * `data` is the AdminAccount after the change
      */
-    200: unknown;
+    200: {
+        data: AdminAccount;
+        success: true;
+    };
 };
+
+export type ChangeTierControllerTierResponse = ChangeTierControllerTierResponses[keyof ChangeTierControllerTierResponses];
 
 export type GetAdminAuditControllerGetData = {
     body?: never;
@@ -1309,11 +5136,27 @@ export type GetAdminAuditControllerGetData = {
 
 export type GetAdminAuditControllerGetErrors = {
     /**
+     * INVALID_PARAM naming `account_id`, `from`, `to`, `limit` or `cursor`; READ_STORE_INVALID_CURSOR: a cursor from another query
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1329,8 +5172,16 @@ export type GetAdminAuditControllerGetErrors = {
 export type GetAdminAuditControllerGetError = GetAdminAuditControllerGetErrors[keyof GetAdminAuditControllerGetErrors];
 
 export type GetAdminAuditControllerGetResponses = {
-    200: unknown;
+    /**
+     * `data` is a AccessLogPage
+     */
+    200: {
+        data: AccessLogPage;
+        success: true;
+    };
 };
+
+export type GetAdminAuditControllerGetResponse = GetAdminAuditControllerGetResponses[keyof GetAdminAuditControllerGetResponses];
 
 export type AdminExportAuditBundleControllerGetData = {
     body?: never;
@@ -1354,11 +5205,27 @@ export type AdminExportAuditBundleControllerGetData = {
 
 export type AdminExportAuditBundleControllerGetErrors = {
     /**
+     * INVALID_PARAM naming `account_id` (acct_… or platform), `from` or `to`
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1374,8 +5241,16 @@ export type AdminExportAuditBundleControllerGetErrors = {
 export type AdminExportAuditBundleControllerGetError = AdminExportAuditBundleControllerGetErrors[keyof AdminExportAuditBundleControllerGetErrors];
 
 export type AdminExportAuditBundleControllerGetResponses = {
-    200: unknown;
+    /**
+     * `data` is a AuditBundle
+     */
+    200: {
+        data: AuditBundle;
+        success: true;
+    };
 };
+
+export type AdminExportAuditBundleControllerGetResponse = AdminExportAuditBundleControllerGetResponses[keyof AdminExportAuditBundleControllerGetResponses];
 
 export type IssueLegacyKeyControllerIssueData = {
     body: IssueLegacyKeyRequest;
@@ -1399,6 +5274,14 @@ export type IssueLegacyKeyControllerIssueErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1430,8 +5313,16 @@ export type IssueLegacyKeyControllerIssueErrors = {
 export type IssueLegacyKeyControllerIssueError = IssueLegacyKeyControllerIssueErrors[keyof IssueLegacyKeyControllerIssueErrors];
 
 export type IssueLegacyKeyControllerIssueResponses = {
-    201: unknown;
+    /**
+     * `data` is a ApiKeyRecord
+     */
+    201: {
+        data: ApiKeyRecord;
+        success: true;
+    };
 };
+
+export type IssueLegacyKeyControllerIssueResponse = IssueLegacyKeyControllerIssueResponses[keyof IssueLegacyKeyControllerIssueResponses];
 
 export type ReviewLandmarkControllerReviewData = {
     body: ReviewLandmarkRequest;
@@ -1457,6 +5348,14 @@ export type ReviewLandmarkControllerReviewErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1505,10 +5404,15 @@ export type ReviewLandmarkControllerReviewError = ReviewLandmarkControllerReview
 
 export type ReviewLandmarkControllerReviewResponses = {
     /**
-     * `{slug, name, decision, reports, narration_status, excluded_from_narration, excluded_at, reviewed_at}`
+     * `data` is a LandmarkReview
      */
-    200: unknown;
+    200: {
+        data: LandmarkReview;
+        success: true;
+    };
 };
+
+export type ReviewLandmarkControllerReviewResponse = ReviewLandmarkControllerReviewResponses[keyof ReviewLandmarkControllerReviewResponses];
 
 export type ListLandmarkReportsControllerListData = {
     body?: never;
@@ -1523,11 +5427,27 @@ export type ListLandmarkReportsControllerListData = {
 
 export type ListLandmarkReportsControllerListErrors = {
     /**
+     * INVALID_PARAM naming `status`, `limit` or `cursor`; READ_STORE_INVALID_CURSOR: a cursor from another query
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1544,10 +5464,15 @@ export type ListLandmarkReportsControllerListError = ListLandmarkReportsControll
 
 export type ListLandmarkReportsControllerListResponses = {
     /**
-     * `{items: [{id, slug, reports, narration_status, last_reported_at, excluded_at, reviewed_at, review_decision}], next_cursor}`
+     * `data` is a LandmarkReportsPage
      */
-    200: unknown;
+    200: {
+        data: LandmarkReportsPage;
+        success: true;
+    };
 };
+
+export type ListLandmarkReportsControllerListResponse = ListLandmarkReportsControllerListResponses[keyof ListLandmarkReportsControllerListResponses];
 
 export type RotateSigningKeysControllerRotateData = {
     body?: never;
@@ -1563,6 +5488,14 @@ export type RotateSigningKeysControllerRotateErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the operator key is needed
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
         };
     };
     /**
@@ -1587,10 +5520,15 @@ export type RotateSigningKeysControllerRotateError = RotateSigningKeysController
 
 export type RotateSigningKeysControllerRotateResponses = {
     /**
-     * `{active_kid, retired_kid, rotated_at, keys: [{kid, status (active | retired), generated_at, retired_at}]}`; never any private key
+     * `data` is a RotationAnswer
      */
-    200: unknown;
+    200: {
+        data: RotationAnswer;
+        success: true;
+    };
 };
+
+export type RotateSigningKeysControllerRotateResponse = RotateSigningKeysControllerRotateResponses[keyof RotateSigningKeysControllerRotateResponses];
 
 export type TrafficAccuracyControllerAccuracyData = {
     body?: never;
@@ -1599,12 +5537,46 @@ export type TrafficAccuracyControllerAccuracyData = {
     url: '/v2/admin/traffic/accuracy';
 };
 
+export type TrafficAccuracyControllerAccuracyErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type TrafficAccuracyControllerAccuracyError = TrafficAccuracyControllerAccuracyErrors[keyof TrafficAccuracyControllerAccuracyErrors];
+
 export type TrafficAccuracyControllerAccuracyResponses = {
     /**
-     * `{window_days, samples, samples_total, static_mape, learned_mape, learned_wins, arrival_error: {cells, arrivals, mean_m}}`
+     * `data` is a TrafficAccuracy
      */
-    200: unknown;
+    200: {
+        data: TrafficAccuracy;
+        success: true;
+    };
 };
+
+export type TrafficAccuracyControllerAccuracyResponse = TrafficAccuracyControllerAccuracyResponses[keyof TrafficAccuracyControllerAccuracyResponses];
 
 export type PortfolioRiskControllerAssessData = {
     body: PortfolioRiskRequest;
@@ -1668,10 +5640,15 @@ export type PortfolioRiskControllerAssessError = PortfolioRiskControllerAssessEr
 
 export type PortfolioRiskControllerAssessResponses = {
     /**
-     * `{as_of, loans_assessed, levels {high, medium, low}, factors {out_of_zone, not_seen, drifting, weather_alert, no_consent: {count, share, loan_ids}}, concentration {resolution, min_loans, hexes_with_loans, concentrated_loans, top_hexes [{hex_code, h3_cell, loans, share}]}, loans [{loan_id, customer_id, score, level, consent, out_of_zone, not_seen, drifting, weather_alert, loans_in_hex, last_seen_at, distance_m, hex_code}], not_found}`
+     * `data` is a PortfolioRisk
      */
-    200: unknown;
+    200: {
+        data: PortfolioRisk;
+        success: true;
+    };
 };
+
+export type PortfolioRiskControllerAssessResponse = PortfolioRiskControllerAssessResponses[keyof PortfolioRiskControllerAssessResponses];
 
 export type RetailDensityControllerDensityData = {
     body?: never;
@@ -1736,10 +5713,15 @@ export type RetailDensityControllerDensityError = RetailDensityControllerDensity
 
 export type RetailDensityControllerDensityResponses = {
     /**
-     * GeoJSON FeatureCollection in `data`: one Polygon feature per hex with properties `{hex_code, h3_cell, shops, markets, supermarkets, malls, mobile_money_agents, total}`, plus `bbox` ([west, south, east, north]), `resolution`, `totals`, `datasets`, `attribution`
+     * `data` is a RetailDensity: a GeoJSON FeatureCollection, one Polygon feature per hex with at least one place
      */
-    200: unknown;
+    200: {
+        data: RetailDensity;
+        success: true;
+    };
 };
+
+export type RetailDensityControllerDensityResponse = RetailDensityControllerDensityResponses[keyof RetailDensityControllerDensityResponses];
 
 export type TrafficHeatmapControllerHeatmapData = {
     body?: never;
@@ -1759,16 +5741,37 @@ export type TrafficHeatmapControllerHeatmapErrors = {
             code?: 'INVALID_PARAM';
         };
     };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
 
 export type TrafficHeatmapControllerHeatmapError = TrafficHeatmapControllerHeatmapErrors[keyof TrafficHeatmapControllerHeatmapErrors];
 
 export type TrafficHeatmapControllerHeatmapResponses = {
     /**
-     * `{cells: [...], count}`
+     * `data` is a TrafficHeatmap
      */
-    200: unknown;
+    200: {
+        data: TrafficHeatmap;
+        success: true;
+    };
 };
+
+export type TrafficHeatmapControllerHeatmapResponse = TrafficHeatmapControllerHeatmapResponses[keyof TrafficHeatmapControllerHeatmapResponses];
 
 export type RequestPasswordResetControllerRequestResetData = {
     body: RequestPasswordResetRequest;
@@ -1824,10 +5827,15 @@ export type RequestPasswordResetControllerRequestResetError = RequestPasswordRes
 
 export type RequestPasswordResetControllerRequestResetResponses = {
     /**
-     * `{accepted: true, message}`, identical for every address
+     * `data` is a PasswordResetRequested, identical for every address
      */
-    202: unknown;
+    202: {
+        data: PasswordResetRequested;
+        success: true;
+    };
 };
+
+export type RequestPasswordResetControllerRequestResetResponse = RequestPasswordResetControllerRequestResetResponses[keyof RequestPasswordResetControllerRequestResetResponses];
 
 export type SignInWithGoogleControllerSignInData = {
     body: SignInWithGoogleRequest;
@@ -1902,11 +5910,11 @@ export type SignInWithGoogleControllerSignInErrors = {
         };
     };
     /**
-     * SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: GOOGLE_CLIENT_IDS is not set
+     * SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: the deployment has no Google client ids configured
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'GOOGLE_CLIENT_IDS' | 'GOOGLE_SIGN_IN_UNAVAILABLE' | 'SERVICE_UNAVAILABLE';
+            code?: 'GOOGLE_SIGN_IN_UNAVAILABLE' | 'SERVICE_UNAVAILABLE';
         };
     };
 };
@@ -1915,10 +5923,15 @@ export type SignInWithGoogleControllerSignInError = SignInWithGoogleControllerSi
 
 export type SignInWithGoogleControllerSignInResponses = {
     /**
-     * `{token, token_prefix, expires_at, user_id, account_id}`, as POST /v2/auth/login
+     * `data` is a PersonalToken, as POST /v2/auth/login answers
      */
-    200: unknown;
+    200: {
+        data: PersonalToken;
+        success: true;
+    };
 };
+
+export type SignInWithGoogleControllerSignInResponse = SignInWithGoogleControllerSignInResponses[keyof SignInWithGoogleControllerSignInResponses];
 
 export type LogInControllerLogInData = {
     body: LogInRequest;
@@ -1937,7 +5950,7 @@ export type LogInControllerLogInErrors = {
         };
     };
     /**
-     * INVALID_CREDENTIALS; also INVALID_API_KEY, MISSING_API_KEY (every such operation)
+     * INVALID_CREDENTIALS: unknown address, no password, or a wrong one (one answer for all three); also INVALID_API_KEY, MISSING_API_KEY (every such operation)
      */
     401: ErrorEnvelope & {
         error?: {
@@ -1974,10 +5987,15 @@ export type LogInControllerLogInError = LogInControllerLogInErrors[keyof LogInCo
 
 export type LogInControllerLogInResponses = {
     /**
-     * `{token, token_prefix, expires_at, user_id, account_id}`; the token is shown once
+     * `data` is a PersonalToken
      */
-    200: unknown;
+    200: {
+        data: PersonalToken;
+        success: true;
+    };
 };
+
+export type LogInControllerLogInResponse = LogInControllerLogInResponses[keyof LogInControllerLogInResponses];
 
 export type ResetPasswordControllerResetPasswordData = {
     body: ResetPasswordRequest;
@@ -2041,10 +6059,15 @@ export type ResetPasswordControllerResetPasswordError = ResetPasswordControllerR
 
 export type ResetPasswordControllerResetPasswordResponses = {
     /**
-     * `{user_id, account_id, password_set_at, personal_tokens_revoked}`
+     * `data` is a PasswordResetAnswer
      */
-    200: unknown;
+    200: {
+        data: PasswordResetAnswer;
+        success: true;
+    };
 };
+
+export type ResetPasswordControllerResetPasswordResponse = ResetPasswordControllerResetPasswordResponses[keyof ResetPasswordControllerResetPasswordResponses];
 
 export type GetBankingAuditLogControllerGetData = {
     body?: never;
@@ -2069,11 +6092,27 @@ export type GetBankingAuditLogControllerGetData = {
 
 export type GetBankingAuditLogControllerGetErrors = {
     /**
+     * INVALID_PARAM naming `from`, `to`, `limit` or `cursor`; READ_STORE_INVALID_CURSOR: a cursor from another query
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
         };
     };
     /**
@@ -2089,8 +6128,16 @@ export type GetBankingAuditLogControllerGetErrors = {
 export type GetBankingAuditLogControllerGetError = GetBankingAuditLogControllerGetErrors[keyof GetBankingAuditLogControllerGetErrors];
 
 export type GetBankingAuditLogControllerGetResponses = {
-    200: unknown;
+    /**
+     * `data` is a AccessLogPage
+     */
+    200: {
+        data: AccessLogPage;
+        success: true;
+    };
 };
+
+export type GetBankingAuditLogControllerGetResponse = GetBankingAuditLogControllerGetResponses[keyof GetBankingAuditLogControllerGetResponses];
 
 export type ExportAuditBundleControllerGetData = {
     body?: never;
@@ -2110,11 +6157,27 @@ export type ExportAuditBundleControllerGetData = {
 
 export type ExportAuditBundleControllerGetErrors = {
     /**
+     * INVALID_PARAM naming `from` or `to` (from must be before to; a range of more than the entry limit is refused naming `to`)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
         };
     };
     /**
@@ -2130,8 +6193,16 @@ export type ExportAuditBundleControllerGetErrors = {
 export type ExportAuditBundleControllerGetError = ExportAuditBundleControllerGetErrors[keyof ExportAuditBundleControllerGetErrors];
 
 export type ExportAuditBundleControllerGetResponses = {
-    200: unknown;
+    /**
+     * `data` is a AuditBundle
+     */
+    200: {
+        data: AuditBundle;
+        success: true;
+    };
 };
+
+export type ExportAuditBundleControllerGetResponse = ExportAuditBundleControllerGetResponses[keyof ExportAuditBundleControllerGetResponses];
 
 export type BulkRegisterLoansControllerBulkData = {
     body: BulkRegisterLoansRequest;
@@ -2195,10 +6266,15 @@ export type BulkRegisterLoansControllerBulkError = BulkRegisterLoansControllerBu
 
 export type BulkRegisterLoansControllerBulkResponses = {
     /**
-     * `{total, created, updated, unchanged, refused, items: [{index, loan_id, outcome (created | updated | unchanged | refused), error?}]}` in request order; an item whose loan other requests kept changing while it was retried is refused with error.code CONCURRENCY_CONFLICT (send it again)
+     * `data` is a BulkLoanRegistration: items in request order; an item whose loan other requests kept changing while it was retried is refused with error.code CONCURRENCY_CONFLICT (send it again)
      */
-    200: unknown;
+    200: {
+        data: BulkLoanRegistration;
+        success: true;
+    };
 };
+
+export type BulkRegisterLoansControllerBulkResponse = BulkRegisterLoansControllerBulkResponses[keyof BulkRegisterLoansControllerBulkResponses];
 
 export type LocateBorrowerControllerGetData = {
     body?: never;
@@ -2259,10 +6335,15 @@ export type LocateBorrowerControllerGetError = LocateBorrowerControllerGetErrors
 
 export type LocateBorrowerControllerGetResponses = {
     /**
-     * `{loan_id, customer_id, zone, located, position {lat, lng, accuracy_m} | null, hex_code (address code of the fix), inside_zone, distance_m (0 inside; metres to the zone edge outside), fix_at, fix_age_s, monitoring_drifting, consent {purpose, granted_at}, as_of}`; position fields null when no ping was recorded
+     * `data` is a BorrowerLocation
      */
-    200: unknown;
+    200: {
+        data: BorrowerLocation;
+        success: true;
+    };
 };
+
+export type LocateBorrowerControllerGetResponse = LocateBorrowerControllerGetResponses[keyof LocateBorrowerControllerGetResponses];
 
 export type LocateBorrowerControllerPostData = {
     body: LocateBorrowerRequest;
@@ -2334,10 +6415,15 @@ export type LocateBorrowerControllerPostError = LocateBorrowerControllerPostErro
 
 export type LocateBorrowerControllerPostResponses = {
     /**
-     * `{loan_id, customer_id, zone, located, position {lat, lng, accuracy_m} | null, hex_code (address code of the fix), inside_zone, distance_m (0 inside; metres to the zone edge outside), fix_at, fix_age_s, monitoring_drifting, consent {purpose, granted_at}, as_of}`; position fields null when no ping was recorded
+     * `data` is a BorrowerLocation
      */
-    200: unknown;
+    200: {
+        data: BorrowerLocation;
+        success: true;
+    };
 };
+
+export type LocateBorrowerControllerPostResponse = LocateBorrowerControllerPostResponses[keyof LocateBorrowerControllerPostResponses];
 
 export type RegisterLoanControllerRegisterData = {
     body: RegisterLoanRequest;
@@ -2409,10 +6495,15 @@ export type RegisterLoanControllerRegisterError = RegisterLoanControllerRegister
 
 export type RegisterLoanControllerRegisterResponses = {
     /**
-     * `{loan_id, customer_id, zone, expected_collection_days, outcome (created | updated | unchanged), registered_at}`
+     * `data` is a LoanRegistration
      */
-    200: unknown;
+    200: {
+        data: LoanRegistration;
+        success: true;
+    };
 };
+
+export type RegisterLoanControllerRegisterResponse = RegisterLoanControllerRegisterResponses[keyof RegisterLoanControllerRegisterResponses];
 
 export type OwnAccountAsOfControllerGetData = {
     body?: never;
@@ -2432,11 +6523,27 @@ export type OwnAccountAsOfControllerGetData = {
 
 export type OwnAccountAsOfControllerGetErrors = {
     /**
+     * INVALID_PARAM naming the parameter
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_MISMATCH: `account_id` names another account; also ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED, IP_NOT_ALLOWED (every such operation)
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'ACCOUNT_MISMATCH' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
         };
     };
     /**
@@ -2452,8 +6559,16 @@ export type OwnAccountAsOfControllerGetErrors = {
 export type OwnAccountAsOfControllerGetError = OwnAccountAsOfControllerGetErrors[keyof OwnAccountAsOfControllerGetErrors];
 
 export type OwnAccountAsOfControllerGetResponses = {
-    200: unknown;
+    /**
+     * `data` is a AccountAsOf
+     */
+    200: {
+        data: AccountAsOf;
+        success: true;
+    };
 };
+
+export type OwnAccountAsOfControllerGetResponse = OwnAccountAsOfControllerGetResponses[keyof OwnAccountAsOfControllerGetResponses];
 
 export type GetAccountChangesControllerGetData = {
     body?: never;
@@ -2477,11 +6592,27 @@ export type GetAccountChangesControllerGetData = {
 
 export type GetAccountChangesControllerGetErrors = {
     /**
+     * INVALID_PARAM naming the parameter
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_MISMATCH: `account_id` names another account; also ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED, IP_NOT_ALLOWED (every such operation)
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'ACCOUNT_MISMATCH' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
         };
     };
     /**
@@ -2497,8 +6628,16 @@ export type GetAccountChangesControllerGetErrors = {
 export type GetAccountChangesControllerGetError = GetAccountChangesControllerGetErrors[keyof GetAccountChangesControllerGetErrors];
 
 export type GetAccountChangesControllerGetResponses = {
-    200: unknown;
+    /**
+     * `data` is a AccountChanges
+     */
+    200: {
+        data: AccountChanges;
+        success: true;
+    };
 };
+
+export type GetAccountChangesControllerGetResponse = GetAccountChangesControllerGetResponses[keyof GetAccountChangesControllerGetResponses];
 
 export type GetCustomerCopyControllerPostData = {
     body: GetCustomerCopyRequest;
@@ -2525,6 +6664,14 @@ export type GetCustomerCopyControllerPostErrors = {
         };
     };
     /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the size limit
      */
     413: ErrorEnvelope & {
@@ -2541,11 +6688,11 @@ export type GetCustomerCopyControllerPostErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR copies per account per hour; wait Retry-After seconds (also `error.details.retry_after_s`)
      */
     429: ErrorEnvelope & {
         error?: {
-            code?: 'RATE_LIMITED';
+            code?: 'ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR' | 'RATE_LIMITED';
         };
     };
 };
@@ -2553,8 +6700,16 @@ export type GetCustomerCopyControllerPostErrors = {
 export type GetCustomerCopyControllerPostError = GetCustomerCopyControllerPostErrors[keyof GetCustomerCopyControllerPostErrors];
 
 export type GetCustomerCopyControllerPostResponses = {
-    200: unknown;
+    /**
+     * `data` is a CustomerCopy
+     */
+    200: {
+        data: CustomerCopy;
+        success: true;
+    };
 };
+
+export type GetCustomerCopyControllerPostResponse = GetCustomerCopyControllerPostResponses[keyof GetCustomerCopyControllerPostResponses];
 
 export type DeleteConsentDataControllerDeleteDataData = {
     body: CustomerRequest;
@@ -2578,6 +6733,14 @@ export type DeleteConsentDataControllerDeleteDataErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -2610,10 +6773,15 @@ export type DeleteConsentDataControllerDeleteDataError = DeleteConsentDataContro
 
 export type DeleteConsentDataControllerDeleteDataResponses = {
     /**
-     * `{customer_id, erased: true, erased_at, events_erased, consent_id, receipt: {token, kid, typ, jwks_url}}` (a signed receipt of the erasure, docs/adr/0032); repeating it (also concurrently) is harmless and answers the same record until the customer is granted and revoked again
+     * `data` is a DataErased
      */
-    200: unknown;
+    200: {
+        data: DataErased;
+        success: true;
+    };
 };
+
+export type DeleteConsentDataControllerDeleteDataResponse = DeleteConsentDataControllerDeleteDataResponses[keyof DeleteConsentDataControllerDeleteDataResponses];
 
 export type GrantConsentControllerGrantData = {
     body: GrantConsentRequest;
@@ -2685,10 +6853,15 @@ export type GrantConsentControllerGrantError = GrantConsentControllerGrantErrors
 
 export type GrantConsentControllerGrantResponses = {
     /**
-     * `{customer_id, status: "granted", consent_id, purpose, scope, notice, channel, captured_at, proof, granted_at, revoked_at, data_erased_at, receipt: {token, kid, typ, jwks_url}}`
+     * `data` is a ConsentGranted
      */
-    200: unknown;
+    200: {
+        data: ConsentGranted;
+        success: true;
+    };
 };
+
+export type GrantConsentControllerGrantResponse = GrantConsentControllerGrantResponses[keyof GrantConsentControllerGrantResponses];
 
 export type RevokeConsentControllerRevokeData = {
     body: CustomerRequest;
@@ -2712,6 +6885,14 @@ export type RevokeConsentControllerRevokeErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -2752,10 +6933,15 @@ export type RevokeConsentControllerRevokeError = RevokeConsentControllerRevokeEr
 
 export type RevokeConsentControllerRevokeResponses = {
     /**
-     * `{customer_id, status: "revoked", revoked_at, purpose, consent_id, receipt: {token, kid, typ, jwks_url}}`: a signed receipt of the revocation (docs/adr/0032)
+     * `data` is a ConsentRevoked
      */
-    200: unknown;
+    200: {
+        data: ConsentRevoked;
+        success: true;
+    };
 };
+
+export type RevokeConsentControllerRevokeResponse = RevokeConsentControllerRevokeResponses[keyof RevokeConsentControllerRevokeResponses];
 
 export type GetConsentStatusControllerStatusData = {
     body?: never;
@@ -2771,11 +6957,27 @@ export type GetConsentStatusControllerStatusData = {
 
 export type GetConsentStatusControllerStatusErrors = {
     /**
+     * INVALID_PARAM naming the parameter
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -2792,10 +6994,81 @@ export type GetConsentStatusControllerStatusError = GetConsentStatusControllerSt
 
 export type GetConsentStatusControllerStatusResponses = {
     /**
-     * `{customer_id, status, purpose, scope, granted_at, revoked_at, data_erased_at}`; null where not applicable
+     * `data` is a ConsentStatus
      */
-    200: unknown;
+    200: {
+        data: ConsentStatus;
+        success: true;
+    };
 };
+
+export type GetConsentStatusControllerStatusResponse = GetConsentStatusControllerStatusResponses[keyof GetConsentStatusControllerStatusResponses];
+
+export type ListConsentsControllerListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only records in this state (active: granted; revoked: revoked, data kept; erased: revoked and data deleted)
+         */
+        status?: 'active' | 'revoked' | 'erased';
+        limit?: number;
+        /**
+         * next_cursor of the previous page (with the same status filter)
+         */
+        cursor?: string;
+    };
+    url: '/v2/consents';
+};
+
+export type ListConsentsControllerListErrors = {
+    /**
+     * INVALID_PARAM (field `limit`, `status` or `cursor`); also READ_STORE_INVALID_CURSOR (every such operation)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: consents belong to an account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type ListConsentsControllerListError = ListConsentsControllerListErrors[keyof ListConsentsControllerListErrors];
+
+export type ListConsentsControllerListResponses = {
+    /**
+     * `data` is a ConsentPage
+     */
+    200: {
+        data: ConsentPage;
+        success: true;
+    };
+};
+
+export type ListConsentsControllerListResponse = ListConsentsControllerListResponses[keyof ListConsentsControllerListResponses];
 
 export type ListGeofencesControllerListData = {
     body?: never;
@@ -2816,11 +7089,27 @@ export type ListGeofencesControllerListData = {
 
 export type ListGeofencesControllerListErrors = {
     /**
+     * INVALID_PARAM naming the parameter; also READ_STORE_INVALID_CURSOR (every such operation)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -2837,10 +7126,15 @@ export type ListGeofencesControllerListError = ListGeofencesControllerListErrors
 
 export type ListGeofencesControllerListResponses = {
     /**
-     * `{items: [geofence…], next_cursor}`
+     * `data` is a GeofencePage
      */
-    200: unknown;
+    200: {
+        data: GeofencePage;
+        success: true;
+    };
 };
+
+export type ListGeofencesControllerListResponse = ListGeofencesControllerListResponses[keyof ListGeofencesControllerListResponses];
 
 export type DeleteGeofenceControllerDeleteData = {
     body?: never;
@@ -2853,11 +7147,27 @@ export type DeleteGeofenceControllerDeleteData = {
 
 export type DeleteGeofenceControllerDeleteErrors = {
     /**
+     * INVALID_PARAM naming the parameter
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -2882,10 +7192,15 @@ export type DeleteGeofenceControllerDeleteError = DeleteGeofenceControllerDelete
 
 export type DeleteGeofenceControllerDeleteResponses = {
     /**
-     * `{id, deleted: true, deleted_at}`
+     * `data` is a GeofenceDeleted
      */
-    200: unknown;
+    200: {
+        data: GeofenceDeleted;
+        success: true;
+    };
 };
+
+export type DeleteGeofenceControllerDeleteResponse = DeleteGeofenceControllerDeleteResponses[keyof DeleteGeofenceControllerDeleteResponses];
 
 export type GetGeofenceControllerGetData = {
     body?: never;
@@ -2898,11 +7213,27 @@ export type GetGeofenceControllerGetData = {
 
 export type GetGeofenceControllerGetErrors = {
     /**
+     * INVALID_PARAM naming the parameter
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -2924,6 +7255,18 @@ export type GetGeofenceControllerGetErrors = {
 };
 
 export type GetGeofenceControllerGetError = GetGeofenceControllerGetErrors[keyof GetGeofenceControllerGetErrors];
+
+export type GetGeofenceControllerGetResponses = {
+    /**
+     * `data` is a Geofence
+     */
+    200: {
+        data: Geofence;
+        success: true;
+    };
+};
+
+export type GetGeofenceControllerGetResponse = GetGeofenceControllerGetResponses[keyof GetGeofenceControllerGetResponses];
 
 export type CreateGeofenceControllerCreateData = {
     body: CreateGeofenceRequest;
@@ -2947,6 +7290,14 @@ export type CreateGeofenceControllerCreateErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -3003,10 +7354,15 @@ export type CreateGeofenceControllerCreateError = CreateGeofenceControllerCreate
 
 export type CreateGeofenceControllerCreateResponses = {
     /**
-     * `{id, fence_type, name, customer_id, loan_id, center, radius_m, polygon, isochrone?, area_m2, h3_resolution, cell_count, created_at}`: cell_count H3 cells of h3_resolution or coarser index the fence
+     * `data` is a Geofence
      */
-    201: unknown;
+    201: {
+        data: Geofence;
+        success: true;
+    };
 };
+
+export type CreateGeofenceControllerCreateResponse = CreateGeofenceControllerCreateResponses[keyof CreateGeofenceControllerCreateResponses];
 
 export type HexcodeLandmarksControllerListData = {
     body?: never;
@@ -3032,11 +7388,11 @@ export type HexcodeLandmarksControllerListData = {
 
 export type HexcodeLandmarksControllerListErrors = {
     /**
-     * INVALID_CODE (with suggestions) for a mistyped code; INVALID_PARAM for a cell too large, `limit`, `has_photo`, `cursor`
+     * INVALID_CODE (with suggestions) for a mistyped code; INVALID_PARAM for a cell too large, `limit`, `has_photo`, `cursor`; also READ_STORE_INVALID_CURSOR (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'INVALID_CODE' | 'INVALID_PARAM';
+            code?: 'INVALID_CODE' | 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
         };
     };
     /**
@@ -3069,10 +7425,15 @@ export type HexcodeLandmarksControllerListError = HexcodeLandmarksControllerList
 
 export type HexcodeLandmarksControllerListResponses = {
     /**
-     * `{code, display, resolution, lat, lng, scope, radius_m, items: [landmark as in /v2/landmarks/around], next_cursor, attribution}`
+     * `data` is a HexcodeLandmarksAnswer
      */
-    200: unknown;
+    200: {
+        data: HexcodeLandmarksAnswer;
+        success: true;
+    };
 };
+
+export type HexcodeLandmarksControllerListResponse = HexcodeLandmarksControllerListResponses[keyof HexcodeLandmarksControllerListResponses];
 
 export type BulkHexcodeControllerBulkData = {
     body: BulkHexcodeRequest;
@@ -3128,10 +7489,15 @@ export type BulkHexcodeControllerBulkError = BulkHexcodeControllerBulkErrors[key
 
 export type BulkHexcodeControllerBulkResponses = {
     /**
-     * `{items: [{index, id?, code, display, resolution, lat?, lng?, accuracy_meters?, address?} (a point item carries `address` as GET /v2/reverse names it) | {index, id?, error}], count, failed, provenance}`
+     * `data` is a BulkHexcodeAnswer
      */
-    200: unknown;
+    200: {
+        data: BulkHexcodeAnswer;
+        success: true;
+    };
 };
+
+export type BulkHexcodeControllerBulkResponse = BulkHexcodeControllerBulkResponses[keyof BulkHexcodeControllerBulkResponses];
 
 export type VerifyKycControllerVerifyData = {
     body: VerifyKycRequest;
@@ -3227,10 +7593,15 @@ export type VerifyKycControllerVerifyError = VerifyKycControllerVerifyErrors[key
 
 export type VerifyKycControllerVerifyResponses = {
     /**
-     * `{verification_id, customer_id, decision (verified | likely | inconclusive | review | failed), result (verified | not_verified | insufficient_evidence), score (0-1, null when inconclusive, review or failed by fraud), reasons [{code, message}], needed_for_verified [{code, have, need, message}], radius_m, address {input, code, input_kind, precision, label, lat, lng}, evidence {from_request, from_recorded_pings, recorded_pings (used | no_consent | none_recorded | not_requested | unavailable), usable, in_zone, share_in_zone, days_observed, nights_observed, nights_at_home, recorded {…}, asserted {…}, mock_locations, bursts {flagged, flags, details}, thresholds}, provenance, fraud_check, certificate (compact JWS or null), certificate_id, kid, expires_at}`
+     * `data` is a KycAnswer
      */
-    200: unknown;
+    200: {
+        data: KycAnswer;
+        success: true;
+    };
 };
+
+export type VerifyKycControllerVerifyResponse = VerifyKycControllerVerifyResponses[keyof VerifyKycControllerVerifyResponses];
 
 export type ReportLandmarkControllerReportData = {
     body: ReportLandmarkRequest;
@@ -3299,10 +7670,15 @@ export type ReportLandmarkControllerReportError = ReportLandmarkControllerReport
 
 export type ReportLandmarkControllerReportResponses = {
     /**
-     * `{slug, reason, counted, corroborated_by, reports: {wrong_landmark, wrong_side, landmark_gone, other}, narration_status, excluded_from_narration, excluded_at, reviewed_at}`; `counted` is false for a repeat by the same reporter
+     * `data` is a LandmarkReportAnswer
      */
-    200: unknown;
+    200: {
+        data: LandmarkReportAnswer;
+        success: true;
+    };
 };
+
+export type ReportLandmarkControllerReportResponse = ReportLandmarkControllerReportResponses[keyof ReportLandmarkControllerReportResponses];
 
 export type LandmarksAroundControllerAroundData = {
     body?: never;
@@ -3329,11 +7705,11 @@ export type LandmarksAroundControllerAroundData = {
 
 export type LandmarksAroundControllerAroundErrors = {
     /**
-     * INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `limit`, `has_photo`, `cursor`)
+     * INVALID_PARAM naming the field (`lat`, `lng`, `radius_m`, `limit`, `has_photo`, `cursor`); also READ_STORE_INVALID_CURSOR (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'INVALID_PARAM';
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
         };
     };
     /**
@@ -3366,10 +7742,15 @@ export type LandmarksAroundControllerAroundError = LandmarksAroundControllerArou
 
 export type LandmarksAroundControllerAroundResponses = {
     /**
-     * `{lat, lng, radius_m, items: [{slug, name, kind, feature, lat, lng, hex_code, distance_m, phone, website, opening_hours, photo_url, region, district, narration_status, source}], next_cursor, attribution}`
+     * `data` is a LandmarksAroundAnswer
      */
-    200: unknown;
+    200: {
+        data: LandmarksAroundAnswer;
+        success: true;
+    };
 };
+
+export type LandmarksAroundControllerAroundResponse = LandmarksAroundControllerAroundResponses[keyof LandmarksAroundControllerAroundResponses];
 
 export type GeocodeLandmarksControllerGeocodeData = {
     body?: never;
@@ -3402,11 +7783,11 @@ export type GeocodeLandmarksControllerGeocodeData = {
 
 export type GeocodeLandmarksControllerGeocodeErrors = {
     /**
-     * INVALID_PARAM naming the field (`bbox`, `near`, `radius_m`, `limit`, `has_photo`, `cursor`)
+     * INVALID_PARAM naming the field (`bbox`, `near`, `radius_m`, `limit`, `has_photo`, `cursor`); also READ_STORE_INVALID_CURSOR (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'INVALID_PARAM';
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
         };
     };
     /**
@@ -3439,10 +7820,15 @@ export type GeocodeLandmarksControllerGeocodeError = GeocodeLandmarksControllerG
 
 export type GeocodeLandmarksControllerGeocodeResponses = {
     /**
-     * `{bbox | near, items: [{slug, name, kind, feature, lat, lng, hex_code, distance_m, phone, website, opening_hours, photo_url, region, district, narration_status, source, provenance}], next_cursor, attribution}`; `distance_m` is from the bbox centre or from `near`
+     * `data` is a GeocodeLandmarksAnswer
      */
-    200: unknown;
+    200: {
+        data: GeocodeLandmarksAnswer;
+        success: true;
+    };
 };
+
+export type GeocodeLandmarksControllerGeocodeResponse = GeocodeLandmarksControllerGeocodeResponses[keyof GeocodeLandmarksControllerGeocodeResponses];
 
 export type TranscribeSpeechControllerTranscribeData = {
     /**
@@ -3530,10 +7916,15 @@ export type TranscribeSpeechControllerTranscribeError = TranscribeSpeechControll
 
 export type TranscribeSpeechControllerTranscribeResponses = {
     /**
-     * `{language, text, provider, audio: {media_type, bytes}}`
+     * `data` is a Transcription
      */
-    200: unknown;
+    200: {
+        data: Transcription;
+        success: true;
+    };
 };
+
+export type TranscribeSpeechControllerTranscribeResponse = TranscribeSpeechControllerTranscribeResponses[keyof TranscribeSpeechControllerTranscribeResponses];
 
 export type TranslateTextControllerTranslateData = {
     body: TranslateTextRequest;
@@ -3605,10 +7996,15 @@ export type TranslateTextControllerTranslateError = TranslateTextControllerTrans
 
 export type TranslateTextControllerTranslateResponses = {
     /**
-     * `{from, to, translation, provider}`
+     * `data` is a Translation
      */
-    200: unknown;
+    200: {
+        data: Translation;
+        success: true;
+    };
 };
+
+export type TranslateTextControllerTranslateResponse = TranslateTextControllerTranslateResponses[keyof TranslateTextControllerTranslateResponses];
 
 export type GetLocationControllerLocationData = {
     body?: never;
@@ -3669,10 +8065,15 @@ export type GetLocationControllerLocationError = GetLocationControllerLocationEr
 
 export type GetLocationControllerLocationResponses = {
     /**
-     * `{target_id, pairing_id, pairing_expires_at, position: {lat, lng, accuracy_m, checked_in_at, age_s} | null}`
+     * `data` is a LocatorLocationAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorLocationAnswer;
+        success: true;
+    };
 };
+
+export type GetLocationControllerLocationResponse = GetLocationControllerLocationResponses[keyof GetLocationControllerLocationResponses];
 
 export type CheckInControllerCheckInData = {
     body: CheckInRequest;
@@ -3744,10 +8145,15 @@ export type CheckInControllerCheckInError = CheckInControllerCheckInErrors[keyof
 
 export type CheckInControllerCheckInResponses = {
     /**
-     * `{lat, lng, accuracy_m, checked_in_at}`
+     * `data` is a LocatorCheckInAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorCheckInAnswer;
+        success: true;
+    };
 };
+
+export type CheckInControllerCheckInResponse = CheckInControllerCheckInResponses[keyof CheckInControllerCheckInResponses];
 
 export type ErasePositionsControllerEraseData = {
     body?: never;
@@ -3787,10 +8193,15 @@ export type ErasePositionsControllerEraseError = ErasePositionsControllerEraseEr
 
 export type ErasePositionsControllerEraseResponses = {
     /**
-     * `{erased: true, events_erased, erased_at}`
+     * `data` is a LocatorErasureAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorErasureAnswer;
+        success: true;
+    };
 };
+
+export type ErasePositionsControllerEraseResponse = ErasePositionsControllerEraseResponses[keyof ErasePositionsControllerEraseResponses];
 
 export type RedeemShareCodeControllerRedeemData = {
     body: RedeemShareCodeRequest;
@@ -3870,10 +8281,15 @@ export type RedeemShareCodeControllerRedeemError = RedeemShareCodeControllerRede
 
 export type RedeemShareCodeControllerRedeemResponses = {
     /**
-     * `{pairing_id, target_id, target_name, paired_at, expires_at}`: `target_id` is what GET /v2/locator/{targetId}/location takes
+     * `data` is a LocatorRedemptionAnswer
      */
-    201: unknown;
+    201: {
+        data: LocatorRedemptionAnswer;
+        success: true;
+    };
 };
+
+export type RedeemShareCodeControllerRedeemResponse = RedeemShareCodeControllerRedeemResponses[keyof RedeemShareCodeControllerRedeemResponses];
 
 export type IssueShareCodeControllerIssueData = {
     body: IssueShareCodeRequest;
@@ -3945,10 +8361,15 @@ export type IssueShareCodeControllerIssueError = IssueShareCodeControllerIssueEr
 
 export type IssueShareCodeControllerIssueResponses = {
     /**
-     * `{share_id, code, expires_at, ttl_s, share_for_s, label}`; `share_id` becomes the pairing id once redeemed
+     * `data` is a LocatorShareCodeAnswer
      */
-    201: unknown;
+    201: {
+        data: LocatorShareCodeAnswer;
+        success: true;
+    };
 };
+
+export type IssueShareCodeControllerIssueResponse = IssueShareCodeControllerIssueResponses[keyof IssueShareCodeControllerIssueResponses];
 
 export type CancelShareCodeControllerCancelData = {
     body?: never;
@@ -4009,10 +8430,15 @@ export type CancelShareCodeControllerCancelError = CancelShareCodeControllerCanc
 
 export type CancelShareCodeControllerCancelResponses = {
     /**
-     * `{share_id, cancelled: true, cancelled_at}`
+     * `data` is a LocatorShareCodeCancelledAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorShareCodeCancelledAnswer;
+        success: true;
+    };
 };
+
+export type CancelShareCodeControllerCancelResponse = CancelShareCodeControllerCancelResponses[keyof CancelShareCodeControllerCancelResponses];
 
 export type ListViewersControllerViewersData = {
     body?: never;
@@ -4052,10 +8478,15 @@ export type ListViewersControllerViewersError = ListViewersControllerViewersErro
 
 export type ListViewersControllerViewersResponses = {
     /**
-     * `{items: [{pairing_id, viewer_id, viewer_name, label, paired_at, expires_at}], pending_codes: [{share_id, label, issued_at, expires_at, share_for_s}]}`
+     * `data` is a LocatorViewersAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorViewersAnswer;
+        success: true;
+    };
 };
+
+export type ListViewersControllerViewersResponse = ListViewersControllerViewersResponses[keyof ListViewersControllerViewersResponses];
 
 export type RevokePairingControllerRevokeViewerData = {
     body?: never;
@@ -4116,10 +8547,15 @@ export type RevokePairingControllerRevokeViewerError = RevokePairingControllerRe
 
 export type RevokePairingControllerRevokeViewerResponses = {
     /**
-     * `{pairing_id, revoked: true, revoked_at}`
+     * `data` is a LocatorPairingRevokedAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorPairingRevokedAnswer;
+        success: true;
+    };
 };
+
+export type RevokePairingControllerRevokeViewerResponse = RevokePairingControllerRevokeViewerResponses[keyof RevokePairingControllerRevokeViewerResponses];
 
 export type ListWatchingControllerWatchingData = {
     body?: never;
@@ -4159,10 +8595,15 @@ export type ListWatchingControllerWatchingError = ListWatchingControllerWatching
 
 export type ListWatchingControllerWatchingResponses = {
     /**
-     * `{items: [{pairing_id, target_id, target_name, paired_at, expires_at}]}`; `target_id` goes into GET /v2/locator/{targetId}/location
+     * `data` is a LocatorWatchingAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorWatchingAnswer;
+        success: true;
+    };
 };
+
+export type ListWatchingControllerWatchingResponse = ListWatchingControllerWatchingResponses[keyof ListWatchingControllerWatchingResponses];
 
 export type RevokePairingControllerStopWatchingData = {
     body?: never;
@@ -4223,10 +8664,15 @@ export type RevokePairingControllerStopWatchingError = RevokePairingControllerSt
 
 export type RevokePairingControllerStopWatchingResponses = {
     /**
-     * `{pairing_id, revoked: true, revoked_at}`
+     * `data` is a LocatorPairingRevokedAnswer
      */
-    200: unknown;
+    200: {
+        data: LocatorPairingRevokedAnswer;
+        success: true;
+    };
 };
+
+export type RevokePairingControllerStopWatchingResponse = RevokePairingControllerStopWatchingResponses[keyof RevokePairingControllerStopWatchingResponses];
 
 export type LookupControllerLookupData = {
     body?: never;
@@ -4242,11 +8688,11 @@ export type LookupControllerLookupData = {
 
 export type LookupControllerLookupErrors = {
     /**
-     * INVALID_CODE (field `address`): the message says what is wrong; when only the check character fails it names the likely intended codes
+     * INVALID_PARAM: `address` missing; INVALID_CODE (field `address`): the message says what is wrong; when only the check character fails it names the likely intended codes
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'INVALID_CODE';
+            code?: 'INVALID_CODE' | 'INVALID_PARAM';
         };
     };
     /**
@@ -4271,10 +8717,15 @@ export type LookupControllerLookupError = LookupControllerLookupErrors[keyof Loo
 
 export type LookupControllerLookupResponses = {
     /**
-     * `{code, display, resolution, cell, lat, lng, provenance}`
+     * `data` is a LookupAnswer
      */
-    200: unknown;
+    200: {
+        data: LookupAnswer;
+        success: true;
+    };
 };
+
+export type LookupControllerLookupResponse = LookupControllerLookupResponses[keyof LookupControllerLookupResponses];
 
 export type GetMeControllerMeData = {
     body?: never;
@@ -4305,8 +8756,16 @@ export type GetMeControllerMeErrors = {
 export type GetMeControllerMeError = GetMeControllerMeErrors[keyof GetMeControllerMeErrors];
 
 export type GetMeControllerMeResponses = {
-    200: unknown;
+    /**
+     * `data` is a MeAnswer
+     */
+    200: {
+        data: MeAnswer;
+        success: true;
+    };
 };
+
+export type GetMeControllerMeResponse = GetMeControllerMeResponses[keyof GetMeControllerMeResponses];
 
 export type RevokeKeyControllerRevokeData = {
     body?: never;
@@ -4346,10 +8805,15 @@ export type RevokeKeyControllerRevokeError = RevokeKeyControllerRevokeErrors[key
 
 export type RevokeKeyControllerRevokeResponses = {
     /**
-     * `{key_prefix, revoked: true}`
+     * `data` is a RevokedKey
      */
-    200: unknown;
+    200: {
+        data: RevokedKey;
+        success: true;
+    };
 };
+
+export type RevokeKeyControllerRevokeResponse = RevokeKeyControllerRevokeResponses[keyof RevokeKeyControllerRevokeResponses];
 
 export type SetPasswordControllerSetPasswordData = {
     body: SetPasswordRequest;
@@ -4376,7 +8840,7 @@ export type SetPasswordControllerSetPasswordErrors = {
         };
     };
     /**
-     * ACCOUNT_KEY_REQUIRED
+     * ACCOUNT_KEY_REQUIRED: a legacy key or the operator key
      */
     403: ErrorEnvelope & {
         error?: {
@@ -4421,10 +8885,15 @@ export type SetPasswordControllerSetPasswordError = SetPasswordControllerSetPass
 
 export type SetPasswordControllerSetPasswordResponses = {
     /**
-     * `{user_id, account_id, email, password: "attached" | "changed", password_set_at, personal_tokens_revoked}`
+     * `data` is a SetPasswordAnswer
      */
-    200: unknown;
+    200: {
+        data: SetPasswordAnswer;
+        success: true;
+    };
 };
+
+export type SetPasswordControllerSetPasswordResponse = SetPasswordControllerSetPasswordResponses[keyof SetPasswordControllerSetPasswordResponses];
 
 export type RotateKeyControllerRotateData = {
     body?: never;
@@ -4464,10 +8933,15 @@ export type RotateKeyControllerRotateError = RotateKeyControllerRotateErrors[key
 
 export type RotateKeyControllerRotateResponses = {
     /**
-     * The API key record of the new key
+     * `data` is the ApiKeyRecord of the new key
      */
-    200: unknown;
+    200: {
+        data: ApiKeyRecord;
+        success: true;
+    };
 };
+
+export type RotateKeyControllerRotateResponse = RotateKeyControllerRotateResponses[keyof RotateKeyControllerRotateResponses];
 
 export type GetDriftControllerCurrentData = {
     body?: never;
@@ -4483,11 +8957,27 @@ export type GetDriftControllerCurrentData = {
 
 export type GetDriftControllerCurrentErrors = {
     /**
+     * INVALID_PARAM naming the parameter
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -4504,10 +8994,15 @@ export type GetDriftControllerCurrentError = GetDriftControllerCurrentErrors[key
 
 export type GetDriftControllerCurrentResponses = {
     /**
-     * `{customer_id, status: unmonitored|in_zone|drifting, home_hex, tolerance_hops, current_hex, distance_hops, since, last_ping_at}`; `current_hex` is the newest ping (by recorded_at) at the zone's resolution
+     * `data` is a DriftState
      */
-    200: unknown;
+    200: {
+        data: DriftState;
+        success: true;
+    };
 };
+
+export type GetDriftControllerCurrentResponse = GetDriftControllerCurrentResponses[keyof GetDriftControllerCurrentResponses];
 
 export type RecordPingsControllerRecordData = {
     body: RecordPingsRequest;
@@ -4534,11 +9029,11 @@ export type RecordPingsControllerRecordErrors = {
         };
     };
     /**
-     * CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored
+     * CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored; also ACCOUNT_KEY_REQUIRED (every such operation)
      */
     403: ErrorEnvelope & {
         error?: {
-            code?: 'CONSENT_REQUIRED';
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'CONSENT_REQUIRED';
         };
     };
     /**
@@ -4579,10 +9074,15 @@ export type RecordPingsControllerRecordError = RecordPingsControllerRecordErrors
 
 export type RecordPingsControllerRecordResponses = {
     /**
-     * batch: `{items: [{index, status, ping_id?, late?, error?}], accepted, duplicates, refused}`; single: the one outcome
+     * `data` is a PingsRecorded
      */
-    200: unknown;
+    200: {
+        data: PingsRecorded;
+        success: true;
+    };
 };
+
+export type RecordPingsControllerRecordResponse = RecordPingsControllerRecordResponses[keyof RecordPingsControllerRecordResponses];
 
 export type RegisterZoneControllerRegisterData = {
     body: RegisterZoneRequest;
@@ -4595,11 +9095,11 @@ export type RegisterZoneControllerRegisterData = {
 
 export type RegisterZoneControllerRegisterErrors = {
     /**
-     * INVALID_JSON: the body is not JSON; INVALID_PARAM naming the field; BODY_TOO_COMPLEX: nested too deep or too many values
+     * INVALID_PARAM naming the field; INVALID_CODE (field `home_hex`) for a mistyped hex code, with `details {reason, suggestions}`; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_CODE' | 'INVALID_JSON' | 'INVALID_PARAM';
         };
     };
     /**
@@ -4611,11 +9111,11 @@ export type RegisterZoneControllerRegisterErrors = {
         };
     };
     /**
-     * CONSENT_REQUIRED: the customer has not granted location consent
+     * CONSENT_REQUIRED: the customer has not granted location consent; also ACCOUNT_KEY_REQUIRED (every such operation)
      */
     403: ErrorEnvelope & {
         error?: {
-            code?: 'CONSENT_REQUIRED';
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'CONSENT_REQUIRED';
         };
     };
     /**
@@ -4656,10 +9156,15 @@ export type RegisterZoneControllerRegisterError = RegisterZoneControllerRegister
 
 export type RegisterZoneControllerRegisterResponses = {
     /**
-     * the drift state against the new zone (as GET /v2/monitoring/drift)
+     * The drift state against the new zone (as GET /v2/monitoring/drift)
      */
-    200: unknown;
+    200: {
+        data: DriftState;
+        success: true;
+    };
 };
+
+export type RegisterZoneControllerRegisterResponse = RegisterZoneControllerRegisterResponses[keyof RegisterZoneControllerRegisterResponses];
 
 export type NavigateRouteControllerNavigateData = {
     body: NavigateRouteRequest;
@@ -4701,16 +9206,34 @@ export type NavigateRouteControllerNavigateErrors = {
             code?: 'NO_ROAD_NEARBY' | 'NO_ROUTE';
         };
     };
+    /**
+     * RATE_LIMITED: the per-IP navigation throttle (THROTTLE_NAVIGATION_PER_MINUTE); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED' | 'THROTTLE_NAVIGATION_PER_MINUTE';
+        };
+    };
+    /**
+     * ROAD_NETWORK_NOT_LOADED: no road network imported yet; ROUTING_ENGINE_UNAVAILABLE: the external engine did not answer usefully
+     */
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
+        };
+    };
 };
 
 export type NavigateRouteControllerNavigateError = NavigateRouteControllerNavigateErrors[keyof NavigateRouteControllerNavigateErrors];
 
 export type NavigateRouteControllerNavigateResponses = {
     /**
-     * The Directions v5 document (not enveloped)
+     * The Directions v5 document, outside the envelope
      */
-    200: unknown;
+    200: NavigationFeed;
 };
+
+export type NavigateRouteControllerNavigateResponse = NavigateRouteControllerNavigateResponses[keyof NavigateRouteControllerNavigateResponses];
 
 export type RecordArrivalControllerArriveData = {
     body?: never;
@@ -4827,10 +9350,15 @@ export type ConfirmDeliveryControllerConfirmError = ConfirmDeliveryControllerCon
 
 export type ConfirmDeliveryControllerConfirmResponses = {
     /**
-     * `{delivery_id, customer_id, receipt (compact JWS), receipt_id, kid, confirmed_at, location_code, address {code, distance_m, radius_m, decision} | null, provenance, already_confirmed}`
+     * `data` is a DeliveryReceipt
      */
-    200: unknown;
+    200: {
+        data: DeliveryReceipt;
+        success: true;
+    };
 };
+
+export type ConfirmDeliveryControllerConfirmResponse = ConfirmDeliveryControllerConfirmResponses[keyof ConfirmDeliveryControllerConfirmResponses];
 
 export type GetPrecipitationForecastControllerForecastData = {
     body?: never;
@@ -4860,6 +9388,14 @@ export type GetPrecipitationForecastControllerForecastErrors = {
         };
     };
     /**
+     * RATE_LIMITED: the per-IP ceiling on requests without a key; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+    /**
      * FORECAST_NOT_CONFIGURED (no PRECIPITATION_FORECAST_URL) or FORECAST_UNAVAILABLE (the provider failed)
      */
     503: ErrorEnvelope & {
@@ -4873,10 +9409,15 @@ export type GetPrecipitationForecastControllerForecastError = GetPrecipitationFo
 
 export type GetPrecipitationForecastControllerForecastResponses = {
     /**
-     * `{type: "FeatureCollection", features, hours, provider, warnings?}`
+     * `data` is a PrecipitationForecastAnswer
      */
-    200: unknown;
+    200: {
+        data: PrecipitationForecastAnswer;
+        success: true;
+    };
 };
+
+export type GetPrecipitationForecastControllerForecastResponse = GetPrecipitationForecastControllerForecastResponses[keyof GetPrecipitationForecastControllerForecastResponses];
 
 export type ReverseControllerReverseData = {
     body?: never;
@@ -5008,11 +9549,11 @@ export type PlanRouteControllerRouteErrors = {
         };
     };
     /**
-     * ROAD_NETWORK_NOT_LOADED: no road network imported yet, or its graph is still being prepared
+     * ROAD_NETWORK_NOT_LOADED: no road network imported yet, or its graph is still being prepared; ROUTING_ENGINE_UNAVAILABLE: the external engine (GRAPHHOPPER_URL) did not answer usefully
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'ROAD_NETWORK_NOT_LOADED';
+            code?: 'GRAPHHOPPER_URL' | 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
         };
     };
 };
@@ -5021,10 +9562,15 @@ export type PlanRouteControllerRouteError = PlanRouteControllerRouteErrors[keyof
 
 export type PlanRouteControllerRouteResponses = {
     /**
-     * The route (fields above), `alternatives`, `mode`, `narration`, `engine`, `datasets`, `attribution`
+     * `data` is a RouteAnswer
      */
-    200: unknown;
+    200: {
+        data: RouteAnswer;
+        success: true;
+    };
 };
+
+export type PlanRouteControllerRouteResponse = PlanRouteControllerRouteResponses[keyof PlanRouteControllerRouteResponses];
 
 export type RouteAlongControllerAlongData = {
     body?: never;
@@ -5074,11 +9620,27 @@ export type RouteAlongControllerAlongErrors = {
         };
     };
     /**
+     * With `from` and `to`: NO_ROAD_NEARBY or NO_ROUTE
+     */
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'NO_ROAD_NEARBY' | 'NO_ROUTE';
+        };
+    };
+    /**
      * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
             code?: 'RATE_LIMITED';
+        };
+    };
+    /**
+     * With `from` and `to`: ROAD_NETWORK_NOT_LOADED, or ROUTING_ENGINE_UNAVAILABLE (the external engine)
+     */
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
         };
     };
 };
@@ -5087,10 +9649,15 @@ export type RouteAlongControllerAlongError = RouteAlongControllerAlongErrors[key
 
 export type RouteAlongControllerAlongResponses = {
     /**
-     * `{length_m, mode?, polyline, items: [{slug, name, kind, lat, lng, distance_along_m, offset_m, side, landmark_confidence}], truncated, attribution}`
+     * `data` is a RouteAlongAnswer
      */
-    200: unknown;
+    200: {
+        data: RouteAlongAnswer;
+        success: true;
+    };
 };
+
+export type RouteAlongControllerAlongResponse = RouteAlongControllerAlongResponses[keyof RouteAlongControllerAlongResponses];
 
 export type ListIncidentsControllerListData = {
     body?: never;
@@ -5110,16 +9677,29 @@ export type ListIncidentsControllerListErrors = {
             code?: 'INVALID_PARAM';
         };
     };
+    /**
+     * RATE_LIMITED: the per-IP throttle for requests without a key; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
 
 export type ListIncidentsControllerListError = ListIncidentsControllerListErrors[keyof ListIncidentsControllerListErrors];
 
 export type ListIncidentsControllerListResponses = {
     /**
-     * `{incidents: [{id, kind, lat, lng, note, corroborations, blocks_routes, first_reported_at, last_reported_at, expires_at}], count}`
+     * `data` is a IncidentsAnswer
      */
-    200: unknown;
+    200: {
+        data: IncidentsAnswer;
+        success: true;
+    };
 };
+
+export type ListIncidentsControllerListResponse = ListIncidentsControllerListResponses[keyof ListIncidentsControllerListResponses];
 
 export type ReportIncidentControllerReportData = {
     body: ReportIncidentRequest;
@@ -5154,7 +9734,7 @@ export type ReportIncidentControllerReportErrors = {
         };
     };
     /**
-     * RATE_LIMITED
+     * RATE_LIMITED: too many reports from this IP; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5167,10 +9747,15 @@ export type ReportIncidentControllerReportError = ReportIncidentControllerReport
 
 export type ReportIncidentControllerReportResponses = {
     /**
-     * The incident the report joined: `{id, kind, lat, lng, note, corroborations, first_reported_at, last_reported_at, expires_at}`
+     * `data` is the incident the report joined (or opened)
      */
-    201: unknown;
+    201: {
+        data: IncidentAnswer;
+        success: true;
+    };
 };
+
+export type ReportIncidentControllerReportResponse = ReportIncidentControllerReportResponses[keyof ReportIncidentControllerReportResponses];
 
 export type StaticRouteControllerImageData = {
     body?: never;
@@ -5209,6 +9794,22 @@ export type StaticRouteControllerImageErrors = {
             code?: 'NO_ROAD_NEARBY' | 'NO_ROUTE';
         };
     };
+    /**
+     * RATE_LIMITED: more than 15 images a minute from this IP; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+    /**
+     * ROAD_NETWORK_NOT_LOADED: no road network imported yet; ROUTING_ENGINE_UNAVAILABLE: the external engine did not answer usefully
+     */
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
+        };
+    };
 };
 
 export type StaticRouteControllerImageError = StaticRouteControllerImageErrors[keyof StaticRouteControllerImageErrors];
@@ -5240,16 +9841,37 @@ export type RoadTrafficControllerGetErrors = {
             code?: 'INVALID_PARAM';
         };
     };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
 };
 
 export type RoadTrafficControllerGetError = RoadTrafficControllerGetErrors[keyof RoadTrafficControllerGetErrors];
 
 export type RoadTrafficControllerGetResponses = {
     /**
-     * `{at, hour, learned_samples, learned_cells, pending_cells, model: {prior, prior_source, prior_weight, min_samples, min_reporters, reporter_weight_cap}, classes: [{road_class, multiplier, source, prior, prior_source, severity, color}]}`
+     * `data` is a RoadTrafficAnswer
      */
-    200: unknown;
+    200: {
+        data: RoadTrafficAnswer;
+        success: true;
+    };
 };
+
+export type RoadTrafficControllerGetResponse = RoadTrafficControllerGetResponses[keyof RoadTrafficControllerGetResponses];
 
 export type PlanTransitTripControllerPlanData = {
     body: PlanTransitTripRequest;
@@ -5313,10 +9935,15 @@ export type PlanTransitTripControllerPlanError = PlanTransitTripControllerPlanEr
 
 export type PlanTransitTripControllerPlanResponses = {
     /**
-     * `{itineraries: [{walk_only, departure_time, arrival_time, duration_s, vehicles, transfers, walk_distance_m, legs: [walk: {mode, from, to, departure_time, arrival_time, duration_s, distance_m, geometry} | transit: {mode, route: {id, short_name, long_name, name, type, mode, color, text_color}, trip_id, headsign, departure_time, arrival_time, duration_s, distance_m, stops: [TransitStop {id, name, code, lat, lng, parent_station, arrival_time, departure_time}], frequency_based, headway_s, expected_wait_s, times_estimated, geometry: [[lng, lat]…]}]}], no_transit, note, first_trip?, last_trip?, service_date, timetable_out_of_date, dataset, attribution}`
+     * `data` is a TransitTripAnswer
      */
-    200: unknown;
+    200: {
+        data: TransitTripAnswer;
+        success: true;
+    };
 };
+
+export type PlanTransitTripControllerPlanResponse = PlanTransitTripControllerPlanResponses[keyof PlanTransitTripControllerPlanResponses];
 
 export type SearchPlacesControllerSearchData = {
     body?: never;
@@ -5346,11 +9973,11 @@ export type SearchPlacesControllerSearchData = {
 
 export type SearchPlacesControllerSearchErrors = {
     /**
-     * INVALID_PARAM naming the field (`q`, `near`, `lat`, `lng`, `limit`, `cursor`)
+     * INVALID_PARAM naming the field (`q`, `near`, `lat`, `lng`, `limit`, `cursor`); also READ_STORE_INVALID_CURSOR (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'INVALID_PARAM';
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
         };
     };
     /**
@@ -5383,10 +10010,15 @@ export type SearchPlacesControllerSearchError = SearchPlacesControllerSearchErro
 
 export type SearchPlacesControllerSearchResponses = {
     /**
-     * `{query, items: [{id, name, kind, feature, lat, lng, region, district, population, score, match, matched_name, distance_m, phone, website, opening_hours, source}], next_cursor, did_you_mean, attribution, datasets, coverage, outside_coverage}`
+     * `data` is a PlaceSearchAnswer
      */
-    200: unknown;
+    200: {
+        data: PlaceSearchAnswer;
+        success: true;
+    };
 };
+
+export type SearchPlacesControllerSearchResponse = SearchPlacesControllerSearchResponses[keyof SearchPlacesControllerSearchResponses];
 
 export type SignUpControllerCreateData = {
     body: SignUpRequest;
@@ -5434,10 +10066,15 @@ export type SignUpControllerCreateError = SignUpControllerCreateErrors[keyof Sig
 
 export type SignUpControllerCreateResponses = {
     /**
-     * The API key record
+     * `data` is a ApiKeyRecord
      */
-    201: unknown;
+    201: {
+        data: ApiKeyRecord;
+        success: true;
+    };
 };
+
+export type SignUpControllerCreateResponse = SignUpControllerCreateResponses[keyof SignUpControllerCreateResponses];
 
 export type ServiceAreaControllerCoverData = {
     body: ServiceAreaRequest;
@@ -5493,10 +10130,15 @@ export type ServiceAreaControllerCoverError = ServiceAreaControllerCoverErrors[k
 
 export type ServiceAreaControllerCoverResponses = {
     /**
-     * `{resolution, containment, compact, cell_count, cells: [hex code…], h3_cells: [H3 index…]}` in the same order
+     * `data` is a ServiceAreaAnswer
      */
-    200: unknown;
+    200: {
+        data: ServiceAreaAnswer;
+        success: true;
+    };
 };
+
+export type ServiceAreaControllerCoverResponse = ServiceAreaControllerCoverResponses[keyof ServiceAreaControllerCoverResponses];
 
 export type ListArchivesControllerListData = {
     body?: never;
@@ -5512,6 +10154,14 @@ export type ListArchivesControllerListData = {
 };
 
 export type ListArchivesControllerListErrors = {
+    /**
+     * INVALID_PARAM naming `limit` or `cursor`; also READ_STORE_INVALID_CURSOR (every such operation)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
+        };
+    };
     /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
@@ -5534,10 +10184,15 @@ export type ListArchivesControllerListError = ListArchivesControllerListErrors[k
 
 export type ListArchivesControllerListResponses = {
     /**
-     * `items`: `{name, url, size_bytes, etag, last_modified, pmtiles}`, `pmtiles` being `{spec_version, tile_type, tile_compression, min_zoom, max_zoom, bounds: {west, south, east, north}, center: {lat, lng, zoom}, addressed_tiles}` from the archive header, or null for a file that is not a PMTiles v3 archive; `next_cursor`
+     * `data` is a TileArchivesAnswer
      */
-    200: unknown;
+    200: {
+        data: TileArchivesAnswer;
+        success: true;
+    };
 };
+
+export type ListArchivesControllerListResponse = ListArchivesControllerListResponses[keyof ListArchivesControllerListResponses];
 
 export type GetArchiveControllerGetData = {
     body?: never;
@@ -5643,11 +10298,35 @@ export type GetArchiveControllerHeadData = {
 
 export type GetArchiveControllerHeadErrors = {
     /**
+     * INVALID_PARAM (field `name`): not a valid archive name (no body: HEAD)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
      * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
      */
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * NOT_FOUND: no such archive (no body: HEAD)
+     */
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'NOT_FOUND';
+        };
+    };
+    /**
+     * PRECONDITION_FAILED (If-Match / If-Unmodified-Since; no body: HEAD)
+     */
+    412: ErrorEnvelope & {
+        error?: {
+            code?: 'PRECONDITION_FAILED';
         };
     };
     /**
@@ -5663,6 +10342,9 @@ export type GetArchiveControllerHeadErrors = {
 export type GetArchiveControllerHeadError = GetArchiveControllerHeadErrors[keyof GetArchiveControllerHeadErrors];
 
 export type GetArchiveControllerHeadResponses = {
+    /**
+     * The headers of the whole archive (Content-Length, ETag, Last-Modified, Accept-Ranges), no body
+     */
     200: unknown;
 };
 
@@ -5698,6 +10380,14 @@ export type GetDeparturesControllerDeparturesErrors = {
         };
     };
     /**
+     * RATE_LIMITED: the per-IP ceiling on requests without a key; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+    /**
      * DATASET_NOT_LOADED: no transit feed has been imported yet
      */
     503: ErrorEnvelope & {
@@ -5711,10 +10401,15 @@ export type GetDeparturesControllerDeparturesError = GetDeparturesControllerDepa
 
 export type GetDeparturesControllerDeparturesResponses = {
     /**
-     * `{lat, lng, radius_m, time, service_date, stops: [TransitStop + distance_m], lines: [{route, destination, stop: TransitStop + distance_m, last_stop, next_departures: [{departure_time, local_time, trip_id}], frequency_based, no_more_today, headway: {headway_s, running, from_time, until_time, from_local, until_local} | null}], note, dataset, attribution}`
+     * `data` is a DepartureBoardAnswer
      */
-    200: unknown;
+    200: {
+        data: DepartureBoardAnswer;
+        success: true;
+    };
 };
+
+export type GetDeparturesControllerDeparturesResponse = GetDeparturesControllerDeparturesResponses[keyof GetDeparturesControllerDeparturesResponses];
 
 export type GetUsageControllerUsageData = {
     body?: never;
@@ -5745,8 +10440,16 @@ export type GetUsageControllerUsageErrors = {
 export type GetUsageControllerUsageError = GetUsageControllerUsageErrors[keyof GetUsageControllerUsageErrors];
 
 export type GetUsageControllerUsageResponses = {
-    200: unknown;
+    /**
+     * `data` is a UsageAnswer
+     */
+    200: {
+        data: UsageAnswer;
+        success: true;
+    };
 };
+
+export type GetUsageControllerUsageResponse = GetUsageControllerUsageResponses[keyof GetUsageControllerUsageResponses];
 
 export type VerifyProximityControllerVerifyData = {
     body: VerifyProximityRequest;
@@ -5842,10 +10545,15 @@ export type VerifyProximityControllerVerifyError = VerifyProximityControllerVeri
 
 export type VerifyProximityControllerVerifyResponses = {
     /**
-     * `{verification_id, customer_id, decision (within | outside | inconclusive | review | failed), location_decision (within | outside | inconclusive), distance_m, radius_m, reasons, address {input, code, input_kind, precision, label, lat, lng}, observed_at, evidence {origin, positions, accuracy_m, observed_at, mock_location, thresholds}, provenance {source: device_gps, provider, accuracy_meters, confidence, verified_at}, fraud_check {flagged, flags, degraded, degraded_checks, checks}, certificate (compact JWS or null), certificate_id, kid, expires_at, certificate_withheld}`
+     * `data` is a ProximityAnswer
      */
-    200: unknown;
+    200: {
+        data: ProximityAnswer;
+        success: true;
+    };
 };
+
+export type VerifyProximityControllerVerifyResponse = VerifyProximityControllerVerifyResponses[keyof VerifyProximityControllerVerifyResponses];
 
 export type ScheduleReverificationControllerScheduleData = {
     body: ScheduleReverificationRequest;
@@ -5917,10 +10625,15 @@ export type ScheduleReverificationControllerScheduleError = ScheduleReverificati
 
 export type ScheduleReverificationControllerScheduleResponses = {
     /**
-     * `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
+     * `data` is a ReverificationSchedule
      */
-    201: unknown;
+    201: {
+        data: ReverificationSchedule;
+        success: true;
+    };
 };
+
+export type ScheduleReverificationControllerScheduleResponse = ScheduleReverificationControllerScheduleResponses[keyof ScheduleReverificationControllerScheduleResponses];
 
 export type CancelScheduleControllerCancelData = {
     body?: never;
@@ -5981,10 +10694,15 @@ export type CancelScheduleControllerCancelError = CancelScheduleControllerCancel
 
 export type CancelScheduleControllerCancelResponses = {
     /**
-     * `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
+     * `data` is the cancelled ReverificationSchedule
      */
-    200: unknown;
+    200: {
+        data: ReverificationSchedule;
+        success: true;
+    };
 };
+
+export type CancelScheduleControllerCancelResponse = CancelScheduleControllerCancelResponses[keyof CancelScheduleControllerCancelResponses];
 
 export type GetScheduleControllerGetData = {
     body?: never;
@@ -6045,10 +10763,15 @@ export type GetScheduleControllerGetError = GetScheduleControllerGetErrors[keyof
 
 export type GetScheduleControllerGetResponses = {
     /**
-     * `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
+     * `data` is a ReverificationSchedule
      */
-    200: unknown;
+    200: {
+        data: ReverificationSchedule;
+        success: true;
+    };
 };
+
+export type GetScheduleControllerGetResponse = GetScheduleControllerGetResponses[keyof GetScheduleControllerGetResponses];
 
 export type ListSchedulesControllerListData = {
     body?: never;
@@ -6066,11 +10789,11 @@ export type ListSchedulesControllerListData = {
 
 export type ListSchedulesControllerListErrors = {
     /**
-     * INVALID_PARAM (`status`, `limit`, `cursor`)
+     * INVALID_PARAM (`status`, `limit`, `cursor`); READ_STORE_INVALID_CURSOR: a cursor from another query
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'INVALID_PARAM';
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
         };
     };
     /**
@@ -6103,10 +10826,15 @@ export type ListSchedulesControllerListError = ListSchedulesControllerListErrors
 
 export type ListSchedulesControllerListResponses = {
     /**
-     * `{items: [schedule], next_cursor}`; a schedule is `{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: a due run found the customer's consent revoked, so no run follows) | null}`
+     * `data` is a ReverificationSchedulePage
      */
-    200: unknown;
+    200: {
+        data: ReverificationSchedulePage;
+        success: true;
+    };
 };
+
+export type ListSchedulesControllerListResponse = ListSchedulesControllerListResponses[keyof ListSchedulesControllerListResponses];
 
 export type GetAlertsControllerListData = {
     body?: never;
@@ -6128,11 +10856,19 @@ export type GetAlertsControllerListData = {
 
 export type GetAlertsControllerListErrors = {
     /**
-     * INVALID_PARAM naming `lat`, `lng` or `bbox`
+     * INVALID_PARAM naming `lat`, `lng`, `bbox` or `at`
      */
     400: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * RATE_LIMITED: the per-IP ceiling on requests without a key; wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
         };
     };
 };
@@ -6141,10 +10877,15 @@ export type GetAlertsControllerListError = GetAlertsControllerListErrors[keyof G
 
 export type GetAlertsControllerListResponses = {
     /**
-     * `{type: "FeatureCollection", features, configured, feeds, imported, note?, warnings?}`
+     * `data` is a WeatherAlertsAnswer
      */
-    200: unknown;
+    200: {
+        data: WeatherAlertsAnswer;
+        success: true;
+    };
 };
+
+export type GetAlertsControllerListResponse = GetAlertsControllerListResponses[keyof GetAlertsControllerListResponses];
 
 export type RemoveWebhookControllerRemoveData = {
     body?: never;
@@ -6160,6 +10901,14 @@ export type RemoveWebhookControllerRemoveErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -6192,10 +10941,15 @@ export type RemoveWebhookControllerRemoveError = RemoveWebhookControllerRemoveEr
 
 export type RemoveWebhookControllerRemoveResponses = {
     /**
-     * `{removed: true}`
+     * `data` is a WebhookRemovedAnswer
      */
-    200: unknown;
+    200: {
+        data: WebhookRemovedAnswer;
+        success: true;
+    };
 };
+
+export type RemoveWebhookControllerRemoveResponse = RemoveWebhookControllerRemoveResponses[keyof RemoveWebhookControllerRemoveResponses];
 
 export type GetWebhookControllerGetData = {
     body?: never;
@@ -6211,6 +10965,14 @@ export type GetWebhookControllerGetErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -6235,10 +10997,15 @@ export type GetWebhookControllerGetError = GetWebhookControllerGetErrors[keyof G
 
 export type GetWebhookControllerGetResponses = {
     /**
-     * `{url, event_types, secret_length, configured_at}`
+     * `data` is a WebhookConfigurationAnswer
      */
-    200: unknown;
+    200: {
+        data: WebhookConfigurationAnswer;
+        success: true;
+    };
 };
+
+export type GetWebhookControllerGetResponse = GetWebhookControllerGetResponses[keyof GetWebhookControllerGetResponses];
 
 export type ConfigureWebhookControllerConfigureData = {
     body: ConfigureWebhookRequestWritable;
@@ -6310,10 +11077,15 @@ export type ConfigureWebhookControllerConfigureError = ConfigureWebhookControlle
 
 export type ConfigureWebhookControllerConfigureResponses = {
     /**
-     * `{url, event_types, secret_length, configured_at}`; the secret is never returned
+     * `data` is a WebhookConfigurationAnswer
      */
-    200: unknown;
+    200: {
+        data: WebhookConfigurationAnswer;
+        success: true;
+    };
 };
+
+export type ConfigureWebhookControllerConfigureResponse = ConfigureWebhookControllerConfigureResponses[keyof ConfigureWebhookControllerConfigureResponses];
 
 export type ListDeliveriesControllerListData = {
     body?: never;
@@ -6334,11 +11106,11 @@ export type ListDeliveriesControllerListData = {
 
 export type ListDeliveriesControllerListErrors = {
     /**
-     * INVALID_PARAM (field `days`, `limit` or `cursor`)
+     * INVALID_PARAM (field `days`, `limit` or `cursor`); also READ_STORE_INVALID_CURSOR (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
-            code?: 'INVALID_PARAM';
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
         };
     };
     /**
@@ -6347,6 +11119,14 @@ export type ListDeliveriesControllerListErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -6363,10 +11143,15 @@ export type ListDeliveriesControllerListError = ListDeliveriesControllerListErro
 
 export type ListDeliveriesControllerListResponses = {
     /**
-     * `{items, next_cursor}`
+     * `data` is a WebhookDeliveriesAnswer
      */
-    200: unknown;
+    200: {
+        data: WebhookDeliveriesAnswer;
+        success: true;
+    };
 };
+
+export type ListDeliveriesControllerListResponse = ListDeliveriesControllerListResponses[keyof ListDeliveriesControllerListResponses];
 
 export type RetryDeliveryControllerRetryData = {
     body?: never;
@@ -6395,6 +11180,14 @@ export type RetryDeliveryControllerRetryErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
         };
     };
     /**
@@ -6427,7 +11220,12 @@ export type RetryDeliveryControllerRetryError = RetryDeliveryControllerRetryErro
 
 export type RetryDeliveryControllerRetryResponses = {
     /**
-     * `{delivery_id, status: "attempted", requested_at}`
+     * `data` is a WebhookRetryAnswer
      */
-    202: unknown;
+    202: {
+        data: WebhookRetryAnswer;
+        success: true;
+    };
 };
+
+export type RetryDeliveryControllerRetryResponse = RetryDeliveryControllerRetryResponses[keyof RetryDeliveryControllerRetryResponses];

@@ -41,7 +41,7 @@ export class PlanRouteRequest {
   @IsIn(NARRATIONS, { message: 'narration must be street, landmark or both' })
   narration?: (typeof NARRATIONS)[number];
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 2, default: 0, description: 'Alternative routes wanted besides the best (up to 2); also accepts true (2) and false (0)' })
+  @ApiPropertyOptional({ oneOf: [{ type: 'integer', minimum: 0, maximum: 2 }, { type: 'boolean' }], default: 0, description: 'Alternative routes wanted besides the best (up to 2); also accepts true (2) and false (0)' })
   @IsOptional()
   alternatives?: number | boolean;
 

@@ -42,6 +42,8 @@ export class CreateGeofenceRequest {
 
   @ApiPropertyOptional({
     description: "Your id of the one customer the fence applies to; absent or null: every customer of your account (each customer's pings are checked against it)",
+    type: String,
+    nullable: true,
     pattern: CUSTOMER_ID.source,
     example: 'cust-0042',
   })
@@ -49,12 +51,12 @@ export class CreateGeofenceRequest {
   @Matches(CUSTOMER_ID, { message: CUSTOMER_ID_MESSAGE })
   customer_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'Your loan reference, carried into geofence_breach events', pattern: LOAN_ID.source, example: 'loan-2024-118' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Your loan reference, carried into geofence_breach events', pattern: LOAN_ID.source, example: 'loan-2024-118' })
   @IsOptional()
   @Matches(LOAN_ID, { message: callerIdMessage('loan_id') })
   loan_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'A label for people', maxLength: FENCE_NAME_MAX, example: 'Makola market stall' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'A label for people', maxLength: FENCE_NAME_MAX, example: 'Makola market stall' })
   @IsOptional()
   @IsString({ message: 'name must be a string' })
   @MinLength(1, { message: 'name must not be empty' })
