@@ -185,6 +185,15 @@ describe('GET /v2/address/resolve', () => {
       expect((await answer('Madina')).meta).toMatchObject({ input_kind: 'text' });
     });
 
+    it('states what the data covers, and says so when the text names a well-known place outside it', async () => {
+      expect((await answer('Kumasi')).meta).toMatchObject({ coverage: { countries: ['GH'] }, outside_coverage: null });
+      expect((await answer('0QP-PAN-VTWH')).meta).toMatchObject({ coverage: { countries: ['GH'] }, outside_coverage: null });
+      // No Lagos in these places: the 404 names the country instead of a bare "not found".
+      const lagos = await failure('address=Lagos%2C+Nigeria');
+      expect(lagos).toMatchObject({ status: 404, code: 'ADDRESS_NOT_FOUND', details: { outside_coverage: { name: 'Lagos', country: 'NG' } } });
+      expect(lagos.message).toMatch(/Nigeria, outside the data's coverage/);
+    });
+
     it('answers 404 ADDRESS_NOT_FOUND for text no place matches', async () => {
       expect(await failure('address=Qwzx+Vbnmp')).toMatchObject({ status: 404, success: false, code: 'ADDRESS_NOT_FOUND', field: 'address' });
     });

@@ -3120,6 +3120,12 @@ export type Resolution = {
          * Reference places examined
          */
         candidates_considered: number;
+        coverage: {
+            /**
+             * ISO 3166-1 alpha-2 codes of the countries the reference data covers
+             */
+            countries: Array<string>;
+        };
         datasets: Array<{
             /**
              * What the source requires wherever its data is shown
@@ -3135,6 +3141,12 @@ export type Resolution = {
         matched_by: 'code' | 'code_in_text' | 'place_search';
         matched_text: string;
         other_codes: Array<string>;
+        outside_coverage: {
+            country: string;
+            country_name: string;
+            name: string;
+            note: string;
+        } | null;
         structure_search: {
             min_resolution: number;
             radius_m: number;
@@ -4745,7 +4757,7 @@ export type ResolveAddressControllerResolveErrors = {
         };
     };
     /**
-     * ADDRESS_NOT_FOUND: text that matches no place, not even nearly
+     * ADDRESS_NOT_FOUND: text that matches no place, not even nearly; `details.outside_coverage` `{name, country, country_name, note}` when it names a well-known place outside the data’s coverage (Lagos, Abidjan)
      */
     404: ErrorEnvelope & {
         error?: {

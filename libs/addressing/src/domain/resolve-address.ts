@@ -93,10 +93,15 @@ export class AddressNotFoundError extends DomainError {
   readonly code = 'ADDRESS_NOT_FOUND';
   readonly status = 404;
   override readonly field = 'address';
-  override readonly details: Readonly<{ datasets: readonly string[] }>;
-  constructor(datasets: readonly DatasetRef[]) {
-    super('no place of the reference data matches the address, and it holds no hex code');
-    this.details = { datasets: datasets.map((d) => `${d.dataset}@${d.version}`) };
+  override readonly details: Readonly<{ datasets: readonly string[]; outside_coverage?: { name: string; country: string; country_name: string; note: string } }>;
+  constructor(datasets: readonly DatasetRef[] | readonly string[], outside?: { name: string; country: string; country_name: string; note: string }) {
+    super(
+      outside
+        ? `${outside.name} is in ${outside.country_name}, outside the data's coverage (Ghana); no place of the reference data matches it`
+        : 'no place of the reference data matches the address, and it holds no hex code',
+    );
+    const names = datasets.map((d) => (typeof d === 'string' ? d : `${d.dataset}@${d.version}`));
+    this.details = outside ? { datasets: names, outside_coverage: outside } : { datasets: names };
   }
 }
 

@@ -8,6 +8,7 @@ import { BOUNDARIES_DATASET, loadAdminAreas, PLACES } from './importers.js';
 import type { AdminAreas } from '../domain/admin-areas.js';
 import { LANDMARK_RADIUS_M, LOCALITY_RADIUS_M } from '../../../addressing/src/index.js';
 import { isPopulatedPlace, pointNames } from '../domain/point-names.js';
+import { COVERED_COUNTRIES, outsideCoverage, type OutsideCoverage } from '../domain/coverage.js';
 
 /** The boundaries are Ghana's (OCHA COD-AB), as every starter dataset: the country a point inside them is in (docs/adr/0011). */
 export const COVERAGE = { code: 'GH', name: 'Ghana' } as const;
@@ -124,6 +125,14 @@ export class Gazetteer extends PolledDataset {
       .filter((dataset) => used.has(dataset.dataset))
       .map(({ dataset, version, imported_at, attribution }) => ({ dataset, version, imported_at, attribution }));
     return { ...names, datasets };
+  }
+
+  /** The countries the reference data covers (ISO 3166-1 alpha-2; issue 28, item 8). */
+  readonly coverage: { countries: readonly string[] } = { countries: COVERED_COUNTRIES };
+
+  /** The well-known place outside coverage a text names, when it names one ("Lagos", "Abidjan"): its results are not it. */
+  outsideCoverage(text: string): OutsideCoverage | null {
+    return outsideCoverage(text);
   }
 
   /** The loaded dataset version a place (of the last search or near answer) came from; null once that version is gone. */

@@ -21,4 +21,15 @@ export interface AddressPlaces {
   near(lat: number, lng: number, radiusM: number, limit: number): readonly NearbyReference[];
   /** The loaded dataset version a place came from. */
   datasetOf(placeId: string): DatasetRef | null;
+  /** The countries the reference data covers (issue 28, item 8). */
+  readonly coverage: { countries: readonly string[] };
+  /** The well-known place outside coverage a text names ("Lagos"), or null. */
+  outsideCoverage(text: string): OutsideCoverageNote | null;
+}
+
+export interface OutsideCoverageNote {
+  name: string;
+  country: string;
+  country_name: string;
+  note: string;
 }

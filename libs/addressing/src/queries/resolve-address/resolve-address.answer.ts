@@ -61,6 +61,13 @@ export const ResolutionSchema = defineAnswer(
       datasets: Type.Array(DatasetRefSchema),
       last_seen_basis: Type.Literal('dataset_import'),
       attribution: Type.Array(Type.String()),
+      coverage: Type.Object({ countries: Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes of the countries the reference data covers' }) }),
+      outside_coverage: Nullable(
+        Type.Object(
+          { name: Type.String(), country: Type.String(), country_name: Type.String(), note: Type.String() },
+          { description: 'Set when the text names a well-known place outside coverage (Lagos, Abidjan, Lomé): the place resolved is not it' },
+        ),
+      ),
     }),
   }),
   {
@@ -90,6 +97,8 @@ export const ResolutionSchema = defineAnswer(
       datasets: [{ dataset: 'places/osm', version: '2026-11-01', imported_at: '2026-11-01T06:00:00.000Z', attribution: ['© OpenStreetMap contributors, ODbL 1.0'] }],
       last_seen_basis: 'dataset_import',
       attribution: ['© OpenStreetMap contributors, ODbL 1.0'],
+      coverage: { countries: ['GH'] },
+      outside_coverage: null,
     },
   },
 );
