@@ -2954,33 +2954,23 @@ export type RecordPingsRequest = {
     /**
      * Horizontal accuracy of the fix in metres
      */
-    accuracy_m?: {
-        [key: string]: unknown;
-    };
+    accuracy_m?: number;
     /**
      * Your own id of the customer (single-ping form)
      */
-    customer_id?: {
-        [key: string]: unknown;
-    };
+    customer_id?: string;
     /**
      * Your id of the device
      */
-    device_id?: {
-        [key: string]: unknown;
-    };
+    device_id?: string;
     /**
      * Latitude, decimal degrees (WGS 84)
      */
-    lat?: {
-        [key: string]: unknown;
-    };
+    lat?: number;
     /**
      * Longitude, decimal degrees (WGS 84)
      */
-    lng?: {
-        [key: string]: unknown;
-    };
+    lng?: number;
     /**
      * The device's own flag that the fix was simulated (Android Location.isMock, iOS isSimulatedBySoftware). Stored with the ping; a KYC verification over recorded pings fails on one flagged true (reason mock_location_reported), as it does for an asserted position (docs/adr/0030).
      */
@@ -2994,9 +2984,7 @@ export type RecordPingsRequest = {
     /**
      * When the phone took the fix (ISO 8601 with zone; default: when it was received). Pings are ordered by it, and a replayed ping is recognised by its content including this time, so send it: without it a replay is a new ping. At most 5 minutes ahead and 30 days old.
      */
-    recorded_at?: {
-        [key: string]: unknown;
-    };
+    recorded_at?: string;
 };
 
 export type RedeemShareCodeRequest = {

@@ -9,23 +9,25 @@ import { MAX_PINGS_PER_REQUEST } from '../../domain/location.js';
  * fields are therefore declared loosely here and validated in the domain.
  */
 export class RecordPingsRequest {
-  @ApiPropertyOptional({ description: "Your own id of the customer (single-ping form)", example: 'cust-0042' })
+  @ApiPropertyOptional({ type: String, description: "Your own id of the customer (single-ping form)", example: 'cust-0042' })
   @IsOptional()
   customer_id?: unknown;
 
-  @ApiPropertyOptional({ description: 'Latitude, decimal degrees (WGS 84)', example: 5.6037, minimum: -90, maximum: 90 })
+  @ApiPropertyOptional({ type: Number, description: 'Latitude, decimal degrees (WGS 84)', example: 5.6037, minimum: -90, maximum: 90 })
   @IsOptional()
   lat?: unknown;
 
-  @ApiPropertyOptional({ description: 'Longitude, decimal degrees (WGS 84)', example: -0.187, minimum: -180, maximum: 180 })
+  @ApiPropertyOptional({ type: Number, description: 'Longitude, decimal degrees (WGS 84)', example: -0.187, minimum: -180, maximum: 180 })
   @IsOptional()
   lng?: unknown;
 
-  @ApiPropertyOptional({ description: 'Horizontal accuracy of the fix in metres', example: 12 })
+  @ApiPropertyOptional({ type: Number, description: 'Horizontal accuracy of the fix in metres', example: 12 })
   @IsOptional()
   accuracy_m?: unknown;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
     description:
       'When the phone took the fix (ISO 8601 with zone; default: when it was received). Pings are ordered by it, and a replayed ping is recognised by its content including this time, so send it: without it a replay is a new ping. At most 5 minutes ahead and 30 days old.',
     example: '2026-11-22T09:30:00Z',
@@ -33,7 +35,7 @@ export class RecordPingsRequest {
   @IsOptional()
   recorded_at?: unknown;
 
-  @ApiPropertyOptional({ description: 'Your id of the device', example: 'phone-7' })
+  @ApiPropertyOptional({ type: String, description: 'Your id of the device', example: 'phone-7' })
   @IsOptional()
   device_id?: unknown;
 
