@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AllInOneModule } from '../../apps/all-in-one/src/all-in-one.module.js';
 import { serveHttp, type RunningHttp } from '../../apps/api/src/serve.js';
 import { openRuntime } from '../../apps/shared/runtime.js';
-import type { Runtime } from '../../libs/platform/src/index.js';
+import { servedOpenApiDocument, type Runtime } from '../../libs/platform/src/index.js';
 import { checkAnswer, ContractChecker } from './contract.js';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
@@ -39,7 +39,7 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
   const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });
   let checker: Promise<ContractChecker> | undefined;
   // Every answer is checked against the served document (issue 28; test/support/contract.ts).
-  const contract = () => (checker ??= fetch(`${running.url}/v2/openapi.json`).then(async (response) => new ContractChecker((await response.json()) as ConstructorParameters<typeof ContractChecker>[0])));
+  const contract = () => (checker ??= Promise.resolve(new ContractChecker(JSON.parse(JSON.stringify(servedOpenApiDocument(running.app))) as ConstructorParameters<typeof ContractChecker>[0])));
   return {
     ...running,
     runtime,

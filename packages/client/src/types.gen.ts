@@ -4840,6 +4840,14 @@ export type GetAccountAsOfControllerGetErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
@@ -4911,6 +4919,14 @@ export type SetBankingAccessControllerBankingErrors = {
     413: ErrorEnvelope & {
         error?: {
             code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -4996,6 +5012,14 @@ export type ReplaceIpAllowlistControllerIpAllowlistErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
      */
     415: ErrorEnvelope & {
@@ -5075,6 +5099,14 @@ export type ChangeTierControllerTierErrors = {
     413: ErrorEnvelope & {
         error?: {
             code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -5380,6 +5412,14 @@ export type ReviewLandmarkControllerReviewErrors = {
     413: ErrorEnvelope & {
         error?: {
             code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -7179,6 +7219,14 @@ export type DeleteGeofenceControllerDeleteErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
@@ -7242,6 +7290,14 @@ export type GetGeofenceControllerGetErrors = {
     404: ErrorEnvelope & {
         error?: {
             code?: 'GEOFENCE_NOT_FOUND';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -7401,6 +7457,14 @@ export type HexcodeLandmarksControllerListErrors = {
     401: ErrorEnvelope & {
         error?: {
             code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -7646,6 +7710,14 @@ export type ReportLandmarkControllerReportErrors = {
     413: ErrorEnvelope & {
         error?: {
             code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -8052,6 +8124,14 @@ export type GetLocationControllerLocationErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
@@ -8417,6 +8497,14 @@ export type CancelShareCodeControllerCancelErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
@@ -8534,6 +8622,14 @@ export type RevokePairingControllerRevokeViewerErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
@@ -8648,6 +8744,14 @@ export type RevokePairingControllerStopWatchingErrors = {
     404: ErrorEnvelope & {
         error?: {
             code?: 'PAIRING_NOT_FOUND';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -9132,6 +9236,14 @@ export type RegisterZoneControllerRegisterErrors = {
     413: ErrorEnvelope & {
         error?: {
             code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -10252,6 +10364,14 @@ export type GetArchiveControllerGetErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * RANGE_NOT_SATISFIABLE; Content-Range `bytes *size`
      */
     416: ErrorEnvelope & {
@@ -10327,6 +10447,14 @@ export type GetArchiveControllerHeadErrors = {
     412: ErrorEnvelope & {
         error?: {
             code?: 'PRECONDITION_FAILED';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -10681,6 +10809,14 @@ export type CancelScheduleControllerCancelErrors = {
         };
     };
     /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
      * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
      */
     429: ErrorEnvelope & {
@@ -10747,6 +10883,14 @@ export type GetScheduleControllerGetErrors = {
     404: ErrorEnvelope & {
         error?: {
             code?: 'SCHEDULE_NOT_FOUND';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**
@@ -11204,6 +11348,14 @@ export type RetryDeliveryControllerRetryErrors = {
     409: ErrorEnvelope & {
         error?: {
             code?: 'CONCURRENCY_CONFLICT';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
         };
     };
     /**

@@ -146,6 +146,8 @@ export function finishDocument<D extends object>(input: D): D {
       else if ((operation.parameters ?? []).length > 0) addError(operation, '400', 'INVALID_PARAM naming the parameter', ['INVALID_PARAM']);
       const paged = (operation.parameters ?? []).some((parameter) => (parameter as { name?: string }).name === 'cursor');
       if (paged) addError(operation, '400', 'READ_STORE_INVALID_CURSOR: a cursor from another query, or altered', ['READ_STORE_INVALID_CURSOR']);
+      const inPath = (operation.parameters ?? []).some((parameter) => (parameter as { in?: string }).in === 'path');
+      if (inPath) addError(operation, '414', 'URI_TOO_LONG: a path parameter is longer than 500 characters', ['URI_TOO_LONG']);
       const access = ACCESS_ERRORS[operation['x-access'] ?? ''];
       if (access) addError(operation, '403', access.description, access.codes);
       if (operation['x-access'] === 'admin') addError(operation, '401', KEYED_ERRORS['401'].description, KEYED_ERRORS['401'].codes);
