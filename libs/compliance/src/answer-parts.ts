@@ -30,3 +30,32 @@ export const CHAIN_ENTRY_EXAMPLE = {
   prev_hash: '9a3c5e7f1b2d4f6a8c0e2b4d6f8a1c3e5b7d9f0a2c4e6b8d1f3a5c7e9b0d2f4a',
   hash: 'e1c3a5f7b9d2e4f6a8c0b2d4e6f8a0c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3',
 };
+
+/** An object whose shape belongs to another context (each contributor's state, a change's summary). */
+export const Open = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+
+export const ChangeSchema = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  context: Type.String(),
+  stream: Type.String(),
+  type: Type.String({ description: 'The event type' }),
+  summary: Open('Fields safe to show (no secrets, no password or token hashes); per event type'),
+});
+
+export const OperatorActionSchema = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  method: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+  key_prefix: Type.String(),
+  request_id: Type.String(),
+});
+
+export const changeExample = {
+  at: '2026-11-20T10:02:11.000Z',
+  context: 'accounts',
+  stream: 'api_key-ak_3f9c',
+  type: 'ApiKeyIssued',
+  summary: { key_prefix: 'lk_3f9c…', tier: 'enterprise' },
+};
+

@@ -101,7 +101,7 @@ export type AccountAsOf = {
         context: string;
         stream: string;
         /**
-         * Fields safe to show: no secrets, no password or token hashes
+         * Fields safe to show (no secrets, no password or token hashes); per event type
          */
         summary: {
             [key: string]: unknown;

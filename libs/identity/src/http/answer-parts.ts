@@ -38,4 +38,18 @@ export const CertificateFields = {
   expires_at: Nullable(Type.String({ format: 'date-time' })),
 };
 
+/** A clean fraud check, as both verification examples show it. */
+export const cleanFraudCheckExample = {
+  flagged: false,
+  flags: [],
+  degraded: false,
+  degraded_checks: [],
+  checks: {
+    velocity: { status: 'clear' as const, detail: 'no earlier observation implies over 300 km/h' },
+    ip_bulk: { status: 'clear' as const, detail: '1 customer from this IP in the last hour' },
+    device_bulk: { status: 'not_applicable' as const, detail: 'no device_id sent' },
+    synthetic_identity: { status: 'not_applicable' as const, detail: 'no phone, e-mail or device sent' },
+  },
+};
+
 export { literals };

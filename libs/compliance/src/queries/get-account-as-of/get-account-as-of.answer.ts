@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer } from '../../../../platform/src/index.js';
-import { CHAIN_ENTRY_EXAMPLE, ChainEntrySchema } from '../../answer-parts.js';
+import { CHAIN_ENTRY_EXAMPLE, ChainEntrySchema, ChangeSchema, OperatorActionSchema } from '../../answer-parts.js';
 
 /**
  * GET /v2/admin/accounts/{accountId}/as-of (replay/as-of-replay.ts, AsOfAnswer;
@@ -15,18 +15,9 @@ export const AccountAsOfSchema = defineAnswer(
     state: Type.Record(Type.String(), Type.Unknown(), {
       description: "One part per contributor: `account`, `keys`, `users`, `consents`, `webhook`, `geofences`, `loans`, `schedules`…, each as that context folds it up to `at` (null where nothing existed)",
     }),
-    changes: Type.Array(
-      Type.Object({
-        at: Type.String({ format: 'date-time' }),
-        context: Type.String(),
-        stream: Type.String(),
-        type: Type.String({ description: 'The event type' }),
-        summary: Type.Record(Type.String(), Type.Unknown(), { description: 'Fields safe to show: no secrets, no password or token hashes' }),
-      }),
-      { description: 'Every event that shaped the state, oldest first' },
-    ),
+    changes: Type.Array(ChangeSchema, { description: 'Every event that shaped the state, oldest first' }),
     operator_actions: Type.Array(
-      Type.Object({ at: Type.String({ format: 'date-time' }), method: Type.String(), path: Type.String(), status: Type.Integer(), key_prefix: Type.String(), request_id: Type.String() }),
+      OperatorActionSchema,
       { description: 'Changing requests the operator key made on this account' },
     ),
     access: Type.Object({

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer } from '../../../../platform/src/index.js';
-import { changeExample, ChangeSchema, OperatorActionSchema } from '../../http/answer-parts.js';
+import { changeExample, ChangeSchema, OperatorActionSchema } from '../../answer-parts.js';
 
 /** GET /v2/compliance/changes (ADR 39): what changed in (from, to]. */
 export const ChangesAnswerSchema = defineAnswer(

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
-import { Open } from '../../http/answer-parts.js';
+import { Open } from '../../answer-parts.js';
 
 const Page = <T extends ReturnType<typeof Type.Array>>(items: T, withTruncated: boolean) =>
   withTruncated

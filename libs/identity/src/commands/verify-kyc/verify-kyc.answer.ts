@@ -3,7 +3,7 @@ import { ProvenanceSchema } from '../../../../addressing/src/index.js';
 import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
 import { BURST_FLAGS, DECISIONS } from '../../domain/evidence.js';
 import { KYC_RESULTS } from '../../domain/kyc.js';
-import { CertificateFields, FraudCheckSchema, literals, VerifiedAddressSchema } from '../../http/answer-parts.js';
+import { CertificateFields, cleanFraudCheckExample, FraudCheckSchema, literals, VerifiedAddressSchema } from '../../http/answer-parts.js';
 
 const Reason = Type.Object({ code: Type.String(), message: Type.String() });
 
@@ -99,18 +99,7 @@ export const KycAnswerSchema = defineAnswer(
       nights_at_home: 2,
     },
     provenance: { source: 'device_gps', provider: 'caller', accuracy_meters: 15, confidence: 0.41, verified_at: '2026-11-27T09:00:00.000Z' },
-    fraud_check: {
-      flagged: false,
-      flags: [],
-      degraded: false,
-      degraded_checks: [],
-      checks: {
-        velocity: { status: 'clear', detail: 'no pair of positions implies over 300 km/h' },
-        ip_bulk: { status: 'clear', detail: '1 customer from this IP in the last hour' },
-        device_bulk: { status: 'not_applicable', detail: 'no device_id sent' },
-        synthetic_identity: { status: 'not_applicable', detail: 'no phone, e-mail or device sent' },
-      },
-    },
+    fraud_check: cleanFraudCheckExample,
     certificate: null,
     certificate_id: null,
     kid: null,

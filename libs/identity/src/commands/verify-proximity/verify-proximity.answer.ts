@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ProvenanceSchema } from '../../../../addressing/src/index.js';
 import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
 import { PROXIMITY_OUTCOMES } from '../../domain/proximity.js';
-import { CertificateFields, FraudCheckSchema, literals, VerifiedAddressSchema } from '../../http/answer-parts.js';
+import { CertificateFields, cleanFraudCheckExample, FraudCheckSchema, literals, VerifiedAddressSchema } from '../../http/answer-parts.js';
 
 /** POST /v2/verify/proximity (ADR 39; the decision ladder of docs/adr/0030). */
 export const ProximityAnswerSchema = defineAnswer(
@@ -42,18 +42,7 @@ export const ProximityAnswerSchema = defineAnswer(
     address: { input: '0QP-PAN-VTWH', code: '0QPPANVTWH', input_kind: 'hex_code', precision: 'cell', label: null, lat: 5.550274293774784, lng: -0.21740539924056956 },
     observed_at: '2026-11-27T09:00:00.000Z',
     provenance: { source: 'device_gps', provider: 'caller', accuracy_meters: 12, confidence: 0.68, verified_at: '2026-11-27T09:00:00.000Z' },
-    fraud_check: {
-      flagged: false,
-      flags: [],
-      degraded: false,
-      degraded_checks: [],
-      checks: {
-        velocity: { status: 'clear', detail: 'no earlier observation implies over 300 km/h' },
-        ip_bulk: { status: 'clear', detail: '1 customer from this IP in the last hour' },
-        device_bulk: { status: 'not_applicable', detail: 'no device_id sent' },
-        synthetic_identity: { status: 'not_applicable', detail: 'no phone, e-mail or device sent' },
-      },
-    },
+    fraud_check: cleanFraudCheckExample,
     location_decision: 'within',
     evidence: { origin: 'asserted', positions: 1, accuracy_m: 12, observed_at: '2026-11-27T09:00:00.000Z', mock_location: false, thresholds: { radius_m: 50, accuracy_slack_cap_m: 50, poor_fix_m: 100, max_radius_m: 5000 } },
     certificate: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImstMjAyNi0xMS0wMSJ9.eyJkZWNpc2lvbiI6IndpdGhpbiJ9.c2lnbmF0dXJl',
