@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 import { weatherImportCli } from '../libs/weather/src/index.js';
+import { describeInBrowser } from './support/browser.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { capAlert, capExpiresIn } from './support/cap-alert.js';
 
-/** CHROME_PATH, else `chromium` or `chromium-browser` on PATH (Debian's package; `.ci/run` installs it). */
-function findBrowser(): string | undefined {
-  if (process.env.CHROME_PATH) return existsSync(process.env.CHROME_PATH) ? process.env.CHROME_PATH : undefined;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    for (const name of ['chromium', 'chromium-browser']) {
-      const candidate = path.join(dir, name);
-      if (dir && existsSync(candidate)) return candidate;
-    }
-  }
-  return undefined;
-}
-
-const browserPath = findBrowser();
-if (!browserPath) process.stderr.write('no chromium found (chromium, chromium-browser or CHROME_PATH): skipping the console browser test\n');
-const describeInBrowser = browserPath ? describe : describe.skip;
 
 type Rgb = [number, number, number];
 const hex = (colour: string): Rgb => [1, 3, 5].map((at) => parseInt(colour.slice(at, at + 2), 16)) as Rgb;
@@ -38,7 +24,7 @@ const ROADS = ['#ffffff', '#fff6c8', '#f7d58b', '#f4b26b', '#e8925a', '#d9724a',
  * boot (search, roads, transit, and the vector basemap built from them at
  * import, docs/adr/0027), so the page draws real tiles and real answers.
  */
-describeInBrowser('GET /console in a real browser (chromium via puppeteer-core)', () => {
+describeInBrowser('console', 'GET /console in a real browser (chromium via puppeteer-core)', (browserPath) => {
   let service: Service;
   let browser: Browser;
   let page: Page;

@@ -1,24 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { describeInBrowser } from './support/browser.js';
 import { bootService, type Service } from './support/boot.js';
-
-/** CHROME_PATH, else `chromium` or `chromium-browser` on PATH (as test/console.e2e-spec.ts; `.ci/run` installs chromium). */
-function findBrowser(): string | undefined {
-  if (process.env.CHROME_PATH) return existsSync(process.env.CHROME_PATH) ? process.env.CHROME_PATH : undefined;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    for (const name of ['chromium', 'chromium-browser']) {
-      const candidate = path.join(dir, name);
-      if (dir && existsSync(candidate)) return candidate;
-    }
-  }
-  return undefined;
-}
-
-const browserPath = findBrowser();
-if (!browserPath) process.stderr.write('no chromium found (chromium, chromium-browser or CHROME_PATH): skipping the /docs browser test\n');
-const describeInBrowser = browserPath ? describe : describe.skip;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 interface OpenApiDocument {
@@ -32,7 +15,7 @@ interface OpenApiDocument {
  * every tag and every operation of the document, and the browser must report
  * no error and no CSP violation while it does.
  */
-describeInBrowser('GET /docs in a real browser (Redoc, chromium via puppeteer-core)', () => {
+describeInBrowser('/docs', 'GET /docs in a real browser (Redoc, chromium via puppeteer-core)', (browserPath) => {
   let service: Service;
   let browser: Browser;
   let page: Page;
