@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
-import { ContractChecker } from './support/contract.js';
+import { checkAnswer, ContractChecker, ContractMismatchError } from './support/contract.js';
 
 /** The contract check every e2e request runs (test/support/contract.ts) must be able to fail. */
 describe('answers are checked against the served OpenAPI document', () => {
@@ -42,5 +42,12 @@ describe('answers are checked against the served OpenAPI document', () => {
     expect(checker.mismatch('GET', '/v2/reverse', 418, 'application/json', '{}')).toMatch(/a status the document does not list/);
     const unnamed = JSON.stringify({ success: false, error: { code: 'SOMETHING_ELSE', message: 'x' } });
     expect(checker.mismatch('GET', '/v2/reverse', 400, 'application/json', unnamed)).toMatch(/\/error\/code must be equal to one of the allowed values/);
+  });
+
+  it('fails the request on an error answer the document does not describe, as on a 2xx', async () => {
+    const unnamed = new Response(JSON.stringify({ success: false, error: { code: 'SOMETHING_ELSE', message: 'x' } }), { status: 400, headers: { 'content-type': 'application/json' } });
+    await expect(checkAnswer(checker, 'GET', '/v2/reverse', unnamed)).rejects.toThrow(ContractMismatchError);
+    const named = new Response(JSON.stringify({ success: false, error: { code: 'INVALID_PARAM', message: 'lat must be a number', field: 'lat' } }), { status: 400, headers: { 'content-type': 'application/json' } });
+    await expect(checkAnswer(checker, 'GET', '/v2/reverse', named)).resolves.toBe(named);
   });
 });

@@ -113,7 +113,5 @@ export async function checkAnswer(checker: ContractChecker, method: string, url:
   const problem = checker.mismatch(method, url, response.status, response.headers.get('content-type'), body);
   if (!problem) return response;
   if (process.env.CONTRACT_REPORT) appendFileSync(process.env.CONTRACT_REPORT, `${problem} — ${body.slice(0, 160)}\n`);
-  // Transitional (issue 28): error statuses and codes fail only under CONTRACT_ERRORS=strict until every slice names its codes.
-  if (response.status >= 400 && process.env.CONTRACT_ERRORS !== 'strict') return response;
   throw new ContractMismatchError(`${problem}\n  body: ${body.slice(0, 400)}`);
 }
