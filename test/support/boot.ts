@@ -50,10 +50,20 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
       let body: string | undefined = init.rawBody;
       if (init.body !== undefined) body = JSON.stringify(init.body);
       if (body !== undefined) headers['content-type'] ??= 'application/json';
-      return fetch(`${running.url}${url}`, { method, headers, body }).then(async (response) => checkAnswer(await contract(), method, url, response));
+      // A request the service never answers fails its test, naming it, instead of holding the jest worker until CI's deadline.
+      return fetch(`${running.url}${url}`, { method, headers, body, signal: AbortSignal.timeout(REQUEST_DEADLINE_MS) }).then(
+        async (response) => checkAnswer(await contract(), method, url, response),
+        (error: unknown) => {
+          if (error instanceof DOMException && error.name === 'TimeoutError') throw new Error(`${method} ${url} had no answer within ${REQUEST_DEADLINE_MS / 1000} s`);
+          throw error;
+        },
+      );
     },
   };
 }
+
+/** Longer than any answer the suites wait for on a loaded 2-core machine (10,000-loan bulks included). */
+const REQUEST_DEADLINE_MS = 180_000;
 
 /** Polls `check` until it answers a value or the deadline passes. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
