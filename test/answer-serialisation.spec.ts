@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import Fastify from 'fastify';
+import { contexts } from '../apps/shared/contexts.js';
+import { answerWriterSchema, serialisedAnswers, type Answer } from '../libs/platform/src/index.js';
+
+/**
+ * Issue 28, item 3 (ADR 40): the routes that answer through Fastify's
+ * schema writer (`@ApiAnswer(X, { serialise: true })`) must write what
+ * JSON.stringify wrote before: same keys, same values. Each opted-in answer's
+ * example is written through Fastify with the route's response schema, and so
+ * is every variant of it that the schema allows and the example does not show
+ * (each nullable part null, each optional part left out), plus the other
+ * shapes of a union answer. test/answer-serialisation.e2e-spec.ts does the same
+ * with answers the running service computed.
+ */
+
+/** Shapes of a union answer that its example does not show. */
+const OTHER_SHAPES: Record<string, unknown[]> = {
+  PingsRecorded: [
+    { index: 0, status: 'accepted', ping_id: 'png_4c1e9a7b2d5f8e3a', late: true },
+    { index: 0, status: 'duplicate', ping_id: 'png_4c1e9a7b2d5f8e3a' },
+    { index: 0, status: 'refused', error: { code: 'INVALID_PARAM', message: 'lat must be a number from -90 to 90', field: 'lat' } },
+    { items: [{ index: 0, status: 'refused', error: { code: 'CONSENT_REQUIRED', message: 'no consent' } }], accepted: 0, duplicates: 0, refused: 1 },
+  ],
+};
+
+/** Where the answers the routes opt in are: importing the contexts loads every controller, so every `serialise: true` is seen. */
+const expected = ['LookupAnswer', 'PingsRecorded', 'PlaceSearchAnswer', 'ReverseAnswer', 'RouteAnswer'];
+
+describe('answers written from their schema (ADR 40)', () => {
+  it('are the ones this test knows', () => {
+    expect(contexts.length).toBeGreaterThan(0);
+    expect([...serialisedAnswers()].map((answer) => answer.name).sort()).toEqual(expected);
+  });
+
+  for (const name of expected) {
+    it(`${name}: the example and each variant the schema allows are written as JSON.stringify writes them`, async () => {
+      const answer = [...serialisedAnswers()].find((candidate) => candidate.name === name) as Answer;
+      const cases = [answer.example, ...variants(answer.schema as unknown as Schema, answer.example), ...(OTHER_SHAPES[name] ?? [])];
+      const app = Fastify();
+      let current: unknown;
+      app.get('/', { schema: { response: { 200: answerWriterSchema(answer) } } }, async () => ({ success: true, data: current }));
+      try {
+        for (const data of cases) {
+          current = data;
+          const response = await app.inject('/');
+          expect(response.statusCode).toBe(200);
+          expect(JSON.parse(response.body)).toStrictEqual(JSON.parse(JSON.stringify({ success: true, data })));
+        }
+      } finally {
+        await app.close();
+      }
+    });
+  }
+});
+
+type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[] };
+
+/** Copies of `value`, each with one nullable part set to null or one optional part left out, at any depth (first array item only). */
+function variants(schema: Schema, value: unknown): unknown[] {
+  if (schema.anyOf) {
+    const object = schema.anyOf.find((branch) => branch.type === 'object' && value !== null && typeof value === 'object' && !Array.isArray(value));
+    return object ? variants(object, value) : [];
+  }
+  if (schema.type === 'array' && Array.isArray(value) && value.length > 0 && schema.items) {
+    return variants(schema.items, value[0]).map((first) => [first, ...value.slice(1)]);
+  }
+  if (schema.type !== 'object' || value === null || typeof value !== 'object') return [];
+  const record = value as Record<string, unknown>;
+  const out: unknown[] = [];
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    if (!(key in record)) continue;
+    if (!(schema.required ?? []).includes(key)) {
+      const { [key]: _left, ...without } = record;
+      out.push(without);
+    }
+    if (record[key] !== null && property.anyOf?.some((branch) => branch.type === 'null')) out.push({ ...record, [key]: null });
+    for (const inner of variants(property, record[key])) out.push({ ...record, [key]: inner });
+  }
+  return out;
+}
