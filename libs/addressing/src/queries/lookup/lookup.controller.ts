@@ -20,7 +20,7 @@ export class LookupController {
       'Accepts every shape of a code (compact, hyphenated, lower case; I, L, O read as 1, 1, 0). ' +
       '`provenance.source` is `geocoded_text`: the point is computed from the code, `accuracy_meters` is the centre-to-corner distance of the cell, `confidence` 0.5 (exact about the cell, but nothing observed says a place is there: docs/adr/0030), `verified_at` 2026-11-22T00:00:00.000Z, when the hexcode-v1 scheme fixed what every code means (not when this answer decoded it).',
   })
-  @ApiAnswer(LookupAnswerSchema, { serialise: true })
+  @ApiAnswer(LookupAnswerSchema)
   @ApiResponse({
     status: 400,
     description: 'INVALID_PARAM: `address` missing; INVALID_CODE (field `address`): the message says what is wrong; when only the check character fails it names the likely intended codes',

@@ -28,7 +28,7 @@ export class RecordPingsController {
   @HttpCode(200)
   @AccountOnly()
   @ApiOperation({ summary: 'Record location pings (one, or a batch of up to 1000); idempotent; needs granted consent' })
-  @ApiAnswer(PingsRecordedSchema, { serialise: true, requestExample: { pings: [{ customer_id: 'cust-8841', lat: 5.55031, lng: -0.21739, accuracy_m: 9, recorded_at: '2026-11-27T08:55:00Z' }, { customer_id: 'cust-8841', lat: 5.55027, lng: -0.21744, accuracy_m: 11, recorded_at: '2026-11-27T09:00:00Z' }] } })
+  @ApiAnswer(PingsRecordedSchema, { requestExample: { pings: [{ customer_id: 'cust-8841', lat: 5.55031, lng: -0.21739, accuracy_m: 9, recorded_at: '2026-11-27T08:55:00Z' }, { customer_id: 'cust-8841', lat: 5.55027, lng: -0.21744, accuracy_m: 11, recorded_at: '2026-11-27T09:00:00Z' }] } })
   @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: other batches of the same customer kept landing first; sending the request again is safe (stored pings answer duplicate)' })
   async record(@Req() request: FastifyRequest, @Body() body: RecordPingsRequest): Promise<AnswerOf<typeof PingsRecordedSchema>> {

@@ -24,7 +24,7 @@ export class SearchPlacesController {
       '`coverage.countries` lists the countries the data covers (Ghana, `GH`); a query naming a well-known place outside them ("Lagos", "Abidjan, Côte d\'Ivoire", "Lomé") ' +
       'sets `outside_coverage` `{name, country, country_name, note}`: the results are then Ghanaian places of the same or a similar name, not it.',
   })
-  @ApiAnswer(PlaceSearchAnswerSchema, { serialise: true })
+  @ApiAnswer(PlaceSearchAnswerSchema)
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`q`, `near`, `lat`, `lng`, `limit`, `cursor`)' })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: no place dataset has been imported yet' })
   search(@Query() request: SearchPlacesRequest): Promise<AnswerOf<typeof PlaceSearchAnswerSchema>> {
