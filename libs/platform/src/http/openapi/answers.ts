@@ -100,8 +100,10 @@ export function ApiAnswer(answer: Answer, options: AnswerOptions = {}): MethodDe
       },
     }),
   ];
-  if (options.serialise) serialised.add(answer);
-  if (options.serialise) decorators.push(RouteSchema({ response: { [options.status ?? 200]: answerWriterSchema(answer, { raw: options.raw }) } }));
+  if (options.serialise) {
+    serialised.add(answer);
+    decorators.push(RouteSchema({ response: { [options.status ?? 200]: answerWriterSchema(answer, { raw: options.raw }) } }));
+  }
   if (options.requestExample !== undefined) decorators.push(ApiExtension(REQUEST_EXAMPLE_EXTENSION, options.requestExample));
   return applyDecorators(...decorators);
 }
