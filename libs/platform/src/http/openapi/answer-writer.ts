@@ -18,9 +18,9 @@
  * - a union that cannot be merged stays as the answer declares it (validated).
  *
  * What the rewrite cannot restore is a property the schema does not list: it is
- * dropped. The e2e contract check (ADR 39: every object read as
- * `additionalProperties: false`) keeps the schemas complete, and
- * `answer-writer.spec.ts` compares the written answer with JSON.stringify's.
+ * dropped, before the e2e contract check (ADR 39) could see it. The guard is
+ * test/answer-serialisation.e2e-spec.ts, which compares what an opted-in route
+ * sent with JSON.stringify of what its handler returned.
  */
 export function answerWriterSchema(answer: { readonly schema: object }, options: { raw?: boolean } = {}): JsonSchema {
   const data = writerSchema(answer.schema as unknown as JsonSchema);

@@ -67,8 +67,9 @@ export interface AnswerOptions {
    * Fastify writes the answer from its schema (fast-json-stringify) instead of
    * JSON.stringify (ADR 40, "Serialising answers from their schemas"): only
    * where `npm run bench -- hexcode` measured a win. A property the schema does
-   * not list is dropped; anything a `@Res()` handler sends with this status goes
-   * through the same writer.
+   * not list is dropped, unseen by the e2e contract check: add the route's cases
+   * to test/answer-serialisation.e2e-spec.ts. Anything a `@Res()` handler sends
+   * with this status goes through the same writer.
    */
   serialise?: boolean;
 }
