@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,16 @@ import { cellToLatLng, latLngToCell } from 'h3-js';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { AddressingModule, bulkAnswerChunks, cellFromHexCode, hexCodeForPoint, hexCodeFromCell, pointForHexCode } from '../libs/addressing/src/index.js';
 import { ReverseHandler, ReverseQuery } from '../libs/addressing/src/queries/reverse/reverse.handler.js';
-import { closeBackends, type Runtime } from '../libs/platform/src/index.js';
+import { answerWriterSchema, closeBackends, FileDatasetStore, referenceRoot, type Answer, type Runtime } from '../libs/platform/src/index.js';
+import { LookupAnswerSchema } from '../libs/addressing/src/queries/lookup/lookup.answer.js';
+import { ReverseAnswerSchema } from '../libs/addressing/src/queries/reverse/reverse.answer.js';
+import { PingsRecordedSchema } from '../libs/monitoring/src/commands/record-pings/record-pings.answer.js';
+import { Gazetteer, PlacesModule } from '../libs/places/src/index.js';
+import { PlaceSearchAnswerSchema } from '../libs/places/src/queries/search-places/search-places.answer.js';
+import { RoadNetwork, RoutingModule } from '../libs/routing/src/index.js';
+import { PlanRouteAnswerSchema } from '../libs/routing/src/queries/plan-route/plan-route.answer.js';
+import { appRoot, DEFAULT_PACK } from '../libs/starter/src/index.js';
+import { importStarterData } from '../libs/starter/src/first-start.js';
 import { BenchApiModule, openBenchRuntime } from './http-bench.module.js';
 import { addToTally, drive, emptyTally, invalidNote, issueKey, loadSample, runLoad, statusCheck, statusMix, type LoadSettings, type StatusTally } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
@@ -26,6 +36,15 @@ import { seededRandom } from '../libs/platform/src/testing/seeded-random.js';
  *   h3-js alone, loaded by autocannon in a child process; and POST
  *   /v2/hexcode/bulk (1,000 points per request) in items per second against
  *   a bare handler that codes them with h3-js and answers one JSON buffer;
+ * - reverse with `address` (issue 28, item 7): a second service with the
+ *   starter pack's places, boundaries, landmarks and roads loaded, against the
+ *   same bare handler and beside reverse on the service without places;
+ * - the schema writers (issue 28, item 3; ADR 40): reverse and route (the
+ *   routes that keep them) on that service with `schemaWriters` on against its
+ *   twin with every answer through JSON.stringify, over HTTP in CPU per
+ *   request; and the reverse, lookup, search, route and pings answers written
+ *   in process by both (lookup, search and pings were measured over HTTP too
+ *   and did not keep the writer: ADR 40 has the figures);
  * - the bus (issue 25, docs/adr/0015): `QueryBus.execute(new ReverseQuery(…))`
  *   against the reverse handler's own `execute`, in this process, paired and
  *   interleaved, in CPU µs per call.
@@ -42,6 +61,8 @@ export interface HexcodeBenchOptions extends LoadSettings {
 }
 
 const BULK_ITEMS = 1000;
+/** The statuses of the bulk answers that did not count (a run's 429s or 503s say which limit was met). */
+const badStatuses: Record<number, number> = {};
 
 export async function runHexcodeBench(options: HexcodeBenchOptions): Promise<Section> {
   const rows: Row[] = [];
@@ -84,7 +105,7 @@ export async function runHexcodeBench(options: HexcodeBenchOptions): Promise<Sec
   rows.push(...(await httpRows(options, points, codes, checks)));
   return {
     id: 'hexcode',
-    title: 'Hex codes: codec vs raw h3-js (in process), HTTP reverse/lookup/bulk vs bare Fastify handlers (ratio = row ÷ the row named on the right)',
+    title: 'Hex codes: codec vs raw h3-js (in process), HTTP reverse (with and without address)/lookup/bulk vs bare Fastify handlers, schema writers vs JSON.stringify (ratio = row ÷ the row named on the right)',
     unit: 'op',
     settings: {
       points: options.points,
@@ -123,26 +144,59 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
   const adminKey = randomBytes(24).toString('base64url');
   let runtime: Runtime | undefined;
   let served: RunningHttp | undefined;
+  let full: StarterService | undefined;
+  let fullJson: StarterService | undefined;
   try {
     runtime = await openBenchRuntime(dataDir, adminKey);
     served = await serveHttp(runtime, BenchApiModule.forRoot(runtime, [AddressingModule]), 'bench', { signals: false });
     const rows: Row[] = await busRows(options, served, points, checks);
-    const cases = [
-      { name: 'reverse', bare: `${bareUrl}/reverse?lat=${lat}&lng=${lng}`, ours: `${served.url}/v2/reverse?lat=${lat}&lng=${lng}` },
-      { name: 'lookup', bare: `${bareUrl}/lookup?cell=${cellFromHexCode(codes[0])}`, ours: `${served.url}/v2/lookup?address=${codes[0]}` },
+    // Issue 28: the service with the starter pack's places, boundaries, landmarks and roads (reverse names the
+    // place), once with the schema writers (ADR 40) and once with every answer through JSON.stringify.
+    full = await serveWithStarter(adminKey, true);
+    fullJson = await serveWithStarter(adminKey, false);
+    const [aLat, aLng] = ACCRA_POINT;
+    const routeBody = JSON.stringify({ from: { lat: 5.5496, lng: -0.2058 }, to: { lat: 5.5556, lng: -0.1969 }, mode: 'driving' });
+    rows.push(...(await writerRows(options, fullJson.served.url, adminKey, routeBody, checks)));
+    // What the idle services cost this process (timers, polls, followers), counted in every HTTP row's CPU below.
+    const idleFrom = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = process.cpuUsage(idleFrom);
+    rows.push(toRow('idle: this process with its three services and no load (op = second of wall time)', 'reference', [{ ops: 2, seconds: 2, latenciesMs: [], cpuMicros: idle.user + idle.system }]));
+    const cases: Array<{ name: string; targets: Target[] }> = [
+      {
+        name: 'reverse',
+        targets: [
+          { id: 'bare', label: 'bare Fastify + h3-js, reverse', url: `${bareUrl}/reverse?lat=${aLat}&lng=${aLng}` },
+          { id: 'ours', label: 'GET /v2/reverse, key + quota + audit (no places loaded: address null)', url: `${served.url}/v2/reverse?lat=${aLat}&lng=${aLng}`, service: served.url, baseline: 'bare' },
+          { id: 'address-json', label: 'GET /v2/reverse with address (starter pack), JSON.stringify', url: `${fullJson.served.url}/v2/reverse?lat=${aLat}&lng=${aLng}`, service: fullJson.served.url, baseline: 'bare' },
+          { id: 'address', label: 'GET /v2/reverse with address (starter pack), schema writer', url: `${full.served.url}/v2/reverse?lat=${aLat}&lng=${aLng}`, service: full.served.url, baseline: 'bare' },
+        ],
+      },
+      {
+        name: 'lookup',
+        targets: [
+          { id: 'bare', label: 'bare Fastify + h3-js, lookup', url: `${bareUrl}/lookup?cell=${cellFromHexCode(codes[0])}` },
+          { id: 'ours', label: 'GET /v2/lookup, key + quota + audit', url: `${served.url}/v2/lookup?address=${codes[0]}`, service: served.url, baseline: 'bare' },
+        ],
+      },
+      {
+        name: 'route',
+        targets: [
+          { id: 'json', label: 'POST /v2/route, Accra 1.5 km with steps (starter pack), JSON.stringify', url: `${fullJson.served.url}/v2/route`, service: fullJson.served.url, body: routeBody },
+          { id: 'schema', label: 'POST /v2/route, Accra 1.5 km with steps (starter pack), schema writer', url: `${full.served.url}/v2/route`, service: full.served.url, body: routeBody, baseline: 'json' },
+        ],
+      },
     ];
     for (const testCase of cases) {
-      const targets: Array<{ id: string; label: string; url: string; headers: Record<string, string> }> = [
-        { id: 'bare', label: `bare Fastify + h3-js, ${testCase.name}`, url: testCase.bare, headers: {} },
-        { id: 'ours', label: `GET /v2/${testCase.name}, key + quota + audit`, url: testCase.ours, headers: {} },
-      ];
-      const samples: Record<string, Sample[]> = { bare: [], ours: [] };
-      const tallies: Record<string, StatusTally> = { bare: emptyTally(), ours: emptyTally() };
+      const { targets } = testCase;
+      const samples: Record<string, Sample[]> = Object.fromEntries(targets.map((target) => [target.id, []]));
+      const tallies: Record<string, StatusTally> = Object.fromEntries(targets.map((target) => [target.id, emptyTally()]));
       for (let round = 0; round < options.rounds; round++) {
         for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
           // A key per run: one enterprise key's daily quota (100,000) must not end a run in 429s.
-          const headers = target.id === 'ours' ? { 'x-api-key': await issueKey(served.url, adminKey, `bench-hexcode-${testCase.name}-${round}`) } : target.headers;
-          const measured = await runLoad({ url: target.url, headers }, options);
+          const headers: Record<string, string> = target.service ? { 'x-api-key': await issueKey(target.service, adminKey, `bench-hexcode-${testCase.name}-${target.id}-${round}`) } : {};
+          if (target.body) headers['content-type'] = 'application/json';
+          const measured = await runLoad({ url: target.url, headers, method: target.body ? 'POST' : 'GET', body: target.body }, options);
           const { outcome, cpuMicros } = measured;
           samples[target.id].push(loadSample(measured));
           addToTally(tallies[target.id], outcome);
@@ -155,10 +209,14 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
         }
       }
       for (const target of targets) checks.push(statusCheck(target.label, tallies[target.id]));
-      const baseline = toRow(targets[0].label, 'baseline', samples.bare, undefined, invalidNote(tallies.bare));
-      const ours = toRow(targets[1].label, 'ours', samples.ours, baseline, invalidNote(tallies.ours));
-      rows.push(baseline, ours);
+      const made: Record<string, Row> = {};
+      // Baselines first (a target names one listed before it), then every row in the order listed.
+      for (const target of targets) {
+        made[target.id] = toRow(target.label, target.baseline ? 'ours' : 'baseline', samples[target.id], target.baseline ? made[target.baseline] : undefined, invalidNote(tallies[target.id]));
+        rows.push(made[target.id]);
+      }
       if (testCase.name === 'reverse') {
+        const [baseline, ours, withAddress] = [made.bare, made.ours, made.address];
         checks.push({
           goal: true,
           name: 'issue #19: GET /v2/reverse with key, quota and audit ≤ 120 µs CPU per request and ≥ 0.18× bare Fastify + h3-js',
@@ -167,31 +225,52 @@ async function httpRows(options: HexcodeBenchOptions, points: Array<[number, num
             `${ours.cpuUsPerOp} µs CPU/req (bare ${baseline.cpuUsPerOp}); ${ours.ratio?.perSecond.toFixed(2)}× req/s, ` +
             `${ours.ratio?.perCpu?.toFixed(2)}× by CPU per request`,
         });
+        const asJson = made['address-json'];
+        checks.push({
+          goal: true,
+          name: 'ADR 40: the schema writer costs no more CPU per request than JSON.stringify: GET /v2/reverse with address',
+          ok: (asJson.cpuUsPerOp ?? 0) >= (withAddress.cpuUsPerOp ?? Infinity),
+          detail: `${withAddress.cpuUsPerOp} vs ${asJson.cpuUsPerOp} µs CPU/req: ${((asJson.cpuUsPerOp ?? 0) / (withAddress.cpuUsPerOp ?? 1)).toFixed(3)}× by CPU, ${(withAddress.perSecond / asJson.perSecond).toFixed(3)}× req/s`,
+        });
+        const perRequest = (withAddress.cpuUsPerOp ?? Infinity) / (ours.cpuUsPerOp ?? 1);
+        checks.push({
+          goal: true,
+          name: 'issue 28, item 7: GET /v2/reverse with address ≤ 2× the CPU per request of reverse without it',
+          ok: perRequest <= 2,
+          detail:
+            `${withAddress.cpuUsPerOp} vs ${ours.cpuUsPerOp} µs CPU/req: ${perRequest.toFixed(2)}×; against bare Fastify + h3-js (${baseline.cpuUsPerOp} µs) ` +
+            `${withAddress.ratio?.perCpu?.toFixed(2)}× with address, ${ours.ratio?.perCpu?.toFixed(2)}× without, by CPU per request ` +
+            `(${withAddress.ratio?.perSecond.toFixed(2)}× / ${ours.ratio?.perSecond.toFixed(2)}× req/s)`,
+        });
       }
     }
+    writerVerdicts(rows, checks);
 
     // Bulk: bench/http-load.ts sends GETs only, so a few fetch loops in this process post the batches;
     // both targets share the same client cost, so the ratio still compares the servers.
-    const bulkKey = await issueKey(served.url, adminKey, 'bench-hexcode-bulk');
-    const bulkTargets: Array<{ id: string; label: string; url: string; headers: Record<string, string> }> = [
+    const bulkService = served.url;
+    const bulkTargets: Array<{ id: string; label: string; url: string; headers: Record<string, string>; keyed?: boolean }> = [
       { id: 'bare', label: `bare Fastify + h3-js, bulk ${BULK_ITEMS} points per request (op = item)`, url: `${bareUrl}/bulk`, headers: { 'content-type': 'application/json' } },
-      { id: 'ours', label: `POST /v2/hexcode/bulk, key + quota + audit, streamed (op = item)`, url: `${served.url}/v2/hexcode/bulk`, headers: { 'content-type': 'application/json', 'x-api-key': bulkKey } },
+      { id: 'ours', label: `POST /v2/hexcode/bulk, key + quota + audit, streamed (op = item)`, url: `${served.url}/v2/hexcode/bulk`, headers: { 'content-type': 'application/json' }, keyed: true },
     ];
     const bulkSamples: Record<string, Sample[]> = { bare: [], ours: [] };
     let bulkBad = 0;
     for (let round = 0; round < options.rounds; round++) {
       for (const target of round % 2 === 0 ? bulkTargets : [...bulkTargets].reverse()) {
-        const measured = await postLoop(target.url, target.headers, bulkBody, 4, options.seconds);
+        // Keys in turn, fresh each round: a key's daily quota counts items (100,000), which one round can pass (429).
+        const keys = target.keyed ? await Promise.all([0, 1, 2, 3].map((n) => issueKey(bulkService, adminKey, `bench-hexcode-bulk-${round}-${n}`))) : [];
+        const measured = await postLoop(target.url, target.headers, bulkBody, 4, options.seconds, keys);
         bulkBad += measured.bad;
         bulkSamples[target.id].push(measured.sample);
         options.progress(`hexcode ${target.label}, round ${round + 1}/${options.rounds}: ${Math.round(measured.sample.ops / measured.sample.seconds)} items/s`);
       }
     }
-    checks.push({ name: 'bulk: every response 200 with every item coded', ok: bulkBad === 0, detail: `${bulkBad} bad responses` });
+    checks.push({ name: 'bulk: every response 200 with every item coded', ok: bulkBad === 0, detail: `${bulkBad} bad responses (by status: ${JSON.stringify(badStatuses)})` });
     const bulkBaseline = toRow(bulkTargets[0].label, 'baseline', bulkSamples.bare);
     rows.push(bulkBaseline, toRow(bulkTargets[1].label, 'ours', bulkSamples.ours, bulkBaseline));
     return rows;
   } finally {
+    for (const service of [full, fullJson]) await service?.close();
     if (served) await served.close();
     else if (runtime) await closeBackends(runtime.backends);
     await bare.close();
@@ -254,13 +333,16 @@ async function busRows(options: HexcodeBenchOptions, served: RunningHttp, points
  * `concurrency` loops posting the same body for `seconds`; a response counts, for its BULK_ITEMS items,
  * when it is 200 and its JSON holds every item.
  */
-async function postLoop(url: string, headers: Record<string, string>, body: string, concurrency: number, seconds: number): Promise<{ sample: Sample; bad: number }> {
+async function postLoop(url: string, headers: Record<string, string>, body: string, concurrency: number, seconds: number, keys: string[] = []): Promise<{ sample: Sample; bad: number }> {
   let bad = 0;
+  let sent = 0;
   const sample = await drive(concurrency, seconds, async () => {
-    const response = await fetch(url, { method: 'POST', headers, body });
+    const key: Record<string, string> = keys.length > 0 ? { 'x-api-key': keys[sent++ % keys.length] } : {};
+    const response = await fetch(url, { method: 'POST', headers: { ...headers, ...key }, body });
     const answer = (await response.json()) as { data?: { items?: unknown[] } };
     if (response.status === 200 && answer.data?.items?.length === BULK_ITEMS) return BULK_ITEMS;
     bad++;
+    badStatuses[response.status] = (badStatuses[response.status] ?? 0) + 1;
     return 0;
   });
   return { sample, bad };
@@ -276,4 +358,141 @@ function time(ops: number, run: () => void): Sample {
 function randomPoints(count: number, seed: number): Array<[number, number]> {
   const next = seededRandom(seed);
   return Array.from({ length: count }, () => [4.7 + next() * 6.5, -3.3 + next() * 4.5] as [number, number]);
+}
+
+/** Near Makola Market, Accra: the starter pack names its region, district, locality, road and landmark. */
+const ACCRA_POINT: [number, number] = [5.5495, -0.2095];
+
+interface Target {
+  id: string;
+  label: string;
+  url: string;
+  /** The service a key is issued on, per run; none for the bare handler. */
+  service?: string;
+  /** A JSON body: the target is loaded with POSTs. */
+  body?: string;
+  /** The id of the (earlier) target this row is divided by; none for a baseline. */
+  baseline?: string;
+}
+
+interface StarterService {
+  served: RunningHttp;
+  close(): Promise<void>;
+}
+
+/**
+ * The reverse, lookup, search and route slices over the starter pack's
+ * places, boundaries, landmarks and roads (imported as STARTER_DATA does,
+ * transit left out), with the schema writers on or off (ADR 40).
+ */
+async function serveWithStarter(adminKey: string, schemaWriters: boolean): Promise<StarterService> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-hexcode-starter-'));
+  let runtime: Runtime | undefined;
+  let served: RunningHttp | undefined;
+  try {
+    runtime = await openBenchRuntime(dataDir, adminKey, { THROTTLE_ROUTING_PER_MINUTE: '100000' });
+    const reference = referenceRoot(runtime.config);
+    const datasets = runtime.manifests.flatMap((manifest) => manifest.datasets ?? []).filter((declaration) => declaration.starter && declaration.starter.kind !== 'transit');
+    await importStarterData(new FileDatasetStore(reference), path.join(appRoot(), DEFAULT_PACK), { datasets, lockDir: reference, log: { info: () => undefined } });
+    const module = BenchApiModule.forRoot(runtime, [AddressingModule.withPlaces({ module: PlacesModule, provider: Gazetteer }, { module: RoutingModule, provider: RoadNetwork })]);
+    served = await serveHttp(runtime, module, 'bench', { signals: false, schemaWriters });
+    await served.app.get(Gazetteer, { strict: false }).reload();
+    await served.app.get(RoadNetwork, { strict: false }).reload();
+  } catch (error) {
+    if (served) await served.close();
+    else if (runtime) await closeBackends(runtime.backends);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const running = served;
+  return {
+    served: running,
+    close: async () => {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The function Fastify compiles from a response schema: the one a route with that schema answers through. */
+async function fastifyWriter(schema: object): Promise<(data: unknown) => string> {
+  const app = Fastify();
+  let writer: ((data: unknown) => string) | undefined;
+  app.get('/', { schema: { response: { 200: schema } } }, async (_request, reply) => {
+    writer = reply.getSerializationFunction('200') as (data: unknown) => string;
+    return reply.type('application/json').send('{}');
+  });
+  await app.inject('/');
+  await app.close();
+  if (!writer) throw new Error('Fastify compiled no writer for the schema');
+  return writer;
+}
+
+/**
+ * In process, the writing alone (ADR 40): each opted-in answer as the service
+ * gave it (the JSON twin, starter pack loaded; pings: the documented example)
+ * through JSON.stringify and through the writer Fastify compiles from its
+ * schema, in CPU µs per answer, rounds alternating which goes first.
+ */
+async function writerRows(options: HexcodeBenchOptions, url: string, adminKey: string, routeBody: string, checks: Check[]): Promise<Row[]> {
+  const key = await issueKey(url, adminKey, 'bench-hexcode-writers');
+  const answerOf = async (pathAndQuery: string, body?: string) => {
+    const response = await fetch(`${url}${pathAndQuery}`, { method: body ? 'POST' : 'GET', headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
+    const parsed = (await response.json()) as { success: boolean; data: unknown };
+    if (response.status !== 200) throw new Error(`${pathAndQuery}: HTTP ${response.status} ${JSON.stringify(parsed)}`);
+    return parsed;
+  };
+  const [lat, lng] = ACCRA_POINT;
+  const cases: Array<{ name: string; answer: Answer; body: { success: boolean; data: unknown } }> = [
+    { name: 'reverse with address', answer: ReverseAnswerSchema, body: await answerOf(`/v2/reverse?lat=${lat}&lng=${lng}`) },
+    { name: 'lookup', answer: LookupAnswerSchema, body: await answerOf(`/v2/lookup?address=${hexCodeForPoint(lat, lng)}`) },
+    { name: 'search (10 results)', answer: PlaceSearchAnswerSchema, body: await answerOf('/v2/search?q=makola&limit=10') },
+    { name: 'route with steps', answer: PlanRouteAnswerSchema, body: await answerOf('/v2/route', routeBody) },
+    { name: 'pings (the documented 2-ping batch)', answer: PingsRecordedSchema, body: { success: true, data: PingsRecordedSchema.example } },
+  ];
+  const address = (cases[0].body.data as { address: { formatted: string | null } | null }).address;
+  checks.push({ name: 'reverse names the point from the starter pack', ok: Boolean(address?.formatted), detail: `formatted: ${JSON.stringify(address?.formatted)}` });
+  const rows: Row[] = [];
+  let sink = 0;
+  for (const testCase of cases) {
+    const write = await fastifyWriter(answerWriterSchema(testCase.answer));
+    const same = isDeepStrictEqual(JSON.parse(write(testCase.body)), JSON.parse(JSON.stringify(testCase.body)));
+    checks.push({ name: `${testCase.name}: the schema writer writes what JSON.stringify writes`, ok: same, detail: `${JSON.stringify(testCase.body).length} bytes` });
+    const sides = { json: () => (sink += JSON.stringify(testCase.body).length), writer: () => (sink += write(testCase.body).length) };
+    const calls = Math.max(2000, Math.round(options.points / 10));
+    // Warm both (the writer is compiled code the JIT has not seen yet).
+    for (let i = 0; i < calls; i++) {
+      sides.json();
+      sides.writer();
+    }
+    const samples: Record<'json' | 'writer', Sample[]> = { json: [], writer: [] };
+    for (let round = 0; round < options.rounds * 2; round++) {
+      for (const side of (round % 2 === 0 ? ['json', 'writer'] : ['writer', 'json']) as Array<'json' | 'writer'>) {
+        const cpu = process.cpuUsage();
+        const sample = time(calls, () => {
+          for (let i = 0; i < calls; i++) sides[side]();
+        });
+        const used = process.cpuUsage(cpu);
+        samples[side].push({ ...sample, cpuMicros: used.user + used.system });
+      }
+    }
+    const baseline = toRow(`JSON.stringify, ${testCase.name} answer (in process, op = answer)`, 'baseline', samples.json);
+    rows.push(baseline, toRow(`schema writer (fast-json-stringify), ${testCase.name} answer`, 'ours', samples.writer, baseline));
+  }
+  options.progress(`hexcode writers in process done (${sink > 0 ? 'ok' : '!!'})`);
+  return rows;
+}
+
+/** Which routes the schema writer pays on (ADR 40: kept only where it wins): over HTTP, CPU per request against the JSON twin. */
+function writerVerdicts(rows: Row[], checks: Check[]): void {
+  for (const row of rows) {
+    // Over HTTP only: the in-process rows say what the writing alone costs, the request is what counts.
+    if (!row.case.endsWith('schema writer') || !row.baseline?.endsWith('JSON.stringify')) continue;
+    checks.push({
+      goal: true,
+      name: `ADR 40: the schema writer costs no more CPU per request than JSON.stringify: ${row.case.replace(/, schema writer$/, '')}`,
+      ok: (row.ratio?.perCpu ?? 0) >= 1,
+      detail: `${row.cpuUsPerOp} vs ${rows.find((other) => other.case === row.baseline)?.cpuUsPerOp} µs CPU/req: ${row.ratio?.perCpu?.toFixed(3)}× by CPU, ${row.ratio?.perSecond.toFixed(3)}× req/s`,
+    });
+  }
 }

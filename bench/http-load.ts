@@ -19,6 +19,9 @@ export interface LoadRequest {
   overallRate?: number;
   /** API keys sent in turn as X-API-Key, one per request: a fast run can exceed one key's daily quota. */
   keys?: string[];
+  /** GET unless given; a POST sends `body` (JSON) with every request. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export interface LoadOutcome {
@@ -60,7 +63,7 @@ async function load(request: LoadRequest, measuring: () => void): Promise<LoadOu
   const keys = request.keys ?? [];
   let next = 0;
   const rotation = keys.length > 0 ? { requests: [{ setupRequest: (sent: { headers?: Record<string, string> }) => ({ ...sent, headers: { ...sent.headers, 'x-api-key': keys[next++ % keys.length] } }) }] } : {};
-  const common = { url: request.url, headers: request.headers, connections: request.connections, timeout: 10, overallRate: request.overallRate, ...rotation };
+  const common = { url: request.url, method: request.method ?? 'GET', body: request.body, headers: request.headers, connections: request.connections, timeout: 10, overallRate: request.overallRate, ...rotation };
   const warmup = counts(await autocannon({ ...common, duration: request.warmupSeconds }));
   measuring();
   const latencies: number[] = [];

@@ -20,9 +20,11 @@ export interface MeasuredLoad {
 }
 
 /** Runs autocannon in a child process against `target`; counts this process's CPU time from the end of the warm-up to the outcome. */
-export function runLoad(target: { url: string; headers: Record<string, string>; keys?: string[] }, settings: LoadSettings): Promise<MeasuredLoad> {
+export function runLoad(target: { url: string; headers: Record<string, string>; keys?: string[]; method?: 'GET' | 'POST'; body?: string }, settings: LoadSettings): Promise<MeasuredLoad> {
   const request: LoadRequest = {
     url: target.url,
+    method: target.method,
+    body: target.body,
     headers: target.headers,
     keys: target.keys,
     connections: settings.connections,

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
-import { closeBackends, createHttpApp, describeBackends, type Runtime } from '../../../libs/platform/src/index.js';
+import { closeBackends, createHttpApp, describeBackends, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
 import { handleShutdown, holdSignalsWhileStarting } from '../../shared/lifecycle.js';
 
@@ -15,10 +15,10 @@ export interface RunningHttp {
   close: () => Promise<void>;
 }
 
-export async function serveHttp(runtime: Runtime, module: DynamicModule, role: string, options: { signals: boolean } = { signals: true }): Promise<RunningHttp> {
+export async function serveHttp(runtime: Runtime, module: DynamicModule, role: string, options: { signals: boolean } & HttpAppOptions = { signals: true }): Promise<RunningHttp> {
   const { config, logger } = runtime;
   if (options.signals) holdSignalsWhileStarting();
-  const http = await createHttpApp(module, config, logger);
+  const http = await createHttpApp(module, config, logger, { schemaWriters: options.schemaWriters });
   await http.app.init();
   checkProcessWiring(http.app, runtime);
   const keys = http.app.get(KeyDirectory, { strict: false });

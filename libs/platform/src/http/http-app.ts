@@ -39,6 +39,15 @@ export interface HttpApp {
   onRequest(gate: RequestGate): void;
 }
 
+export interface HttpAppOptions {
+  /**
+   * false: the answers of `@ApiAnswer(X, { serialise: true })` routes go through
+   * JSON.stringify like every other (ADR 40); only `npm run bench -- hexcode`
+   * turns them off, to measure them against the same service without them.
+   */
+  schemaWriters?: boolean;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -70,7 +79,7 @@ class ConventionalFastifyAdapter extends FastifyAdapter {
  * 404/405 in the envelope, body limits and shapes, time-outs, request ids and
  * the OpenAPI document.
  */
-export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger): Promise<HttpApp> {
+export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger, options: HttpAppOptions = {}): Promise<HttpApp> {
   const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     const allowed = METHODS.filter((method) => routes.find(method, path) !== null);
@@ -108,6 +117,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     frameworkErrors: frameworkErrorHandler(logger),
   });
   const fastify = adapter.getInstance() as FastifyInstance;
+  // The bench's twin without the schema writers (ADR 40): every answer through JSON.stringify, as before them.
+  if (options.schemaWriters === false) fastify.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installRawRefusals(fastify.server, logger);
   // Request bodies are JSON (interface.md), anything else is 415. Nest's body parsers are off (`bodyParser: false`
   // below): its form parser took 1 MiB of `a0=&a1=&…` for 20 s of event loop; JSON goes through the bounded parser.

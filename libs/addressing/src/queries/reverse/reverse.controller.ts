@@ -27,7 +27,7 @@ export class ReverseController {
       'and `landmark` (the nearest within 500 m), each with its `dataset` and `distance_m`; `formatted`, one line the way directions are given in Ghana ' +
       '("near Makola Market, Accra Central, Accra Metropolis, Greater Accra"); `datasets`, the versions used. The data covers Ghana only: elsewhere every part is null.',
   })
-  @ApiAnswer(ReverseAnswerSchema)
+  @ApiAnswer(ReverseAnswerSchema, { serialise: true })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `lat`, `lng`, `resolution`, `source` or `confirmed_by`' })
   reverse(@Query() query: ReverseRequest): Promise<AnswerOf<typeof ReverseAnswerSchema>> {
     return this.queries.execute(new ReverseQuery(query.lat, query.lng, query.resolution, query.source, query.accuracy_m, query.confirmed_by));

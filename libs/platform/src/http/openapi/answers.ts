@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
+import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiExtension, ApiResponse } from '@nestjs/swagger';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { answerWriterSchema } from './answer-writer.js';
 
 /**
  * A success answer's `data`, described once beside its slice (ADR 39). The
@@ -41,6 +43,11 @@ export function defineAnswer<S extends TSchema>(name: string, schema: S, example
 /** Every declared answer, by component name (read when the document is built). */
 export const declaredAnswers = (): ReadonlyMap<string, Answer> => answers;
 
+const serialised = new Set<Answer>();
+
+/** The answers some route writes from their schema (`serialise: true`): the serialisation test covers each. */
+export const serialisedAnswers = (): ReadonlySet<Answer> => serialised;
+
 export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests (bulk calls: items) the key may make in its daily window', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'What is left of that allowance', schema: { type: 'integer' } },
@@ -56,6 +63,15 @@ export interface AnswerOptions {
   requestExample?: unknown;
   /** The answer goes out as it is, outside the envelope (/health, the JWKS: decisions.md, "Fixed behaviour"). */
   raw?: boolean;
+  /**
+   * Fastify writes the answer from its schema (fast-json-stringify) instead of
+   * JSON.stringify (ADR 40, "Serialising answers from their schemas"): only
+   * where `npm run bench -- hexcode` measured a win. A property the schema does
+   * not list is dropped, unseen by the e2e contract check: add the route's cases
+   * to test/answer-serialisation.e2e-spec.ts. Anything a `@Res()` handler sends
+   * with this status goes through the same writer.
+   */
+  serialise?: boolean;
 }
 
 export const REQUEST_EXAMPLE_EXTENSION = 'x-request-example';
@@ -85,6 +101,10 @@ export function ApiAnswer(answer: Answer, options: AnswerOptions = {}): MethodDe
       },
     }),
   ];
+  if (options.serialise) {
+    serialised.add(answer);
+    decorators.push(RouteSchema({ response: { [options.status ?? 200]: answerWriterSchema(answer, { raw: options.raw }) } }));
+  }
   if (options.requestExample !== undefined) decorators.push(ApiExtension(REQUEST_EXAMPLE_EXTENSION, options.requestExample));
   return applyDecorators(...decorators);
 }

@@ -28,7 +28,7 @@ export class PlanRouteController {
       '`recommended`, `recommend_reason`, `flood_crossings`, `has_unpaved` (absent when more than 20 % of the length has no known surface), `unpaved_distance_m`, `incident_count`, ' +
       '`warnings`, `rain_note`, `rain_eta_penalty_s`; each of `alternatives[]` (up to 2) carries the same.',
   })
-  @ApiAnswer(PlanRouteAnswerSchema, { requestExample: { from: { lat: 5.5496, lng: -0.2058 }, to: { lat: 5.5556, lng: -0.1969 }, mode: 'driving', narration: 'landmark', alternatives: 1 } })
+  @ApiAnswer(PlanRouteAnswerSchema, { serialise: true, requestExample: { from: { lat: 5.5496, lng: -0.2058 }, to: { lat: 5.5556, lng: -0.1969 }, mode: 'driving', narration: 'landmark', alternatives: 1 } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (`mode` for an unknown mode, `from.lat`, `alternatives`, …)' })
   @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY: a point more than 1 km from any road the mode may use (details: point, mode); NO_ROUTE: no connection for this mode' })
   @ApiResponse({ status: 503, description: 'ROAD_NETWORK_NOT_LOADED: no road network imported yet, or its graph is still being prepared; ROUTING_ENGINE_UNAVAILABLE: the external engine (GRAPHHOPPER_URL) did not answer usefully' })
