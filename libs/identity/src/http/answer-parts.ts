@@ -1,21 +1,20 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../platform/src/index.js';
+import { Literals, Nullable } from '../../../platform/src/index.js';
 import { FRAUD_CHECKS } from '../domain/fraud.js';
 
 /** Schema parts the verification answers share (ADR 39). */
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
 
 const CheckResult = Type.Object({
-  status: literals(['clear', 'flagged', 'not_applicable', 'skipped'] as const),
+  status: Literals(['clear', 'flagged', 'not_applicable', 'skipped'] as const),
   detail: Type.String(),
 });
 
 export const FraudCheckSchema = Type.Object(
   {
     flagged: Type.Boolean({ description: 'At least one check fired' }),
-    flags: Type.Array(literals(FRAUD_CHECKS)),
+    flags: Type.Array(Literals(FRAUD_CHECKS)),
     degraded: Type.Boolean({ description: 'A check could not read its signals and was skipped: fewer signals ran; nothing is implied about fraud' }),
-    degraded_checks: Type.Array(literals(FRAUD_CHECKS)),
+    degraded_checks: Type.Array(Literals(FRAUD_CHECKS)),
     checks: Type.Object(Object.fromEntries(FRAUD_CHECKS.map((check) => [check, CheckResult])) as Record<(typeof FRAUD_CHECKS)[number], typeof CheckResult>),
   },
   { description: 'Velocity, IP bulk, device bulk and synthetic identity, failing open (interface.md, "Fraud check")' },
@@ -24,8 +23,8 @@ export const FraudCheckSchema = Type.Object(
 export const VerifiedAddressSchema = Type.Object({
   input: Type.String({ description: 'What the caller sent' }),
   code: Type.String({ description: 'The hex code of the resolved point' }),
-  input_kind: literals(['hex_code', 'text'] as const),
-  precision: literals(['structure', 'cell', 'place'] as const),
+  input_kind: Literals(['hex_code', 'text'] as const),
+  precision: Literals(['structure', 'cell', 'place'] as const),
   label: Nullable(Type.String()),
   lat: Type.Number(),
   lng: Type.Number(),
@@ -52,4 +51,3 @@ export const cleanFraudCheckExample = {
   },
 };
 
-export { literals };

@@ -1,15 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../platform/src/index.js';
+import { Literals, Nullable } from '../../../platform/src/index.js';
 import { CONSENT_CHANNELS, CONSENT_PURPOSES, PROOF_KINDS } from '../domain/consent.js';
 
 /** Schema parts of the consent answers (ADR 39; docs/adr/0032). */
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
 
-export const Purpose = literals(CONSENT_PURPOSES);
+export const Purpose = Literals(CONSENT_PURPOSES);
 
 export const ConsentStatusFields = {
   customer_id: Type.String(),
-  status: literals(['none', 'granted', 'revoked'] as const),
+  status: Literals(['none', 'granted', 'revoked'] as const),
   consent_id: Nullable(Type.String({ description: 'The grant’s id (the receipts’ consentReceiptID)' })),
   purpose: Nullable(Purpose),
   scope: Nullable(Type.Array(Type.String())),
@@ -19,9 +18,9 @@ export const ConsentStatusFields = {
       { description: 'The notice the customer saw; `unspecified` for grants recorded before notices were captured' },
     ),
   ),
-  channel: Nullable(literals(CONSENT_CHANNELS)),
+  channel: Nullable(Literals(CONSENT_CHANNELS)),
   captured_at: Nullable(Type.String({ format: 'date-time', description: 'When the customer agreed, by the capturing channel’s clock' })),
-  proof: Nullable(Type.Object({ kind: literals(PROOF_KINDS), reference: Type.String() }, { description: 'As supplied; not verified by the service' })),
+  proof: Nullable(Type.Object({ kind: Literals(PROOF_KINDS), reference: Type.String() }, { description: 'As supplied; not verified by the service' })),
   granted_at: Nullable(Type.String({ format: 'date-time' })),
   revoked_at: Nullable(Type.String({ format: 'date-time' })),
   data_erased_at: Nullable(Type.String({ format: 'date-time' })),
@@ -61,4 +60,3 @@ export const receiptExample = {
   jwks_url: 'https://api.example.com.gh/v2/.well-known/jwks.json',
 };
 
-export { literals };

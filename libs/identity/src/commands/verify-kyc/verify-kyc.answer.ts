@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { ProvenanceSchema } from '../../../../addressing/src/index.js';
-import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { defineAnswer, Literals, Nullable } from '../../../../platform/src/index.js';
 import { BURST_FLAGS, DECISIONS } from '../../domain/evidence.js';
 import { KYC_RESULTS } from '../../domain/kyc.js';
-import { CertificateFields, cleanFraudCheckExample, FraudCheckSchema, literals, VerifiedAddressSchema } from '../../http/answer-parts.js';
+import { CertificateFields, cleanFraudCheckExample, FraudCheckSchema, VerifiedAddressSchema } from '../../http/answer-parts.js';
 
 const Reason = Type.Object({ code: Type.String(), message: Type.String() });
 
@@ -47,8 +47,8 @@ export const KycAnswerSchema = defineAnswer(
   Type.Object({
     verification_id: Type.String(),
     customer_id: Type.String(),
-    decision: literals(DECISIONS),
-    result: literals(KYC_RESULTS),
+    decision: Literals(DECISIONS),
+    result: Literals(KYC_RESULTS),
     score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
     reasons: Type.Array(Reason),
     needed_for_verified: Type.Array(
@@ -60,7 +60,7 @@ export const KycAnswerSchema = defineAnswer(
     evidence: Type.Object({
       from_request: Type.Integer(),
       from_recorded_pings: Type.Integer(),
-      recorded_pings: literals(['used', 'no_consent', 'none_recorded', 'not_requested', 'unavailable'] as const),
+      recorded_pings: Literals(['used', 'no_consent', 'none_recorded', 'not_requested', 'unavailable'] as const),
       usable: Type.Integer(),
       in_zone: Type.Integer(),
       share_in_zone: Nullable(Type.Number()),
@@ -70,7 +70,7 @@ export const KycAnswerSchema = defineAnswer(
       recorded: Type.Optional(OriginTally),
       asserted: Type.Optional(OriginTally),
       mock_locations: Type.Optional(Type.Integer({ description: 'Positions the client reported as simulated' })),
-      bursts: Type.Optional(Type.Object({ flagged: Type.Boolean(), flags: Type.Array(literals(BURST_FLAGS)), details: Type.Array(Reason) })),
+      bursts: Type.Optional(Type.Object({ flagged: Type.Boolean(), flags: Type.Array(Literals(BURST_FLAGS)), details: Type.Array(Reason) })),
       thresholds: Type.Optional(Thresholds),
     }),
     provenance: ProvenanceSchema,

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { ProvenanceSchema } from '../../../../addressing/src/index.js';
-import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { defineAnswer, Literals, Nullable } from '../../../../platform/src/index.js';
 import { PROXIMITY_OUTCOMES } from '../../domain/proximity.js';
-import { CertificateFields, cleanFraudCheckExample, FraudCheckSchema, literals, VerifiedAddressSchema } from '../../http/answer-parts.js';
+import { CertificateFields, cleanFraudCheckExample, FraudCheckSchema, VerifiedAddressSchema } from '../../http/answer-parts.js';
 
 /** POST /v2/verify/proximity (ADR 39; the decision ladder of docs/adr/0030). */
 export const ProximityAnswerSchema = defineAnswer(
@@ -10,7 +10,7 @@ export const ProximityAnswerSchema = defineAnswer(
   Type.Object({
     verification_id: Type.String(),
     customer_id: Type.String(),
-    decision: literals(PROXIMITY_OUTCOMES),
+    decision: Literals(PROXIMITY_OUTCOMES),
     distance_m: Type.Number({ description: 'From the device’s fix to the address' }),
     radius_m: Type.Number(),
     reasons: Type.Array(Type.String(), { description: 'Machine-readable: why this decision' }),
@@ -18,7 +18,7 @@ export const ProximityAnswerSchema = defineAnswer(
     observed_at: Type.String({ format: 'date-time', description: 'When the device took the fix' }),
     provenance: ProvenanceSchema,
     fraud_check: FraudCheckSchema,
-    location_decision: literals(PROXIMITY_OUTCOMES),
+    location_decision: Literals(PROXIMITY_OUTCOMES),
     evidence: Nullable(
       Type.Object({
         origin: Type.Literal('asserted', { description: 'The position came in the request' }),

@@ -28,6 +28,9 @@ export type AnswerOf<A extends Answer> = DeepReadonly<Static<A['schema']>>;
 /** `T | null`, as the answers write a part the data cannot give. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** One of a list of strings, as the answers write an enumeration (`status`, `decision`…). */
+export const Literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
+
 const answers = new Map<string, Answer>();
 
 /** Declares a named answer schema; names are the component names, so they are unique. */

@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { defineAnswer, Literals, Nullable } from '../../../../platform/src/index.js';
 
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
 
 /** The PMTiles v3 header's description of an archive (domain/pmtiles-header.ts). */
 const PmtilesHeaderSchema = Type.Object(
   {
     spec_version: Type.Integer(),
-    tile_type: literals(['unknown', 'mvt', 'png', 'jpeg', 'webp', 'avif', 'mlt']),
-    tile_compression: literals(['unknown', 'none', 'gzip', 'brotli', 'zstd']),
+    tile_type: Literals(['unknown', 'mvt', 'png', 'jpeg', 'webp', 'avif', 'mlt']),
+    tile_compression: Literals(['unknown', 'none', 'gzip', 'brotli', 'zstd']),
     min_zoom: Type.Integer(),
     max_zoom: Type.Integer(),
     bounds: Type.Object({ west: Type.Number(), south: Type.Number(), east: Type.Number(), north: Type.Number() }),
