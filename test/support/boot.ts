@@ -36,7 +36,7 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY,
     ...options.env,
   });
-  const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false });
+  const running = await serveHttp(runtime, AllInOneModule.forRoot(runtime), 'all-in-one', { signals: false, schemaWriters: 'checked' });
   let checker: Promise<ContractChecker> | undefined;
   // Every answer is checked against the served document (issue 28; test/support/contract.ts).
   const contract = () => (checker ??= Promise.resolve(new ContractChecker(JSON.parse(JSON.stringify(servedOpenApiDocument(running.app))) as ConstructorParameters<typeof ContractChecker>[0])));

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { finishDocument } from './openapi/answer-document.js';
+import { checkSchemaWriters } from './openapi/answer-writer.js';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -44,8 +45,10 @@ export interface HttpAppOptions {
    * false: the answers of `@ApiAnswer(X, { serialise: true })` routes go through
    * JSON.stringify like every other (ADR 40); only `npm run bench -- hexcode`
    * turns them off, to measure them against the same service without them.
+   * 'checked': on, and each written answer compared with JSON.stringify's
+   * (a difference answers 500): the e2e harness's mode.
    */
-  schemaWriters?: boolean;
+  schemaWriters?: boolean | 'checked';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -119,6 +122,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   const fastify = adapter.getInstance() as FastifyInstance;
   // The bench's twin without the schema writers (ADR 40): every answer through JSON.stringify, as before them.
   if (options.schemaWriters === false) fastify.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  if (options.schemaWriters === 'checked') checkSchemaWriters(fastify);
   installRawRefusals(fastify.server, logger);
   // Request bodies are JSON (interface.md), anything else is 415. Nest's body parsers are off (`bodyParser: false`
   // below): its form parser took 1 MiB of `a0=&a1=&…` for 20 s of event loop; JSON goes through the bounded parser.

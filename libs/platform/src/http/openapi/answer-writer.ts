@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /**
  * The response schema Fastify compiles with fast-json-stringify for an answer
  * that opts in (`@ApiAnswer(X, { serialise: true })`, ADR 40): the envelope
@@ -18,9 +20,10 @@
  * - a union that cannot be merged stays as the answer declares it (validated).
  *
  * What the rewrite cannot restore is a property the schema does not list: it is
- * dropped, before the e2e contract check (ADR 39) could see it. The guard is
- * test/answer-serialisation.e2e-spec.ts, which compares what an opted-in route
- * sent with JSON.stringify of what its handler returned.
+ * dropped, before the e2e contract check (ADR 39) could see it. The guards:
+ * every e2e answer of an opted-in route is compared with JSON.stringify of the
+ * same value (`checkSchemaWriters`, below), and
+ * test/answer-serialisation.e2e-spec.ts compares each route's real answers.
  */
 export function answerWriterSchema(answer: { readonly schema: object }, options: { raw?: boolean } = {}): JsonSchema {
   const data = writerSchema(answer.schema as unknown as JsonSchema);
@@ -82,4 +85,27 @@ function mergeObjects(branches: JsonSchema[]): JsonSchema | null {
     }
   }
   return { type: 'object', properties };
+}
+
+const plainAnswer = Symbol('the answer as JSON.stringify writes it');
+
+/**
+ * The e2e harness's mode (`schemaWriters: 'checked'`, test/support/boot.ts):
+ * every answer a schema writer sends is compared with JSON.stringify of the same
+ * value, and a difference (a property the schema lacks, a value written
+ * otherwise) answers 500, so the test that met it fails and the contract check
+ * sees what the writer would have hidden. Costs one more JSON.stringify and two
+ * parses per answer: tests only.
+ */
+export function checkSchemaWriters(fastify: FastifyInstance): void {
+  fastify.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (request.routeOptions.schema?.response) (reply as unknown as Record<symbol, string>)[plainAnswer] = JSON.stringify(payload);
+    return payload;
+  });
+  fastify.addHook('onSend', async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const plain = (reply as unknown as Record<symbol, string | undefined>)[plainAnswer];
+    if (plain === undefined || typeof payload !== 'string') return payload;
+    if (isDeepStrictEqual(JSON.parse(payload), JSON.parse(plain))) return payload;
+    throw new Error(`the schema writer of ${reply.request.method} ${reply.request.routeOptions.url} wrote ${payload.slice(0, 300)} for ${plain.slice(0, 300)}: its answer schema lacks a property, or writes a value otherwise`);
+  });
 }
