@@ -1,6 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
+import { RawJson } from './raw-json.js';
+import { mergeRouteConfig } from './route-config.js';
 
 /**
  * Issue 31, item 2: a keyed route whose one request does the work of many.
@@ -21,7 +22,7 @@ export interface ExpensiveRoute {
 export const EXPENSIVE_ROUTE = 'http:expensive';
 const EXPENSIVE_CONFIG = 'expensive';
 /** Nest metadata for the guard; a Fastify route config too, so a key already at its cap is refused before its body is read. */
-export const Expensive = (route: ExpensiveRoute = {}) => applyDecorators(SetMetadata(EXPENSIVE_ROUTE, route), RouteConfig({ [EXPENSIVE_CONFIG]: route.when === undefined }));
+export const Expensive = (route: ExpensiveRoute = {}) => applyDecorators(SetMetadata(EXPENSIVE_ROUTE, route), mergeRouteConfig({ [EXPENSIVE_CONFIG]: route.when === undefined }));
 
 /** Whether every request to the route is expensive (known before the body is read: no `when`). */
 export function isExpensiveRoute(request: FastifyRequest): boolean {
@@ -35,6 +36,11 @@ export function isExpensiveRoute(request: FastifyRequest): boolean {
  */
 export function itemsIn(field: string, max: number): (body: unknown) => number {
   return (body) => {
+    // A body the route takes unparsed (@RawJsonBody) is counted as its bytes spell the array (ADR 0041).
+    if (body instanceof RawJson) {
+      const length = body.arrayLength(field);
+      return length !== undefined && length <= max ? Math.max(1, length) : 1;
+    }
     const items = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
     return Array.isArray(items) && items.length <= max ? Math.max(1, items.length) : 1;
   };

@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Expensive, itemsIn, RawResponse } from '../../../../platform/src/index.js';
+import { Expensive, itemsIn, RawBody, RawJsonBody, RawResponse, type RawJson } from '../../../../platform/src/index.js';
 import { CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
 import { BulkHexcodeQuery } from './bulk-hexcode.handler.js';
 import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
@@ -20,6 +20,8 @@ export class BulkHexcodeController {
   @HttpCode(200)
   // Counts its items against the quota; at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
   @Expensive({ items: itemsIn('items', MAX_BULK_ITEMS) })
+  // The body reaches the handler unparsed, with its items counted from the bytes: a thread parses, validates and codes it (ADR 0041).
+  @RawJsonBody({ arrays: ['items'] })
   // The handler writes the envelope itself, as a stream.
   @RawResponse()
   @ApiOperation({
@@ -35,8 +37,11 @@ export class BulkHexcodeController {
   @ApiAnswer(BulkHexcodeAnswerSchema, { requestExample: { resolution: 12, items: [{ id: 'shop-17', lat: 5.5503, lng: -0.2174 }, { code: '0QP-PAN-VTWH' }] } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
-  async bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {
-    const stream = await this.queries.execute(new BulkHexcodeQuery(body.items, body.resolution));
-    return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(stream);
+  @ApiResponse({ status: 503, description: 'HEXCODE_BUSY: every bulk thread is busy and its queue full, or the request ran past its time; Retry-After says when to come back' })
+  // The validation pipe never sees the body (a thread validates it against this DTO): the document still describes it.
+  @ApiBody({ type: BulkHexcodeRequest })
+  async bulk(@RawBody() body: RawJson | undefined, @Res() reply: FastifyReply) {
+    const answer = await this.queries.execute(new BulkHexcodeQuery(body));
+    return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(answer);
   }
 }
