@@ -27,9 +27,9 @@ export class BulkHexcodeController {
   @ApiOperation({
     summary: 'Code many points, or decode many codes, in one request',
     description:
-      `Up to ${MAX_BULK_ITEMS} items; the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The answer is streamed as it is computed ` +
-      `(chunked, ${CHUNK_ITEMS} items at a time) and is the usual envelope: \`{success: true, data: {items, count, failed, provenance}}\`. ` +
-      'Counts its number of items against the daily quota (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); ' +
+      `Up to ${MAX_BULK_ITEMS} items; the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The body is parsed, validated and coded off the event loop, and the answer ` +
+      `is the usual envelope: \`{success: true, data: {items, count, failed, provenance}}\` (streamed, ${CHUNK_ITEMS} items at a time, while point items are named). ` +
+      'Counts its number of items (the length of the body\'s `items` array, read before the body is validated) against the daily quota (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); ' +
       'a key has at most EXPENSIVE_CONCURRENCY_PER_KEY (2) expensive requests in flight, over it 429 RATE_LIMITED with Retry-After (details.reason concurrency). ' +
       'Each result keeps its `index` (and `id` when given). A failed item carries `error {code, message, field}` (and `suggestions` for a mistyped code) and does not fail the batch. ' +
       'Decoded items carry the cell centre `lat`, `lng` and `accuracy_meters`; `provenance` (last, null when no item returned a point) is `geocoded_text` with the largest accuracy among them.',
