@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { RefusedError, yieldingEach, type RawJson } from '../../../../platform/src/index.js';
-import { CHUNK_ITEMS, type PointNamer } from '../../domain/bulk.js';
+import type { PointNamer } from '../../domain/bulk.js';
 import { ReverseNamer } from '../reverse/reverse-namer.js';
 import { BulkHexcodePool } from './bulk-hexcode.pool.js';
 
@@ -19,9 +19,9 @@ export class BulkHexcodeQuery extends Query<Buffer | Readable> {
 /**
  * The whole envelope as bytes. Parsing, validation, coding and serialisation
  * run in a thread (BulkHexcodePool); a refusal comes back as the validation
- * pipe's error. Point items are named here, where the places index is, one
- * chunk (CHUNK_ITEMS) per turn of the event loop, into the gaps the thread
- * left in the answer.
+ * pipe's error. Point items are named here, where the places index is, a
+ * chunk at a time (yieldingEach's shared budget per turn of the event loop),
+ * into the gaps the thread left in the answer.
  */
 @QueryHandler(BulkHexcodeQuery)
 export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
@@ -42,8 +42,11 @@ export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
   }
 }
 
+/** Points named per chunk: ~40 µs each with the Ghana places loaded, so a chunk is a few ms of the loop. */
+const NAMING_CHUNK = 64;
+
 /**
- * The answer with each gap filled with its point's name, CHUNK_ITEMS gaps per
+ * The answer with each gap filled with its point's name, NAMING_CHUNK gaps per
  * chunk. Each chunk is one buffer, written in place: the event loop makes one
  * object per chunk rather than two per point (GC was a third of this loop's
  * work in the fairness measurements, ADR 0041).
@@ -51,8 +54,8 @@ export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
 function* filledGaps(bytes: Buffer, gaps: Int32Array, points: Float64Array, name: PointNamer): Generator<Buffer> {
   let from = 0;
   const names: string[] = [];
-  for (let start = 0; start < gaps.length; start += CHUNK_ITEMS) {
-    const end = Math.min(gaps.length, start + CHUNK_ITEMS);
+  for (let start = 0; start < gaps.length; start += NAMING_CHUNK) {
+    const end = Math.min(gaps.length, start + NAMING_CHUNK);
     let length = gaps[end - 1] - from;
     names.length = 0;
     for (let gap = start; gap < end; gap++) {
