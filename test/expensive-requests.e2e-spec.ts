@@ -1,4 +1,5 @@
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
+import { rawExchange } from './support/raw-http.js';
 
 /**
  * Issue 31, item 2: one key's bulk calls held the event loop and counted one
@@ -47,6 +48,24 @@ describe('expensive requests: counted by items, bounded per key', () => {
     const spent = await service.request('POST', '/v2/hexcode/bulk', { key, body: points(2) });
     expect(spent.status).toBe(429);
     expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('refuses a key whose quota is spent before reading its bulk body, as the guard words it (ADR 0041)', async () => {
+    const key = await keyOfTier('free');
+    // Signup-time calls aside, the rest of the day's 100 in one bulk.
+    const { remaining } = await usage(key);
+    expect((await service.request('POST', '/v2/hexcode/bulk', { key, body: points(remaining) })).status).toBe(200);
+    const spent = await service.request('POST', '/v2/hexcode/bulk', { key, body: points(1) });
+    expect(spent.status).toBe(429);
+    const answer = (await spent.json()) as { error: { code: string; message: string } };
+    expect(answer.error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('daily quota exhausted') });
+    expect(spent.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A declared 900 kB body that never comes: the refusal does not wait for it.
+    const raw = await rawExchange(service.url, [`POST /v2/hexcode/bulk HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"items":[`], { deadlineMs: 3000 });
+    expect(raw.status).toBe(429);
+    expect(raw.headers.connection).toBe('close');
+    expect(JSON.parse(raw.body)).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
   });
 
   it('answers a third concurrent bulk from one key 429 with Retry-After, uses no quota for it, and frees the slots', async () => {

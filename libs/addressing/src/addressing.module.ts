@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { BulkHexcodeController } from './queries/bulk-hexcode/bulk-hexcode.controller.js';
 import { BulkHexcodeHandler } from './queries/bulk-hexcode/bulk-hexcode.handler.js';
+import { BulkHexcodePool } from './queries/bulk-hexcode/bulk-hexcode.pool.js';
 import { LookupController } from './queries/lookup/lookup.controller.js';
 import { LookupHandler } from './queries/lookup/lookup.handler.js';
 import { ParseAddressController } from './queries/parse-address/parse-address.controller.js';
@@ -16,7 +17,7 @@ import { ReverseController } from './queries/reverse/reverse.controller.js';
 import { ReverseHandler } from './queries/reverse/reverse.handler.js';
 
 /** The computed hex-code queries' handlers (QueryBus dispatches to them). */
-const codecHandlers = [LookupHandler, ReverseHandler, ParseAddressHandler, BulkHexcodeHandler, ReverseNamer];
+const codecHandlers = [LookupHandler, ReverseHandler, ParseAddressHandler, BulkHexcodeHandler, ReverseNamer, BulkHexcodePool];
 
 /**
  * Hex codes (interface.md, "Addresses, hex codes and search"; ADR 0009): lookup,

@@ -1,5 +1,5 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
-import { bulkAnswerChunks, CHUNK_ITEMS, codeBulkItem } from './bulk.js';
+import { bulkAnswerChunks, bulkAnswerPieces, CHUNK_ITEMS, codeBulkItem, type PointNamer } from './bulk.js';
 import { hexCodeForPoint, hexCodeFromCell } from './hexcode.js';
 import { DECODED_CODE_CONFIDENCE, HEXCODE_SCHEME_SINCE } from './provenance.js';
 
@@ -50,6 +50,18 @@ describe('bulk hex coding', () => {
     expect(answer.data.items).toHaveLength(items.length);
     expect(answer.data.provenance).toMatchObject({ source: 'geocoded_text', confidence: DECODED_CODE_CONFIDENCE, verified_at: HEXCODE_SCHEME_SINCE });
     expect(answer.data.provenance.accuracy_meters).toBe(Math.max(...answer.data.items.filter((i: { lat?: number }) => i.lat !== undefined).map((i: { accuracy_meters: number }) => i.accuracy_meters)));
+  });
+
+  it('leaves each coded point an address gap that, filled, gives the named answer byte for byte', () => {
+    const items: unknown[] = Array.from({ length: CHUNK_ITEMS + 7 }, (_, i) => (i % 3 === 0 ? { lat: 5 + i / 1000, lng: -0.2, id: `é-${i}` } : i % 3 === 1 ? accra : { lat: 'x', lng: 0 }));
+    items.push({ lat: 91, lng: 0 }, { lat: 5.6, lng: -0.18, resolution: 99 });
+    const name: PointNamer = (lat, lng) => (lat > 5.1 ? null : { region: 'Greater Accra', district: null, locality: `near ${lat},${lng}`, landmark: null, road: null } as never);
+    const filled = [...bulkAnswerPieces(items, 13, true)].flat().map((piece) => (typeof piece === 'string' ? piece : JSON.stringify(name(piece.lat, piece.lng))));
+    expect(filled.join('')).toBe([...bulkAnswerChunks(items, 13, name)].join(''));
+    const gaps = [...bulkAnswerPieces(items, 13, true)].flat().filter((piece) => typeof piece !== 'string');
+    expect(gaps).toHaveLength(Math.ceil((CHUNK_ITEMS + 7) / 3));
+    // Without naming there is no gap, and the text is the unnamed answer.
+    expect([...bulkAnswerPieces(items, 13, false)].flat().join('')).toBe([...bulkAnswerChunks(items, 13)].join(''));
   });
 
   it('has no provenance when no item returned a point', () => {

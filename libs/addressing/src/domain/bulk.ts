@@ -65,6 +65,14 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
   }
 }
 
+/** A point item's `address`, left for whoever names points (the places index lives on the main thread: ADR 0041). */
+export interface AddressGap {
+  lat: number;
+  lng: number;
+}
+/** A piece of the answer's JSON text, or the place of a point item's `address` value. */
+export type AnswerPiece = string | AddressGap;
+
 /**
  * The whole answer, envelope included, as a lazy sequence of JSON text chunks:
  * `{"success":true,"data":{"items":[…],"count":…,"failed":…,"provenance":…}}`.
@@ -72,21 +80,47 @@ export function codeBulkItem(item: unknown, index: number, defaultResolution: nu
  * decoded cells, known only at the end; it is null when no item returned a point.
  */
 export function* bulkAnswerChunks(items: readonly unknown[], defaultResolution: number, name?: PointNamer): Generator<string> {
+  for (const pieces of bulkAnswerPieces(items, defaultResolution, name !== undefined)) {
+    yield pieces.length === 1 && typeof pieces[0] === 'string' ? pieces[0] : pieces.map((piece) => (typeof piece === 'string' ? piece : JSON.stringify(name!(piece.lat, piece.lng)))).join('');
+  }
+}
+
+/**
+ * bulkAnswerChunks's chunks (one per CHUNK_ITEMS items, then the tail) before
+ * the points are named: with `named`, each coded point's JSON ends in
+ * `"address":`, then an AddressGap, then `}`; filling every gap with the
+ * JSON of the point's name gives the named answer, byte for byte. Coding
+ * happens where the places are not (a worker thread); naming where they are.
+ */
+export function* bulkAnswerPieces(items: readonly unknown[], defaultResolution: number, named: boolean): Generator<AnswerPiece[]> {
   let failures = 0;
   let widest = -1;
-  let chunk = '{"success":true,"data":{"items":[';
+  let pieces: AnswerPiece[] = [];
+  let text = '{"success":true,"data":{"items":[';
   for (let index = 0; index < items.length; index++) {
-    const result = codeBulkItem(items[index], index, defaultResolution, name);
+    const result = codeBulkItem(items[index], index, defaultResolution);
     if ('error' in result) failures++;
     else if ('accuracy_meters' in result) widest = Math.max(widest, result.accuracy_meters);
-    chunk += (index === 0 ? '' : ',') + JSON.stringify(result);
+    const json = JSON.stringify(result);
+    if (index > 0) text += ',';
+    if (named && !('error' in result) && !('accuracy_meters' in result)) {
+      // A coded point (its lat and lng were checked numbers): the address is the last member, as codeBulkItem would put it.
+      const { lat, lng } = items[index] as { lat: number; lng: number };
+      pieces.push(`${text}${json.slice(0, -1)},"address":`, { lat, lng });
+      text = '}';
+    } else {
+      text += json;
+    }
     if ((index + 1) % CHUNK_ITEMS === 0) {
-      yield chunk;
-      chunk = '';
+      pieces.push(text);
+      yield pieces;
+      pieces = [];
+      text = '';
     }
   }
   const provenance: Provenance | null = widest < 0 ? null : codeSchemeProvenance(widest);
-  yield `${chunk}],"count":${items.length},"failed":${failures},"provenance":${JSON.stringify(provenance)}}}`;
+  pieces.push(`${text}],"count":${items.length},"failed":${failures},"provenance":${JSON.stringify(provenance)}}}`);
+  yield pieces;
 }
 
 function failed(index: number, echo: { id?: string | number }, code: string, message: string, field: string): BulkItemResult {

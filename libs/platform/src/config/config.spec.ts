@@ -100,6 +100,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRANSIT_WORKERS: 'two' })).toThrow(/TRANSIT_WORKERS/);
   });
 
+  it('reads HEXCODE_WORKERS (0: bulk hex coding on the event loop), by default one thread fewer than the cores, 1 to 2', () => {
+    expect(loadConfig({}).hexcodeWorkers).toBe(Math.min(2, Math.max(1, availableParallelism() - 1)));
+    expect(loadConfig({ HEXCODE_WORKERS: '0' }).hexcodeWorkers).toBe(0);
+    expect(loadConfig({ HEXCODE_WORKERS: '4' }).hexcodeWorkers).toBe(4);
+    expect(() => loadConfig({ HEXCODE_WORKERS: '65' })).toThrow(/HEXCODE_WORKERS/);
+  });
+
   it('reads the request and header time-outs, the headers one no longer than the request one', () => {
     expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
     expect(loadConfig({ REQUEST_TIMEOUT_MS: '4000' })).toMatchObject({ requestTimeoutMs: 4000, headersTimeoutMs: 4000 });

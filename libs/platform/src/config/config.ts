@@ -100,6 +100,8 @@ export interface Config {
   weather: WeatherConfig;
   /** TRANSIT_WORKERS: threads planning POST /v2/route/transit off the event loop (docs/adr/0019); 0 plans on the event loop. */
   transitWorkers: number;
+  /** HEXCODE_WORKERS: threads parsing, validating, coding and serialising POST /v2/hexcode/bulk off the event loop (docs/adr/0041); 0 on the event loop. */
+  hexcodeWorkers: number;
 }
 
 export interface WeatherConfig {
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphhopperUrl: url(env, 'GRAPHHOPPER_URL', ['http:', 'https:']),
     // One core stays with the event loop: 1 thread on 2 cores, at most 4 by default.
     transitWorkers: int(env, 'TRANSIT_WORKERS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 64),
+    hexcodeWorkers: int(env, 'HEXCODE_WORKERS', Math.min(2, Math.max(1, availableParallelism() - 1)), 0, 64),
     weather: {
       capFeeds: (optional(env, 'WEATHER_CAP_FEEDS') ?? '')
         .split(',')

@@ -129,7 +129,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   fastify.removeContentTypeParser('text/plain');
   fastify.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: config.bodyLimitBytes },
+    { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes },
     boundedJsonParser(fastify.getDefaultJsonParser('error', 'error') as BodyParser<string>),
   );
   const listeners: ResponseListener[] = [];

@@ -74,7 +74,7 @@ describe('boundedJsonParser', () => {
   };
   const run = (text: string) =>
     new Promise<{ error: Error | null; value?: unknown }>((resolve) => {
-      boundedJsonParser(parse, limits)({} as never, text, (error, value) => resolve({ error, value }));
+      boundedJsonParser(parse, limits)({} as never, Buffer.from(text), (error, value) => resolve({ error, value }));
     });
 
   it('refuses a breach before parsing, with the limit in the details', async () => {

@@ -1,6 +1,7 @@
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, InvalidParamError } from '../errors.js';
+import { RawJson, rawJsonRouteOf, scanJsonBytes } from './raw-json.js';
+import { mergeRouteConfig } from './route-config.js';
 
 /**
  * Bounds on the shape of a JSON request body, checked on the raw text before
@@ -179,7 +180,7 @@ const BUDGET_KEY = 'bodyBudget';
 
 /** Declares a route's body budget (Fastify route config, read by the JSON parser and the request hook). */
 export function BodyBudget(budget: BodyBudget): MethodDecorator {
-  return RouteConfig({ [BUDGET_KEY]: budget });
+  return mergeRouteConfig({ [BUDGET_KEY]: budget });
 }
 
 const REQUEST_BUDGET = Symbol('requestBodyBudget');
@@ -234,16 +235,26 @@ type Done = (error: Error | null, body?: unknown) => void;
 export type BodyParser<Raw extends string | Buffer> = (request: FastifyRequest, body: Raw, done: Done) => void;
 
 /**
- * The application/json parser: the shape scan first, then Fastify's own
- * parser (which keeps its prototype-poisoning checks), then — only when the
- * text had a surrogate escape — the well-formedness walk.
+ * The application/json parser, given the body's bytes: the shape scan first,
+ * then Fastify's own parser (which keeps its prototype-poisoning checks), then
+ * — only when the text had a surrogate escape — the well-formedness walk. A
+ * `@RawJsonBody` route gets the scanned bytes as a `RawJson` instead, parsed
+ * later off the event loop (ADR 0041).
  */
-export function boundedJsonParser(parse: BodyParser<string>, limits: JsonBodyLimits = JSON_BODY_LIMITS): BodyParser<string> {
-  return (request, text, done) => {
+export function boundedJsonParser(parse: BodyParser<string>, limits: JsonBodyLimits = JSON_BODY_LIMITS): BodyParser<Buffer> {
+  return (request, bytes, done) => {
     const budget = budgetOf(request);
     // A chunked body has no Content-Length for the request hook to refuse on.
-    if (budget && Buffer.byteLength(text) > budget.maxBytes) return done(new BodyOverBudgetError(budget.maxBytes));
+    if (budget && bytes.length > budget.maxBytes) return done(new BodyOverBudgetError(budget.maxBytes));
     const routeLimits = limitsOf(budget, limits);
+    const raw = rawJsonRouteOf(request);
+    if (raw) {
+      const scanned = scanJsonBytes(bytes, routeLimits, raw.arrays);
+      if (scanned.breach) return done(new BodyTooComplexError(scanned.breach, routeLimits));
+      return done(null, new RawJson(bytes, scanned.surrogateEscape, scanned.lengths));
+    }
+    // What Fastify's `parseAs: 'string'` made of the same bytes (a UTF-8 decoding).
+    const text = bytes.toString('utf8');
     const scan = scanJsonText(text, routeLimits);
     if (scan.breach) {
       done(new BodyTooComplexError(scan.breach, routeLimits));

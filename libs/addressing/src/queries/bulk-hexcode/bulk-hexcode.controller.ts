@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Expensive, itemsIn, RawResponse } from '../../../../platform/src/index.js';
+import { Expensive, itemsIn, RawBody, RawJsonBody, RawResponse, type RawJson } from '../../../../platform/src/index.js';
 import { CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
 import { BulkHexcodeQuery } from './bulk-hexcode.handler.js';
 import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
@@ -20,14 +20,16 @@ export class BulkHexcodeController {
   @HttpCode(200)
   // Counts its items against the quota; at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
   @Expensive({ items: itemsIn('items', MAX_BULK_ITEMS) })
+  // The body reaches the handler unparsed, with its items counted from the bytes: a thread parses, validates and codes it (ADR 0041).
+  @RawJsonBody({ arrays: ['items'] })
   // The handler writes the envelope itself, as a stream.
   @RawResponse()
   @ApiOperation({
     summary: 'Code many points, or decode many codes, in one request',
     description:
-      `Up to ${MAX_BULK_ITEMS} items; the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The answer is streamed as it is computed ` +
-      `(chunked, ${CHUNK_ITEMS} items at a time) and is the usual envelope: \`{success: true, data: {items, count, failed, provenance}}\`. ` +
-      'Counts its number of items against the daily quota (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); ' +
+      `Up to ${MAX_BULK_ITEMS} items; the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The body is parsed, validated and coded off the event loop, and the answer ` +
+      `is the usual envelope: \`{success: true, data: {items, count, failed, provenance}}\` (streamed, ${CHUNK_ITEMS} items at a time, while point items are named). ` +
+      'Counts its number of items (the length of the body\'s `items` array, read before the body is validated) against the daily quota (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); ' +
       'a key has at most EXPENSIVE_CONCURRENCY_PER_KEY (2) expensive requests in flight, over it 429 RATE_LIMITED with Retry-After (details.reason concurrency). ' +
       'Each result keeps its `index` (and `id` when given). A failed item carries `error {code, message, field}` (and `suggestions` for a mistyped code) and does not fail the batch. ' +
       'Decoded items carry the cell centre `lat`, `lng` and `accuracy_meters`; `provenance` (last, null when no item returned a point) is `geocoded_text` with the largest accuracy among them.',
@@ -35,8 +37,11 @@ export class BulkHexcodeController {
   @ApiAnswer(BulkHexcodeAnswerSchema, { requestExample: { resolution: 12, items: [{ id: 'shop-17', lat: 5.5503, lng: -0.2174 }, { code: '0QP-PAN-VTWH' }] } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
-  async bulk(@Body() body: BulkHexcodeRequest, @Res() reply: FastifyReply) {
-    const stream = await this.queries.execute(new BulkHexcodeQuery(body.items, body.resolution));
-    return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(stream);
+  @ApiResponse({ status: 503, description: 'HEXCODE_BUSY: every bulk thread is busy and its queue full, or the request ran past its time; Retry-After says when to come back' })
+  // The validation pipe never sees the body (a thread validates it against this DTO): the document still describes it.
+  @ApiBody({ type: BulkHexcodeRequest })
+  async bulk(@RawBody() body: RawJson | undefined, @Res() reply: FastifyReply) {
+    const answer = await this.queries.execute(new BulkHexcodeQuery(body));
+    return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(answer);
   }
 }

@@ -1,0 +1,92 @@
+import { TURN_BUDGET_MS, yieldingEach } from './expensive.js';
+
+/** Every turn of the event loop until `stop()`: what a request waiting on the loop would get. */
+function turns(log: string[]): { stop: () => void } {
+  let running = true;
+  const tick = () => {
+    if (!running) return;
+    log.push('turn');
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  return { stop: () => (running = false) };
+}
+
+function* chunks(name: string, count: number, log: string[]): Generator<string> {
+  for (let index = 0; index < count; index++) {
+    log.push(`${name}${index}`);
+    yield `${name}${index}`;
+  }
+}
+
+async function drain(stream: AsyncGenerator<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const chunk of stream) out.push(chunk);
+  return out;
+}
+
+describe('yieldingEach', () => {
+  it('hands out every chunk in order, computed as it is read', async () => {
+    const log: string[] = [];
+    const stream = yieldingEach(chunks('a', 3, log));
+    expect(log).toEqual([]);
+    expect(await drain(stream)).toEqual(['a0', 'a1', 'a2']);
+  });
+
+  it('gives each concurrent answer at most one chunk per turn of the loop, in turn', async () => {
+    const log: string[] = [];
+    const ticking = turns(log);
+    const [a, b] = await Promise.all([drain(yieldingEach(chunks('a', 5, log))), drain(yieldingEach(chunks('b', 5, log)))]);
+    ticking.stop();
+    expect(a).toHaveLength(5);
+    expect(b).toHaveLength(5);
+    // Between two turns, no answer computed two chunks.
+    const between = log.join(' ').split('turn').map((part) => part.trim().split(' ').filter(Boolean));
+    for (const part of between) {
+      expect(part.filter((chunk) => chunk.startsWith('a')).length).toBeLessThanOrEqual(1);
+      expect(part.filter((chunk) => chunk.startsWith('b')).length).toBeLessThanOrEqual(1);
+    }
+    expect(between.filter((part) => part.length > 0).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('shares one budget per turn among all answers: chunks that each outlast it get a turn each', async () => {
+    const log: string[] = [];
+    function* slow(name: string): Generator<string> {
+      for (let index = 0; index < 3; index++) {
+        // Work that outlasts the turn's budget (an ordering test, not a timing one: the budget is what is exceeded).
+        const until = performance.now() + TURN_BUDGET_MS + 1;
+        while (performance.now() < until);
+        log.push(`${name}${index}`);
+        yield `${name}${index}`;
+      }
+    }
+    const ticking = turns(log);
+    await Promise.all(['a', 'b', 'c'].map((name) => drain(yieldingEach(slow(name)))));
+    ticking.stop();
+    const between = log.join(' ').split('turn').map((part) => part.trim().split(' ').filter(Boolean));
+    // With a setImmediate per chunk, the three answers ran a chunk each in every turn, back to back.
+    for (const part of between) expect(part.length).toBeLessThanOrEqual(1);
+    expect(between.flat()).toHaveLength(9);
+  });
+
+  it('closes its source when the reader stops early', async () => {
+    let closed = false;
+    function* source(): Generator<number> {
+      try {
+        for (let index = 0; ; index++) yield index;
+      } finally {
+        closed = true;
+      }
+    }
+    for await (const value of yieldingEach(source())) if (value === 2) break;
+    expect(closed).toBe(true);
+  });
+
+  it('passes on a chunk that throws', async () => {
+    function* failing(): Generator<number> {
+      yield 1;
+      throw new Error('no such place');
+    }
+    await expect(drain(yieldingEach(failing()) as AsyncGenerator<never>)).rejects.toThrow('no such place');
+  });
+});

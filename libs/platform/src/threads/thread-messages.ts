@@ -1,0 +1,19 @@
+/**
+ * What a ThreadPool (thread-pool.ts) and its threads (serveThread,
+ * thread-entry.ts) say to each other. Inputs and outputs are cloned by
+ * postMessage (typed arrays and ArrayBuffers included; an output's buffers
+ * may be transferred instead of copied).
+ */
+export type ToThread<In> = { kind: 'run'; id: number; input: In };
+
+export type FromThread<Out> =
+  /** The thread's modules are loaded: it can run jobs. */
+  | { kind: 'ready' }
+  | { kind: 'done'; id: number; output: Out }
+  | { kind: 'failed'; id: number; error: string };
+
+/** A job's output, with the buffers to transfer rather than copy (they are unusable in the thread afterwards). */
+export interface ThreadAnswer<Out> {
+  output: Out;
+  transfer?: ArrayBuffer[];
+}
