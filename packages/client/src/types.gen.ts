@@ -7547,6 +7547,14 @@ export type BulkHexcodeControllerBulkErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * HEXCODE_BUSY: every bulk thread is busy and its queue full, or the request ran past its time; Retry-After says when to come back
+     */
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'HEXCODE_BUSY';
+        };
+    };
 };
 
 export type BulkHexcodeControllerBulkError = BulkHexcodeControllerBulkErrors[keyof BulkHexcodeControllerBulkErrors];
