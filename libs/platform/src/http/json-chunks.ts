@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
  * small members' work, whatever the size of the whole.
  */
 const SLICE = 256;
-/** Arrays up to this length, of values that are neither arrays nor plain objects, are stringified whole. */
+/** Arrays up to this length are stringified whole (unless they hold a large one). */
 const SMALL = 64;
 
 export function* jsonPieces(value: unknown): Generator<string> {
@@ -96,16 +96,27 @@ async function* chunked(value: unknown, bytes: number): AsyncGenerator<Buffer> {
   if (parts.length > 0) yield Buffer.from(parts.join(''), 'utf8');
 }
 
-/** Walked rather than stringified whole: an array longer than SMALL or holding containers, or a plain object holding one. */
-function isLarge(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > SMALL || value.some(isContainer);
-  if (!isPlainObject(value)) return false;
-  for (const key in value) if (isContainer(value[key]) && isLarge(value[key])) return true;
+/**
+ * Walked rather than stringified whole: an array longer than SMALL, or an
+ * array or plain object holding one, looked for DEPTH levels down. Only the
+ * size of the steps depends on it, never the text; it runs for every member,
+ * so primitives are passed over on their `typeof`.
+ */
+const DEPTH = 3;
+function isLarge(value: unknown, depth = DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    if (value.length > SMALL) return true;
+    if (depth === 0) return false;
+    for (const element of value as unknown[]) if (typeof element === 'object' && element !== null && isLarge(element, depth - 1)) return true;
+    return false;
+  }
+  if (depth === 0 || !isPlainObject(value)) return false;
+  for (const key in value) {
+    const member = value[key];
+    if (typeof member === 'object' && member !== null && isLarge(member, depth - 1)) return true;
+  }
   return false;
-}
-
-function isContainer(value: unknown): boolean {
-  return Array.isArray(value) || isPlainObject(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
