@@ -18,8 +18,8 @@ const SAMPLE_EVERY_M = 90;
  * slice a few ms. The search and the sampling read the loaded network, which
  * lives on this thread; the outline (H3) is computed on a worker thread.
  */
-const SETTLED_PER_SLICE = 20_000;
-const EDGES_PER_SLICE = 10_000;
+const SETTLED_PER_SLICE = 5_000;
+const EDGES_PER_SLICE = 2_500;
 
 export interface IsochroneRequest {
   center: LatLng;
