@@ -13,7 +13,8 @@ export type ClientJob =
   | { role: 'wide-json'; base: string; seconds: number; clients: number; paths: string[] }
   | { role: 'hexcode-bulk'; base: string; seconds: number; clients: number; key: string; points: number }
   | { role: 'cheap-writes'; base: string; seconds: number; clients: number; key: string; customers: string[] }
-  | { role: 'portfolio-risk'; base: string; seconds: number; clients: number; key: string }
+  | { role: 'portfolio-risk'; base: string; seconds: number; clients: number; key: string; body?: string }
+  | { role: 'service-area'; base: string; seconds: number; clients: number; key: string; polygon: unknown }
   | { role: 'audited-burst'; base: string; seconds: number; clients: number; key: string };
 
 export interface ClientResult {
@@ -102,8 +103,13 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
       await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => fetch(`${job.base}/v2/usage`, { headers: { 'x-api-key': job.key } })))));
       break;
     }
+    case 'service-area': {
+      const body = JSON.stringify({ polygon: job.polygon, resolution: 9 });
+      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => post(`${job.base}/v2/service-area`, body, job.key)))));
+      break;
+    }
     case 'portfolio-risk': {
-      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => post(`${job.base}/v2/analytics/portfolio-risk`, '{}', job.key)))));
+      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => post(`${job.base}/v2/analytics/portfolio-risk`, job.body ?? '{}', job.key)))));
       break;
     }
   }

@@ -22,7 +22,9 @@ import { toRow, type Check, type Row, type Section } from './report.js';
  * - wide JSON bodies: 4 clients from one IP, no key, an array of 3,000
  *   objects of 32 members (744 kB) to the public POST routes;
  * - bulk hex coding: one enterprise key, 8 connections of 10,000 points;
- * - portfolio risk over 10,000 registered loans, one key, 2 connections;
+ * - portfolio risk over 10,000 registered loans, one key, 2 connections,
+ *   with the default limit (100 loans answered) and answering all 10,000;
+ * - service areas of ~9,600 cells, one key, 2 connections;
  * - cheap writes: one tenant's single pings on 8 connections, while the
  *   victim's tenant also sends ping batches of 100 (compared with its
  *   batches alone);
@@ -46,6 +48,7 @@ const GOAL_HEALTH_P99_MS = 10;
 /** The attacker starts this long before the victim measures, so the victim meets the attack at full strength. */
 const ATTACK_LEAD_SECONDS = 1;
 const LOANS = 10_000;
+const SERVICE_AREA_POLYGON = { type: 'Polygon', coordinates: [[[-0.35, 5.5], [-0.105, 5.5], [-0.105, 5.745], [-0.35, 5.745], [-0.35, 5.5]]] };
 /** The access log counts as caught up this close to its streams' newest event (each scrape of /metrics is audited itself). */
 const AUDIT_CAUGHT_UP = 2;
 const AUDIT_CATCH_UP_GOAL_SECONDS = 5;
@@ -97,6 +100,13 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       },
       { id: 'hexcode-bulk', label: 'hexcode/bulk 10,000 points, one key, 8 connections', job: { role: 'hexcode-bulk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 8, key: hexKey, points: 10_000 } },
       { id: 'portfolio-risk', label: `portfolio-risk over ${LOANS} loans, one key, 2 connections`, job: { role: 'portfolio-risk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 2, key: lenderKey } },
+      {
+        id: 'portfolio-risk-all',
+        label: `portfolio-risk over ${LOANS} loans answering all of them (limit ${LOANS}, ~2.6 MB), one key, 2 connections`,
+        job: { role: 'portfolio-risk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 2, key: lenderKey, body: JSON.stringify({ limit: LOANS }) },
+      },
+      // A square of ~0.245° over Accra: ~9,600 res-9 cells, just under the 10,000 an answer may hold.
+      { id: 'service-area', label: 'service-area of ~9,600 cells, one key, 2 connections', job: { role: 'service-area', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 2, key: hexKey, polygon: SERVICE_AREA_POLYGON } },
       {
         id: 'cheap-writes',
         label: "another tenant's single pings, 8 connections",

@@ -3,7 +3,7 @@ import { rawExchange } from './support/raw-http.js';
 
 /**
  * Issue 31, item 2: one key's bulk calls held the event loop and counted one
- * request each. A bulk call now counts its items against the quota, and a key
+ * request each (ping batches too: ADR 0042). A bulk call now counts its items against the quota, and a key
  * has at most EXPENSIVE_CONCURRENCY_PER_KEY (2) expensive requests in flight.
  */
 describe('expensive requests: counted by items, bounded per key', () => {
@@ -66,6 +66,34 @@ describe('expensive requests: counted by items, bounded per key', () => {
     expect(raw.status).toBe(429);
     expect(raw.headers.connection).toBe('close');
     expect(JSON.parse(raw.body)).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+  });
+
+  it('a ping batch of N pings uses N of the daily quota, whatever their outcomes; a single ping uses 1', async () => {
+    const key = await keyOfTier('basic');
+    expect((await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'batch-1' } })).status).toBe(200);
+    const ping = (index: number) => ({ customer_id: index % 2 === 0 ? 'batch-1' : 'no-consent', lat: 5.55 + index * 1e-5, lng: -0.21, recorded_at: new Date(Date.now() - (1000 - index) * 1000).toISOString() });
+    const before = await usage(key);
+    const batch = await service.request('POST', '/v2/monitoring/pings', { key, body: { pings: Array.from({ length: 300 }, (_, index) => ping(index)) } });
+    expect(batch.status).toBe(200);
+    expect(await batch.json()).toMatchObject({ data: { accepted: 150, refused: 150 } });
+    expect(Number(batch.headers.get('x-ratelimit-remaining'))).toBe(before.remaining - 300);
+    const single = await service.request('POST', '/v2/monitoring/pings', { key, body: ping(400) });
+    expect(single.status).toBe(200);
+    expect(Number(single.headers.get('x-ratelimit-remaining'))).toBe(before.remaining - 301);
+    // The usage call before, the batch's 300, the single ping and this call.
+    expect(await usage(key)).toMatchObject({ used: before.used + 300 + 1 + 1 });
+    // Ping batches hold no expensive slot: three at once from one key are all served.
+    const three = await Promise.all([0, 1, 2].map((round) => service.request('POST', '/v2/monitoring/pings', { key, body: { pings: Array.from({ length: 50 }, (_, index) => ping(500 + round * 50 + index)) } })));
+    expect(three.map((response) => response.status)).toEqual([200, 200, 200]);
+  });
+
+  it('refuses a ping batch larger than the whole daily limit without using any of it', async () => {
+    const key = await keyOfTier('free');
+    const refused = await service.request('POST', '/v2/monitoring/pings', { key, body: { pings: Array.from({ length: 101 }, () => ({ customer_id: 'c', lat: 5.55, lng: -0.21 })) } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { reason: 'batch_over_quota', items: 101, daily_limit: 100 } } });
+    // The signup-time call and this one.
+    expect((await usage(key)).used).toBe(2);
   });
 
   it('answers a third concurrent bulk from one key 429 with Retry-After, uses no quota for it, and frees the slots', async () => {

@@ -10,7 +10,7 @@ import { locationStream } from '../libs/monitoring/src/index.js';
 import { LocationSealing } from '../libs/monitoring/src/testing/location-streams.js';
 import { collectionName, EmbeddedReadStore, rebuildProjection, StreamNotFoundError, type RecordedEvent } from '../libs/platform/src/index.js';
 import { driftStateProjection } from '../projections/index.js';
-import { bootService, eventually, type Service } from './support/boot.js';
+import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
 
 /** Consent-gated pings, zones and drift, and erasure (issue 4; decisions.md, "Endpoints the specification implies"). */
@@ -166,6 +166,8 @@ describe('location monitoring over HTTP', () => {
 
   it('stores no ping after a revoke is acknowledged, under concurrent batches', async () => {
     const { key, account } = await signUpWithAccount();
+    // About 1,000 pings in 25 batches: a batch counts its pings against the quota (ADR 0042), over the free tier's 100 a day.
+    expect((await service.request('PUT', `/v2/admin/accounts/${account}/tier`, { key: ADMIN_KEY, body: { tier: 'basic' } })).status).toBe(200);
     const customer = 'c-race';
     await grant(key, customer);
     let n = 0;

@@ -23,6 +23,7 @@ export * from './logging/json-logger.js';
 export * from './locking/directory-lock.js';
 export * from './http/access.js';
 export * from './http/expensive.js';
+export * from './http/json-chunks.js';
 export * from './http/envelope.js';
 export * from './http/principal.js';
 export * from './http/calling-account.js';

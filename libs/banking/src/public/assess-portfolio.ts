@@ -7,8 +7,8 @@ import { ZoneShape } from '../zones/collection-zone.js';
 
 /** Concentration is counted per H3 cell at this resolution (~5.2 km² cells). */
 export const CONCENTRATION_RESOLUTION = 7;
-/** Loans assessed between two yields to the event loop (~10-20 ms of work). */
-const SLICE = 4000;
+/** Loans assessed (or named in the answer) between two yields to the event loop: a few ms of work (docs/adr/0042). */
+const SLICE = 1000;
 
 export interface BookLoan {
   loan_id: string;
@@ -105,6 +105,14 @@ export async function assessPortfolio(loans: readonly BookLoan[], observations: 
   const ranked = risks.slice().sort((a, b) => b.score - a.score || (a.loan_id < b.loan_id ? -1 : 1));
   const hexes = [...perCell].sort((a, b) => b[1] - a[1]).slice(0, options.limit);
   const concentrated = risks.reduce((sum, risk) => sum + (risk.loans_in_hex >= options.concentrationMinLoans ? 1 : 0), 0);
+  await yieldToLoop();
+  const top = ranked.slice(0, options.limit);
+  const answered = new Array<Omit<LoanRisk, 'hex7'> & { hex_code: string }>(top.length);
+  for (let i = 0; i < top.length; i++) {
+    if (i % SLICE === 0 && i > 0) await yieldToLoop();
+    const { hex7, ...risk } = top[i];
+    answered[i] = { ...risk, hex_code: hexCodeFromCell(hex7) };
+  }
 
   return {
     loans_assessed: total,
@@ -123,7 +131,7 @@ export async function assessPortfolio(loans: readonly BookLoan[], observations: 
       concentrated_loans: concentrated,
       top_hexes: hexes.map(([cell, count]) => ({ hex_code: hexCodeFromCell(cell), h3_cell: cell, loans: count, share: share(count) })),
     },
-    loans: ranked.slice(0, options.limit).map(({ hex7, ...risk }) => ({ ...risk, hex_code: hexCodeFromCell(hex7) })),
+    loans: answered,
   };
 }
 

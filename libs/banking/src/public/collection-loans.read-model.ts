@@ -34,11 +34,11 @@ export class CollectionLoans {
 
   constructor(private readonly readStore: ReadStore) {}
 
-  async *ofAccount(accountId: string): AsyncGenerator<CollectionLoanDoc[]> {
+  async *ofAccount(accountId: string, pageSize = 1000): AsyncGenerator<CollectionLoanDoc[]> {
     const collection = await this.open();
     let cursor: string | undefined;
     do {
-      const page = await collection.find({ index: 'by_account', equals: [accountId], limit: 1000, ...(cursor ? { cursor } : {}) });
+      const page = await collection.find({ index: 'by_account', equals: [accountId], limit: pageSize, ...(cursor ? { cursor } : {}) });
       if (page.items.length > 0) yield page.items;
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

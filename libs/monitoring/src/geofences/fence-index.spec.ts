@@ -148,4 +148,35 @@ describe('FenceIndex', () => {
     expect(index.fencesContaining(fence.account_id, 'c1', Number.NaN, 0)).toEqual([]);
     expect(index.fencesContaining(fence.account_id, 'c1', 91, 0)).toEqual([]);
   });
+
+  it('indexes a fence the same when its cover is computed in slices, letting the event loop in between (docs/adr/0042)', async () => {
+    // A 1,000-vertex polygon, as an isochrone fence's outline can be.
+    const ring: number[][] = [];
+    for (let v = 0; v < 1000; v++) {
+      // Jagged, as an outline of H3 cells is: a long boundary, so thousands of candidate cells.
+      const point = destination(5.6, -0.19, (360 * v) / 1000, 8000 * (v % 2 === 0 ? 1 : 0.8));
+      ring.push([point.lng, point.lat]);
+    }
+    ring.push(ring[0]);
+    const polygon: Fence = { account_id: 'acc', fence_id: 'gf_iso', fence_type: 'polygon', customer_id: null, loan_id: null, center: null, radius_m: null, polygon: { type: 'Polygon', coordinates: [ring] } };
+    const whole = new FenceIndex();
+    const sliced = new FenceIndex();
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const summary = await sliced.addSliced(polygon);
+    done = true;
+    expect(summary).toEqual(whole.add(polygon));
+    expect(turns).toBeGreaterThan(3);
+    const next = seededRandom(0x42);
+    for (let i = 0; i < 2000; i++) {
+      const lat = 5.5 + next() * 0.2;
+      const lng = -0.29 + next() * 0.2;
+      expect(sliced.fencesContaining('acc', 'c', lat, lng)).toEqual(whole.fencesContaining('acc', 'c', lat, lng));
+    }
+  });
 });

@@ -75,10 +75,15 @@ export class GeofenceFeed implements OnApplicationBootstrap, OnModuleDestroy, Fo
     return this.follower.waitFor(position, timeoutMs);
   }
 
-  private apply(event: RecordedEvent): void {
+  private async apply(event: RecordedEvent): Promise<void> {
     if (event.type === 'GeofenceCreated') {
       const data = event.data as GeofenceCreated['data'];
-      this.safely(data.fence_id, () => this.index.add(data));
+      // Sliced: an isochrone fence's cover is thousands of candidates judged against up to 1,000 edges (docs/adr/0042).
+      try {
+        await this.index.addSliced(data);
+      } catch (error) {
+        this.logger?.error({ msg: 'geofence not indexed', fence_id: data.fence_id, err: error instanceof Error ? error.message : String(error) }, 'geofences');
+      }
     } else if (event.type === 'GeofenceDeleted') {
       const data = event.data as GeofenceDeleted['data'];
       this.index.remove(data.account_id, data.fence_id);

@@ -12,6 +12,7 @@ import { ListGeofencesController } from './queries/list-geofences/list-geofences
 import { ListGeofencesHandler } from './queries/list-geofences/list-geofences.handler.js';
 import { ServiceAreaController } from './queries/service-area/service-area.controller.js';
 import { ServiceAreaHandler } from './queries/service-area/service-area.handler.js';
+import { ServiceAreaThread } from './queries/service-area/service-area.thread.js';
 
 /**
  * Geofences and service areas (interface.md, "Identity, consent, monitoring").
@@ -39,6 +40,7 @@ import { ServiceAreaHandler } from './queries/service-area/service-area.handler.
     GetGeofenceHandler,
     ListGeofencesHandler,
     ServiceAreaHandler,
+    { provide: ServiceAreaThread, useFactory: () => new ServiceAreaThread() },
   ],
   exports: [FenceIndex],
 })

@@ -24,6 +24,14 @@ const EXPENSIVE_CONFIG = 'expensive';
 /** Nest metadata for the guard; a Fastify route config too, so a key already at its cap is refused before its body is read. */
 export const Expensive = (route: ExpensiveRoute = {}) => applyDecorators(SetMetadata(EXPENSIVE_ROUTE, route), mergeRouteConfig({ [EXPENSIVE_CONFIG]: route.when === undefined }));
 
+/**
+ * A batch route that counts its items against the quota (as `@Expensive`'s
+ * `items`) but holds no concurrency slot: its batches are a client's ordinary
+ * traffic (a lender's devices sending pings), bounded by their size and paid
+ * for by their items.
+ */
+export const CountsItems = (items: (body: unknown) => number) => SetMetadata(EXPENSIVE_ROUTE, { items, when: () => false } satisfies ExpensiveRoute);
+
 /** Whether every request to the route is expensive (known before the body is read: no `when`). */
 export function isExpensiveRoute(request: FastifyRequest): boolean {
   return (request.routeOptions?.config as { [EXPENSIVE_CONFIG]?: boolean } | undefined)?.[EXPENSIVE_CONFIG] === true;

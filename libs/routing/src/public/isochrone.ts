@@ -1,22 +1,25 @@
-import { cellsToMultiPolygon, latLngToCell } from 'h3-js';
 import { InvalidParamError } from '../../../platform/src/index.js';
 import { NoRoadNearbyError, RoadNetworkNotLoadedError } from '../domain/errors.js';
 import { MODES, parseMode, type Mode } from '../domain/profiles.js';
 import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import { MinHeap } from '../engine/heap.js';
+import { IsochroneOutliner } from '../engine/isochrone-outliner.js';
 import { SNAP_RADIUS_M, type LoadedNetwork } from '../engine/loaded-network.js';
 import { NO_ACCESS, WEIGHT_UNITS_PER_SECOND } from '../engine/road-graph.js';
 import type { LatLng } from '../routing-engine.port.js';
 
 export const ISOCHRONE_MIN_MINUTES = 1;
 export const ISOCHRONE_MAX_MINUTES = 60;
-/** Vertices of the outer ring at most (the geofence polygon limit is 1000): a coarser H3 resolution is used when finer cells would exceed it. */
-export const ISOCHRONE_MAX_VERTICES = 1000;
-export const ISOCHRONE_MAX_HOLES = 20;
 /** Samples along reached road: dense enough that no res-9 cell (≈ 350 m across) a road crosses is missed. */
 const SAMPLE_EVERY_M = 90;
-/** H3 lookups between yields to the event loop (≈ 20 µs each): a large isochrone never holds it for long. */
-const CELLS_PER_SLICE = 1500;
+/**
+ * Work between two yields to the event loop (issue 31, item 2; docs/adr/0042):
+ * nodes settled by the search, and edges looked at for reached road, each
+ * slice a few ms. The search and the sampling read the loaded network, which
+ * lives on this thread; the outline (H3) is computed on a worker thread.
+ */
+const SETTLED_PER_SLICE = 5_000;
+const EDGES_PER_SLICE = 2_500;
 
 export interface IsochroneRequest {
   center: LatLng;
@@ -52,7 +55,14 @@ export interface Isochrone {
  * geometry and `h3_cells` (or index the polygon as for polygon fences).
  */
 export class IsochroneService {
-  constructor(private readonly network: () => LoadedNetwork | null) {}
+  constructor(
+    private readonly network: () => LoadedNetwork | null,
+    private readonly outliner = new IsochroneOutliner(),
+  ) {}
+
+  onModuleDestroy(): Promise<void> {
+    return this.outliner.close();
+  }
 
   async isochrone(request: IsochroneRequest): Promise<Isochrone> {
     const mode = parseMode(request.mode);
@@ -79,11 +89,14 @@ export class IsochroneService {
     };
     if (weights[2 * snap.edge] !== NO_ACCESS) seed(graph.edgeTo[snap.edge], weights[2 * snap.edge] * (1 - along));
     if (weights[2 * snap.edge + 1] !== NO_ACCESS) seed(graph.edgeFrom[snap.edge], weights[2 * snap.edge + 1] * along);
+    let settled = 0;
     while (heap.size > 0) {
       const d = heap.topKey;
       const u = heap.topValue;
       heap.pop();
       if (d > dist[u] || d > budget) continue;
+      // The network read here is the one captured above: a new import swapped in meanwhile does not change this search.
+      if (++settled % SETTLED_PER_SLICE === 0) await yieldToLoop();
       for (let k = graph.incidentOffset[u]; k < graph.incidentOffset[u + 1]; k++) {
         const edge = graph.incidentEdges[k];
         const dir = graph.edgeFrom[edge] === u ? 0 : 1;
@@ -96,10 +109,12 @@ export class IsochroneService {
         }
       }
     }
-    // Reached stretches of every edge, sampled.
-    const samples: Array<[number, number]> = [[snap.lat, snap.lng]];
+    // Reached stretches of every edge, sampled: lat, lng pairs in one growing typed array (pairs as arrays cost ~10× the memory).
+    const samples = new Samples();
+    samples.push(snap.lat, snap.lng);
     let reachable = 0;
     for (let edge = 0; edge < graph.edgeCount; edge++) {
+      if (edge % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
       let reachedFromStart = 0;
       let reachedFromEnd = 0;
       const from = graph.edgeFrom[edge];
@@ -115,31 +130,16 @@ export class IsochroneService {
       reachable += Math.min(total, total * (reachedFromStart + reachedFromEnd));
       sampleEdge(net, edge, reachedFromStart, reachedFromEnd, samples);
     }
-    for (const resolution of [9, 8, 7, 6]) {
-      // A cell counts in the cover when a sample in it lies inside the outline kept (cells of other pieces are left out).
-      const sampleOf = new Map<string, [number, number]>();
-      for (const [i, sample] of samples.entries()) {
-        const cell = latLngToCell(sample[0], sample[1], resolution);
-        if (!sampleOf.has(cell)) sampleOf.set(cell, sample);
-        if (i % CELLS_PER_SLICE === CELLS_PER_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
-      }
-      const cells = new Set(sampleOf.keys());
-      const centre = latLngToCell(snap.lat, snap.lng, resolution);
-      const polygons = cellsToMultiPolygon([...cells], true) as Array<Array<Array<[number, number]>>>;
-      // The piece holding the centre (cells reached over a bridge with nothing in between come apart).
-      const polygon = polygons.find((rings) => insideRing(rings[0], snap.lng, snap.lat)) ?? polygons.sort((a, b) => b[0].length - a[0].length)[0];
-      if (!polygon || polygon[0].length - 1 > ISOCHRONE_MAX_VERTICES) continue;
-      const holes = polygon.slice(1).sort((a, b) => ringArea(b) - ringArea(a)).slice(0, ISOCHRONE_MAX_HOLES);
-      const rings = [polygon[0], ...holes].map(closeRing);
-      const inPolygon = [...cells].filter((cell) => cell === centre || insideRing(rings[0], sampleOf.get(cell)![1], sampleOf.get(cell)![0]));
+    const outline = await this.outliner.outline(samples.array(), samples.count);
+    if (outline) {
       return {
         mode,
         minutes,
         center: request.center,
         snapped: { lat: snap.lat, lng: snap.lng },
-        polygon: { type: 'Polygon', coordinates: rings },
-        h3_resolution: resolution,
-        h3_cells: inPolygon.sort(),
+        polygon: outline.polygon,
+        h3_resolution: outline.h3_resolution,
+        h3_cells: outline.h3_cells,
         reachable_road_m: Math.round(reachable),
       };
     }
@@ -147,7 +147,7 @@ export class IsochroneService {
   }
 }
 
-function sampleEdge(net: LoadedNetwork, edge: number, fromStart: number, fromEnd: number, out: Array<[number, number]>): void {
+function sampleEdge(net: LoadedNetwork, edge: number, fromStart: number, fromEnd: number, out: Samples): void {
   const graph = net.graph;
   const start = graph.geomOffset[edge];
   const end = graph.geomOffset[edge + 1];
@@ -160,31 +160,35 @@ function sampleEdge(net: LoadedNetwork, edge: number, fromStart: number, fromEnd
       const at = (travelled + (segment * s) / steps) / total;
       if (at <= fromStart || at >= 1 - fromEnd) {
         const t = s / steps;
-        out.push([graph.geomLat[p] + t * (graph.geomLat[p + 1] - graph.geomLat[p]), graph.geomLng[p] + t * (graph.geomLng[p + 1] - graph.geomLng[p])]);
+        out.push(graph.geomLat[p] + t * (graph.geomLat[p + 1] - graph.geomLat[p]), graph.geomLng[p] + t * (graph.geomLng[p + 1] - graph.geomLng[p]));
       }
     }
     travelled += segment;
   }
 }
 
-function insideRing(ring: Array<[number, number]>, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i];
-    const [xj, yj] = ring[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+/** Points as lat, lng pairs in a Float64Array that doubles as it fills. */
+class Samples {
+  private data = new Float64Array(8192);
+  count = 0;
+
+  push(lat: number, lng: number): void {
+    if (2 * this.count + 2 > this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[2 * this.count] = lat;
+    this.data[2 * this.count + 1] = lng;
+    this.count++;
   }
-  return inside;
+
+  /** The filled part, on its own buffer (it is moved to the outline thread). */
+  array(): Float64Array {
+    return this.data.slice(0, 2 * this.count);
+  }
 }
 
-function ringArea(ring: Array<[number, number]>): number {
-  let area = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) area += (ring[j][0] + ring[i][0]) * (ring[j][1] - ring[i][1]);
-  return Math.abs(area / 2);
-}
-
-function closeRing(ring: Array<[number, number]>): Array<[number, number]> {
-  const first = ring[0];
-  const last = ring[ring.length - 1];
-  return first[0] === last[0] && first[1] === last[1] ? ring : [...ring, first];
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsString, Max, Min } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
-import { ApiAnswer, BankingOnly, Expensive, OptionalNotNull, type AnswerOf } from '../../../../platform/src/index.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiAnswer, BankingOnly, Expensive, jsonStream, OptionalNotNull, RawResponse, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
@@ -54,6 +54,8 @@ export class PortfolioRiskController {
   @BankingOnly()
   // Up to 10,000 loans assessed: at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
   @Expensive()
+  // Up to limit 10,000 loans answered (~2.7 MB): the envelope is written as a stream, made in bounded steps (docs/adr/0042).
+  @RawResponse()
   @ApiOperation({
     summary: 'Where the book stands: borrowers drifting, out of zone, not seen, under weather alerts, and concentration',
     description:
@@ -65,12 +67,15 @@ export class PortfolioRiskController {
   @ApiAnswer(PortfolioRiskSchema, { requestExample: { loan_ids: ['KMA-2026-004187', 'KMA-2026-004188'], not_seen_days: 7, concentration_min_loans: 20, limit: 100 } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
-  assess(@Req() request: FastifyRequest, @Body() body: PortfolioRiskRequest = {}): Promise<AnswerOf<typeof PortfolioRiskSchema>> {
-    return this.queries.execute(new PortfolioRiskQuery(callingAccount(request), {
-      loan_ids: body.loan_ids,
-      not_seen_days: body.not_seen_days ?? 7,
-      concentration_min_loans: body.concentration_min_loans ?? 20,
-      limit: body.limit ?? 100,
-    }));
+  async assess(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: PortfolioRiskRequest = {}): Promise<FastifyReply> {
+    const answer: AnswerOf<typeof PortfolioRiskSchema> = await this.queries.execute(
+      new PortfolioRiskQuery(callingAccount(request), {
+        loan_ids: body.loan_ids,
+        not_seen_days: body.not_seen_days ?? 7,
+        concentration_min_loans: body.concentration_min_loans ?? 20,
+        limit: body.limit ?? 100,
+      }),
+    );
+    return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(jsonStream({ success: true, data: answer }));
   }
 }

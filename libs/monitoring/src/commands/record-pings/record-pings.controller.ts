@@ -2,9 +2,9 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
+import { AccountOnly, CountsItems, InvalidParamError, itemsIn } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { ConsentRequiredError } from '../../domain/location.js';
+import { ConsentRequiredError, MAX_PINGS_PER_REQUEST } from '../../domain/location.js';
 import { RecordPingBatchCommand } from './record-pings.process.js';
 import { RecordPingsRequest } from './record-pings.request.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
@@ -27,7 +27,14 @@ export class RecordPingsController {
   @Post('pings')
   @HttpCode(200)
   @AccountOnly()
-  @ApiOperation({ summary: 'Record location pings (one, or a batch of up to 1000); idempotent; needs granted consent' })
+  // A batch counts its pings against the daily quota, whatever their outcomes (issue 31, item 2; ADR 0042).
+  @CountsItems(itemsIn('pings', MAX_PINGS_PER_REQUEST))
+  @ApiOperation({
+    summary: 'Record location pings (one, or a batch of up to 1000); idempotent; needs granted consent',
+    description:
+      'A batch counts its number of pings against the daily quota, whatever their outcomes (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); ' +
+      'the single-ping form counts 1.',
+  })
   @ApiAnswer(PingsRecordedSchema, { requestExample: { pings: [{ customer_id: 'cust-8841', lat: 5.55031, lng: -0.21739, accuracy_m: 9, recorded_at: '2026-11-27T08:55:00Z' }, { customer_id: 'cust-8841', lat: 5.55027, lng: -0.21744, accuracy_m: 11, recorded_at: '2026-11-27T09:00:00Z' }] } })
   @ApiResponse({ status: 403, description: 'CONSENT_REQUIRED (single-ping form): the customer has not granted location consent; nothing was stored' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: other batches of the same customer kept landing first; sending the request again is safe (stored pings answer duplicate)' })

@@ -71,16 +71,43 @@ export function coverResolution(areaM2: number, vertices = 0): number {
 
 /** `finest`: the resolution to try first (tests and benchmarks compare); by default from the area. */
 export function coverShape(shape: Shape, finest?: number): FenceCover {
+  const steps = coverSteps(shape, finest);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/** Work between two pauses of coverSteps, each about a few ms: vertices × candidates judged (a distance to each edge per candidate), edge samples located, boundary cells' disks. */
+const WORK_PER_STEP = 10_000;
+const SAMPLES_PER_STEP = 1000;
+const DISKS_PER_STEP = 500;
+
+/**
+ * The cover in steps: the generator pauses (yields) between bounded amounts of
+ * work and returns the cover. A 1,000-vertex isochrone polygon's thousands of
+ * candidates, each a distance to every edge, held the event loop 90-290 ms
+ * in one go; the geofence view gives the loop a turn at each pause
+ * (FenceIndex.addSliced; docs/adr/0042). Pure: the same cover as coverShape.
+ */
+export function* coverSteps(shape: Shape, finest?: number): Generator<void, FenceCover> {
   const rings = shape.coverRings();
   const vertices = shape instanceof Polygon ? rings.reduce((sum, ring) => sum + ring.length - 1, 0) : 0;
+  const perStep = Math.max(1, Math.floor(WORK_PER_STEP / Math.max(1, vertices)));
   for (let res = finest ?? coverResolution(shape.areaM2, vertices); ; res--) {
     const candidates = new Set<string>(polygonToCells(rings, res, true));
-    for (const cell of edgeCells(rings, res)) for (const near of gridDisk(cell, BOUNDARY_RINGS)) candidates.add(near);
+    const edges = new Set<string>();
+    yield* edgeCells(rings, res, edges);
+    let disks = 0;
+    for (const cell of edges) {
+      for (const near of gridDisk(cell, BOUNDARY_RINGS)) candidates.add(near);
+      if (++disks % DISKS_PER_STEP === 0) yield;
+    }
+    yield;
     if (candidates.size > MAX_COVER_CANDIDATES && res > 0) continue;
     const margin = DESCENDANT_REACH_EDGES * getHexagonEdgeLengthAvg(res, UNITS.m);
     const inside: string[] = [];
     const boundary: string[] = [];
+    let judged = 0;
     for (const cell of candidates) {
+      if (++judged % perStep === 0) yield;
       const [lat, lng] = cellToLatLng(cell);
       const distance = shape.signedDistanceM(lat, lng);
       if (distance > margin) continue;
@@ -91,10 +118,10 @@ export function coverShape(shape: Shape, finest?: number): FenceCover {
   }
 }
 
-/** The cells of `res` the rings' edges pass through, sampled every half cell edge. */
-function edgeCells(rings: number[][][], res: number): Set<string> {
+/** The cells of `res` the rings' edges pass through, sampled every half cell edge (into `cells`; pausing every SAMPLES_PER_STEP samples). */
+function* edgeCells(rings: number[][][], res: number, cells: Set<string>): Generator<void, void> {
   const step = getHexagonEdgeLengthAvg(res, UNITS.m) / 2;
-  const cells = new Set<string>();
+  let sampled = 0;
   for (const ring of rings) {
     for (let i = 0; i + 1 < ring.length; i++) {
       const [lng1, lat1] = ring[i];
@@ -103,8 +130,8 @@ function edgeCells(rings: number[][][], res: number): Set<string> {
       for (let k = 0; k <= samples; k++) {
         const t = k / samples;
         cells.add(latLngToCell(lat1 + (lat2 - lat1) * t, lng1 + (lng2 - lng1) * t, res));
+        if (++sampled % SAMPLES_PER_STEP === 0) yield;
       }
     }
   }
-  return cells;
 }

@@ -31,11 +31,14 @@ export class ServiceAreaTooLargeError extends DomainError {
   readonly code = 'SERVICE_AREA_TOO_LARGE';
   readonly status = 400;
   override readonly field = 'resolution';
+  /** What the refusal says, to make it again on another thread. */
+  readonly counts: { cells: number; limit: number; compact: boolean };
   constructor(cells: number, limit: number, compact: boolean) {
     super(
       `the polygon holds about ${cells} cells at this resolution, more than the ${limit} ${compact ? 'a request may compute' : 'an answer may hold'}; ` +
         `ask for a coarser resolution${compact ? '' : ' or "compact": true'}`,
     );
+    this.counts = { cells, limit, compact };
   }
 }
 
@@ -47,16 +50,34 @@ export interface ServiceArea {
 }
 
 export function serviceAreaCells(polygon: Polygon, resolution: number, containment: ServiceAreaContainment, compact: boolean): ServiceArea {
-  // Estimated before computing anything: the area's cells plus a band along the edges.
+  checkServiceAreaEstimate(polygon, resolution, compact);
+  return { resolution, containment, compact, cells: coverCells(polygon.coverRings(), resolution, containment, compact) };
+}
+
+/**
+ * Refuses an area estimated too large before computing anything (cheap: the
+ * area's cells plus a band along the edges), so the one call that follows
+ * is bounded.
+ */
+export function checkServiceAreaEstimate(polygon: Polygon, resolution: number, compact: boolean): void {
   const perimeterM = polygon.rings.reduce((sum, ring) => sum + ringLengthM(ring), 0);
   const estimate = Math.ceil(polygon.areaM2 / getHexagonAreaAvg(resolution, UNITS.m2) + (2 * perimeterM) / getHexagonEdgeLengthAvg(resolution, UNITS.m));
   const computeLimit = compact ? SERVICE_AREA_MAX_COMPUTED_CELLS : SERVICE_AREA_MAX_CELLS;
   if (estimate > computeLimit * 1.5) throw new ServiceAreaTooLargeError(estimate, computeLimit, compact);
-  const raw = polygonToCellsExperimental(polygon.coverRings(), resolution, FLAGS[containment], true);
+}
+
+/**
+ * The cells of rings already checked (`Polygon.coverRings()`): one H3 call of
+ * up to 50,000 cells, self-contained, so it can run in a worker thread
+ * (service-area.thread.ts; docs/adr/0042).
+ */
+export function coverCells(rings: number[][][], resolution: number, containment: ServiceAreaContainment, compact: boolean): string[] {
+  const computeLimit = compact ? SERVICE_AREA_MAX_COMPUTED_CELLS : SERVICE_AREA_MAX_CELLS;
+  const raw = polygonToCellsExperimental(rings, resolution, FLAGS[containment], true);
   if (raw.length > computeLimit) throw new ServiceAreaTooLargeError(raw.length, computeLimit, compact);
   const cells = compact ? compactCells(raw) : raw;
   if (cells.length > SERVICE_AREA_MAX_CELLS) throw new ServiceAreaTooLargeError(cells.length, SERVICE_AREA_MAX_CELLS, false);
-  return { resolution, containment, compact, cells };
+  return cells;
 }
 
 function ringLengthM(ring: Float64Array): number {

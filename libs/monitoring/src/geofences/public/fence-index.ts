@@ -1,6 +1,6 @@
 import { getResolution, h3IndexToSplitLong, latLngToCell } from 'h3-js';
 import { CellTable } from '../cell-table.js';
-import { coverShape } from '../domain/cover.js';
+import { coverShape, coverSteps, type FenceCover } from '../domain/cover.js';
 import { shapeOf, type FenceType, type GeofenceDefinition } from '../domain/geofence.js';
 import type { Shape } from '../domain/geometry.js';
 
@@ -81,6 +81,8 @@ function highHalf(key: number, res: number): number {
  *
  * Kept current by `GeofenceFeed` (log subscription); tests and benchmarks fill it directly.
  */
+type IndexedDefinition = Pick<GeofenceDefinition, 'account_id' | 'fence_id' | 'fence_type' | 'customer_id' | 'loan_id' | 'center' | 'radius_m' | 'polygon'>;
+
 export class FenceIndex {
   private readonly accounts = new Map<string, AccountFences>();
   private total = 0;
@@ -106,10 +108,23 @@ export class FenceIndex {
   }
 
   /** Adds (or replaces) a fence; answers its cover. Idempotent, so a replayed event changes nothing. */
-  add(fence: Pick<GeofenceDefinition, 'account_id' | 'fence_id' | 'fence_type' | 'customer_id' | 'loan_id' | 'center' | 'radius_m' | 'polygon'>): CoverSummary {
-    this.remove(fence.account_id, fence.fence_id);
+  add(fence: IndexedDefinition): CoverSummary {
     const shape = shapeOf(fence);
-    const cover = coverShape(shape);
+    return this.addCovered(fence, shape, coverShape(shape));
+  }
+
+  /** As `add`, the cover computed with turns of the event loop between its steps (the geofence view; docs/adr/0042). */
+  async addSliced(fence: IndexedDefinition): Promise<CoverSummary> {
+    const shape = shapeOf(fence);
+    const steps = coverSteps(shape);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return this.addCovered(fence, shape, step.value);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private addCovered(fence: IndexedDefinition, shape: ReturnType<typeof shapeOf>, cover: FenceCover): CoverSummary {
+    this.remove(fence.account_id, fence.fence_id);
     const cells = [...cover.inside, ...cover.boundary];
     const keys = new Float64Array(cells.length);
     const resolutions = new Uint8Array(cells.length);

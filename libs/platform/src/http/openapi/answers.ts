@@ -52,7 +52,7 @@ const serialised = new Set<Answer>();
 export const serialisedAnswers = (): ReadonlySet<Answer> => serialised;
 
 export const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests (bulk calls: items) the key may make in its daily window', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests the key may make in its daily window (a bulk call or a ping batch counts its items)', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'What is left of that allowance', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When the window resets, in Unix seconds', schema: { type: 'integer' } },
 } as const;

@@ -1,7 +1,8 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { hexCodeFromCell } from '../../../../../addressing/src/index.js';
 import { Polygon } from '../../domain/geometry.js';
-import { SERVICE_AREA_DEFAULT_RESOLUTION, SERVICE_AREA_POLYGON_LIMITS, serviceAreaCells, type ServiceAreaContainment } from '../../domain/service-area.js';
+import { checkServiceAreaEstimate, SERVICE_AREA_DEFAULT_RESOLUTION, SERVICE_AREA_POLYGON_LIMITS, type ServiceAreaContainment } from '../../domain/service-area.js';
+import { ServiceAreaThread } from './service-area.thread.js';
 
 export interface ServiceAreaAnswer {
   resolution: number;
@@ -19,23 +20,26 @@ export class ServiceAreaQuery extends Query<ServiceAreaAnswer> {
   }
 }
 
-/** Pure computation: nothing is read or stored. */
+/** Hex codes named between two yields to the event loop (a few ms; docs/adr/0042). */
+const CODES_SLICE = 1000;
+
+/** Pure computation: nothing is read or stored. The cells are computed on a worker thread, the hex codes here in slices. */
 @QueryHandler(ServiceAreaQuery)
 export class ServiceAreaHandler implements IQueryHandler<ServiceAreaQuery> {
-  async execute({ area }: ServiceAreaQuery): Promise<ServiceAreaAnswer> {
-    return serviceArea(area);
-  }
-}
+  constructor(private readonly thread: ServiceAreaThread) {}
 
-function serviceArea(query: ServiceAreaQuery['area']): ServiceAreaAnswer {
-  const polygon = Polygon.parse(query.polygon, 'polygon', SERVICE_AREA_POLYGON_LIMITS);
-  const area = serviceAreaCells(polygon, query.resolution ?? SERVICE_AREA_DEFAULT_RESOLUTION, query.containment ?? 'overlapping', query.compact ?? false);
-  return {
-    resolution: area.resolution,
-    containment: area.containment,
-    compact: area.compact,
-    cell_count: area.cells.length,
-    cells: area.cells.map((cell) => hexCodeFromCell(cell)),
-    h3_cells: area.cells,
-  };
+  async execute({ area: query }: ServiceAreaQuery): Promise<ServiceAreaAnswer> {
+    const polygon = Polygon.parse(query.polygon, 'polygon', SERVICE_AREA_POLYGON_LIMITS);
+    const resolution = query.resolution ?? SERVICE_AREA_DEFAULT_RESOLUTION;
+    const containment = query.containment ?? 'overlapping';
+    const compact = query.compact ?? false;
+    checkServiceAreaEstimate(polygon, resolution, compact);
+    const cells = await this.thread.cells(polygon.coverRings(), resolution, containment, compact);
+    const codes = new Array<string>(cells.length);
+    for (let i = 0; i < cells.length; i++) {
+      if (i % CODES_SLICE === 0 && i > 0) await new Promise((resolve) => setImmediate(resolve));
+      codes[i] = hexCodeFromCell(cells[i]);
+    }
+    return { resolution, containment, compact, cell_count: cells.length, cells: codes, h3_cells: cells };
+  }
 }

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Polygon } from '../../domain/geometry.js';
+import { SERVICE_AREA_POLYGON_LIMITS, ServiceAreaTooLargeError, serviceAreaCells } from '../../domain/service-area.js';
+import { ServiceAreaHandler, ServiceAreaQuery } from './service-area.handler.js';
+import { ServiceAreaThread } from './service-area.thread.js';
+
+const square = (side: number) => ({ type: 'Polygon', coordinates: [[[-0.3, 5.5], [-0.3 + side, 5.5], [-0.3 + side, 5.5 + side], [-0.3, 5.5 + side], [-0.3, 5.5]]] });
+const rings = (side: number) => Polygon.parse(square(side), 'polygon', SERVICE_AREA_POLYGON_LIMITS).coverRings();
+
+/** Service areas off the event loop (docs/adr/0042): the thread answers exactly what the computation in process answers. */
+describe('ServiceAreaThread', () => {
+  it('answers in process (the TypeScript sources) what serviceAreaCells answers, hex codes in the same order', async () => {
+    const handler = new ServiceAreaHandler(new ServiceAreaThread(null));
+    const answer = await handler.execute(new ServiceAreaQuery({ polygon: square(0.1), resolution: 9 }));
+    const direct = serviceAreaCells(Polygon.parse(square(0.1), 'polygon', SERVICE_AREA_POLYGON_LIMITS), 9, 'overlapping', false).cells;
+    expect(answer.h3_cells).toEqual(direct);
+    expect(answer.cell_count).toBe(direct.length);
+    // More than one slice of hex codes (1,000 a slice).
+    expect(direct.length).toBeGreaterThan(1000);
+    expect(answer.cells).toHaveLength(direct.length);
+  });
+
+  it('refuses an area estimated too large before asking the thread', async () => {
+    // A thread that cannot start: asked, it would fail with the worker's error instead.
+    const thread = new ServiceAreaThread(pathToFileURL(path.resolve('no-such-service-area.worker.js')));
+    try {
+      await expect(new ServiceAreaHandler(thread).execute(new ServiceAreaQuery({ polygon: square(1), resolution: 9 }))).rejects.toBeInstanceOf(ServiceAreaTooLargeError);
+    } finally {
+      await thread.onModuleDestroy();
+    }
+  });
+
+  const worker = path.resolve('dist/libs/monitoring/src/geofences/queries/service-area/service-area.worker.js');
+  (existsSync(worker) ? it : it.skip)('computes the cells on a worker thread (the compiled worker), with the same refusals', async () => {
+    const thread = new ServiceAreaThread(pathToFileURL(worker));
+    try {
+      const [overlapping, full, compacted] = await Promise.all([thread.cells(rings(0.1), 9, 'overlapping', false), thread.cells(rings(0.1), 9, 'full', false), thread.cells(rings(0.2), 9, 'center', true)]);
+      expect(overlapping).toEqual(await new ServiceAreaThread(null).cells(rings(0.1), 9, 'overlapping', false));
+      expect(full).toEqual(await new ServiceAreaThread(null).cells(rings(0.1), 9, 'full', false));
+      expect(compacted).toEqual(await new ServiceAreaThread(null).cells(rings(0.2), 9, 'center', true));
+      // Past the estimate (a 0.28° square holds ~11,600 cells at res 9): refused on the thread, the same error here.
+      const refused = await thread.cells(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ServiceAreaTooLargeError);
+      expect((refused as ServiceAreaTooLargeError).message).toBe(((await new ServiceAreaThread(null).cells(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error)) as Error).message);
+    } finally {
+      await thread.onModuleDestroy();
+    }
+  });
+  if (!existsSync(worker)) console.log(`skipped the worker-thread service area: ${worker} is not built (npm run build)`);
+});
