@@ -773,6 +773,8 @@ export const getDriftControllerCurrent = <ThrowOnError extends boolean = false>(
 
 /**
  * Record location pings (one, or a batch of up to 1000); idempotent; needs granted consent
+ *
+ * A batch counts its number of pings against the daily quota, whatever their outcomes (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); the single-ping form counts 1.
  */
 export const recordPingsControllerRecord = <ThrowOnError extends boolean = false>(options: Options<RecordPingsControllerRecordData, ThrowOnError>): RequestResult<RecordPingsControllerRecordResponses, RecordPingsControllerRecordErrors, ThrowOnError> => (options.client ?? client).post<RecordPingsControllerRecordResponses, RecordPingsControllerRecordErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
