@@ -7397,11 +7397,11 @@ export type CreateGeofenceControllerCreateErrors = {
         };
     };
     /**
-     * ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter)
+     * ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter); ISOCHRONE_BUSY (Retry-After): the outline thread's queue is full, or the outline ran past its time
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'ROAD_NETWORK_NOT_LOADED';
+            code?: 'ISOCHRONE_BUSY' | 'ROAD_NETWORK_NOT_LOADED';
         };
     };
 };
@@ -10242,6 +10242,14 @@ export type ServiceAreaControllerCoverErrors = {
     429: ErrorEnvelope & {
         error?: {
             code?: 'RATE_LIMITED';
+        };
+    };
+    /**
+     * SERVICE_AREA_BUSY (Retry-After): the service-area thread's queue is full, or the area ran past its time; `details.reason` says which
+     */
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_AREA_BUSY';
         };
     };
 };

@@ -1,11 +1,10 @@
-import { parentPort } from 'node:worker_threads';
-import { outlineIsochrone } from './isochrone-outline.js';
+import { serveThread } from '../../../platform/src/threads/thread-entry.js';
+import { outlineIsochrone, type IsochroneOutline } from './isochrone-outline.js';
+import type { OutlineRequest } from './isochrone-outliner.js';
 
-/** Worker thread entry (isochrone-outliner.ts): one isochrone's outline per message, off the api's event loop. */
-parentPort!.on('message', ({ id, samples, count }: { id: number; samples: Float64Array; count: number }) => {
-  try {
-    parentPort!.postMessage({ id, outline: outlineIsochrone(samples, count) });
-  } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error).message });
-  }
-});
+/**
+ * Isochrone outline thread entry (isochrone-outliner.ts): one isochrone's
+ * outline per job, off the api's event loop. It loads the thread entry alone,
+ * not the platform's index (ADR 0042).
+ */
+serveThread<OutlineRequest, IsochroneOutline | null>(({ samples, count }) => ({ output: outlineIsochrone(samples, count) }));

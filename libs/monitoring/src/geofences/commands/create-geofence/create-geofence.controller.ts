@@ -35,7 +35,7 @@ export class CreateGeofenceController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field (e.g. `polygon.coordinates[0]` for a self-intersecting ring, `minutes`, `mode`)' })
   @ApiResponse({ status: 409, description: 'GEOFENCE_LIMIT_REACHED' })
   @ApiResponse({ status: 422, description: 'NO_ROAD_NEARBY: an isochrone centre more than 1 km from any road open to the mode' })
-  @ApiResponse({ status: 503, description: 'ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter)' })
+  @ApiResponse({ status: 503, description: "ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter); ISOCHRONE_BUSY (Retry-After): the outline thread's queue is full, or the outline ran past its time" })
   create(@Req() request: FastifyRequest, @Body() body: CreateGeofenceRequest): Promise<AnswerOf<typeof GeofenceAnswerSchema>> {
     const geometry = parseFenceGeometry(body);
     return this.commands.execute(new CreateGeofenceCommand(callingAccount(request), { geometry, name: body.name ?? null, customer_id: body.customer_id ?? null, loan_id: body.loan_id ?? null }));

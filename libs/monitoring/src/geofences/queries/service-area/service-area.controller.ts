@@ -27,6 +27,7 @@ export class ServiceAreaController {
   })
   @ApiAnswer(ServiceAreaAnswerSchema, { requestExample: { polygon: { type: 'Polygon', coordinates: [[[-0.215, 5.545], [-0.205, 5.545], [-0.205, 5.555], [-0.215, 5.555], [-0.215, 5.545]]] }, resolution: 9 } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field, or SERVICE_AREA_TOO_LARGE' })
+  @ApiResponse({ status: 503, description: "SERVICE_AREA_BUSY (Retry-After): the service-area thread's queue is full, or the area ran past its time; `details.reason` says which" })
   cover(@Body() body: ServiceAreaRequest): Promise<AnswerOf<typeof ServiceAreaAnswerSchema>> {
     return this.queries.execute(new ServiceAreaQuery(body));
   }

@@ -5,6 +5,13 @@ import { Polygon } from '../../domain/geometry.js';
 import { SERVICE_AREA_POLYGON_LIMITS, ServiceAreaTooLargeError, serviceAreaCells } from '../../domain/service-area.js';
 import { ServiceAreaHandler, ServiceAreaQuery } from './service-area.handler.js';
 import { ServiceAreaThread } from './service-area.thread.js';
+import { metricsRegistry } from '../../../../../platform/src/index.js';
+
+/** Jobs the named ThreadPool ran on a thread (not in process): a thread entry that fails to load falls back silently otherwise. */
+async function ranOnThread(pool: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric('thread_pool_jobs_total')!.get();
+  return metric.values.filter((value) => value.labels.pool === pool && value.labels.outcome === 'thread').reduce((sum, value) => sum + value.value, 0);
+}
 
 const square = (side: number) => ({ type: 'Polygon', coordinates: [[[-0.3, 5.5], [-0.3 + side, 5.5], [-0.3 + side, 5.5 + side], [-0.3, 5.5 + side], [-0.3, 5.5]]] });
 const rings = (side: number) => Polygon.parse(square(side), 'polygon', SERVICE_AREA_POLYGON_LIMITS).coverRings();
@@ -35,6 +42,7 @@ describe('ServiceAreaThread', () => {
   const worker = path.resolve('dist/libs/monitoring/src/geofences/queries/service-area/service-area.worker.js');
   (existsSync(worker) ? it : it.skip)('computes the cells on a worker thread (the compiled worker), with the same refusals', async () => {
     const thread = new ServiceAreaThread(pathToFileURL(worker));
+    const before = await ranOnThread('service-area');
     try {
       const [overlapping, full, compacted] = await Promise.all([thread.cells(rings(0.1), 9, 'overlapping', false), thread.cells(rings(0.1), 9, 'full', false), thread.cells(rings(0.2), 9, 'center', true)]);
       expect(overlapping).toEqual(await new ServiceAreaThread(null).cells(rings(0.1), 9, 'overlapping', false));
@@ -44,6 +52,7 @@ describe('ServiceAreaThread', () => {
       const refused = await thread.cells(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(ServiceAreaTooLargeError);
       expect((refused as ServiceAreaTooLargeError).message).toBe(((await new ServiceAreaThread(null).cells(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error)) as Error).message);
+      expect(await ranOnThread('service-area')).toBe(before + 4);
     } finally {
       await thread.onModuleDestroy();
     }

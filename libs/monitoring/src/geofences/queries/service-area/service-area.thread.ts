@@ -1,77 +1,77 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import { Worker } from 'node:worker_threads';
+import { DomainError, ThreadPool, type BusyReason } from '../../../../../platform/src/index.js';
 import { coverCells, ServiceAreaTooLargeError, type ServiceAreaContainment } from '../../domain/service-area.js';
 
 export interface CellsRequest {
-  id: number;
   rings: number[][][];
   resolution: number;
   containment: ServiceAreaContainment;
   compact: boolean;
 }
 
-export type CellsReply = { id: number; cells: string } | { id: number; tooLarge: ServiceAreaTooLargeError['counts'] } | { id: number; error: string };
+/** The cells as one string (cheaper to copy between threads than 10,000), or the counts of an area too large. */
+export type CellsOutcome = { cells: string } | { tooLarge: ServiceAreaTooLargeError['counts'] };
+
+/** 503 SERVICE_AREA_BUSY: the service-area thread's queue is full, or an area ran past its time (or its thread failed). */
+export class ServiceAreaBusyError extends DomainError {
+  readonly code = 'SERVICE_AREA_BUSY';
+  readonly status = 503;
+  override readonly retryAfterSeconds = 1;
+  constructor(
+    message: string,
+    override readonly details: Readonly<{ reason: BusyReason }>,
+  ) {
+    super(message);
+  }
+}
+
+/** From the call to the answer, queue included (the largest area takes ~0.3 s of the thread). */
+export const SERVICE_AREA_TIMEOUT_MS = 20_000;
+
+/** What the thread runs (service-area.worker.ts), and the same on the event loop without a thread. */
+export function cellsOutcome({ rings, resolution, containment, compact }: CellsRequest): CellsOutcome {
+  try {
+    return { cells: coverCells(rings, resolution, containment, compact).join(',') };
+  } catch (error) {
+    if (error instanceof ServiceAreaTooLargeError) return { tooLarge: error.counts };
+    throw error;
+  }
+}
 
 /**
  * A service area's H3 cells off the event loop (issue 31, item 2;
  * docs/adr/0042): `polygonToCells` over 10,000 cells is one synchronous
  * H3 call of 100-300 ms, which no slicing can cut (and cutting the polygon
- * would change the cells' order). It is self-contained, so one worker thread
- * (the compiled `service-area.worker.js`, started on first use, unref'd
- * while idle) computes it; requests queue there in turn, and each key has at
- * most EXPENSIVE_CONCURRENCY_PER_KEY of them in flight. Tests run the
- * TypeScript sources, which a worker cannot load: there the cells are
+ * would change the cells' order). It is self-contained, so one thread of the
+ * platform's ThreadPool (the compiled `service-area.worker.js`; queue limit,
+ * time-out, replacement of a failed thread, metrics
+ * `thread_pool_jobs_total{pool="service-area"}`) computes it, and each key
+ * has at most EXPENSIVE_CONCURRENCY_PER_KEY areas in flight. Tests run the
+ * TypeScript sources, which a thread cannot load: there the cells are
  * computed in process unless the compiled worker's URL is given.
  */
 export class ServiceAreaThread implements OnModuleDestroy {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (cells: string[]) => void; reject: (error: Error) => void }>();
-  private nextId = 0;
-  private readonly workerUrl: URL | null;
+  private readonly pool: ThreadPool<CellsRequest, CellsOutcome>;
 
   constructor(workerUrl?: URL | null) {
-    this.workerUrl = workerUrl !== undefined ? workerUrl : import.meta.url.endsWith('.ts') ? null : new URL('./service-area.worker.js', import.meta.url);
+    this.pool = new ThreadPool({
+      name: 'service-area',
+      threads: 1,
+      workerUrl: workerUrl !== undefined ? workerUrl : import.meta.url.endsWith('.ts') ? null : new URL('./service-area.worker.js', import.meta.url),
+      inProcess: async (request) => cellsOutcome(request),
+      busy: (reason, message) => new ServiceAreaBusyError(message, { reason }),
+      timeoutMs: SERVICE_AREA_TIMEOUT_MS,
+    });
   }
 
   /** The cells of rings already checked against the estimate (checkServiceAreaEstimate); ServiceAreaTooLargeError as in process. */
-  cells(rings: number[][][], resolution: number, containment: ServiceAreaContainment, compact: boolean): Promise<string[]> {
-    if (!this.workerUrl) return new Promise((resolve) => resolve(coverCells(rings, resolution, containment, compact)));
-    const worker = this.started();
-    const id = this.nextId++;
-    return new Promise<string[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ id, rings, resolution, containment, compact } satisfies CellsRequest);
-    });
+  async cells(rings: number[][][], resolution: number, containment: ServiceAreaContainment, compact: boolean): Promise<string[]> {
+    const outcome = await this.pool.run({ rings, resolution, containment, compact });
+    if ('tooLarge' in outcome) throw new ServiceAreaTooLargeError(outcome.tooLarge.cells, outcome.tooLarge.limit, outcome.tooLarge.compact);
+    return outcome.cells === '' ? [] : outcome.cells.split(',');
   }
 
-  async onModuleDestroy(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) await worker.terminate();
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(this.workerUrl!, { name: 'service-area' });
-    worker.unref();
-    worker.on('message', (reply: CellsReply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if (!waiting) return;
-      if ('cells' in reply) waiting.resolve(reply.cells === '' ? [] : reply.cells.split(','));
-      else if ('tooLarge' in reply) waiting.reject(new ServiceAreaTooLargeError(reply.tooLarge.cells, reply.tooLarge.limit, reply.tooLarge.compact));
-      else waiting.reject(new Error(reply.error));
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the service-area thread exited with ${code}`)));
-    this.worker = worker;
-    return worker;
+  onModuleDestroy(): Promise<void> {
+    return this.pool.close();
   }
 }
