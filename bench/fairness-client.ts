@@ -11,7 +11,7 @@ export const FAIRNESS_CLIENT_ENV = 'BENCH_FAIRNESS_CLIENT';
 export type ClientJob =
   | { role: 'victim'; base: string; seconds: number; usageKey: string; pings?: { key: string; customers: string[] } }
   | { role: 'wide-json'; base: string; seconds: number; clients: number; paths: string[] }
-  | { role: 'hexcode-bulk'; base: string; seconds: number; clients: number; key: string; points: number }
+  | { role: 'hexcode-bulk'; base: string; seconds: number; clients: number; key: string; points: number; /** Keys to move on to when one's quota is spent (429): client c takes keys c, c + clients, … */ spareKeys?: string[] }
   | { role: 'cheap-writes'; base: string; seconds: number; clients: number; key: string; customers: string[] }
   | { role: 'portfolio-risk'; base: string; seconds: number; clients: number; key: string; body?: string }
   | { role: 'service-area'; base: string; seconds: number; clients: number; key: string; polygon: unknown }
@@ -87,7 +87,20 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
     }
     case 'hexcode-bulk': {
       const payload = JSON.stringify({ items: Array.from({ length: job.points }, (_, i) => ({ lat: 5.5 + (i % 1000) / 5000, lng: -0.3 + Math.floor(i / 1000) / 50 })) });
-      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => post(`${job.base}/v2/hexcode/bulk`, payload, job.key)))));
+      const keysOf = (client: number) => [job.key, ...(job.spareKeys ?? []).filter((_, index) => index % job.clients === client)];
+      await Promise.all(
+        Array.from({ length: job.clients }, (_, client) => {
+          const keys = keysOf(client);
+          let current = 0;
+          return loop(() =>
+            timed('attack', async () => {
+              const response = await post(`${job.base}/v2/hexcode/bulk`, payload, keys[current]);
+              if (response.status === 429 && current < keys.length - 1) current++;
+              return response;
+            }),
+          );
+        }),
+      );
       break;
     }
     case 'cheap-writes': {

@@ -8,6 +8,7 @@ import { accessLogProjection } from '../projections/access-log/access-log.projec
 import { auditEventTypes } from '../libs/audit/src/index.js';
 import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry, JsonLogger, ProjectionRunner } from '../libs/platform/src/index.js';
 import { FAIRNESS_CLIENT_ENV, type ClientJob, type ClientMessage, type ClientResult } from './fairness-client.js';
+import { issueKey } from './load.js';
 import { toRow, type Check, type Row, type Section } from './report.js';
 
 /**
@@ -21,7 +22,9 @@ import { toRow, type Check, type Row, type Section } from './report.js';
  *
  * - wide JSON bodies: 4 clients from one IP, no key, an array of 3,000
  *   objects of 32 members (744 kB) to the public POST routes;
- * - bulk hex coding: one enterprise key, 8 connections of 10,000 points;
+ * - bulk hex coding: one enterprise key, 8 connections of 10,000 points (its
+ *   quota stops it after ~10 bulks: then a flood of 429s), and the same over
+ *   32 enterprise keys, a connection moving on when its key is spent;
  * - portfolio risk over 10,000 registered loans, one key, 2 connections,
  *   with the default limit (100 loans answered) and answering all 10,000;
  * - service areas of ~9,600 cells, one key, 2 connections;
@@ -48,6 +51,8 @@ const GOAL_HEALTH_P99_MS = 10;
 /** The attacker starts this long before the victim measures, so the victim meets the attack at full strength. */
 const ATTACK_LEAD_SECONDS = 1;
 const LOANS = 10_000;
+/** Enterprise keys of the many-keys bulk attack: 10 bulks of 10,000 each a day, so enough for ~30 s at 10 a second. */
+const BULK_KEYS = 32;
 const SERVICE_AREA_POLYGON = { type: 'Polygon', coordinates: [[[-0.35, 5.5], [-0.105, 5.5], [-0.105, 5.745], [-0.35, 5.745], [-0.35, 5.5]]] };
 /** The access log counts as caught up this close to its streams' newest event (each scrape of /metrics is audited itself). */
 const AUDIT_CAUGHT_UP = 2;
@@ -77,6 +82,9 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     };
     const victimKey = await tenant('Victim');
     const hexKey = await tenant('Bulk coder');
+    const bulkKeys: string[] = [];
+    // Issued by the operator (signup is throttled per IP): an enterprise account each.
+    for (let i = 0; i < BULK_KEYS; i++) bulkKeys.push(await issueKey(base, adminKey, `fairness-bulk-${i + 1}`));
     const writerKey = await tenant('Cheap writer');
     const lenderKey = await tenant('Big lender', true);
     const consented = async (key: string, prefix: string, count: number) => {
@@ -99,6 +107,13 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
         job: { role: 'wide-json', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 4, paths: ['/v2/self/signup', '/v2/route/incidents', '/v2/navigate/route', '/v2/landmarks/fuzz-1/report'] },
       },
       { id: 'hexcode-bulk', label: 'hexcode/bulk 10,000 points, one key, 8 connections', job: { role: 'hexcode-bulk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 8, key: hexKey, points: 10_000 } },
+      // One key's quota (100,000 items) stops the attack above after ~10 bulks, leaving a flood of 429s: this one keeps
+      // the threads coding, each connection moving to a fresh key when its key's quota is spent.
+      {
+        id: 'hexcode-bulk-keys',
+        label: `hexcode/bulk 10,000 points, 8 connections over ${BULK_KEYS} enterprise keys (the threads kept busy)`,
+        job: { role: 'hexcode-bulk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 8, key: bulkKeys[0], spareKeys: bulkKeys.slice(1), points: 10_000 },
+      },
       { id: 'portfolio-risk', label: `portfolio-risk over ${LOANS} loans, one key, 2 connections`, job: { role: 'portfolio-risk', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 2, key: lenderKey } },
       {
         id: 'portfolio-risk-all',
