@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { Counter, Gauge } from 'prom-client';
+import { DomainError } from '../errors.js';
 import { metricsRegistry } from '../metrics/metrics.js';
 import type { FromThread, ToThread } from './thread-messages.js';
 
@@ -31,6 +32,20 @@ new Gauge({
 export type ThreadJobOutcome = 'thread' | 'in_process' | 'refused' | 'timed_out' | 'thread_failed' | 'shut_down' | 'failed';
 /** Why the pool could not run a job: the caller answers it as its own 503 (with Retry-After). */
 export type BusyReason = 'refused' | 'timed_out' | 'thread_failed' | 'shut_down';
+
+/**
+ * 503 with Retry-After when a pool cannot run a job (queue full, time-out, failed thread, shut down);
+ * each pool's error names its own code (HEXCODE_BUSY, SERVICE_AREA_BUSY…) and gives `details.reason`.
+ */
+export abstract class ThreadPoolBusyError extends DomainError {
+  readonly status = 503;
+  override readonly retryAfterSeconds = 1;
+  override readonly details: Readonly<{ reason: BusyReason }>;
+  constructor(message: string, reason: BusyReason) {
+    super(message);
+    this.details = { reason };
+  }
+}
 
 export interface ThreadPoolOptions<In, Out> {
   /** Names the threads and the metrics' `pool` label. */

@@ -1,4 +1,4 @@
-import { DomainError, ThreadPool, type BusyReason } from '../../../platform/src/index.js';
+import { ThreadPool, ThreadPoolBusyError } from '../../../platform/src/index.js';
 import { outlineIsochrone, type IsochroneOutline } from './isochrone-outline.js';
 
 export interface OutlineRequest {
@@ -7,16 +7,8 @@ export interface OutlineRequest {
 }
 
 /** 503 ISOCHRONE_BUSY: the outline thread's queue is full, or an outline ran past its time (or its thread failed). */
-export class IsochroneBusyError extends DomainError {
+export class IsochroneBusyError extends ThreadPoolBusyError {
   readonly code = 'ISOCHRONE_BUSY';
-  readonly status = 503;
-  override readonly retryAfterSeconds = 1;
-  constructor(
-    message: string,
-    override readonly details: Readonly<{ reason: BusyReason }>,
-  ) {
-    super(message);
-  }
 }
 
 /** From the call to the answer, queue included (a 60-minute outline takes up to ~0.5 s of the thread). */
@@ -40,7 +32,7 @@ export class IsochroneOutliner {
       threads: 1,
       workerUrl: workerUrl !== undefined ? workerUrl : import.meta.url.endsWith('.ts') ? null : new URL('./isochrone-outline.worker.js', import.meta.url),
       inProcess: async ({ samples, count }) => outlineIsochrone(samples, count),
-      busy: (reason, message) => new IsochroneBusyError(message, { reason }),
+      busy: (reason, message) => new IsochroneBusyError(message, reason),
       timeoutMs: OUTLINE_TIMEOUT_MS,
     });
   }

@@ -1,18 +1,10 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CONFIG, DomainError, JsonLogger, ThreadPool, type BusyReason, type Config } from '../../../../platform/src/index.js';
+import { CONFIG, JsonLogger, ThreadPool, ThreadPoolBusyError, type Config } from '../../../../platform/src/index.js';
 import { runBulkHexcodeJob, type BulkHexcodeJob, type BulkHexcodeOutcome } from './bulk-hexcode.job.js';
 
 /** 503 HEXCODE_BUSY: the bulk threads' queue is full, or a request ran past its time (or its thread failed). */
-export class HexcodeBusyError extends DomainError {
+export class HexcodeBusyError extends ThreadPoolBusyError {
   readonly code = 'HEXCODE_BUSY';
-  readonly status = 503;
-  override readonly retryAfterSeconds = 1;
-  constructor(
-    message: string,
-    override readonly details: Readonly<{ reason: BusyReason }>,
-  ) {
-    super(message);
-  }
 }
 
 /** From the call to the answer, queue included (a 10,000-item bulk takes ~0.1 s of a thread). */
@@ -36,7 +28,7 @@ export class BulkHexcodePool implements OnModuleInit, OnModuleDestroy {
       threads: config.hexcodeWorkers,
       workerUrl: compiledEntry(),
       inProcess: async (job) => (await runBulkHexcodeJob(job, () => new Promise<void>((resolve) => setImmediate(resolve)))).output,
-      busy: (reason, message) => new HexcodeBusyError(message, { reason }),
+      busy: (reason, message) => new HexcodeBusyError(message, reason),
       timeoutMs: BULK_TIMEOUT_MS,
       log: { error: (fields) => logger.error(fields, 'addressing') },
     });

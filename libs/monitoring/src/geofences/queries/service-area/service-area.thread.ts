@@ -1,42 +1,15 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import { DomainError, ThreadPool, type BusyReason } from '../../../../../platform/src/index.js';
-import { coverCells, ServiceAreaTooLargeError, type ServiceAreaContainment } from '../../domain/service-area.js';
-
-export interface CellsRequest {
-  rings: number[][][];
-  resolution: number;
-  containment: ServiceAreaContainment;
-  compact: boolean;
-}
-
-/** The cells as one string (cheaper to copy between threads than 10,000), or the counts of an area too large. */
-export type CellsOutcome = { cells: string } | { tooLarge: ServiceAreaTooLargeError['counts'] };
+import { ThreadPool, ThreadPoolBusyError } from '../../../../../platform/src/index.js';
+import { ServiceAreaTooLargeError, type ServiceAreaContainment } from '../../domain/service-area.js';
+import { cellsOutcome, type CellsOutcome, type CellsRequest } from './service-area.cells.js';
 
 /** 503 SERVICE_AREA_BUSY: the service-area thread's queue is full, or an area ran past its time (or its thread failed). */
-export class ServiceAreaBusyError extends DomainError {
+export class ServiceAreaBusyError extends ThreadPoolBusyError {
   readonly code = 'SERVICE_AREA_BUSY';
-  readonly status = 503;
-  override readonly retryAfterSeconds = 1;
-  constructor(
-    message: string,
-    override readonly details: Readonly<{ reason: BusyReason }>,
-  ) {
-    super(message);
-  }
 }
 
 /** From the call to the answer, queue included (the largest area takes ~0.3 s of the thread). */
 export const SERVICE_AREA_TIMEOUT_MS = 20_000;
-
-/** What the thread runs (service-area.worker.ts), and the same on the event loop without a thread. */
-export function cellsOutcome({ rings, resolution, containment, compact }: CellsRequest): CellsOutcome {
-  try {
-    return { cells: coverCells(rings, resolution, containment, compact).join(',') };
-  } catch (error) {
-    if (error instanceof ServiceAreaTooLargeError) return { tooLarge: error.counts };
-    throw error;
-  }
-}
 
 /**
  * A service area's H3 cells off the event loop (issue 31, item 2;
@@ -59,7 +32,7 @@ export class ServiceAreaThread implements OnModuleDestroy {
       threads: 1,
       workerUrl: workerUrl !== undefined ? workerUrl : import.meta.url.endsWith('.ts') ? null : new URL('./service-area.worker.js', import.meta.url),
       inProcess: async (request) => cellsOutcome(request),
-      busy: (reason, message) => new ServiceAreaBusyError(message, { reason }),
+      busy: (reason, message) => new ServiceAreaBusyError(message, reason),
       timeoutMs: SERVICE_AREA_TIMEOUT_MS,
     });
   }

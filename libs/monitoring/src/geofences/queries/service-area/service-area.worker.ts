@@ -1,5 +1,5 @@
 import { serveThread } from '../../../../../platform/src/threads/thread-entry.js';
-import { cellsOutcome, type CellsOutcome, type CellsRequest } from './service-area.thread.js';
+import { cellsOutcome, type CellsOutcome, type CellsRequest } from './service-area.cells.js';
 
 /**
  * Service-area thread entry (service-area.thread.ts): one area's H3 cells per
