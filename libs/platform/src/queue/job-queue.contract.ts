@@ -7,8 +7,9 @@ import type { Job, JobInfo, JobQueue } from './job-queue.port.js';
  * queue before opening the next one. Queue names are unique per test, so no
  * test sees another's jobs and storage need not be wiped between tests.
  *
- * Nothing here asserts durations: delays are checked through order and state
- * (a delayed job is still 'delayed' and unrun while an immediate one has run),
+ * Nothing here asserts how fast anything is: delays are checked through order and state
+ * (a delayed job is still 'delayed' and unrun while an immediate one has run)
+ * and by a lower bound (a delayed job never runs early),
  * and waits only bound how long a failing adapter can hang a test.
  */
 export function describeJobQueueContract(
@@ -85,7 +86,11 @@ export function describeJobQueueContract(
       await queue.add(q, 'warm-up', { n: 'warm-up' });
       await runs.until(1);
 
-      const later = await queue.add(q, 'later', { n: 'later' }, { delayMs: 300 });
+      // The delay is long enough that a loaded machine still runs 'now' well inside it (300 ms was not:
+      // CI once took longer than that to hand the worker its next job).
+      const delayMs = 2_000;
+      const addedAt = Date.now();
+      const later = await queue.add(q, 'later', { n: 'later' }, { delayMs });
       expect((await queue.getJob(q, later.id))?.state).toBe('delayed');
       const now = await queue.add(q, 'now', { n: 'now' });
 
@@ -95,6 +100,8 @@ export function describeJobQueueContract(
       expect((await queue.getJob(q, later.id))?.state).toBe('delayed');
       const jobs = await runs.until(3);
       expect(jobs.map((job) => job.data.n)).toEqual(['warm-up', 'now', 'later']);
+      // Never early: it ran no sooner than its delay after it was added (a lower bound, which load cannot break).
+      expect(runs.ranAt[2] - addedAt).toBeGreaterThanOrEqual(delayMs);
       await eventually(() => queue.getJob(q, later.id), (info) => info?.state === 'completed');
     });
 
@@ -393,11 +400,15 @@ const PATIENCE_MS = 8000;
 /** A handler that records the jobs it receives, and a way to wait for the n-th. */
 function recorder<Data = unknown>() {
   const jobs: Job<Data>[] = [];
+  /** When each job's handler started, by Date.now(), in the order of `jobs`. */
+  const ranAt: number[] = [];
   let wake: (() => void) | undefined;
   return {
     jobs,
+    ranAt,
     handler: async (job: Job<Data>) => {
       jobs.push(job);
+      ranAt.push(Date.now());
       wake?.();
     },
     async until(count: number): Promise<Job<Data>[]> {
