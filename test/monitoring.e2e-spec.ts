@@ -79,9 +79,10 @@ describe('location monitoring over HTTP', () => {
     const again = await data<{ items: Array<{ status: string; ping_id?: string }>; duplicates: number }>(await pings(key, { pings: batch.slice(0, 2).reverse() }));
     expect(again.items.map((item) => item.status)).toEqual(['duplicate', 'duplicate']);
     expect(again.items.map((item) => item.ping_id)).toEqual([first.items[1].ping_id, first.items[0].ping_id]);
-    // Duplicates inside one batch count once too.
+    // Duplicates inside one batch count once too (one timestamp: two calls of ago(5) can fall a millisecond apart).
+    const fiveAgo = ago(5);
     const doubled = await data<{ items: Array<{ status: string }> }>(
-      await pings(key, { pings: [{ customer_id: 'c-replay', ...away, recorded_at: ago(5) }, { customer_id: 'c-replay', ...away, recorded_at: ago(5) }] }),
+      await pings(key, { pings: [{ customer_id: 'c-replay', ...away, recorded_at: fiveAgo }, { customer_id: 'c-replay', ...away, recorded_at: fiveAgo }] }),
     );
     expect(doubled.items.map((item) => item.status)).toEqual(['accepted', 'duplicate']);
     expect((await stored(account, 'c-replay')).filter((event) => event.type === 'PingRecorded')).toHaveLength(3);
