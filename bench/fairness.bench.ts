@@ -42,6 +42,10 @@ import { toRow, type Check, type Row, type Section } from './report.js';
 export interface FairnessBenchOptions {
   /** Measured seconds per phase. */
   seconds: number;
+  /** Only these attacks (their ids), e.g. from FAIRNESS_ATTACKS=portfolio-risk,service-area; every attack when absent. */
+  only?: readonly string[];
+  /** Extra node flags for the service process (FAIRNESS_SERVICE_NODE_OPTIONS, e.g. --cpu-prof), to see where its loop goes. */
+  serviceNodeOptions?: string;
   progress: (line: string) => void;
 }
 
@@ -63,7 +67,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
   const adminKey = randomBytes(24).toString('base64url');
   const port = 19_000 + Math.floor(Math.random() * 1000);
   const base = `http://127.0.0.1:${port}`;
-  const service = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), 'all-in-one'], {
+  const service = spawn(process.execPath, [...(options.serviceNodeOptions?.split(/\s+/).filter(Boolean) ?? []), path.join(root, 'scripts/start.mjs'), 'all-in-one'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'error', NODE_ENV: 'production', STARTER_DATA: 'false' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -100,7 +104,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     if (Number(registered.created) + Number(registered.unchanged) !== LOANS) throw new Error(`bulk registration stored ${JSON.stringify(registered).slice(0, 200)}`);
 
     const s = options.seconds;
-    const attacks: Array<{ id: string; label: string; job: ClientJob; pings?: boolean }> = [
+    const allAttacks: Array<{ id: string; label: string; job: ClientJob; pings?: boolean }> = [
       {
         id: 'wide-json',
         label: 'wide JSON bodies, 4 clients, one IP, no key',
@@ -130,6 +134,9 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       },
     ];
 
+    const unknown = options.only?.filter((id) => !allAttacks.some((attack) => attack.id === id)) ?? [];
+    if (unknown.length > 0) throw new Error(`no attack ${unknown.join(', ')}; the attacks are ${allAttacks.map((attack) => attack.id).join(', ')}`);
+    const attacks = options.only ? allAttacks.filter((attack) => options.only?.includes(attack.id)) : allAttacks;
     const victim = (pings: boolean): ClientJob => ({ role: 'victim', base, seconds: s, usageKey: victimKey, ...(pings ? { pings: { key: victimKey, customers: victimCustomers } } : {}) });
     options.progress('fairness: baseline (victim alone)');
     const baseline = await runClient(victim(false));

@@ -86,7 +86,13 @@ const benches: Record<string, () => Promise<Section | Section[]>> = {
     }),
   banking: () => runBankingBench({ loans: quick ? 10_000 : 100_000, rounds: 2, progress }),
   // Issue 31: the victim's /health and /v2/usage under each attack, against the same victim alone.
-  fairness: async () => [await runFairnessBench({ seconds: quick ? 3 : 8, progress }), await runAuditCatchUpBench({ events: quick ? 1000 : 5000, rounds: 1, progress })],
+  fairness: async () => [
+    await runFairnessBench({
+      seconds: quick ? 3 : 8,
+      only: process.env.FAIRNESS_ATTACKS ? process.env.FAIRNESS_ATTACKS.split(',').map((id) => id.trim()) : undefined,
+      serviceNodeOptions: process.env.FAIRNESS_SERVICE_NODE_OPTIONS,
+      progress,
+    }), await runAuditCatchUpBench({ events: quick ? 1000 : 5000, rounds: 1, progress })],
   weather: () => runWeatherBench({ documents: quick ? 100 : 500, alerts: quick ? 100 : 500, ...loadPhases(50, 4) }),
 };
 

@@ -35,6 +35,7 @@ export { RefusedError, validateRawJson, type Refusal, type RawJsonValidation } f
 export * from './threads/thread-pool.js';
 export * from './threads/thread-entry.js';
 export type * from './threads/thread-messages.js';
+export { yieldToLoop, sortInSlices, LoopSlicer, SLICE_BUDGET_MS } from './threads/slices.js';
 export * from './health/readiness.js';
 export * from './health/health.controller.js';
 export * from './platform.module.js';

@@ -1,5 +1,6 @@
 import { latLngToCell } from 'h3-js';
 import { hexCodeFromCell } from '../../../addressing/src/index.js';
+import { LoopSlicer, sortInSlices } from '../../../platform/src/index.js';
 import type { CollectionZone } from '../domain/loan.js';
 import { riskLevel, riskScore, type LoanRiskFactors, type RiskLevel } from '../domain/risk.js';
 import type { KnownPosition } from '../positions/borrower-positions.js';
@@ -7,8 +8,6 @@ import { ZoneShape } from '../zones/collection-zone.js';
 
 /** Concentration is counted per H3 cell at this resolution (~5.2 km² cells). */
 export const CONCENTRATION_RESOLUTION = 7;
-/** Loans assessed (or named in the answer) between two yields to the event loop: a few ms of work (docs/adr/0042). */
-const SLICE = 1000;
 
 export interface BookLoan {
   loan_id: string;
@@ -49,15 +48,17 @@ export interface LoanRisk extends LoanRiskFactors {
 const FACTORS = ['out_of_zone', 'not_seen', 'drifting', 'weather_alert', 'no_consent'] as const;
 
 /**
- * The assessment of a book (pure but for yielding to the event loop between
- * slices, so 100,000 loans never hold it for more than a few tens of ms).
+ * The assessment of a book (pure but for yielding to the event loop every
+ * millisecond or so, LoopSlicer, so a 100,000-loan book never holds it for
+ * longer than that: docs/adr/0042, 0043).
  */
 export async function assessPortfolio(loans: readonly BookLoan[], observations: readonly BorrowerObservation[], alerts: AlertCoverage, options: AssessmentOptions) {
+  const slicer = new LoopSlicer();
   const total = loans.length;
   const cells = new Array<string>(total);
   const perCell = new Map<string, number>();
   for (let i = 0; i < total; i++) {
-    if (i % SLICE === 0 && i > 0) await yieldToLoop();
+    if (slicer.due()) await slicer.yield();
     const cell = latLngToCell(loans[i].anchor.lat, loans[i].anchor.lng, CONCENTRATION_RESOLUTION);
     cells[i] = cell;
     perCell.set(cell, (perCell.get(cell) ?? 0) + 1);
@@ -68,7 +69,7 @@ export async function assessPortfolio(loans: readonly BookLoan[], observations: 
   const counts: Record<(typeof FACTORS)[number], number> = { out_of_zone: 0, not_seen: 0, drifting: 0, weather_alert: 0, no_consent: 0 };
   const levels: Record<RiskLevel, number> = { high: 0, medium: 0, low: 0 };
   for (let i = 0; i < total; i++) {
-    if (i % SLICE === 0 && i > 0) await yieldToLoop();
+    if (slicer.due()) await slicer.yield();
     const loan = loans[i];
     const seen = observations[i];
     const position = seen.consent ? seen.position : null;
@@ -102,14 +103,14 @@ export async function assessPortfolio(loans: readonly BookLoan[], observations: 
     return ids;
   };
   const factor = (name: (typeof FACTORS)[number], test: (risk: LoanRisk) => boolean) => ({ count: counts[name], share: share(counts[name]), loan_ids: idsWhere(test) });
-  const ranked = risks.slice().sort((a, b) => b.score - a.score || (a.loan_id < b.loan_id ? -1 : 1));
-  const hexes = [...perCell].sort((a, b) => b[1] - a[1]).slice(0, options.limit);
+  const ranked = await sortInSlices(risks, (a, b) => b.score - a.score || (a.loan_id < b.loan_id ? -1 : a.loan_id > b.loan_id ? 1 : 0));
+  const hexes = (await sortInSlices([...perCell], (a, b) => b[1] - a[1])).slice(0, options.limit);
   const concentrated = risks.reduce((sum, risk) => sum + (risk.loans_in_hex >= options.concentrationMinLoans ? 1 : 0), 0);
-  await yieldToLoop();
+  await slicer.yield();
   const top = ranked.slice(0, options.limit);
   const answered = new Array<Omit<LoanRisk, 'hex7'> & { hex_code: string }>(top.length);
   for (let i = 0; i < top.length; i++) {
-    if (i % SLICE === 0 && i > 0) await yieldToLoop();
+    if (slicer.due()) await slicer.yield();
     const { hex7, ...risk } = top[i];
     answered[i] = { ...risk, hex_code: hexCodeFromCell(hex7) };
   }
@@ -133,8 +134,4 @@ export async function assessPortfolio(loans: readonly BookLoan[], observations: 
     },
     loans: answered,
   };
-}
-
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,6 +1,6 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { CustomerLocations } from '../../../monitoring/src/index.js';
-import { collectionName, forEachDocument, LogFollower, type EventRegistry, type EventStore, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { collectionName, forEachDocument, LogFollower, yieldToLoop, type EventRegistry, type EventStore, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { CollectionLoanRegistered } from '../domain/loan.js';
 import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, type CollectionLoanDoc } from './collection-loans.read-model.js';
 import type { BorrowerSighting } from '../positions/borrower-positions.js';
@@ -81,7 +81,7 @@ export class BorrowerSightings implements OnApplicationBootstrap, OnModuleDestro
       const slice = pending.slice(start, start + LOAD_SLICE);
       const seen = await Promise.all(slice.map(([accountId, customerId]) => this.locations.lastKnown(accountId, customerId)));
       slice.forEach(([accountId, customerId], index) => this.sightings.set(key(accountId, customerId), seen[index]));
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToLoop();
     }
   }
 

@@ -1,5 +1,6 @@
-import { parentPort } from 'node:worker_threads';
-import type { FromThread, ThreadAnswer, ToThread } from './thread-messages.js';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { FromThread, ThreadAnswer, ThreadSetup, ToThread } from './thread-messages.js';
 
 /**
  * The body of a ThreadPool thread's entry module: runs each job it is sent
@@ -9,6 +10,7 @@ import type { FromThread, ThreadAnswer, ToThread } from './thread-messages.js';
 export function serveThread<In, Out>(run: (input: In) => ThreadAnswer<Out> | Promise<ThreadAnswer<Out>>): void {
   const port = parentPort;
   if (!port) throw new Error('serveThread runs in a worker thread');
+  lowerPriority((workerData as Partial<ThreadSetup> | undefined)?.niceness ?? 0);
   const send = (message: FromThread<Out>, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   port.on('message', (message: ToThread<In>) => {
     if (message.kind !== 'run') return;
@@ -21,4 +23,20 @@ export function serveThread<In, Out>(run: (input: In) => ThreadAnswer<Out> | Pro
       );
   });
   send({ kind: 'ready' });
+}
+
+/**
+ * On Linux a thread has a niceness of its own, and setpriority(PRIO_PROCESS, 0)
+ * — what os.setPriority(n) calls — sets the calling thread's alone. Elsewhere
+ * (macOS, Windows) it would lower the whole process, main thread included, so
+ * it is left alone there. Raising it back is not allowed without privilege,
+ * which is fine: a pool's thread only ever lowers itself once.
+ */
+export function lowerPriority(niceness: number): void {
+  if (process.platform !== 'linux' || !(niceness > 0)) return;
+  try {
+    setPriority(Math.min(19, niceness));
+  } catch {
+    // A sandbox that forbids it: the thread runs at the process's priority.
+  }
 }

@@ -17,3 +17,9 @@ export interface ThreadAnswer<Out> {
   output: Out;
   transfer?: ArrayBuffer[];
 }
+
+/** What a pool's thread is started with (its workerData). */
+export interface ThreadSetup {
+  /** serveThread lowers its own thread's CPU priority to this (Linux only), when above 0. */
+  niceness: number;
+}

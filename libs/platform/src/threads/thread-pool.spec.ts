@@ -1,5 +1,9 @@
+import { existsSync } from 'node:fs';
+import { getPriority } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { metricsRegistry } from '../metrics/metrics.js';
-import { ThreadPool, type BusyReason } from './thread-pool.js';
+import { THREAD_NICENESS, ThreadPool, type BusyReason } from './thread-pool.js';
 
 /**
  * The pool with real threads running scripted entries (plain JavaScript as
@@ -32,7 +36,7 @@ const scripted = new URL(`data:text/javascript,${encodeURIComponent(SCRIPTED)}`)
 const BROKEN = new URL(`data:text/javascript,${encodeURIComponent("throw new Error('cannot load');")}`);
 
 type In = { n: number; mode?: 'crash' | 'hang' | 'fail' | 'slow' };
-type Out = { doubled: number; thread?: number; bytes?: Uint8Array };
+type Out = { doubled: number; thread?: number; bytes?: Uint8Array; niceness?: number };
 
 class BusyError extends Error {
   constructor(
@@ -44,7 +48,7 @@ class BusyError extends Error {
 }
 
 const pools: Array<ThreadPool<In, Out>> = [];
-function pool(options: { threads?: number; workerUrl?: URL | null; queueLimit?: number; timeoutMs?: number; errors?: unknown[] } = {}): ThreadPool<In, Out> {
+function pool(options: { threads?: number; workerUrl?: URL | null; queueLimit?: number; timeoutMs?: number; niceness?: number; errors?: unknown[] } = {}): ThreadPool<In, Out> {
   const made = new ThreadPool<In, Out>({
     name: 'test-pool',
     threads: options.threads ?? 2,
@@ -53,6 +57,7 @@ function pool(options: { threads?: number; workerUrl?: URL | null; queueLimit?: 
     busy: (reason, message) => new BusyError(reason, message),
     queueLimit: options.queueLimit,
     timeoutMs: options.timeoutMs,
+    niceness: options.niceness,
     log: { error: (fields) => options.errors?.push(fields) },
   });
   pools.push(made);
@@ -137,5 +142,35 @@ describe('ThreadPool', () => {
     expect(await running).toMatchObject({ reason: 'shut_down' });
     expect(await waiting).toMatchObject({ reason: 'shut_down' });
     await expect(threads.run({ n: 3 })).rejects.toMatchObject({ reason: 'shut_down' });
+  });
+});
+
+/**
+ * serveThread itself (the compiled thread-entry.js in dist/, which the test
+ * run's global setup builds; skipped, saying so, without it) lowers its own
+ * thread's priority to the pool's niceness on Linux, and only its own: the
+ * thread answers the niceness it runs at; the main thread's stays as it was.
+ */
+const compiledEntry = path.resolve(import.meta.dirname, '../../../../dist/libs/platform/src/threads/thread-entry.js');
+const niceTestable = existsSync(compiledEntry) && process.platform === 'linux';
+if (!niceTestable) process.stderr.write(`thread niceness: ${process.platform !== 'linux' ? 'not Linux' : `${compiledEntry} is not built (npm run build)`}; skipping\n`);
+const REPORTS_PRIORITY = `
+import { getPriority } from 'node:os';
+import { serveThread } from ${JSON.stringify(pathToFileURL(compiledEntry).href)};
+serveThread((input) => ({ output: { doubled: input.n * 2, niceness: getPriority() } }));
+`;
+(niceTestable ? describe : describe.skip)('ThreadPool threads (serveThread)', () => {
+  const reporting = new URL(`data:text/javascript,${encodeURIComponent(REPORTS_PRIORITY)}`);
+
+  it.each([
+    [undefined, THREAD_NICENESS],
+    [5, 5],
+    [0, 0],
+  ])('run at niceness %p → %p, the main thread untouched', async (niceness, expected) => {
+    const mainBefore = getPriority();
+    const threads = pool({ threads: 1, workerUrl: reporting, niceness });
+    const answer = await threads.run({ n: 2 });
+    expect(answer).toEqual({ doubled: 4, niceness: expected });
+    expect(getPriority()).toBe(mainBefore);
   });
 });

@@ -2,7 +2,16 @@ import { Worker } from 'node:worker_threads';
 import { Counter, Gauge } from 'prom-client';
 import { DomainError } from '../errors.js';
 import { metricsRegistry } from '../metrics/metrics.js';
-import type { FromThread, ToThread } from './thread-messages.js';
+import type { FromThread, ThreadSetup, ToThread } from './thread-messages.js';
+
+/**
+ * The default niceness of a pool's threads (issue 31): on a busy machine the
+ * scheduler gives a nice-10 thread about a tenth of the CPU a nice-0 one gets
+ * when both want it, so a key's bulk or service-area jobs still use every idle
+ * core but stop taking the main thread's share (the fairness bench's bulk attack
+ * over 32 keys kept both cores of the CI machine coding).
+ */
+export const THREAD_NICENESS = 10;
 
 /**
  * How each job ended (GET /metrics): `thread` and `in_process` answered;
@@ -62,6 +71,11 @@ export interface ThreadPoolOptions<In, Out> {
   queueLimit?: number;
   /** From the call to the answer, queue included; a thread still running the job then is ended and replaced. */
   timeoutMs?: number;
+  /**
+   * The threads' CPU niceness (Linux, per thread: serveThread applies it; 0 leaves them as the process is).
+   * Default THREAD_NICENESS: the heavy jobs of one key yield the CPU to the main loop serving everyone's cheap requests.
+   */
+  niceness?: number;
   log?: { error(fields: Record<string, unknown>): void };
 }
 
@@ -181,7 +195,7 @@ export class ThreadPool<In, Out> {
   }
 
   private spawn(): Thread<In, Out> {
-    const worker = new Worker(this.workerUrl!, { name: this.name });
+    const worker = new Worker(this.workerUrl!, { name: this.name, workerData: { niceness: this.options.niceness ?? THREAD_NICENESS } satisfies ThreadSetup });
     worker.unref();
     const thread: Thread<In, Out> = { worker, ready: false, job: null, ended: null };
     let failure: Error | null = null;

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, yieldToLoop, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../public/collections-consents.view.js';
@@ -10,16 +10,16 @@ import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
 import { assessPortfolio, type AlertCoverage, type BorrowerObservation } from '../../public/assess-portfolio.js';
 
 /**
- * Work between two yields to the event loop (issue 31, item 2; docs/adr/0042):
- * reads answered from memory and LMDB resolve as microtasks, which never let
- * the loop in, so a 10,000-loan book read in one go held it for 100-250 ms.
+ * Work between two yields to the event loop (issue 31, item 2; docs/adr/0042,
+ * 0043): reads answered from memory and LMDB resolve as microtasks, which never
+ * let the loop in, so a 10,000-loan book read in one go held it for 100-250 ms.
  * A page of the book (a read-store find of that many documents), sightings
  * (a read-store get and one AES-GCM open each, ~20 µs), loans named by id,
- * and alert-coverage points: each a few ms.
+ * and alert-coverage points: each about a millisecond (SLICE_BUDGET_MS).
  */
 const BOOK_PAGE = 250;
-const SIGHTINGS_SLICE = 250;
-const IDS_SLICE = 250;
+const SIGHTINGS_SLICE = 50;
+const IDS_SLICE = 100;
 const ALERT_POINTS_SLICE = 2000;
 
 export interface PortfolioRiskOptions {
@@ -107,8 +107,4 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
     }
     return { available: true, covered };
   }
-}
-
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
