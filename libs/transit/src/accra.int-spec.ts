@@ -30,7 +30,7 @@ beforeAll(async () => {
   const feeds = new TransitFeeds(store, { info: () => undefined, error: () => undefined }, 0);
   await feeds.start();
   network = feeds.loaded[0].network;
-}, 240_000); // ~15 s alone; a loaded 2-core machine once took over 60 s to import the feed
+}, 240_000); // a loaded 2-core machine once took over 60 s to import the feed
 
 /** Every leg starts when the one before ends or later; rides counted; the itinerary's times are its legs'. */
 function expectConsistent(itinerary: PlannedItinerary): void {
