@@ -101,11 +101,16 @@ export class ApiKeyGuard implements CanActivate {
     // client goes); refused by the slot, it uses no quota.
     const heavy = expensive !== undefined && (expensive.when?.(request.body) ?? true);
     const release = heavy ? this.inFlight.acquire(record.key_id) : undefined;
-    if (heavy && !release) throw new ConcurrencyLimitedError(this.inFlight.max);
+    if (heavy && !release) {
+      this.inFlight.refused(record.key_id, now.getTime());
+      throw new ConcurrencyLimitedError(this.inFlight.max);
+    }
     try {
       await this.countQuota(reply, record, tier, expensive?.items?.(request.body) ?? 1, now);
     } catch (error) {
       release?.();
+      // An expensive request refused for the quota: the key's next one waits a moment before it is read (ADR 0043).
+      if (heavy && (error instanceof RateLimitedError || error instanceof BatchOverQuotaError)) this.inFlight.refused(record.key_id, this.clock.now().getTime());
       throw error;
     }
     if (release) reply.raw.once('close', release);

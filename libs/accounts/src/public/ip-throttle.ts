@@ -124,8 +124,14 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const caller = callers.of(request);
     const keyless = caller === 'anonymous';
+    if (inFlight && typeof caller === 'object' && isExpensiveRoute(request)) {
+      // Refused 429 a moment ago (quota or cap): it waits before it is looked at (InFlight, docs/adr/0043).
+      const hold = inFlight.holdMs(caller.key_id, clock.now().getTime());
+      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+    }
     // A key at its cap of expensive requests is refused before its (large) body is read; the guard holds the slot.
     if (inFlight && typeof caller === 'object' && isExpensiveRoute(request) && inFlight.held(caller.key_id) >= inFlight.max) {
+      inFlight.refused(caller.key_id, clock.now().getTime());
       const error = new ConcurrencyLimitedError(inFlight.max);
       await reply
         .status(error.status)
@@ -139,6 +145,7 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
     if (typeof caller === 'object' && isExpensiveRoute(request) && caller.revoked_at === null) {
       const quota = await limiter.peek(quotaKey(caller.key_id), { limit: dailyLimitOf(directory.tierOf(caller)), windowMs: QUOTA_WINDOW_MS }, clock.now());
       if (!quota.allowed) {
+        inFlight?.refused(caller.key_id, clock.now().getTime());
         // The guard's refusal, word for word, only earlier.
         const error = new RateLimitedError(Math.max(1, Math.ceil(quota.retryAfterMs / 1000)));
         await reply

@@ -17,7 +17,7 @@ import { assessPortfolio, type AlertCoverage, type BorrowerObservation } from '.
  * (a read-store get and one AES-GCM open each, ~20 µs), loans named by id,
  * and alert-coverage points: each about a millisecond (SLICE_BUDGET_MS).
  */
-const BOOK_PAGE = 250;
+const BOOK_PAGE = 64;
 const SIGHTINGS_SLICE = 50;
 const IDS_SLICE = 100;
 const ALERT_POINTS_SLICE = 2000;
