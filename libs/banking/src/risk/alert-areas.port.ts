@@ -8,9 +8,9 @@
  * than as "no loan under an alert".
  *
  * `activeAt` answers, for each point in order, whether an alert that is in
- * force at `at` covers it (`covered[i]` for `points[i]`). It is called once
- * per assessment with every loan's zone anchor (up to 100,000 points), so an
- * adapter should test points against an index, not alert by alert.
+ * force at `at` covers it (`covered[i]` for `points[i]`). It is called for
+ * each page of the book (64 anchors; up to 100,000 in all), so an adapter
+ * should test points against an index, not alert by alert.
  */
 export interface AlertAreas {
   activeAt(points: ReadonlyArray<{ lat: number; lng: number }>, at: Date): Promise<{ available: false } | { available: true; covered: boolean[] }>;

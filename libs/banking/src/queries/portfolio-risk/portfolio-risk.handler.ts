@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
-import { CLOCK, yieldToLoop, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, LoopSlicer, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../public/collections-consents.view.js';
 import { CollectionLoans, type CollectionLoanDoc } from '../../public/collection-loans.read-model.js';
 import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
-import { assessPortfolio, type AlertCoverage, type BorrowerObservation } from '../../public/assess-portfolio.js';
+import { PortfolioAssessor, type BorrowerObservation } from '../../public/assess-portfolio.js';
 
 /**
  * Work between two yields to the event loop (issue 31, item 2; docs/adr/0042,
@@ -20,7 +20,6 @@ import { assessPortfolio, type AlertCoverage, type BorrowerObservation } from '.
 const BOOK_PAGE = 64;
 const SIGHTINGS_SLICE = 50;
 const IDS_SLICE = 100;
-const ALERT_POINTS_SLICE = 2000;
 
 export interface PortfolioRiskOptions {
   loan_ids?: string[];
@@ -64,47 +63,48 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
   /** The assessment (public for the benchmark, which runs it without the bus). */
   async assess(accountId: string, query: PortfolioRiskOptions) {
     const now = this.clock.now();
-    const { book, not_found } = await this.book(accountId, query.loan_ids);
-    const observations = new Array<BorrowerObservation>(book.length);
-    for (let start = 0; start < book.length; start += SIGHTINGS_SLICE) {
-      const slice = book.slice(start, start + SIGHTINGS_SLICE);
-      const seen = await Promise.all(slice.map(async (loan): Promise<BorrowerObservation> => (this.consents.allows(accountId, loan.customer_id) ? { consent: true, ...(this.sightings.get(accountId, loan.customer_id) ?? (await this.locations.lastKnown(accountId, loan.customer_id))) } : { consent: false, position: null, drifting: false })));
-      for (let i = 0; i < seen.length; i++) observations[start + i] = seen[i];
-      await yieldToLoop();
+    const assessor = new PortfolioAssessor({ now, notSeenDays: query.not_seen_days, concentrationMinLoans: query.concentration_min_loans, limit: query.limit });
+    const slicer = new LoopSlicer();
+    // Page by page (docs/adr/0043): what is known of each borrower and the alert coverage of each anchor are read
+    // for the page, and the assessor keeps a small record per loan, so no page outlives its turn.
+    const not_found: string[] = [];
+    for await (const page of this.pages(accountId, query.loan_ids, not_found)) {
+      const observations = new Array<BorrowerObservation>(page.length);
+      for (let start = 0; start < page.length; start += SIGHTINGS_SLICE) {
+        const slice = page.slice(start, start + SIGHTINGS_SLICE);
+        const seen = await Promise.all(slice.map((loan) => this.observe(accountId, loan)));
+        for (let i = 0; i < seen.length; i++) observations[start + i] = seen[i];
+        if (slicer.due()) await slicer.yield();
+      }
+      const coverage = await this.alerts.activeAt(page.map((loan) => loan.anchor), now);
+      assessor.add(page, observations, coverage.available ? coverage.covered : null);
+      await slicer.yield();
     }
-    const alerts = await this.alertCoverage(book, now);
-    const assessment = await assessPortfolio(book, observations, alerts, { now, notSeenDays: query.not_seen_days, concentrationMinLoans: query.concentration_min_loans, limit: query.limit });
+    const assessment = await assessor.finish();
     return { as_of: now.toISOString(), ...assessment, not_found };
   }
 
-  private async book(accountId: string, loanIds: string[] | undefined): Promise<{ book: CollectionLoanDoc[]; not_found: string[] }> {
-    if (loanIds === undefined) {
-      const book: CollectionLoanDoc[] = [];
-      for await (const page of this.loans.ofAccount(accountId, BOOK_PAGE)) {
-        for (const loan of page) book.push(loan);
-        await yieldToLoop();
-      }
-      return { book, not_found: [] };
-    }
-    const unique = [...new Set(loanIds.map((id, index) => parseLoanId(id, `loan_ids[${index}]`)))];
-    const found: Array<CollectionLoanDoc | undefined> = [];
-    for (let start = 0; start < unique.length; start += IDS_SLICE) {
-      for (const doc of await Promise.all(unique.slice(start, start + IDS_SLICE).map((id) => this.loans.byId(accountId, id)))) found.push(doc);
-      await yieldToLoop();
-    }
-    return { book: found.filter((doc): doc is CollectionLoanDoc => doc !== undefined), not_found: unique.filter((_, index) => found[index] === undefined) };
+  private async observe(accountId: string, loan: CollectionLoanDoc): Promise<BorrowerObservation> {
+    if (!this.consents.allows(accountId, loan.customer_id)) return NO_CONSENT;
+    return { consent: true, ...(this.sightings.get(accountId, loan.customer_id) ?? (await this.locations.lastKnown(accountId, loan.customer_id))) };
   }
 
-  /** Coverage asked of the port a slice of points at a time (its answer is per point); unavailable if any slice says so. */
-  private async alertCoverage(book: readonly CollectionLoanDoc[], now: Date): Promise<AlertCoverage> {
-    if (book.length === 0) return { available: false };
-    const covered: boolean[] = [];
-    for (let start = 0; start < book.length; start += ALERT_POINTS_SLICE) {
-      const slice = await this.alerts.activeAt(book.slice(start, start + ALERT_POINTS_SLICE).map((loan) => loan.anchor), now);
-      if (!slice.available) return { available: false };
-      for (const one of slice.covered) covered.push(one);
-      await yieldToLoop();
+  /** The book a page at a time: the account's whole book, or the loans named (those not found added to `notFound`, in order). */
+  private async *pages(accountId: string, loanIds: string[] | undefined, notFound: string[]): AsyncGenerator<CollectionLoanDoc[]> {
+    if (loanIds === undefined) {
+      yield* this.loans.ofAccount(accountId, BOOK_PAGE);
+      return;
     }
-    return { available: true, covered };
+    const unique = [...new Set(loanIds.map((id, index) => parseLoanId(id, `loan_ids[${index}]`)))];
+    for (let start = 0; start < unique.length; start += IDS_SLICE) {
+      const ids = unique.slice(start, start + IDS_SLICE);
+      const found = await Promise.all(ids.map((id) => this.loans.byId(accountId, id)));
+      ids.forEach((id, index) => found[index] === undefined && notFound.push(id));
+      const page = found.filter((doc): doc is CollectionLoanDoc => doc !== undefined);
+      if (page.length > 0) yield page;
+    }
   }
 }
+
+/** Shared by every loan without a loan_collections consent: its position is not used (and not read). */
+const NO_CONSENT: BorrowerObservation = Object.freeze({ consent: false, position: null, drifting: false });

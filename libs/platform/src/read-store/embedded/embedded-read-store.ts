@@ -51,6 +51,7 @@ import {
   MAX_KEY_BYTES,
   decodeCursor,
   docKey,
+  docKeyForLookup,
   encodeCursor,
   indexKey,
   indexPrefix,
@@ -200,7 +201,7 @@ class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
 
   async getStored(id: string): Promise<Stored<T> | undefined> {
     checkId(this.name, id);
-    const entry = this.db.docs.get(docKey(this.name, id));
+    const entry = this.db.docs.get(docKeyForLookup(this.name, id) as Buffer);
     return entry?.d ? { doc: entry.d as T, position: BigInt(entry.p) } : undefined;
   }
 
@@ -257,10 +258,11 @@ class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
         if (items.length === plan.limit) {
           return { items, nextCursor: encodeCursor(lastKey!) };
         }
-        const entry = docs.get(docKey(this.name, id), { transaction });
+        const entry = docs.get(docKeyForLookup(this.name, id) as Buffer, { transaction });
         if (!entry?.d) continue;
         items.push(entry.d as T);
-        lastKey = Buffer.from(key);
+        // Copied once, for the page's last item only (the range's key buffer is reused as it moves on).
+        if (items.length === plan.limit) lastKey = Buffer.from(key);
       }
       return { items, nextCursor: null };
     } finally {

@@ -66,6 +66,17 @@ export function docKey(collection: string, id: string): Buffer {
   return encode([collection, id]);
 }
 
+/**
+ * docKey for a lookup that uses it at once (a `get`): ordered-binary's own
+ * view, not copied. Its scratch buffer only moves forward (a new one when
+ * full), so the view is not overwritten; it is just not worth keeping, as it
+ * holds on to the 8 KiB it was written in. A find of 10,000 documents spent a
+ * fifth of its time copying these (ADR 0043).
+ */
+export function docKeyForLookup(collection: string, id: string): Uint8Array {
+  return keyValueToBuffer([collection, id]);
+}
+
 export function indexKey(collection: string, index: string, values: Scalar[], id: string): Buffer {
   return encode([collection, index, ...values.map(part), id]);
 }
