@@ -42,6 +42,8 @@ import { toRow, type Check, type Row, type Section } from './report.js';
 export interface FairnessBenchOptions {
   /** Measured seconds per phase. */
   seconds: number;
+  /** Times the baselines and the attacks are run, their latencies pooled per row (FAIRNESS_ROUNDS); 1 when absent. */
+  rounds?: number;
   /** Only these attacks (their ids), e.g. from FAIRNESS_ATTACKS=portfolio-risk,service-area; every attack when absent. */
   only?: readonly string[];
   /** Extra node flags for the service process (FAIRNESS_SERVICE_NODE_OPTIONS, e.g. --cpu-prof), to see where its loop goes. */
@@ -138,35 +140,48 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     if (unknown.length > 0) throw new Error(`no attack ${unknown.join(', ')}; the attacks are ${allAttacks.map((attack) => attack.id).join(', ')}`);
     const attacks = options.only ? allAttacks.filter((attack) => options.only?.includes(attack.id)) : allAttacks;
     const victim = (pings: boolean): ClientJob => ({ role: 'victim', base, seconds: s, usageKey: victimKey, ...(pings ? { pings: { key: victimKey, customers: victimCustomers } } : {}) });
-    options.progress('fairness: baseline (victim alone)');
-    const baseline = await runClient(victim(false));
-    options.progress("fairness: baseline with the victim tenant's ping batches");
-    const baselinePings = await runClient(victim(true));
+    // Rounds (FAIRNESS_ROUNDS): each runs the baselines and every attack again, and a row pools its rounds' latencies,
+    // so one stall in an 8 s phase (a p99 of ~500 requests is its 5th worst) weighs less.
+    const rounds = options.rounds ?? 1;
+    const results = { baseline: [] as ClientResult[], baselinePings: [] as ClientResult[], measured: new Map<string, ClientResult[]>(), attack: new Map<string, ClientResult[]>() };
+    const push = (map: Map<string, ClientResult[]>, id: string, result: ClientResult) => map.set(id, [...(map.get(id) ?? []), result]);
+    for (let round = 1; round <= rounds; round++) {
+      const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+      options.progress(`fairness: baseline (victim alone)${of}`);
+      results.baseline.push(await runClient(victim(false)));
+      options.progress(`fairness: baseline with the victim tenant's ping batches${of}`);
+      results.baselinePings.push(await runClient(victim(true)));
+      for (const attack of attacks) {
+        options.progress(`fairness: ${attack.id} (${attack.label})${of}`);
+        const attacker = runClient(attack.job);
+        await new Promise((resolve) => setTimeout(resolve, ATTACK_LEAD_SECONDS * 1000));
+        push(results.measured, attack.id, await runClient(victim(attack.pings === true)));
+        push(results.attack, attack.id, await attacker);
+      }
+    }
+    const samplesOf = (all: ClientResult[], series: string, seconds = s) => all.map((result) => sampleOf(result, series, seconds));
 
     const rows: Row[] = [];
     const checks: Check[] = [];
     const baseRows = {
-      health: toRow('baseline: GET /health', 'baseline', [sampleOf(baseline, 'health', s)]),
-      usage: toRow('baseline: GET /v2/usage', 'baseline', [sampleOf(baseline, 'usage', s)]),
-      healthPings: toRow('baseline with ping batches: GET /health', 'baseline', [sampleOf(baselinePings, 'health', s)]),
-      usagePings: toRow('baseline with ping batches: GET /v2/usage', 'baseline', [sampleOf(baselinePings, 'usage', s)]),
-      batches: toRow('baseline: ping batch of 100', 'baseline', [sampleOf(baselinePings, 'ping batch', s)]),
+      health: toRow('baseline: GET /health', 'baseline', samplesOf(results.baseline, 'health')),
+      usage: toRow('baseline: GET /v2/usage', 'baseline', samplesOf(results.baseline, 'usage')),
+      healthPings: toRow('baseline with ping batches: GET /health', 'baseline', samplesOf(results.baselinePings, 'health')),
+      usagePings: toRow('baseline with ping batches: GET /v2/usage', 'baseline', samplesOf(results.baselinePings, 'usage')),
+      batches: toRow('baseline: ping batch of 100', 'baseline', samplesOf(results.baselinePings, 'ping batch')),
     };
     rows.push(...Object.values(baseRows));
-    checks.push(victimAnswers('baseline', baseline), victimAnswers('baseline with ping batches', baselinePings));
+    checks.push(victimAnswers('baseline', merged(results.baseline)), victimAnswers('baseline with ping batches', merged(results.baselinePings)));
 
     for (const attack of attacks) {
-      options.progress(`fairness: ${attack.id} (${attack.label})`);
-      const attacker = runClient(attack.job);
-      await new Promise((resolve) => setTimeout(resolve, ATTACK_LEAD_SECONDS * 1000));
-      const measured = await runClient(victim(attack.pings === true));
-      const attackResult = await attacker;
-      const health = toRow(`${attack.id}: GET /health`, 'ours', [sampleOf(measured, 'health', s)], attack.pings ? baseRows.healthPings : baseRows.health);
-      const usage = toRow(`${attack.id}: GET /v2/usage`, 'ours', [sampleOf(measured, 'usage', s)], attack.pings ? baseRows.usagePings : baseRows.usage);
+      const measured = results.measured.get(attack.id)!;
+      const attackResults = results.attack.get(attack.id)!;
+      const health = toRow(`${attack.id}: GET /health`, 'ours', samplesOf(measured, 'health'), attack.pings ? baseRows.healthPings : baseRows.health);
+      const usage = toRow(`${attack.id}: GET /v2/usage`, 'ours', samplesOf(measured, 'usage'), attack.pings ? baseRows.usagePings : baseRows.usage);
       rows.push(health, usage);
-      if (attack.pings) rows.push(toRow(`${attack.id}: ping batch of 100`, 'ours', [sampleOf(measured, 'ping batch', s)], baseRows.batches));
-      rows.push(toRow(`${attack.id}: the attack's own requests`, 'reference', [sampleOf(attackResult, 'attack', s + ATTACK_LEAD_SECONDS)], undefined, statusText(attackResult, 'attack')));
-      checks.push(victimAnswers(attack.id, measured));
+      if (attack.pings) rows.push(toRow(`${attack.id}: ping batch of 100`, 'ours', samplesOf(measured, 'ping batch'), baseRows.batches));
+      rows.push(toRow(`${attack.id}: the attack's own requests`, 'reference', samplesOf(attackResults, 'attack', s + ATTACK_LEAD_SECONDS), undefined, statusText(merged(attackResults), 'attack')));
+      checks.push(victimAnswers(attack.id, merged(measured)));
       for (const row of rows.slice(rows.indexOf(health)).filter((r) => r.role === 'ours')) {
         const ratio = row.ratio?.p99;
         const absolute = row.case.endsWith('/health') ? row.p99Ms !== undefined && row.p99Ms <= GOAL_HEALTH_P99_MS : true;
@@ -201,7 +216,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       id: 'fairness',
       title: `fairness (issue 31): the victim's latency under each attack, against the same victim alone (${s} s per phase)`,
       unit: 'req',
-      settings: { seconds: s, loans: LOANS, goal: `p99 ≤ ${GOAL_RATIO}× baseline; /health p99 ≤ ${GOAL_HEALTH_P99_MS} ms` },
+      settings: { seconds: s, rounds, loans: LOANS, goal: `p99 ≤ ${GOAL_RATIO}× baseline; /health p99 ≤ ${GOAL_HEALTH_P99_MS} ms` },
       rows,
       checks,
     };
@@ -226,6 +241,16 @@ function runClient(job: ClientJob): Promise<ClientResult> {
     });
     child.send(job);
   });
+}
+
+/** Several runs' results as one: latencies and status counts added up. */
+function merged(results: ClientResult[]): ClientResult {
+  const all: ClientResult = { latencies: {}, statuses: {} };
+  for (const result of results) {
+    for (const [series, latencies] of Object.entries(result.latencies)) (all.latencies[series] ??= []).push(...latencies);
+    for (const [name, count] of Object.entries(result.statuses)) all.statuses[name] = (all.statuses[name] ?? 0) + count;
+  }
+  return all;
 }
 
 function sampleOf(result: ClientResult, series: string, seconds: number) {

@@ -89,6 +89,7 @@ const benches: Record<string, () => Promise<Section | Section[]>> = {
   fairness: async () => [
     await runFairnessBench({
       seconds: quick ? 3 : 8,
+      rounds: quick ? 1 : Number(process.env.FAIRNESS_ROUNDS ?? 2),
       only: process.env.FAIRNESS_ATTACKS ? process.env.FAIRNESS_ATTACKS.split(',').map((id) => id.trim()) : undefined,
       serviceNodeOptions: process.env.FAIRNESS_SERVICE_NODE_OPTIONS,
       progress,

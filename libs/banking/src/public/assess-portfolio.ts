@@ -42,7 +42,8 @@ export interface LoanRisk extends LoanRiskFactors {
   consent: boolean;
   last_seen_at: string | null;
   distance_m: number | null;
-  hex7: string;
+  /** The loan's res-7 cell as a hex code (the record is the answer's loan as it is: no copy is made of it). */
+  hex_code: string;
 }
 
 const FACTORS = ['out_of_zone', 'not_seen', 'drifting', 'weather_alert', 'no_consent'] as const;
@@ -59,7 +60,11 @@ const FACTORS = ['out_of_zone', 'not_seen', 'drifting', 'weather_alert', 'no_con
  */
 export class PortfolioAssessor {
   private readonly risks: LoanRisk[] = [];
+  /** Each loan's res-7 cell, in the order of `risks`. */
+  private readonly cells: string[] = [];
   private readonly perCell = new Map<string, number>();
+  /** Hex codes by cell: named once per cell, not per loan (a book's loans share a few hundred cells). */
+  private readonly hexCodes = new Map<string, string>();
   private readonly counts: Record<(typeof FACTORS)[number], number> = { out_of_zone: 0, not_seen: 0, drifting: 0, weather_alert: 0, no_consent: 0 };
   private readonly nowMs: number;
   /** Alert coverage was available for every page (and there was one). */
@@ -77,6 +82,9 @@ export class PortfolioAssessor {
       const seen = observations[i];
       const cell = latLngToCell(loan.anchor.lat, loan.anchor.lng, CONCENTRATION_RESOLUTION);
       this.perCell.set(cell, (this.perCell.get(cell) ?? 0) + 1);
+      let hexCode = this.hexCodes.get(cell);
+      if (hexCode === undefined) this.hexCodes.set(cell, (hexCode = hexCodeFromCell(cell)));
+      this.cells.push(cell);
       const position = seen.consent ? seen.position : null;
       const relation = position ? new ZoneShape(loan.zone).relate(position.lat, position.lng) : null;
       const windowMs = (loan.expected_collection_days ?? this.options.notSeenDays) * 86_400_000;
@@ -94,7 +102,7 @@ export class PortfolioAssessor {
         loans_in_hex: 0,
         last_seen_at: position?.recorded_at ?? null,
         distance_m: relation?.distance_m ?? null,
-        hex7: cell,
+        hex_code: hexCode,
       });
     }
   }
@@ -109,7 +117,7 @@ export class PortfolioAssessor {
       if (slicer.due()) await slicer.yield();
       const risk = risks[i];
       if (!alertsAvailable) risk.weather_alert = false;
-      risk.loans_in_hex = perCell.get(risk.hex7)!;
+      risk.loans_in_hex = perCell.get(this.cells[i])!;
       risk.score = riskScore(risk, options.concentrationMinLoans);
       risk.level = riskLevel(risk.score);
       levels[risk.level]++;
@@ -139,13 +147,7 @@ export class PortfolioAssessor {
     const hexes = (await sortInSlices([...perCell], (a, b) => b[1] - a[1])).slice(0, options.limit);
     const concentrated = risks.reduce((sum, risk) => sum + (risk.loans_in_hex >= options.concentrationMinLoans ? 1 : 0), 0);
     await slicer.yield();
-    const top = ranked.slice(0, options.limit);
-    const answered = new Array<Omit<LoanRisk, 'hex7'> & { hex_code: string }>(top.length);
-    for (let i = 0; i < top.length; i++) {
-      if (slicer.due()) await slicer.yield();
-      const { hex7, ...risk } = top[i];
-      answered[i] = { ...risk, hex_code: hexCodeFromCell(hex7) };
-    }
+    const answered = ranked.slice(0, options.limit);
 
     return {
       loans_assessed: total,
@@ -162,7 +164,7 @@ export class PortfolioAssessor {
         min_loans: options.concentrationMinLoans,
         hexes_with_loans: perCell.size,
         concentrated_loans: concentrated,
-        top_hexes: hexes.map(([cell, count]) => ({ hex_code: hexCodeFromCell(cell), h3_cell: cell, loans: count, share: share(count) })),
+        top_hexes: hexes.map(([cell, count]) => ({ hex_code: this.hexCodes.get(cell)!, h3_cell: cell, loans: count, share: share(count) })),
       },
       loans: answered,
     };

@@ -1,5 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { hexCodeFromCell } from '../../../../../addressing/src/index.js';
+import { LoopSlicer } from '../../../../../platform/src/index.js';
 import { Polygon } from '../../domain/geometry.js';
 import { checkServiceAreaEstimate, SERVICE_AREA_DEFAULT_RESOLUTION, SERVICE_AREA_POLYGON_LIMITS, type ServiceAreaContainment } from '../../domain/service-area.js';
 import { ServiceAreaThread } from './service-area.thread.js';
@@ -20,9 +21,6 @@ export class ServiceAreaQuery extends Query<ServiceAreaAnswer> {
   }
 }
 
-/** Hex codes named between two yields to the event loop (a few ms; docs/adr/0042). */
-const CODES_SLICE = 1000;
-
 /** Pure computation: nothing is read or stored. The cells are computed on a worker thread, the hex codes here in slices. */
 @QueryHandler(ServiceAreaQuery)
 export class ServiceAreaHandler implements IQueryHandler<ServiceAreaQuery> {
@@ -35,9 +33,11 @@ export class ServiceAreaHandler implements IQueryHandler<ServiceAreaQuery> {
     const compact = query.compact ?? false;
     checkServiceAreaEstimate(polygon, resolution, compact);
     const cells = await this.thread.cells(polygon.coverRings(), resolution, containment, compact);
+    // Named on the loop about a millisecond at a time (docs/adr/0042, 0043).
+    const slicer = new LoopSlicer();
     const codes = new Array<string>(cells.length);
     for (let i = 0; i < cells.length; i++) {
-      if (i % CODES_SLICE === 0 && i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (slicer.due()) await slicer.yield();
       codes[i] = hexCodeFromCell(cells[i]);
     }
     return { resolution, containment, compact, cell_count: cells.length, cells: codes, h3_cells: cells };
