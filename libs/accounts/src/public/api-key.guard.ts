@@ -102,7 +102,7 @@ export class ApiKeyGuard implements CanActivate {
     const heavy = expensive !== undefined && (expensive.when?.(request.body) ?? true);
     const release = heavy ? this.inFlight.acquire(record.key_id) : undefined;
     if (heavy && !release) {
-      this.inFlight.refused(record.key_id, now.getTime());
+      this.inFlight.refused(record.key_id, performance.now());
       throw new ConcurrencyLimitedError(this.inFlight.max);
     }
     try {
@@ -110,7 +110,7 @@ export class ApiKeyGuard implements CanActivate {
     } catch (error) {
       release?.();
       // An expensive request refused for the quota: the key's next one waits a moment before it is read (ADR 0043).
-      if (heavy && (error instanceof RateLimitedError || error instanceof BatchOverQuotaError)) this.inFlight.refused(record.key_id, this.clock.now().getTime());
+      if (heavy && (error instanceof RateLimitedError || error instanceof BatchOverQuotaError)) this.inFlight.refused(record.key_id, performance.now());
       throw error;
     }
     if (release) reply.raw.once('close', release);

@@ -54,7 +54,10 @@ export class InFlight {
     return this.counts.get(key) ?? 0;
   }
 
-  /** `key`'s expensive request was refused 429 at `nowMs`: for its quota, or at its cap of expensive requests in flight. */
+  /**
+   * `key`'s expensive request was refused 429 at `nowMs`: for its quota, or at its cap of expensive requests in flight.
+   * Times are the monotonic performance.now(), not the service's Clock: a hold paces real time, whatever a test's clock says.
+   */
   refused(key: string, nowMs: number): void {
     const last = this.refusals.get(key);
     const inARow = last && nowMs - last.at < REFUSAL_MEMORY_MS ? last.inARow + 1 : 1;

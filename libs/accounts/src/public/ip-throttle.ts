@@ -126,12 +126,12 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
     const keyless = caller === 'anonymous';
     if (inFlight && typeof caller === 'object' && isExpensiveRoute(request)) {
       // Refused 429 a moment ago (quota or cap): it waits before it is looked at (InFlight, docs/adr/0043).
-      const hold = inFlight.holdMs(caller.key_id, clock.now().getTime());
+      const hold = inFlight.holdMs(caller.key_id, performance.now());
       if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
     }
     // A key at its cap of expensive requests is refused before its (large) body is read; the guard holds the slot.
     if (inFlight && typeof caller === 'object' && isExpensiveRoute(request) && inFlight.held(caller.key_id) >= inFlight.max) {
-      inFlight.refused(caller.key_id, clock.now().getTime());
+      inFlight.refused(caller.key_id, performance.now());
       const error = new ConcurrencyLimitedError(inFlight.max);
       await reply
         .status(error.status)
@@ -145,7 +145,7 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
     if (typeof caller === 'object' && isExpensiveRoute(request) && caller.revoked_at === null) {
       const quota = await limiter.peek(quotaKey(caller.key_id), { limit: dailyLimitOf(directory.tierOf(caller)), windowMs: QUOTA_WINDOW_MS }, clock.now());
       if (!quota.allowed) {
-        inFlight?.refused(caller.key_id, clock.now().getTime());
+        inFlight?.refused(caller.key_id, performance.now());
         // The guard's refusal, word for word, only earlier.
         const error = new RateLimitedError(Math.max(1, Math.ceil(quota.retryAfterMs / 1000)));
         await reply
