@@ -118,42 +118,42 @@ const GROUPS: Group[] = [
 export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory, inFlight?: InFlight): RequestGate {
   const callers = new Callers(config, directory);
   const keylessBudget = { maxBytes: config.publicBodyLimitBytes, maxValues: 2_000, maxDepth: 8 };
+  /**
+   * The refusal an expensive request of `key` gets before its body is read, if any (the guard's, word for word,
+   * only earlier). A key refused 429 a moment ago first waits (InFlight, docs/adr/0043); then at its cap of
+   * expensive requests it is refused (the guard holds the slot), and with its daily quota spent too: an expensive
+   * request costs at least 1 (ADR 0041: a spent key's 10,000-point bulks were still uploaded and scanned).
+   */
+  const refuseExpensiveEarly = async (key: KeyRecord): Promise<{ error: ConcurrencyLimitedError | RateLimitedError; headers: Record<string, string> } | undefined> => {
+    if (inFlight) {
+      const hold = inFlight.holdMs(key.key_id, performance.now());
+      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+      if (inFlight.held(key.key_id) >= inFlight.max) return { error: new ConcurrencyLimitedError(inFlight.max), headers: {} };
+    }
+    if (key.revoked_at !== null) return undefined;
+    const quota = await limiter.peek(quotaKey(key.key_id), { limit: dailyLimitOf(directory.tierOf(key)), windowMs: QUOTA_WINDOW_MS }, clock.now());
+    if (quota.allowed) return undefined;
+    return { error: new RateLimitedError(Math.max(1, Math.ceil(quota.retryAfterMs / 1000))), headers: { ...rateLimitHeaders(quota) } };
+  };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const path = routedPath(request.url);
     if (!path.startsWith('/v2/')) return false;
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const caller = callers.of(request);
     const keyless = caller === 'anonymous';
-    if (inFlight && typeof caller === 'object' && isExpensiveRoute(request)) {
-      // Refused 429 a moment ago (quota or cap): it waits before it is looked at (InFlight, docs/adr/0043).
-      const hold = inFlight.holdMs(caller.key_id, performance.now());
-      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
-    }
-    // A key at its cap of expensive requests is refused before its (large) body is read; the guard holds the slot.
-    if (inFlight && typeof caller === 'object' && isExpensiveRoute(request) && inFlight.held(caller.key_id) >= inFlight.max) {
-      inFlight.refused(caller.key_id, performance.now());
-      const error = new ConcurrencyLimitedError(inFlight.max);
-      await reply
-        .status(error.status)
-        .header('connection', 'close')
-        .header('retry-after', String(error.retryAfterSeconds))
-        .send(failure(error.code, error.message, { details: error.details, request_id: String(request.id) }));
-      return true;
-    }
-    // A key whose daily quota is spent is refused before its (large) body is read too: an expensive request costs at
-    // least 1 (ADR 0041: a spent key's 10,000-point bulks were still uploaded and scanned, 40 a second in the fairness bench).
-    if (typeof caller === 'object' && isExpensiveRoute(request) && caller.revoked_at === null) {
-      const quota = await limiter.peek(quotaKey(caller.key_id), { limit: dailyLimitOf(directory.tierOf(caller)), windowMs: QUOTA_WINDOW_MS }, clock.now());
-      if (!quota.allowed) {
-        inFlight?.refused(caller.key_id, performance.now());
-        // The guard's refusal, word for word, only earlier.
-        const error = new RateLimitedError(Math.max(1, Math.ceil(quota.retryAfterMs / 1000)));
+    // A key's expensive request (bulk calls, service areas, fences, portfolio risk) is looked at before its (large)
+    // body is read: held if the key was just refused, refused at its cap or with its quota spent.
+    const heavyKey = typeof caller === 'object' && isExpensiveRoute(request) ? caller : undefined;
+    if (heavyKey) {
+      const refusal = await refuseExpensiveEarly(heavyKey);
+      if (refusal) {
+        inFlight?.refused(heavyKey.key_id, performance.now());
         await reply
-          .status(error.status)
+          .status(refusal.error.status)
           .header('connection', 'close')
-          .headers({ ...rateLimitHeaders(quota) })
-          .header('retry-after', String(error.retryAfterSeconds))
-          .send(failure(error.code, error.message, { request_id: String(request.id) }));
+          .headers(refusal.headers)
+          .header('retry-after', String(refusal.error.retryAfterSeconds))
+          .send(failure(refusal.error.code, refusal.error.message, { ...(refusal.error.details ? { details: refusal.error.details } : {}), request_id: String(request.id) }));
         return true;
       }
     }

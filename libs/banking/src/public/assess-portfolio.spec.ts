@@ -1,4 +1,5 @@
 import { assessPortfolio, PortfolioAssessor, type BookLoan, type BorrowerObservation } from './assess-portfolio.js';
+import { seededRandom } from '../../../platform/src/testing/seeded-random.js';
 
 /**
  * The handler feeds the assessor a page of the book at a time (docs/adr/0043);
@@ -8,13 +9,8 @@ import { assessPortfolio, PortfolioAssessor, type BookLoan, type BorrowerObserva
  * (When the change was made, each case was also checked against the
  * assessment as it was before, whole-book: the same text.)
  */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => ((state = (state * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
-}
-
 function book(n: number, seed: number) {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const now = new Date('2026-11-27T10:00:00Z');
   const loans: BookLoan[] = Array.from({ length: n }, (_, i) => {
     const anchor = { lat: 5.5 + next() * 0.1, lng: -0.3 + next() * 0.1 };

@@ -1,3 +1,4 @@
+import { countLoopTurns } from '../../../platform/src/testing/loop-turns.js';
 import { FENCE_POLYGON_LIMITS, shapeOf, type GeofenceDefinition } from './domain/geofence.js';
 import { FenceIndex } from './public/fence-index.js';
 import { seededRandom } from '../../../../test/support/seeded-random.js';
@@ -161,15 +162,9 @@ describe('FenceIndex', () => {
     const polygon: Fence = { account_id: 'acc', fence_id: 'gf_iso', fence_type: 'polygon', customer_id: null, loan_id: null, center: null, radius_m: null, polygon: { type: 'Polygon', coordinates: [ring] } };
     const whole = new FenceIndex();
     const sliced = new FenceIndex();
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      turns++;
-      if (!done) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = countLoopTurns();
     const summary = await sliced.addSliced(polygon);
-    done = true;
+    const turns = loop.stop();
     expect(summary).toEqual(whole.add(polygon));
     expect(turns).toBeGreaterThan(3);
     const next = seededRandom(0x42);

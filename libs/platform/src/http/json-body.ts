@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, InvalidParamError } from '../errors.js';
 import { RawJson, rawJsonRouteOf, scanJsonBytes } from './raw-json.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LOWER_U, OPEN_BRACE, OPEN_BRACKET, QUOTE, type JsonBodyLimit, type JsonBodyLimits } from './json-syntax.js';
 import { mergeRouteConfig } from './route-config.js';
 
 /**
@@ -23,8 +24,7 @@ export const JSON_BODY_LIMITS = {
   maxMembers: 1_000,
 } as const;
 
-export type JsonBodyLimits = { maxDepth: number; maxValues: number; maxMembers: number };
-export type JsonBodyLimit = 'depth' | 'values' | 'members';
+export type { JsonBodyLimit, JsonBodyLimits } from './json-syntax.js';
 
 const LIMIT_MESSAGES: Record<JsonBodyLimit, (max: number) => string> = {
   depth: (max) => `request body nests arrays and objects deeper than ${max} levels`,
@@ -53,14 +53,6 @@ export interface JsonTextScan {
   surrogateEscape: boolean;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 /**
  * One pass over the text, stopping at the first breach. It does not decide
@@ -82,7 +74,7 @@ export function scanJsonText(text: string, limits: JsonBodyLimits = JSON_BODY_LI
     if (inString) {
       if (char === QUOTE) inString = false;
       else if (char === BACKSLASH) {
-        if (text.charCodeAt(index + 1) === 0x75 && isSurrogateEscape(text, index + 2)) surrogateEscape = true;
+        if (text.charCodeAt(index + 1) === LOWER_U && isSurrogateEscape(text, index + 2)) surrogateEscape = true;
         index++;
       }
       continue;

@@ -1,3 +1,4 @@
+import { countLoopTurns } from '../testing/loop-turns.js';
 import { jsonPieces, jsonStream } from './json-chunks.js';
 import { seededRandom } from '../testing/seeded-random.js';
 
@@ -60,15 +61,9 @@ describe('jsonPieces / jsonStream', () => {
     const answer = { success: true, data: { items: Array.from({ length: 5000 }, (_, i) => ({ id: `é-${i}`, n: i })) } };
     const chunks: Buffer[] = [];
     // A request waiting on the loop, as a ticker that takes its turn again and again until the answer is written.
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      turns++;
-      if (!done) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = countLoopTurns();
     for await (const chunk of jsonStream(answer, 8 * 1024)) chunks.push(chunk as Buffer);
-    done = true;
+    const turns = loop.stop();
     expect(Buffer.concat(chunks).toString('utf8')).toBe(JSON.stringify(answer));
     expect(chunks.length).toBeGreaterThan(5);
     // Without the yields, the whole answer would be made in microtasks, between two of the ticker's turns.

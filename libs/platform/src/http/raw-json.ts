@@ -1,5 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LOWER_U, OPEN_BRACE, OPEN_BRACKET, QUOTE, type JsonBodyLimit, type JsonBodyLimits } from './json-syntax.js';
 import { mergeRouteConfig } from './route-config.js';
 
 /**
@@ -55,9 +56,6 @@ export const RawBody = createParamDecorator((_data: unknown, context: ExecutionC
   return body instanceof RawJson ? body : undefined;
 });
 
-/** json-body.ts's JsonBodyLimits and JsonBodyLimit, spelled out here: json-body.ts imports this module. */
-type JsonBodyLimits = { maxDepth: number; maxValues: number; maxMembers: number };
-type JsonBodyLimit = 'depth' | 'values' | 'members';
 
 export interface JsonBytesScan {
   breach?: JsonBodyLimit;
@@ -66,15 +64,6 @@ export interface JsonBytesScan {
   lengths: Map<string, number>;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const LOWER_U = 0x75;
 
 function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;

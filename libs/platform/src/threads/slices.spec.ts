@@ -1,13 +1,5 @@
 import { sortInSlices } from './slices.js';
-
-/** A small deterministic generator, so a failure names a seed that reproduces it. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+import { seededRandom } from '../testing/seeded-random.js';
 
 describe('sortInSlices', () => {
   interface Item {
@@ -19,7 +11,7 @@ describe('sortInSlices', () => {
   const byScoreThenId = (a: Item, b: Item) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
   it.each([0, 1, 7, 999, 1000, 1001, 2500, 4096, 10_000])('orders %i items exactly as one stable sort does, ties kept in input order', async (n) => {
-    const next = random(n + 1);
+    const next = seededRandom(n + 1);
     // Few distinct scores: most comparisons are ties, which only a stable merge keeps in input order.
     const items: Item[] = Array.from({ length: n }, (_, at) => ({ score: Math.floor(next() * 5), id: `l${Math.floor(next() * n)}`, at }));
     const sorted = await sortInSlices(items, byScore, 100);
