@@ -2,8 +2,10 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
 import { accessLogProjection } from '../projections/access-log/access-log.projection.js';
 import { auditEventTypes } from '../libs/audit/src/index.js';
 import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry, JsonLogger, ProjectionRunner } from '../libs/platform/src/index.js';
@@ -37,6 +39,11 @@ import { toRow, type Check, type Row, type Section } from './report.js';
  * Goal: the victim's p99 within 3× its baseline under every attack, and
  * within 10 ms absolute for /health. A missed goal is reported, not a
  * failure of the run.
+ *
+ * The floor: the same victim client against a bare Fastify handler of
+ * `GET /health` in the bench's own process, in every round. What the
+ * machine and the client cost on their own, so a reader can tell how much
+ * of the 10 ms the service has to itself.
  */
 
 export interface FairnessBenchOptions {
@@ -74,7 +81,11 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'error', NODE_ENV: 'production', STARTER_DATA: 'false' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  const floor = Fastify();
+  floor.get('/health', async () => ({ status: 'ok' }));
   try {
+    await floor.listen({ port: 0, host: '127.0.0.1' });
+    const floorBase = `http://127.0.0.1:${(floor.server.address() as AddressInfo).port}`;
     await waitHealthy(base, service);
     options.progress('fairness: service up; setting up tenants');
     const call = caller(base);
@@ -143,10 +154,12 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     // Rounds (FAIRNESS_ROUNDS): each runs the baselines and every attack again, and a row pools its rounds' latencies,
     // so one stall in an 8 s phase (a p99 of ~500 requests is its 5th worst) weighs less.
     const rounds = options.rounds ?? 1;
-    const results = { baseline: [] as ClientResult[], baselinePings: [] as ClientResult[], measured: new Map<string, ClientResult[]>(), attack: new Map<string, ClientResult[]>() };
+    const results = { floor: [] as ClientResult[], baseline: [] as ClientResult[], baselinePings: [] as ClientResult[], measured: new Map<string, ClientResult[]>(), attack: new Map<string, ClientResult[]>() };
     const push = (map: Map<string, ClientResult[]>, id: string, result: ClientResult) => map.set(id, [...(map.get(id) ?? []), result]);
     for (let round = 1; round <= rounds; round++) {
       const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+      options.progress(`fairness: floor (the victim's /health against a bare Fastify handler)${of}`);
+      results.floor.push(await runClient({ role: 'victim', base: floorBase, seconds: s }));
       options.progress(`fairness: baseline (victim alone)${of}`);
       results.baseline.push(await runClient(victim(false)));
       options.progress(`fairness: baseline with the victim tenant's ping batches${of}`);
@@ -163,6 +176,8 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
 
     const rows: Row[] = [];
     const checks: Check[] = [];
+    const floorRow = toRow('floor: GET /health of a bare Fastify handler (the machine and the client alone)', 'reference', samplesOf(results.floor, 'health'));
+    rows.push(floorRow);
     const baseRows = {
       health: toRow('baseline: GET /health', 'baseline', samplesOf(results.baseline, 'health')),
       usage: toRow('baseline: GET /v2/usage', 'baseline', samplesOf(results.baseline, 'usage')),
@@ -188,7 +203,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
         checks.push({
           name: `${row.case}: p99 within ${GOAL_RATIO}× baseline${row.case.endsWith('/health') ? ` and ${GOAL_HEALTH_P99_MS} ms` : ''}`,
           ok: ratio !== undefined && ratio <= GOAL_RATIO && absolute,
-          detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×`,
+          detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×${row.case.endsWith('/health') ? `; the floor's p99 ${floorRow.p99Ms?.toFixed(2)} ms` : ''}`,
           goal: true,
         });
       }
@@ -221,6 +236,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       checks,
     };
   } finally {
+    await floor.close();
     await stopService(service);
     rmSync(dataDir, { recursive: true, force: true });
   }

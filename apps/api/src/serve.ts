@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse } from '../../../libs/accounts/src/index.js';
+import { InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
 import { closeBackends, createHttpApp, describeBackends, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
@@ -22,7 +22,10 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   await http.app.init();
   checkProcessWiring(http.app, runtime);
   const keys = http.app.get(KeyDirectory, { strict: false });
-  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, http.app.get(InFlight, { strict: false })));
+  // Refusal holds for callers without a key, by IP (docs/adr/0044): remembered from the answers, applied by the gate.
+  const keylessHolds = new RefusalHolds();
+  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, { inFlight: http.app.get(InFlight, { strict: false }), keylessHolds }));
+  http.onResponse(rememberKeylessRefusals(keylessHolds, config, keys));
   // X-RateLimit-* on the answers the guard never saw (unknown paths, routes outside Nest, refusals before the quota).
   http.onResponse(rateLimitHeadersOnEveryResponse(runtime.backends.rateLimiter, config, runtime.clock, keys));
   http.onResponse(accessListener(http.app.get(AccessRecorder)));

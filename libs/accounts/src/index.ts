@@ -12,7 +12,8 @@ export * from './manifest.js';
 export { BackgroundTasks } from './public/background-tasks.js';
 // The operator's commands, for `npm run ops` (decisions.md, "Operator interface").
 // HTTP hooks the api process registers around Nest (apps/api/src/serve.ts).
-export { InFlight, REFUSAL_HOLD_STEP_MS, REFUSAL_HOLD_MAX_MS, REFUSAL_MEMORY_MS } from './public/in-flight.js';
-export { ipThrottle, rateLimitHeadersOnEveryResponse, LANDMARK_REPORTS_PER_MINUTE, PUBLIC_PER_IP_PER_MINUTE, ROUTE_STATIC_PER_MINUTE } from './public/ip-throttle.js';
+export { InFlight } from './public/in-flight.js';
+export { RefusalHolds, REFUSAL_HOLD_STEP_MS, REFUSAL_HOLD_MAX_MS, REFUSAL_MEMORY_MS } from './public/refusal-holds.js';
+export { ipThrottle, rateLimitHeadersOnEveryResponse, rememberKeylessRefusals, LANDMARK_REPORTS_PER_MINUTE, PUBLIC_PER_IP_PER_MINUTE, ROUTE_STATIC_PER_MINUTE } from './public/ip-throttle.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { accountsContext } from './context.js';

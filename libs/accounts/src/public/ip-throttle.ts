@@ -17,6 +17,7 @@ import type { KeyDirectory, KeyRecord } from './key-directory.js';
 import { KeyReader } from '../authentication/presented-key.js';
 import { ConcurrencyLimitedError, RateLimitedError } from '../domain/errors.js';
 import type { InFlight } from './in-flight.js';
+import type { RefusalHolds } from './refusal-holds.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 
 const MINUTE_MS = 60_000;
@@ -115,7 +116,14 @@ const GROUPS: Group[] = [
  * with Retry-After; the X-RateLimit-* headers report the per-minute rule, with
  * Remaining no more than the burst window has left.
  */
-export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, directory: KeyDirectory, inFlight?: InFlight): RequestGate {
+export function ipThrottle(
+  limiter: RateLimiter,
+  config: Config,
+  clock: Clock,
+  directory: KeyDirectory,
+  options: { inFlight?: InFlight; keylessHolds?: RefusalHolds } = {},
+): RequestGate {
+  const { inFlight, keylessHolds } = options;
   const callers = new Callers(config, directory);
   const keylessBudget = { maxBytes: config.publicBodyLimitBytes, maxValues: 2_000, maxDepth: 8 };
   /**
@@ -141,6 +149,15 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const caller = callers.of(request);
     const keyless = caller === 'anonymous';
+    // An IP refused a moment ago waits first (its refusals are remembered by rememberKeylessRefusals).
+    if (keyless && keylessHolds) await keylessHolds.wait(request.ip);
+    // JSON only: the language endpoint's audio has its own limit (LANGUAGE_AUDIO_MAX_BYTES).
+    if (keyless && isJson(request.headers['content-type'])) budgetRequest(request, keylessBudget);
+    // The route's budget, or the keyless one, on the declared length: after the hold, so a refused IP's next wide body is paced too.
+    const overBudget = refuseOverBudget(request, reply, (error) =>
+      void reply.status(error.status).send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) })),
+    );
+    if (overBudget) return true;
     // A key's expensive request (bulk calls, service areas, fences, portfolio risk) is looked at before its (large)
     // body is read: held if the key was just refused, refused at its cap or with its quota spent.
     const heavyKey = typeof caller === 'object' && isExpensiveRoute(request) ? caller : undefined;
@@ -156,14 +173,6 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
           .send(failure(refusal.error.code, refusal.error.message, { ...(refusal.error.details ? { details: refusal.error.details } : {}), request_id: String(request.id) }));
         return true;
       }
-    }
-    // JSON only: the language endpoint's audio has its own limit (LANGUAGE_AUDIO_MAX_BYTES).
-    if (keyless && isJson(request.headers['content-type'])) {
-      budgetRequest(request, keylessBudget);
-      const refused = refuseOverBudget(request, reply, (error) =>
-        void reply.status(error.status).send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) })),
-      );
-      if (refused) return true;
     }
     const cost = requestCost(request, keyless);
     const rules: Array<[string, RateLimitRule, boolean]> = [];
@@ -190,6 +199,20 @@ export function ipThrottle(limiter: RateLimiter, config: Config, clock: Clock, d
       if (!decision.allowed) return refuse(request, reply, decision);
     }
     return false;
+  };
+}
+
+/**
+ * Remembers every 413 and 429 answered to a request without a valid key, by
+ * its IP, for the holds of `ipThrottle` (docs/adr/0044): wherever the refusal
+ * was given (the throttles, a body budget on the declared length, the body
+ * parser while it scanned). The key is read again only for those answers.
+ */
+export function rememberKeylessRefusals(holds: RefusalHolds, config: Config, directory: KeyDirectory): ResponseListener {
+  const callers = new Callers(config, directory);
+  return (request, reply) => {
+    if (reply.statusCode !== 413 && reply.statusCode !== 429) return;
+    if (callers.of(request) === 'anonymous') holds.refused(request.ip, performance.now());
   };
 }
 
