@@ -1,4 +1,5 @@
-import { TURN_BUDGET_MS, yieldingEach } from './expensive.js';
+import { countLoopTurns } from '../testing/loop-turns.js';
+import { TURN_BUDGET_MS, yieldingBytes, yieldingEach } from './expensive.js';
 
 /** Every turn of the event loop until `stop()`: what a request waiting on the loop would get. */
 function turns(log: string[]): { stop: () => void } {
@@ -88,5 +89,26 @@ describe('yieldingEach', () => {
       throw new Error('no such place');
     }
     await expect(drain(yieldingEach(failing()) as AsyncGenerator<never>)).rejects.toThrow('no such place');
+  });
+});
+
+describe('yieldingBytes', () => {
+  it('streams the bytes unchanged in chunks of at most the size given, the loop turning between them', async () => {
+    const bytes = Buffer.from(Array.from({ length: 100_000 }, (_, index) => String.fromCharCode(97 + (index % 26))).join(''));
+    const ticker = countLoopTurns();
+    const chunks: Buffer[] = [];
+    for await (const chunk of yieldingBytes(bytes, 16 * 1024)) chunks.push(chunk as Buffer);
+    const turns = ticker.stop();
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+    expect(chunks).toHaveLength(Math.ceil(bytes.length / (16 * 1024)));
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThanOrEqual(16 * 1024);
+    // One chunk a turn: the ticker got in between them.
+    expect(turns).toBeGreaterThanOrEqual(chunks.length - 1);
+  });
+
+  it('streams nothing for no bytes', async () => {
+    const chunks: unknown[] = [];
+    for await (const chunk of yieldingBytes(Buffer.alloc(0))) chunks.push(chunk);
+    expect(chunks).toEqual([]);
   });
 });

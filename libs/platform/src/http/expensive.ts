@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RawJson } from './raw-json.js';
@@ -111,4 +112,21 @@ export async function* yieldingEach<T>(chunks: Iterable<T>): AsyncGenerator<T> {
     // A consumer that stops early (the client went away) closes the source.
     if (!finished) iterator.return?.();
   }
+}
+
+/** A finished answer's chunk: 16 KiB is ~0.2 ms of a loopback write on the 2-core bench machine. */
+export const ANSWER_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * A finished answer's bytes (made on a thread) as a stream of ANSWER_CHUNK_BYTES
+ * chunks, one per stream per turn of the event loop under yieldingEach's
+ * shared budget (docs/adr/0044): a 400 kB answer handed to the socket whole
+ * held the loop ~3 ms in one writev, every health check waiting behind it.
+ */
+export function yieldingBytes(bytes: Buffer, chunkBytes = ANSWER_CHUNK_BYTES): Readable {
+  return Readable.from(yieldingEach(slicesOf(bytes, chunkBytes)), { objectMode: false });
+}
+
+function* slicesOf(bytes: Buffer, size: number): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, Math.min(bytes.length, at + size));
 }

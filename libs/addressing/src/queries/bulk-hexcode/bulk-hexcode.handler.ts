@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { RefusedError, yieldingEach, type RawJson } from '../../../../platform/src/index.js';
+import { RefusedError, yieldingBytes, yieldingEach, type RawJson } from '../../../../platform/src/index.js';
 import type { PointNamer } from '../../domain/bulk.js';
 import { ReverseNamer } from '../reverse/reverse-namer.js';
 import { BulkHexcodePool } from './bulk-hexcode.pool.js';
@@ -35,7 +35,8 @@ export class BulkHexcodeHandler implements IQueryHandler<BulkHexcodeQuery> {
     if (outcome.kind === 'refused') throw new RefusedError(outcome.refusal);
     // A thread's buffer arrives as a plain Uint8Array.
     const bytes = Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength);
-    if (outcome.gaps.length === 0) return bytes;
+    // Nothing to name (codes decoded): the thread's bytes, a chunk per turn of the loop (docs/adr/0044).
+    if (outcome.gaps.length === 0) return yieldingBytes(bytes);
     // Point items are named as GET /v2/reverse names its point (issue 28, item 7).
     const name: PointNamer = (lat, lng) => this.namer.name(lat, lng);
     return Readable.from(yieldingEach(filledGaps(bytes, outcome.gaps, outcome.points, name)), { objectMode: false });

@@ -5,6 +5,8 @@ import { Polygon } from '../../domain/geometry.js';
 import { SERVICE_AREA_POLYGON_LIMITS, ServiceAreaTooLargeError, serviceAreaCells } from '../../domain/service-area.js';
 import { ServiceAreaHandler, ServiceAreaQuery } from './service-area.handler.js';
 import { ServiceAreaThread } from './service-area.thread.js';
+import type { ServiceAreaAnswer } from './service-area.cells.js';
+import { hexCodeFromCell } from '../../../../../addressing/src/index.js';
 import { metricsRegistry } from '../../../../../platform/src/index.js';
 
 /** Jobs the named ThreadPool ran on a thread (not in process): a thread entry that fails to load falls back silently otherwise. */
@@ -18,15 +20,18 @@ const rings = (side: number) => Polygon.parse(square(side), 'polygon', SERVICE_A
 
 /** Service areas off the event loop (docs/adr/0042): the thread answers exactly what the computation in process answers. */
 describe('ServiceAreaThread', () => {
-  it('answers in process (the TypeScript sources) what serviceAreaCells answers, hex codes in the same order', async () => {
+  it('answers in process (the TypeScript sources) the envelope of what serviceAreaCells answers, each cell with its hex code', async () => {
     const handler = new ServiceAreaHandler(new ServiceAreaThread(null));
-    const answer = await handler.execute(new ServiceAreaQuery({ polygon: square(0.1), resolution: 9 }));
+    const body = await handler.execute(new ServiceAreaQuery({ polygon: square(0.1), resolution: 9 }));
     const direct = serviceAreaCells(Polygon.parse(square(0.1), 'polygon', SERVICE_AREA_POLYGON_LIMITS), 9, 'overlapping', false).cells;
-    expect(answer.h3_cells).toEqual(direct);
-    expect(answer.cell_count).toBe(direct.length);
-    // More than one slice of hex codes (1,000 a slice).
     expect(direct.length).toBeGreaterThan(1000);
-    expect(answer.cells).toHaveLength(direct.length);
+    const envelope = JSON.parse(body.toString('utf8')) as { success: boolean; data: ServiceAreaAnswer };
+    expect(envelope).toEqual({
+      success: true,
+      data: { resolution: 9, containment: 'overlapping', compact: false, cell_count: direct.length, cells: direct.map(hexCodeFromCell), h3_cells: direct },
+    });
+    // The members in the answer schema's order, as the schema writer wrote them.
+    expect(Object.keys(envelope.data)).toEqual(['resolution', 'containment', 'compact', 'cell_count', 'cells', 'h3_cells']);
   });
 
   it('refuses an area estimated too large before asking the thread', async () => {
@@ -40,18 +45,20 @@ describe('ServiceAreaThread', () => {
   });
 
   const worker = path.resolve('dist/libs/monitoring/src/geofences/queries/service-area/service-area.worker.js');
-  (existsSync(worker) ? it : it.skip)('computes the cells on a worker thread (the compiled worker), with the same refusals', async () => {
+  (existsSync(worker) ? it : it.skip)('makes the answer on a worker thread (the compiled worker), byte for byte as in process, with the same refusals', async () => {
     const thread = new ServiceAreaThread(pathToFileURL(worker));
+    const inProcess = new ServiceAreaThread(null);
     const before = await ranOnThread('service-area');
     try {
-      const [overlapping, full, compacted] = await Promise.all([thread.cells(rings(0.1), 9, 'overlapping', false), thread.cells(rings(0.1), 9, 'full', false), thread.cells(rings(0.2), 9, 'center', true)]);
-      expect(overlapping).toEqual(await new ServiceAreaThread(null).cells(rings(0.1), 9, 'overlapping', false));
-      expect(full).toEqual(await new ServiceAreaThread(null).cells(rings(0.1), 9, 'full', false));
-      expect(compacted).toEqual(await new ServiceAreaThread(null).cells(rings(0.2), 9, 'center', true));
+      const [overlapping, full, compacted] = await Promise.all([thread.answer(rings(0.1), 9, 'overlapping', false), thread.answer(rings(0.1), 9, 'full', false), thread.answer(rings(0.2), 9, 'center', true)]);
+      expect(overlapping.equals(await inProcess.answer(rings(0.1), 9, 'overlapping', false))).toBe(true);
+      expect(full.equals(await inProcess.answer(rings(0.1), 9, 'full', false))).toBe(true);
+      expect(compacted.equals(await inProcess.answer(rings(0.2), 9, 'center', true))).toBe(true);
+      expect(full.length).toBeLessThan(overlapping.length);
       // Past the estimate (a 0.28° square holds ~11,600 cells at res 9): refused on the thread, the same error here.
-      const refused = await thread.cells(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error);
+      const refused = await thread.answer(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(ServiceAreaTooLargeError);
-      expect((refused as ServiceAreaTooLargeError).message).toBe(((await new ServiceAreaThread(null).cells(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error)) as Error).message);
+      expect((refused as ServiceAreaTooLargeError).message).toBe(((await inProcess.answer(rings(0.28), 9, 'overlapping', false).catch((error: unknown) => error)) as Error).message);
       expect(await ranOnThread('service-area')).toBe(before + 4);
     } finally {
       await thread.onModuleDestroy();

@@ -12,10 +12,11 @@ export class ServiceAreaBusyError extends ThreadPoolBusyError {
 export const SERVICE_AREA_TIMEOUT_MS = 20_000;
 
 /**
- * A service area's H3 cells off the event loop (issue 31, item 2;
- * docs/adr/0042): `polygonToCells` over 10,000 cells is one synchronous
+ * A service area's answer off the event loop (issue 31, item 2;
+ * docs/adr/0042, 0044): `polygonToCells` over 10,000 cells is one synchronous
  * H3 call of 100-300 ms, which no slicing can cut (and cutting the polygon
- * would change the cells' order). It is self-contained, so one thread of the
+ * would change the cells' order); naming the cells and writing the ~400 kB of
+ * JSON took the loop another ~5 ms an answer. It is self-contained, so one thread of the
  * platform's ThreadPool (the compiled `service-area.worker.js`; queue limit,
  * time-out, replacement of a failed thread, metrics
  * `thread_pool_jobs_total{pool="service-area"}`) computes it, and each key
@@ -37,11 +38,15 @@ export class ServiceAreaThread implements OnModuleDestroy {
     });
   }
 
-  /** The cells of rings already checked against the estimate (checkServiceAreaEstimate); ServiceAreaTooLargeError as in process. */
-  async cells(rings: number[][][], resolution: number, containment: ServiceAreaContainment, compact: boolean): Promise<string[]> {
+  /**
+   * The envelope of the answer, as bytes, for rings already checked against the estimate (checkServiceAreaEstimate);
+   * ServiceAreaTooLargeError as in process.
+   */
+  async answer(rings: number[][][], resolution: number, containment: ServiceAreaContainment, compact: boolean): Promise<Buffer> {
     const outcome = await this.pool.run({ rings, resolution, containment, compact });
     if ('tooLarge' in outcome) throw new ServiceAreaTooLargeError(outcome.tooLarge.cells, outcome.tooLarge.limit, outcome.tooLarge.compact);
-    return outcome.cells === '' ? [] : outcome.cells.split(',');
+    // A thread's bytes arrive as a plain Uint8Array.
+    return Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
   }
 
   onModuleDestroy(): Promise<void> {
