@@ -17,6 +17,7 @@ import {
   ReadModels,
   registryOf,
   systemClock,
+  tuneGarbageCollection,
   type ContextManifest,
   type EventRegistry,
   type ProcessRole,
@@ -66,6 +67,8 @@ export async function openRuntime(
     throw error;
   }
   const logger = new JsonLogger(config.logLevel);
+  // The process's own heap (GC_HEAP_GROWING_PERCENT, docs/adr/0044): not a test's, which passes an env of its own.
+  if (env === process.env) tuneGarbageCollection(config.gcHeapGrowingPercent);
   checkManifests(manifests, projections);
   const backends = await openBackends(config, clientId, logger);
   try {

@@ -62,6 +62,8 @@ export interface Config {
   publicBodyLimitBytes: number;
   /** EXPENSIVE_CONCURRENCY_PER_KEY: expensive requests (bulk, service areas, isochrones, portfolio risk) one key may have in flight in this process. */
   expensiveConcurrencyPerKey: number;
+  /** V8's heap growing factor as 1 + percent / 100 (docs/adr/0044); 0 leaves V8's own. */
+  gcHeapGrowingPercent: number;
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
   devIpDailyLimit: number;
   /** SIGNUP_LIMIT_PER_IP_PER_HOUR: signups accepted from one client IP in a rolling hour (decisions.md). */
@@ -227,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     publicBodyLimitBytes: int(env, 'PUBLIC_BODY_LIMIT_BYTES', 16 * 1024, 1024, 64 * 1024 * 1024),
     expensiveConcurrencyPerKey: int(env, 'EXPENSIVE_CONCURRENCY_PER_KEY', 2, 1, 1000),
+    gcHeapGrowingPercent: int(env, 'GC_HEAP_GROWING_PERCENT', 100, 0, 1000),
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),
     signupLimitPerIpPerHour: int(env, 'SIGNUP_LIMIT_PER_IP_PER_HOUR', 20, 1, 10_000_000),
     tilesDir: path.resolve(optional(env, 'TILES_DIR') ?? path.join(optional(env, 'DATA_DIR') ?? './data', 'tiles')),
