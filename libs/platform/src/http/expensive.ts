@@ -55,8 +55,13 @@ export function itemsIn(field: string, max: number): (body: unknown) => number {
   };
 }
 
-/** Work a turn of the event loop gives to the chunks of every yielding answer together, beyond their first chunk. */
-export const TURN_BUDGET_MS = 4;
+/**
+ * Work a turn of the event loop gives to the chunks of every yielding answer together, beyond their first chunk.
+ * The budget counts making the chunks, not writing them, which follows in the same turn (a loopback write of a
+ * named bulk chunk cost ~60 µs on the bench machine): 2 ms rather than 4 gave the victim of the 32-key bulk attack
+ * a p99 of 9.7 ms against 11.1 ms, three rounds each (docs/adr/0044).
+ */
+export const TURN_BUDGET_MS = 2;
 
 /** Streams waiting for their next chunk, served in arrival order, one chunk each per turn at most. */
 const waiting: Array<() => void> = [];
