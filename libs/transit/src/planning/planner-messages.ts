@@ -15,8 +15,8 @@ export type ToPlanner =
   | { kind: 'plan'; id: number; source: DatasetVersion; request: PlanRequest };
 
 export type FromPlanner =
-  /** The thread's modules are loaded: it can plan. */
-  | { kind: 'ready' }
+  /** The thread's modules are loaded: it can plan. `niceness`: the priority it runs at (getPriority, Linux per thread). */
+  | { kind: 'ready'; niceness: number }
   /** The network is compiled and the search begins (a time-out from here means a search that runs away). */
   | { kind: 'started'; id: number }
   | { kind: 'planned'; id: number; plan: Plan }

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FileDatasetStore } from '../../../platform/src/index.js';
+import { FileDatasetStore, THREAD_NICENESS } from '../../../platform/src/index.js';
 import { parseIsoDate } from '../domain/clock-time.js';
 import type { Point } from '../domain/geo.js';
 import { planTrip, type PlanRequest } from '../domain/planner.js';
@@ -33,6 +33,8 @@ const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 /** A place up to ~400 m from a point, so walks to and from the stops vary. */
 const near = (point: Point): Point => ({ lat: point.lat + (random() - 0.5) * 0.007, lng: point.lng + (random() - 0.5) * 0.007 });
+
+const mainPriority = getPriority();
 
 (built ? describe : describe.skip)('planning in the compiled planner threads', () => {
   let store: FileDatasetStore;
@@ -71,6 +73,16 @@ const near = (point: Point): Point => ({ lat: point.lat + (random() - 0.5) * 0.0
     expect(errors).toEqual([]);
     return vehicles;
   }
+
+  // Linux sets a thread's own niceness (os.setPriority in the thread): below the main thread, which stays as it was.
+  (process.platform === 'linux' ? it : it.skip)("runs its threads at THREAD_NICENESS, the main thread's priority untouched (docs/adr/0044)", async () => {
+    const network = feed('sample').network;
+    const stop = network.stops.find((candidate) => !candidate.station)!;
+    await pool.plan(feed('sample'), { from: { lat: stop.lat, lng: stop.lng }, to: { lat: stop.lat + 0.001, lng: stop.lng }, day: parseIsoDate('2019-06-05')!, seconds: 8 * 3600, arriveBy: false, transit: true });
+    // A process already nicer than that keeps its own (lowering priority further needs no privilege, raising it does).
+    expect(pool.readyNiceness).toBe(Math.max(mainPriority, THREAD_NICENESS));
+    expect(getPriority()).toBe(mainPriority);
+  });
 
   it('answers random Accra trips as the in-process planner does, depart-at and arrive_by', async () => {
     const network = feed('accra').network;

@@ -1,5 +1,6 @@
+import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { FileDatasetStore } from '../../../platform/src/index.js';
+import { FileDatasetStore, lowerPriority } from '../../../platform/src/index.js';
 import { planTrip } from '../domain/planner.js';
 import { compileNetwork } from '../feed/compile-network.js';
 import type { FromPlanner, ToPlanner } from './planner-messages.js';
@@ -11,7 +12,10 @@ import { PlannerNetworks } from './planner-networks.js';
  * it, and one search at a time, so the api's event loop never runs RAPTOR.
  */
 const port = parentPort!;
-const store = new FileDatasetStore((workerData as { root: string }).root);
+const setup = workerData as { root: string; niceness?: number };
+// Below the main thread, as the platform's pool threads (docs/adr/0043, 0044): a search yields the CPU to the loop.
+lowerPriority(setup.niceness ?? 0);
+const store = new FileDatasetStore(setup.root);
 const networks = new PlannerNetworks((source) => compileNetwork(store, source));
 const send = (message: FromPlanner) => port.postMessage(message);
 
@@ -31,4 +35,4 @@ port.on('message', (message: ToPlanner) => {
     }
   }, failed);
 });
-send({ kind: 'ready' });
+send({ kind: 'ready', niceness: getPriority() });

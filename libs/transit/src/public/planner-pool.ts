@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { Counter, Gauge } from 'prom-client';
 import type { DatasetVersion } from '../../../platform/src/index.js';
-import { metricsRegistry } from '../../../platform/src/index.js';
+import { metricsRegistry, THREAD_NICENESS } from '../../../platform/src/index.js';
 import { TransitBusyError } from '../domain/errors.js';
 import { planTrip, type Plan, type PlanRequest } from '../domain/planner.js';
 import type { LoadedFeed } from './transit-feeds.js';
@@ -47,6 +47,8 @@ export interface PlannerPoolOptions {
   workerUrl?: URL | null;
   queueLimit?: number;
   timeoutMs?: number;
+  /** The threads' niceness on Linux (default THREAD_NICENESS, as the platform's pools; 0 leaves them at the process's). */
+  niceness?: number;
   log?: { error(fields: Record<string, unknown>): void };
 }
 
@@ -111,6 +113,9 @@ export class PlannerPool {
     openPools.add(this);
   }
 
+  /** The niceness the latest thread to start reported it runs at (Linux: THREAD_NICENESS unless told otherwise); null before one has. */
+  readyNiceness: number | null = null;
+
   /** Whether plans are made in threads (else on the calling thread). */
   get threaded(): boolean {
     return this.workerUrl !== null && !this.closed;
@@ -166,7 +171,7 @@ export class PlannerPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(this.workerUrl!, { workerData: { root: this.options.root }, name: 'transit-planner' });
+    const worker = new Worker(this.workerUrl!, { workerData: { root: this.options.root, niceness: this.options.niceness ?? THREAD_NICENESS }, name: 'transit-planner' });
     worker.unref();
     const thread: Thread = { worker, ready: false, job: null, ended: null };
     let failure: Error | null = null;
@@ -180,6 +185,7 @@ export class PlannerPool {
   private received(thread: Thread, message: FromPlanner): void {
     if (message.kind === 'ready') {
       thread.ready = true;
+      this.readyNiceness = message.niceness;
       return;
     }
     const job = thread.job;
