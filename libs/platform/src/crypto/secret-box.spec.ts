@@ -51,6 +51,13 @@ describe('SecretBox', () => {
     expect(a).not.toContain('same');
   });
 
+  it('gives every seal its own IV, across the blocks of random bytes the IVs are cut from (341 to a block)', () => {
+    const sealed = Array.from({ length: 2_000 }, (_, index) => box.seal(`ping ${index}`));
+    const ivs = new Set(sealed.map((value) => value.split('.')[2]));
+    expect(ivs.size).toBe(sealed.length);
+    sealed.forEach((value, index) => expect(box.open(value)).toBe(`ping ${index}`));
+  });
+
   it('detects a change to the IV, the tag or the ciphertext', () => {
     const sealed = box.seal('the webhook secret');
     for (const part of [2, 3, 4]) {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomFillSync } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -67,6 +67,25 @@ export class SealedSecretError extends Error {
   }
 }
 
+/**
+ * IVs are cut from a block of random bytes filled 4 KiB at a time (docs/adr/0044): one call into the CSPRNG per
+ * 341 seals instead of one per seal, which was most of a seal's time on the ping path. Every IV is still 12 fresh
+ * random bytes used once; the block is never reused (a new one is allocated when it runs out).
+ */
+const IV_BLOCK_BYTES = 4096;
+let ivBlock = Buffer.alloc(0);
+let ivAt = 0;
+
+function freshIv(): Buffer {
+  if (ivAt + IV_BYTES > ivBlock.length) {
+    ivBlock = randomFillSync(Buffer.allocUnsafeSlow(IV_BLOCK_BYTES));
+    ivAt = 0;
+  }
+  const iv = ivBlock.subarray(ivAt, ivAt + IV_BYTES);
+  ivAt += IV_BYTES;
+  return iv;
+}
+
 export class SecretBox {
   private readonly kid: string;
 
@@ -97,7 +116,7 @@ export class SecretBox {
 
   /** Encrypts; `aad` (associated data, e.g. the record id) is authenticated but not stored, and must be given again to open. */
   seal(plaintext: string | Uint8Array, aad?: string | Uint8Array): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = freshIv();
     const cipher = createCipheriv(ALGORITHM, this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(associatedData(VERSION, this.kid, aad));
     const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext;
