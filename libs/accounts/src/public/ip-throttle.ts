@@ -154,10 +154,7 @@ export function ipThrottle(
     // JSON only: the language endpoint's audio has its own limit (LANGUAGE_AUDIO_MAX_BYTES).
     if (keyless && isJson(request.headers['content-type'])) budgetRequest(request, keylessBudget);
     // The route's budget, or the keyless one, on the declared length: after the hold, so a refused IP's next wide body is paced too.
-    const overBudget = refuseOverBudget(request, reply, (error) =>
-      void reply.status(error.status).send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) })),
-    );
-    if (overBudget) return true;
+    if (refuseOverBudget(request, reply)) return true;
     // A key's expensive request (bulk calls, service areas, fences, portfolio risk) is looked at before its (large)
     // body is read: held if the key was just refused, refused at its cap or with its quota spent.
     const heavyKey = typeof caller === 'object' && isExpensiveRoute(request) ? caller : undefined;

@@ -152,7 +152,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     if (refuseEncodedBody(request, reply)) return reply;
     for (const gate of gates) if (await gate(request, reply)) return reply;
     // A route's body budget on the declared length (the api's per-IP gate applies it first, after its refusal holds).
-    if (refuseOverBudget(request, reply, (error) => void reply.status(error.status).send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) })))) return reply;
+    if (refuseOverBudget(request, reply)) return reply;
   });
   fastify.addHook('preValidation', async (request, reply) => {
     const error = illFormedParameter(request);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, InvalidParamError } from '../errors.js';
+import { failure } from './envelope.js';
 import { RawJson, rawJsonRouteOf, scanJsonBytes } from './raw-json.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LOWER_U, OPEN_BRACE, OPEN_BRACKET, QUOTE, type JsonBodyLimit, type JsonBodyLimits } from './json-syntax.js';
 import { mergeRouteConfig } from './route-config.js';
@@ -206,14 +207,17 @@ export class BodyOverBudgetError extends DomainError {
   }
 }
 
-/** The request hook's half: a declared Content-Length over the route's budget is 413 before a byte of the body is read. */
-export function refuseOverBudget(request: FastifyRequest, reply: FastifyReply, send: (error: DomainError) => void): boolean {
+/** The request hook's half: a declared Content-Length over the route's budget is 413, in the envelope, before a byte of the body is read. */
+export function refuseOverBudget(request: FastifyRequest, reply: FastifyReply): boolean {
   const budget = budgetOf(request);
   if (!budget) return false;
   const length = Number(request.headers['content-length'] ?? 0);
   if (!(length > budget.maxBytes)) return false;
-  void reply.header('connection', 'close');
-  send(new BodyOverBudgetError(budget.maxBytes));
+  const error = new BodyOverBudgetError(budget.maxBytes);
+  void reply
+    .header('connection', 'close')
+    .status(error.status)
+    .send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) }));
   return true;
 }
 
