@@ -55,4 +55,9 @@ export class InFlight {
   holdMs(key: string, nowMs: number): number {
     return this.holds.holdMs(key, nowMs);
   }
+
+  /** Waits out `key`'s hold before its expensive request is read, if it has one. */
+  wait(key: string): Promise<void> {
+    return this.holds.wait(key);
+  }
 }

@@ -134,8 +134,7 @@ export function ipThrottle(
    */
   const refuseExpensiveEarly = async (key: KeyRecord): Promise<{ error: ConcurrencyLimitedError | RateLimitedError; headers: Record<string, string> } | undefined> => {
     if (inFlight) {
-      const hold = inFlight.holdMs(key.key_id, performance.now());
-      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+      await inFlight.wait(key.key_id);
       if (inFlight.held(key.key_id) >= inFlight.max) return { error: new ConcurrencyLimitedError(inFlight.max), headers: {} };
     }
     if (key.revoked_at !== null) return undefined;
