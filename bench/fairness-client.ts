@@ -27,22 +27,36 @@ export interface ClientResult {
 }
 
 /**
- * The victim's GETs go through node:http with a keep-alive agent rather than
+ * Every client goes through node:http with a keep-alive agent rather than
  * fetch: on this 2-core machine fetch alone added ~0.6 ms at p50 and ~3.5 ms
  * at p99 against a bare server (p99 6.1 ms against 2.5 ms), which is the
- * client measuring itself, not the service.
+ * client measuring itself, not the service. The attackers too (docs/adr/0045):
+ * with fetch, the cheap-writes attacker's own process took ~40 % of a core
+ * for ~150 requests a second, CPU the service and the victim then waited for
+ * on the same two cores. A real attacker's client runs on its own machine.
  */
-const victimAgent = new http.Agent({ keepAlive: true });
+const agent = new http.Agent({ keepAlive: true });
 
-function get(url: string, headers: Record<string, string> = {}): Promise<number> {
+/** Answers the status once the whole answer has been read (0 never: a failed request rejects). */
+function send(url: string, options: http.RequestOptions, body?: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent: victimAgent, headers }, (response) => {
+    const request = http.request(url, { agent, ...options }, (response) => {
       response.resume();
       response.once('end', () => resolve(response.statusCode ?? 0));
       response.once('error', reject);
     });
     request.once('error', reject);
+    request.end(body);
   });
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return send(url, { method: 'GET', headers });
+}
+
+function post(url: string, payload: string, key?: string): Promise<number> {
+  const body = Buffer.from(payload);
+  return send(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...(key ? { 'x-api-key': key } : {}) } }, body);
 }
 
 export type ClientMessage = { ok: true; result: ClientResult } | { ok: false; error: string };
@@ -54,16 +68,11 @@ const PING_BATCH = 100;
 async function runJob(job: ClientJob): Promise<ClientResult> {
   const result: ClientResult = { latencies: {}, statuses: {} };
   const deadline = performance.now() + job.seconds * 1000;
-  const timed = async (series: string, request: () => Promise<Response | number>) => {
+  const timed = async (series: string, request: () => Promise<number>) => {
     const started = performance.now();
     let status = 'error';
     try {
-      const response = await request();
-      if (typeof response === 'number') status = String(response);
-      else {
-        await response.arrayBuffer();
-        status = String(response.status);
-      }
+      status = String(await request());
     } catch {
       // Counted as `error`: a refused or reset connection is an answer of its own.
     }
@@ -73,8 +82,6 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
   const loop = async (body: (turn: number) => Promise<void>) => {
     for (let turn = 0; performance.now() < deadline; turn++) await body(turn);
   };
-  const post = (url: string, payload: string, key?: string) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, body: payload });
   const pause = () => new Promise((resolve) => setTimeout(resolve, VICTIM_PAUSE_MS));
 
   switch (job.role) {
@@ -123,9 +130,9 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
           let current = 0;
           return loop(() =>
             timed('attack', async () => {
-              const response = await post(`${job.base}/v2/hexcode/bulk`, payload, keys[current]);
-              if (response.status === 429 && current < keys.length - 1) current++;
-              return response;
+              const status = await post(`${job.base}/v2/hexcode/bulk`, payload, keys[current]);
+              if (status === 429 && current < keys.length - 1) current++;
+              return status;
             }),
           );
         }),
@@ -142,7 +149,7 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
     }
     case 'audited-burst': {
       // Cheap keyed GETs as fast as they are answered: each one appends an access event the audit-log read model must apply.
-      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => fetch(`${job.base}/v2/usage`, { headers: { 'x-api-key': job.key } })))));
+      await Promise.all(Array.from({ length: job.clients }, () => loop(() => timed('attack', () => get(`${job.base}/v2/usage`, { 'x-api-key': job.key })))));
       break;
     }
     case 'service-area': {

@@ -1,9 +1,9 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
+import { FairShare, InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
-import { closeBackends, createHttpApp, describeBackends, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
+import { closeBackends, createHttpApp, describeBackends, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
 import { handleShutdown, holdSignalsWhileStarting } from '../../shared/lifecycle.js';
 
@@ -24,7 +24,10 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const keys = http.app.get(KeyDirectory, { strict: false });
   // Refusal holds for callers without a key, by IP (docs/adr/0044): remembered from the answers, applied by the gate.
   const keylessHolds = new RefusalHolds();
-  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, { inFlight: http.app.get(InFlight, { strict: false }), keylessHolds }));
+  // Turns on the loop by tenant while it is behind (docs/adr/0045); FAIR_SHARE_LAG_MS=0 turns it off.
+  const lag = config.fairShare.lagMs > 0 ? new LoopLag(config.fairShare.lagMs).start() : undefined;
+  const fairShare = lag ? new FairShare({ perTenant: config.fairShare.perTenant, maxWaiting: config.fairShare.maxWaiting, pressured: () => lag.pressured() }) : undefined;
+  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, { inFlight: http.app.get(InFlight, { strict: false }), keylessHolds, fairShare }));
   http.onResponse(rememberKeylessRefusals(keylessHolds, config, keys));
   // X-RateLimit-* on the answers the guard never saw (unknown paths, routes outside Nest, refusals before the quota).
   http.onResponse(rateLimitHeadersOnEveryResponse(runtime.backends.rateLimiter, config, runtime.clock, keys));
@@ -39,6 +42,7 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const stopHttp = () => http.stop();
   if (options.signals) handleShutdown(runtime, http.app, stopHttp);
   const close = async () => {
+    lag?.stop();
     runtime.readiness.markStopping();
     await stopHttp();
     await http.app.close();

@@ -15,7 +15,8 @@ import {
 } from '../../../platform/src/index.js';
 import type { KeyDirectory, KeyRecord } from './key-directory.js';
 import { KeyReader } from '../authentication/presented-key.js';
-import { ConcurrencyLimitedError, RateLimitedError } from '../domain/errors.js';
+import { ConcurrencyLimitedError, RateLimitedError, TenantQueueFullError } from '../domain/errors.js';
+import type { FairShare } from './fair-share.js';
 import type { InFlight } from './in-flight.js';
 import type { RefusalHolds } from './refusal-holds.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
@@ -121,9 +122,9 @@ export function ipThrottle(
   config: Config,
   clock: Clock,
   directory: KeyDirectory,
-  options: { inFlight?: InFlight; keylessHolds?: RefusalHolds } = {},
+  options: { inFlight?: InFlight; keylessHolds?: RefusalHolds; fairShare?: FairShare } = {},
 ): RequestGate {
-  const { inFlight, keylessHolds } = options;
+  const { inFlight, keylessHolds, fairShare } = options;
   const callers = new Callers(config, directory);
   const keylessBudget = { maxBytes: config.publicBodyLimitBytes, maxValues: 2_000, maxDepth: 8 };
   /**
@@ -194,8 +195,30 @@ export function ipThrottle(
       void reply.headers({ ...rateLimitHeaders(decision) });
       if (!decision.allowed) return refuse(request, reply, decision);
     }
+    // Last, once nothing refuses it: while the loop is behind, a tenant's request waits for one of its turns (ADR 0045).
+    if (fairShare && typeof caller === 'object') return !(await takeTurn(fairShare, caller, request, reply, config.fairShare.maxWaiting));
     return false;
   };
+}
+
+/** Waits for the tenant's turn; false when the request was answered instead (its tenant's queue full, or its client gone). */
+async function takeTurn(fairShare: FairShare, caller: KeyRecord, request: FastifyRequest, reply: FastifyReply, maxWaiting: number): Promise<boolean> {
+  const turn = fairShare.enter(caller.account_id ?? caller.key_id);
+  // 'close' comes once the answer is written or the connection is gone: either ends the turn (or the wait).
+  reply.raw.once('close', turn.leave);
+  const admission = await turn.admitted;
+  if (admission === 'admitted') return true;
+  if (admission === 'gone') {
+    // Nobody reads this answer; 499 says in the access trail that the client left while its request waited.
+    await reply.status(499).send(failure('CLIENT_CLOSED_REQUEST', 'the client closed the connection while the request waited for its turn', { request_id: String(request.id) }));
+    return false;
+  }
+  const error = new TenantQueueFullError(maxWaiting);
+  await reply
+    .status(error.status)
+    .header('retry-after', String(error.retryAfterSeconds))
+    .send(failure(error.code, error.message, { details: error.details, request_id: String(request.id) }));
+  return false;
 }
 
 /**

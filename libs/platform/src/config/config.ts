@@ -62,6 +62,12 @@ export interface Config {
   publicBodyLimitBytes: number;
   /** EXPENSIVE_CONCURRENCY_PER_KEY: expensive requests (bulk, service areas, isochrones, portfolio risk) one key may have in flight in this process. */
   expensiveConcurrencyPerKey: number;
+  /**
+   * Turns on the loop by tenant (docs/adr/0045): while the loop runs timers more than FAIR_SHARE_LAG_MS late
+   * (a moving average; 0 turns it off), an account has at most FAIR_SHARE_PER_TENANT requests in flight in this
+   * process and its others wait, at most FAIR_SHARE_MAX_WAITING of them.
+   */
+  fairShare: { lagMs: number; perTenant: number; maxWaiting: number };
   /** V8's heap growing factor as 1 + percent / 100 (docs/adr/0044); 0 leaves V8's own. */
   gcHeapGrowingPercent: number;
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
@@ -229,6 +235,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     publicBodyLimitBytes: int(env, 'PUBLIC_BODY_LIMIT_BYTES', 16 * 1024, 1024, 64 * 1024 * 1024),
     expensiveConcurrencyPerKey: int(env, 'EXPENSIVE_CONCURRENCY_PER_KEY', 2, 1, 1000),
+    fairShare: {
+      lagMs: int(env, 'FAIR_SHARE_LAG_MS', 1, 0, 10_000),
+      perTenant: int(env, 'FAIR_SHARE_PER_TENANT', 2, 1, 10_000),
+      maxWaiting: int(env, 'FAIR_SHARE_MAX_WAITING', 1000, 0, 1_000_000),
+    },
     gcHeapGrowingPercent: int(env, 'GC_HEAP_GROWING_PERCENT', 100, 0, 1000),
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),
     signupLimitPerIpPerHour: int(env, 'SIGNUP_LIMIT_PER_IP_PER_HOUR', 20, 1, 10_000_000),

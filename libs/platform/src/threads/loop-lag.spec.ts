@@ -1,0 +1,46 @@
+import { LoopLag } from './loop-lag.js';
+
+describe('LoopLag: how late the loop runs a timer, smoothed', () => {
+  it('turns pressured above the threshold and off only below half of it', () => {
+    const lag = new LoopLag(2);
+    expect(lag.pressured()).toBe(false);
+    // One late tick moves the average a quarter of the way: not pressure yet.
+    lag.observe(6);
+    expect(lag.lagMs).toBeCloseTo(1.5);
+    expect(lag.pressured()).toBe(false);
+    lag.observe(6);
+    expect(lag.lagMs).toBeCloseTo(2.625);
+    expect(lag.pressured()).toBe(true);
+    // Between half the threshold and the threshold it stays on.
+    lag.observe(0);
+    expect(lag.lagMs).toBeCloseTo(1.96875);
+    lag.observe(0);
+    lag.observe(0);
+    expect(lag.lagMs).toBeCloseTo(1.107);
+    expect(lag.pressured()).toBe(true);
+    lag.observe(0);
+    expect(lag.lagMs).toBeLessThan(1);
+    expect(lag.pressured()).toBe(false);
+  });
+
+  it('measures a loop held by synchronous work', async () => {
+    const lag = new LoopLag(1, 2).start();
+    try {
+      const until = Date.now() + 200;
+      while (Date.now() < until) {
+        // Hold the loop 20 ms at a time, then let the timer run.
+        const stop = Date.now() + 20;
+        while (Date.now() < stop);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(lag.lagMs).toBeGreaterThan(1);
+      expect(lag.pressured()).toBe(true);
+    } finally {
+      lag.stop();
+    }
+  });
+
+  it('needs a positive threshold', () => {
+    expect(() => new LoopLag(0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * How late the event loop runs a timer, smoothed: the process's own measure of
+ * how much work is queued ahead of a request that arrives now (docs/adr/0045).
+ *
+ * A timer asks to run every `intervalMs`; the time past that it actually runs
+ * is how long the loop was busy with other callbacks. The lateness of each
+ * tick feeds a moving average (a quarter of each new tick), so one long
+ * collection does not count as pressure but a queue that persists for a few
+ * ticks does. `pressured` has hysteresis: it turns on above `thresholdMs` and
+ * off only below half of it, so admission does not flap at the threshold.
+ *
+ * The timer is unref'd (it never keeps a process alive) and costs a few
+ * microseconds per tick.
+ */
+export class LoopLag {
+  private averageMs = 0;
+  private underPressure = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly thresholdMs: number,
+    private readonly intervalMs = 5,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    if (!(thresholdMs > 0)) throw new RangeError(`LoopLag needs a positive threshold, got ${thresholdMs}`);
+  }
+
+  start(): this {
+    if (this.timer) return this;
+    let due = this.now() + this.intervalMs;
+    this.timer = setInterval(() => {
+      const at = this.now();
+      this.observe(Math.max(0, at - due));
+      due = at + this.intervalMs;
+    }, this.intervalMs);
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One tick's lateness, in ms (the timer's; tests feed it directly). */
+  observe(lateMs: number): void {
+    this.averageMs += (lateMs - this.averageMs) / 4;
+    if (this.averageMs > this.thresholdMs) this.underPressure = true;
+    else if (this.averageMs < this.thresholdMs / 2) this.underPressure = false;
+  }
+
+  /** The moving average of the ticks' lateness, in ms. */
+  get lagMs(): number {
+    return this.averageMs;
+  }
+
+  /** Whether the loop is behind: on above the threshold, off again below half of it. */
+  pressured(): boolean {
+    return this.underPressure;
+  }
+}
