@@ -48,6 +48,11 @@ export class FairShare {
     if (!(options.perTenant >= 1)) throw new RangeError(`FairShare needs at least one request per tenant, got ${options.perTenant}`);
   }
 
+  /** Requests one tenant may have waiting (the refusal says it). */
+  get maxWaiting(): number {
+    return this.options.maxWaiting;
+  }
+
   enter(tenantId: string): Turn {
     const tenant = this.tenants.get(tenantId) ?? { inFlight: 0, waiting: [] };
     this.tenants.set(tenantId, tenant);

@@ -162,12 +162,7 @@ export function ipThrottle(
       const refusal = await refuseExpensiveEarly(heavyKey);
       if (refusal) {
         inFlight?.refused(heavyKey.key_id, performance.now());
-        await reply
-          .status(refusal.error.status)
-          .header('connection', 'close')
-          .headers(refusal.headers)
-          .header('retry-after', String(refusal.error.retryAfterSeconds))
-          .send(failure(refusal.error.code, refusal.error.message, { ...(refusal.error.details ? { details: refusal.error.details } : {}), request_id: String(request.id) }));
+        await refuseUnread(request, reply, refusal.error, refusal.headers);
         return true;
       }
     }
@@ -196,13 +191,13 @@ export function ipThrottle(
       if (!decision.allowed) return refuse(request, reply, decision);
     }
     // Last, once nothing refuses it: while the loop is behind, a tenant's request waits for one of its turns (ADR 0045).
-    if (fairShare && typeof caller === 'object') return !(await takeTurn(fairShare, caller, request, reply, config.fairShare.maxWaiting));
+    if (fairShare && typeof caller === 'object') return !(await takeTurn(fairShare, caller, request, reply));
     return false;
   };
 }
 
 /** Waits for the tenant's turn; false when the request was answered instead (its tenant's queue full, or its client gone). */
-async function takeTurn(fairShare: FairShare, caller: KeyRecord, request: FastifyRequest, reply: FastifyReply, maxWaiting: number): Promise<boolean> {
+async function takeTurn(fairShare: FairShare, caller: KeyRecord, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   const turn = fairShare.enter(caller.account_id ?? caller.key_id);
   // 'close' comes once the answer is written or the connection is gone: either ends the turn (or the wait).
   reply.raw.once('close', turn.leave);
@@ -213,12 +208,18 @@ async function takeTurn(fairShare: FairShare, caller: KeyRecord, request: Fastif
     await reply.status(499).send(failure('CLIENT_CLOSED_REQUEST', 'the client closed the connection while the request waited for its turn', { request_id: String(request.id) }));
     return false;
   }
-  const error = new TenantQueueFullError(maxWaiting);
+  await refuseUnread(request, reply, new TenantQueueFullError(fairShare.maxWaiting));
+  return false;
+}
+
+/** A 429 answered before the request's body is read: the connection closes after it, so the body is never read. */
+async function refuseUnread(request: FastifyRequest, reply: FastifyReply, error: ConcurrencyLimitedError | RateLimitedError | TenantQueueFullError, headers: Record<string, string> = {}): Promise<void> {
   await reply
     .status(error.status)
+    .header('connection', 'close')
+    .headers(headers)
     .header('retry-after', String(error.retryAfterSeconds))
-    .send(failure(error.code, error.message, { details: error.details, request_id: String(request.id) }));
-  return false;
+    .send(failure(error.code, error.message, { ...(error.details ? { details: error.details } : {}), request_id: String(request.id) }));
 }
 
 /**
