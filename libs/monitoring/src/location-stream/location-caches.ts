@@ -8,11 +8,12 @@ export interface FiledPing {
 }
 
 /**
- * Ids of a customer's stored pings recorded in one ten-minute bucket: what
- * makes a replayed batch store nothing twice. One document per bucket rather
- * than per ping keeps a batch to a few document writes. The id is a keyed
- * pseudonym of (customer, bucket), so neither the customer nor the time
- * shows in the key an erasure leaves behind as a tombstone.
+ * Ids of a customer's stored pings recorded in one ten-minute bucket, one of
+ * its `SHARDS` shards: what makes a replayed batch store nothing twice. A few
+ * documents per bucket rather than one per ping keep a batch to a few
+ * document writes. The id is a keyed pseudonym of (customer, bucket, shard),
+ * so neither the customer nor the time shows in the key an erasure leaves
+ * behind as a tombstone.
  */
 interface PingIdDoc {
   id: string;
@@ -39,6 +40,13 @@ const BY_PSEUDONYM: IndexSpec = { name: 'by_pseudonym', fields: ['pseudonym'] };
  * them any more.
  */
 const PING_IDS = 'location_ping_ids_v3';
+/**
+ * Filing a ping rewrites its document, ids and all (docs/adr/0045). With one
+ * document per bucket, a phone pinging every second made each ping rewrite up
+ * to 600 ids, and the bench's 100-ping batches rewrote ~800 per customer. A
+ * ping id is a keyed hash, so its last character spreads the ids evenly.
+ */
+const SHARDS = 16;
 const SNAPSHOTS = 'location_snapshots_v2';
 
 /**
@@ -77,7 +85,9 @@ export class LocationCaches {
     if (candidates.length === 0) return known;
     const { pingIds } = await this.open();
     const buckets = [...new Set(candidates.map((ping) => bucketOf(ping.recorded_at)))];
-    const docs = await Promise.all(buckets.map((bucket) => pingIds.get(this.bucketId(pseudonym, bucket))));
+    const shards = [...new Set(candidates.map(shardOf))].map((shard) => this.shardId(pseudonym, shard));
+    // Pings filed before the shards are in their bucket's one document: read too (late pings only, so rarely).
+    const docs = await Promise.all([...shards, ...buckets.map((bucket) => this.bucketId(pseudonym, bucket))].map((id) => pingIds.get(id)));
     const filed = new Set(docs.flatMap((doc) => doc?.ids ?? []));
     for (const ping of candidates) if (filed.has(ping.ping_id)) known.add(ping.ping_id);
     return known;
@@ -87,16 +97,16 @@ export class LocationCaches {
   async file(pseudonym: string, position: bigint, pings: readonly FiledPing[]): Promise<void> {
     if (pings.length === 0) return;
     const { pingIds } = await this.open();
-    const byBucket = new Map<string, string[]>();
+    const byShard = new Map<string, string[]>();
     for (const ping of pings) {
-      const bucket = bucketOf(ping.recorded_at);
-      const ids = byBucket.get(bucket) ?? [];
+      const shard = shardOf(ping);
+      const ids = byShard.get(shard) ?? [];
       ids.push(ping.ping_id);
-      byBucket.set(bucket, ids);
+      byShard.set(shard, ids);
     }
     await Promise.all(
-      [...byBucket].map(([bucket, ids]) => {
-        const id = this.bucketId(pseudonym, bucket);
+      [...byShard].map(([shard, ids]) => {
+        const id = this.shardId(pseudonym, shard);
         return pingIds.apply(id, position, (current) => ({ id, pseudonym, ids: [...new Set([...(current?.ids ?? []), ...ids])] }));
       }),
     );
@@ -109,6 +119,13 @@ export class LocationCaches {
     await snapshots.deleteWhere({ index: BY_PSEUDONYM.name, equals: [pseudonym] });
   }
 
+  /** The document of one shard of a bucket (`shardOf`). */
+  private shardId(pseudonym: string, shard: string): string {
+    const [bucket, n] = shard.split('/');
+    return this.pseudonyms.keyed('ping-ids', pseudonym, bucket, n);
+  }
+
+  /** A bucket's one document, as pings were filed before the shards. */
   private bucketId(pseudonym: string, bucket: string): string {
     return this.pseudonyms.keyed('ping-ids', pseudonym, bucket);
   }
@@ -120,6 +137,11 @@ export class LocationCaches {
     }))();
     return this.collections;
   }
+}
+
+/** The shard a ping's id is filed in: its ten-minute bucket and a number below SHARDS, as `2026-11-22T09:3/7`. */
+function shardOf(ping: FiledPing): string {
+  return `${bucketOf(ping.recorded_at)}/${ping.ping_id.charCodeAt(ping.ping_id.length - 1) % SHARDS}`;
 }
 
 /** The ten-minute bucket of an ISO time: `2026-11-22T09:3`. */
