@@ -40,6 +40,7 @@ const BY_PSEUDONYM: IndexSpec = { name: 'by_pseudonym', fields: ['pseudonym'] };
  * them any more.
  */
 const PING_IDS = 'location_ping_ids_v3';
+const SNAPSHOTS = 'location_snapshots_v2';
 /**
  * Filing a ping rewrites its document, ids and all (docs/adr/0045). With one
  * document per bucket, a phone pinging every second made each ping rewrite up
@@ -47,7 +48,6 @@ const PING_IDS = 'location_ping_ids_v3';
  * ping id is a keyed hash, so its last character spreads the ids evenly.
  */
 const SHARDS = 16;
-const SNAPSHOTS = 'location_snapshots_v2';
 
 /**
  * The location stream's caches in the read store: the ping-id index and the
