@@ -293,6 +293,26 @@ describe('EmbeddedEventStore', () => {
         const total = perWriter * 2;
         const all = Array.from({ length: total }, (_, i) => BigInt(i));
         const events = await observer.readStream(stream);
+        if (events.length !== total) {
+          // Rare under the whole suite's load (2 of ~9 full runs). Say which of two faults it is: this
+          // process reading an old snapshot (a later read or another process sees every event) or an
+          // acknowledged append missing from the store (nobody sees it).
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const again = (await observer.readStream(stream)).map((e) => `${e.revision}@${e.position}`);
+          const fresh = runStoreChildSync(['read', dir, stream])
+            .filter((line) => line.startsWith('revision '))
+            .map((line) => line.split(' ').slice(1).join('@'));
+          const acks = writers.map((w, i) => `${'AB'[i]}: ${w.acks.map((a) => `${a.revision}@${a.position}`).join(' ')}`);
+          throw new Error(
+            [
+              `the observer read ${events.length} of ${total} events: ${events.map((e) => `${e.revision}@${e.position}`).join(' ')}`,
+              `read again 100 ms later: ${again.length} events, last ${again.at(-1)}`,
+              `read by a new process: ${fresh.length} events, last ${fresh.at(-1)}`,
+              'acknowledged (revision@position):',
+              ...acks,
+            ].join('\n'),
+          );
+        }
         expect(events.map((e) => e.revision)).toEqual(all);
         const writes = events.map((e) => `${String(e.data.writer)}:${String(e.data.seq)}`).sort();
         const expected = ['A', 'B'].flatMap((w) => Array.from({ length: perWriter }, (_, seq) => `${w}:${seq}`)).sort();

@@ -12,6 +12,8 @@
  *   contend <dir> <stream> <writer> <count>
  *                                       appends <count> events to a stream another process
  *                                       also appends to, retrying on ConcurrencyError
+ *   read <dir> <stream>                 prints `revision <revision> <position>` for each event
+ *                                       of <stream>, as a process that never wrote sees it
  */
 import { ConcurrencyError, StreamNotFoundError } from '../../errors.js';
 import type { EventStore, ExpectedRevision } from '../../event-store.port.js';
@@ -75,6 +77,8 @@ if (mode === 'append-forever') {
   say(`ack ${args[0]} ${result.nextExpectedRevision} ${result.position}`);
 } else if (mode === 'contend') {
   await contend(store, args[0], args[1], Number(args[2]));
+} else if (mode === 'read') {
+  for (const event of await store.readStream(args[0])) say(`revision ${event.revision} ${event.position}`);
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
