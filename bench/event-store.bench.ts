@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { open } from 'lmdb';
 import { accessStream, link, type AccessEntry } from '../libs/audit/src/index.js';
-import { ConcurrencyError, EmbeddedEventStore, type ExpectedRevision } from '../libs/platform/src/index.js';
+import { ConcurrencyError, EmbeddedEventStore, WRITTEN_BY_SEVERAL_PROCESSES, type ExpectedRevision } from '../libs/platform/src/index.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**
@@ -12,7 +12,7 @@ import { toRow, type Check, type Row, type Sample, type Section } from './report
  *
  * Every write here is durable before it counts: the raw baseline awaits the
  * put and then `flushed`, exactly what EmbeddedEventStore.append does per
- * append (commit, then fsync). The two differ in what one operation writes:
+ * append (commit, then fsync), on an environment opened with the same options. The two differ in what one operation writes:
  * the raw put is one JSON value; an append is, in one transaction callback, a
  * stream-record read and the expected-revision check, then the event, its
  * [stream, revision] index entry, the stream record and the head position.
@@ -73,8 +73,9 @@ interface Subject {
 }
 
 async function openRaw(dir: string): Promise<Subject> {
-  // The embedded store keeps JSON values too; lmdb-js's default would be msgpack.
-  const db = open<Record<string, unknown>, number>({ path: dir, encoding: 'json' });
+  // The embedded store keeps JSON values too (lmdb-js's default would be msgpack), and opens its
+  // environment as several processes may write it: each commit synced before the next starts (ADR 0046).
+  const db = open<Record<string, unknown>, number>({ path: dir, encoding: 'json', ...WRITTEN_BY_SEVERAL_PROCESSES });
   let key = 0;
   return {
     async write() {

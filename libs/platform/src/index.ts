@@ -1,6 +1,7 @@
 // The platform's public API: ports, adapters, configuration and HTTP conventions.
 export * from './errors.js';
 export * from './clock.js';
+export { WRITTEN_BY_SEVERAL_PROCESSES } from './shared-lmdb.js';
 export * from './config/config.js';
 export * from './event-store/index.js';
 export * from './read-store/index.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { asBinary, open, type Database, type RootDatabase } from 'lmdb';
 import { InvalidParamError } from '../../errors.js';
+import { WRITTEN_BY_SEVERAL_PROCESSES } from '../../shared-lmdb.js';
 import { ConcurrencyError, StreamNotFoundError } from '../errors.js';
 import type {
   AppendResult,
@@ -51,9 +52,9 @@ import { normalizeStreamMetadata } from '../stream-metadata.js';
  *     transaction, serialised against every other writer, including other
  *     processes that opened the same directory (LMDB's lock is inter-process);
  *   - concurrent appends share one commit and one fsync (group commit).
- * An append resolves only after `flushed`: with lmdb-js's default
- * `overlappingSync` a commit becomes visible before the fsync that makes it
- * durable, and the README is explicit that only `flushed` means "on disk".
+ * An append resolves only after `flushed`, lmdb-js's word for "on disk". The
+ * environment is opened without `overlappingSync` (see ../../shared-lmdb.ts:
+ * with it, two writer processes could lose an acknowledged append).
  * `flushed` is asked for right after the transaction is queued, so an append
  * waits for its own batch's fsync, not for batches queued after it (ADR 0004).
  */
@@ -114,7 +115,7 @@ export class EmbeddedEventStore implements EventStore {
   /** Opens (creating if needed) the store in `dir`. Several processes may open the same directory. */
   static async open(dir: string): Promise<EmbeddedEventStore> {
     mkdirSync(dir, { recursive: true });
-    const root = open({ path: dir, maxDbs: 8 });
+    const root = open({ path: dir, maxDbs: 8, ...WRITTEN_BY_SEVERAL_PROCESSES });
     const store = new EmbeddedEventStore(
       root,
       root.openDB<StoredEvent, number>('events', { encoding: 'json' }),
@@ -529,10 +530,10 @@ class EmbeddedSubscription implements Subscription {
         await this.idle();
         continue;
       }
-      // With overlappingSync a commit is readable before its fsync. Wait for this
-      // process's pending flush so a handler never acts on one of our appends that
-      // a power cut could still take back. (Another process acks its appends only
-      // after its own flush; we may see those a moment before that.)
+      // Wait for this process's pending flush so a handler never acts on one of our
+      // appends that a power cut could still take back. (The store opens without
+      // overlappingSync, so a readable commit is already synced; this keeps the rule
+      // explicit should that option ever change.)
       await this.source.flushed();
       for (const event of batch) {
         if (this.shouldStop()) return;

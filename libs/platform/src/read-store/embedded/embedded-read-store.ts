@@ -15,16 +15,16 @@
  * made before it threw, so each callback computes everything that can fail
  * (evolve, validation, index keys) before its first write.
  *
- * Durability. With lmdb-js's default `overlappingSync` (non-Windows) a
- * transaction promise resolves at commit, before fsync; a write is then safe
- * from kill -9 (the pages are the OS's, and lmdb-js reopens at the last
- * committed transaction while the boot id is unchanged) but not from power
- * loss. Writes therefore also wait for `flushed` unless `durability:
- * 'committed'` is chosen.
+ * Durability. The environment is opened without lmdb-js's `overlappingSync`
+ * (../../shared-lmdb.ts: with it, two writer processes could lose an
+ * acknowledged write), so a commit is synced before the write lock is
+ * released and `durability: 'committed'` is durable too; `flushed` also
+ * waits for lmdb-js's flush bookkeeping.
  */
 import fs from 'node:fs/promises';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BackendUnavailableError } from '../../errors.js';
+import { WRITTEN_BY_SEVERAL_PROCESSES } from '../../shared-lmdb.js';
 import {
   checkCheckpointName,
   checkCollectionName,
@@ -102,7 +102,7 @@ export class EmbeddedReadStore implements ReadStore {
   static async open(dir: string, options: EmbeddedReadStoreOptions = {}): Promise<EmbeddedReadStore> {
     await fs.mkdir(dir, { recursive: true });
     // noSubdir: false, or a directory name with a dot would be taken for a file name.
-    const env = open({ path: dir, noSubdir: false, maxDbs: 8 });
+    const env = open({ path: dir, noSubdir: false, maxDbs: 8, ...WRITTEN_BY_SEVERAL_PROCESSES });
     const durability = options.durability ?? 'flushed';
     const db: Lmdb = {
       env,
