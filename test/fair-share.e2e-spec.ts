@@ -1,4 +1,4 @@
-import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
+import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 
 /**
  * Issue 31, item 3 (docs/adr/0045): while the event loop is behind, an
@@ -56,5 +56,37 @@ describe('turns by account while the loop is behind', () => {
     const refused = answers.find((answer) => answer.status === 429)!;
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { reason: 'tenant_queue_full', max_waiting: 1 } } });
+  });
+
+  it('takes a request whose client leaves while it waits out of the queue, and counts it as 499', async () => {
+    const key = await enterpriseKey();
+    const items = Array.from({ length: 10_000 }, (_, index) => ({ lat: 5.6 + (index % 100) * 0.002, lng: -0.2 + Math.floor(index / 100) * 0.002 }));
+    let bulkAnswered = false;
+    const [bulk, after, stillInFlight] = await behind(async () => {
+      const first = service.request('POST', '/v2/hexcode/bulk', { key, body: { items } }).finally(() => {
+        bulkAnswered = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Waits behind the bulk (FAIR_SHARE_PER_TENANT 1), then its client leaves.
+      const leaving = new AbortController();
+      const left = fetch(`${service.url}/v2/usage`, { headers: { 'x-api-key': key }, signal: leaving.signal }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      leaving.abort();
+      expect(await left).toMatchObject({ name: 'AbortError' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // FAIR_SHARE_MAX_WAITING is 1: had the one that left kept its place, this one would be refused.
+      const inFlight = !bulkAnswered;
+      return [await first, await service.request('GET', '/v2/usage', { key }), inFlight] as const;
+    });
+    expect(stillInFlight).toBe(true);
+    expect(bulk.status).toBe(200);
+    expect(after.status).toBe(200);
+    // Answered in the per-IP gate, before the key guard: not an access in the audit trail; the metrics count it.
+    const left = await eventually(async () => {
+      const metrics = await (await service.request('GET', '/metrics', { key: ADMIN_KEY })).text();
+      const line = metrics.split('\n').find((row) => row.startsWith('http_requests_total{') && row.includes('route="/v2/usage"') && row.includes('status="499"'));
+      return line === undefined ? undefined : Number(line.split(' ').at(-1));
+    });
+    expect(left).toBe(1);
   });
 });

@@ -204,7 +204,8 @@ async function takeTurn(fairShare: FairShare, caller: KeyRecord, request: Fastif
   const admission = await turn.admitted;
   if (admission === 'admitted') return true;
   if (admission === 'gone') {
-    // Nobody reads this answer; 499 says in the access trail that the client left while its request waited.
+    // Nobody reads this answer: it ends the request. The request log and metrics count it as 499 (http-app's
+    // onRequestAbort); the audit trail does not, as the key guard never ran.
     await reply.status(499).send(failure('CLIENT_CLOSED_REQUEST', 'the client closed the connection while the request waited for its turn', { request_id: String(request.id) }));
     return false;
   }
