@@ -321,9 +321,9 @@ describe('EmbeddedEventStore', () => {
         const all = Array.from({ length: total }, (_, i) => BigInt(i));
         const events = await observer.readStream(stream);
         if (events.length !== total) {
-          // Rare under the whole suite's load (2 of ~9 full runs). Say which of two faults it is: this
-          // process reading an old snapshot (a later read or another process sees every event) or an
-          // acknowledged append missing from the store (nobody sees it).
+          // Say which of two faults it is: this process reading an old snapshot (a later read or another
+          // process sees every event) or an acknowledged append missing from the store (nobody sees it; what
+          // this message showed before ADR 0046).
           await new Promise((resolve) => setTimeout(resolve, 100));
           const again = (await observer.readStream(stream)).map((e) => `${e.revision}@${e.position}`);
           const fresh = runStoreChildSync(['read', dir, stream])
