@@ -157,20 +157,30 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     // so one stall in an 8 s phase (a p99 of ~500 requests is its 5th worst) weighs less.
     const rounds = options.rounds ?? 1;
     const results = { floor: [] as ClientResult[], baseline: [] as ClientResult[], baselinePings: [] as ClientResult[], measured: new Map<string, ClientResult[]>(), attack: new Map<string, ClientResult[]>() };
+    // The service's own view of each phase (its /metrics: event-loop delay since the last scrape, GC, CPU), by phase.
+    const serviceSide = new Map<string, ServiceWindow[]>();
+    const observed = async <T>(phase: string, run: () => Promise<T>): Promise<T> => {
+      const before = await serviceMetrics(base, adminKey);
+      const result = await run();
+      const after = await serviceMetrics(base, adminKey);
+      serviceSide.set(phase, [...(serviceSide.get(phase) ?? []), windowBetween(before, after)]);
+      return result;
+    };
     const push = (map: Map<string, ClientResult[]>, id: string, result: ClientResult) => map.set(id, [...(map.get(id) ?? []), result]);
     for (let round = 1; round <= rounds; round++) {
       const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
       options.progress(`fairness: floor (the victim's /health against a bare Fastify handler)${of}`);
-      results.floor.push(await runClient({ role: 'victim', base: floorBase, seconds: s }));
+      // The service is idle meanwhile: what it spends on its own (projections catching up on the setup) shows here.
+      results.floor.push(await observed('floor', () => runClient({ role: 'victim', base: floorBase, seconds: s })));
       options.progress(`fairness: baseline (victim alone)${of}`);
-      results.baseline.push(await runClient(victim(false)));
+      results.baseline.push(await observed('baseline', () => runClient(victim(false))));
       options.progress(`fairness: baseline with the victim tenant's ping batches${of}`);
-      results.baselinePings.push(await runClient(victim(true)));
+      results.baselinePings.push(await observed('baseline with ping batches', () => runClient(victim(true))));
       for (const attack of attacks) {
         options.progress(`fairness: ${attack.id} (${attack.label})${of}`);
         const attacker = runClient(attack.job);
         await new Promise((resolve) => setTimeout(resolve, ATTACK_LEAD_SECONDS * 1000));
-        push(results.measured, attack.id, await runClient(victim(attack.pings === true)));
+        push(results.measured, attack.id, await observed(attack.id, () => runClient(victim(attack.pings === true))));
         push(results.attack, attack.id, await attacker);
       }
     }
@@ -179,7 +189,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     const rows: Row[] = [];
     const checks: Check[] = [];
     const floorRow = toRow('floor: GET /health of a bare Fastify handler (the machine and the client alone)', 'reference', samplesOf(results.floor, 'health'));
-    rows.push(floorRow);
+    rows.push(floorRow, serviceRow('floor (the service idle)', serviceSide.get('floor')!, s));
     const baseRows = {
       health: toRow('baseline: GET /health', 'baseline', samplesOf(results.baseline, 'health')),
       usage: toRow('baseline: GET /v2/usage', 'baseline', samplesOf(results.baseline, 'usage')),
@@ -188,6 +198,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       batches: toRow('baseline: ping batch of 100', 'baseline', samplesOf(results.baselinePings, 'ping batch')),
     };
     rows.push(...Object.values(baseRows));
+    rows.push(serviceRow('baseline', serviceSide.get('baseline')!, s), serviceRow('baseline with ping batches', serviceSide.get('baseline with ping batches')!, s));
     checks.push(victimAnswers('baseline', merged(results.baseline)), victimAnswers('baseline with ping batches', merged(results.baselinePings)));
 
     for (const attack of attacks) {
@@ -197,6 +208,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       const usage = toRow(`${attack.id}: GET /v2/usage`, 'ours', samplesOf(measured, 'usage'), attack.pings ? baseRows.usagePings : baseRows.usage);
       rows.push(health, usage);
       if (attack.pings) rows.push(toRow(`${attack.id}: ping batch of 100`, 'ours', samplesOf(measured, 'ping batch'), baseRows.batches));
+      rows.push(serviceRow(attack.id, serviceSide.get(attack.id)!, s));
       rows.push(toRow(`${attack.id}: the attack's own requests`, 'reference', samplesOf(attackResults, 'attack', s + ATTACK_LEAD_SECONDS), undefined, statusText(merged(attackResults), 'attack')));
       checks.push(victimAnswers(attack.id, merged(measured)));
       for (const row of rows.slice(rows.indexOf(health)).filter((r) => r.role === 'ours')) {
@@ -306,6 +318,96 @@ function caller(base: string) {
     const parsed = (await response.json()) as { data: Record<string, unknown>; error?: unknown };
     if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${JSON.stringify(parsed.error)}`);
     return parsed.data;
+  };
+}
+
+/** What the service's /metrics says of itself at one moment: the event loop's delay since the previous scrape, and running totals. */
+interface ServiceMetrics {
+  loopP50: number;
+  loopP99: number;
+  loopMax: number;
+  gcSeconds: number;
+  gcCount: number;
+  cpuSeconds: number;
+  systemSeconds: number;
+}
+
+/** One measured phase from the service's side: its loop's delay over the phase, and the GC and CPU it spent. */
+interface ServiceWindow {
+  loopP50Ms: number;
+  loopP99Ms: number;
+  loopMaxMs: number;
+  gcMs: number;
+  gcPauses: number;
+  cpuSeconds: number;
+  systemSeconds: number;
+}
+
+/**
+ * Node's metrics from the service's /metrics (admin key; ADR 0028). Reading them starts the loop delay's next window,
+ * so a scrape before a phase and one after it give the delay over the phase.
+ */
+async function serviceMetrics(base: string, adminKey: string): Promise<ServiceMetrics> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { 'x-api-key': adminKey } })).text();
+  const values = (name: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+      .map((line) => Number(line.split(' ').pop()));
+  const one = (name: string) => {
+    const [value] = values(name);
+    if (value === undefined) throw new Error(`the service's /metrics has no ${name}`);
+    return value;
+  };
+  const sum = (name: string) => values(name).reduce((total, value) => total + value, 0);
+  return {
+    loopP50: one('nodejs_eventloop_lag_p50_seconds'),
+    loopP99: one('nodejs_eventloop_lag_p99_seconds'),
+    loopMax: one('nodejs_eventloop_lag_max_seconds'),
+    gcSeconds: sum('nodejs_gc_duration_seconds_sum'),
+    gcCount: sum('nodejs_gc_duration_seconds_count'),
+    cpuSeconds: one('process_cpu_seconds_total'),
+    systemSeconds: one('process_cpu_system_seconds_total'),
+  };
+}
+
+/**
+ * prom-client samples the delay with a 10 ms timer, and each sample is the time between two of its turns, so an idle
+ * loop reads ~10 ms: the interval is taken off (as Elastic's APM agent does).
+ */
+const LOOP_SAMPLING_MS = 10;
+
+function windowBetween(before: ServiceMetrics, after: ServiceMetrics): ServiceWindow {
+  const delay = (seconds: number) => Math.max(0, seconds * 1000 - LOOP_SAMPLING_MS);
+  return {
+    loopP50Ms: delay(after.loopP50),
+    loopP99Ms: delay(after.loopP99),
+    loopMaxMs: delay(after.loopMax),
+    gcMs: (after.gcSeconds - before.gcSeconds) * 1000,
+    gcPauses: after.gcCount - before.gcCount,
+    cpuSeconds: after.cpuSeconds - before.cpuSeconds,
+    systemSeconds: after.systemSeconds - before.systemSeconds,
+  };
+}
+
+/**
+ * A phase as the service saw it (a reference row): its event loop's delay (p50 and p99 of the worst round), and per
+ * round the delay's maximum, the time in GC pauses and the CPU used by the whole process (its threads included). Where
+ * the victim's p99 is well above the loop's, the wait was outside the service's loop (the machine's other processes).
+ */
+function serviceRow(phase: string, windows: ServiceWindow[], seconds: number): Row {
+  const worst = windows.reduce((a, b) => (b.loopP99Ms > a.loopP99Ms ? b : a));
+  const perRound = windows.map((w) => `max ${w.loopMaxMs.toFixed(1)} ms, GC ${w.gcMs.toFixed(0)} ms in ${w.gcPauses} pauses, CPU ${w.cpuSeconds.toFixed(2)} s (${w.systemSeconds.toFixed(2)} s in the kernel)`);
+  return {
+    case: `${phase}: the service's event-loop delay (its /metrics, less the 10 ms sampling)`,
+    role: 'reference',
+    ops: 0,
+    seconds,
+    perSecond: 0,
+    perSecondByRound: [],
+    p50Ms: Number(worst.loopP50Ms.toFixed(3)),
+    p99Ms: Number(worst.loopP99Ms.toFixed(3)),
+    note: perRound.join('; '),
   };
 }
 

@@ -57,6 +57,19 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/queue_depth\{queue="webhooks"\} \d+/);
   });
 
+  it("serves node's own metrics: the event loop's delay since the last scrape and garbage-collection pauses", async () => {
+    // Each scrape starts the delay's window again (sampled every 10 ms): give this one some samples.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const text = await (await service.request('GET', '/metrics', { key: ADMIN_KEY })).text();
+    const delay = (name: string) => Number(/^nodejs_eventloop_lag_(\w+)_seconds (\S+)$/m.exec(text.split('\n').find((line) => line.startsWith(`nodejs_eventloop_lag_${name}_seconds `)) ?? '')?.[2]);
+    // Percentiles in seconds: below a second on an idle test service, and p99 at least p50.
+    expect(delay('p50')).toBeGreaterThan(0);
+    expect(delay('p50')).toBeLessThan(1);
+    expect(delay('p99')).toBeGreaterThanOrEqual(delay('p50'));
+    expect(text).toMatch(/# TYPE nodejs_gc_duration_seconds histogram/);
+    expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+  });
+
   it('counts requests per route pattern and status, never per raw URL', async () => {
     const labels = { method: 'GET', route: '/v2/reverse', status: '200' };
     const before = await sample('http_requests_total', labels);

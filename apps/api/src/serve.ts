@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { FairShare, InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
-import { closeBackends, createHttpApp, describeBackends, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
+import { closeBackends, collectProcessMetrics, createHttpApp, describeBackends, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
 import { handleShutdown, holdSignalsWhileStarting } from '../../shared/lifecycle.js';
 
@@ -18,6 +18,7 @@ export interface RunningHttp {
 export async function serveHttp(runtime: Runtime, module: DynamicModule, role: string, options: { signals: boolean } & HttpAppOptions = { signals: true }): Promise<RunningHttp> {
   const { config, logger } = runtime;
   if (options.signals) holdSignalsWhileStarting();
+  collectProcessMetrics();
   const http = await createHttpApp(module, config, logger, { schemaWriters: options.schemaWriters });
   await http.app.init();
   checkProcessWiring(http.app, runtime);

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Followers } from '../followers/followers.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { JobQueue } from '../queue/job-queue.port.js';
@@ -65,6 +65,20 @@ export function instrumentAppends(store: EventStore): EventStore {
   return store;
 }
 
+
+/**
+ * Node's own metrics in the same registry (prom-client's defaults, `nodejs_`
+ * and `process_`): the event loop's delay (`nodejs_eventloop_lag_p50_seconds`,
+ * `_p99_`, `_max_`: over the time since the last scrape, sampled every 10 ms),
+ * garbage-collection pauses by kind (`nodejs_gc_duration_seconds`), heap,
+ * CPU and open handles. Called by the processes that serve HTTP; once per
+ * registry. What a request waits for before its handler runs is the loop's
+ * delay, which the request durations above cannot show.
+ */
+export function collectProcessMetrics(): void {
+  if (metricsRegistry.getSingleMetric('nodejs_eventloop_lag_p99_seconds')) return;
+  collectDefaultMetrics({ register: metricsRegistry });
+}
 
 /** Records one answered request; `route` is the matched pattern or undefined. */
 export function recordRequest(method: string, route: string | undefined, status: number, seconds: number): void {

@@ -7,7 +7,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describeReadStoreContract } from '../read-store.contract.js';
+import { open } from 'lmdb';
 import { EmbeddedReadStore } from './embedded-read-store.js';
+import { docKey } from './keys.js';
+import { shapeDoc } from './testing/shape-doc.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -94,13 +97,71 @@ describe('EmbeddedReadStore on disk', () => {
   });
 });
 
+describe('EmbeddedReadStore shared structures (ADR 0047)', () => {
+  it('reads documents stored with inline record definitions, as before shared structures, beside new ones', async () => {
+    const dir = await tempDir();
+    // What the store wrote before: the docs database without shared structures.
+    const before = open({ path: dir, noSubdir: false, maxDbs: 8 });
+    const docs = before.openDB<unknown, Buffer>({ name: 'docs', keyEncoding: 'binary' });
+    for (let k = 0; k < 40; k++) await docs.put(docKey('legacy', `c${k}`), { p: String(k + 1), d: shapeDoc('c', k) });
+    await before.close();
+
+    const store = await EmbeddedReadStore.open(dir);
+    const legacy = await store.collection('legacy');
+    for (let k = 40; k < 80; k++) expect(await legacy.apply(`c${k}`, BigInt(k + 1), () => shapeDoc('c', k))).toBe(true);
+    // The old records interleaved with records of the same and of new shapes, read in both orders.
+    for (const k of [0, 40, 1, 41, 39, 79, 5, 5, 45]) expect(await legacy.getStored(`c${k}`)).toEqual({ doc: shapeDoc('c', k), position: BigInt(k + 1) });
+    expect(await legacy.apply('c3', 100n, (current) => ({ ...current!, n: 1000 }))).toBe(true);
+    expect(await legacy.get('c3')).toEqual({ ...shapeDoc('c', 3), n: 1000 });
+    await store.close();
+  });
+
+  it('reads what another process wrote when both add shapes at the same time', async () => {
+    const dir = await tempDir();
+    const store = await EmbeddedReadStore.open(dir);
+    const shapes = await store.collection('shapes', INDEXES);
+    const child = await startChild('shapes', dir);
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    expect((await lines.next()).value).toBe('ready');
+    // Odd positions here, even ones in the child: each process adds its own 600 shapes while the other does
+    // (more than the 512 shared, so the last ones are written inline).
+    for (let k = 0; k < SHAPES; k++) await shapes.apply(`p${k}`, BigInt(2 * k + 1), () => shapeDoc('p', k));
+    expect((await lines.next()).value).toBe('done');
+    await exited(child);
+    expect(child.exitCode).toBe(0);
+
+    const check = async (reader: EmbeddedReadStore) => {
+      const collection = await reader.collection('shapes');
+      for (let k = 0; k < SHAPES; k++) {
+        expect(await collection.get(`p${k}`)).toEqual(shapeDoc('p', k));
+        expect(await collection.get(`c${k}`)).toEqual(shapeDoc('c', k));
+      }
+      expect(await collection.count({ index: 'by_n' })).toBe(2 * SHAPES);
+    };
+    await check(store);
+    await store.close();
+    // Both processes saved shapes into the one shared list, up to its limit.
+    const raw = open({ path: dir, noSubdir: false, maxDbs: 8 });
+    const structures = raw.openDB<unknown, Buffer>({ name: 'docs', keyEncoding: 'binary' }).get(Buffer.from([0xff, 0x73])) as string[][];
+    await raw.close();
+    expect(structures).toHaveLength(512);
+    expect(structures.some((fields) => fields.includes('p1_a'))).toBe(true);
+    expect(structures.some((fields) => fields.includes('c1_a'))).toBe(true);
+    // A process that wrote none of them.
+    const fresh = await EmbeddedReadStore.open(dir);
+    await check(fresh);
+    await fresh.close();
+  });
+});
+
+const SHAPES = 600;
 const RACE_WRITES = 100;
 
 /** Runs the real adapter in a separate node process through the repository's shared TypeScript loader. */
-function startChild(mode: 'write-forever' | 'race-even', dir: string) {
+function startChild(mode: 'write-forever' | 'race-even' | 'shapes', dir: string) {
   const register = fileURLToPath(new URL('../../testing/register-ts.mjs', import.meta.url));
   const child = fileURLToPath(new URL('./testing/read-store-child.ts', import.meta.url));
-  return spawn(process.execPath, ['--import', register, child, mode, dir, String(RACE_WRITES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, ['--import', register, child, mode, dir, String(mode === 'shapes' ? SHAPES : RACE_WRITES)], { stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 async function exited(child: ReturnType<typeof spawn>): Promise<void> {

@@ -60,6 +60,24 @@ import {
   type Span,
 } from './keys.js';
 
+/**
+ * Documents are msgpack records whose field names are stored once, under one
+ * key of the docs database, rather than in every document (lmdb-js's shared
+ * structures; docs/adr/0047). Without them each document carried its own
+ * record definition, and every read parsed it again: a read took 3× as long,
+ * a write 1.5×, and a stored loan was 171 bytes instead of 52. Every document
+ * key starts with its collection's name (`keys.ts`), whose UTF-8 never holds
+ * 0xFF, so this key is outside every collection's range.
+ *
+ * Documents written before hold their definitions inline and read as before
+ * (msgpackr restores the shared definitions after such a record). Processes
+ * sharing the store save a new structure under the write lock, compared with
+ * what is stored, and re-read the list when another process added to it.
+ * The limit keeps documents with dynamic field names (maps keyed by id) from
+ * filling the list: structures beyond it are written inline, as before.
+ */
+const SHARED_STRUCTURES = { sharedStructuresKey: Buffer.from([0xff, 0x73]), maxSharedStructures: 512 } as const;
+
 /** A stored document; without `d` it is a tombstone that only remembers its position. */
 interface DocEntry {
   /** Position as a decimal string: msgpack has no 64-bit unsigned bigint that round-trips. */
@@ -106,7 +124,7 @@ export class EmbeddedReadStore implements ReadStore {
     const durability = options.durability ?? 'flushed';
     const db: Lmdb = {
       env,
-      docs: env.openDB<DocEntry, Buffer>({ name: 'docs', keyEncoding: 'binary' }),
+      docs: env.openDB<DocEntry, Buffer>({ name: 'docs', keyEncoding: 'binary', ...SHARED_STRUCTURES }),
       index: env.openDB<string, Buffer>({ name: 'index', keyEncoding: 'binary', encoding: 'string' }),
       collections: env.openDB<CollectionMeta, string>({ name: 'collections' }),
       durable: async () => {
