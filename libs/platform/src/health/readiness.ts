@@ -17,10 +17,30 @@ export interface HealthAnswer {
  * starting). Start-up work that goes on after the server listens (the starter
  * data import) holds readiness back until it releases its hold.
  */
+/**
+ * How long one round of backend pings answers every health request after it
+ * (and every request while it runs). `/health` is public and not throttled,
+ * as orchestrators and load balancers must always reach it; without this each
+ * call sent a ping to every backend (MongoDB, Redis, a Kafka metadata request,
+ * EventStoreDB), so a flood of `/health` was a flood on all of them. A backend
+ * that goes down is reported at most this much later.
+ */
+export const HEALTH_PING_REUSE_MS = 500;
+
+interface PingRound {
+  failing: Promise<string[]>;
+  /** When the round finished (monotonic ms); undefined while it runs. */
+  finishedAt?: number;
+}
+
 export class Readiness {
   private ready = false;
   private readonly checks: HealthCheck[] = [];
   private readonly holds = new Map<symbol, string>();
+  /** The last round of pings, for /health (false) and /health/ready (true). */
+  private readonly rounds = new Map<boolean, PingRound>();
+
+  constructor(private readonly reuseMs = HEALTH_PING_REUSE_MS) {}
 
   add(check: HealthCheck): void {
     this.checks.push(check);
@@ -65,8 +85,22 @@ export class Readiness {
     return { status: 200, body: { status: 'ok' } };
   }
 
-  /** Pings every backend with a deadline; answers the failing ones. */
-  async failing(timeoutMs = 1500, includeReadyOnly = false): Promise<string[]> {
+  /**
+   * The failing backends: pinged with a deadline, once for every caller
+   * that asks while a round runs or within `reuseMs` after it finished.
+   */
+  failing(timeoutMs = 1500, includeReadyOnly = false): Promise<string[]> {
+    const last = this.rounds.get(includeReadyOnly);
+    if (last && (last.finishedAt === undefined || performance.now() - last.finishedAt < this.reuseMs)) return last.failing;
+    const round: PingRound = { failing: this.ping(timeoutMs, includeReadyOnly) };
+    round.failing = round.failing.finally(() => {
+      round.finishedAt = performance.now();
+    });
+    this.rounds.set(includeReadyOnly, round);
+    return round.failing;
+  }
+
+  private async ping(timeoutMs: number, includeReadyOnly: boolean): Promise<string[]> {
     const results = await Promise.all(
       this.checks.filter((check) => includeReadyOnly || !check.readyOnly).map(async (check) => {
         try {
