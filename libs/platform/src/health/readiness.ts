@@ -13,11 +13,6 @@ export interface HealthAnswer {
 }
 
 /**
- * Flips to ready once the service accepts requests (decisions.md: 503 while
- * starting). Start-up work that goes on after the server listens (the starter
- * data import) holds readiness back until it releases its hold.
- */
-/**
  * How long one round of backend pings answers every health request after it
  * (and every request while it runs). `/health` is public and not throttled,
  * as orchestrators and load balancers must always reach it; without this each
@@ -33,6 +28,11 @@ interface PingRound {
   finishedAt?: number;
 }
 
+/**
+ * Flips to ready once the service accepts requests (decisions.md: 503 while
+ * starting). Start-up work that goes on after the server listens (the starter
+ * data import) holds readiness back until it releases its hold.
+ */
 export class Readiness {
   private ready = false;
   private readonly checks: HealthCheck[] = [];
