@@ -348,12 +348,8 @@ interface ServiceWindow {
  * so a scrape before a phase and one after it give the delay over the phase.
  */
 async function serviceMetrics(base: string, adminKey: string): Promise<ServiceMetrics> {
-  const text = await (await fetch(`${base}/metrics`, { headers: { 'x-api-key': adminKey } })).text();
-  const values = (name: string) =>
-    text
-      .split('\n')
-      .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
-      .map((line) => Number(line.split(' ').pop()));
+  const lines = await metricLines(base, adminKey);
+  const values = (name: string) => lines.filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`)).map(sampleValue);
   const one = (name: string) => {
     const [value] = values(name);
     if (value === undefined) throw new Error(`the service's /metrics has no ${name}`);
@@ -413,11 +409,18 @@ function serviceRow(phase: string, windows: ServiceWindow[], seconds: number): R
 
 /** `log_follower_lag_positions` of the access-log projection, from the service's /metrics (admin key). */
 async function accessLogLag(base: string, adminKey: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`, { headers: { 'x-api-key': adminKey } })).text();
-  const line = text.split('\n').find((entry) => entry.startsWith('log_follower_lag_positions{follower="projection access_log"}'));
+  const line = (await metricLines(base, adminKey)).find((entry) => entry.startsWith('log_follower_lag_positions{follower="projection access_log"}'));
   if (!line) throw new Error('the access-log projection reports no lag on /metrics');
-  return Number(line.split(' ').pop());
+  return sampleValue(line);
 }
+
+/** The service's /metrics (admin key), one sample or comment per line; each scrape is audited as any admin request. */
+async function metricLines(base: string, adminKey: string): Promise<string[]> {
+  return (await (await fetch(`${base}/metrics`, { headers: { 'x-api-key': adminKey } })).text()).split('\n');
+}
+
+/** The value of a Prometheus sample line (`name{labels} value`). */
+const sampleValue = (line: string) => Number(line.split(' ').pop());
 
 async function waitHealthy(base: string, service: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
