@@ -55,6 +55,7 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/log_follower_lag_positions\{follower="[^"]+"\} \d+/);
     expect(text).toMatch(/queue_depth\{queue="mail"\} \d+/);
     expect(text).toMatch(/queue_depth\{queue="webhooks"\} \d+/);
+    expect(text).toMatch(/^loop_lane_waiting 0$/m);
   });
 
   it("serves node's own metrics: the event loop's delay since the last scrape and garbage-collection pauses", async () => {

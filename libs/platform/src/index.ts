@@ -38,6 +38,7 @@ export * from './threads/thread-entry.js';
 export type * from './threads/thread-messages.js';
 export { yieldToLoop, sortInSlices, LoopSlicer, SLICE_BUDGET_MS } from './threads/slices.js';
 export { LoopLag } from './threads/loop-lag.js';
+export { LoopLane } from './threads/loop-lane.js';
 export { tuneGarbageCollection, DEFAULT_HEAP_GROWING_PERCENT } from './threads/garbage-collection.js';
 export * from './health/readiness.js';
 export * from './health/health.controller.js';

@@ -7,7 +7,7 @@ import { CommandPipeline } from './commands/command-pipeline.js';
 import { ReadModels } from './commands/read-models.js';
 import { CONFIG, type Config } from './config/config.js';
 import { EVENT_STORE } from './event-store/event-store.port.js';
-import { instrumentAppends, instrumentQueue, watchFollowers, watchQueueDepth } from './metrics/metrics.js';
+import { instrumentAppends, instrumentQueue, watchFollowers, watchLoopLane, watchQueueDepth } from './metrics/metrics.js';
 import { EventRegistry } from './events/event-registry.js';
 import { Followers } from './followers/followers.js';
 import { HealthController } from './health/health.controller.js';
@@ -19,6 +19,7 @@ import { CONTEXT_MANIFESTS, type ContextManifest } from './manifest/context-mani
 import { PROCESS_ROLE, type ProcessRole } from './manifest/context-definition.js';
 import { watchProcessors } from './manifest/wiring-check.js';
 import { JOB_QUEUE } from './queue/job-queue.port.js';
+import { LoopLane } from './threads/loop-lane.js';
 import { READ_STORE } from './read-store/read-store.port.js';
 import { DATA_KEY_VAULT, SecretBox } from './crypto/index.js';
 import { MAIL_QUEUE } from './mail/index.js';
@@ -57,6 +58,9 @@ export class PlatformModule {
     // Reference data (docs/adr/0011): files under DATA_DIR/reference, shared by every instance through the volume.
     const datasets = new FileDatasetStore(referenceRoot(runtime.config));
     runtime.readiness.add(datasetsCheck(datasets, runtime.config.starterData));
+    // One sliced job on this process's loop at a time (docs/adr/0048).
+    const lane = new LoopLane();
+    watchLoopLane(lane);
     const providers = [
       { provide: PROCESS_ROLE, useValue: options.role ?? (options.http ? 'api' : 'worker') },
       { provide: CONFIG, useValue: runtime.config },
@@ -76,6 +80,7 @@ export class PlatformModule {
       { provide: SecretBox, useValue: runtime.backends.secretBox },
       { provide: DATA_KEY_VAULT, useValue: runtime.backends.dataKeys },
       { provide: DATASET_STORE, useValue: datasets },
+      { provide: LoopLane, useValue: lane },
       {
         provide: CommandPipeline,
         inject: [ModuleRef],

@@ -202,6 +202,27 @@ new Gauge({
   },
 });
 
+/** Reports how many sliced jobs wait for `lane` (docs/adr/0048). */
+export function watchLoopLane(lane: { readonly depth: number }): void {
+  laneSources.push(new WeakRef(lane));
+}
+const laneSources: WeakRef<{ readonly depth: number }>[] = [];
+
+new Gauge({
+  name: 'loop_lane_waiting',
+  help: 'Sliced main-thread jobs (portfolio risk) waiting for their turn on the event loop',
+  registers: [metricsRegistry],
+  collect() {
+    let waiting = 0;
+    for (let i = laneSources.length - 1; i >= 0; i--) {
+      const lane = laneSources[i].deref();
+      if (lane) waiting += lane.depth;
+      else laneSources.splice(i, 1);
+    }
+    this.set(waiting);
+  },
+});
+
 /** Counts adds and runs of `queue` (once per instance; its behaviour is unchanged). */
 export function instrumentQueue(queue: JobQueue): JobQueue {
   const marked = queue as JobQueue & { [instrumented]?: true };

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
-import { CLOCK, LoopSlicer, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, LoopLane, LoopSlicer, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../public/collections-consents.view.js';
@@ -54,10 +54,12 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
     @Inject(BorrowerSightings) private readonly sightings: Pick<BorrowerSightings, 'get'>,
     @Inject(ALERT_AREAS) private readonly alerts: AlertAreas,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly lane: LoopLane,
   ) {}
 
+  /** Through the process's lane (docs/adr/0048): one assessment on the loop at a time, accounts taking turns. */
   execute({ accountId, options }: PortfolioRiskQuery) {
-    return this.assess(accountId, options);
+    return this.lane.run(accountId, () => this.assess(accountId, options));
   }
 
   /** The assessment (public for the benchmark, which runs it without the bus). */
