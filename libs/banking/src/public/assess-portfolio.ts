@@ -48,23 +48,43 @@ export interface LoanRisk extends LoanRiskFactors {
 
 const FACTORS = ['out_of_zone', 'not_seen', 'drifting', 'weather_alert', 'no_consent'] as const;
 
+/** A loan's factors, one bit each, in `PortfolioAssessor.flags`. */
+const CONSENT = 1;
+const OUT_OF_ZONE = 2;
+const NOT_SEEN = 4;
+const DRIFTING = 8;
+const WEATHER_ALERT = 16;
+const FACTOR_BITS: Record<(typeof FACTORS)[number], number> = { out_of_zone: OUT_OF_ZONE, not_seen: NOT_SEEN, drifting: DRIFTING, weather_alert: WEATHER_ALERT, no_consent: CONSENT };
+
 /**
  * A book assessed page by page (docs/adr/0043): `add` reads each loan's
- * factors as its page of the book arrives and keeps one small record per loan,
- * so the page's documents and observations die young. Read whole first, a
- * 10,000-loan book and its observations outlived several scavenges of the
- * young generation, each of which copied them again: 12 ms pauses, 13 a second,
- * with two requests in flight (the fairness bench). `finish` counts the
- * concentration, scores and ranks, yielding to the event loop every
- * millisecond or so (LoopSlicer, sortInSlices).
+ * factors as its page of the book arrives, so the page's documents and
+ * observations die young. Read whole first, a 10,000-loan book and its
+ * observations outlived several scavenges of the young generation, each of
+ * which copied them again: 12 ms pauses, 13 a second, with two requests in
+ * flight (the fairness bench). What is kept per loan is column-wise
+ * (docs/adr/0048): its ids and last sighting (strings the answer needs), and
+ * its factors, cell and distance in typed arrays, which the scavenger neither
+ * copies nor scans; a record of the answer's shape is made only for the loans
+ * answered. `finish` counts the concentration, scores and ranks, yielding to
+ * the event loop every millisecond or so (LoopSlicer, sortInSlices).
  */
 export class PortfolioAssessor {
-  private readonly risks: LoanRisk[] = [];
-  /** Each loan's res-7 cell, in the order of `risks`. */
-  private readonly cells: string[] = [];
-  private readonly perCell = new Map<string, number>();
-  /** Hex codes by cell: named once per cell, not per loan (a book's loans share a few hundred cells). */
-  private readonly hexCodes = new Map<string, string>();
+  private size = 0;
+  private readonly loanIds: string[] = [];
+  private readonly customerIds: string[] = [];
+  /** The position's `recorded_at` (the observation's own string, not a copy), or null. */
+  private readonly lastSeen: (string | null)[] = [];
+  private flags = new Uint8Array(1024);
+  /** Distance to the zone, or NaN where there is no position. */
+  private distances = new Float64Array(1024);
+  /** Each loan's res-7 cell, as an index into `cellNames`. */
+  private cells = new Int32Array(1024);
+  private readonly cellIndex = new Map<string, number>();
+  private readonly cellNames: string[] = [];
+  private readonly cellCounts: number[] = [];
+  /** Hex codes by cell index: named once per cell, not per loan (a book's loans share a few hundred cells). */
+  private readonly hexCodes: string[] = [];
   private readonly counts: Record<(typeof FACTORS)[number], number> = { out_of_zone: 0, not_seen: 0, drifting: 0, weather_alert: 0, no_consent: 0 };
   private readonly nowMs: number;
   /** Alert coverage was available for every page (and there was one). */
@@ -77,97 +97,149 @@ export class PortfolioAssessor {
   /** A page of the book: its loans, what is known of each borrower, and whether an alert covers each anchor (`null`: unavailable). */
   add(loans: readonly BookLoan[], observations: readonly BorrowerObservation[], covered: readonly boolean[] | null): void {
     this.alertsAvailable = (this.alertsAvailable ?? true) && covered !== null;
+    this.reserve(this.size + loans.length);
     for (let i = 0; i < loans.length; i++) {
       const loan = loans[i];
       const seen = observations[i];
-      const cell = latLngToCell(loan.anchor.lat, loan.anchor.lng, CONCENTRATION_RESOLUTION);
-      this.perCell.set(cell, (this.perCell.get(cell) ?? 0) + 1);
-      let hexCode = this.hexCodes.get(cell);
-      if (hexCode === undefined) this.hexCodes.set(cell, (hexCode = hexCodeFromCell(cell)));
-      this.cells.push(cell);
+      const at = this.size++;
+      this.cells[at] = this.cellOf(latLngToCell(loan.anchor.lat, loan.anchor.lng, CONCENTRATION_RESOLUTION));
       const position = seen.consent ? seen.position : null;
       const relation = position ? new ZoneShape(loan.zone).relate(position.lat, position.lng) : null;
       const windowMs = (loan.expected_collection_days ?? this.options.notSeenDays) * 86_400_000;
-      // Every field now, in the answer's order (score, level and loans_in_hex are filled in by finish).
-      this.risks.push({
-        loan_id: loan.loan_id,
-        customer_id: loan.customer_id,
-        score: 0,
-        level: 'low',
-        consent: seen.consent,
-        out_of_zone: relation !== null && !relation.inside,
-        not_seen: position === null || this.nowMs - Date.parse(position.recorded_at) > windowMs,
-        drifting: seen.consent && seen.drifting,
-        weather_alert: covered?.[i] === true,
-        loans_in_hex: 0,
-        last_seen_at: position?.recorded_at ?? null,
-        distance_m: relation?.distance_m ?? null,
-        hex_code: hexCode,
-      });
+      let flags = 0;
+      if (seen.consent) flags |= CONSENT;
+      if (relation !== null && !relation.inside) flags |= OUT_OF_ZONE;
+      if (position === null || this.nowMs - Date.parse(position.recorded_at) > windowMs) flags |= NOT_SEEN;
+      if (seen.consent && seen.drifting) flags |= DRIFTING;
+      if (covered?.[i] === true) flags |= WEATHER_ALERT;
+      this.flags[at] = flags;
+      this.distances[at] = relation?.distance_m ?? Number.NaN;
+      this.loanIds.push(loan.loan_id);
+      this.customerIds.push(loan.customer_id);
+      this.lastSeen.push(position?.recorded_at ?? null);
     }
   }
 
   async finish() {
-    const { options, risks, perCell, counts } = this;
+    const { options, flags, cells, cellCounts, counts, size } = this;
     const slicer = new LoopSlicer();
-    const total = risks.length;
     const alertsAvailable = this.alertsAvailable === true;
     const levels: Record<RiskLevel, number> = { high: 0, medium: 0, low: 0 };
-    for (let i = 0; i < total; i++) {
+    const scores = new Uint8Array(size);
+    // One record of the factors, reused for every loan's score.
+    const factors: LoanRiskFactors = { out_of_zone: false, not_seen: false, drifting: false, weather_alert: false, loans_in_hex: 0 };
+    for (let i = 0; i < size; i++) {
       if (slicer.due()) await slicer.yield();
-      const risk = risks[i];
-      if (!alertsAvailable) risk.weather_alert = false;
-      risk.loans_in_hex = perCell.get(this.cells[i])!;
-      risk.score = riskScore(risk, options.concentrationMinLoans);
-      risk.level = riskLevel(risk.score);
-      levels[risk.level]++;
-      if (risk.out_of_zone) counts.out_of_zone++;
-      if (risk.not_seen) counts.not_seen++;
-      if (risk.drifting) counts.drifting++;
-      if (risk.weather_alert) counts.weather_alert++;
-      if (!risk.consent) counts.no_consent++;
+      if (!alertsAvailable) flags[i] &= ~WEATHER_ALERT;
+      const bits = flags[i];
+      factors.out_of_zone = (bits & OUT_OF_ZONE) !== 0;
+      factors.not_seen = (bits & NOT_SEEN) !== 0;
+      factors.drifting = (bits & DRIFTING) !== 0;
+      factors.weather_alert = (bits & WEATHER_ALERT) !== 0;
+      factors.loans_in_hex = cellCounts[cells[i]];
+      const score = riskScore(factors, options.concentrationMinLoans);
+      scores[i] = score;
+      levels[riskLevel(score)]++;
+      if (factors.out_of_zone) counts.out_of_zone++;
+      if (factors.not_seen) counts.not_seen++;
+      if (factors.drifting) counts.drifting++;
+      if (factors.weather_alert) counts.weather_alert++;
+      if ((bits & CONSENT) === 0) counts.no_consent++;
     }
-    return this.answer(levels, alertsAvailable, slicer);
+    return this.answer(levels, scores, alertsAvailable, slicer);
   }
 
-  private async answer(levels: Record<RiskLevel, number>, alertsAvailable: boolean, slicer: LoopSlicer) {
-    const { options, risks, perCell, counts } = this;
-    const total = risks.length;
-    const share = (count: number) => (total === 0 ? 0 : Math.round((count / total) * 10_000) / 10_000);
-    const idsWhere = (test: (risk: LoanRisk) => boolean) => {
+  /** The loan at `i` in the answer's shape, every field in the answer's order. */
+  private risk(i: number, scores: Uint8Array): LoanRisk {
+    const bits = this.flags[i];
+    const distance = this.distances[i];
+    return {
+      loan_id: this.loanIds[i],
+      customer_id: this.customerIds[i],
+      score: scores[i],
+      level: riskLevel(scores[i]),
+      consent: (bits & CONSENT) !== 0,
+      out_of_zone: (bits & OUT_OF_ZONE) !== 0,
+      not_seen: (bits & NOT_SEEN) !== 0,
+      drifting: (bits & DRIFTING) !== 0,
+      weather_alert: (bits & WEATHER_ALERT) !== 0,
+      loans_in_hex: this.cellCounts[this.cells[i]],
+      last_seen_at: this.lastSeen[i],
+      distance_m: Number.isNaN(distance) ? null : distance,
+      hex_code: this.hexCodes[this.cells[i]],
+    };
+  }
+
+  private async answer(levels: Record<RiskLevel, number>, scores: Uint8Array, alertsAvailable: boolean, slicer: LoopSlicer) {
+    const { options, flags, loanIds, cellCounts, counts, size } = this;
+    const share = (count: number) => (size === 0 ? 0 : Math.round((count / size) * 10_000) / 10_000);
+    /** The first `limit` loan ids of the book (in its order) with the factor's bit set (`no_consent`: the consent bit clear). */
+    const idsWhere = (name: (typeof FACTORS)[number]) => {
+      const bit = FACTOR_BITS[name];
+      const want = name === 'no_consent' ? 0 : bit;
       const ids: string[] = [];
-      for (const risk of risks) {
-        if (ids.length >= options.limit) break;
-        if (test(risk)) ids.push(risk.loan_id);
-      }
+      for (let i = 0; i < size && ids.length < options.limit; i++) if ((flags[i] & bit) === want) ids.push(loanIds[i]);
       return ids;
     };
-    const factor = (name: (typeof FACTORS)[number], test: (risk: LoanRisk) => boolean) => ({ count: counts[name], share: share(counts[name]), loan_ids: idsWhere(test) });
-    const ranked = await sortInSlices(risks, (a, b) => b.score - a.score || (a.loan_id < b.loan_id ? -1 : a.loan_id > b.loan_id ? 1 : 0));
-    const hexes = (await sortInSlices([...perCell], (a, b) => b[1] - a[1])).slice(0, options.limit);
-    const concentrated = risks.reduce((sum, risk) => sum + (risk.loans_in_hex >= options.concentrationMinLoans ? 1 : 0), 0);
+    const factor = (name: (typeof FACTORS)[number]) => ({ count: counts[name], share: share(counts[name]), loan_ids: idsWhere(name) });
+    const order = Array.from({ length: size }, (_, i) => i);
+    const ranked = await sortInSlices(order, (a, b) => scores[b] - scores[a] || (loanIds[a] < loanIds[b] ? -1 : loanIds[a] > loanIds[b] ? 1 : 0));
+    const cellOrder = await sortInSlices(
+      cellCounts.map((_, cell) => cell),
+      (a, b) => cellCounts[b] - cellCounts[a],
+    );
+    let concentrated = 0;
+    for (let i = 0; i < size; i++) if (cellCounts[this.cells[i]] >= options.concentrationMinLoans) concentrated++;
     await slicer.yield();
-    const answered = ranked.slice(0, options.limit);
+    const answered = ranked.slice(0, options.limit).map((i) => this.risk(i, scores));
 
     return {
-      loans_assessed: total,
+      loans_assessed: size,
       levels,
       factors: {
-        out_of_zone: factor('out_of_zone', (risk) => risk.out_of_zone),
-        not_seen: { ...factor('not_seen', (risk) => risk.not_seen), days: options.notSeenDays },
-        drifting: factor('drifting', (risk) => risk.drifting),
-        weather_alert: alertsAvailable ? { available: true as const, ...factor('weather_alert', (risk) => risk.weather_alert) } : { available: false as const, reason: 'weather alerts are not available on this deployment yet', count: null, share: null, loan_ids: [] },
-        no_consent: factor('no_consent', (risk) => !risk.consent),
+        out_of_zone: factor('out_of_zone'),
+        not_seen: { ...factor('not_seen'), days: options.notSeenDays },
+        drifting: factor('drifting'),
+        weather_alert: alertsAvailable ? { available: true as const, ...factor('weather_alert') } : { available: false as const, reason: 'weather alerts are not available on this deployment yet', count: null, share: null, loan_ids: [] },
+        no_consent: factor('no_consent'),
       },
       concentration: {
         resolution: CONCENTRATION_RESOLUTION,
         min_loans: options.concentrationMinLoans,
-        hexes_with_loans: perCell.size,
+        hexes_with_loans: cellCounts.length,
         concentrated_loans: concentrated,
-        top_hexes: hexes.map(([cell, count]) => ({ hex_code: this.hexCodes.get(cell)!, h3_cell: cell, loans: count, share: share(count) })),
+        top_hexes: cellOrder.slice(0, options.limit).map((cell) => ({ hex_code: this.hexCodes[cell], h3_cell: this.cellNames[cell], loans: cellCounts[cell], share: share(cellCounts[cell]) })),
       },
       loans: answered,
     };
+  }
+
+  /** The index of `cell` (counted once more), named the first time it is met. */
+  private cellOf(cell: string): number {
+    let index = this.cellIndex.get(cell);
+    if (index === undefined) {
+      index = this.cellNames.length;
+      this.cellIndex.set(cell, index);
+      this.cellNames.push(cell);
+      this.cellCounts.push(0);
+      this.hexCodes.push(hexCodeFromCell(cell));
+    }
+    this.cellCounts[index]++;
+    return index;
+  }
+
+  /** Room for `needed` loans in the typed columns (doubling). */
+  private reserve(needed: number): void {
+    if (needed <= this.flags.length) return;
+    let capacity = this.flags.length * 2;
+    while (capacity < needed) capacity *= 2;
+    const grow = <T extends Uint8Array | Float64Array | Int32Array>(from: T, to: T) => {
+      to.set(from);
+      return to;
+    };
+    this.flags = grow(this.flags, new Uint8Array(capacity));
+    this.distances = grow(this.distances, new Float64Array(capacity));
+    this.cells = grow(this.cells, new Int32Array(capacity));
   }
 }
 
