@@ -47,6 +47,7 @@ export interface LoanRisk extends LoanRiskFactors {
 }
 
 const FACTORS = ['out_of_zone', 'not_seen', 'drifting', 'weather_alert', 'no_consent'] as const;
+type Factor = (typeof FACTORS)[number];
 
 /** A loan's factors, one bit each, in `PortfolioAssessor.flags`. */
 const CONSENT = 1;
@@ -54,7 +55,7 @@ const OUT_OF_ZONE = 2;
 const NOT_SEEN = 4;
 const DRIFTING = 8;
 const WEATHER_ALERT = 16;
-const FACTOR_BITS: Record<(typeof FACTORS)[number], number> = { out_of_zone: OUT_OF_ZONE, not_seen: NOT_SEEN, drifting: DRIFTING, weather_alert: WEATHER_ALERT, no_consent: CONSENT };
+const FACTOR_BITS: Record<Factor, number> = { out_of_zone: OUT_OF_ZONE, not_seen: NOT_SEEN, drifting: DRIFTING, weather_alert: WEATHER_ALERT, no_consent: CONSENT };
 
 /**
  * A book assessed page by page (docs/adr/0043): `add` reads each loan's
@@ -85,7 +86,7 @@ export class PortfolioAssessor {
   private readonly cellCounts: number[] = [];
   /** Hex codes by cell index: named once per cell, not per loan (a book's loans share a few hundred cells). */
   private readonly hexCodes: string[] = [];
-  private readonly counts: Record<(typeof FACTORS)[number], number> = { out_of_zone: 0, not_seen: 0, drifting: 0, weather_alert: 0, no_consent: 0 };
+  private readonly counts: Record<Factor, number> = { out_of_zone: 0, not_seen: 0, drifting: 0, weather_alert: 0, no_consent: 0 };
   private readonly nowMs: number;
   /** Alert coverage was available for every page (and there was one). */
   private alertsAvailable: boolean | undefined;
@@ -174,14 +175,14 @@ export class PortfolioAssessor {
     const { options, flags, loanIds, cellCounts, counts, size } = this;
     const share = (count: number) => (size === 0 ? 0 : Math.round((count / size) * 10_000) / 10_000);
     /** The first `limit` loan ids of the book (in its order) with the factor's bit set (`no_consent`: the consent bit clear). */
-    const idsWhere = (name: (typeof FACTORS)[number]) => {
+    const idsWhere = (name: Factor) => {
       const bit = FACTOR_BITS[name];
       const want = name === 'no_consent' ? 0 : bit;
       const ids: string[] = [];
       for (let i = 0; i < size && ids.length < options.limit; i++) if ((flags[i] & bit) === want) ids.push(loanIds[i]);
       return ids;
     };
-    const factor = (name: (typeof FACTORS)[number]) => ({ count: counts[name], share: share(counts[name]), loan_ids: idsWhere(name) });
+    const factor = (name: Factor) => ({ count: counts[name], share: share(counts[name]), loan_ids: idsWhere(name) });
     const order = Array.from({ length: size }, (_, i) => i);
     const ranked = await sortInSlices(order, (a, b) => scores[b] - scores[a] || (loanIds[a] < loanIds[b] ? -1 : loanIds[a] > loanIds[b] ? 1 : 0));
     const cellOrder = await sortInSlices(
