@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { asBinary, open, type Database, type RootDatabase } from 'lmdb';
 import { InvalidParamError } from '../../errors.js';
-import { WRITTEN_BY_SEVERAL_PROCESSES } from '../../shared-lmdb.js';
+import { TransactionTurns, WRITTEN_BY_SEVERAL_PROCESSES } from '../../shared-lmdb.js';
 import { ConcurrencyError, StreamNotFoundError } from '../errors.js';
 import type {
   AppendResult,
@@ -101,6 +101,8 @@ export class EmbeddedEventStore implements EventStore {
   private readonly subscriptions = new Set<EmbeddedSubscription>();
   private readonly appendListeners = new Set<(stream: string) => void>();
   private closed = false;
+  /** Every transaction callback on this environment goes through it (one batch's callbacks bounded to a turn). */
+  private readonly turns: TransactionTurns;
 
   private constructor(
     private readonly root: RootDatabase,
@@ -110,7 +112,9 @@ export class EmbeddedEventStore implements EventStore {
     private readonly streams: Database<StreamRecord, string>,
     private readonly streamMeta: Database<StreamMetadata, string>,
     private readonly state: Database<number, StateKey>,
-  ) {}
+  ) {
+    this.turns = new TransactionTurns(root);
+  }
 
   /** Opens (creating if needed) the store in `dir`. Several processes may open the same directory. */
   static async open(dir: string): Promise<EmbeddedEventStore> {
@@ -125,7 +129,7 @@ export class EmbeddedEventStore implements EventStore {
       root.openDB<StreamMetadata, string>('stream_meta', { encoding: 'json' }),
       root.openDB<number, StateKey>('state', { encoding: 'json' }),
     );
-    const format = await root.transaction(() => {
+    const format = await store.turns.run(() => {
       const existing = store.state.get('format');
       if (existing !== undefined && UPGRADABLE_FORMATS.has(existing)) {
         store.buildCategoryIndex();
@@ -153,7 +157,7 @@ export class EmbeddedEventStore implements EventStore {
     const prepared = prepareEvents(stream, events, createdAt);
     const category = categoryOf(stream);
 
-    const committed = this.root.transaction((): AppendResult | ConcurrencyError => {
+    const committed = this.turns.run((): AppendResult | ConcurrencyError => {
       const record = this.streams.get(stream);
       const conflict = checkExpectedRevision(stream, expectedRevision, liveRevision(record));
       if (conflict) return conflict;
@@ -254,7 +258,7 @@ export class EmbeddedEventStore implements EventStore {
   async deleteStream(stream: StreamName, expectedRevision: ExpectedRevision = 'any'): Promise<void> {
     this.assertOpen();
     assertStreamName(stream);
-    const conflict = await this.root.transaction((): ConcurrencyError | undefined => {
+    const conflict = await this.turns.run((): ConcurrencyError | undefined => {
       const record = this.streams.get(stream);
       const current = liveRevision(record);
       const error = checkExpectedRevision(stream, expectedRevision, current);
@@ -280,7 +284,7 @@ export class EmbeddedEventStore implements EventStore {
     assertStreamName(stream);
     const before = toIndex(revision, 'revision');
     if (before === 0) return;
-    await this.root.transaction(() => {
+    await this.turns.run(() => {
       if (!liveStream(this.streams.get(stream))) return;
       const entries = [...this.streamIndex.getRange({ start: [stream, 0], end: [stream, before] })];
       const category = categoryOf(stream);
@@ -304,7 +308,7 @@ export class EmbeddedEventStore implements EventStore {
     this.assertOpen();
     assertStreamName(stream);
     const normalized = normalizeStreamMetadata(metadata);
-    await this.root.transaction(() => this.streamMeta.putSync(stream, normalized));
+    await this.turns.run(() => this.streamMeta.putSync(stream, normalized));
     await this.root.flushed;
   }
 
