@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { asBinary, open, type Database, type RootDatabase } from 'lmdb';
 import { InvalidParamError } from '../../errors.js';
 import { TransactionTurns, WRITTEN_BY_SEVERAL_PROCESSES } from '../../shared-lmdb.js';
+import { LoopSlicer } from '../../threads/slices.js';
 import { ConcurrencyError, StreamNotFoundError } from '../errors.js';
 import type {
   AppendResult,
@@ -93,6 +94,8 @@ const MAX_STREAM_NAME_BYTES = 512;
 /** How often an idle subscription looks for events appended by another process. */
 const POLL_INTERVAL_MS = 200;
 const SUBSCRIPTION_BATCH_SIZE = 256;
+/** Main-thread time a subscription delivers events for before it lets the loop serve other I/O. */
+const DELIVERY_SLICE_MS = 2;
 const LAST_REVISION = Number.MAX_SAFE_INTEGER;
 /** How far lastPositionOf looks back in a category for a stream of a narrower prefix. */
 const LAST_POSITION_SCAN = 10_000;
@@ -539,7 +542,11 @@ class EmbeddedSubscription implements Subscription {
       // overlappingSync, so a readable commit is already synced; this keeps the rule
       // explicit should that option ever change.)
       await this.source.flushed();
+      // A batch is up to 256 events, and a pipelined handler's await costs only a microtask: delivered at once,
+      // a batch held the loop for several milliseconds per follower (ADR 0049).
+      const slicer = new LoopSlicer(DELIVERY_SLICE_MS);
       for (const event of batch) {
+        if (slicer.due()) await slicer.yield();
         if (this.shouldStop()) return;
         checkpoint = Number(event.position);
         let handled: Promise<void> | void;
