@@ -2,9 +2,11 @@
  * The embedded read store: LMDB (lmdb-js) in one directory under DATA_DIR.
  * Key layout and ordering: `keys.ts`.
  *
- * Atomicity. Every write (apply, deleteWhere, clear, index builds) runs as an
- * lmdb-js asynchronous transaction callback. Those callbacks run one after the
- * other, in call order, inside LMDB's single write transaction, and their
+ * Atomicity. Every write (apply, deleteWhere, clear, index builds) runs as a
+ * transaction callback, queued on the store's TransactionTurns (../../shared-lmdb.ts,
+ * ADR 0049: a batch's callbacks take ~2 ms of the loop, the rest go in the
+ * next batch). Those callbacks run one after the other, in call order, inside
+ * LMDB's single write transaction, and their
  * reads see the transaction's own state; so apply's read-modify-write of a
  * document, its tombstone and its index entries cannot interleave with another
  * apply, in this process or in another one (LMDB's writer lock is
