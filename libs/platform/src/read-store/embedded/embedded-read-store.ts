@@ -242,7 +242,7 @@ class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
       checkEvolved(this.name, id, next);
       const { removed, added } = indexChanges(this.name, this.indexes(), entry?.d, next ?? undefined);
       for (const old of removed) index.remove(old);
-      for (const key of added) index.put(key, id);
+      for (const fresh of added) index.put(fresh, id);
       docs.put(key, next ? { p: position.toString(), d: next } : { p: position.toString() });
       return true;
     });
