@@ -47,7 +47,6 @@ interface Queued {
  */
 export class TransactionTurns {
   private readonly queue: Queued[] = [];
-  private head = 0;
   /** An lmdb-js callback is queued that will run this queue. */
   private pumping = false;
 
@@ -62,7 +61,7 @@ export class TransactionTurns {
 
   /** Callbacks waiting for a batch. */
   get waiting(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   private pump(): void {
@@ -72,16 +71,16 @@ export class TransactionTurns {
     const committed = this.env.transaction(() => {
       started = true;
       const start = performance.now();
+      let taken = 0;
       do {
-        const entry = this.queue[this.head++];
+        const entry = this.queue[taken++];
         try {
           ran.push({ entry, threw: false, value: entry.callback() });
         } catch (error) {
           ran.push({ entry, threw: true, value: error });
         }
-      } while (this.head < this.queue.length && performance.now() - start < TRANSACTION_TURN_MS);
-      this.queue.splice(0, this.head);
-      this.head = 0;
+      } while (taken < this.queue.length && performance.now() - start < TRANSACTION_TURN_MS);
+      this.queue.splice(0, taken);
       // After this batch's callbacks (a transaction asked for now would join this batch): the rest go in the next.
       queueMicrotask(() => {
         this.pumping = false;
@@ -97,7 +96,6 @@ export class TransactionTurns {
         if (started) return;
         // The batch never ran this queue (the environment closed): nothing queued will run.
         for (const entry of this.queue.splice(0)) entry.reject(error);
-        this.head = 0;
         this.pumping = false;
       },
     );

@@ -105,7 +105,7 @@ export class EmbeddedEventStore implements EventStore {
   private readonly appendListeners = new Set<(stream: string) => void>();
   private closed = false;
   /** Every transaction callback on this environment goes through it (one batch's callbacks bounded to a turn). */
-  private readonly turns: TransactionTurns;
+  private readonly turns = new TransactionTurns(this.root);
 
   private constructor(
     private readonly root: RootDatabase,
@@ -115,9 +115,7 @@ export class EmbeddedEventStore implements EventStore {
     private readonly streams: Database<StreamRecord, string>,
     private readonly streamMeta: Database<StreamMetadata, string>,
     private readonly state: Database<number, StateKey>,
-  ) {
-    this.turns = new TransactionTurns(root);
-  }
+  ) {}
 
   /** Opens (creating if needed) the store in `dir`. Several processes may open the same directory. */
   static async open(dir: string): Promise<EmbeddedEventStore> {
