@@ -56,6 +56,8 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/queue_depth\{queue="mail"\} \d+/);
     expect(text).toMatch(/queue_depth\{queue="webhooks"\} \d+/);
     expect(text).toMatch(/^loop_lane_waiting 0$/m);
+    // The test service's stores are embedded: their write queues are counted (idle here).
+    expect(text).toMatch(/^lmdb_transactions_waiting 0$/m);
   });
 
   it("serves node's own metrics: the event loop's delay since the last scrape and garbage-collection pauses", async () => {

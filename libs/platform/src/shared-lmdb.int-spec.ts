@@ -48,16 +48,18 @@ describe('TransactionTurns', () => {
     const turns = new TransactionTurns(env);
     const batchOf = batchCounter();
     const ran: Array<{ i: number; batch: number }> = [];
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        turns.run(() => {
-          ran.push({ i, batch: batchOf() });
-          busy(TRANSACTION_TURN_MS / 4);
-          db.putSync(i, i * 10);
-          return i;
-        }),
-      ),
+    const queued = Array.from({ length: 40 }, (_, i) =>
+      turns.run(() => {
+        ran.push({ i, batch: batchOf() });
+        busy(TRANSACTION_TURN_MS / 4);
+        db.putSync(i, i * 10);
+        return i;
+      }),
     );
+    // Nothing ran yet: all 40 wait, and the process-wide count (the metrics gauge) includes them.
+    expect(turns.waiting).toBe(40);
+    expect(TransactionTurns.waitingInProcess()).toBeGreaterThanOrEqual(40);
+    const results = await Promise.all(queued);
     expect(results).toEqual(Array.from({ length: 40 }, (_, i) => i));
     expect(ran.map(({ i }) => i)).toEqual(results);
     // Each callback takes a quarter of the budget: a batch holds a handful, never all 40.

@@ -3,6 +3,7 @@ import type { Followers } from '../followers/followers.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { JobQueue } from '../queue/job-queue.port.js';
 import { ConcurrencyError } from '../event-store/errors.js';
+import { TransactionTurns } from '../shared-lmdb.js';
 
 /**
  * The process's Prometheus metrics (ADR 0028), served at `GET /metrics` to the
@@ -220,6 +221,15 @@ new Gauge({
       else laneSources.splice(i, 1);
     }
     this.set(waiting);
+  },
+});
+
+new Gauge({
+  name: 'lmdb_transactions_waiting',
+  help: 'Write-transaction callbacks of the embedded stores waiting for the next batch (docs/adr/0049), read at scrape time',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(TransactionTurns.waitingInProcess());
   },
 });
 

@@ -51,6 +51,25 @@ describe('EmbeddedReadStore on disk', () => {
     await second.close();
   });
 
+  it('indexes a write under an index another handle declared after this one read the declarations', async () => {
+    const dir = await tempDir();
+    const first = await EmbeddedReadStore.open(dir);
+    const second = await EmbeddedReadStore.open(dir);
+    try {
+      const things = await first.collection('things', INDEXES);
+      // This handle has read (and kept) the declarations once.
+      await things.apply('t1', 1n, () => ({ id: 't1', n: 1, colour: 'red' }));
+      const declaredLater = await second.collection('things', [{ name: 'by_colour', fields: ['colour'] }]);
+      await things.apply('t2', 2n, () => ({ id: 't2', n: 2, colour: 'red' }));
+      await things.apply('t1', 3n, () => ({ id: 't1', n: 1, colour: 'blue' }));
+      expect((await declaredLater.find({ index: 'by_colour', equals: ['red'] })).items.map(({ id }) => id)).toEqual(['t2']);
+      expect((await declaredLater.find({ index: 'by_colour', equals: ['blue'] })).items.map(({ id }) => id)).toEqual(['t1']);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('keeps every write whose apply resolved when the process is killed with SIGKILL', async () => {
     const dir = await tempDir();
     const child = await startChild('write-forever', dir);

@@ -109,6 +109,8 @@ interface Lmdb {
   docs: Database<DocEntry, Buffer>;
   index: Database<string, Buffer>;
   collections: Database<CollectionMeta, string>;
+  /** Each collection's index specs as last decoded, with the stored bytes they came from. */
+  declared: Map<string, { bytes: Buffer; specs: IndexSpec[] }>;
   durable(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export class EmbeddedReadStore implements ReadStore {
       docs: env.openDB<DocEntry, Buffer>({ name: 'docs', keyEncoding: 'binary', ...SHARED_STRUCTURES }),
       index: env.openDB<string, Buffer>({ name: 'index', keyEncoding: 'binary', encoding: 'string' }),
       collections: env.openDB<CollectionMeta, string>({ name: 'collections' }),
+      declared: new Map(),
       durable: async () => {
         if (durability === 'flushed') await env.flushed;
       },
@@ -336,9 +339,22 @@ class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
     await this.db.durable();
   }
 
-  /** Read each time: another handle or process may have declared an index since. */
+  /**
+   * Read each time: another handle or process may have declared an index
+   * since. Decoded only when the stored bytes changed: on the ping path every
+   * apply asks, and decoding the declaration each time was a tenth of an
+   * apply's work (ADR 0049).
+   */
   private indexes(): IndexSpec[] {
-    return this.db.collections.get(this.name)?.indexes ?? [];
+    const { collections, declared } = this.db;
+    // A copy of the stored bytes (a few hundred): comparing them costs far less than decoding them.
+    const bytes = collections.getBinary(this.name);
+    if (!bytes) return [];
+    const known = declared.get(this.name);
+    if (known?.bytes.equals(bytes)) return known.specs;
+    const specs = collections.get(this.name)?.indexes ?? [];
+    declared.set(this.name, { bytes, specs });
+    return specs;
   }
 
   /** Narrows the span to what follows the cursor in the query's direction. */
