@@ -11,7 +11,16 @@ import http from 'node:http';
 export const FAIRNESS_CLIENT_ENV = 'BENCH_FAIRNESS_CLIENT';
 
 export type ClientJob =
-  | { role: 'victim'; base: string; seconds: number; /** Absent: /health alone (the bare-server floor). */ usageKey?: string; pings?: { key: string; customers: string[] } }
+  | {
+      role: 'victim';
+      base: string;
+      seconds: number;
+      /** Absent: /health alone (the bare-server floor). */
+      usageKey?: string;
+      pings?: { key: string; customers: string[] };
+      /** A bare handler's /health, called at the same pace meanwhile (series `floor`): what the machine alone adds during this phase. */
+      floorBase?: string;
+    }
   | { role: 'wide-json'; base: string; seconds: number; clients: number; paths: string[] }
   | { role: 'hexcode-bulk'; base: string; seconds: number; clients: number; key: string; points: number; /** Keys to move on to when one's quota is spent (429): client c takes keys c, c + clients, … */ spareKeys?: string[] }
   | { role: 'cheap-writes'; base: string; seconds: number; clients: number; key: string; customers: string[] }
@@ -20,7 +29,7 @@ export type ClientJob =
   | { role: 'audited-burst'; base: string; seconds: number; clients: number; key: string };
 
 export interface ClientResult {
-  /** Latencies in ms by series: `health`, `usage`, `ping batch` (victim), `attack`. */
+  /** Latencies in ms by series: `health`, `usage`, `ping batch`, `floor` (victim), `attack`. */
   latencies: Record<string, number[]>;
   /** Answers by series and status: `health 200`, `attack 413`… */
   statuses: Record<string, number>;
@@ -97,6 +106,15 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
         loops.push(
           loop(async () => {
             await timed('usage', () => get(`${job.base}/v2/usage`, { 'x-api-key': usageKey }));
+            await pause();
+          }),
+        );
+      }
+      const floorBase = job.floorBase;
+      if (floorBase) {
+        loops.push(
+          loop(async () => {
+            await timed('floor', () => get(`${floorBase}/health`));
             await pause();
           }),
         );

@@ -43,7 +43,9 @@ import { toRow, type Check, type Row, type Section } from './report.js';
  * The floor: the same victim client against a bare Fastify handler of
  * `GET /health` in the bench's own process, in every round. What the
  * machine and the client cost on their own, so a reader can tell how much
- * of the 10 ms the service has to itself.
+ * of the 10 ms the service has to itself. During every baseline and attack
+ * the victim also calls that bare handler at the same pace: the same measure
+ * while the attacker's client and the service take the machine's cores.
  */
 
 export interface FairnessBenchOptions {
@@ -152,7 +154,9 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     const unknown = options.only?.filter((id) => !allAttacks.some((attack) => attack.id === id)) ?? [];
     if (unknown.length > 0) throw new Error(`no attack ${unknown.join(', ')}; the attacks are ${allAttacks.map((attack) => attack.id).join(', ')}`);
     const attacks = options.only ? allAttacks.filter((attack) => options.only?.includes(attack.id)) : allAttacks;
-    const victim = (pings: boolean): ClientJob => ({ role: 'victim', base, seconds: s, usageKey: victimKey, ...(pings ? { pings: { key: victimKey, customers: victimCustomers } } : {}) });
+    // The victim also calls the bare handler meanwhile: how much of its latency the machine itself adds in that phase
+    // (the attacker's client, the service and the victim share two cores here), with no service work in it.
+    const victim = (pings: boolean): ClientJob => ({ role: 'victim', base, seconds: s, usageKey: victimKey, floorBase, ...(pings ? { pings: { key: victimKey, customers: victimCustomers } } : {}) });
     // Rounds (FAIRNESS_ROUNDS): each runs the baselines and every attack again, and a row pools its rounds' latencies,
     // so one stall in an 8 s phase (a p99 of ~500 requests is its 5th worst) weighs less.
     const rounds = options.rounds ?? 1;
@@ -198,6 +202,10 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       batches: toRow('baseline: ping batch of 100', 'baseline', samplesOf(results.baselinePings, 'ping batch')),
     };
     rows.push(...Object.values(baseRows));
+    rows.push(
+      toRow('baseline: the bare handler\'s GET /health meanwhile', 'reference', samplesOf(results.baseline, 'floor')),
+      toRow('baseline with ping batches: the bare handler\'s GET /health meanwhile', 'reference', samplesOf(results.baselinePings, 'floor')),
+    );
     rows.push(serviceRow('baseline', serviceSide.get('baseline')!, s), serviceRow('baseline with ping batches', serviceSide.get('baseline with ping batches')!, s));
     checks.push(victimAnswers('baseline', merged(results.baseline)), victimAnswers('baseline with ping batches', merged(results.baselinePings)));
 
@@ -206,7 +214,8 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       const attackResults = results.attack.get(attack.id)!;
       const health = toRow(`${attack.id}: GET /health`, 'ours', samplesOf(measured, 'health'), attack.pings ? baseRows.healthPings : baseRows.health);
       const usage = toRow(`${attack.id}: GET /v2/usage`, 'ours', samplesOf(measured, 'usage'), attack.pings ? baseRows.usagePings : baseRows.usage);
-      rows.push(health, usage);
+      const machine = toRow(`${attack.id}: the bare handler's GET /health meanwhile (the machine under this attack)`, 'reference', samplesOf(measured, 'floor'));
+      rows.push(health, usage, machine);
       if (attack.pings) rows.push(toRow(`${attack.id}: ping batch of 100`, 'ours', samplesOf(measured, 'ping batch'), baseRows.batches));
       rows.push(serviceRow(attack.id, serviceSide.get(attack.id)!, s));
       rows.push(toRow(`${attack.id}: the attack's own requests`, 'reference', samplesOf(attackResults, 'attack', s + ATTACK_LEAD_SECONDS), undefined, statusText(merged(attackResults), 'attack')));
@@ -217,7 +226,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
         checks.push({
           name: `${row.case}: p99 within ${GOAL_RATIO}× baseline${row.case.endsWith('/health') ? ` and ${GOAL_HEALTH_P99_MS} ms` : ''}`,
           ok: ratio !== undefined && ratio <= GOAL_RATIO && absolute,
-          detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×${row.case.endsWith('/health') ? `; the floor's p99 ${floorRow.p99Ms?.toFixed(2)} ms` : ''}`,
+          detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×${row.case.endsWith('/health') ? `; the floor's p99 ${floorRow.p99Ms?.toFixed(2)} ms, the bare handler's meanwhile ${machine.p99Ms?.toFixed(2)} ms` : ''}`,
           goal: true,
         });
       }
