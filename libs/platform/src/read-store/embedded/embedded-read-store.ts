@@ -342,8 +342,8 @@ class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
   /**
    * Read each time: another handle or process may have declared an index
    * since. Decoded only when the stored bytes changed: on the ping path every
-   * apply asks, and decoding the declaration each time was a tenth of an
-   * apply's work (ADR 0049).
+   * apply asks, and reading and decoding the declarations each time took
+   * about a fifth of an apply's time (ADR 0050).
    */
   private indexes(): IndexSpec[] {
     const { collections, declared } = this.db;
