@@ -7,7 +7,9 @@ import { CommandPipeline } from './commands/command-pipeline.js';
 import { ReadModels } from './commands/read-models.js';
 import { CONFIG, type Config } from './config/config.js';
 import { EVENT_STORE } from './event-store/event-store.port.js';
-import { instrumentAppends, instrumentQueue, watchFollowers, watchLoopLane, watchQueueDepth } from './metrics/metrics.js';
+import { instrumentAppends, instrumentQueue, watchFollowers, watchLoopLane, watchQueueDepth, watchTransactionQueue } from './metrics/metrics.js';
+import { EmbeddedEventStore } from './event-store/embedded/embedded-event-store.js';
+import { EmbeddedReadStore } from './read-store/embedded/embedded-read-store.js';
 import { EventRegistry } from './events/event-registry.js';
 import { Followers } from './followers/followers.js';
 import { HealthController } from './health/health.controller.js';
@@ -61,6 +63,10 @@ export class PlatformModule {
     // One sliced job on this process's loop at a time (docs/adr/0048).
     const lane = new LoopLane();
     watchLoopLane(lane);
+    // The embedded stores queue their write callbacks for a batch (docs/adr/0049); the servers' adapters queue nothing here.
+    for (const store of [runtime.backends.events, runtime.backends.readStore]) {
+      if (store instanceof EmbeddedEventStore || store instanceof EmbeddedReadStore) watchTransactionQueue(store);
+    }
     const providers = [
       { provide: PROCESS_ROLE, useValue: options.role ?? (options.http ? 'api' : 'worker') },
       { provide: CONFIG, useValue: runtime.config },

@@ -56,9 +56,8 @@ describe('TransactionTurns', () => {
         return i;
       }),
     );
-    // Nothing ran yet: all 40 wait, and the process-wide count (the metrics gauge) includes them.
+    // Nothing ran yet: all 40 wait (what the stores report to the metrics gauge).
     expect(turns.waiting).toBe(40);
-    expect(TransactionTurns.waitingInProcess()).toBeGreaterThanOrEqual(40);
     const results = await Promise.all(queued);
     expect(results).toEqual(Array.from({ length: 40 }, (_, i) => i));
     expect(ran.map(({ i }) => i)).toEqual(results);

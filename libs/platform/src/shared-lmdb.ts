@@ -26,9 +26,6 @@ interface Queued {
   reject(error: unknown): void;
 }
 
-// Weak: a closed store's queue is not kept alive by the gauge.
-const live = new Set<WeakRef<TransactionTurns>>();
-
 /**
  * lmdb-js runs every asynchronous transaction callback queued for a batch in
  * one event-loop turn, on the main thread, inside the batch's write
@@ -53,20 +50,7 @@ export class TransactionTurns {
   /** An lmdb-js callback is queued that will run this queue. */
   private pumping = false;
 
-  constructor(private readonly env: RootDatabase) {
-    live.add(new WeakRef(this));
-  }
-
-  /** Callbacks waiting for a batch, over every environment of this process (the `lmdb_transactions_waiting` gauge). */
-  static waitingInProcess(): number {
-    let waiting = 0;
-    for (const ref of live) {
-      const turns = ref.deref();
-      if (turns) waiting += turns.waiting;
-      else live.delete(ref);
-    }
-    return waiting;
-  }
+  constructor(private readonly env: RootDatabase) {}
 
   run<T>(callback: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -7,7 +7,7 @@ import { Followers } from '../followers/followers.js';
 import { LogFollower } from '../followers/log-follower.js';
 import { EmbeddedJobQueue } from '../queue/embedded/embedded-job-queue.js';
 import { EmbeddedReadStore } from '../read-store/index.js';
-import { metricsRegistry, watchFollowers, watchQueueDepth } from './metrics.js';
+import { metricsRegistry, watchFollowers, watchQueueDepth, watchTransactionQueue } from './metrics.js';
 
 /** The `queue_depth{queue}` gauge (ADR 0028), read at scrape time from the embedded queue. */
 describe('queue_depth', () => {
@@ -41,6 +41,35 @@ describe('queue_depth', () => {
 });
 
 /** `log_follower_lag_positions{follower}`: against the newest event of the streams each follower follows (issue 31). */
+/** The `lmdb_transactions_waiting` gauge (ADR 0049): the embedded stores' write callbacks waiting for a batch. */
+describe('lmdb_transactions_waiting', () => {
+  const waiting = async () => Number(/^lmdb_transactions_waiting (\d+)$/m.exec(await metricsRegistry.getSingleMetricAsString('lmdb_transactions_waiting'))?.[1]);
+
+  it("sums the writes both embedded stores have queued, and is 0 once they are committed", async () => {
+    const events = await EmbeddedEventStore.open(mkdtempSync(path.join(tmpdir(), 'txn-events-')));
+    const readStore = await EmbeddedReadStore.open(mkdtempSync(path.join(tmpdir(), 'txn-reads-')));
+    try {
+      watchTransactionQueue(events);
+      watchTransactionQueue(readStore);
+      const things = await readStore.collection('things');
+      const before = await waiting();
+      // Queued in this turn: none of them has run yet.
+      const writes = [
+        ...Array.from({ length: 3 }, (_, i) => events.append(`thing-${i}`, [{ type: 'ThingHappened', data: { i } }], 'any')),
+        ...Array.from({ length: 4 }, (_, i) => things.apply(`t${i}`, BigInt(i + 1), () => ({ id: `t${i}` }))),
+      ];
+      expect(events.transactionsWaiting).toBe(3);
+      expect(readStore.transactionsWaiting).toBe(4);
+      expect(await waiting()).toBe(before + 7);
+      await Promise.all(writes);
+      expect(await waiting()).toBe(0);
+    } finally {
+      await events.close();
+      await readStore.close();
+    }
+  });
+});
+
 describe('log_follower_lag_positions', () => {
   const lagOf = async (name: string) =>
     (await metricsRegistry.getSingleMetricAsString('log_follower_lag_positions')).split('\n').find((line) => line.startsWith(`log_follower_lag_positions{follower="${name}"}`));

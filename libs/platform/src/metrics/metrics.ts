@@ -3,7 +3,6 @@ import type { Followers } from '../followers/followers.js';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { JobQueue } from '../queue/job-queue.port.js';
 import { ConcurrencyError } from '../event-store/errors.js';
-import { TransactionTurns } from '../shared-lmdb.js';
 
 /**
  * The process's Prometheus metrics (ADR 0028), served at `GET /metrics` to the
@@ -224,12 +223,24 @@ new Gauge({
   },
 });
 
+/** Reports the write-transaction callbacks `store` has waiting for its next batch: the embedded stores (docs/adr/0049). */
+export function watchTransactionQueue(store: { readonly transactionsWaiting: number }): void {
+  transactionSources.push(new WeakRef(store));
+}
+const transactionSources: WeakRef<{ readonly transactionsWaiting: number }>[] = [];
+
 new Gauge({
   name: 'lmdb_transactions_waiting',
   help: 'Write-transaction callbacks of the embedded stores waiting for the next batch (docs/adr/0049), read at scrape time',
   registers: [metricsRegistry],
   collect() {
-    this.set(TransactionTurns.waitingInProcess());
+    let waiting = 0;
+    for (let i = transactionSources.length - 1; i >= 0; i--) {
+      const store = transactionSources[i].deref();
+      if (store) waiting += store.transactionsWaiting;
+      else transactionSources.splice(i, 1);
+    }
+    this.set(waiting);
   },
 });
 

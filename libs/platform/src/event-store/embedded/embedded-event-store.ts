@@ -117,6 +117,11 @@ export class EmbeddedEventStore implements EventStore {
     private readonly state: Database<number, StateKey>,
   ) {}
 
+  /** Write-transaction callbacks waiting for the next batch (the `lmdb_transactions_waiting` gauge). */
+  get transactionsWaiting(): number {
+    return this.turns.waiting;
+  }
+
   /** Opens (creating if needed) the store in `dir`. Several processes may open the same directory. */
   static async open(dir: string): Promise<EmbeddedEventStore> {
     mkdirSync(dir, { recursive: true });

@@ -149,6 +149,11 @@ export class EmbeddedReadStore implements ReadStore {
    * handler may call `collection(name)` without repeating the projection's
    * index list.
    */
+  /** Write-transaction callbacks waiting for the next batch (the `lmdb_transactions_waiting` gauge). */
+  get transactionsWaiting(): number {
+    return this.db.turns.waiting;
+  }
+
   async collection<T extends Doc>(name: string, indexes: IndexSpec[] = []): Promise<ReadCollection<T>> {
     checkCollectionName(name);
     const specs = checkIndexSpecs(name, indexes);
