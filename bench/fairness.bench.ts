@@ -30,15 +30,16 @@ import { toRow, type Check, type Row, type Section } from './report.js';
  * - portfolio risk over 10,000 registered loans, one key, 2 connections,
  *   with the default limit (100 loans answered) and answering all 10,000;
  * - service areas of ~9,600 cells, one key, 2 connections;
- * - cheap writes: one tenant's single pings on 8 connections, while the
- *   victim's tenant also sends ping batches of 100 (compared with its
- *   batches alone);
+ * - cheap writes: one tenant's single pings on 8 connections while the
+ *   victim only reads; and the same while the victim's tenant also sends
+ *   ping batches of 100 (compared with its batches alone);
  * - and how long the audit-log read model takes to catch up after a burst
  *   of audited requests (16 connections of keyed GETs).
  *
  * Goal: the victim's p99 within 3× its baseline under every attack, and
- * within 10 ms absolute for /health. A missed goal is reported, not a
- * failure of the run.
+ * within 10 ms absolute for /health where the victim only reads (with its
+ * own ping batches, /health p99 is near 10 ms without any attack; ADR 51).
+ * A missed goal is reported, not a failure of the run.
  *
  * The floor: the same victim client against a bare Fastify handler of
  * `GET /health` in the bench's own process, in every round. What the
@@ -143,9 +144,16 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       },
       // A square of ~0.245° over Accra: ~9,600 res-9 cells, just under the 10,000 an answer may hold.
       { id: 'service-area', label: 'service-area of ~9,600 cells, one key, 2 connections', job: { role: 'service-area', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 2, key: hexKey, polygon: SERVICE_AREA_POLYGON } },
+      // The victim only reads here: the /health goal is held against the victim alone. The next attack adds the
+      // victim tenant's own ping batches, which alone put its /health p99 near 10 ms (docs/adr/0051).
       {
         id: 'cheap-writes',
-        label: "another tenant's single pings, 8 connections",
+        label: "another tenant's single pings, 8 connections, while the victim only reads",
+        job: { role: 'cheap-writes', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 8, key: writerKey, customers: writerCustomers },
+      },
+      {
+        id: 'cheap-writes-batches',
+        label: "another tenant's single pings, 8 connections, while the victim's tenant sends ping batches of 100",
         job: { role: 'cheap-writes', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 8, key: writerKey, customers: writerCustomers },
         pings: true,
       },
@@ -222,11 +230,17 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       checks.push(victimAnswers(attack.id, merged(measured)));
       for (const row of rows.slice(rows.indexOf(health)).filter((r) => r.role === 'ours')) {
         const ratio = row.ratio?.p99;
-        const absolute = row.case.endsWith('/health') ? row.p99Ms !== undefined && row.p99Ms <= GOAL_HEALTH_P99_MS : true;
+        const isHealth = row.case.endsWith('/health');
+        // The 10 ms is held where the victim only reads. With its tenant's own ping batches, /health is held to 3× the
+        // same victim's batches without an attack, whose p99 alone is near 10 ms (docs/adr/0051); the figure is still shown.
+        const heldTo10 = isHealth && !attack.pings;
+        const absolute = heldTo10 ? row.p99Ms !== undefined && row.p99Ms <= GOAL_HEALTH_P99_MS : true;
+        const machineDetail = isHealth ? `; the floor's p99 ${floorRow.p99Ms?.toFixed(2)} ms, the bare handler's meanwhile ${machine.p99Ms?.toFixed(2)} ms` : '';
+        const ownLoadDetail = isHealth && attack.pings ? `; not held to ${GOAL_HEALTH_P99_MS} ms: the victim's own batches without an attack ${baseRows.healthPings.p99Ms?.toFixed(2)} ms` : '';
         checks.push({
-          name: `${row.case}: p99 within ${GOAL_RATIO}× baseline${row.case.endsWith('/health') ? ` and ${GOAL_HEALTH_P99_MS} ms` : ''}`,
+          name: `${row.case}: p99 within ${GOAL_RATIO}× baseline${heldTo10 ? ` and ${GOAL_HEALTH_P99_MS} ms` : ''}`,
           ok: ratio !== undefined && ratio <= GOAL_RATIO && absolute,
-          detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×${row.case.endsWith('/health') ? `; the floor's p99 ${floorRow.p99Ms?.toFixed(2)} ms, the bare handler's meanwhile ${machine.p99Ms?.toFixed(2)} ms` : ''}`,
+          detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×${machineDetail}${ownLoadDetail}`,
           goal: true,
         });
       }

@@ -1,5 +1,5 @@
 import { countLoopTurns } from '../testing/loop-turns.js';
-import { TURN_BUDGET_MS, yieldingBytes, yieldingEach } from './expensive.js';
+import { stepsInTurns, TURN_BUDGET_MS, yieldingBytes, yieldingEach } from './expensive.js';
 
 /** Every turn of the event loop until `stop()`: what a request waiting on the loop would get. */
 function turns(log: string[]): { stop: () => void } {
@@ -110,5 +110,37 @@ describe('yieldingBytes', () => {
     const chunks: unknown[] = [];
     for await (const chunk of yieldingBytes(Buffer.alloc(0))) chunks.push(chunk);
     expect(chunks).toEqual([]);
+  });
+});
+
+describe('stepsInTurns', () => {
+  function* job(name: string, steps: number, log: string[]): Generator<void, string> {
+    for (let index = 0; index < steps; index++) {
+      log.push(`${name}${index}`);
+      yield;
+    }
+    log.push(`${name}-done`);
+    return `${name} result`;
+  }
+
+  it("runs a job's steps a turn of the loop apart, alongside the answers' chunks, and answers what the job returns", async () => {
+    const log: string[] = [];
+    const ticking = turns(log);
+    const [a, answer] = await Promise.all([stepsInTurns(job('a', 4, log)), drain(yieldingEach(chunks('c', 4, log)))]);
+    ticking.stop();
+    expect(a).toBe('a result');
+    expect(answer).toEqual(['c0', 'c1', 'c2', 'c3']);
+    // Between two turns, the job took at most one step: the steps are not run back to back.
+    const between = log.join(' ').split('turn').map((part) => part.trim().split(' ').filter(Boolean));
+    for (const part of between) expect(part.filter((entry) => entry.startsWith('a')).length).toBeLessThanOrEqual(1);
+    expect(between.flat().filter((entry) => entry.startsWith('a'))).toEqual(['a0', 'a1', 'a2', 'a3', 'a-done']);
+  });
+
+  it('rejects with what a step throws', async () => {
+    function* failing(): Generator<void, never> {
+      yield;
+      throw new Error('broken slice');
+    }
+    await expect(stepsInTurns(failing())).rejects.toThrow('broken slice');
   });
 });

@@ -56,16 +56,23 @@ export function itemsIn(field: string, max: number): (body: unknown) => number {
 }
 
 /**
- * Work a turn of the event loop gives to the chunks of every yielding answer together, beyond their first chunk.
+ * Work a turn of the event loop gives to the chunks of every yielding answer and the slices of every large body
+ * being scanned (stepsInTurns) together, beyond the first in line.
  * The budget counts making the chunks, not writing them, which follows in the same turn (a loopback write of a
  * named bulk chunk cost ~60 µs on the bench machine): 2 ms rather than 4 gave the victim of the 32-key bulk attack
  * a p99 of 9.7 ms against 11.1 ms, three rounds each (docs/adr/0044).
  */
 export const TURN_BUDGET_MS = 2;
 
-/** Streams waiting for their next chunk, served in arrival order, one chunk each per turn at most. */
+/** Streams waiting for their next chunk (and jobs for their next step), served in arrival order, one each per turn at most. */
 const waiting: Array<() => void> = [];
 let scheduled = false;
+
+/** Queues work for a coming turn (serveTurn). */
+function enqueue(work: () => void): void {
+  waiting.push(work);
+  schedule();
+}
 
 function schedule(): void {
   if (scheduled) return;
@@ -77,8 +84,8 @@ function serveTurn(): void {
   scheduled = false;
   const deadline = performance.now() + TURN_BUDGET_MS;
   // A stream asks for its next chunk only once this one is consumed (after this call returns): one chunk per stream per turn.
-  do waiting.shift()!();
-  while (waiting.length > 0 && performance.now() < deadline);
+  // Always the first in line, then more while the budget lasts.
+  for (let first = true; waiting.length > 0 && (first || performance.now() < deadline); first = false) waiting.shift()!();
   if (waiting.length > 0) schedule();
 }
 
@@ -98,14 +105,13 @@ export async function* yieldingEach<T>(chunks: Iterable<T>): AsyncGenerator<T> {
   try {
     for (;;) {
       const step = await new Promise<IteratorResult<T>>((resolve, reject) => {
-        waiting.push(() => {
+        enqueue(() => {
           try {
             resolve(iterator.next());
           } catch (error) {
             reject(error as Error);
           }
         });
-        schedule();
       });
       if (step.done) {
         finished = true;
@@ -117,6 +123,30 @@ export async function* yieldingEach<T>(chunks: Iterable<T>): AsyncGenerator<T> {
     // A consumer that stops early (the client went away) closes the source.
     if (!finished) iterator.return?.();
   }
+}
+
+/**
+ * Runs a synchronous job that pauses (yields) between slices of its work, a
+ * slice per turn of the event loop at most, under the budget per turn that
+ * yieldingEach's answers share, and resolves with the generator's return
+ * value. A large request body is scanned this way (docs/adr/0051).
+ */
+export function stepsInTurns<R>(steps: Iterator<unknown, R, undefined>): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    const step = () => {
+      let next: IteratorResult<unknown, R>;
+      try {
+        next = steps.next();
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
+      // Queued again once this turn's serveTurn has returned, as a reader asks for its next chunk: one slice per turn.
+      if (next.done) resolve(next.value);
+      else queueMicrotask(() => enqueue(step));
+    };
+    enqueue(step);
+  });
 }
 
 /** A finished answer's chunk: 16 KiB is ~0.2 ms of a loopback write on the 2-core bench machine. */
