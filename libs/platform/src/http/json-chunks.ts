@@ -8,10 +8,13 @@ import { Readable } from 'node:stream';
  * The text is exactly `JSON.stringify(value)` (`json-chunks.spec.ts` checks
  * it): arrays and plain objects that hold more than a few values are walked,
  * and their small members (a loan's row, a hex code) are stringified as they
- * are, `SLICE` at a time. So each piece handed out costs at most `SLICE`
- * small members' work, whatever the size of the whole.
+ * are, `SLICE` at a time, or fewer once their text reaches `PIECE_CHARS`. So
+ * each piece handed out costs at most `SLICE` small members' work, whatever
+ * the size of the whole.
  */
 const SLICE = 256;
+/** Or fewer, once their text is this long: 256 of a portfolio's loans made a piece of ~70 kB (docs/adr/0051). */
+const PIECE_CHARS = 8 * 1024;
 /** Arrays up to this length are stringified whole (unless they hold a large one). */
 const SMALL = 64;
 
@@ -19,21 +22,26 @@ export function* jsonPieces(value: unknown): Generator<string> {
   if (Array.isArray(value)) {
     yield '[';
     let batch: string[] = [];
+    let chars = 0;
     for (let i = 0; i < value.length; i++) {
       const element = value[i] as unknown;
       const prefix = i === 0 ? '' : ',';
       if (isLarge(element)) {
         if (batch.length > 0) yield batch.join('');
         batch = [];
+        chars = 0;
         yield prefix;
         yield* jsonPieces(element);
         continue;
       }
       // JSON.stringify writes null for an array element it cannot represent (undefined, a function, a symbol).
-      batch.push(prefix + (JSON.stringify(element) ?? 'null'));
-      if (batch.length === SLICE) {
+      const text = prefix + (JSON.stringify(element) ?? 'null');
+      batch.push(text);
+      chars += text.length;
+      if (batch.length === SLICE || chars >= PIECE_CHARS) {
         yield batch.join('');
         batch = [];
+        chars = 0;
       }
     }
     if (batch.length > 0) yield batch.join('');
@@ -44,6 +52,7 @@ export function* jsonPieces(value: unknown): Generator<string> {
     yield '{';
     let first = true;
     let batch: string[] = [];
+    let chars = 0;
     for (const key of Object.keys(value)) {
       const member = value[key];
       // JSON.stringify leaves out a member it cannot represent.
@@ -53,14 +62,18 @@ export function* jsonPieces(value: unknown): Generator<string> {
       if (isLarge(member)) {
         if (batch.length > 0) yield batch.join('');
         batch = [];
+        chars = 0;
         yield prefix;
         yield* jsonPieces(member);
         continue;
       }
-      batch.push(prefix + JSON.stringify(member));
-      if (batch.length === SLICE) {
+      const text = prefix + JSON.stringify(member);
+      batch.push(text);
+      chars += text.length;
+      if (batch.length === SLICE || chars >= PIECE_CHARS) {
         yield batch.join('');
         batch = [];
+        chars = 0;
       }
     }
     if (batch.length > 0) yield batch.join('');
