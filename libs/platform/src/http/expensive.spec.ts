@@ -1,17 +1,5 @@
-import { countLoopTurns } from '../testing/loop-turns.js';
+import { betweenTurns, countLoopTurns, logLoopTurns } from '../testing/loop-turns.js';
 import { stepsInTurns, TURN_BUDGET_MS, yieldingBytes, yieldingEach } from './expensive.js';
-
-/** Every turn of the event loop until `stop()`: what a request waiting on the loop would get. */
-function turns(log: string[]): { stop: () => void } {
-  let running = true;
-  const tick = () => {
-    if (!running) return;
-    log.push('turn');
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { stop: () => (running = false) };
-}
 
 function* chunks(name: string, count: number, log: string[]): Generator<string> {
   for (let index = 0; index < count; index++) {
@@ -36,13 +24,13 @@ describe('yieldingEach', () => {
 
   it('gives each concurrent answer at most one chunk per turn of the loop, in turn', async () => {
     const log: string[] = [];
-    const ticking = turns(log);
+    const ticking = logLoopTurns(log);
     const [a, b] = await Promise.all([drain(yieldingEach(chunks('a', 5, log))), drain(yieldingEach(chunks('b', 5, log)))]);
     ticking.stop();
     expect(a).toHaveLength(5);
     expect(b).toHaveLength(5);
     // Between two turns, no answer computed two chunks.
-    const between = log.join(' ').split('turn').map((part) => part.trim().split(' ').filter(Boolean));
+    const between = betweenTurns(log);
     for (const part of between) {
       expect(part.filter((chunk) => chunk.startsWith('a')).length).toBeLessThanOrEqual(1);
       expect(part.filter((chunk) => chunk.startsWith('b')).length).toBeLessThanOrEqual(1);
@@ -61,10 +49,10 @@ describe('yieldingEach', () => {
         yield `${name}${index}`;
       }
     }
-    const ticking = turns(log);
+    const ticking = logLoopTurns(log);
     await Promise.all(['a', 'b', 'c'].map((name) => drain(yieldingEach(slow(name)))));
     ticking.stop();
-    const between = log.join(' ').split('turn').map((part) => part.trim().split(' ').filter(Boolean));
+    const between = betweenTurns(log);
     // With a setImmediate per chunk, the three answers ran a chunk each in every turn, back to back.
     for (const part of between) expect(part.length).toBeLessThanOrEqual(1);
     expect(between.flat()).toHaveLength(9);
@@ -125,13 +113,13 @@ describe('stepsInTurns', () => {
 
   it("runs a job's steps a turn of the loop apart, alongside the answers' chunks, and answers what the job returns", async () => {
     const log: string[] = [];
-    const ticking = turns(log);
+    const ticking = logLoopTurns(log);
     const [a, answer] = await Promise.all([stepsInTurns(job('a', 4, log)), drain(yieldingEach(chunks('c', 4, log)))]);
     ticking.stop();
     expect(a).toBe('a result');
     expect(answer).toEqual(['c0', 'c1', 'c2', 'c3']);
     // Between two turns, the job took at most one step: the steps are not run back to back.
-    const between = log.join(' ').split('turn').map((part) => part.trim().split(' ').filter(Boolean));
+    const between = betweenTurns(log);
     for (const part of between) expect(part.filter((entry) => entry.startsWith('a')).length).toBeLessThanOrEqual(1);
     expect(between.flat().filter((entry) => entry.startsWith('a'))).toEqual(['a0', 'a1', 'a2', 'a3', 'a-done']);
   });

@@ -1,5 +1,6 @@
 import { boundedJsonParser, JSON_BODY_LIMITS, scanJsonText, type BodyParser } from './json-body.js';
 import { itemsIn } from './expensive.js';
+import { countLoopTurns } from '../testing/loop-turns.js';
 import { RawJson, SCAN_SLICE_BYTES, scanJsonBytes, scanJsonBytesInSlices, type JsonBytesScan } from './raw-json.js';
 
 const limits = { maxDepth: 3, maxValues: 20, maxMembers: 4 };
@@ -122,18 +123,8 @@ describe('a @RawJsonBody route in the JSON parser', () => {
     const parseWide = (text: string) =>
       new Promise<{ error: Error | null; value?: unknown; turns: number }>((resolve) => {
         const request = { routeOptions: { config: { rawJson: { arrays: ['items'] } } } };
-        let turns = 0;
-        let done = false;
-        const tick = () => {
-          if (done) return;
-          turns++;
-          setImmediate(tick);
-        };
-        setImmediate(tick);
-        boundedJsonParser(parse, wide)(request as never, bytes(text), (error, value) => {
-          done = true;
-          resolve({ error, value, turns });
-        });
+        const ticker = countLoopTurns();
+        boundedJsonParser(parse, wide)(request as never, bytes(text), (error, value) => resolve({ error, value, turns: ticker.stop() }));
       });
     const items = Array.from({ length: 20_000 }, (_, index) => index);
     const text = JSON.stringify({ items });

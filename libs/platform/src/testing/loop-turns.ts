@@ -19,3 +19,31 @@ export function countLoopTurns(): { stop(): number } {
     },
   };
 }
+
+/**
+ * Writes `turn` into `log` at every turn of the event loop until `stop()`, so
+ * that a test can log its own steps in between and see which of them ran
+ * within one turn (`betweenTurns`).
+ */
+export function logLoopTurns(log: string[]): { stop(): void } {
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    log.push('turn');
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop() {
+      done = true;
+    },
+  };
+}
+
+/** The entries of a log that `logLoopTurns` wrote into, grouped by the turn they ran in (entries must not contain spaces). */
+export function betweenTurns(log: readonly string[]): string[][] {
+  return log
+    .join(' ')
+    .split('turn')
+    .map((part) => part.trim().split(' ').filter(Boolean));
+}

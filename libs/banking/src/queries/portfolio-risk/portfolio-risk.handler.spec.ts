@@ -1,4 +1,5 @@
 import { LoopLane, SLICE_BUDGET_MS } from '../../../../platform/src/index.js';
+import { betweenTurns, logLoopTurns } from '../../../../platform/src/testing/loop-turns.js';
 import type { CollectionLoanDoc, CollectionLoans } from '../../public/collection-loans.read-model.js';
 import type { CollectionsConsents } from '../../public/collections-consents.view.js';
 import type { AlertAreas } from '../../risk/alert-areas.port.js';
@@ -55,21 +56,14 @@ describe('PortfolioRiskHandler', () => {
     };
     const handler = new PortfolioRiskHandler(loans, { lastKnown: async () => ({ position: null, drifting: false }) } as never, consents, sightings as never, alerts, { now: () => new Date('2026-11-28T00:00:00.000Z') }, new LoopLane());
 
-    let running = true;
-    const tick = () => {
-      if (!running) return;
-      log.push('turn');
-      setImmediate(tick);
-    };
-    setImmediate(tick);
+    const ticking = logLoopTurns(log);
     const answer = await handler.assess('acct', { not_seen_days: 7, concentration_min_loans: 20, limit: 100 });
-    running = false;
+    ticking.stop();
 
     expect(answer.loans_assessed).toBe(6);
     const steps = log.filter((entry) => entry !== 'turn');
     expect(steps).toEqual(['read0', 'observe0', 'coverage0', 'read1', 'observe1', 'coverage1']);
     // Between two steps of the same page, the loop turned: other requests got in.
-    const between = log.join(' ').split('turn').map((part) => part.trim().split(' ').filter(Boolean));
-    for (const part of between) expect(part.length).toBeLessThanOrEqual(1);
+    for (const part of betweenTurns(log)) expect(part.length).toBeLessThanOrEqual(1);
   });
 });
