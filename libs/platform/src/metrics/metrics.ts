@@ -202,47 +202,43 @@ new Gauge({
   },
 });
 
-/** Reports how many sliced jobs wait for `lane` (docs/adr/0048). */
-export function watchLoopLane(lane: { readonly depth: number }): void {
-  laneSources.push(new WeakRef(lane));
+/**
+ * A gauge summing a count over the sources registered with it, read at scrape
+ * time; a source nothing else holds any more drops out. Answers the function
+ * that registers a source.
+ */
+function summedGauge<Source extends object>(name: string, help: string, count: (source: Source) => number): (source: Source) => void {
+  const sources: WeakRef<Source>[] = [];
+  new Gauge({
+    name,
+    help,
+    registers: [metricsRegistry],
+    collect() {
+      let total = 0;
+      for (let i = sources.length - 1; i >= 0; i--) {
+        const source = sources[i].deref();
+        if (source) total += count(source);
+        else sources.splice(i, 1);
+      }
+      this.set(total);
+    },
+  });
+  return (source) => void sources.push(new WeakRef(source));
 }
-const laneSources: WeakRef<{ readonly depth: number }>[] = [];
 
-new Gauge({
-  name: 'loop_lane_waiting',
-  help: 'Sliced main-thread jobs (portfolio risk) waiting for their turn on the event loop',
-  registers: [metricsRegistry],
-  collect() {
-    let waiting = 0;
-    for (let i = laneSources.length - 1; i >= 0; i--) {
-      const lane = laneSources[i].deref();
-      if (lane) waiting += lane.depth;
-      else laneSources.splice(i, 1);
-    }
-    this.set(waiting);
-  },
-});
+/** Reports how many sliced jobs wait for `lane` (docs/adr/0048). */
+export const watchLoopLane = summedGauge<{ readonly depth: number }>(
+  'loop_lane_waiting',
+  'Sliced main-thread jobs (portfolio risk) waiting for their turn on the event loop',
+  (lane) => lane.depth,
+);
 
 /** Reports the write-transaction callbacks `store` has waiting for its next batch: the embedded stores (docs/adr/0049). */
-export function watchTransactionQueue(store: { readonly transactionsWaiting: number }): void {
-  transactionSources.push(new WeakRef(store));
-}
-const transactionSources: WeakRef<{ readonly transactionsWaiting: number }>[] = [];
-
-new Gauge({
-  name: 'lmdb_transactions_waiting',
-  help: 'Write-transaction callbacks of the embedded stores waiting for the next batch (docs/adr/0049), read at scrape time',
-  registers: [metricsRegistry],
-  collect() {
-    let waiting = 0;
-    for (let i = transactionSources.length - 1; i >= 0; i--) {
-      const store = transactionSources[i].deref();
-      if (store) waiting += store.transactionsWaiting;
-      else transactionSources.splice(i, 1);
-    }
-    this.set(waiting);
-  },
-});
+export const watchTransactionQueue = summedGauge<{ readonly transactionsWaiting: number }>(
+  'lmdb_transactions_waiting',
+  'Write-transaction callbacks of the embedded stores waiting for the next batch (docs/adr/0049), read at scrape time',
+  (store) => store.transactionsWaiting,
+);
 
 /** Counts adds and runs of `queue` (once per instance; its behaviour is unchanged). */
 export function instrumentQueue(queue: JobQueue): JobQueue {
