@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { FairShare, InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
+import { FairShare, InFlight, loopHeadroom, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
 import { closeBackends, collectProcessMetrics, createHttpApp, describeBackends, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
@@ -27,7 +27,8 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const keylessHolds = new RefusalHolds();
   // Turns on the loop by tenant while it is behind (docs/adr/0045); FAIR_SHARE_LAG_MS=0 turns it off.
   const lag = config.fairShare.lagMs > 0 ? new LoopLag(config.fairShare.lagMs).start() : undefined;
-  const fairShare = lag ? new FairShare({ perTenant: config.fairShare.perTenant, maxWaiting: config.fairShare.maxWaiting, pressured: () => lag.pressured() }) : undefined;
+  const fairShare = lag ? new FairShare({ ...config.fairShare, pressured: () => lag.pressured(), headroom: loopHeadroom(lag, config.fairShare.loopPercent) }) : undefined;
+  if (fairShare && lag) lag.onTick(() => fairShare.release());
   http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, { inFlight: http.app.get(InFlight, { strict: false }), keylessHolds, fairShare }));
   http.onResponse(rememberKeylessRefusals(keylessHolds, config, keys));
   // X-RateLimit-* on the answers the guard never saw (unknown paths, routes outside Nest, refusals before the quota).

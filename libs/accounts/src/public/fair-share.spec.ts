@@ -1,4 +1,4 @@
-import { FairShare, type Admission, type Turn } from './fair-share.js';
+import { FairShare, loopHeadroom, PUBLIC_CALLER, type Admission, type Turn } from './fair-share.js';
 
 /** Settles pending promise callbacks (admissions resolve in microtasks). */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -117,5 +117,117 @@ describe('FairShare: turns on the loop by tenant while it is behind', () => {
 
   it('needs at least one request per tenant', () => {
     expect(() => new FairShare({ perTenant: 0, maxWaiting: 1, pressured: () => true })).toThrow(RangeError);
+  });
+
+  describe('headroom: a backlog goes in only while the loop is not saturated (ADR 0052)', () => {
+    let saturated = true;
+    let now = 0;
+    const paced = (perTenant = 2) =>
+      new FairShare({ perTenant, maxWaiting: 10, pressured: () => pressured, headroom: { saturated: () => saturated, maxHoldMs: 250, now: () => now } });
+
+    beforeEach(() => {
+      saturated = true;
+      now = 0;
+    });
+
+    it('holds the waiting requests of a tenant while the loop is saturated and someone else uses it, then lets one in per tick', async () => {
+      const fair = paced(1);
+      const turns = Array.from({ length: 3 }, () => fair.enter('acct_a'));
+      const seen = turns.map(recorder);
+      fair.arrived(PUBLIC_CALLER);
+      turns[0].leave();
+      fair.release();
+      await settle();
+      expect(seen.map((s) => s.outcome)).toEqual(['admitted', undefined, undefined]);
+      expect(fair.of('acct_a')).toEqual({ inFlight: 0, waiting: 2 });
+
+      saturated = false;
+      fair.release();
+      await settle();
+      expect(seen.map((s) => s.outcome)).toEqual(['admitted', 'admitted', undefined]);
+      // The in-flight limit still holds while the loop is behind.
+      fair.release();
+      await settle();
+      expect(seen[2].outcome).toBeUndefined();
+    });
+
+    it('lets one waiting request in as one answers, not the whole queue, once the pressure is gone', async () => {
+      const fair = paced(1);
+      const turns = Array.from({ length: 4 }, () => fair.enter('acct_a'));
+      const seen = turns.map(recorder);
+      saturated = false;
+      pressured = false;
+      turns[0].leave();
+      await settle();
+      expect(seen.map((s) => s.outcome)).toEqual(['admitted', 'admitted', undefined, undefined]);
+      fair.release();
+      await settle();
+      expect(seen[2].outcome).toBe('admitted');
+    });
+
+    it('never holds a tenant within its share, saturated or not', async () => {
+      const fair = paced(2);
+      fair.arrived('acct_b');
+      const seen = [recorder(fair.enter('acct_a')), recorder(fair.enter('acct_a'))];
+      await settle();
+      expect(seen.map((s) => s.outcome)).toEqual(['admitted', 'admitted']);
+    });
+
+    it('does not hold a tenant that has the loop to itself', async () => {
+      const fair = paced(1);
+      fair.arrived('acct_a');
+      const turns = [fair.enter('acct_a'), fair.enter('acct_a')];
+      const seen = turns.map(recorder);
+      turns[0].leave();
+      await settle();
+      expect(seen[1].outcome).toBe('admitted');
+    });
+
+    it('holds for others only while they arrived within the window', async () => {
+      const fair = paced(1);
+      fair.arrived('acct_b');
+      fair.arrived('acct_a');
+      const turns = [fair.enter('acct_a'), fair.enter('acct_a')];
+      const seen = turns.map(recorder);
+      turns[0].leave();
+      await settle();
+      expect(seen[1].outcome).toBeUndefined();
+      now = 1000;
+      fair.release();
+      await settle();
+      expect(seen[1].outcome).toBe('admitted');
+    });
+
+    it('lets a held tenant with nothing in flight have one request after maxHoldMs, whoever keeps the loop busy', async () => {
+      const fair = paced(1);
+      const turns = [fair.enter('acct_a'), fair.enter('acct_a'), fair.enter('acct_a')];
+      const seen = turns.map(recorder);
+      now = 100;
+      fair.arrived('acct_b');
+      turns[0].leave();
+      fair.release();
+      await settle();
+      expect(seen.map((s) => s.outcome)).toEqual(['admitted', undefined, undefined]);
+      now = 250;
+      fair.arrived('acct_b');
+      fair.release();
+      await settle();
+      expect(seen.map((s) => s.outcome)).toEqual(['admitted', 'admitted', undefined]);
+      // One is in flight again: the next waits for headroom or its own answer.
+      now = 600;
+      fair.arrived('acct_b');
+      fair.release();
+      await settle();
+      expect(seen[2].outcome).toBeUndefined();
+    });
+
+    it('keeps no headroom at FAIR_SHARE_LOOP_PERCENT=100, and is saturated at or above the percentage', () => {
+      expect(loopHeadroom({ utilization: 1 }, 100)).toBeUndefined();
+      const lag = { utilization: 0.59 };
+      const headroom = loopHeadroom(lag, 60)!;
+      expect(headroom.saturated()).toBe(false);
+      lag.utilization = 0.6;
+      expect(headroom.saturated()).toBe(true);
+    });
   });
 });

@@ -16,7 +16,7 @@ import {
 import type { KeyDirectory, KeyRecord } from './key-directory.js';
 import { KeyReader } from '../authentication/presented-key.js';
 import { ConcurrencyLimitedError, RateLimitedError, TenantQueueFullError } from '../domain/errors.js';
-import type { FairShare } from './fair-share.js';
+import { OPERATOR_CALLER, PUBLIC_CALLER, type FairShare } from './fair-share.js';
 import type { InFlight } from './in-flight.js';
 import type { RefusalHolds } from './refusal-holds.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
@@ -145,10 +145,15 @@ export function ipThrottle(
   };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const path = routedPath(request.url);
-    if (!path.startsWith('/v2/')) return false;
+    if (!path.startsWith('/v2/')) {
+      // A health check or the metrics: someone else on the loop, for the fair share's headroom (ADR 0052).
+      fairShare?.arrived(PUBLIC_CALLER);
+      return false;
+    }
     const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const caller = callers.of(request);
     const keyless = caller === 'anonymous';
+    fairShare?.arrived(typeof caller === 'object' ? tenantOf(caller) : caller === 'anonymous' ? PUBLIC_CALLER : OPERATOR_CALLER);
     // An IP refused a moment ago waits first (its refusals are remembered by rememberKeylessRefusals).
     if (keyless && keylessHolds) await keylessHolds.wait(request.ip);
     // JSON only: the language endpoint's audio has its own limit (LANGUAGE_AUDIO_MAX_BYTES).
@@ -196,9 +201,14 @@ export function ipThrottle(
   };
 }
 
+/** Whose share a keyed request takes: its account's, or its key's when the key has no account (ADR 0045). */
+function tenantOf(caller: KeyRecord): string {
+  return caller.account_id ?? caller.key_id;
+}
+
 /** Waits for the tenant's turn; false when the request was answered instead (its tenant's queue full, or its client gone). */
 async function takeTurn(fairShare: FairShare, caller: KeyRecord, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  const turn = fairShare.enter(caller.account_id ?? caller.key_id);
+  const turn = fairShare.enter(tenantOf(caller));
   // 'close' comes once the answer is written or the connection is gone: either ends the turn (or the wait).
   reply.raw.once('close', turn.leave);
   const admission = await turn.admitted;

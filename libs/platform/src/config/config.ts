@@ -65,9 +65,11 @@ export interface Config {
   /**
    * Turns on the loop by tenant (docs/adr/0045): while the loop runs timers more than FAIR_SHARE_LAG_MS late
    * (a moving average; 0 turns it off), an account has at most FAIR_SHARE_PER_TENANT requests in flight in this
-   * process and its others wait, at most FAIR_SHARE_MAX_WAITING of them.
+   * process and its others wait, at most FAIR_SHARE_MAX_WAITING of them. An account with a request in flight or
+   * waiting sends its next in only while the loop is busy less than FAIR_SHARE_LOOP_PERCENT of the time (docs/adr/0052;
+   * 100 keeps no headroom).
    */
-  fairShare: { lagMs: number; perTenant: number; maxWaiting: number };
+  fairShare: { lagMs: number; perTenant: number; maxWaiting: number; loopPercent: number };
   /** V8's heap growing factor as 1 + percent / 100 (docs/adr/0044); 0 leaves V8's own. */
   gcHeapGrowingPercent: number;
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
@@ -239,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
       lagMs: int(env, 'FAIR_SHARE_LAG_MS', 1, 0, 10_000),
       perTenant: int(env, 'FAIR_SHARE_PER_TENANT', 2, 1, 10_000),
       maxWaiting: int(env, 'FAIR_SHARE_MAX_WAITING', 1000, 0, 1_000_000),
+      loopPercent: int(env, 'FAIR_SHARE_LOOP_PERCENT', 60, 10, 100),
     },
     gcHeapGrowingPercent: int(env, 'GC_HEAP_GROWING_PERCENT', 100, 0, 1000),
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),

@@ -40,6 +40,31 @@ describe('LoopLag: how late the loop runs a timer, smoothed', () => {
     }
   });
 
+  it('smooths the loop utilization over ticks and tells its listeners after each tick', async () => {
+    const lag = new LoopLag(1);
+    lag.observeUtilization(1);
+    expect(lag.utilization).toBeCloseTo(0.125);
+    for (let i = 0; i < 30; i++) lag.observeUtilization(1);
+    expect(lag.utilization).toBeGreaterThan(0.95);
+
+    const running = new LoopLag(1, 2).start();
+    let ticks = 0;
+    running.onTick(() => ticks++);
+    try {
+      const until = Date.now() + 150;
+      while (Date.now() < until) {
+        const stop = Date.now() + 10;
+        while (Date.now() < stop);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(ticks).toBeGreaterThan(3);
+      // Held by synchronous work nearly all the time.
+      expect(running.utilization).toBeGreaterThan(0.5);
+    } finally {
+      running.stop();
+    }
+  });
+
   it('needs a positive threshold', () => {
     expect(() => new LoopLag(0)).toThrow(RangeError);
   });

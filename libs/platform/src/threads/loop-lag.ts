@@ -9,13 +9,21 @@
  * ticks does. `pressured` has hysteresis: it turns on above `thresholdMs` and
  * off only below half of it, so admission does not flap at the threshold.
  *
+ * The same tick also smooths how busy the loop was (`utilization`: the share
+ * of each tick's time it was not waiting for I/O, Node's event-loop
+ * utilization, an eighth of each new tick), and tells a listener (`onTick`):
+ * FairShare admits a backlogged tenant's requests only while the loop has
+ * headroom (docs/adr/0052).
+ *
  * The timer is unref'd (it never keeps a process alive) and costs a few
  * microseconds per tick.
  */
 export class LoopLag {
   private averageMs = 0;
   private underPressure = false;
+  private busyShare = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly listeners: Array<() => void> = [];
 
   constructor(
     readonly thresholdMs: number,
@@ -28,10 +36,15 @@ export class LoopLag {
   start(): this {
     if (this.timer) return this;
     let due = this.now() + this.intervalMs;
+    let since = performance.eventLoopUtilization();
     this.timer = setInterval(() => {
       const at = this.now();
       this.observe(Math.max(0, at - due));
       due = at + this.intervalMs;
+      const now = performance.eventLoopUtilization();
+      this.observeUtilization(performance.eventLoopUtilization(now, since).utilization);
+      since = now;
+      for (const listener of this.listeners) listener();
     }, this.intervalMs);
     this.timer.unref();
     return this;
@@ -47,6 +60,21 @@ export class LoopLag {
     this.averageMs += (lateMs - this.averageMs) / 4;
     if (this.averageMs > this.thresholdMs) this.underPressure = true;
     else if (this.averageMs < this.thresholdMs / 2) this.underPressure = false;
+  }
+
+  /** One tick's event-loop utilization, 0 to 1 (the timer's; tests feed it directly). */
+  observeUtilization(share: number): void {
+    this.busyShare += (share - this.busyShare) / 8;
+  }
+
+  /** The moving average of the loop's utilization over the last ticks, 0 to 1. */
+  get utilization(): number {
+    return this.busyShare;
+  }
+
+  /** Calls `listener` after every tick (once the lateness and the utilization are updated). */
+  onTick(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /** The moving average of the ticks' lateness, in ms. */
