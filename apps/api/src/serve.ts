@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { FairShare, InFlight, loopHeadroom, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
-import { closeBackends, collectProcessMetrics, createHttpApp, describeBackends, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
+import { closeBackends, collectProcessMetrics, createHttpApp, describeBackends, keepSliceHeadroom, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
 import { handleShutdown, holdSignalsWhileStarting } from '../../shared/lifecycle.js';
 
@@ -27,8 +27,11 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const keylessHolds = new RefusalHolds();
   // Turns on the loop by tenant while it is behind (docs/adr/0045); FAIR_SHARE_LAG_MS=0 turns it off.
   const lag = config.fairShare.lagMs > 0 ? new LoopLag(config.fairShare.lagMs).start() : undefined;
-  const fairShare = lag ? new FairShare({ ...config.fairShare, pressured: () => lag.pressured(), headroom: loopHeadroom(lag, config.fairShare.loopPercent) }) : undefined;
+  const headroom = lag ? loopHeadroom(lag, config.fairShare.loopPercent) : undefined;
+  const fairShare = lag ? new FairShare({ ...config.fairShare, pressured: () => lag.pressured(), headroom }) : undefined;
   if (fairShare && lag) lag.onTick(() => fairShare.release());
+  // A request's sliced work (portfolio risk, answers' chunks) keeps the same headroom while others use the loop (ADR 0052).
+  if (fairShare && lag && headroom) keepSliceHeadroom({ held: () => headroom.saturated() && fairShare.shared(), nextTick: () => lag.nextTick() });
   http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, { inFlight: http.app.get(InFlight, { strict: false }), keylessHolds, fairShare }));
   http.onResponse(rememberKeylessRefusals(keylessHolds, config, keys));
   // X-RateLimit-* on the answers the guard never saw (unknown paths, routes outside Nest, refusals before the quota).
@@ -44,6 +47,7 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const stopHttp = () => http.stop();
   if (options.signals) handleShutdown(runtime, http.app, stopHttp);
   const close = async () => {
+    if (headroom) keepSliceHeadroom(undefined);
     lag?.stop();
     runtime.readiness.markStopping();
     await stopHttp();

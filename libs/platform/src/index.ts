@@ -36,7 +36,7 @@ export { RefusedError, validateRawJson, type Refusal, type RawJsonValidation } f
 export * from './threads/thread-pool.js';
 export * from './threads/thread-entry.js';
 export type * from './threads/thread-messages.js';
-export { yieldToLoop, sortInSlices, LoopSlicer, SLICE_BUDGET_MS } from './threads/slices.js';
+export { yieldToLoop, yieldWithHeadroom, keepSliceHeadroom, sortInSlices, LoopSlicer, SLICE_BUDGET_MS, type SliceHeadroom } from './threads/slices.js';
 export { LoopLag } from './threads/loop-lag.js';
 export { LoopLane } from './threads/loop-lane.js';
 export { tuneGarbageCollection, DEFAULT_HEAP_GROWING_PERCENT } from './threads/garbage-collection.js';

@@ -159,6 +159,11 @@ export class FairShare {
     return tenant.inFlight < this.options.perTenant || !this.options.pressured();
   }
 
+  /** Whether two callers or more arrived within OTHERS_WINDOW_MS: someone's heavy work shares the loop with someone else. */
+  shared(): boolean {
+    return this.latestOther !== undefined && this.now() - this.latestOther.at < OTHERS_WINDOW_MS;
+  }
+
   /** Whether a caller other than `tenantId` arrived within OTHERS_WINDOW_MS. */
   private othersPresent(tenantId: string, now: number): boolean {
     const other = this.latest?.id !== tenantId ? this.latest : this.latestOther;

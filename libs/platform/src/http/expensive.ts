@@ -3,6 +3,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RawJson } from './raw-json.js';
 import { mergeRouteConfig } from './route-config.js';
+import { headroomTick } from '../threads/slices.js';
 
 /**
  * Issue 31, item 2: a keyed route whose one request does the work of many.
@@ -77,7 +78,10 @@ function enqueue(work: () => void): void {
 function schedule(): void {
   if (scheduled) return;
   scheduled = true;
-  setImmediate(serveTurn);
+  // While the loop has no headroom and others use it, the next turn waits for a tick of the loop (docs/adr/0052).
+  const tick = headroomTick();
+  if (tick) void tick.then(serveTurn);
+  else setImmediate(serveTurn);
 }
 
 function serveTurn(): void {

@@ -1,4 +1,4 @@
-import { LoopLag } from './loop-lag.js';
+import { LoopLag, RELEASED_PER_TICK } from './loop-lag.js';
 
 describe('LoopLag: how late the loop runs a timer, smoothed', () => {
   it('turns pressured above the threshold and off only below half of it', () => {
@@ -63,6 +63,25 @@ describe('LoopLag: how late the loop runs a timer, smoothed', () => {
     } finally {
       running.stop();
     }
+  });
+
+  it('lets nextTick waiters go RELEASED_PER_TICK a tick, in order, and all of them when stopped', async () => {
+    // A timer that never fires on its own: the test ticks it.
+    const lag = new LoopLag(1, 3_600_000).start();
+    const order: number[] = [];
+    const waits = Array.from({ length: RELEASED_PER_TICK * 2 + 1 }, (_, i) => lag.nextTick().then(() => order.push(i)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual([]);
+    lag.ticked();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(Array.from({ length: RELEASED_PER_TICK }, (_, i) => i));
+    lag.ticked();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toHaveLength(RELEASED_PER_TICK * 2);
+    lag.stop();
+    await Promise.all(waits);
+    expect(order).toEqual(Array.from({ length: waits.length }, (_, i) => i));
+    await expect(lag.nextTick()).resolves.toBeUndefined();
   });
 
   it('needs a positive threshold', () => {

@@ -10,6 +10,39 @@ export function yieldToLoop(): Promise<void> {
 }
 
 /**
+ * What keeps headroom on a busy loop for sliced request work (docs/adr/0052),
+ * set by the api process: while `held()` (the loop saturated and shared with
+ * other callers), a slice waits for the loop's next tick (`nextTick`, a few
+ * slices per tick) instead of the next turn.
+ */
+export interface SliceHeadroom {
+  held(): boolean;
+  nextTick(): Promise<void>;
+}
+
+let headroom: SliceHeadroom | undefined;
+
+/** Sets (or with undefined, removes) the headroom that request work yielding with `yieldWithHeadroom` keeps. */
+export function keepSliceHeadroom(kept: SliceHeadroom | undefined): void {
+  headroom = kept;
+}
+
+/**
+ * Yields like yieldToLoop; while the loop has no headroom and others use it,
+ * until its next tick instead. For a request's own sliced work (a portfolio
+ * assessment, an answer's chunks): a tenant's two heavy requests in flight,
+ * within their share, still kept the loop ~90 % busy (ADR 0052).
+ */
+export function yieldWithHeadroom(): Promise<void> {
+  return headroomTick() ?? yieldToLoop();
+}
+
+/** The loop's next tick while request work must leave it headroom; undefined while it need not. */
+export function headroomTick(): Promise<void> | undefined {
+  return headroom?.held() ? headroom.nextTick() : undefined;
+}
+
+/**
  * How long a slice of work may hold the loop. A request that needs the loop
  * k times waits up to k slices of every sliced job in flight, so slices must
  * be short: at 1 ms, two heavy requests cost a victim that needs the loop four
@@ -25,7 +58,11 @@ export const SLICE_BUDGET_MS = 1;
 export class LoopSlicer {
   private since = performance.now();
 
-  constructor(private readonly budgetMs = SLICE_BUDGET_MS) {}
+  /** `options.headroom`: a request's work, which yields with yieldWithHeadroom; background work (deliveries) does not. */
+  constructor(
+    private readonly budgetMs = SLICE_BUDGET_MS,
+    private readonly options: { headroom?: boolean } = {},
+  ) {}
 
   /** The slice's time is spent: yield before the next item. */
   due(): boolean {
@@ -34,7 +71,7 @@ export class LoopSlicer {
 
   /** Yields to the loop and starts a new slice. */
   async yield(): Promise<void> {
-    await yieldToLoop();
+    await (this.options.headroom ? yieldWithHeadroom() : yieldToLoop());
     this.since = performance.now();
   }
 }

@@ -1,4 +1,4 @@
-import { InvalidParamError } from '../../../platform/src/index.js';
+import { InvalidParamError, yieldWithHeadroom } from '../../../platform/src/index.js';
 import { NoRoadNearbyError, RoadNetworkNotLoadedError } from '../domain/errors.js';
 import { MODES, parseMode, type Mode } from '../domain/profiles.js';
 import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
@@ -96,7 +96,7 @@ export class IsochroneService {
       heap.pop();
       if (d > dist[u] || d > budget) continue;
       // The network read here is the one captured above: a new import swapped in meanwhile does not change this search.
-      if (++settled % SETTLED_PER_SLICE === 0) await yieldToLoop();
+      if (++settled % SETTLED_PER_SLICE === 0) await yieldWithHeadroom();
       for (let k = graph.incidentOffset[u]; k < graph.incidentOffset[u + 1]; k++) {
         const edge = graph.incidentEdges[k];
         const dir = graph.edgeFrom[edge] === u ? 0 : 1;
@@ -114,7 +114,7 @@ export class IsochroneService {
     samples.push(snap.lat, snap.lng);
     let reachable = 0;
     for (let edge = 0; edge < graph.edgeCount; edge++) {
-      if (edge % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+      if (edge % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldWithHeadroom();
       let reachedFromStart = 0;
       let reachedFromEnd = 0;
       const from = graph.edgeFrom[edge];
@@ -187,8 +187,4 @@ class Samples {
   array(): Float64Array {
     return this.data.slice(0, 2 * this.count);
   }
-}
-
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
