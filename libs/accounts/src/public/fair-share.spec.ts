@@ -221,6 +221,19 @@ describe('FairShare: turns on the loop by tenant while it is behind', () => {
       expect(seen[2].outcome).toBeUndefined();
     });
 
+    it('limits a tenant to its share in flight while the loop is saturated and shared, even when it is not behind', async () => {
+      pressured = false;
+      const fair = paced(2);
+      fair.arrived(PUBLIC_CALLER);
+      const seen = Array.from({ length: 3 }, () => recorder(fair.enter('acct_a')));
+      await settle();
+      expect(seen.map((s) => s.outcome)).toEqual(['admitted', 'admitted', undefined]);
+      saturated = false;
+      fair.release();
+      await settle();
+      expect(seen[2].outcome).toBe('admitted');
+    });
+
     it('keeps no headroom at FAIR_SHARE_LOOP_PERCENT=100, and is saturated at or above the percentage', () => {
       expect(loopHeadroom({ utilization: 1 }, 100)).toBeUndefined();
       const lag = { utilization: 0.59 };

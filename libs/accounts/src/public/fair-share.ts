@@ -1,5 +1,5 @@
 /**
- * Turns on the event loop shared by tenant while it is behind (issue 31,
+ * Turns on the event loop shared by tenant while it is behind or saturated (issue 31,
  * item 3; docs/adr/0045).
  *
  * A closed-loop client keeps as many requests in flight as it has
@@ -22,7 +22,9 @@
  * headroom is kept only while another caller (another tenant, or any request
  * without a key) has arrived in the last `OTHERS_WINDOW_MS` (`arrived`). A
  * tenant with requests waiting and none in flight still gets one in after
- * `headroom.maxHoldMs`, whoever keeps the loop busy.
+ * `headroom.maxHoldMs`, whoever keeps the loop busy. While the loop is
+ * saturated and shared, the in-flight limit holds as if it were behind: a
+ * loop filled by one tenant's many requests need not run late to be full.
  *
  * A tenant with `maxWaiting` requests already waiting is refused the next
  * (429 with Retry-After). A waiting request whose client goes away leaves
@@ -84,7 +86,7 @@ export class FairShare {
       admit = resolve;
     });
     const waiter: Waiter = { admit, state: 'waiting', since: this.now() };
-    if (tenant.waiting.length === 0 && this.hasSlot(tenant)) {
+    if (tenant.waiting.length === 0 && this.hasSlot(tenantId, tenant)) {
       this.goIn(tenant, waiter);
     } else if (tenant.waiting.length >= this.options.maxWaiting) {
       waiter.state = 'left';
@@ -139,7 +141,7 @@ export class FairShare {
     const saturated = headroom.saturated();
     const now = this.now();
     for (const [tenantId, tenant] of this.tenants) {
-      if (tenant.waiting.length === 0 || !this.hasSlot(tenant)) continue;
+      if (tenant.waiting.length === 0 || !this.hasSlot(tenantId, tenant)) continue;
       const held = tenant.inFlight === 0 && now - tenant.waiting[0].since >= headroom.maxHoldMs;
       if (!saturated || held || !this.othersPresent(tenantId, now)) this.goIn(tenant, tenant.waiting.shift()!);
     }
@@ -149,14 +151,18 @@ export class FairShare {
   private admitWaiting(tenantId: string, tenant: Tenant): void {
     const most = this.options.headroom ? 1 : Infinity;
     const held = () => this.saturated() && this.othersPresent(tenantId, this.now());
-    for (let admitted = 0; admitted < most && tenant.waiting.length > 0 && this.hasSlot(tenant) && !held(); admitted++) {
+    for (let admitted = 0; admitted < most && tenant.waiting.length > 0 && this.hasSlot(tenantId, tenant) && !held(); admitted++) {
       this.goIn(tenant, tenant.waiting.shift()!);
     }
   }
 
-  /** Under the in-flight limit, or the loop not behind. */
-  private hasSlot(tenant: Tenant): boolean {
-    return tenant.inFlight < this.options.perTenant || !this.options.pressured();
+  /**
+   * Under the in-flight limit, or the loop neither behind nor saturated while others use it: a loop kept busy by
+   * one tenant's many requests need not run late to be full (the 32-key bulk, ADR 0052).
+   */
+  private hasSlot(tenantId: string, tenant: Tenant): boolean {
+    if (tenant.inFlight < this.options.perTenant) return true;
+    return !this.options.pressured() && !(this.saturated() && this.othersPresent(tenantId, this.now()));
   }
 
   /** Whether two callers or more arrived within OTHERS_WINDOW_MS: someone's heavy work shares the loop with someone else. */
