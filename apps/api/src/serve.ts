@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { FairShare, InFlight, loopHeadroom, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
+import { FairShare, InFlight, ipThrottle, KeyDirectory, loopHeadroom, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
 import { closeBackends, collectProcessMetrics, createHttpApp, describeBackends, keepSliceHeadroom, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
@@ -25,7 +25,8 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const keys = http.app.get(KeyDirectory, { strict: false });
   // Refusal holds for callers without a key, by IP (docs/adr/0044): remembered from the answers, applied by the gate.
   const keylessHolds = new RefusalHolds();
-  // Turns on the loop by tenant while it is behind (docs/adr/0045); FAIR_SHARE_LAG_MS=0 turns it off.
+  // Turns on the loop by tenant while it is behind (docs/adr/0045), headroom for others while it is saturated
+  // (docs/adr/0052); FAIR_SHARE_LAG_MS=0 turns both off.
   const lag = config.fairShare.lagMs > 0 ? new LoopLag(config.fairShare.lagMs).start() : undefined;
   const headroom = lag ? loopHeadroom(lag, config.fairShare.loopPercent) : undefined;
   const fairShare = lag ? new FairShare({ ...config.fairShare, pressured: () => lag.pressured(), headroom }) : undefined;

@@ -9,7 +9,8 @@
  * account, or a key without one) may have at most `perTenant` requests in
  * flight in this process; the rest wait, in their order of arrival, before
  * their body is read, and go in as that tenant's own requests answer. Other
- * tenants are not held by them. When the loop is not behind, nobody waits.
+ * tenants are not held by them. When the loop is neither behind nor
+ * saturated while shared (below), nobody waits.
  *
  * Headroom (docs/adr/0052): a limit on requests in flight does not limit a
  * tenant's share of the loop. Two in flight at a time, the same pings kept
@@ -142,8 +143,8 @@ export class FairShare {
     const now = this.now();
     for (const [tenantId, tenant] of this.tenants) {
       if (tenant.waiting.length === 0 || !this.hasSlot(tenantId, tenant)) continue;
-      const held = tenant.inFlight === 0 && now - tenant.waiting[0].since >= headroom.maxHoldMs;
-      if (!saturated || held || !this.othersPresent(tenantId, now)) this.goIn(tenant, tenant.waiting.shift()!);
+      const overdue = tenant.inFlight === 0 && now - tenant.waiting[0].since >= headroom.maxHoldMs;
+      if (!saturated || overdue || !this.othersPresent(tenantId, now)) this.goIn(tenant, tenant.waiting.shift()!);
     }
   }
 
