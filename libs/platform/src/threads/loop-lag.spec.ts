@@ -1,5 +1,15 @@
 import { LoopLag, RELEASED_PER_TICK } from './loop-lag.js';
 
+/** Holds the loop with synchronous work for `totalMs`, `sliceMs` at a time, letting timers run in between. */
+async function holdLoop(totalMs: number, sliceMs: number): Promise<void> {
+  const until = Date.now() + totalMs;
+  while (Date.now() < until) {
+    const stop = Date.now() + sliceMs;
+    while (Date.now() < stop);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('LoopLag: how late the loop runs a timer, smoothed', () => {
   it('turns pressured above the threshold and off only below half of it', () => {
     const lag = new LoopLag(2);
@@ -26,13 +36,7 @@ describe('LoopLag: how late the loop runs a timer, smoothed', () => {
   it('measures a loop held by synchronous work', async () => {
     const lag = new LoopLag(1, 2).start();
     try {
-      const until = Date.now() + 200;
-      while (Date.now() < until) {
-        // Hold the loop 20 ms at a time, then let the timer run.
-        const stop = Date.now() + 20;
-        while (Date.now() < stop);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await holdLoop(200, 20);
       expect(lag.lagMs).toBeGreaterThan(1);
       expect(lag.pressured()).toBe(true);
     } finally {
@@ -51,12 +55,7 @@ describe('LoopLag: how late the loop runs a timer, smoothed', () => {
     let ticks = 0;
     running.onTick(() => ticks++);
     try {
-      const until = Date.now() + 150;
-      while (Date.now() < until) {
-        const stop = Date.now() + 10;
-        while (Date.now() < stop);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await holdLoop(150, 10);
       expect(ticks).toBeGreaterThan(3);
       // Held by synchronous work nearly all the time.
       expect(running.utilization).toBeGreaterThan(0.5);
