@@ -20,8 +20,18 @@ export class ReverseNamer {
     return Boolean(this.places);
   }
 
+  /** The point's address; UNNAMED (one shared, frozen object) where no loaded dataset names it at all. */
   name(lat: number, lng: number): ReverseAddress | null {
     if (!this.places) return null;
-    return reverseAddress(this.places.namesAt(lat, lng), this.roads?.nearestNamedRoad(lat, lng, ROAD_RADIUS_M) ?? null);
+    const places = this.places.namesAt(lat, lng);
+    const road = this.roads?.nearestNamedRoad(lat, lng, ROAD_RADIUS_M) ?? null;
+    return places === null && road === null ? UNNAMED : reverseAddress(places, road);
   }
 }
+
+/**
+ * The address of a point before any place dataset is loaded and with no named
+ * road near: every part null, no dataset. One object, so a bulk answer
+ * serialises it once rather than once per point (bulk-hexcode.handler.ts).
+ */
+export const UNNAMED: ReverseAddress = Object.freeze({ ...reverseAddress(null, null), datasets: Object.freeze([]) as unknown as ReverseAddress['datasets'] });
