@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { basename } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FromThread, ThreadAnswer, ThreadSetup, ToThread } from './thread-messages.js';
 
@@ -10,7 +13,9 @@ import type { FromThread, ThreadAnswer, ThreadSetup, ToThread } from './thread-m
 export function serveThread<In, Out>(run: (input: In) => ThreadAnswer<Out> | Promise<ThreadAnswer<Out>>): void {
   const port = parentPort;
   if (!port) throw new Error('serveThread runs in a worker thread');
-  lowerPriority((workerData as Partial<ThreadSetup> | undefined)?.niceness ?? 0);
+  const setup = workerData as Partial<ThreadSetup> | undefined;
+  lowerPriority(setup?.niceness ?? 0);
+  const idle = setup?.idle === true && idleScheduling();
   const send = (message: FromThread<Out>, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   port.on('message', (message: ToThread<In>) => {
     if (message.kind !== 'run') return;
@@ -22,7 +27,7 @@ export function serveThread<In, Out>(run: (input: In) => ThreadAnswer<Out> | Pro
         (error: unknown) => send({ kind: 'failed', id, error: error instanceof Error ? error.message : String(error) }),
       );
   });
-  send({ kind: 'ready' });
+  send({ kind: 'ready', idle });
 }
 
 /**
@@ -38,5 +43,26 @@ export function lowerPriority(niceness: number): void {
     setPriority(Math.min(19, niceness));
   } catch {
     // A sandbox that forbids it: the thread runs at the process's priority.
+  }
+}
+
+/**
+ * Puts the calling thread under Linux's SCHED_IDLE policy (docs/adr/0053): it
+ * runs on a core nothing else wants, and any ordinary thread that wakes up
+ * takes the core from it at once. A nice-10 thread still kept the core until
+ * its slice ran out, while the event loop, woken by a request, waited.
+ * Node has no sched_setscheduler, so util-linux's `chrt` sets it for this
+ * thread (its id read from /proc/thread-self); any user may lower a thread's
+ * policy. Answers whether it took; elsewhere, or without `chrt`, the thread
+ * keeps its niceness alone.
+ */
+export function idleScheduling(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const thread = basename(readlinkSync('/proc/thread-self'));
+    execFileSync('chrt', ['--idle', '--pid', '0', thread], { stdio: 'ignore', timeout: 5_000 });
+    return true;
+  } catch {
+    return false;
   }
 }

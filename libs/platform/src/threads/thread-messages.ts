@@ -7,8 +7,8 @@
 export type ToThread<In> = { kind: 'run'; id: number; input: In };
 
 export type FromThread<Out> =
-  /** The thread's modules are loaded: it can run jobs. */
-  | { kind: 'ready' }
+  /** The thread's modules are loaded: it can run jobs. `idle`: it runs under SCHED_IDLE (it asked for it and got it). */
+  | { kind: 'ready'; idle?: boolean }
   | { kind: 'done'; id: number; output: Out }
   | { kind: 'failed'; id: number; error: string };
 
@@ -22,4 +22,6 @@ export interface ThreadAnswer<Out> {
 export interface ThreadSetup {
   /** serveThread lowers its own thread's CPU priority to this (Linux only), when above 0. */
   niceness: number;
+  /** serveThread also puts its own thread under the SCHED_IDLE policy (Linux only; docs/adr/0053). */
+  idle?: boolean;
 }

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { metricsRegistry } from '../metrics/metrics.js';
-import { THREAD_NICENESS, ThreadPool, type BusyReason } from './thread-pool.js';
+import { THREAD_IDLE, THREAD_NICENESS, ThreadPool, type BusyReason } from './thread-pool.js';
 
 /**
  * The pool with real threads running scripted entries (plain JavaScript as
@@ -36,7 +36,7 @@ const scripted = new URL(`data:text/javascript,${encodeURIComponent(SCRIPTED)}`)
 const BROKEN = new URL(`data:text/javascript,${encodeURIComponent("throw new Error('cannot load');")}`);
 
 type In = { n: number; mode?: 'crash' | 'hang' | 'fail' | 'slow' };
-type Out = { doubled: number; thread?: number; bytes?: Uint8Array; niceness?: number };
+type Out = { doubled: number; thread?: number; bytes?: Uint8Array; niceness?: number; policy?: number };
 
 class BusyError extends Error {
   constructor(
@@ -48,7 +48,7 @@ class BusyError extends Error {
 }
 
 const pools: Array<ThreadPool<In, Out>> = [];
-function pool(options: { threads?: number; workerUrl?: URL | null; queueLimit?: number; timeoutMs?: number; niceness?: number; errors?: unknown[] } = {}): ThreadPool<In, Out> {
+function pool(options: { threads?: number; workerUrl?: URL | null; queueLimit?: number; timeoutMs?: number; niceness?: number; idle?: boolean; errors?: unknown[] } = {}): ThreadPool<In, Out> {
   const made = new ThreadPool<In, Out>({
     name: 'test-pool',
     threads: options.threads ?? 2,
@@ -58,6 +58,7 @@ function pool(options: { threads?: number; workerUrl?: URL | null; queueLimit?: 
     queueLimit: options.queueLimit,
     timeoutMs: options.timeoutMs,
     niceness: options.niceness,
+    idle: options.idle,
     log: { error: (fields) => options.errors?.push(fields) },
   });
   pools.push(made);
@@ -148,17 +149,27 @@ describe('ThreadPool', () => {
 /**
  * serveThread itself (the compiled thread-entry.js in dist/, which the test
  * run's global setup builds; skipped, saying so, without it) lowers its own
- * thread's priority to the pool's niceness on Linux, and only its own: the
- * thread answers the niceness it runs at; the main thread's stays as it was.
+ * thread's priority to the pool's niceness on Linux, and puts it under
+ * SCHED_IDLE unless told not to (docs/adr/0053), and only its own: the thread
+ * answers the niceness and the policy it runs at (field 41 of its
+ * /proc/thread-self/stat: 0 SCHED_OTHER, 5 SCHED_IDLE); the main thread's stay
+ * as they were.
  */
 const compiledEntry = path.resolve(import.meta.dirname, '../../../../dist/libs/platform/src/threads/thread-entry.js');
 const niceTestable = existsSync(compiledEntry) && process.platform === 'linux';
 if (!niceTestable) process.stderr.write(`thread niceness: ${process.platform !== 'linux' ? 'not Linux' : `${compiledEntry} is not built (npm run build)`}; skipping\n`);
 const REPORTS_PRIORITY = `
+import { readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { serveThread } from ${JSON.stringify(pathToFileURL(compiledEntry).href)};
-serveThread((input) => ({ output: { doubled: input.n * 2, niceness: getPriority() } }));
+const policyOf = (path) => Number(readFileSync(path, 'utf8').split(') ')[1].split(' ')[38]);
+serveThread((input) => ({ output: { doubled: input.n * 2, niceness: getPriority(), policy: policyOf('/proc/thread-self/stat') } }));
 `;
+/** A thread's scheduling policy from its stat file (the thread above reads its own the same way). */
+const policyOf = (file: string) => Number(readFileSync(file, 'utf8').split(') ')[1].split(' ')[38]);
+const SCHED_OTHER = 0;
+const SCHED_IDLE = 5;
+
 (niceTestable ? describe : describe.skip)('ThreadPool threads (serveThread)', () => {
   const reporting = new URL(`data:text/javascript,${encodeURIComponent(REPORTS_PRIORITY)}`);
 
@@ -168,9 +179,23 @@ serveThread((input) => ({ output: { doubled: input.n * 2, niceness: getPriority(
     [0, 0],
   ])('run at niceness %p → %p, the main thread untouched', async (niceness, expected) => {
     const mainBefore = getPriority();
-    const threads = pool({ threads: 1, workerUrl: reporting, niceness });
+    const threads = pool({ threads: 1, workerUrl: reporting, niceness, idle: false });
     const answer = await threads.run({ n: 2 });
-    expect(answer).toEqual({ doubled: 4, niceness: expected });
+    expect(answer).toEqual({ doubled: 4, niceness: expected, policy: SCHED_OTHER });
     expect(getPriority()).toBe(mainBefore);
+  });
+
+  it.each([
+    [undefined, THREAD_IDLE ? SCHED_IDLE : SCHED_OTHER],
+    [true, SCHED_IDLE],
+    [false, SCHED_OTHER],
+  ])('run under SCHED_IDLE when idle is %p (policy %p), say so when ready, the main thread untouched', async (idle, expected) => {
+    expect(policyOf('/proc/thread-self/stat')).toBe(SCHED_OTHER);
+    const threads = pool({ threads: 1, workerUrl: reporting, idle });
+    expect(threads.idleScheduled).toBeNull();
+    const answer = await threads.run({ n: 2 });
+    expect(answer).toEqual({ doubled: 4, niceness: THREAD_NICENESS, policy: expected });
+    expect(threads.idleScheduled).toBe(expected === SCHED_IDLE);
+    expect(policyOf('/proc/thread-self/stat')).toBe(SCHED_OTHER);
   });
 });

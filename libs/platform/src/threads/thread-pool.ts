@@ -14,6 +14,13 @@ import type { FromThread, ThreadSetup, ToThread } from './thread-messages.js';
 export const THREAD_NICENESS = 10;
 
 /**
+ * Whether a pool's threads run under SCHED_IDLE by default (Linux; docs/adr/0053):
+ * with nice 10 alone, the event loop still waited in the run queue behind a bulk
+ * thread ~20 % of its time under the fairness bench's 32-key bulk attack.
+ */
+export const THREAD_IDLE = true;
+
+/**
  * How each job ended (GET /metrics): `thread` and `in_process` answered;
  * `refused` (queue full), `timed_out`, `thread_failed` and `shut_down` got the
  * pool's busy error; `failed`, a job that threw.
@@ -76,6 +83,8 @@ export interface ThreadPoolOptions<In, Out> {
    * Default THREAD_NICENESS: the heavy jobs of one key yield the CPU to the main loop serving everyone's cheap requests.
    */
   niceness?: number;
+  /** The threads under SCHED_IDLE as well (Linux; default THREAD_IDLE): they run only on a core no ordinary thread wants. */
+  idle?: boolean;
   log?: { error(fields: Record<string, unknown>): void };
 }
 
@@ -131,6 +140,9 @@ export class ThreadPool<In, Out> {
     this.timeoutMs = options.timeoutMs ?? THREAD_JOB_TIMEOUT_MS;
     openPools.add(this);
   }
+
+  /** Whether the latest thread to start runs under SCHED_IDLE (it said so when ready); null before one has. */
+  idleScheduled: boolean | null = null;
 
   /** Whether jobs run in threads (else on the calling thread). */
   get threaded(): boolean {
@@ -195,7 +207,7 @@ export class ThreadPool<In, Out> {
   }
 
   private spawn(): Thread<In, Out> {
-    const worker = new Worker(this.workerUrl!, { name: this.name, workerData: { niceness: this.options.niceness ?? THREAD_NICENESS } satisfies ThreadSetup });
+    const worker = new Worker(this.workerUrl!, { name: this.name, workerData: { niceness: this.options.niceness ?? THREAD_NICENESS, idle: this.options.idle ?? THREAD_IDLE } satisfies ThreadSetup });
     worker.unref();
     const thread: Thread<In, Out> = { worker, ready: false, job: null, ended: null };
     let failure: Error | null = null;
@@ -208,6 +220,7 @@ export class ThreadPool<In, Out> {
   private received(thread: Thread<In, Out>, message: FromThread<Out>): void {
     if (message.kind === 'ready') {
       thread.ready = true;
+      this.idleScheduled = message.idle === true;
       return;
     }
     const job = thread.job;
