@@ -141,8 +141,12 @@ export class ThreadPool<In, Out> {
     openPools.add(this);
   }
 
+  private idleReported: boolean | null = null;
+
   /** Whether the latest thread to start runs under SCHED_IDLE (it said so when ready); null before one has. */
-  idleScheduled: boolean | null = null;
+  get idleScheduled(): boolean | null {
+    return this.idleReported;
+  }
 
   /** Whether jobs run in threads (else on the calling thread). */
   get threaded(): boolean {
@@ -220,7 +224,7 @@ export class ThreadPool<In, Out> {
   private received(thread: Thread<In, Out>, message: FromThread<Out>): void {
     if (message.kind === 'ready') {
       thread.ready = true;
-      this.idleScheduled = message.idle === true;
+      this.idleReported = message.idle === true;
       return;
     }
     const job = thread.job;
