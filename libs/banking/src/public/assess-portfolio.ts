@@ -1,6 +1,6 @@
 import { latLngToCell } from 'h3-js';
 import { hexCodeFromCell } from '../../../addressing/src/index.js';
-import { LoopSlicer, SLICE_BUDGET_MS, sortInSlices } from '../../../platform/src/index.js';
+import { LoopSlicer, sortInSlices } from '../../../platform/src/index.js';
 import type { CollectionZone } from '../domain/loan.js';
 import { riskLevel, riskScore, type LoanRiskFactors, type RiskLevel } from '../domain/risk.js';
 import type { KnownPosition } from '../positions/borrower-positions.js';
@@ -123,7 +123,7 @@ export class PortfolioAssessor {
 
   async finish() {
     const { options, flags, cells, cellCounts, counts, size } = this;
-    const slicer = new LoopSlicer(SLICE_BUDGET_MS, { headroom: true });
+    const slicer = LoopSlicer.forRequest();
     const alertsAvailable = this.alertsAvailable === true;
     const levels: Record<RiskLevel, number> = { high: 0, medium: 0, low: 0 };
     const scores = new Uint8Array(size);

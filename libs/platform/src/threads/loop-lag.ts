@@ -1,3 +1,6 @@
+/** Slices `nextTick` lets go at one tick: about 2 ms of sliced work per 5 ms while the loop has no headroom. */
+export const RELEASED_PER_TICK = 2;
+
 /**
  * How late the event loop runs a timer, smoothed: the process's own measure of
  * how much work is queued ahead of a request that arrives now (docs/adr/0045).
@@ -18,9 +21,6 @@
  * The timer is unref'd (it never keeps a process alive) and costs a few
  * microseconds per tick.
  */
-/** Slices `nextTick` lets go at one tick: about 2 ms of sliced work per 5 ms while the loop has no headroom. */
-export const RELEASED_PER_TICK = 2;
-
 export class LoopLag {
   private averageMs = 0;
   private underPressure = false;

@@ -15,11 +15,14 @@ describe('yieldWithHeadroom: request work leaves the loop headroom while others 
     expect(ticks).toHaveLength(0);
   });
 
-  it('waits for the next tick while the loop is held, however many turns pass', async () => {
+  it.each([
+    ['a slicer with the headroom option', () => new LoopSlicer(0, { headroom: true })],
+    ["a request's slicer (forRequest)", () => LoopSlicer.forRequest()],
+  ])('%s waits for the next tick while the loop is held, however many turns pass', async (_, make) => {
     const ticks: Array<() => void> = [];
     keepSliceHeadroom({ held: () => true, nextTick: () => new Promise((resolve) => ticks.push(resolve)) });
     let resumed = false;
-    const slicer = new LoopSlicer(0, { headroom: true });
+    const slicer = make();
     void slicer.yield().then(() => (resumed = true));
     for (let i = 0; i < 5; i++) await yieldToLoop();
     expect(resumed).toBe(false);

@@ -64,6 +64,11 @@ export class LoopSlicer {
     private readonly options: { headroom?: boolean } = {},
   ) {}
 
+  /** A request's own work: slices of SLICE_BUDGET_MS that keep the loop's headroom while others use it (ADR 0052). */
+  static forRequest(): LoopSlicer {
+    return new LoopSlicer(SLICE_BUDGET_MS, { headroom: true });
+  }
+
   /** The slice's time is spent: yield before the next item. */
   due(): boolean {
     return performance.now() - this.since >= this.budgetMs;

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
-import { CLOCK, LoopLane, LoopSlicer, SLICE_BUDGET_MS, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, LoopLane, LoopSlicer, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../public/collections-consents.view.js';
@@ -67,7 +67,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
   async assess(accountId: string, query: PortfolioRiskOptions) {
     const now = this.clock.now();
     const assessor = new PortfolioAssessor({ now, notSeenDays: query.not_seen_days, concentrationMinLoans: query.concentration_min_loans, limit: query.limit });
-    const slicer = new LoopSlicer(SLICE_BUDGET_MS, { headroom: true });
+    const slicer = LoopSlicer.forRequest();
     // Page by page (docs/adr/0043): what is known of each borrower and the alert coverage of each anchor are read
     // for the page, and the assessor keeps a few columns per loan (docs/adr/0048), so no page outlives its turn.
     const not_found: string[] = [];
