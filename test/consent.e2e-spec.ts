@@ -87,6 +87,40 @@ describe('consent over HTTP', () => {
     expect(await data(await status(key, customer_id))).toMatchObject({ status: 'revoked', data_erased_at: first.erased_at });
   });
 
+  it('after erasure the status answers the erasure, not the notice, the proof or the receipt id (issue 47)', async () => {
+    const key = await signUp(service, 'Esi');
+    const customer_id = 'c-erased-status';
+    const notice = { version: 'loan-monitoring-2026-10', sha256: 'ab'.repeat(32), language: 'tw' };
+    const proof = { kind: 'otp', reference: 'otp-issue47-status-0042' };
+    const grant = await service.request('POST', '/v2/consent/grant', { key, body: { customer_id, purpose: 'loan_collections', notice, channel: 'ussd', captured_at: new Date().toISOString(), proof } });
+    expect(grant.status).toBe(200);
+    const granted = await data<{ consent_id: string }>(grant);
+    expect(await data(await status(key, customer_id))).toMatchObject({ consent_id: granted.consent_id, notice, proof, channel: 'ussd' });
+    const revoked = await data<{ revoked_at: string }>(await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id } }));
+    // Revoked but not erased: the record is still the lender's to show.
+    expect(await data(await status(key, customer_id))).toMatchObject({ consent_id: granted.consent_id, notice, proof });
+    const erased = await data<{ erased_at: string }>(await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id } }));
+    const after = await status(key, customer_id);
+    expect(after.status).toBe(200);
+    const answer = await data<Record<string, unknown>>(after);
+    expect(answer).toEqual({
+      customer_id,
+      status: 'revoked',
+      consent_id: null,
+      purpose: 'loan_collections',
+      scope: ['location'],
+      notice: null,
+      channel: null,
+      captured_at: null,
+      proof: null,
+      granted_at: expect.any(String),
+      revoked_at: revoked.revoked_at,
+      data_erased_at: erased.erased_at,
+    });
+    const text = JSON.stringify(answer);
+    for (const secret of [granted.consent_id, proof.reference, notice.sha256]) expect(text).not.toContain(secret);
+  });
+
   it('grants again after a revoke with a new purpose and scope', async () => {
     const key = await signUp(service, 'Esi');
     await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'c1', purpose: 'fleet_dispatch' } });
