@@ -181,7 +181,10 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     logger.access({
       request_id: request.id,
       method: request.method,
-      path: request.url.split('?')[0],
+      // The route's pattern (`/v2/monitoring/zones/:customer_id`), not the path: a log line never names a customer,
+      // so an erasure leaves nothing to find in the logs (docs/guides/monitoring.md, "What survives erasure").
+      // A path no route matched is logged as it came (it names no customer the service holds).
+      path: request.routeOptions.url ?? request.url.split('?')[0],
       status,
       duration_ms: durationMs === undefined ? undefined : Math.round(durationMs * 10) / 10,
       ip: request.ip,
