@@ -141,7 +141,7 @@ export async function runTrafficBench(options: TrafficBenchOptions): Promise<Sec
       },
       arrival: async () => {
         const [from, to] = pairs[k++ % pairs.length];
-        await pipeline.run(recordArrival, await reader.read({ origin: from, destination: to, end: to, elapsed_s: 1200, mode: 'driving', depart_at: morning.toISOString() }, 'bench-reporter'));
+        await pipeline.run(recordArrival, await reader.read({ origin: from, destination: to, end: to, elapsed_s: 1200, mode: 'driving', depart_at: morning.toISOString() }, { reporter: 'bench-reporter', reporter_ids: ['bench-reporter'], reporter_weight: 1 }));
         return 1;
       },
     } as const;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Inject, Module, Optional, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { AccountsModule } from '../../accounts/src/index.js';
 import { CONFIG, EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, READ_STORE, registerView, ReporterHash, type Config, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { RoadConditionsSlot, RoutingModule } from '../../routing/src/index.js';
 import { registerArrivalBody } from './arrival-body.js';
@@ -27,7 +28,8 @@ const REPORTER_KEY_FILE = path.join('secrets', 'traffic-reporter.key');
  * become incidents, and both reach routing through its RoadConditions port.
  */
 @Module({
-  imports: [RoutingModule],
+  // AccountsModule: the key directory (an arriving account's tier and age weigh its samples, ADR 0056).
+  imports: [RoutingModule, AccountsModule],
   controllers: [RoadTrafficController, ListIncidentsController, ReportIncidentController, RecordArrivalController, TrafficHeatmapController, TrafficAccuracyController],
   providers: [
     {

@@ -23,4 +23,16 @@ describe('ReporterGroups', () => {
     expect(groups.knows(['account:x'])).toBe(true);
     expect(groups.knows(['ip:z'])).toBe(false);
   });
+
+  it('names the group an identity belongs to; the group of a linking report\'s first identity keeps its name', () => {
+    const groups = new ReporterGroups();
+    groups.add(['ip:a']);
+    groups.add(['ip:b', 'account:x']);
+    expect(groups.groupOf('ip:z')).toBeUndefined();
+    expect(groups.groupOf('account:x')).toBe(groups.groupOf('ip:b'));
+    expect(groups.groupOf('ip:a')).not.toBe(groups.groupOf('ip:b'));
+    const named = groups.groupOf('ip:a');
+    groups.add(['ip:a', 'account:x']);
+    expect(['ip:a', 'ip:b', 'account:x'].map((identity) => groups.groupOf(identity))).toEqual([named, named, named]);
+  });
 });

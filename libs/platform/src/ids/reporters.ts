@@ -41,6 +41,15 @@ export class ReporterGroups {
     return identities.some((identity) => this.parent.has(identity));
   }
 
+  /**
+   * The name of the reporter an identity belongs to now (one of its
+   * identities), undefined if never seen. It changes only when a report links
+   * two reporters: the group of the report's first identity keeps its name.
+   */
+  groupOf(identity: string): string | undefined {
+    return this.parent.has(identity) ? this.find(identity) : undefined;
+  }
+
   private find(identity: string): string {
     let root = identity;
     while (this.parent.get(root) !== root) root = this.parent.get(root)!;

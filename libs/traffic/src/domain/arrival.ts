@@ -42,6 +42,15 @@ export interface ArrivalRecorded {
      * as one reporter, LEGACY_REPORTER.
      */
     reporter?: string;
+    /**
+     * Every identity of the sender (ADR 0056): the keyed hash of the client
+     * address and, with a key, `reporter`. Arrivals sharing one are one
+     * reporter, as hazard reports are (ADR 0034). Absent on arrivals recorded
+     * before: `[reporter]`.
+     */
+    reporter_ids?: string[];
+    /** The reporter's weight when it reported (ADR 0056, `reporterWeight`): 1 or LOW_TRUST_WEIGHT. Absent on arrivals recorded before: 1. */
+    reporter_weight?: number;
   };
 }
 export type ArrivalEvent = ArrivalRecorded;
@@ -62,6 +71,30 @@ export const arrivalDecider: Decider<RecordArrival, { recorded: boolean }, Arriv
   evolve: () => ({ recorded: true }),
   decide: (command, state, now) => (state.recorded ? [] : [{ type: 'ArrivalRecorded', data: { ...command.arrival, recorded_at: now.toISOString() } }]),
 };
+
+/** What a free-tier or young account's arrivals weigh against an established paying account's (ADR 0056). */
+export const LOW_TRUST_WEIGHT = 0.5;
+/** An account younger than this many days is young (ADR 0056). */
+export const ESTABLISHED_ACCOUNT_DAYS = 30;
+
+/** What the reporter's weight is read from: the plan tier and when the account opened (a legacy key: when it was issued). */
+export interface ReporterStanding {
+  tier: string;
+  since: string;
+}
+
+/**
+ * A reporter's weight when it reports (ADR 0056): LOW_TRUST_WEIGHT on the free
+ * tier or younger than ESTABLISHED_ACCOUNT_DAYS, else 1. Without a standing
+ * (the operator key, or authentication disabled in development) 1. An
+ * unreadable `since` is taken as young.
+ */
+export function reporterWeight(standing: ReporterStanding | null, now: Date): number {
+  if (!standing) return 1;
+  const since = Date.parse(standing.since);
+  const young = Number.isNaN(since) || now.getTime() - since < ESTABLISHED_ACCOUNT_DAYS * 86_400_000;
+  return standing.tier === 'free' || young ? LOW_TRUST_WEIGHT : 1;
+}
 
 /** Trips shorter than this say more about the stopwatch than the road. */
 export const MIN_SAMPLE_TRIP_S = 120;

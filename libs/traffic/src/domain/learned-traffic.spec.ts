@@ -1,4 +1,5 @@
 import { random } from '../../../routing/src/testing/synthetic-roads.js';
+import { LOW_TRUST_WEIGHT } from './arrival.js';
 import { LearnedTraffic, MAX_FACTOR, MIN_REPORTERS, MIN_SAMPLES, PRIOR_WEIGHT, REPORTER_WEIGHT_CAP } from './learned-traffic.js';
 
 const DAY = 86_400_000;
@@ -93,5 +94,73 @@ describe('learned traffic: crowd input is gated, shrunk and capped per reporter 
     for (let r = 0; r < 20; r++) slow(many, `r${r}`, REPORTER_WEIGHT_CAP);
     expect(many.estimate('a', 8)!.factor).toBeGreaterThan(estimate.factor);
     expect(many.estimate('a', 8)!.factor).toBeLessThanOrEqual(MAX_FACTOR);
+  });
+});
+
+describe('learned traffic: one reporter is one client, and free or young accounts weigh half (docs/adr/0056)', () => {
+  const slow = (learned: LearnedTraffic, reporter_ids: string[], count: number, reporter_weight = 1, at = NOW) => {
+    for (let i = 0; i < count; i++) learned.add({ at: at + i, bucket: 8, cells: ['a'], static_s: 600, observed_s: 1200, reporter: reporter_ids[reporter_ids.length - 1], reporter_ids, reporter_weight });
+  };
+
+  it('counts accounts behind one address as one reporter, and one account on many addresses as one', () => {
+    const shared = new LearnedTraffic();
+    for (const account of ['account:a', 'account:b', 'account:c']) slow(shared, ['ip:1', account], 2, LOW_TRUST_WEIGHT);
+    expect(shared.estimate('a', 8)).toMatchObject({ source: 'prior', samples: 6, reporters: 1 });
+    expect(shared.hasLearned()).toBe(false);
+    // The same six samples at full weight: still one reporter, still the prior.
+    const paying = new LearnedTraffic();
+    for (const account of ['account:a', 'account:b', 'account:c']) slow(paying, ['ip:1', account], 2);
+    expect(paying.estimate('a', 8)).toMatchObject({ source: 'prior', reporters: 1 });
+    const roaming = new LearnedTraffic();
+    for (const ip of ['ip:1', 'ip:2', 'ip:3', 'ip:4']) slow(roaming, [ip, 'account:a'], 2);
+    expect(roaming.estimate('a', 8)).toMatchObject({ source: 'prior', samples: 8, reporters: 1 });
+  });
+
+  it('opens the gate for three full-weight reporters, or six half-weight ones, on distinct addresses and accounts', () => {
+    const distinct = (count: number, weight: number) => {
+      const learned = new LearnedTraffic();
+      for (let r = 0; r < count; r++) slow(learned, [`ip:${r}`, `account:${r}`], REPORTER_WEIGHT_CAP, weight);
+      return learned.estimate('a', 8)!;
+    };
+    const full = distinct(MIN_REPORTERS, 1);
+    expect(full).toMatchObject({ source: 'learned', reporters: MIN_REPORTERS, weight: MIN_REPORTERS * REPORTER_WEIGHT_CAP });
+    expect(distinct(MIN_REPORTERS, LOW_TRUST_WEIGHT)).toMatchObject({ source: 'prior', reporters: MIN_REPORTERS });
+    expect(distinct(2 * MIN_REPORTERS - 1, LOW_TRUST_WEIGHT).source).toBe('prior');
+    const half = distinct(2 * MIN_REPORTERS, LOW_TRUST_WEIGHT);
+    expect(half).toMatchObject({ source: 'learned', reporters: 2 * MIN_REPORTERS });
+    // Half the weight per sample, twice the reporters: the same evidence against the prior, the same figure.
+    expect(half.weight).toBeCloseTo(full.weight, 6);
+    expect(half.factor).toBeCloseTo(full.factor, 6);
+    expect(full.factor).toBeCloseTo(Math.exp((full.weight * Math.log(2)) / (PRIOR_WEIGHT + full.weight)), 6);
+  });
+
+  it('caps a half-weight reporter at half a full reporter, however many samples it sends', () => {
+    const learned = new LearnedTraffic();
+    for (let r = 0; r < MIN_REPORTERS; r++) slow(learned, [`ip:${r}`, `account:${r}`], REPORTER_WEIGHT_CAP);
+    const before = learned.estimate('a', 8)!.weight;
+    slow(learned, ['ip:9', 'account:9'], 100, LOW_TRUST_WEIGHT, NOW + 10);
+    expect(learned.estimate('a', 8)!.weight).toBeCloseTo(before + REPORTER_WEIGHT_CAP * LOW_TRUST_WEIGHT, 2);
+  });
+
+  it('closes the gate again when a report links two of its reporters, whatever order the samples came in', () => {
+    const learned = new LearnedTraffic();
+    for (let r = 0; r < MIN_REPORTERS; r++) slow(learned, [`ip:${r}`, `account:${r}`], REPORTER_WEIGHT_CAP);
+    expect(learned.hasLearned()).toBe(true);
+    // Account 0 reports from address 1: accounts 0 and 1 are one client.
+    slow(learned, ['ip:1', 'account:0'], 1, 1, NOW + 10);
+    expect(learned.estimate('a', 8)).toMatchObject({ source: 'prior', reporters: MIN_REPORTERS - 1, samples: MIN_REPORTERS * REPORTER_WEIGHT_CAP + 1 });
+    expect(learned.hasLearned()).toBe(false);
+    expect(learned.factor('a', 8)).toBeUndefined();
+    // The linking sample first: the same reporters.
+    const reordered = new LearnedTraffic();
+    slow(reordered, ['ip:1', 'account:0'], 1, 1, NOW + 10);
+    for (let r = MIN_REPORTERS - 1; r >= 0; r--) slow(reordered, [`ip:${r}`, `account:${r}`], REPORTER_WEIGHT_CAP);
+    expect(reordered.estimate('a', 8)).toEqual(learned.estimate('a', 8));
+  });
+
+  it('reads arrivals stored before ADR 0056 as before: the reporter alone, at full weight', () => {
+    const learned = new LearnedTraffic();
+    for (let r = 0; r < MIN_REPORTERS; r++) for (let i = 0; i < REPORTER_WEIGHT_CAP; i++) learned.add({ at: NOW + i, bucket: 8, cells: ['a'], static_s: 600, observed_s: 1200, reporter: `account:${r}` });
+    expect(learned.estimate('a', 8)).toMatchObject({ source: 'learned', reporters: MIN_REPORTERS, weight: MIN_REPORTERS * REPORTER_WEIGHT_CAP });
   });
 });

@@ -156,5 +156,5 @@ export function applyArrival(learned: LearnedTraffic, arrival: ArrivalRecorded['
   const sample = arrival.sample;
   if (!sample) return;
   const at = Date.parse(arrival.depart_at ?? arrival.recorded_at);
-  learned.add({ at: Number.isNaN(at) ? Date.parse(arrival.recorded_at) : at, bucket: sample.bucket, cells: sample.cells, observed_s: sample.observed_s, static_s: sample.static_s, ...(arrival.reporter ? { reporter: arrival.reporter } : {}) });
+  learned.add({ at: Number.isNaN(at) ? Date.parse(arrival.recorded_at) : at, bucket: sample.bucket, cells: sample.cells, observed_s: sample.observed_s, static_s: sample.static_s, ...(arrival.reporter ? { reporter: arrival.reporter } : {}), ...(arrival.reporter_ids ? { reporter_ids: arrival.reporter_ids } : {}), ...(arrival.reporter_weight !== undefined ? { reporter_weight: arrival.reporter_weight } : {}) });
 }

@@ -19,10 +19,13 @@ export class RecordArrivalController {
       'Every field is optional: `destination` {lat, lng}, `end` {lat, lng} (where the navigator ended up), `origin` {lat, lng}, `elapsed_s`, `mode`, `depart_at`. ' +
       'Missing, unreadable or zero coordinates are dropped; any body, even one that is not JSON, answers 204. The distance from `end` to `destination` is kept per destination hex (snapping quality); ' +
       'an origin with an elapsed time is a traffic sample compared with the static model (docs/adr/0025). ' +
-      'A sample moves routes only once its cell and hour hold 5 samples from 3 distinct reporters (accounts), each reporter counting for at most 2 samples, shrunk toward the prior (docs/adr/0031).',
+      'A sample moves routes only once its cell and hour hold 5 samples from 3 distinct reporters, each counting for at most 2 samples, shrunk toward the prior (docs/adr/0031). ' +
+      'A reporter is the client address together with the account of the key (a keyed hash of each); arrivals sharing an address or an account are one reporter. ' +
+      'A free-tier account, or one younger than 30 days, weighs half a reporter (docs/adr/0056).',
   })
   @ApiResponse({ status: 204, description: 'Recorded (whatever could be read of it)' })
   async arrive(@Body() body: unknown, @Req() request: FastifyRequest): Promise<void> {
-    await this.commands.execute(new RecordArrivalCommand(body, { accountId: request.principal?.account_id ?? null, keyPrefix: request.principal?.key_prefix ?? null, ip: request.ip }));
+    const from = { accountId: request.principal?.account_id ?? null, keyPrefix: request.principal?.key_prefix ?? null, ip: request.ip };
+    await this.commands.execute(new RecordArrivalCommand(body, { ...from, key: request.apiKey ? { tier: request.apiKey.tier, issued_at: request.apiKey.issued_at } : null }));
   }
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { latLngToCell } from 'h3-js';
+import { KeyDirectory } from '../../../../accounts/src/index.js';
 import { CLOCK, command, PipelineCommand, PipelineHandler, ReporterHash, type Clock } from '../../../../platform/src/index.js';
 import { parseMode, ROUTING_ENGINE, type Mode, type RoutingEngine } from '../../../../routing/src/index.js';
-import { arrivalDecider, arrivalStream, implausibility, type ArrivalEvent, type Point, type RecordArrival, type TrafficSample } from '../../domain/arrival.js';
+import { arrivalDecider, arrivalStream, implausibility, reporterWeight, type ArrivalEvent, type ReporterStanding, type Point, type RecordArrival, type TrafficSample } from '../../domain/arrival.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { bucketOf } from '../../domain/learned-traffic.js';
 import { ARRIVAL_CELL_RES, TRAFFIC_CELL_RES, TrafficView } from '../../public/traffic-view.js';
+import { reporterIdentity, type ReportSender } from '../reporter-identity.js';
 
 export const recordArrival = command<RecordArrival, { recorded: boolean }, ArrivalEvent>({
   name: 'traffic.record-arrival',
@@ -41,8 +43,8 @@ export class ArrivalReader {
     private readonly clock: Clock,
   ) {}
 
-  /** `reporter`: the keyed hash of the calling account (ADR 0031). */
-  async read(body: unknown, reporter: string): Promise<RecordArrival> {
+  /** `reporter`: the sender's identities (ADR 0031, 0056) and its weight now (`reporterWeight`). */
+  async read(body: unknown, reporter: { reporter: string; reporter_ids: string[]; reporter_weight: number }): Promise<RecordArrival> {
     const now = this.clock.now();
     const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const destination = point(fields.destination) ?? point({ lat: fields.dest_lat, lng: fields.dest_lng });
@@ -78,7 +80,7 @@ export class ArrivalReader {
         destination_cell: destination ? latLngToCell(destination.lat, destination.lng, ARRIVAL_CELL_RES) : null,
         sample,
         rejected,
-        reporter,
+        ...reporter,
       },
     };
   }
@@ -118,8 +120,13 @@ export class ArrivalReader {
 export class RecordArrivalCommand extends Command<void> {
   constructor(
     readonly body: unknown,
-    /** Who sent it: the key's account, else the key itself (a legacy key), else (authentication disabled in development) the client IP. */
-    readonly from: { accountId: string | null; keyPrefix: string | null; ip: string },
+    /**
+     * Who sent it: the client address, and the key's account, else the key
+     * itself (a legacy key); without a key (authentication disabled in
+     * development) the address alone. `key`: the calling key's tier and issue
+     * time, the standing of a key without an account (ADR 0056).
+     */
+    readonly from: ReportSender & { key?: { tier: string; issued_at: string } | null },
   ) {
     super();
   }
@@ -133,16 +140,26 @@ export class RecordArrivalHandler implements ICommandHandler<RecordArrivalComman
   constructor(
     private readonly commands: CommandBus,
     @Inject(ROUTING_ENGINE) engine: RoutingEngine,
-    @Inject(CLOCK) clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly reporters: ReporterHash,
+    @Optional() private readonly directory?: KeyDirectory,
   ) {
     this.reader = new ArrivalReader(engine, clock);
   }
 
   async execute({ body, from }: RecordArrivalCommand): Promise<void> {
-    // Keys and personal tokens of one account are one reporter (ADR 0031); a device id in the body is the caller's claim and counts for nothing.
-    const reporter = this.reporters.of(from.accountId ? `account:${from.accountId}` : from.keyPrefix ? `key:${from.keyPrefix}` : from.ip);
-    await this.commands.execute(new RecordArrivalStepCommand(await this.reader.read(body, reporter)));
+    // One reporter is one client (ADR 0034, 0056): the address and the account are both its identities, as for a hazard
+    // report; a device id in the body is the caller's claim and counts for nothing.
+    const identity = reporterIdentity(this.reporters, from);
+    const reporter_weight = reporterWeight(this.standing(from), this.clock.now());
+    await this.commands.execute(new RecordArrivalStepCommand(await this.reader.read(body, { ...identity, reporter_weight })));
+  }
+
+  /** The account's tier now and when it opened, from the key directory; else the key's own (a legacy key, or an account not in the directory yet). */
+  private standing(from: RecordArrivalCommand['from']): ReporterStanding | null {
+    const account = from.accountId ? this.directory?.account(from.accountId) : undefined;
+    if (account) return { tier: account.tier, since: account.opened_at };
+    return from.key ? { tier: from.key.tier, since: from.key.issued_at } : null;
   }
 }
 

@@ -29,6 +29,6 @@ export class ReportIncidentController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `kind`, `lat`, `lng` or `note`' })
   @ApiResponse({ status: 429, description: 'RATE_LIMITED: too many reports from this IP; wait Retry-After seconds' })
   async report(@Body() body: ReportIncidentRequest, @Req() request: FastifyRequest): Promise<AnswerOf<typeof ReportIncidentAnswerSchema>> {
-    return this.commands.execute(new ReportIncidentCommand({ kind: body.kind, lat: body.lat, lng: body.lng, note: body.note }, { accountId: request.principal?.account_id ?? null, ip: request.ip }));
+    return this.commands.execute(new ReportIncidentCommand({ kind: body.kind, lat: body.lat, lng: body.lng, note: body.note }, { accountId: request.principal?.account_id ?? null, keyPrefix: request.principal?.key_prefix ?? null, ip: request.ip }));
   }
 }

@@ -3,6 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, greatCircleM, ReporterHash, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
 import { hazardReportDecider, hazardStream, type HazardEvent, type HazardReported, type HazardReportState, type Incident, type ReportHazard } from '../../domain/hazard.js';
 import { TrafficView } from '../../public/traffic-view.js';
+import { reporterIdentity, type ReportSender } from '../reporter-identity.js';
 
 /** POST /v2/route/incidents: one report, live on the incident board (and in routing) when this answers. */
 export const reportIncident = command<ReportHazard, HazardReportState, HazardEvent>({
@@ -14,11 +15,11 @@ export const reportIncident = command<ReportHazard, HazardReportState, HazardEve
   awaits: [TrafficView.readModel],
 });
 
-/** A hazard report as received: the fields the decider checks, and who sent it (a valid key's account, else the client IP). */
+/** A hazard report as received: the fields the decider checks, and who sent it (the client address, and a valid key's account). */
 export class ReportIncidentCommand extends Command<Incident> {
   constructor(
     readonly report: Pick<ReportHazard, 'kind' | 'lat' | 'lng' | 'note'>,
-    readonly from: { accountId: string | null; ip: string },
+    readonly from: ReportSender,
   ) {
     super();
   }
@@ -38,11 +39,9 @@ export class ReportIncidentHandler implements ICommandHandler<ReportIncidentComm
   ) {}
 
   async execute({ report, from }: ReportIncidentCommand): Promise<Incident> {
-    // The IP always, and the account of a valid key: a client reporting once without its key and once with it is one reporter (ADR 0034).
-    const network = this.reporters.of(from.ip);
-    const account = from.accountId ? this.reporters.of(`account:${from.accountId}`) : null;
-    const reporter_ids = account ? [network, account] : [network];
-    const { events } = await this.pipeline.run(reportIncident, { type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), ...report, reporter: account ?? network, reporter_ids });
+    // The address always, and the account of a valid key: a client reporting once without its key and once with it is one reporter (ADR 0034).
+    const { reporter, reporter_ids } = reporterIdentity(this.reporters, from);
+    const { events } = await this.pipeline.run(reportIncident, { type: 'ReportHazard', report_id: randomUUID().replaceAll('-', ''), ...report, reporter, reporter_ids });
     const reported = (events[0] as HazardReported).data;
     // The incident it joined (or opened): the nearest live one of its kind, at the report's own time.
     const sameKind = this.view.board.active(new Date(reported.reported_at)).filter((incident) => incident.kind === reported.kind);
