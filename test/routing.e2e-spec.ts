@@ -5,7 +5,7 @@ import path from 'node:path';
 import { LocationSealing } from '../libs/monitoring/src/testing/location-streams.js';
 import { importOsm } from '../libs/places/src/index.js';
 import { PNG } from 'pngjs';
-import { importRoads, IsochroneService } from '../libs/routing/src/index.js';
+import { BACKBONE_DATASET, importRoads, IsochroneService } from '../libs/routing/src/index.js';
 import osrmTextInstructions from 'osrm-text-instructions';
 import { bootService, eventually, type Service } from './support/boot.js';
 import { signUp } from './support/http.js';
@@ -68,6 +68,8 @@ describe('routing over HTTP', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-routing-'));
     const store = new FileDatasetStore(path.join(dataDir, 'reference'));
     await importRoads(store, starter('roads/roads.osm.gz'));
+    // The national backbone beside Accra's streets, as the starter pack has them: the okada's way round to Tema is on it.
+    await importRoads(store, starter('roads/ghana-backbone.osm.gz'), {}, BACKBONE_DATASET);
     await importOsm(store, starter('landmarks/osm-pois.osm.gz'));
     // TRUST_PROXY: landmark reporters come from their own X-Forwarded-For addresses.
     service = await bootService({ dataDir, env: { TRUST_PROXY: 'true' } });
@@ -138,6 +140,27 @@ describe('routing over HTTP', () => {
     expect(okada.polyline).not.toBe(car.polyline);
     expect((await route({ from: WEST, to: EAST, mode: '' })).data.mode).toBe('driving');
     expect((await route({ from: WEST, to: EAST, mode: 'walking' })).data.duration_s).toBeGreaterThan(car.duration_s * 3);
+  });
+
+  it('says when a route is poor: the okada from Airport Residential to Tema goes round by Aburi, the motorway being closed to it (issue 50)', async () => {
+    const AIRPORT = { lat: 5.605, lng: -0.18 };
+    const TEMA = { lat: 5.6698, lng: -0.0166 };
+    const car = (await route({ from: AIRPORT, to: TEMA })).data as Answer & { detour?: unknown };
+    const okada = (await route({ from: AIRPORT, to: TEMA, mode: 'okada' })).data as Answer & { detour?: { reason: string; distance_m: number; driving_distance_m: number; closed_roads: Array<{ ref: string | null; highway: string; restriction: string }> } };
+    expect(okada.distance_m).toBeGreaterThan(2 * car.distance_m);
+    const detours = okada.warnings.filter((warning) => warning.startsWith('detour: '));
+    expect(detours).toHaveLength(1);
+    expect(detours[0]).toMatch(/^detour: \d+\.\d km okada route, \d\.\d× the driving route \(\d+\.\d km\): closed to okada: the N1 motorway/);
+    expect(okada.detour).toMatchObject({ reason: 'closed_to_mode', distance_m: Math.round(okada.distance_m), driving_distance_m: Math.round(car.distance_m) });
+    expect(okada.detour?.closed_roads[0]).toMatchObject({ ref: 'N1', highway: 'motorway', restriction: 'highway=motorway' });
+    // The snap warnings stay beside it; the car's route is not poor.
+    expect(okada.warnings.filter((warning) => / was moved \d+ m to the nearest road a motor_scooter route may use$/.test(warning))).toHaveLength(okada.warnings.length - 1);
+    expect(car.warnings.some((warning) => warning.startsWith('detour: '))).toBe(false);
+    expect(car.detour).toBeUndefined();
+    // A normal short okada route across town carries none.
+    const short = (await route({ from: { lat: 5.556, lng: -0.233 }, to: { lat: 5.57, lng: -0.18 }, mode: 'okada' })).data as Answer & { detour?: unknown };
+    expect(short.warnings.filter((warning) => warning.startsWith('detour: '))).toEqual([]);
+    expect(short.detour).toBeUndefined();
   });
 
   it('narrates turns by landmarks, falling back to the street instruction, and never by a landmark reports excluded', async () => {

@@ -29,6 +29,11 @@ export interface RoadAttributes {
   bridge: boolean;
   ford: boolean;
   flood_prone: boolean;
+  /**
+   * The tag that closes the road to a mode (`highway=motorway` for an okada), for the modes it is closed to:
+   * `{}` when open to all. Absent when the engine cannot tell (GraphHopper): the road class's default decides.
+   */
+  closed_for?: Readonly<Partial<Record<Mode, string>>>;
 }
 
 /** A stretch of a path on one road: coordinates `from`..`to` (indices into the leg's coordinates). */

@@ -202,6 +202,7 @@ export function toPathLeg(net: LoadedNetwork, leg: EdgeLeg, mode: Mode, factor?:
  * What a span says about its road, shared by every span on the same way, direction and edge flags:
  * built once per graph and never mutated (frozen), so a route allocates none.
  */
+const OPEN_TO_ALL: Readonly<Partial<Record<Mode, string>>> = Object.freeze({});
 const attributeCache = new WeakMap<RoadGraph, Map<number, RoadAttributes>>();
 
 function roadAttributes(graph: RoadGraph, edge: number, dir: number): RoadAttributes {
@@ -227,6 +228,7 @@ function roadAttributes(graph: RoadGraph, edge: number, dir: number): RoadAttrib
       bridge: way.bridge,
       ford: way.ford || (flags & FLAG_FORD) !== 0,
       flood_prone: way.flood_prone || (flags & FLAG_FLOOD_PRONE) !== 0,
+      closed_for: way.closed_for ?? OPEN_TO_ALL,
     });
     cache.set(key, road);
   }

@@ -5,8 +5,9 @@ import { buildRoute, type BuiltRoute, type Narration } from '../routes/route-bui
 import type { LandmarkSource } from '../routes/landmark-narration.js';
 import { greatCircleM, projectOnSegment } from '../../../platform/src/geo/geodesy.js';
 import type { RoadConditionsSlot, RoadHazard } from '../road-conditions.port.js';
-import type { EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from '../routing-engine.port.js';
+import type { EnginePath, EngineRouteResult, LatLng, RouteConstraints, RoutingEngine } from '../routing-engine.port.js';
 import { noteRain, recommendSafer } from '../routes/safer-routes.js';
+import { detourOf, detourWarning, straightLineM, worthComparing } from '../routes/detour.js';
 import type { WeatherConditions } from '../weather-conditions.port.js';
 
 /** A leg end moved farther than this onto the road is named in the route's warnings (issue 29, "Snapping tells the truth"). */
@@ -35,6 +36,11 @@ export interface PlanInput {
   alternatives?: number;
   avoid_incidents?: boolean;
   depart_at?: string;
+  /**
+   * Whether to say when the route is poor (routes/detour.ts; default true): it may cost the driving route as a
+   * comparison. Callers that show no warnings (the static image, the landmarks along, the navigation feed) pass false.
+   */
+  detour?: boolean;
 }
 
 const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
@@ -128,6 +134,7 @@ export class RoutePlanner {
       }
     }
     warnings.push(...snapWarnings.filter((warning) => !warnings.includes(warning)));
+    if (input.detour !== false) await this.noteDetours(points, mode, best, others, warnings);
     // The datasets the routes run on, each with its attribution (docs/adr/0035); an engine that cannot tell (GraphHopper) names every layer.
     const info = this.network.info;
     const used = new Set<number>();
@@ -146,6 +153,35 @@ export class RoutePlanner {
       datasets,
       attribution: attribution.length > 0 ? attribution : [OSM_ATTRIBUTION],
     };
+  }
+
+  /**
+   * Routes that say when they are poor (issue 50, docs/adr/0061): each route
+   * against the straight line through the points and, for a non-driving mode
+   * already long against that line, against the driving route between the
+   * same points (one more route computation, static weights, no
+   * alternatives), whose roads closed to the mode name the reason.
+   */
+  private async noteDetours(points: LatLng[], mode: Mode, best: BuiltRoute, others: BuiltRoute[], warnings: string[]): Promise<void> {
+    const routes = [best, ...others];
+    const straight = straightLineM(points);
+    const longest = Math.max(...routes.map((route) => route.distance_m));
+    let driving: EnginePath | null = null;
+    if (worthComparing(mode, longest, straight)) {
+      // Advisory: a driving route that cannot be found (no car road near a footpath) leaves the straight line to judge by.
+      driving = await this.engine.route({ points, mode: 'driving', alternatives: 0 }).then(
+        (result) => result.paths[0] ?? null,
+        () => null,
+      );
+    }
+    for (const route of routes) {
+      const detour = detourOf(route.distance_m, mode, straight, driving);
+      if (!detour) continue;
+      const warning = detourWarning(detour, mode);
+      route.detour = detour;
+      route.warnings.push(warning);
+      if (route === best && !warnings.includes(warning)) warnings.push(warning);
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { encodePolyline } from '../domain/polyline.js';
 import type { Mode } from '../domain/profiles.js';
 import type { EnginePath, PathLeg, PathSpan, RoadAttributes } from '../routing-engine.port.js';
 import { trafficLevel } from '../road-conditions.port.js';
+import type { Detour } from './detour.js';
 import { chooseLandmark, landmarkPhrase, type ChosenLandmark, type LandmarkSource } from './landmark-narration.js';
 
 export type Narration = 'street' | 'landmark' | 'both';
@@ -76,6 +77,8 @@ export interface BuiltRoute {
   unpaved_distance_m: number;
   incident_count: number;
   warnings: string[];
+  /** Set by the planner when the route is poor against the driving route or the straight line (routes/detour.ts). */
+  detour?: Detour;
   rain_note: string | null;
   rain_eta_penalty_s: number;
 }

@@ -20,6 +20,6 @@ export class NavigateRouteHandler implements IQueryHandler<NavigateRouteQuery> {
   constructor(private readonly planner: RoutePlanner) {}
 
   async execute(query: NavigateRouteQuery): Promise<NavigationFeed> {
-    return osrmFeed(await this.planner.plan(query.input), query.geometries);
+    return osrmFeed(await this.planner.plan({ ...query.input, detour: false }), query.geometries);
   }
 }

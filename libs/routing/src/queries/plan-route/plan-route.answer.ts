@@ -43,6 +43,30 @@ const RouteStepSchema = Type.Object({
   leg: Type.Integer({ description: 'The leg the step belongs to (0 without via points)' }),
 });
 
+/** routes/detour.ts: why a route is poor, beside its warning (issue 50, docs/adr/0061). */
+const DetourSchema = Type.Object(
+  {
+    reason: Type.Union([Type.Literal('closed_to_mode'), Type.Literal('sparse_network')], {
+      description: '`closed_to_mode`: roads of the driving route are closed to this mode (named in `closed_roads`); `sparse_network`: the network here has no more direct road for it',
+    }),
+    distance_m: Type.Number(),
+    straight_line_m: Type.Number({ description: 'Through the requested points, in order' }),
+    driving_distance_m: Nullable(Type.Number({ description: 'The driving route between the same points, when it was computed as a comparison (non-driving modes longer than 2× the straight line)' })),
+    closed_roads: Type.Array(
+      Type.Object({
+        road_ids: Type.Array(Type.String(), { description: 'Its ways (`osm:way/<id>`), in the order the driving route meets them' }),
+        name: Nullable(Type.String()),
+        ref: Nullable(Type.String()),
+        highway: Type.String({ description: 'The road class' }),
+        restriction: Type.String({ description: 'The tag that closes it to the mode: `highway=motorway`, `motorcycle=no`' }),
+        distance_m: Type.Number({ description: 'How much of the driving route runs on it' }),
+      }),
+      { description: 'Roads (ways of one name, number and class together), longest first, at most 5' },
+    ),
+  },
+  { description: 'Present when the route is longer than 2× the driving route between the same points or 3× the straight line (and at least 1 km longer than it); a `detour:` warning says the same in words' },
+);
+
 /** A route and each of its alternatives (routes/route-builder.ts, BuiltRoute). */
 const routeFields = {
   distance_m: Type.Number(),
@@ -68,7 +92,8 @@ const routeFields = {
   has_unpaved: Type.Optional(Type.Boolean({ description: 'Absent (unknown) when more than 20 % of the length has no known surface' })),
   unpaved_distance_m: Type.Number(),
   incident_count: Type.Integer(),
-  warnings: Type.Array(Type.String()),
+  warnings: Type.Array(Type.String(), { description: 'Snap distances past 100 m, hazards near the route, a poor route (`detour: …`), what the engine could not honour' }),
+  detour: Type.Optional(DetourSchema),
   rain_note: Nullable(Type.String()),
   rain_eta_penalty_s: Type.Number(),
 };

@@ -59,7 +59,7 @@ export class RouteAlongHandler implements IQueryHandler<RouteAlongQuery> {
     } else {
       if (request.from === undefined) throw new InvalidParamError('from is required ("lat,lng"), or give polyline', 'from');
       if (request.to === undefined) throw new InvalidParamError('to is required ("lat,lng"), or give polyline', 'to');
-      const plan = await this.planner.plan({ from: parseLatLngParam(request.from, 'from'), to: parseLatLngParam(request.to, 'to'), mode: request.mode });
+      const plan = await this.planner.plan({ from: parseLatLngParam(request.from, 'from'), to: parseLatLngParam(request.to, 'to'), mode: request.mode, detour: false });
       line = plan.route.geometry.coordinates;
       mode = plan.mode;
     }

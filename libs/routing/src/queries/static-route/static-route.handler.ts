@@ -26,7 +26,7 @@ export class StaticRouteHandler implements IQueryHandler<StaticRouteQuery> {
   async execute(query: StaticRouteQuery): Promise<Buffer> {
     const from = parseLatLngParam(query.from, 'from');
     const to = parseLatLngParam(query.to, 'to');
-    const plan = await this.planner.plan({ from, to, mode: query.mode });
+    const plan = await this.planner.plan({ from, to, mode: query.mode, detour: false });
     return renderStaticMap(this.network.current(), plan.route.geometry.coordinates);
   }
 }
