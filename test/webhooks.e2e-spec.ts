@@ -343,12 +343,41 @@ describe('webhook deliveries of erased data', () => {
 
       const erased = await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } });
       expect(erased.status).toBe(200);
-      const after = await eventually(async () => {
+      // Every delivery names the customer, the consent_revoked one too (issue 47): the history keeps none, the queue no job.
+      await eventually(async () => ((await deliveriesOf(service, key)).length === 0 ? true : undefined), 10_000);
+      for (const item of before) expect(await queue.getJob('webhooks', `deliver.${item.delivery_id}`)).toBeUndefined();
+    } finally {
+      await receiver.close();
+      await service.close();
+    }
+  });
+
+  it('a delivery due for a retry when the customer is erased is not sent again: its job gone, the history without it, a manual re-send unknown (issue 47)', async () => {
+    // One automatic retry, late enough for the erasure to come first.
+    const service = await bootService({ env: { WEBHOOK_RETRY_DELAYS_MS: '1500' } });
+    const receiver = await startReceiver(() => 500);
+    const customer = `cust-retried-${randomBytes(4).toString('hex')}`;
+    try {
+      const key = await signUp(service);
+      await service.request('POST', '/v2/webhooks/configure', { key, body: { url: receiver.url, secret: 'a-long-enough-secret', event_types: ['consent_revoked'] } });
+      await revoke(service, key, customer);
+      const [failed] = await eventually(async () => {
         const items = await deliveriesOf(service, key);
-        return items.length === 1 ? items : undefined;
+        return items.length === 1 && items[0].status === 'failed' && items[0].next_attempt_at !== null ? items : undefined;
       }, 10_000);
-      // The consent history is kept (ADR 12), and so is the delivery of its consent_revoked.
-      expect(after).toEqual([expect.objectContaining({ event_type: 'consent_revoked', customer_id: customer })]);
+      expect(receiver.deliveries).toHaveLength(1);
+      expect(JSON.parse(receiver.deliveries[0].raw.toString('utf8'))).toMatchObject({ event: 'consent_revoked', customer_id: customer });
+
+      expect((await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } })).status).toBe(200);
+      // The erasure takes the retry's job from the queue (or, had it come due first, the retry finds the customer erased and
+      // records the abandonment instead of sending): either way no job is left and the history forgets the delivery.
+      const { queue } = service.runtime.backends;
+      await eventually(async () => ((await queue.getJob('webhooks', `deliver.${failed.delivery_id}`)) === undefined && (await deliveriesOf(service, key)).length === 0 ? true : undefined), 10_000);
+      const retried = await service.request('POST', `/v2/webhooks/retry/${failed.delivery_id}`, { key });
+      expect(retried.status).toBe(404);
+      expect(await json(retried)).toMatchObject({ error: { code: 'WEBHOOK_DELIVERY_NOT_FOUND' } });
+      expect(await deliveriesOf(service, key)).toEqual([]);
+      expect(receiver.deliveries).toHaveLength(1);
     } finally {
       await receiver.close();
       await service.close();

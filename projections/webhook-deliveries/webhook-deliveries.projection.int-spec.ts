@@ -132,7 +132,7 @@ describe('webhook_deliveries projection', () => {
     expect(lastWeek.items.map((item) => item.id)).toEqual([deliveryIdOf(newer)]);
   });
 
-  it("erases a customer's drift and geofence_breach deliveries, keeps others, and lets no later attempt or replay bring them back (issue #10, item 6)", async () => {
+  it("erases every delivery naming the customer, whatever types the erasure lists, keeps other customers', and lets no later attempt or replay bring them back (issue #10, item 6; issue 47)", async () => {
     const drift = sealed(notification('acct_4', 'd1', 'gone'));
     const breach = sealed(notification('acct_4', 'g1', 'gone', 'geofence_breach'));
     const revoked = sealed(notification('acct_4', 'r1', 'gone', 'consent_revoked'));
@@ -145,18 +145,20 @@ describe('webhook_deliveries projection', () => {
     expect(await doc(legacy)).toMatchObject({ customer_hash: null, legacy_customer_id: 'gone' });
     expect(await listed('acct_4')).toHaveLength(5);
 
+    // An erasure as recorded before issue 47 lists drift and geofence_breach only: the consent_revoked delivery names the customer too, and goes.
     const erasure = recorded(erased('acct_4', 'gone', '2026-11-22T09:30:00.000Z', [deliveryIdOf(legacy)]));
     await apply(erasure);
-    expect((await listed('acct_4')).sort()).toEqual([deliveryIdOf(revoked), deliveryIdOf(otherCustomer)].sort());
-    const after = await collection.getStored(deliveryIdOf(revoked));
+    expect(await listed('acct_4')).toEqual([deliveryIdOf(otherCustomer)]);
+    const after = await collection.getStored(deliveryIdOf(otherCustomer));
 
     // The same erasure again, a replayed attempt, an attempt that was under way, an abandonment for the erased data: nothing comes back.
     await apply(erasure);
     await apply(driftAttempt);
     await apply(recorded(attempted(drift, 2, '2026-11-22T09:31:00.000Z', 200)));
     await apply(recorded({ type: 'WebhookDeliveryAbandoned', data: { delivery_id: deliveryIdOf(breach), notification: breach, reason: 'data_erased', abandoned_at: '2026-11-22T09:32:00.000Z' } }));
-    expect((await listed('acct_4')).sort()).toEqual([deliveryIdOf(revoked), deliveryIdOf(otherCustomer)].sort());
-    expect(await collection.getStored(deliveryIdOf(revoked))).toEqual(after);
+    await apply(recorded(attempted(revoked, 2, '2026-11-22T09:33:00.000Z', 200)));
+    expect(await listed('acct_4')).toEqual([deliveryIdOf(otherCustomer)]);
+    expect(await collection.getStored(deliveryIdOf(otherCustomer))).toEqual(after);
 
     // A later drift of the same customer (granted again) is listed.
     const later = sealed(notification('acct_4', 'd3', 'gone', 'drift', '2026-11-23T08:00:00.000Z'));

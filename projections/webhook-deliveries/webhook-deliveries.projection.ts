@@ -80,10 +80,14 @@ export function evolveDeliveryDoc(current: DeliveryDoc | undefined, event: Deliv
   }
 }
 
-/** Whether a delivery is of data an erasure (this marker) took away. */
+/**
+ * Whether a delivery names a customer an erasure (this marker) took away: any
+ * type, since every body names the customer (issue 47, docs/adr/0055; erasures
+ * recorded before listed only the types the source's data made).
+ */
 function erasedBy(marker: WebhookDeliveriesDoc | undefined, notification: StoredNotification): boolean {
   if (!marker || marker.account_id !== null) return false;
-  return marker.erasure.event_types.includes(notification.event_type) && notification.occurred_at <= marker.erasure.erased_at;
+  return notification.occurred_at <= marker.erasure.erased_at;
 }
 
 async function applyDelivery(event: RecordedEvent, collection: ReadCollection<WebhookDeliveriesDoc>): Promise<void> {
@@ -100,18 +104,17 @@ async function applyDelivery(event: RecordedEvent, collection: ReadCollection<We
   await collection.apply(id, event.position, (current) => evolveDeliveryDoc(current as DeliveryDoc | undefined, domainEvent));
 }
 
-/** Drops the customer's deliveries of the erased types (up to the erasure), and remembers the erasure for attempts recorded after it. */
+/** Drops the customer's deliveries of every type (up to the erasure), and remembers the erasure for attempts recorded after it. */
 async function applyErasure(event: RecordedEvent, collection: ReadCollection<WebhookDeliveriesDoc>): Promise<void> {
   const { account_id, customer_hash, event_types, erased_at, legacy_delivery_ids } = event.data as WebhookDeliveriesErased['data'];
   const ids = [...legacy_delivery_ids];
-  for (const type of event_types) {
-    let cursor: string | undefined;
-    do {
-      const page = await collection.find({ index: DELIVERIES_BY_CUSTOMER, equals: [account_id, customer_hash, type], limit: 1000, cursor });
-      for (const doc of page.items as DeliveryDoc[]) if (doc.event_timestamp <= erased_at) ids.push(doc.id);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-  }
+  let cursor: string | undefined;
+  do {
+    // The index's prefix (account, customer hash): every type, whatever the erasure listed.
+    const page = await collection.find({ index: DELIVERIES_BY_CUSTOMER, equals: [account_id, customer_hash], limit: 1000, cursor });
+    for (const doc of page.items as DeliveryDoc[]) if (doc.event_timestamp <= erased_at) ids.push(doc.id);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
   // Deleting through `apply` leaves the erasure's position behind, so a replayed delivery event cannot resurrect one.
   for (const id of ids) await collection.apply(id, event.position, () => null);
   await collection.apply(erasureMarkerId(account_id, customer_hash), event.position, (current): ErasureMarkerDoc => {
@@ -135,8 +138,8 @@ async function applyErasure(event: RecordedEvent, collection: ReadCollection<Web
 
 /**
  * GET /v2/webhooks/deliveries: one document per delivery with its attempts,
- * by account and creation time; a customer's erasure removes the deliveries
- * of the erased data (by the keyed customer hash the deliveries carry).
+ * by account and creation time; a customer's erasure removes every delivery
+ * naming them (by the keyed customer hash the deliveries carry).
  */
 export const webhookDeliveriesProjection: Projection<WebhookDeliveriesDoc> = {
   ...DELIVERIES_READ_MODEL,

@@ -1,7 +1,7 @@
 import { hexCodeForPoint, hexCodeFromCell } from '../../addressing/src/index.js';
-import { StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../platform/src/index.js';
+import { InvalidParamError, StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../platform/src/index.js';
 import type { CustomerErasure, Notification, NotificationSource, WebhookEventType } from '../../webhooks/src/index.js';
-import type { ConsentRevoked, CustomerDataErased } from './domain/consent.js';
+import { consentStream, type ConsentRevoked, type CustomerDataErased } from './domain/consent.js';
 import type { DriftStarted, GeofenceEntered } from './domain/location.js';
 // The location opener (exported by monitoring's index as well); used by the one call in `open` below.
 import type { LocationSealing } from './location-stream/location-sealing.js';
@@ -54,6 +54,20 @@ export class MonitoringNotifications implements NotificationSource {
     if (event.type !== 'CustomerDataErased') return undefined;
     const { account_id, customer_id, erased_at } = event.data as CustomerDataErased['data'];
     return { account_id, customer_id, erased_at, event_types: ERASED_BY_DELETE_DATA };
+  }
+
+  /** When the customer's data was last erased (POST /v2/consent/delete-data): no delivery naming them goes out for an event before it (docs/adr/0055). */
+  async erasedAt(accountId: string, customerId: string): Promise<string | null> {
+    let stored: RecordedEvent[];
+    try {
+      stored = await this.events.readStream(consentStream(accountId, customerId));
+    } catch (error) {
+      // No consent stream, or an id no consent could be given under (a delivery confirmed without a customer).
+      if (error instanceof StreamNotFoundError || error instanceof InvalidParamError) return null;
+      throw error;
+    }
+    const erased = stored.findLast((event) => event.type === 'CustomerDataErased');
+    return erased ? (erased.data as CustomerDataErased['data']).erased_at : null;
   }
 
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {

@@ -18,6 +18,7 @@ import {
   type ReadStore,
   type Worker,
 } from '../../platform/src/index.js';
+import { CustomerErasures } from './delivery/customer-erasures.js';
 import { DeliveryProcessor } from './delivery/delivery-processor.js';
 import { WebhookFanOut } from './delivery/fan-out.js';
 import { WebhookJobs } from './delivery/webhook-jobs.js';
@@ -59,7 +60,8 @@ class WebhooksWorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy
 
   async onApplicationBootstrap(): Promise<void> {
     const sources = NotificationSources.fromManifests(this.manifests, (token) => this.modules.get(token as never, { strict: false }));
-    const processor = new DeliveryProcessor(this.commands, this.streams, sources, this.cipher, this.transport, this.jobs, this.clock, this.logger);
+    const erasures = new CustomerErasures(this.streams, this.cipher, sources);
+    const processor = new DeliveryProcessor(this.commands, this.streams, sources, this.cipher, this.transport, this.jobs, this.clock, this.logger, erasures);
     this.fanOut = new WebhookFanOut(this.events, this.readStore, this.registry, sources, this.streams, this.cipher, this.jobs, this.commands, this.logger);
     this.followers.add(this.fanOut.follower);
     this.worker = this.jobs.process((job, manual) => processor.handle(job, manual), this.config.webhookConcurrency);

@@ -10,6 +10,7 @@ import type { NotificationCipher } from '../notifications/notification-cipher.js
 import type { NotificationSources } from '../notifications/notification-sources.js';
 import type { Notification, StoredNotification } from '../domain/notification.js';
 import type { WebhookTransport } from '../outbound/webhook-transport.js';
+import type { CustomerErasures } from './customer-erasures.js';
 import type { WebhookJobs } from './webhook-jobs.js';
 
 /** Thrown after a failed attempt is recorded, so the queue schedules the next one. */
@@ -38,6 +39,7 @@ export class DeliveryProcessor {
     private readonly jobs: WebhookJobs,
     private readonly clock: Clock,
     private readonly logger: Pick<JsonLogger, 'warn'>,
+    private readonly erasures: CustomerErasures,
   ) {}
 
   async handle(job: Job<StoredNotification>, manual: boolean): Promise<void> {
@@ -51,8 +53,11 @@ export class DeliveryProcessor {
     if (!isSubscribed(webhook, stored.event_type)) return void (await this.abandon(stored, deliveryId, 'not_subscribed'));
 
     const notification = this.open(stored);
+    // The customer was erased after the event (docs/adr/0055): whatever its type, the body would name them. The job
+    // goes from the queue with its data (a removed running job keeps no payload), and the delivery from the history.
+    if (await this.erasures.erased(stored, notification)) return void (await this.forget(job, stored, deliveryId));
     const payload = notification && (await this.payloadOf(notification));
-    if (notification && payload === undefined) return void (await this.abandon(stored, deliveryId, 'data_erased'));
+    if (notification && payload === undefined) return void (await this.forget(job, stored, deliveryId));
 
     const attemptedAt = this.clock.now();
     const attemptId = randomUUID();
@@ -98,6 +103,12 @@ export class DeliveryProcessor {
     const source = this.sources.sourceOf(notification.event_type);
     if (!source) throw new Error(`no notification source produces ${notification.event_type}`);
     return source.source.payloadOf(notification);
+  }
+
+  /** Nothing is left to send: abandoned as erased (the history drops it), and the job removed with its sealed notification. */
+  private async forget(job: Job<StoredNotification>, stored: StoredNotification, deliveryId: string): Promise<void> {
+    await this.abandon(stored, deliveryId, 'data_erased');
+    await this.jobs.removeJob(job.id);
   }
 
   private async abandon(notification: StoredNotification, deliveryId: string, reason: AbandonReason): Promise<DeliveryState> {

@@ -37,6 +37,7 @@ import type { CustomerErasure, Notification, StoredNotification, WebhookEventTyp
 import type { HostResolver } from '../outbound/host-resolver.js';
 import { UrlGuard } from '../outbound/url-guard.js';
 import { WebhookTransport } from '../outbound/webhook-transport.js';
+import { CustomerErasures } from './customer-erasures.js';
 import { DeliveryAttemptFailedError, DeliveryProcessor } from './delivery-processor.js';
 import { FAN_OUT_CHECKPOINT, WebhookFanOut } from './fan-out.js';
 import { WEBHOOK_QUEUE, WebhookJobs } from './webhook-jobs.js';
@@ -50,6 +51,8 @@ import { WEBHOOK_QUEUE, WebhookJobs } from './webhook-jobs.js';
 class FakeSource implements NotificationSource {
   readonly streamPrefixes = ['thing-'];
   readonly erased = new Set<string>();
+  /** When the source erased a customer (`<account>:<customer>`), as `erasedAt` answers it. */
+  readonly erasures = new Map<string, string>();
   notificationOf(event: RecordedEvent): Notification | undefined {
     if (event.type !== 'ThingHappened') return undefined;
     const data = event.data as { account_id: string; customer_id: string; kind: WebhookEventType; at: string };
@@ -67,6 +70,9 @@ class FakeSource implements NotificationSource {
     if (event.type !== 'ThingErased') return undefined;
     const data = event.data as { account_id: string; customer_id: string; at: string };
     return { account_id: data.account_id, customer_id: data.customer_id, erased_at: data.at, event_types: ['drift', 'geofence_breach'] };
+  }
+  async erasedAt(accountId: string, customerId: string): Promise<string | null> {
+    return this.erasures.get(`${accountId}:${customerId}`) ?? null;
   }
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
     if (this.erased.has(notification.customer_id)) return undefined;
@@ -114,6 +120,7 @@ describe('webhook fan-out and delivery', () => {
     container.set(CommandPipeline, commands);
     jobs = new WebhookJobs(queue, DELAYS);
     cipher = new NotificationCipher(box);
+    container.set(NotificationCipher, cipher);
     sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], (token) => container.get(token));
     nest = await Test.createTestingModule({
       imports: [CqrsModule.forRoot()],
@@ -132,7 +139,7 @@ describe('webhook fan-out and delivery', () => {
     }).compile();
     await nest.init();
     bus = nest.get(CommandBus);
-    processor = new DeliveryProcessor(bus, commands, sources, cipher, new WebhookTransport(guard, 2000), jobs, clock, silent);
+    processor = new DeliveryProcessor(bus, commands, sources, cipher, new WebhookTransport(guard, 2000), jobs, clock, silent, new CustomerErasures(commands, cipher, sources));
     server = http.createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -308,8 +315,45 @@ describe('webhook fan-out and delivery', () => {
     }
     const recorded = await events.readStream(`webhook_erasure-acct_k:${cipher.customerHash('acct_k', 'c9')}`);
     expect(recorded.map((event) => event.data)).toEqual([
-      { account_id: 'acct_k', customer_hash: cipher.customerHash('acct_k', 'c9'), event_types: ['drift', 'geofence_breach'], erased_at: erasedAt, legacy_delivery_ids: [] },
+      // Every type, not only those the source erased: every body names the customer (issue 47).
+      { account_id: 'acct_k', customer_hash: cipher.customerHash('acct_k', 'c9'), event_types: ['drift', 'geofence_breach', 'delivery.confirmed', 'consent_revoked', 'reverification.completed'], erased_at: erasedAt, legacy_delivery_ids: [] },
     ]);
+  });
+
+  it('sends nothing naming an erased customer, whatever the type: abandoned, its job gone, a manual re-send unknown (issue 47)', async () => {
+    await configure('acct_m', ['consent_revoked', 'delivery.confirmed']);
+    const revoked = sealed(await happen('acct_m', 'erased-one', 'consent_revoked'));
+    const confirmed = sealed(await happen('acct_m', 'erased-one', 'delivery.confirmed'));
+    const other = sealed(await happen('acct_m', 'kept-one', 'consent_revoked'));
+    statuses = [500];
+    await expect(processor.handle(job(revoked), false)).rejects.toBeInstanceOf(DeliveryAttemptFailedError);
+    expect(received).toHaveLength(1);
+
+    // The source erased the customer, the fan-out has not recorded it yet: the source's own word stops the retry and the queued job.
+    source.erasures.set('acct_m:erased-one', '2026-11-22T10:30:00.000Z');
+    await processor.handle(job(revoked, 1), false);
+    const queued = await queue.add(WEBHOOK_QUEUE, 'deliver', confirmed, { jobId: `deliver.${deliveryIdOf(confirmed)}` });
+    await processor.handle({ ...job(confirmed), id: queued.id }, false);
+    expect(received).toHaveLength(1);
+    expect(await queue.getJob(WEBHOOK_QUEUE, queued.id)).toBeUndefined();
+    expect(await deliveryState('acct_m', deliveryIdOf(revoked))).toMatchObject({ status: 'abandoned' });
+    expect((await events.readStream(deliveryStream('acct_m', deliveryIdOf(confirmed))))[0]).toMatchObject({ type: 'WebhookDeliveryAbandoned', data: { reason: 'data_erased' } });
+
+    // Once the fan-out recorded the erasure, a manual re-send is refused like an unknown delivery, and a re-send job queued before sends nothing.
+    const appended = await events.append('thing-acct_m:erased-one', [{ type: 'ThingErased', data: { account_id: 'acct_m', customer_id: 'erased-one', at: '2026-11-22T10:30:00.000Z' } }], 'any');
+    const follower = fanOut();
+    await follower.start();
+    await follower.follower.waitFor(appended.position, 2000);
+    await follower.stop();
+    await expect(retry('acct_m', deliveryIdOf(revoked))).rejects.toBeInstanceOf(DeliveryNotFoundError);
+    source.erasures.clear();
+    await processor.handle({ ...job(revoked), name: 'redeliver' }, true);
+    expect(received).toHaveLength(1);
+
+    // Another customer's delivery goes out as before.
+    await processor.handle(job(other), false);
+    expect(received).toHaveLength(2);
+    expect(JSON.parse(received[1].body)).toMatchObject({ event: 'consent_revoked', customer_id: 'kept-one' });
   });
 
   it('lets ten clients configure the same webhook at once: every one succeeds (issue #10, item 10)', async () => {

@@ -51,6 +51,11 @@ export class WebhookJobs {
     return this.queue.remove(WEBHOOK_QUEUE, `deliver.${deliveryId}`);
   }
 
+  /** Drops one job by id, whatever its state; a running one loses its data at once (its handler may be the caller). */
+  removeJob(jobId: string): Promise<void> {
+    return this.queue.remove(WEBHOOK_QUEUE, jobId);
+  }
+
   process(handler: (job: Job<StoredNotification>, manual: boolean) => Promise<void>, concurrency: number): Worker {
     const run: JobHandler<StoredNotification> = (job) => handler(job, job.name === REDELIVER_JOB);
     return this.queue.process<StoredNotification>(WEBHOOK_QUEUE, run, { concurrency });

@@ -130,8 +130,11 @@ export interface AttemptResult {
 export type AttemptCommand =
   | { type: 'RecordAttempt'; account_id: string; delivery_id: string; notification: StoredNotification; manual: boolean; result: AttemptResult }
   | { type: 'Abandon'; account_id: string; delivery_id: string; notification: StoredNotification; reason: AbandonReason };
-/** POST /v2/webhooks/retry/{deliveryId}; `webhook_configured` is read from the account's webhook stream first. */
-export type RequestRetry = { type: 'RequestRetry'; account_id: string; delivery_id: string; webhook_configured: boolean };
+/**
+ * POST /v2/webhooks/retry/{deliveryId}; `webhook_configured` is read from the account's webhook stream first, and
+ * `customer_erased` from the erasure records (the customer was erased at or after the delivery's event; absent: no).
+ */
+export type RequestRetry = { type: 'RequestRetry'; account_id: string; delivery_id: string; webhook_configured: boolean; customer_erased?: boolean };
 export type DeliveryCommand = AttemptCommand | RequestRetry;
 
 /** interface.md, "Receiver rules" 4: a 2xx is success, anything else a failure. */
@@ -143,7 +146,8 @@ export function isSuccess(statusCode: number | null): boolean {
  * Re-sending is allowed whatever the state, a delivered one included (a
  * receiver that lost what it acknowledged asks for it again, as GitHub's and
  * Stripe's "redeliver" allow); each re-send is a new attempt with a new
- * X-Webhook-Delivery id. Only an unknown delivery is refused, and a re-send
+ * X-Webhook-Delivery id. Only an unknown delivery is refused (one whose
+ * customer was erased since is unknown: it names them), and a re-send
  * without an endpoint (it could only be abandoned).
  */
 export function decideDelivery(command: DeliveryCommand, state: DeliveryState, now: Date): DeliveryEvent[] {
@@ -178,7 +182,8 @@ export function decideDelivery(command: DeliveryCommand, state: DeliveryState, n
         },
       ];
     case 'RequestRetry':
-      if (state.status === 'none') throw new DeliveryNotFoundError(command.delivery_id);
+      // A delivery of an erased customer is gone from the history (issue 47): as unknown as a made-up id.
+      if (state.status === 'none' || command.customer_erased === true) throw new DeliveryNotFoundError(command.delivery_id);
       if (!command.webhook_configured) throw new WebhookNotConfiguredError();
       return [{ type: 'WebhookRetryRequested', data: { delivery_id: command.delivery_id, account_id: command.account_id, requested_at: now.toISOString() } }];
     default: {

@@ -15,4 +15,12 @@ export interface NotificationSource {
   payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined>;
   /** When `event` erased a customer's data: which of this source's notifications it took with it. */
   erasureOf?(event: RecordedEvent): CustomerErasure | undefined;
+  /**
+   * When the source last erased the customer's data (ISO 8601), or null. Asked
+   * before every attempt, for notifications of every source: once a customer
+   * is erased, no delivery naming them is sent for an event at or before the
+   * erasure, whatever its type (docs/adr/0055), even in the moment before the
+   * fan-out has recorded the erasure.
+   */
+  erasedAt?(accountId: string, customerId: string): Promise<string | null>;
 }

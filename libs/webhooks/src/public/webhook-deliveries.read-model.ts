@@ -8,11 +8,14 @@ import type { StoredNotification, WebhookEventType } from '../domain/notificatio
  * delivery (built by projections/webhook-deliveries). Declared here so the
  * query reads the collection without importing the projection. Version 2:
  * the customer is a keyed hash (and the sealed notification), erasure removes
- * a customer's deliveries, an exhausted schedule says so.
+ * a customer's deliveries, an exhausted schedule says so. Version 3 (issue
+ * 47): an erasure removes the customer's deliveries of every type, those of
+ * erasures recorded before included (`webhook_deliveries_v2` is no longer read
+ * and may be dropped).
  */
-export const DELIVERIES_READ_MODEL = { name: 'webhook_deliveries', version: 2 } as const;
+export const DELIVERIES_READ_MODEL = { name: 'webhook_deliveries', version: 3 } as const;
 export const DELIVERIES_BY_ACCOUNT = 'by_account_created';
-/** A customer's deliveries of one type, for erasure. */
+/** A customer's deliveries (of one type, or of all: the index's prefix), for erasure. */
 export const DELIVERIES_BY_CUSTOMER = 'by_customer_type';
 /** Deliveries stored before delivery schema version 2 name the customer in the clear; erasure finds them by that. */
 export const DELIVERIES_BY_LEGACY_CUSTOMER = 'by_legacy_customer';

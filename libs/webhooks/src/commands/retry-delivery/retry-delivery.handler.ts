@@ -2,7 +2,9 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { command, CommandPipeline, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { deliveryDecider, deliveryStream, type DeliveryEvent, type DeliveryState, type RequestRetry } from '../../domain/delivery.js';
 import { webhookStream } from '../../domain/webhook.js';
+import { CustomerErasures } from '../../delivery/customer-erasures.js';
 import { WebhookJobs } from '../../delivery/webhook-jobs.js';
+import { NotificationCipher } from '../../notifications/notification-cipher.js';
 import { configureWebhook } from '../configure-webhook/configure-webhook.handler.js';
 
 /**
@@ -11,14 +13,18 @@ import { configureWebhook } from '../configure-webhook/configure-webhook.handler
  * it is as unknown as a made-up id; without an endpoint the re-send could
  * only be abandoned, so it is refused before anything is recorded.
  */
-export const requestRetry = command<RequestRetry, DeliveryState, DeliveryEvent, { pipeline: CommandPipeline }>({
+export const requestRetry = command<RequestRetry, DeliveryState, DeliveryEvent, { pipeline: CommandPipeline; cipher: NotificationCipher }>({
   name: 'webhooks.retry-delivery',
   stream: (input: RequestRetry) => deliveryStream(input.account_id, input.delivery_id),
   decider: deliveryDecider,
-  inject: { pipeline: CommandPipeline },
-  async prepare(input, _loaded, { pipeline }) {
+  inject: { pipeline: CommandPipeline, cipher: NotificationCipher },
+  async prepare(input, loaded, { pipeline, cipher }) {
     const { state } = await pipeline.read(configureWebhook, webhookStream(input.account_id));
-    return { ...input, webhook_configured: state.status === 'configured' };
+    // The customer erased since the event (issue 47): the re-send would name them. The processor checks again at attempt time.
+    const delivery = loaded.state;
+    const erasedAt = delivery.status === 'none' ? null : await new CustomerErasures(pipeline, cipher).recorded(delivery.notification);
+    const customer_erased = delivery.status !== 'none' && erasedAt !== null && delivery.notification.occurred_at <= erasedAt;
+    return { ...input, webhook_configured: state.status === 'configured', customer_erased };
   },
   // The decider holds both rules (known delivery, configured webhook, the
   // latter read again in prepare): a retry on fresh state decides right.
@@ -28,7 +34,7 @@ export const requestRetry = command<RequestRetry, DeliveryState, DeliveryEvent, 
 export class RequestRetryCommand extends PipelineCommand<RequestRetry, DeliveryState, DeliveryEvent> {}
 
 @CommandHandler(RequestRetryCommand)
-export class RequestRetryHandler extends PipelineHandler<RequestRetry, DeliveryState, DeliveryEvent, { pipeline: CommandPipeline }> {
+export class RequestRetryHandler extends PipelineHandler<RequestRetry, DeliveryState, DeliveryEvent, { pipeline: CommandPipeline; cipher: NotificationCipher }> {
   protected readonly definition = requestRetry;
 }
 
