@@ -37,6 +37,7 @@ import { GetJwksController } from './queries/get-jwks/get-jwks.controller.js';
 import { GetJwksHandler } from './queries/get-jwks/get-jwks.handler.js';
 import { CertificateSigner } from './public/certificate-signer.js';
 import { SigningKeyRing } from './public/signing-key-ring.js';
+import { IdentitySealing } from './sealing/identity-sealing.js';
 import { SigningKeysBootstrap } from './signing/signing-keys-bootstrap.js';
 
 /**
@@ -44,7 +45,13 @@ import { SigningKeysBootstrap } from './signing/signing-keys-bootstrap.js';
  * that fans notifications out (it serves no HTTP).
  */
 @Module({
-  providers: [{ provide: IdentityNotifications, inject: [EVENT_STORE, EventRegistry], useFactory: (events: EventStore, registry: EventRegistry) => new IdentityNotifications(events, registry) }],
+  providers: [
+    {
+      provide: IdentityNotifications,
+      inject: [EVENT_STORE, EventRegistry, DATA_KEY_VAULT],
+      useFactory: (events: EventStore, registry: EventRegistry, vault: DataKeyVault) => new IdentityNotifications(events, registry, vault),
+    },
+  ],
   exports: [IdentityNotifications],
 })
 export class IdentityNotificationsModule {}
@@ -87,9 +94,15 @@ export class IdentityModule {
           },
         },
         { provide: IdentityHashing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => IdentityHashing.open(vault) },
-        { provide: FRAUD_SIGNALS, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReadModelFraudSignals(readStore) },
-        // KYC's evidence is the pings monitoring recorded, read through its CustomerLocations port.
+        // Identity's fixes are sealed under the customer's data key, the one erasure destroys (ADR 0054).
+        { provide: IdentitySealing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => IdentitySealing.open(vault) },
+        // KYC's evidence, and velocity's recorded pings, are the pings monitoring recorded, read through its CustomerLocations port.
         { provide: LOCATION_EVIDENCE, inject: [CUSTOMER_LOCATIONS], useFactory: (locations: CustomerLocations): LocationEvidence => locations },
+        {
+          provide: FRAUD_SIGNALS,
+          inject: [READ_STORE, IdentitySealing, LOCATION_EVIDENCE],
+          useFactory: (readStore: ReadStore, sealing: IdentitySealing, evidence: LocationEvidence) => new ReadModelFraudSignals(readStore, sealing, evidence),
+        },
         VerifyProximityHandler,
         VerifyKycHandler,
         ConfirmDeliveryHandler,

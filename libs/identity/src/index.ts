@@ -13,7 +13,7 @@ export * from './public/identity-signals.read-model.js';
 export { LOCATION_EVIDENCE, type LocationEvidence, type RecordedEvidence } from './evidence/location-evidence.port.js';
 export { CertificateSigner } from './public/certificate-signer.js';
 export { SigningKeyRing, type ServedJwk } from './public/signing-key-ring.js';
-export { customerVerifications } from './public/customer-verifications.js';
+export { customerVerifications, lastVerifiedAddressCode } from './public/customer-verifications.js';
 export { IdentityModule, IdentityNotificationsModule } from './identity.module.js';
 export { identityManifest } from './manifest.js';
 // The KYC address verification, for the banking context's scheduled re-verifications (run through the command pipeline).

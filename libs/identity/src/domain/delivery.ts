@@ -32,6 +32,12 @@ export interface DeliveryConfirmed {
     photo_sha256: string | null;
     provenance: Provenance;
     confirmed_at: string;
+    /**
+     * Set when the confirmation is read after its customer's data was erased
+     * (ADR 0054): the courier's fix, `location_code`, `address`, `receipt` and
+     * `recipient_name` were sealed under the destroyed key and are gone.
+     */
+    location_erased?: true;
   };
 }
 export type DeliveryEvent = DeliveryConfirmed;

@@ -153,7 +153,7 @@ export interface FraudVerdict {
 }
 
 const FRAUD_MESSAGES: Record<FraudCheckName, string> = {
-  velocity: 'impossible travel against earlier observations of this customer or device',
+  velocity: 'impossible travel against earlier verifications or recorded pings of this customer or device',
   ip_bulk: 'many customers verified from one client IP',
   device_bulk: 'many customers on one device',
   synthetic_identity: 'an identifier shared by several customer ids',

@@ -8,8 +8,14 @@ import type { IdentifierKind, LinkedCustomers, Observation } from '../domain/fra
  */
 export interface FraudSignals {
   velocity: {
-    /** Earlier observations of the customer and, when given, of the device. */
+    /** Earlier observations of the customer and, when given, of the device (earlier verifications). */
     observationsOf(accountId: string, subjects: { customer_hash: string; device_hash: string | null }): Promise<Observation[]>;
+    /**
+     * The pings monitoring recorded for the customer at or after `since`, the
+     * newest `limit`, when location consent is granted now (none otherwise):
+     * velocity weighs everything the service holds, not only verifications.
+     */
+    recordedPingsOf(accountId: string, customerId: string, since: Date, limit: number): Promise<Observation[]>;
   };
   ipBulk: {
     customersFromIp(accountId: string, ipHash: string): Promise<LinkedCustomers>;

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventStore, EventRegistry, type NewEvent } from '../../../platform/src/index.js';
+import { customerDataKeySubject, EmbeddedDataKeyVault, EmbeddedEventStore, EventRegistry, SecretBox, type NewEvent } from '../../../platform/src/index.js';
+import { IdentitySealing } from '../sealing/identity-sealing.js';
 import { deliveryStream, type DeliveryConfirmed } from '../domain/delivery.js';
 import { identityEventTypes } from '../event-types.js';
 import { IdentityNotifications } from './identity-notifications.js';
@@ -25,9 +27,10 @@ const confirmation: DeliveryConfirmed['data'] = {
 describe('identity webhook notifications', () => {
   it('turns DeliveryConfirmed into a delivery.confirmed notification without any position, and builds the payload from the stored event', async () => {
     const events = await EmbeddedEventStore.open(mkdtempSync(path.join(tmpdir(), 'identity-notifications-')));
+    const vault = await EmbeddedDataKeyVault.open(mkdtempSync(path.join(tmpdir(), 'identity-notifications-keys-')), SecretBox.fromKey(randomBytes(32)));
     try {
       const registry = new EventRegistry().register(...identityEventTypes);
-      const source = new IdentityNotifications(events, registry);
+      const source = new IdentityNotifications(events, registry, vault);
       const stream = deliveryStream('acct_a', 'dlv-1');
       const event: NewEvent = { type: 'DeliveryConfirmed', data: { ...confirmation }, metadata: { schema_version: 1 } };
       await events.append(stream, [event], 'no_stream');
@@ -51,8 +54,21 @@ describe('identity webhook notifications', () => {
       // Not the stored event (another id, or gone): nothing to send.
       expect(await source.payloadOf({ ...notification, event_id: 'other' })).toBeUndefined();
       expect(await source.payloadOf({ ...notification, stream: deliveryStream('acct_a', 'missing') })).toBeUndefined();
+
+      // Naming a customer, it is stored sealed under the customer's key: the payload opens it, until an erasure destroys the key.
+      const named = deliveryStream('acct_a', 'dlv-2');
+      const sealed = await (await IdentitySealing.open(vault)).seal(named, { type: 'DeliveryConfirmed', data: { ...confirmation, delivery_id: 'dlv-2', customer_id: 'cust-1' }, metadata: { schema_version: 2 } });
+      await events.append(named, [sealed], 'no_stream');
+      const [storedSealed] = await events.readStream(named);
+      expect(JSON.stringify(storedSealed.data)).not.toContain('5.6037');
+      const sealedNotification = source.notificationOf(storedSealed)!;
+      expect(sealedNotification).toMatchObject({ customer_id: 'cust-1', occurred_at: '2026-11-23T12:00:01.000Z' });
+      expect(await source.payloadOf(sealedNotification)).toMatchObject({ delivery_id: 'dlv-2', customer_id: 'cust-1', receipt: 'h.p.s', location_code: '6Q3HQKQ4ZA' });
+      await vault.destroy(customerDataKeySubject('acct_a', 'cust-1'));
+      expect(await source.payloadOf(sealedNotification)).toBeUndefined();
     } finally {
       await events.close();
+      await vault.close();
     }
   });
 });

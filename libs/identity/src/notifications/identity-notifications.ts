@@ -1,6 +1,7 @@
-import { StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { StreamNotFoundError, type DataKeyVault, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { Notification, NotificationSource } from '../../../webhooks/src/index.js';
 import type { DeliveryConfirmed } from '../domain/delivery.js';
+import { IdentityFieldOpener } from '../sealing/identity-sealing.js';
 
 /**
  * The identity context's webhook notifications: `delivery.confirmed` from
@@ -12,14 +13,22 @@ import type { DeliveryConfirmed } from '../domain/delivery.js';
  * given), receipt_id, receipt (the signed JWS, verifiable with the JWKS),
  * kid, location_code, address_code, distance_m, decision, recipient_name,
  * photo_sha256, timestamp (the confirmation time)}`.
+ *
+ * A confirmation naming a customer is stored sealed under the customer's data
+ * key (ADR 0054): once an erasure destroyed it there is no payload, and an
+ * attempt after it sends nothing.
  */
 export class IdentityNotifications implements NotificationSource {
   readonly streamPrefixes = ['pod_delivery-'] as const;
+  private readonly opener: IdentityFieldOpener;
 
   constructor(
     private readonly events: EventStore,
     private readonly registry: EventRegistry,
-  ) {}
+    vault: DataKeyVault,
+  ) {
+    this.opener = new IdentityFieldOpener(vault);
+  }
 
   notificationOf(event: RecordedEvent): Notification | undefined {
     if (event.type !== 'DeliveryConfirmed') return undefined;
@@ -39,14 +48,15 @@ export class IdentityNotifications implements NotificationSource {
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
     const stored = await this.read(notification);
     if (stored?.type !== 'DeliveryConfirmed') return undefined;
-    return deliveryConfirmedPayload(stored.data as DeliveryConfirmed['data']);
+    const data = stored.data as DeliveryConfirmed['data'];
+    return data.location_erased ? undefined : deliveryConfirmedPayload(data);
   }
 
   private async read(notification: Notification): Promise<RecordedEvent | undefined> {
     try {
       const [event] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
       if (!event || event.id !== notification.event_id) return undefined;
-      return this.registry.upcast(event);
+      return this.registry.upcast({ ...event, data: await this.opener.open(event) });
     } catch (error) {
       if (error instanceof StreamNotFoundError) return undefined;
       throw error;

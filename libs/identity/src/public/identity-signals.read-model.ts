@@ -1,7 +1,7 @@
 import type { Doc } from '../../../platform/src/index.js';
 import { SYNTHETIC_WINDOW_MS, type LinkedCustomers, type Observation } from '../domain/fraud.js';
 import { UNKNOWN_ACCURACY_M } from '../domain/kyc.js';
-import type { VerificationEvent } from '../domain/verification.js';
+import type { VerificationEvent, VerificationSignals } from '../domain/verification.js';
 
 /**
  * The `identity_signals` read model the fraud checks read, built from the
@@ -13,9 +13,14 @@ import type { VerificationEvent } from '../domain/verification.js';
  *   with when it was last seen (IP-bulk, device-bulk, synthetic identity).
  *   Entries older than the longest window (90 days) are dropped.
  * - `observations`: the latest positions of one customer or device
- *   (velocity), the newest 10 by when they were taken.
+ *   (velocity), the newest 10 by when they were taken. Each is sealed under
+ *   its customer's data key (ADR 0054), as the verification event carries it:
+ *   the projection copies it and never holds a key; the fraud check opens it
+ *   (`sealing/identity-sealing.ts`), and once an erasure destroyed the key it
+ *   is noise. Version 2: version 1 held the positions in the clear, and
+ *   verifications stored before sealing give no observation here.
  */
-export const IDENTITY_SIGNALS_READ_MODEL = { name: 'identity_signals', version: 1 } as const;
+export const IDENTITY_SIGNALS_READ_MODEL = { name: 'identity_signals', version: 2 } as const;
 
 export type LinkIdentifier = 'ip' | 'device' | 'phone' | 'email';
 export type ObservedSubject = 'customer' | 'device';
@@ -27,11 +32,24 @@ export interface LinkDoc extends Doc {
   customers: Record<string, string>;
 }
 
+/**
+ * One observation as the read model keeps it: when it was taken in the clear
+ * (the newest 10 are kept), where and how accurately sealed under the key
+ * `key_id` of its customer, who is named by `ref` (the customer id sealed
+ * under identity's own key: a device's observations come from several customers).
+ */
+export interface StoredObservation {
+  observed_at: string;
+  key_id: string;
+  ref: string;
+  sealed: string;
+}
+
 export interface ObservationsDoc extends Doc {
   kind: 'observations';
   account_id: string;
   subject: ObservedSubject;
-  observations: Observation[];
+  observations: StoredObservation[];
 }
 
 export type IdentitySignalDoc = LinkDoc | ObservationsDoc;
@@ -57,13 +75,41 @@ export interface SignalUpdate {
   evolve(current: IdentitySignalDoc | undefined): IdentitySignalDoc;
 }
 
+/** Where a verification observed its customer: the proximity fix, or each position a KYC request sent (never recorded pings). */
+export function verificationObservations(event: VerificationEvent): Observation[] {
+  return event.type === 'ProximityVerified'
+    ? [{ lat: event.data.device.lat, lng: event.data.device.lng, accuracy_m: event.data.device.accuracy_m, observed_at: event.data.device.recorded_at }]
+    : event.data.positions.map((position) => ({ lat: position.lat, lng: position.lng, accuracy_m: position.accuracy_m ?? UNKNOWN_ACCURACY_M, observed_at: position.recorded_at }));
+}
+
+/** A verification's observation as its stored event carries it for this read model: sealed under the customer's key. */
+export interface SealedObservation {
+  observed_at: string;
+  sealed: string;
+}
+
+/**
+ * What a stored verification gives the signals: its clear fields and, when it
+ * was stored sealed, its key id, the sealed customer reference and its newest
+ * observations (`sealing/identity-sealing.ts`). A verification stored in the
+ * clear (before ADR 0054) gives links only.
+ */
+export interface StoredVerificationSignals {
+  account_id: string;
+  signals: VerificationSignals;
+  verified_at: string;
+  key_id?: string;
+  signal_ref?: string;
+  signal_observations?: SealedObservation[];
+}
+
 /** What the verification adds to the signals: a link per identifier it carried, its observations per customer and device. */
-export function signalUpdates(event: VerificationEvent): SignalUpdate[] {
-  const { account_id, signals, verified_at } = event.data;
-  const observations: Observation[] =
-    event.type === 'ProximityVerified'
-      ? [{ lat: event.data.device.lat, lng: event.data.device.lng, accuracy_m: event.data.device.accuracy_m, observed_at: event.data.device.recorded_at }]
-      : event.data.positions.map((position) => ({ lat: position.lat, lng: position.lng, accuracy_m: position.accuracy_m ?? UNKNOWN_ACCURACY_M, observed_at: position.recorded_at }));
+export function signalUpdates(stored: StoredVerificationSignals): SignalUpdate[] {
+  const { account_id, signals, verified_at, key_id, signal_ref } = stored;
+  const observations: StoredObservation[] =
+    typeof key_id === 'string' && typeof signal_ref === 'string' && Array.isArray(stored.signal_observations)
+      ? stored.signal_observations.map(({ observed_at, sealed }) => ({ observed_at, key_id, ref: signal_ref, sealed }))
+      : [];
   const updates: SignalUpdate[] = [];
   const links: Array<[LinkIdentifier, string | null]> = [
     ['ip', signals.ip_hash],
@@ -101,7 +147,7 @@ function link(current: IdentitySignalDoc | undefined, id: string, account_id: st
   return { id, kind: 'link', account_id, identifier, customers: Object.fromEntries(kept) };
 }
 
-function observe(current: IdentitySignalDoc | undefined, id: string, account_id: string, subject: ObservedSubject, added: Observation[]): ObservationsDoc {
+function observe(current: IdentitySignalDoc | undefined, id: string, account_id: string, subject: ObservedSubject, added: StoredObservation[]): ObservationsDoc {
   const previous = current?.kind === 'observations' ? current.observations : [];
   const observations = [...previous, ...added].sort((a, b) => b.observed_at.localeCompare(a.observed_at)).slice(0, MAX_OBSERVATIONS);
   return { id, kind: 'observations', account_id, subject, observations };
@@ -111,6 +157,7 @@ export function linkedCustomersOf(doc: IdentitySignalDoc | undefined): LinkedCus
   return doc?.kind === 'link' ? doc.customers : {};
 }
 
-export function observationsOf(doc: IdentitySignalDoc | undefined): Observation[] {
+/** The sealed observations of a document: `IdentitySealing.openObservations` makes positions of them. */
+export function observationsOf(doc: IdentitySignalDoc | undefined): StoredObservation[] {
   return doc?.kind === 'observations' ? doc.observations : [];
 }

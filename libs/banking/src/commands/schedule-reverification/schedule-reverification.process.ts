@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { hexCodeForPoint } from '../../../../addressing/src/index.js';
-import { verificationStream } from '../../../../identity/src/index.js';
+import { lastVerifiedAddressCode } from '../../../../identity/src/index.js';
 import { parseCustomerId } from '../../../../monitoring/src/index.js';
-import { CLOCK, CommandPipeline, EVENT_STORE, InvalidParamError, JOB_QUEUE, StreamNotFoundError, type Clock, type EventStore, type JobQueue } from '../../../../platform/src/index.js';
+import { CLOCK, CommandPipeline, DATA_KEY_VAULT, EVENT_STORE, InvalidParamError, JOB_QUEUE, type Clock, type DataKeyVault, type EventStore, type JobQueue } from '../../../../platform/src/index.js';
 import { LoanNotFoundError, NothingToVerifyError } from '../../domain/errors.js';
 import { loanDecider, loanStream, parseLoanId } from '../../domain/loan.js';
 import type { ScheduleState, ScheduleTerms } from '../../domain/schedule.js';
@@ -36,6 +36,7 @@ export class ScheduleReverificationProcess implements ICommandHandler<ScheduleRe
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(DATA_KEY_VAULT) private readonly vault: DataKeyVault,
   ) {}
 
   async execute({ accountId, request: body }: ScheduleReverificationCommand) {
@@ -71,16 +72,8 @@ export class ScheduleReverificationProcess implements ICommandHandler<ScheduleRe
     return { ...base, customer_id: customerId, loan_id: null, address };
   }
 
-  /** The address code of the customer's latest KYC verification (identity's stream), if any. */
-  private async lastVerifiedAddress(accountId: string, customerId: string): Promise<string | undefined> {
-    try {
-      const recent = await this.events.readStream(verificationStream(accountId, customerId), { direction: 'backwards', maxCount: 100 });
-      const found = recent.find((event) => event.type === 'AddressVerified');
-      const code = (found?.data.address as { code?: unknown } | undefined)?.code;
-      return typeof code === 'string' ? code : undefined;
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return undefined;
-      throw error;
-    }
+  /** The address code of the customer's latest KYC verification, as identity publishes it (sealed under the customer's key, ADR 0054), if any. */
+  private lastVerifiedAddress(accountId: string, customerId: string): Promise<string | undefined> {
+    return lastVerifiedAddressCode(this.events, this.vault, accountId, customerId);
   }
 }

@@ -2,10 +2,11 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { customerVerifications } from '../../../../identity/src/index.js';
 import { CUSTOMER_LOCATIONS, type CustomerLocations, type CustomerRecords } from '../../../../monitoring/src/index.js';
-import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, InvalidCursorError, InvalidParamError, RATE_LIMITER, type Clock, type Config, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
+import { CLOCK, CONFIG, DATA_KEY_VAULT, EVENT_STORE, EventRegistry, InvalidCursorError, InvalidParamError, RATE_LIMITER, type Clock, type Config, type DataKeyVault, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
 import { CustomerDeliveries } from '../../../../webhooks/src/index.js';
 import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
 import { CustomerCopyRateLimitedError } from '../../domain/errors.js';
+import { consentsAfterErasure, verificationsAfterErasure } from './after-erasure.js';
 
 export const CUSTOMER_COPY_FORMAT = 'customer-copy/1';
 export const CUSTOMER_COPY_TYP = 'customer-copy';
@@ -17,7 +18,9 @@ const HOUR_MS = 60 * 60 * 1000;
  * Each context answers for its own records through what it publishes:
  * monitoring (consents as stored, with their receipt when one was issued;
  * the location history or the fact of its erasure), identity (verifications
- * and certificates), webhooks (deliveries naming the customer).
+ * and certificates), webhooks (deliveries naming the customer). After an
+ * erasure, what was recorded before it shows only the facts the law keeps
+ * (after-erasure.ts), never a position or a fix.
  */
 export interface CustomerCopy {
   format: typeof CUSTOMER_COPY_FORMAT;
@@ -69,6 +72,8 @@ export class GetCustomerCopyHandler implements IQueryHandler<GetCustomerCopyQuer
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: Pick<Config, 'accessRequestsPerAccountPerHour'>,
+    // Identity opens its verifications with the customer's data key (ADR 0054).
+    @Inject(DATA_KEY_VAULT) private readonly vault: DataKeyVault,
   ) {}
 
   async execute({ accountId, customerId, cursor, limit, cursors }: GetCustomerCopyQuery): Promise<SignedCustomerCopy> {
@@ -77,22 +82,29 @@ export class GetCustomerCopyHandler implements IQueryHandler<GetCustomerCopyQuer
     if (!decision.allowed) throw new CustomerCopyRateLimitedError(Math.ceil(decision.retryAfterMs / 1000));
     const [records, verifications, deliveries] = await Promise.all([
       this.locations.customerRecords(accountId, customerId, cursor, limit),
-      customerVerifications(this.events, this.registry, accountId, customerId, { cursor: cursors.verifications, limit }),
+      customerVerifications(this.events, this.registry, this.vault, accountId, customerId, { cursor: cursors.verifications, limit }),
       this.deliveries.of(accountId, customerId, { cursor: cursors.deliveries, limit }).catch((error: unknown) => {
         // The read store's cursor is opaque: one that is not its own is the caller's field.
         if (error instanceof InvalidCursorError) throw new InvalidParamError('deliveries_cursor is not a cursor this list gave', 'deliveries_cursor');
         throw error;
       }),
     ]);
+    // Once erased, records made before the erasure show what the law keeps, never a position (after-erasure.ts).
+    const erasure = records.erasure;
     const document: CustomerCopy = {
       format: CUSTOMER_COPY_FORMAT,
       account_id: accountId,
       customer_id: customerId,
       generated_at: now.toISOString(),
-      consents: records.consents,
-      erasure: records.erasure,
+      consents: erasure ? consentsAfterErasure(records.consents) : records.consents,
+      erasure,
       location_history: { items: records.history, unreadable: records.unreadable, cursor, next_cursor: records.next_cursor },
-      verifications: { items: verifications.items, cursor: cursors.verifications, truncated: verifications.truncated, next_cursor: verifications.next_cursor },
+      verifications: {
+        items: erasure ? verificationsAfterErasure(verifications.items, erasure.erased_at) : verifications.items,
+        cursor: cursors.verifications,
+        truncated: verifications.truncated,
+        next_cursor: verifications.next_cursor,
+      },
       webhook_deliveries: { items: deliveries.items, cursor: cursors.deliveries, truncated: deliveries.truncated, next_cursor: deliveries.next_cursor },
     };
     return { document, ...(await this.signer.signDocument(CUSTOMER_COPY_TYP, document)) };

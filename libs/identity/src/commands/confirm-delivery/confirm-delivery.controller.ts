@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly, callingAccount } from '../../../../platform/src/index.js';
 import { DELIVERY_RECEIPT_TYP } from '../../domain/certificates.js';
 import type { DeliveryConfirmed } from '../../domain/delivery.js';
+import { DeliveryErasedError } from '../../domain/errors.js';
 import { ConfirmDeliveryCommand } from './confirm-delivery.handler.js';
 import { ConfirmDeliveryRequest } from './confirm-delivery.request.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
@@ -35,6 +36,7 @@ export class ConfirmDeliveryController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field; INVALID_CODE (field `address`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: delivery ids belong to an account' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: confirmations of this delivery kept racing; retry (the answer is then the first receipt)' })
+  @ApiResponse({ status: 410, description: "DELIVERY_ERASED: confirmed before, and the customer's location data has since been erased with the receipt (the receipt as issued still verifies)" })
   @ApiResponse({ status: 503, description: 'DATASET_NOT_LOADED: a text `address` before any place dataset is imported; SIGNING_KEY_UNAVAILABLE' })
   async confirm(@Req() request: FastifyRequest, @Body() body: ConfirmDeliveryRequest): Promise<AnswerOf<typeof DeliveryReceiptSchema>> {
     const { state, events } = await this.commands.execute(
@@ -52,6 +54,7 @@ export class ConfirmDeliveryController {
       }),
     );
     if (state.status !== 'confirmed') throw new Error('a confirmation left the delivery unconfirmed');
+    if (state.confirmation.location_erased) throw new DeliveryErasedError(body.delivery_id);
     return receiptAnswer(state.confirmation, events.length === 0);
   }
 }

@@ -9,6 +9,7 @@ import { UNKNOWN_ACCURACY_M } from '../../domain/kyc.js';
 import { assessProximity, devicePointProvenance } from '../../domain/proximity.js';
 import { IdentityHashing } from '../../hashing/identity-hashing.js';
 import { CertificateSigner } from '../../public/certificate-signer.js';
+import { IdentityCodec, IdentitySealing } from '../../sealing/identity-sealing.js';
 
 export type ConfirmDeliveryInput = ConfirmDelivery & {
   receipt_id: string;
@@ -26,6 +27,7 @@ interface Deps {
   signer: CertificateSigner;
   clock: Clock;
   config: Config;
+  sealing: IdentitySealing;
 }
 
 /**
@@ -36,7 +38,10 @@ export const confirmDelivery = command<ConfirmDeliveryInput, DeliveryState, Deli
   name: 'identity.confirm-delivery',
   stream: (input) => deliveryStream(input.account_id, input.delivery_id),
   decider: deliveryDecider,
-  inject: { resolver: AddressResolver, hashing: IdentityHashing, signer: CertificateSigner, clock: CLOCK, config: CONFIG },
+  inject: { resolver: AddressResolver, hashing: IdentityHashing, signer: CertificateSigner, clock: CLOCK, config: CONFIG, sealing: IdentitySealing },
+  // With a customer, the courier's fix, its code, the expected address, the receipt and the recipient are stored
+  // sealed under the customer's data key (ADR 0054); a repeated confirmation after an erasure finds them gone.
+  codec: (deps) => new IdentityCodec(deps.sealing),
   prepare: async (input, loaded, deps) => (loaded.state.status === 'confirmed' ? input : { ...input, confirmation: await prepareReceipt(input, deps) }),
   // Idempotent: two first confirmations at once, the loser's retry finds the winner's receipt and answers it.
   onConflict: { retry: 3 },

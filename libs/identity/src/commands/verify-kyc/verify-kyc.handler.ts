@@ -16,6 +16,7 @@ import { IDENTITY_SIGNALS_READ_MODEL } from '../../public/identity-signals.read-
 import { runFraudChecks } from '../../fraud/run-fraud-checks.js';
 import { identifierHashes } from '../../hashing/identifier-hashes.js';
 import { IdentityHashing } from '../../hashing/identity-hashing.js';
+import { IdentityCodec, IdentitySealing } from '../../sealing/identity-sealing.js';
 
 /** Recorded pings are evidence, not a precondition: a slow read of them is given up and said so. */
 export const EVIDENCE_DEADLINE_MS = 2000;
@@ -33,6 +34,7 @@ interface Deps {
   clock: Clock;
   config: Config;
   logger: JsonLogger;
+  sealing: IdentitySealing;
 }
 
 /**
@@ -44,7 +46,9 @@ export const verifyKyc = command<VerifyKyc, VerificationState, VerificationEvent
   name: 'identity.verify-kyc',
   stream: (input) => verificationStream(input.account_id, input.customer_id),
   decider: verificationDecider,
-  inject: { resolver: AddressResolver, hashing: IdentityHashing, evidence: LOCATION_EVIDENCE, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger },
+  inject: { resolver: AddressResolver, hashing: IdentityHashing, evidence: LOCATION_EVIDENCE, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger, sealing: IdentitySealing },
+  // The address, the positions sent and the certificate are stored sealed under the customer's data key (ADR 0054).
+  codec: (deps) => new IdentityCodec(deps.sealing),
   prepare: async (input, _loaded, deps) => ({ ...input, verification: await prepareKyc(input, deps) }),
   // Another verification of the same customer landed first; this one is its own record, decided again as it was.
   onConflict: { retry: 3 },
@@ -76,6 +80,7 @@ async function prepareKyc(input: VerifyKyc, deps: Deps): Promise<AddressVerified
       deps.signals,
       {
         accountId: input.account_id,
+        customerId: input.customer_id,
         signals,
         observations: positions.map((position) => ({ lat: position.lat, lng: position.lng, accuracy_m: position.accuracy_m ?? UNKNOWN_ACCURACY_M, observed_at: position.recorded_at })),
         now,

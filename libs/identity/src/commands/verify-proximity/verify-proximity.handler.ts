@@ -13,6 +13,7 @@ import { runFraudChecks } from '../../fraud/run-fraud-checks.js';
 import { identifierHashes } from '../../hashing/identifier-hashes.js';
 import { IdentityHashing } from '../../hashing/identity-hashing.js';
 import { CertificateSigner } from '../../public/certificate-signer.js';
+import { IdentityCodec, IdentitySealing } from '../../sealing/identity-sealing.js';
 
 export type VerifyProximity = Extract<VerificationCommand, { type: 'RecordProximityVerification' }> & {
   account_id: string;
@@ -33,6 +34,7 @@ interface Deps {
   clock: Clock;
   config: Config;
   logger: JsonLogger;
+  sealing: IdentitySealing;
 }
 
 /**
@@ -45,7 +47,9 @@ export const verifyProximity = command<VerifyProximity, VerificationState, Verif
   name: 'identity.verify-proximity',
   stream: (input) => verificationStream(input.account_id, input.customer_id),
   decider: verificationDecider,
-  inject: { resolver: AddressResolver, hashing: IdentityHashing, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger },
+  inject: { resolver: AddressResolver, hashing: IdentityHashing, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger, sealing: IdentitySealing },
+  // The address, the fix and the certificate are stored sealed under the customer's data key (ADR 0054).
+  codec: (deps) => new IdentityCodec(deps.sealing),
   prepare: async (input, _loaded, deps) => ({ ...input, verification: await prepareProximity(input, deps) }),
   // Another verification of the same customer landed first; this one is its own record, decided again as it was.
   onConflict: { retry: 3 },
@@ -70,7 +74,7 @@ async function prepareProximity(input: VerifyProximity, deps: Deps): Promise<Pro
   const signals = identifierHashes(deps.hashing, input);
   const fraud_check = await runFraudChecks(
     deps.signals,
-    { accountId: input.account_id, signals, observations: [{ lat: device.lat, lng: device.lng, accuracy_m: device.accuracy_m, observed_at: device.recorded_at }], now },
+    { accountId: input.account_id, customerId: input.customer_id, signals, observations: [{ lat: device.lat, lng: device.lng, accuracy_m: device.accuracy_m, observed_at: device.recorded_at }], now },
     { logger: deps.logger },
   );
   // Never `within` beside a fraud flag (docs/adr/0030): a signal sends the decision to review, the client's own mock flag fails it.
