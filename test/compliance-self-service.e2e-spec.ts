@@ -131,14 +131,34 @@ describe('compliance self-service', () => {
   it("the customer's own copy: signed, verifiable with the JWKS alone, paginated; after erasure it shows the erasure and no coordinate", async () => {
     const key = (await data<{ key: string }>(await service.request('POST', '/v2/self/signup', { body: { name: 'Lender', email: `lender-${Math.random().toString(36).slice(2)}@example.com` } }))).key;
     const customer = 'subject-1';
-    expect((await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer, purpose: 'loan_collections' } })).status).toBe(200);
+    const proof = { kind: 'otp', reference: 'otp-issue47-copy-7731' };
+    const notice = { version: 'loan-monitoring-2026-10', sha256: 'cd'.repeat(32), language: 'tw' };
+    expect((await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer, purpose: 'loan_collections', notice, channel: 'app', proof } })).status).toBe(200);
     const pings = [0, 1, 2].map((index) => ({ customer_id: customer, lat: 5.6037 + index * 0.001, lng: -0.187, accuracy_m: 10, recorded_at: new Date(Date.now() - (3 - index) * 60_000).toISOString() }));
     expect((await service.request('POST', '/v2/monitoring/pings', { key, body: { pings } })).status).toBe(200);
-    const kyc = await service.request('POST', '/v2/kyc/verify', { key, body: { customer_id: customer, address: hexCodeFromCell(latLngToCell(5.6037, -0.187, 13)), positions: [], use_recorded_pings: false } });
+    const address = hexCodeFromCell(latLngToCell(5.6037, -0.187, 13));
+    // A KYC verification with a position the lender collected, and a proximity check with the device's fix: both place the customer.
+    const sent = { lat: 5.60382, lng: -0.18666 };
+    const fix = { lat: 5.60391, lng: -0.18677 };
+    const kyc = await service.request('POST', '/v2/kyc/verify', {
+      key,
+      body: { customer_id: customer, address, positions: [{ ...sent, accuracy_m: 12, recorded_at: new Date(Date.now() - 120_000).toISOString() }], use_recorded_pings: false },
+    });
     expect(kyc.status).toBe(200);
+    const proximity = await service.request('POST', '/v2/verify/proximity', { key, body: { customer_id: customer, address, ...fix, accuracy_m: 10, recorded_at: new Date(Date.now() - 60_000).toISOString() } });
+    expect(proximity.status).toBe(200);
     const jwks = createLocalJWKSet((await (await service.request('GET', '/v2/.well-known/jwks.json')).json()) as JSONWebKeySet);
 
-    type Copy = { document: { customer_id: string; consents: Array<{ type: string }>; erasure: unknown; location_history: { items: Array<{ type: string; lat?: number }>; next_cursor: string | null }; verifications: { items: Array<{ type: string }> } }; jws: string };
+    type Copy = {
+      document: {
+        customer_id: string;
+        consents: Array<{ type: string; receipt: unknown; data: Record<string, unknown> }>;
+        erasure: unknown;
+        location_history: { items: Array<{ type: string; lat?: number }>; next_cursor: string | null };
+        verifications: { items: Array<Record<string, unknown> & { type: string }> };
+      };
+      jws: string;
+    };
     const ask = async (body: Record<string, unknown>) => {
       const response = await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: customer, ...body } });
       expect(response.status).toBe(200);
@@ -153,7 +173,9 @@ describe('compliance self-service', () => {
     expect(whole.customer_id).toBe(customer);
     expect(whole.consents.map((consent) => consent.type)).toEqual(['ConsentGranted']);
     expect(whole.location_history.items.filter((item) => item.type === 'PingRecorded').map((item) => item.lat)).toEqual(pings.map((ping) => ping.lat));
-    expect(whole.verifications.items.map((item) => item.type)).toEqual(['AddressVerified']);
+    expect(whole.verifications.items.map((item) => item.type)).toEqual(['AddressVerified', 'ProximityVerified']);
+    // Before the erasure the copy is everything held: the consent's proof, the positions sent.
+    expect(JSON.stringify(whole)).toContain(proof.reference);
     expect(whole.erasure).toBeNull();
     // Paginated: two records a page, the cursor walks the same history.
     const walked: unknown[] = [];
@@ -176,8 +198,16 @@ describe('compliance self-service', () => {
     expect(after.erasure).toMatchObject({ erased_at: expect.any(String), events_erased: expect.any(Number) });
     expect(after.consents.map((consent) => consent.type)).toEqual(['ConsentGranted', 'ConsentRevoked', 'CustomerDataErased']);
     expect(after.location_history.items).toEqual([]);
-    // No coordinate anywhere in what location monitoring held (the KYC verification is kept: erasure never touches it).
-    expect(JSON.stringify({ ...after, verifications: null })).not.toMatch(/"(lat|lng)"/);
+    // Issue 47: no position, fix or address anywhere in the copy, the verifications included; the consent history as facts,
+    // without its notice, proof or receipts. The verifications are kept as their decisions (erasure never deletes them).
+    const text = JSON.stringify(after);
+    expect(text).not.toMatch(/"(lat|lng|positions|device|address|address_code|token)"/);
+    for (const secret of [proof.reference, notice.sha256, String(sent.lat), String(sent.lng), String(fix.lat), String(fix.lng), address]) expect(text).not.toContain(secret);
+    expect(after.consents[0]).toEqual({ type: 'ConsentGranted', at: expect.any(String), receipt: null, data: { purpose: 'loan_collections', scope: ['location'], granted_at: expect.any(String) } });
+    expect(after.verifications.items).toEqual([
+      expect.objectContaining({ type: 'AddressVerified', verification_id: whole.verifications.items[0].verification_id, result: whole.verifications.items[0].result, verified_at: whole.verifications.items[0].verified_at }),
+      expect.objectContaining({ type: 'ProximityVerified', verification_id: whole.verifications.items[1].verification_id, decision: whole.verifications.items[1].decision }),
+    ]);
     expect((await service.request('POST', '/v2/consent/access-request', { key, body: { customer_id: 'bad id!' } })).status).toBe(400);
   }, 60_000);
 });
