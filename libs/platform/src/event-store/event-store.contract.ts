@@ -219,6 +219,33 @@ export function describeEventStoreContract(
         }
       });
 
+      it('reads only the streams under the given prefixes, whole categories, narrower ones or undashed, honouring maxCount', async () => {
+        const a = stream('rfa');
+        const b = stream('rfb');
+        const c = stream('rfc');
+        const from = await store.headPosition();
+        await store.append(a, [event('A1')], 'no_stream');
+        await store.append(c, [event('C1')], 'no_stream');
+        await store.append(b, [event('B1')], 'no_stream');
+        await store.append(a, [event('A2')], 0n);
+        await store.append(c, [event('C2')], 0n);
+        const categoryOf = (name: string) => name.slice(0, name.indexOf('-') + 1);
+
+        const both = await store.readAll({ after: from, streamPrefixes: [categoryOf(a), categoryOf(b)] });
+        expect(both.map((e) => e.type)).toEqual(['A1', 'B1', 'A2']);
+        expectIncreasingPositions(both);
+
+        const first = await store.readAll({ after: from, maxCount: 2, streamPrefixes: [categoryOf(a), categoryOf(b)] });
+        expect(first.map((e) => e.type)).toEqual(['A1', 'B1']);
+        const rest = await store.readAll({ after: first[1].position, maxCount: 2, streamPrefixes: [categoryOf(a), categoryOf(b)] });
+        expect(rest.map((e) => e.type)).toEqual(['A2']);
+
+        expect((await store.readAll({ after: from, streamPrefixes: [a] })).map((e) => e.type)).toEqual(['A1', 'A2']);
+        expect((await store.readAll({ after: from, streamPrefixes: [categoryOf(c).slice(0, -1)] })).map((e) => e.type)).toEqual(['C1', 'C2']);
+        expect(await store.readAll({ after: from, maxCount: 0, streamPrefixes: [a] })).toEqual([]);
+        await expect(store.readAll({ streamPrefixes: [] })).rejects.toBeInstanceOf(InvalidParamError);
+      });
+
       it('reports a head position at or past the last append', async () => {
         const before = await store.headPosition();
         const result = await store.append(stream('head'), [event('A')], 'no_stream');

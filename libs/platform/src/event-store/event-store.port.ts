@@ -53,7 +53,16 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Read events strictly after this position; default: from the start. */
   after?: bigint;
+  /** At most this many events (the matching ones, when `streamPrefixes` is given). */
   maxCount?: number;
+  /**
+   * Only events whose stream name starts with one of these (at least one).
+   * The embedded store reads them from its category index when every prefix
+   * contains a `-`, so what such a read costs grows with those streams, not
+   * with the log: the in-memory views that start from the beginning rely on
+   * this (docs/architecture.md, "Start-up"). EventStoreDB filters on the client.
+   */
+  streamPrefixes?: readonly string[];
 }
 
 export interface SubscribeOptions {

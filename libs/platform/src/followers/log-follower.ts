@@ -152,8 +152,11 @@ export class LogFollower {
       this.resumeFrom(after);
     } else {
       let after = this.handled;
+      // Only the followed streams: the embedded store reads them from its category index, so a view's start
+      // costs what its own streams hold, not the whole log (a full scan per view made a restart grow with the data).
+      const streamPrefixes = this.spec.streamPrefixes.length > 0 ? this.spec.streamPrefixes : undefined;
       for (;;) {
-        const page = await this.events.readAll({ after, maxCount: READ_PAGE_SIZE });
+        const page = await this.events.readAll({ after, maxCount: READ_PAGE_SIZE, streamPrefixes });
         if (page.length === 0) break;
         for (const event of page) if (this.follows(event.streamName)) await this.deliver(event);
         await this.pipeline;

@@ -97,6 +97,8 @@ const SUBSCRIPTION_BATCH_SIZE = 256;
 /** Main-thread time a subscription delivers events for before it lets the loop serve other I/O. */
 const DELIVERY_SLICE_MS = 2;
 const LAST_REVISION = Number.MAX_SAFE_INTEGER;
+/** Events a filtered readAll gathers per index read. */
+const READ_ALL_FILTERED_PAGE = 1000;
 /** How far lastPositionOf looks back in a category for a stream of a narrower prefix. */
 const LAST_POSITION_SCAN = 10_000;
 
@@ -211,19 +213,34 @@ export class EmbeddedEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertFreshRead();
     const limit = maxCountOf(options.maxCount);
+    const after = options.after === undefined ? 0 : toIndex(options.after, 'after');
+    const prefixes = options.streamPrefixes;
+    if (prefixes === undefined) return limit === 0 ? [] : this.readAfter(after, limit);
+    const filter = filterOf(prefixes);
     if (limit === 0) return [];
-    return this.readAfter(options.after === undefined ? 0 : toIndex(options.after, 'after'), limit);
+    // Synchronous to the end: every page comes from the same LMDB read snapshot.
+    const head = this.state.get('head') ?? 0;
+    const out: RecordedEvent[] = [];
+    let position = after;
+    while (position < head) {
+      const { events, through } = filter.categories
+        ? this.readCategoriesAfter(filter.categories, filter.matches, position, READ_ALL_FILTERED_PAGE)
+        : this.readMatchingAfter(filter.matches, position, READ_ALL_FILTERED_PAGE);
+      for (const event of events) {
+        // In position order: the caller resumes after the last one returned.
+        if (limit !== undefined && out.length >= limit) return out;
+        out.push(event);
+      }
+      if (through <= position) break;
+      position = through;
+    }
+    return out;
   }
 
   subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription {
     this.assertOpen();
     const after = options.after === undefined ? 0 : toIndex(options.after, 'after');
-    const prefixes = options.streamPrefixes;
-    if (prefixes !== undefined && prefixes.length === 0) {
-      throw new InvalidParamError('streamPrefixes must name at least one prefix; omit it to receive every stream', 'streamPrefixes');
-    }
-    const categories = prefixes && prefixes.every((prefix) => prefix.includes('-')) ? [...new Set(prefixes.map(categoryOf))] : undefined;
-    const matches = prefixes ? (stream: string) => prefixes.some((p) => stream.startsWith(p)) : () => true;
+    const { categories, matches } = options.streamPrefixes === undefined ? { categories: undefined, matches: () => true } : filterOf(options.streamPrefixes);
     const subscription = new EmbeddedSubscription(
       {
         read: (position, limit) => (categories ? this.readCategoriesAfter(categories, matches, position, limit) : this.readMatchingAfter(matches, position, limit)),
@@ -665,6 +682,19 @@ function assertStreamName(stream: string): void {
   if (Buffer.byteLength(stream) > MAX_STREAM_NAME_BYTES) {
     throw new InvalidParamError(`stream name is longer than ${MAX_STREAM_NAME_BYTES} bytes`, 'stream');
   }
+}
+
+/**
+ * What a read restricted to `prefixes` reads: whole categories from their
+ * index when every prefix contains a `-` (then `matches` narrows within
+ * them), else the log itself, filtered by `matches`.
+ */
+function filterOf(prefixes: readonly string[]): { categories: string[] | undefined; matches: (stream: string) => boolean } {
+  if (prefixes.length === 0) {
+    throw new InvalidParamError('streamPrefixes must name at least one prefix; omit it to receive every stream', 'streamPrefixes');
+  }
+  const categories = prefixes.every((prefix) => prefix.includes('-')) ? [...new Set(prefixes.map(categoryOf))] : undefined;
+  return { categories, matches: (stream: string) => prefixes.some((prefix) => stream.startsWith(prefix)) };
 }
 
 function maxCountOf(maxCount: number | undefined): number | undefined {

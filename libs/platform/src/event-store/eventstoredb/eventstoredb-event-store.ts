@@ -118,10 +118,14 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    const prefixes = options.streamPrefixes;
+    if (prefixes !== undefined && prefixes.length === 0) {
+      throw new InvalidParamError('streamPrefixes must name at least one prefix; omit it to receive every stream', 'streamPrefixes');
+    }
     const out: RecordedEvent[] = [];
-    // readAll's fromPosition is inclusive, and system events are filtered here
-    // (the client offers no server-side filter on reads), so read in pages and
-    // skip everything at or before the cursor.
+    // readAll's fromPosition is inclusive, and system events and other streams
+    // are filtered here (the client offers no server-side filter on reads), so
+    // read in pages and skip everything at or before the cursor.
     let cursor = options.after ?? 0n;
     while (out.length < limit) {
       let seen = 0;
@@ -131,6 +135,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (!event || event.position.commit <= cursor) continue;
         cursor = event.position.commit;
         if (isSystemEvent(event)) continue;
+        if (prefixes && !prefixes.some((prefix) => event.streamId.startsWith(prefix))) continue;
         out.push(toRecorded(event));
         if (out.length >= limit) break;
       }
