@@ -107,6 +107,28 @@ describe('consent records and receipts over HTTP', () => {
     expect((await verify(grant.receipt.token)).result).toMatchObject({ valid: true, claims: { collectionMethod: 'unspecified', notice: { version: 'unspecified', sha256: null }, capture: { proof: null } } });
   });
 
+  it('refuses a capture time before the account existed and a proof reference outside printable ASCII, naming the field; nothing is granted or signed (docs/adr/0059)', async () => {
+    const key = await signUp(service, 'Esi');
+    const grant = (body: Record<string, unknown>) => service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'lax', channel: 'app', ...body } });
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ captured_at: '1970-01-01T00:00:00Z' }, 'captured_at'],
+      // The account was opened just now: ten minutes earlier is beyond the five minutes of clock skew allowed.
+      [{ captured_at: new Date(Date.now() - 10 * 60_000).toISOString() }, 'captured_at'],
+      ...['otp\u0000nul', 'otp\r\nX-Forged: yes', 'otp\u2028separated', 'otp\u2029', 'otp\ttab', ' otp', 'otp ', 'otp-é', ''].map((reference): [Record<string, unknown>, string] => [{ proof: { kind: 'otp', reference } }, 'proof.reference']),
+    ];
+    for (const [body, field] of refusals) {
+      const response = await grant(body);
+      const error = (await json<{ error: { code: string; field: string; message: string } }>(response)).error;
+      expect([JSON.stringify(body), response.status, error.code, error.field]).toEqual([JSON.stringify(body), 400, 'INVALID_PARAM', field]);
+    }
+    expect((await json<{ error: { message: string } }>(await grant({ captured_at: '1970-01-01T00:00:00Z' }))).error.message).toMatch(/before this account was opened/);
+    expect((await data<{ status: string }>(await service.request('GET', '/v2/consent/status?customer_id=lax', { key }))).status).toBe('none');
+
+    // Printable ASCII with inner spaces is taken, and signed as sent.
+    const granted = await data<{ receipt: Receipt }>(await grant({ captured_at: new Date(Date.now() - 60_000).toISOString(), proof: { kind: 'device_signature', reference: 'MEUCIQDx+/9= key 7' } }));
+    expect((await verify(granted.receipt.token)).result).toMatchObject({ valid: true, claims: { capture: { proof: { kind: 'device_signature', reference: 'MEUCIQDx+/9= key 7' } } } });
+  });
+
   it('refuses a bad channel, notice hash, proof kind or a capture time in the future with 400 naming the field', async () => {
     const key = await signUp(service, 'Yaw');
     const grant = (body: Record<string, unknown>) => service.request('POST', '/v2/consent/grant', { key, body: { customer_id: 'c', ...body } });

@@ -5,6 +5,7 @@ import { evolveLocation, initialLocationState, LOCATION_EVENT_TYPES, type Locati
 import { monitoringEventTypes } from './event-types.js';
 import { LocationSealing } from './location-stream/location-sealing.js';
 import { consentReceiptClaims } from './domain/consent-receipt.js';
+import { evolveNoticeRegistry, initialNoticeRegistryState, noticeDigest, noticeTextsOf, resolveNotice, type ConsentNoticeEvent } from './domain/consent-notice.js';
 import { consentStatusView } from './queries/get-consent-status/consent-status.view.js';
 import { consentIdOf } from './receipts/consent-receipts.js';
 
@@ -14,6 +15,7 @@ const consentEvents = fixture('consent-events.v1.json');
 const erasure = fixture('customer-data-erased.v1.json');
 const recordSealed = fixture('consent-record-sealed.v1.json');
 const locationEvents = fixture('location-events.v1.json');
+const noticeEvents = fixture('consent-notice-registered.v1.json');
 const geofenceEvents = readStoredEvents(new URL('./geofences/__fixtures__/geofence-events.v1.json', import.meta.url));
 
 describe('monitoring event types', () => {
@@ -24,7 +26,7 @@ describe('monitoring event types', () => {
   });
 
   it('has a stored-JSON fixture for every event type it registers', () => {
-    const fixtured = new Set([...consentEvents, ...erasure, ...recordSealed, ...locationEvents, ...geofenceEvents].map((event) => event.type));
+    const fixtured = new Set([...consentEvents, ...erasure, ...recordSealed, ...locationEvents, ...geofenceEvents, ...noticeEvents].map((event) => event.type));
     expect(monitoringEventTypes.map((definition) => definition.type).filter((type) => !fixtured.has(type))).toEqual([]);
   });
 
@@ -56,6 +58,18 @@ describe('monitoring event types', () => {
     expect(events.slice(0, 1).reduce(evolveConsent, initialConsentState)).not.toHaveProperty('record_sealed');
     const state = events.reduce(evolveConsent, initialConsentState);
     expect(state).toEqual({ status: 'revoked', purpose: 'fleet_dispatch', scope: ['location'], granted_at: '2026-11-22T00:00:00.000Z', revoked_at: '2026-11-27T07:00:00.000Z', record_sealed: true });
+  });
+
+  it('reads a version-1 notice registry into its hashes, and its texts back as registered (docs/adr/0059)', () => {
+    const events = upcastStoredEvents<ConsentNoticeEvent>(registry, noticeEvents, 'consent_notices-acct_fixture');
+    const state = events.reduce(evolveNoticeRegistry, initialNoticeRegistryState);
+    expect(state.notices.map(({ version, language, bytes }) => [version, language, bytes])).toEqual([
+      ['2026-11-v3', 'en-GH', 130],
+      ['2026-11-v3', 'tw', 86],
+    ]);
+    const texts = noticeTextsOf('2026-11-v3');
+    for (const notice of events.reduce(texts.evolve, texts.initialState)) expect(noticeDigest(notice.text, 'text')).toEqual({ sha256: notice.sha256, bytes: notice.bytes });
+    expect(resolveNotice({ version: '2026-11-v3', language: 'TW' }, state)).toEqual({ version: '2026-11-v3', language: 'tw', sha256: state.notices[1].sha256 });
   });
 
   it('reads a version-1 erasure record, from before it carried a pseudonym, into an erased consent', () => {

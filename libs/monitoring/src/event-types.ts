@@ -8,6 +8,7 @@ export const monitoringEventTypes: EventTypeDefinition[] = [
   { type: 'ConsentRevoked', version: 1 },
   { type: 'CustomerDataErased', version: 1 },
   { type: 'ConsentRecordSealed', version: 1 },
+  { type: 'ConsentNoticeRegistered', version: 1 },
   ...LOCATION_EVENT_TYPES.map((type) => ({ type, version: 1 })),
   ...GEOFENCE_EVENT_TYPES.map((type) => ({ type, version: 1 })),
 ];

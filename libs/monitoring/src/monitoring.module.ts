@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, JsonLogger, READ_STORE, SecretBox, type DataKeyVault, type EventStore, type ReadStore } from '../../platform/src/index.js';
+import { CommandPipeline, DATA_KEY_VAULT, EVENT_STORE, EventRegistry, JsonLogger, READ_STORE, SecretBox, type DataKeyVault, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { DeleteConsentDataController } from './commands/delete-consent-data/delete-consent-data.controller.js';
 import { DeleteConsentDataHandler, RecordErasureHandler } from './commands/delete-consent-data/delete-consent-data.handler.js';
 import { GrantConsentController } from './commands/grant-consent/grant-consent.controller.js';
 import { GrantConsentHandler } from './commands/grant-consent/grant-consent.handler.js';
+import { RegisterConsentNoticeController } from './commands/register-consent-notice/register-consent-notice.controller.js';
+import { RegisterConsentNoticeHandler } from './commands/register-consent-notice/register-consent-notice.handler.js';
 import { RecordPingsController } from './commands/record-pings/record-pings.controller.js';
 import { RecordPingsHandler } from './commands/record-pings/record-pings.handler.js';
 import { RecordPingBatchHandler } from './commands/record-pings/record-pings.process.js';
@@ -26,6 +28,11 @@ import { CUSTOMER_LOCATIONS } from './public/customer-locations.port.js';
 import { ConsentReceiptSignerSlot } from './public/consent-receipts.port.js';
 import { GetConsentStatusController } from './queries/get-consent-status/get-consent-status.controller.js';
 import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
+import { GetConsentNoticeController } from './queries/get-consent-notice/get-consent-notice.controller.js';
+import { GetConsentNoticeHandler } from './queries/get-consent-notice/get-consent-notice.handler.js';
+import { ConsentNoticeRegistry } from './queries/list-consent-notices/consent-notice-registry.js';
+import { ListConsentNoticesController } from './queries/list-consent-notices/list-consent-notices.controller.js';
+import { ListConsentNoticesHandler } from './queries/list-consent-notices/list-consent-notices.handler.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';
 import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
 import { ListConsentsController } from './queries/list-consents/list-consents.controller.js';
@@ -40,6 +47,10 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
     DeleteConsentDataController,
     GetConsentStatusController,
     ListConsentsController,
+    // The notice registry (docs/adr/0059): the list before the version route, so `/notices` is never a version.
+    ListConsentNoticesController,
+    RegisterConsentNoticeController,
+    GetConsentNoticeController,
     RecordPingsController,
     RegisterZoneController,
     GetDriftController,
@@ -78,6 +89,11 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
         new MonitoringCustomerLocations(events, registry, readStore, sealing, pseudonyms),
     },
     GrantConsentHandler,
+    // Grants read an account's notice registry through it (hashes only, cached by stream revision; docs/adr/0059).
+    { provide: ConsentNoticeRegistry, inject: [CommandPipeline, EVENT_STORE], useFactory: (commands: CommandPipeline, events: EventStore) => new ConsentNoticeRegistry(commands, events) },
+    RegisterConsentNoticeHandler,
+    ListConsentNoticesHandler,
+    GetConsentNoticeHandler,
     RegisterZoneHandler,
     RecordPingsHandler,
     RecordPingBatchHandler,

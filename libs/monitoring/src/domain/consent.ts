@@ -31,6 +31,28 @@ export const NOTICE_SHA256 = /^[0-9a-f]{64}$/;
 /** BCP 47 language tag (en, en-GH, tw, ee, gaa, dag, fat). */
 export const NOTICE_LANGUAGE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}$/;
 export const PROOF_REFERENCE_MAX = 2048;
+/**
+ * A proof reference's alphabet (docs/adr/0059): printable ASCII, U+0020 to
+ * U+007E, neither starting nor ending with a space, 1 to PROOF_REFERENCE_MAX
+ * characters. OTP transaction ids and base64/base64url/hex signatures fit; a
+ * control character (NUL, CR, LF), a line or paragraph separator or any other
+ * non-ASCII character is refused before it can be signed into a receipt.
+ */
+export const PROOF_REFERENCE = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${PROOF_REFERENCE_MAX - 2}}[\\x21-\\x7E])?$`);
+export const PROOF_REFERENCE_MESSAGE = `proof.reference must be 1-${PROOF_REFERENCE_MAX} printable ASCII characters (U+0020-U+007E), not starting or ending with a space`;
+
+/**
+ * How a grant names its notice before the service resolves it (docs/adr/0059):
+ * the version, and the language and hash when given (`from_text`: the hash was
+ * computed here from the notice's text, which goes no further). The grant's
+ * `prepare` resolves it against the account's notice registry into a ConsentNotice.
+ */
+export interface NoticeReference {
+  version: string;
+  language?: string;
+  sha256?: string;
+  from_text?: boolean;
+}
 
 /** The notice the customer was shown: its version, the SHA-256 (hex) of its exact text, its language. */
 export interface ConsentNotice {
@@ -186,7 +208,18 @@ export function evolveConsent(state: ConsentState, event: ConsentEvent): Consent
 
 /** `seal` and `pseudonym` are filled by the commands' `prepare` (a key lookup), never by a caller. */
 export type ConsentCommand =
-  | ({ type: 'GrantConsent'; account_id: string; customer_id: string; purpose: ConsentPurpose; scope: string[]; seal?: ConsentRecordSeal } & ConsentCapture)
+  | ({
+      type: 'GrantConsent';
+      account_id: string;
+      customer_id: string;
+      purpose: ConsentPurpose;
+      scope: string[];
+      seal?: ConsentRecordSeal;
+      /** The notice as the caller named it; `prepare` resolves it into `notice` (docs/adr/0059). */
+      notice_ref?: NoticeReference;
+      /** When the calling account was opened (filled by `prepare`): no capture time may precede it. */
+      account_opened_at?: string;
+    } & ConsentCapture)
   | { type: 'RevokeConsent'; account_id: string; customer_id: string; pseudonym?: string }
   | { type: 'RecordErasure'; account_id: string; customer_id: string; erased_by: string; events_erased: number; pseudonym: string }
   | { type: 'SealConsentRecord'; account_id: string; customer_id: string; consent_id?: string; seal?: ConsentRecordSeal };
@@ -218,8 +251,10 @@ export function decideConsent(command: ConsentCommand, state: ConsentState, now:
   switch (command.type) {
     case 'GrantConsent': {
       const { account_id, customer_id, purpose, scope, consent_id, notice, channel, captured_at, proof, seal } = command;
+      if (command.notice_ref !== undefined) throw new Error('a grant reached its decider with its notice unresolved (its prepare)');
+      // Checked before the idempotence shortcut: a lax value stored earlier is not signed again into a new receipt.
+      assertCaptureValues(command, now);
       if (state.status === 'granted' && state.purpose === purpose && sameList(state.scope, scope) && sameCapture(state, command)) return [];
-      if (captured_at !== undefined && Date.parse(captured_at) > now.getTime() + CAPTURE_CLOCK_SKEW_MS) throw new InvalidParamError('captured_at is in the future', 'captured_at');
       const capture: ConsentCapture = {
         ...(consent_id !== undefined ? { consent_id } : {}),
         ...(notice !== undefined ? { notice: { ...notice } } : {}),
@@ -271,8 +306,26 @@ export const consentDecider: Decider<ConsentCommand, ConsentState, ConsentEvent>
   decide: decideConsent,
 };
 
-/** A capture time may run ahead of the service's clock by this much (a phone's clock), no more. */
+/** A capture time may run ahead of the service's clock by this much (a phone's clock), no more; and as far behind the account's opening. */
 export const CAPTURE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * docs/adr/0059: a capture time no earlier than the account's opening (less
+ * the clock skew: a phone running slow) and no later than now plus the skew;
+ * a proof reference of the printable alphabet (PROOF_REFERENCE).
+ */
+function assertCaptureValues(command: GrantConsent, now: Date): void {
+  const { captured_at, account_opened_at, proof } = command;
+  if (captured_at !== undefined) {
+    const at = Date.parse(captured_at);
+    if (!Number.isFinite(at)) throw new InvalidParamError('captured_at must be an ISO 8601 time', 'captured_at');
+    if (at > now.getTime() + CAPTURE_CLOCK_SKEW_MS) throw new InvalidParamError('captured_at is in the future (more than 5 minutes ahead of the service\'s clock)', 'captured_at');
+    if (account_opened_at !== undefined && at < Date.parse(account_opened_at) - CAPTURE_CLOCK_SKEW_MS) {
+      throw new InvalidParamError(`captured_at ${captured_at} is before this account was opened (${account_opened_at}): a consent cannot have been captured for it then`, 'captured_at');
+    }
+  }
+  if (proof !== undefined && !PROOF_REFERENCE.test(proof.reference)) throw new InvalidParamError(PROOF_REFERENCE_MESSAGE, 'proof.reference');
+}
 
 /** Same notice, channel, capture time and proof (the consent id is the service's, not the customer's). */
 function sameCapture(a: ConsentCapture, b: ConsentCapture): boolean {

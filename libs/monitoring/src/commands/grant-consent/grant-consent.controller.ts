@@ -3,11 +3,12 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
-import { AccountOnly } from '../../../../platform/src/index.js';
+import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { DEFAULT_PURPOSE, parseScope } from '../../domain/consent.js';
+import { DEFAULT_PURPOSE, parseScope, type NoticeReference } from '../../domain/consent.js';
+import { noticeDigest } from '../../domain/consent-notice.js';
 import { GrantConsentCommand } from './grant-consent.handler.js';
-import { GrantConsentRequest } from './grant-consent.request.js';
+import { GrantConsentRequest, type ConsentNoticeRequest } from './grant-consent.request.js';
 import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
 import { issueConsentReceipt } from '../../receipts/consent-receipts.js';
 import { consentStatusView } from '../../queries/get-consent-status/consent-status.view.js';
@@ -31,11 +32,15 @@ export class GrantConsentController {
     summary: "Record a customer's consent to location monitoring",
     description:
       'Granting after a revoke is a new grant; granting while granted replaces its terms. A grant identical to the standing one changes nothing and answers it (granted_at and receipt included), so repeating a request is safe. Purpose defaults to unspecified, scope to ["location"]. ' +
-      'Capture what the customer agreed to and how (docs/adr/0032): `notice` {version, sha256 of its exact text, language}, `channel` (app, ussd, web, paper, agent), `captured_at` (the customer\'s time), optional `proof` {kind: otp | device_signature, reference}; absent fields read `unspecified`. ' +
+      'Capture what the customer agreed to and how (docs/adr/0032): `notice` {version, sha256 of its exact text, language}, or {version, language, text} (the service computes the SHA-256 of the text\'s UTF-8 bytes and keeps the hash, not the text), or {version} alone for a version registered with PUT /v2/consent/notices/{version} (docs/adr/0059); `channel` (app, ussd, web, paper, agent), `captured_at` (the customer\'s time: not before the account was opened, nor over 5 minutes ahead), optional `proof` {kind: otp | device_signature, reference: printable ASCII}; absent fields read `unspecified`. ' +
       'The answer carries a signed consent `receipt`: a compact JWS (EdDSA, typ consent-receipt+jwt) whose claims follow the Kantara Consent Receipt v1.1, verifiable offline against GET /v2/.well-known/jwks.json (scripts/verify-consent-receipt.mjs).',
   })
   @ApiAnswer(ConsentGrantedSchema, { requestExample: { customer_id: 'cust-8841', purpose: 'loan_collections', scope: ['location'], notice: { version: 'loan-monitoring-2026-10', sha256: '3f8a1c0e9b7d5a2f4e6c8b0a1d3f5e7c9b2a4d6f8e0c1b3a5d7f9e2c4b6a8d0f', language: 'en-GH' }, channel: 'app', captured_at: '2026-11-27T08:58:10Z', proof: { kind: 'otp', reference: 'otp-7731-20261127' } } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `customer_id`, `purpose`, `scope`, `notice.*`, `channel`, `captured_at` or `proof.*`)' })
+  @ApiResponse({
+    status: 422,
+    description: 'NOTICE_MISMATCH (field `notice.sha256` or `notice.text`): not the hash of the notice registered under that version and language; NOTICE_NOT_REGISTERED (field `notice.version`): a version not registered, sent without its sha256 or text',
+  })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED: customer ids belong to an account' })
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: grants with different terms for this customer kept racing; read the status and retry' })
   async grant(@Req() request: FastifyRequest, @Body() body: GrantConsentRequest): Promise<AnswerOf<typeof ConsentGrantedSchema>> {
@@ -48,7 +53,7 @@ export class GrantConsentController {
         purpose: body.purpose ?? DEFAULT_PURPOSE,
         scope: parseScope(body.scope),
         consent_id: `cr_${randomUUID().replaceAll('-', '')}`,
-        ...(body.notice ? { notice: { version: body.notice.version, sha256: body.notice.sha256, language: body.notice.language } } : {}),
+        ...(body.notice ? { notice_ref: noticeReference(body.notice) } : {}),
         ...(body.channel ? { channel: body.channel } : {}),
         ...(body.captured_at ? { captured_at: new Date(body.captured_at).toISOString() } : {}),
         ...(body.proof ? { proof: { kind: body.proof.kind, reference: body.proof.reference } } : {}),
@@ -58,4 +63,17 @@ export class GrantConsentController {
     const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId: body.customer_id, state, event: 'granted' });
     return { ...consentStatusView(body.customer_id, state, accountId), receipt };
   }
+}
+
+/**
+ * The notice as the caller named it (docs/adr/0059): a text is hashed here, over its UTF-8 bytes, and goes
+ * no further; a hash sent with it must be that hash. The registry is consulted by the command's `prepare`.
+ */
+function noticeReference(notice: ConsentNoticeRequest): NoticeReference {
+  const { version, language, sha256, text } = notice;
+  const reference: NoticeReference = { version, ...(language !== undefined ? { language } : {}) };
+  if (text === undefined) return sha256 !== undefined ? { ...reference, sha256 } : reference;
+  const digest = noticeDigest(text, 'notice.text');
+  if (sha256 !== undefined && sha256 !== digest.sha256) throw new InvalidParamError(`notice.sha256 is not the SHA-256 of notice.text (${digest.sha256}); send either, or both agreeing`, 'notice.sha256');
+  return { ...reference, sha256: digest.sha256, from_text: true };
 }

@@ -1,19 +1,41 @@
 import { CommandHandler } from '@nestjs/cqrs';
-import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { KeyDirectory } from '../../../../accounts/src/index.js';
+import { command, EVENT_STORE, PipelineCommand, PipelineHandler, type EventStore } from '../../../../platform/src/index.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type GrantConsent } from '../../domain/consent.js';
+import { resolveNotice } from '../../domain/consent-notice.js';
 import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
+import { ConsentNoticeRegistry } from '../../queries/list-consent-notices/consent-notice-registry.js';
+import { accountOpenedAt } from './account-openings.js';
+
+interface GrantDeps {
+  records: ConsentRecordSealing;
+  notices: ConsentNoticeRegistry;
+  /** Absent where no accounts context runs (adapter specs, benches): no capture-time floor there. */
+  directory?: KeyDirectory;
+  events?: EventStore;
+}
 
 /** POST /v2/consent/grant. */
-export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent, { records: ConsentRecordSealing }>({
+export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent, GrantDeps>({
   name: 'monitoring.grant-consent',
   stream: (grant) => consentStream(grant.account_id, grant.customer_id),
   decider: consentDecider,
-  inject: { records: ConsentRecordSealing },
+  inject: { records: ConsentRecordSealing, notices: ConsentNoticeRegistry, directory: KeyDirectory, events: EVENT_STORE },
   // The grant names its record by pseudonym and seals the customer id under the customer's record key
-  // (docs/adr/0032, "Listing"): the consents read model lists it without holding the id.
-  async prepare(grant, _loaded, { records }) {
-    return { ...grant, seal: await records.seal(grant.account_id, grant.customer_id) };
+  // (docs/adr/0032, "Listing"): the consents read model lists it without holding the id. The notice the
+  // caller named is resolved against the account's registry, and the account's opening bounds the capture
+  // time from below (docs/adr/0059).
+  async prepare(grant, _loaded, { records, notices, directory, events }) {
+    const { notice_ref, ...rest } = grant;
+    const notice = notice_ref ? resolveNotice(notice_ref, await notices.of(grant.account_id)) : grant.notice;
+    const openedAt = grant.captured_at !== undefined ? await accountOpenedAt(directory, events, grant.account_id) : undefined;
+    return {
+      ...rest,
+      ...(notice ? { notice } : {}),
+      ...(openedAt !== undefined ? { account_opened_at: openedAt } : {}),
+      seal: await records.seal(grant.account_id, grant.customer_id),
+    };
   },
   // Idempotent: a grant identical to the standing one records nothing, so identical grants sent
   // at once converge after one retry on fresh state (issue 10: twenty at once all answer 200).
@@ -25,6 +47,6 @@ export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent, { 
 export class GrantConsentCommand extends PipelineCommand<GrantConsent, ConsentState, ConsentEvent> {}
 
 @CommandHandler(GrantConsentCommand)
-export class GrantConsentHandler extends PipelineHandler<GrantConsent, ConsentState, ConsentEvent, { records: ConsentRecordSealing }> {
+export class GrantConsentHandler extends PipelineHandler<GrantConsent, ConsentState, ConsentEvent, GrantDeps> {
   protected readonly definition = grantConsent;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { OptionalNotNull } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
 import {
   CONSENT_CHANNELS,
@@ -10,27 +11,49 @@ import {
   NOTICE_SHA256,
   NOTICE_VERSION,
   PROOF_KINDS,
+  PROOF_REFERENCE,
   PROOF_REFERENCE_MAX,
+  PROOF_REFERENCE_MESSAGE,
   SCOPE_ENTRY,
   SCOPE_MAX_ENTRIES,
   type ConsentChannel,
   type ConsentPurpose,
   type ProofKind,
 } from '../../domain/consent.js';
+import { NOTICE_TEXT_MAX_BYTES } from '../../domain/consent-notice.js';
 
-/** The notice the customer was shown (docs/adr/0032). */
+/**
+ * The notice the customer was shown (docs/adr/0032, docs/adr/0059): its version, and its text (the service
+ * computes the SHA-256) or the SHA-256 itself; for a version registered with PUT /v2/consent/notices/{version},
+ * the version alone (and the language, when it is registered in several).
+ */
 export class ConsentNoticeRequest {
   @ApiProperty({ description: 'Your version label of the notice text', pattern: NOTICE_VERSION.source, example: '2026-11-v3' })
   @Matches(NOTICE_VERSION, { message: 'notice.version must be 1-64 characters of letters, digits and . _ : + -' })
   version: string;
 
-  @ApiProperty({ description: 'SHA-256 of the exact notice text the customer saw (UTF-8 bytes), lower-case hex', pattern: NOTICE_SHA256.source })
+  @ApiPropertyOptional({
+    description:
+      'SHA-256 of the exact notice text the customer saw (UTF-8 bytes), lower-case hex. Leave it out to send `text` instead, or for a registered version (the service fills it in); sent for a registered version, it must be the registered hash (else 422 NOTICE_MISMATCH)',
+    pattern: NOTICE_SHA256.source,
+  })
+  @OptionalNotNull()
   @Matches(NOTICE_SHA256, { message: 'notice.sha256 must be 64 lower-case hex characters' })
-  sha256: string;
+  sha256?: string;
 
-  @ApiProperty({ description: 'BCP 47 language tag of the notice (en, tw, ee, gaa, dag, fat…)', pattern: NOTICE_LANGUAGE.source, example: 'tw' })
+  @ApiPropertyOptional({ description: 'BCP 47 language tag of the notice (en, tw, ee, gaa, dag, fat…); may be left out for a version registered in one language', pattern: NOTICE_LANGUAGE.source, example: 'tw' })
+  @OptionalNotNull()
   @Matches(NOTICE_LANGUAGE, { message: 'notice.language must be a BCP 47 language tag' })
-  language: string;
+  language?: string;
+
+  @ApiPropertyOptional({
+    description: `The notice's exact text (at most ${NOTICE_TEXT_MAX_BYTES} bytes of UTF-8): the service records its SHA-256, never the text itself`,
+    maxLength: NOTICE_TEXT_MAX_BYTES,
+  })
+  @OptionalNotNull()
+  @IsString({ message: 'notice.text must be a string' })
+  @MaxLength(NOTICE_TEXT_MAX_BYTES, { message: `notice.text holds at most ${NOTICE_TEXT_MAX_BYTES} bytes of UTF-8` })
+  text?: string;
 }
 
 /** What backs the customer's agreement; recorded as supplied, not verified by the service. */
@@ -39,10 +62,14 @@ export class ConsentProofRequest {
   @IsIn(PROOF_KINDS, { message: `proof.kind must be one of ${PROOF_KINDS.join(', ')}` })
   kind: ProofKind;
 
-  @ApiProperty({ description: 'The OTP transaction reference, or the device signature (e.g. base64url) over the notice hash', minLength: 1, maxLength: PROOF_REFERENCE_MAX })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(PROOF_REFERENCE_MAX)
+  @ApiProperty({
+    description: 'The OTP transaction reference, or the device signature (e.g. base64url) over the notice hash: printable ASCII (U+0020-U+007E), not starting or ending with a space',
+    minLength: 1,
+    maxLength: PROOF_REFERENCE_MAX,
+    pattern: PROOF_REFERENCE.source,
+  })
+  @IsString({ message: PROOF_REFERENCE_MESSAGE })
+  @Matches(PROOF_REFERENCE, { message: PROOF_REFERENCE_MESSAGE })
   reference: string;
 }
 
@@ -79,7 +106,9 @@ export class GrantConsentRequest extends CustomerRequest {
   @IsIn(CONSENT_CHANNELS, { message: `channel must be one of ${CONSENT_CHANNELS.join(', ')}` })
   channel?: ConsentChannel;
 
-  @ApiPropertyOptional({ description: 'When the customer agreed (ISO 8601, the capturing channel\'s clock); at most 5 minutes ahead of the service\'s clock' })
+  @ApiPropertyOptional({
+    description: "When the customer agreed (ISO 8601, the capturing channel's clock): not before your account was opened, nor more than 5 minutes ahead of the service's clock (5 minutes of clock skew allowed either way)",
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'captured_at must be an ISO 8601 time' })
   captured_at?: string;
