@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 import { weatherImportCli } from '../libs/weather/src/index.js';
@@ -18,6 +19,27 @@ const BACKGROUND = hex('#f2efe9');
 const DISTRICT = hex('#ebe7dc');
 const ROADS = ['#ffffff', '#fff6c8', '#f7d58b', '#f4b26b', '#e8925a', '#d9724a', '#a89f91'].map(hex);
 
+/** The named streets of the starter's Accra roads with a point inside the box: what a map of that place may label. */
+function streetNamesWithin(box: { west: number; south: number; east: number; north: number }): Set<string> {
+  const xml = gunzipSync(readFileSync(path.resolve(import.meta.dirname, '../starter/ghana/roads/roads.osm.gz'))).toString('utf8');
+  const nodes = new Map<string, [number, number]>();
+  for (const [, id, lat, lng] of xml.matchAll(/<node id="(\d+)" lat="([-\d.]+)" lon="([-\d.]+)"/g)) nodes.set(id, [Number(lat), Number(lng)]);
+  const names = new Set<string>();
+  for (const [, body] of xml.matchAll(/<way id="\d+"[^>]*>([\s\S]*?)<\/way>/g)) {
+    const name = /<tag k="name" v="([^"]*)"/.exec(body)?.[1];
+    if (!name) continue;
+    const inside = [...body.matchAll(/<nd ref="(\d+)"/g)].some(([, ref]) => {
+      const point = nodes.get(ref);
+      return point !== undefined && point[0] >= box.south && point[0] <= box.north && point[1] >= box.west && point[1] <= box.east;
+    });
+    if (inside) names.add(name.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+  }
+  return names;
+}
+
+/** `#zoom/lat/lng` of a console address, as numbers. */
+const viewOf = (hash: string) => hash.replace(/^#/, '').split('/').map(Number);
+
 /**
  * Issue #19, the developer console, in Debian's chromium: one browser, one
  * page, the panels in turn. The service imports the Ghana starter pack on
@@ -31,6 +53,8 @@ describeInBrowser('console', 'GET /console in a real browser (chromium via puppe
   let key: string;
   const errors: string[] = [];
   const glyphResponses: Array<{ url: string; status: number }> = [];
+  /** Every API call the page made, and whether it carried a key. */
+  const apiRequests: Array<{ url: string; keyed: boolean }> = [];
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'console-'));
@@ -53,6 +77,9 @@ describeInBrowser('console', 'GET /console in a real browser (chromium via puppe
     page = await browser.newPage();
     await page.setViewport({ width: 1000, height: 700 });
     page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v2/')) apiRequests.push({ url: request.url(), keyed: Boolean(request.headers()['x-api-key']) });
+    });
     page.on('response', (response) => {
       if (response.url().includes('/console/glyphs/')) glyphResponses.push({ url: response.url(), status: response.status() });
     });
@@ -100,30 +127,103 @@ describeInBrowser('console', 'GET /console in a real browser (chromium via puppe
     expect((await fetch(`${service.url}/console/assets/..%2Fpackage.json`)).status).toBe(404);
   });
 
-  it('takes a key and draws the starter vector basemap from /v2/tiles/starter, credited', async () => {
-    await page.goto(`${service.url}/console`);
-    await page.type('#key', key);
-    await page.click('#key-form button[type=submit]');
+  it('serves the starter basemap to the console without a key, by byte range only; /v2/tiles stays keyed (interface.md)', async () => {
+    const head = await fetch(`${service.url}/console/basemap.pmtiles`, { headers: { range: 'bytes=0-16383' } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get('content-range')).toMatch(/^bytes 0-16383\/\d+$/);
+    const bytes = Buffer.from(await head.arrayBuffer());
+    expect(bytes.subarray(0, 7).toString('latin1')).toBe('PMTiles');
+    const etag = head.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect((await fetch(`${service.url}/console/basemap.pmtiles`, { headers: { range: 'bytes=0-99', 'if-none-match': etag } })).status).toBe(304);
+    // The whole archive, or more than a tile's worth at once, is for keys: 416 with the size, in the envelope.
+    const whole = await fetch(`${service.url}/console/basemap.pmtiles`);
+    expect(whole.status).toBe(416);
+    expect(whole.headers.get('content-range')).toMatch(/^bytes \*\/\d+$/);
+    expect(await whole.json()).toMatchObject({ success: false, error: { code: 'RANGE_NOT_SATISFIABLE', message: expect.stringContaining('/v2/tiles/starter') } });
+    expect((await fetch(`${service.url}/console/basemap.pmtiles`, { headers: { range: 'bytes=0-2000000' } })).status).toBe(416);
+    expect((await fetch(`${service.url}/v2/tiles/starter`, { headers: { range: 'bytes=0-99' } })).status).toBe(401);
+  });
+
+  it('opens /console#14/5.56/-0.205 without a key on the starter basemap at that place, credited, its streets labelled', async () => {
+    await page.goto(`${service.url}/console#14/5.56/-0.205`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 }).catch(async (error: Error) => {
       throw new Error(`${error.message}; page says "${await text('#status')}"; errors: ${errors.join(' | ')}`);
     });
     expect(await text('#status')).toContain('Basemap: starter');
+    // The address's view, not the archive's centre.
+    const view = await page.evaluate(() => {
+      const map = (globalThis as unknown as { consoleMap: { getCenter(): { lng: number; lat: number }; getZoom(): number; getBounds(): { getWest(): number; getSouth(): number; getEast(): number; getNorth(): number } } }).consoleMap;
+      const bounds = map.getBounds();
+      return { lat: map.getCenter().lat, lng: map.getCenter().lng, zoom: map.getZoom(), west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() };
+    });
+    expect(view.zoom).toBeCloseTo(14, 5);
+    expect(view.lat).toBeCloseTo(5.56, 4);
+    expect(view.lng).toBeCloseTo(-0.205, 4);
     const credits = await text('.maplibregl-ctrl-attrib');
     expect(credits).toContain('OpenStreetMap');
     expect(credits).toContain('OCHA');
     expect(credits).toContain('The World Bank: Ghana Roads (AICD, 2009)');
     expect(credits).toContain('GeoNames');
-    // Street level over Accra: district fill under roads drawn in their class colours, nothing blank.
+    // Street level: district fill under roads drawn in their class colours, nothing blank.
     await page.waitForSelector('.maplibregl-canvas');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const pixels = await mapPixels();
-    const roads = pixels.filter((pixel) => ROADS.some((colour) => near(pixel, colour, 24))).length;
-    const land = pixels.filter((pixel) => near(pixel, DISTRICT, 8)).length;
-    const blank = pixels.filter((pixel) => near(pixel, BACKGROUND, 4)).length;
-    expect(roads / pixels.length).toBeGreaterThan(0.01);
-    expect(land / pixels.length).toBeGreaterThan(0.2);
-    expect(blank / pixels.length).toBeLessThan(0.5);
-  }, 90_000);
+    const drawn = await eventually(async () => {
+      const pixels = await mapPixels();
+      const roads = pixels.filter((pixel) => ROADS.some((colour) => near(pixel, colour, 24))).length / pixels.length;
+      const land = pixels.filter((pixel) => near(pixel, DISTRICT, 8)).length / pixels.length;
+      const blank = pixels.filter((pixel) => near(pixel, BACKGROUND, 4)).length / pixels.length;
+      return roads > 0.01 && land > 0.2 && blank < 0.5 ? { roads, land, blank } : undefined;
+    }, 30_000).catch(() => undefined);
+    expect(drawn).toBeDefined();
+    // The streets labelled are streets of that place: named roads of the starter's Accra extract that reach into the view (a margin of half a view around it).
+    const labels = await labelsUntil((found) => (found['street-names']?.length ?? 0) >= 3);
+    const streets = [...new Set(labels['street-names'] ?? [])];
+    const spanLat = view.north - view.south;
+    const spanLng = view.east - view.west;
+    const here = streetNamesWithin({ west: view.west - spanLng / 2, south: view.south - spanLat / 2, east: view.east + spanLng / 2, north: view.north + spanLat / 2 });
+    process.stderr.write(`console streets at #14/5.56/-0.205: ${JSON.stringify(streets.slice(0, 10))} (${here.size} named streets of the extract in reach)\n`);
+    expect(streets.length).toBeGreaterThanOrEqual(3);
+    expect(streets.filter((name) => !here.has(name))).toEqual([]);
+    // No key was asked for, none was sent, and the page made no API call.
+    expect(await page.$eval('#key-needed', (element) => (element as unknown as { hidden: boolean }).hidden)).toBe(true);
+    expect(apiRequests).toEqual([]);
+  }, 120_000);
+
+  it('keeps #zoom/lat/lng in the address up to date as the map moves, by keyboard too', async () => {
+    const hash = () => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash);
+    const center = () => page.evaluate(() => {
+      const map = (globalThis as unknown as { consoleMap: { getCenter(): { lng: number; lat: number }; getZoom(): number } }).consoleMap;
+      return { lat: map.getCenter().lat, lng: map.getCenter().lng, zoom: map.getZoom() };
+    });
+    const before = viewOf(await hash());
+    expect(before).toEqual([14, 5.56, -0.205]);
+    // The map takes the focus (Tab order: it is focusable) and pans with the arrow keys, then zooms with +.
+    await page.focus('.maplibregl-canvas');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowUp');
+    const moved = await eventually(async () => {
+      const [zoom, lat, lng] = viewOf(await hash());
+      return lng > before[2] && lat > before[1] ? [zoom, lat, lng] : undefined;
+    }, 15_000);
+    const now = await center();
+    expect(moved[1]).toBeCloseTo(now.lat, 3);
+    expect(moved[2]).toBeCloseTo(now.lng, 3);
+    await page.keyboard.press('Equal');
+    const zoomed = await eventually(async () => {
+      const [zoom] = viewOf(await hash());
+      return zoom > 14 ? zoom : undefined;
+    }, 15_000);
+    expect(zoomed).toBeCloseTo((await center()).zoom, 1);
+    // A new address moves the map (back to where the next panels click).
+    await page.evaluate(() => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#14/5.56/-0.205';
+    });
+    await eventually(async () => {
+      const { lat, lng, zoom } = await center();
+      return Math.abs(lat - 5.56) < 1e-4 && Math.abs(lng + 0.205) < 1e-4 && Math.abs(zoom - 14) < 1e-3 ? true : undefined;
+    }, 15_000);
+    expect(apiRequests).toEqual([]);
+  }, 60_000);
 
   /** The label symbols MapLibre placed on the map now (a symbol is placed only once its glyphs are loaded and laid out), by layer. */
   async function drawnLabels(): Promise<Record<string, string[]>> {
@@ -179,10 +279,19 @@ describeInBrowser('console', 'GET /console in a real browser (chromium via puppe
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }, 90_000);
 
-  it('shows the hex code of a clicked point and draws its cell', async () => {
+  it('asks for a key when a call needs one, then shows the hex code of the clicked point and draws its cell', async () => {
     const box = await mapBox();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    // The hex code is an API call: the key is asked for (the field takes the focus), and nothing went out without it.
+    expect(await until('#key-needed', /GET \/v2\/reverse needs an API key/)).toBeTruthy();
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id)).toBe('key');
+    expect(apiRequests).toEqual([]);
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
     const status = await until('#status', /^Cell [0-9a-f]{15}$/);
+    expect(await page.$eval('#key-needed', (element) => (element as unknown as { hidden: boolean }).hidden)).toBe(true);
+    expect(apiRequests.length).toBeGreaterThan(0);
+    expect(apiRequests.filter((request) => !request.keyed)).toEqual([]);
     const cell = status.slice('Cell '.length);
     const { cellToLatLng } = await import('h3-js');
     const [lat, lng] = cellToLatLng(cell);
@@ -194,6 +303,19 @@ describeInBrowser('console', 'GET /console in a real browser (chromium via puppe
       return count > 0 ? count : undefined;
     }, 20_000).catch(() => 0);
     expect(outline).toBeGreaterThan(0);
+    // By keyboard: Enter on the focused map acts at its centre, as the click there did.
+    await page.$eval('#status', (element) => {
+      element.textContent = '';
+    });
+    await page.focus('.maplibregl-canvas');
+    await page.keyboard.press('Enter');
+    const center = await page.evaluate(() => {
+      const map = (globalThis as unknown as { consoleMap: { getCenter(): { lng: number; lat: number } } }).consoleMap;
+      return map.getCenter();
+    });
+    const byKey = (await until('#status', /^Cell [0-9a-f]{15}$/)).slice('Cell '.length);
+    const { latLngToCell, getResolution } = await import('h3-js');
+    expect(byKey).toBe(latLngToCell(center.lat, center.lng, getResolution(byKey)));
   }, 60_000);
 
   it('searches, says did-you-mean, lists the results and flies to the first', async () => {

@@ -1,8 +1,10 @@
-// The developer console: calls the public API with the key the user enters. No secrets live here.
+// The developer console: opens on the starter basemap without a key, and calls the public API with the key
+// the user enters when a call needs one. No secrets live here.
 import * as maplibregl from '/console/assets/maplibre-gl.mjs';
 
 const $ = (id) => document.getElementById(id);
-const state = { key: '', map: null, clicks: [] };
+/** `keyWaiters`: calls waiting for a key (askForKey); `basemap`: the archive drawn, null before one is. */
+const state = { key: '', map: null, clicks: [], keyWaiters: [], basemap: null };
 const ATTRIBUTION = '© <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 const STARTER_CENTER = [-0.2, 5.6];
 
@@ -29,7 +31,22 @@ function show(title, ...nodes) {
   out.append(h, ...nodes.map((node) => (typeof node === 'string' ? Object.assign(document.createElement('p'), { textContent: node }) : node)));
 }
 
+/**
+ * A call needs a key and none was entered: the key field says so and takes
+ * the focus, and the call goes on once a key is submitted (or a key from the
+ * signup form is used).
+ */
+function askForKey(what) {
+  const note = $('key-needed');
+  note.textContent = `${what} needs an API key: enter yours above, or sign up for a free one.`;
+  note.hidden = false;
+  status(note.textContent);
+  $('key').focus();
+  return new Promise((resolve) => state.keyWaiters.push(resolve));
+}
+
 async function api(method, url, body) {
+  if (!state.key) await askForKey(`${method} ${url.split('?')[0]}`);
   const headers = { 'x-api-key': state.key };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -115,9 +132,33 @@ function genericLayers(layerIds) {
   ]);
 }
 
-async function basemapStyle() {
-  const protocol = new pmtiles.Protocol();
-  maplibregl.addProtocol('pmtiles', protocol.tile);
+const protocol = new pmtiles.Protocol();
+maplibregl.addProtocol('pmtiles', protocol.tile);
+
+/** The starter basemap the console serves without a key (GET /console/basemap.pmtiles), or null when this server has none. */
+async function publicArchive() {
+  const url = `${location.origin}/console/basemap.pmtiles`;
+  const source = new pmtiles.PMTiles(new pmtiles.FetchSource(url));
+  try {
+    const header = await source.getHeader();
+    return header.tileType === pmtiles.TileType.Mvt ? { name: 'starter', url, source, center: [header.centerLon, header.centerLat] } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** With a key: the archives of GET /v2/tiles, the starter first, else the first vector one (a server without a public starter basemap). */
+async function keyedArchive() {
+  const archives = (await api('GET', '/v2/tiles')).items ?? [];
+  const chosen = archives.find((a) => a.name === 'starter' && a.pmtiles?.tile_type === 'mvt') ?? archives.find((a) => a.pmtiles?.tile_type === 'mvt');
+  if (!chosen) return null;
+  const url = `${location.origin}/v2/tiles/${chosen.name}`;
+  const center = chosen.pmtiles?.center ? [chosen.pmtiles.center.lng, chosen.pmtiles.center.lat] : null;
+  return { name: chosen.name, url, source: new pmtiles.PMTiles(new pmtiles.FetchSource(url, new Headers({ 'x-api-key': state.key }))), center };
+}
+
+/** The map style over an archive (or the bare background without one). */
+async function basemapStyle(archive) {
   const style = {
     version: 8,
     // Label glyphs, drawn on this server from Noto Sans (docs/adr/0037): same origin, as the CSP wants.
@@ -125,54 +166,71 @@ async function basemapStyle() {
     sources: {},
     layers: [{ id: 'background', type: 'background', paint: { 'background-color': '#f2efe9' } }],
   };
-  let archives = [];
-  try {
-    archives = (await api('GET', '/v2/tiles')).items ?? [];
-  } catch {
-    archives = [];
+  if (!archive) return style;
+  protocol.add(archive.source);
+  const metadata = await archive.source.getMetadata().catch(() => ({}));
+  const layerIds = (metadata.vector_layers ?? []).map((layer) => layer.id);
+  // The archive's own credits (the starter's: OpenStreetMap contributors, the World Bank's roads, the boundaries' source, GeoNames), escaped; OpenStreetMap always.
+  const credits = String(metadata.attribution ?? '').split(';').map((line) => line.trim()).filter((line) => line && !line.includes('OpenStreetMap'));
+  const attribution = [ATTRIBUTION, ...credits.map(escapeHtml)].join(' | ');
+  style.sources.basemap = { type: 'vector', url: `pmtiles://${archive.url}`, attribution };
+  const labelled = ['national_roads', 'places', 'boundary_labels'].every((id) => layerIds.includes(id));
+  if (labelled) {
+    // The country-wide layers end at their own max zoom (10 in the starter): read from there and overzoomed, so Kumasi at z15 is not blank.
+    const maxzoom = Math.max(...metadata.vector_layers.filter((layer) => layer.id !== 'roads').map((layer) => layer.maxzoom ?? 14));
+    style.sources.national = { type: 'vector', tiles: [`pmtiles://${archive.url}/{z}/{x}/{y}`], minzoom: 0, maxzoom, ...(metadata.bounds ? { bounds: metadata.bounds } : {}), attribution };
   }
-  const chosen = archives.find((a) => a.name === 'starter' && a.pmtiles?.tile_type === 'mvt') ?? archives.find((a) => a.pmtiles?.tile_type === 'mvt');
-  let attribution = ATTRIBUTION;
-  if (chosen) {
-    const source = new pmtiles.PMTiles(new pmtiles.FetchSource(`${location.origin}/v2/tiles/${chosen.name}`, new Headers({ 'x-api-key': state.key })));
-    protocol.add(source);
-    const metadata = await source.getMetadata().catch(() => ({}));
-    const layerIds = (metadata.vector_layers ?? []).map((layer) => layer.id);
-    // The archive's own credits (the starter's: OpenStreetMap contributors, the World Bank's roads, the boundaries' source, GeoNames), escaped; OpenStreetMap always.
-    const credits = String(metadata.attribution ?? '').split(';').map((line) => line.trim()).filter((line) => line && !line.includes('OpenStreetMap'));
-    attribution = [ATTRIBUTION, ...credits.map(escapeHtml)].join(' | ');
-    style.sources.basemap = { type: 'vector', url: `pmtiles://${location.origin}/v2/tiles/${chosen.name}`, attribution };
-    const labelled = ['national_roads', 'places', 'boundary_labels'].every((id) => layerIds.includes(id));
-    if (labelled) {
-      // The country-wide layers end at their own max zoom (10 in the starter): read from there and overzoomed, so Kumasi at z15 is not blank.
-      const maxzoom = Math.max(...metadata.vector_layers.filter((layer) => layer.id !== 'roads').map((layer) => layer.maxzoom ?? 14));
-      style.sources.national = { type: 'vector', tiles: [`pmtiles://${location.origin}/v2/tiles/${chosen.name}/{z}/{x}/{y}`], minzoom: 0, maxzoom, ...(metadata.bounds ? { bounds: metadata.bounds } : {}), attribution };
-    }
-    style.layers.push(...(layerIds.includes('roads') && layerIds.includes('boundaries') ? starterLayers(labelled ? 'national' : 'basemap', labelled) : genericLayers(layerIds)));
-  }
-  return { style, chosen, attribution };
+  style.layers.push(...(layerIds.includes('roads') && layerIds.includes('boundaries') ? starterLayers(labelled ? 'national' : 'basemap', labelled) : genericLayers(layerIds)));
+  return style;
 }
 
 function escapeHtml(text) {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+const HELP = 'Click the map, or Tab to it: arrows pan, + and − zoom, Enter acts at its centre.';
+
+/**
+ * The map, at once and without a key: the starter basemap the console serves,
+ * at the view `#zoom/lat/lng` in the address names (kept up to date as the map
+ * moves, MapLibre's `hash`), else at the archive's centre.
+ */
 async function start() {
   status('Loading the map…');
-  const { style, chosen } = await basemapStyle();
-  const center = chosen?.pmtiles?.center ? [chosen.pmtiles.center.lng, chosen.pmtiles.center.lat] : STARTER_CENTER;
-  const map = new maplibregl.Map({ container: 'map', style, center, zoom: 14, attributionControl: false, preserveDrawingBuffer: true });
+  const archive = await publicArchive();
+  const style = await basemapStyle(archive);
+  const center = archive?.center ?? STARTER_CENTER;
+  const map = new maplibregl.Map({ container: 'map', style, center, zoom: 14, hash: true, attributionControl: false, preserveDrawingBuffer: true });
   map.addControl(new maplibregl.AttributionControl({ compact: false, customAttribution: ATTRIBUTION }));
   map.addControl(new maplibregl.NavigationControl());
   state.map = map;
+  state.basemap = archive?.name ?? null;
   // For scripts in the page and the browser test: the map, and which of its layers are labels.
   window.consoleMap = map;
   window.consoleLabelLayers = LABEL_LAYERS;
   map.on('click', (event) => onClick(event.lngLat).catch((error) => status(error.message, true)));
+  // Keyboard: MapLibre pans and zooms the focused map; Enter does what a click at its centre would.
+  const canvas = map.getCanvas();
+  canvas.setAttribute('aria-label', `Map. ${HELP}`);
+  canvas.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    onClick(map.getCenter()).catch((error) => status(error.message, true));
+  });
   await new Promise((resolve) => (map.loaded() ? resolve() : map.once('load', resolve)));
   $('tools').hidden = false;
-  status(chosen ? `Basemap: ${chosen.name}. Click the map.` : 'No basemap archive on this server; click the map anyway.');
+  status(archive ? `Basemap: ${archive.name}. ${HELP}` : 'No public basemap on this server: enter a key to draw its archives.');
   document.body.dataset.ready = 'true';
+}
+
+/** A server without a public starter basemap: once there is a key, the archive GET /v2/tiles offers. */
+async function keyedBasemap() {
+  const archive = await keyedArchive();
+  if (!archive) return status('No basemap archive on this server; click the map anyway.');
+  state.map.setStyle(await basemapStyle(archive));
+  state.basemap = archive.name;
+  if (!location.hash && archive.center) state.map.jumpTo({ center: archive.center });
+  status(`Basemap: ${archive.name}. ${HELP}`);
 }
 
 function mode() {
@@ -417,9 +475,17 @@ function guard(fn) {
   };
 }
 
+const started = start().catch((error) => status(error.message, true));
+
 $('key-form').addEventListener('submit', guard(async () => {
   state.key = $('key').value.trim();
-  if (!state.map) await start();
+  if (!state.key) return askForKey('This console');
+  $('key-needed').hidden = true;
+  status('Key set.');
+  // The calls that were waiting for it go on.
+  for (const resolve of state.keyWaiters.splice(0)) resolve();
+  await started;
+  if (state.map && !state.basemap) await keyedBasemap();
 }));
 $('signup-form').addEventListener('submit', guard(async () => {
   const response = await fetch('/v2/self/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: $('signup-name').value, email: $('signup-email').value }) });
