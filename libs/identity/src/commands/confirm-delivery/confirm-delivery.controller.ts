@@ -30,6 +30,7 @@ export class ConfirmDeliveryController {
       '`) of `{iss, sub (a keyed hash of your account and the delivery), iat, exp (7 years), jti (receipt_id), delivery_id, delivered_at, location_code (hex code of the courier\'s position), provenance, ' +
       'address_code, distance_m, radius_m, decision (when `address` was given), recipient_name, photo_sha256}`; verify it offline with GET /v2/.well-known/jwks.json. ' +
       'Confirming the same delivery again answers the first receipt (`already_confirmed: true`) and changes nothing: never two receipts. ' +
+      'With a `customer_id`, the courier\'s fix, its code, the address, the receipt and the recipient are stored sealed under the customer\'s data key (docs/adr/0054): once consent erasure destroyed it, confirming again answers 410 DELIVERY_ERASED. ' +
       'A first confirmation fires `delivery.confirmed` to a webhook subscribed to it: `{event, delivery_id, customer_id, receipt_id, receipt, kid, location_code, address_code, distance_m, decision, recipient_name, photo_sha256, timestamp}`.',
   })
   @ApiAnswer(DeliveryReceiptSchema, { requestExample: { delivery_id: 'dlv-20261127-0042', customer_id: 'cust-8841', lat: 5.55031, lng: -0.21738, accuracy_m: 8, recorded_at: '2026-11-27T09:12:40Z', address: '0QP-PAN-VTWH' } })
