@@ -93,7 +93,6 @@ export interface ResolvedRequestOptions<
   ThrowOnError extends boolean = boolean,
   Url extends string = string,
 > extends RequestOptions<unknown, TResponseStyle, ThrowOnError, Url> {
-  headers: Headers;
   serializedBody?: string;
 }
 
@@ -127,10 +126,8 @@ export type RequestResult<
                 error: TError extends Record<string, unknown> ? TError[keyof TError] : TError;
               }
           ) & {
-            /** request may be undefined, because error may be from building the request object itself */
-            request?: Request;
-            /** response may be undefined, because error may be from building the request object itself or from a network error */
-            response?: Response;
+            request: Request;
+            response: Response;
           }
     >;
 
@@ -151,13 +148,12 @@ type MethodFn = <
 
 type SseFn = <
   TData = unknown,
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  _TError = unknown,
+  TError = unknown,
   ThrowOnError extends boolean = false,
   TResponseStyle extends ResponseStyle = 'fields',
 >(
   options: Omit<RequestOptions<never, TResponseStyle, ThrowOnError>, 'method'>,
-) => Promise<ServerSentEventsResult<TData>>;
+) => Promise<ServerSentEventsResult<TData, TError>>;
 
 type RequestFn = <
   TData = unknown,

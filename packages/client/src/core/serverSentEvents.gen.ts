@@ -79,7 +79,7 @@ export type ServerSentEventsResult<TData = unknown, TReturn = void, TNext = unkn
   >;
 };
 
-export function createSseClient<TData = unknown>({
+export const createSseClient = <TData = unknown>({
   onRequest,
   onSseError,
   onSseEvent,
@@ -91,7 +91,7 @@ export function createSseClient<TData = unknown>({
   sseSleepFn,
   url,
   ...options
-}: ServerSentEventsOptions): ServerSentEventsResult<TData> {
+}: ServerSentEventsOptions): ServerSentEventsResult<TData> => {
   let lastEventId: string | undefined;
 
   const sleep = sseSleepFn ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -155,7 +155,8 @@ export function createSseClient<TData = unknown>({
             const { done, value } = await reader.read();
             if (done) break;
             buffer += value;
-            buffer = buffer.replace(/\r\n?/g, '\n'); // normalize line endings
+            // Normalize line endings: CRLF -> LF, then CR -> LF
+            buffer = buffer.replace(/\r\n/g, '\n').replace(/\r/g, '\n');
 
             const chunks = buffer.split('\n\n');
             buffer = chunks.pop() ?? '';
@@ -239,4 +240,4 @@ export function createSseClient<TData = unknown>({
   const stream = createStream();
 
   return { stream };
-}
+};

@@ -91,12 +91,6 @@ export interface Config {
   responseValidator?: (data: unknown) => Promise<unknown>;
 }
 
-/**
- * Arbitrary metadata passed through the `meta` request option.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ClientMeta {}
-
 type IsExactlyNeverOrNeverUndefined<T> = [T] extends [never]
   ? true
   : [T] extends [never | undefined]
