@@ -12,12 +12,15 @@ import {
   COLLECTION_LOAN_INDEXES,
   COLLECTION_LOANS_READ_MODEL,
   CollectionLoans,
+  evolveLoanDoc,
+  loanStream,
   noAlertAreas,
   type BookLoan,
   type BorrowerObservation,
   type CollectionLoanDoc,
   type CollectionsConsents,
 } from '../libs/banking/src/index.js';
+import { LoanSealing } from '../libs/banking/src/loans/loan-sealing.js';
 import { monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, locationStream, type DriftStateDoc } from '../libs/monitoring/src/index.js';
 import { MonitoringCustomerLocations } from '../libs/monitoring/src/customer-locations/monitoring-customer-locations.js';
 import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
@@ -30,7 +33,8 @@ import { seededRandom as random } from '../libs/platform/src/testing/seeded-rand
 /**
  * Portfolio risk (issue 13: "Answer within 2 s for 100,000 loans"): the whole
  * query without HTTP — the account's book paged out of the embedded read
- * store (`collection_loans`), every borrower's last sighting (pseudonym HMAC,
+ * store (`collection_loans`, each loan's borrower and zone opened: sealed
+ * since docs/adr/0055), every borrower's last sighting (pseudonym HMAC,
  * `drift_state` get, AES-GCM open under the customer's key), the assessment —
  * against, in the same run, the least any assessment must do: one haversine
  * and one res-7 H3 cell per loan in a plain loop over data already in memory.
@@ -75,6 +79,8 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
     const vault = new MemoryVault();
     const sealing = new LocationSealing(vault);
     const pseudonyms = new CustomerPseudonyms(randomBytes(32));
+    // Registrations as stored since docs/adr/0055: the borrower and the zone sealed, opened by every assessment.
+    const loanSealing = await LoanSealing.open(vault, pseudonyms);
     const loansCollection = await readStore.collection<CollectionLoanDoc>(collectionName(COLLECTION_LOANS_READ_MODEL), COLLECTION_LOAN_INDEXES);
     const drift = await readStore.collection<DriftStateDoc>(collectionName({ name: DRIFT_STATE_PROJECTION, version: DRIFT_STATE_VERSION }), [{ name: 'by_customer', fields: ['pseudonym'] }]);
     const now = new Date();
@@ -85,23 +91,26 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
       // Markets and shops over southern Ghana, zones of 100-500 m; borrowers near their zone or a few km off, seen 0-20 days ago.
       const anchor = { lat: 5 + next() * 2, lng: -2.5 + next() * 3 };
       const customer = `cust-${i}`;
-      const loan: CollectionLoanDoc = {
-        id: `${ACCOUNT}:loan-${i}`,
-        account_id: ACCOUNT,
+      const loan: BookLoan = {
         loan_id: `loan-${i}`,
         customer_id: customer,
         zone: { type: 'point', ...anchor, radius_m: 100 + Math.round(next() * 400) },
         anchor,
         expected_collection_days: next() < 0.5 ? 7 : null,
-        registered_at: now.toISOString(),
       };
+      const registration = await loanSealing.seal(loanStream(ACCOUNT, loan.loan_id), {
+        type: 'CollectionLoanRegistered',
+        data: { account_id: ACCOUNT, ...loan, registered_at: now.toISOString() },
+        metadata: { schema_version: 1 },
+      });
+      const doc = evolveLoanDoc(undefined, { type: 'CollectionLoanRegistered', data: registration.data });
       const off = next() < 0.8 ? 0.002 : 0.05;
       const ping = { lat: anchor.lat + (next() - 0.5) * off, lng: anchor.lng + (next() - 0.5) * off, accuracy_m: 10, recorded_at: new Date(now.getTime() - next() * 20 * 86_400_000).toISOString(), device_id: null };
       const key = await vault.obtain(LocationSealing.subject(ACCOUNT, customer));
       const pseudonym = pseudonyms.of(ACCOUNT, customer);
       const sealed = sealing.seal(key, locationStream(ACCOUNT, customer), { type: 'PingRecorded', data: { account_id: ACCOUNT, customer_id: customer, ...ping, ping_id: 'p', received_at: ping.recorded_at } }, pseudonym);
       position++;
-      await loansCollection.apply(loan.id, position, () => loan);
+      await loansCollection.apply(doc.id, position, () => doc);
       await drift.apply(pseudonym, position, () => ({ id: pseudonym, pseudonym, zone: null, drifting: next() < 0.1, since: null, latest_ping: { key_id: String(sealed.data.key_id), sealed: String(sealed.data.sealed), recorded_at: ping.recorded_at } }));
       book.push(loan);
       observations.push({ consent: true, position: ping, drifting: false });
@@ -115,10 +124,10 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
     const registry = new EventRegistry().register(...monitoringEventTypes, ...bankingEventTypes);
     // Monitoring's CustomerLocations port, as banking reads it (a fresh one per reader: its caches are per instance).
     const locations = () => new MonitoringCustomerLocations(events, registry, readStore, sealing, pseudonyms);
-    const view = new BorrowerSightings(events, registry, readStore, locations(), undefined);
+    const view = new BorrowerSightings(events, registry, readStore, locations(), loanSealing, undefined);
     const loadSample = await once(() => view.load());
     options.progress(`banking: sightings view loaded in ${(loadSample.seconds * 1000).toFixed(0)} ms`);
-    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore), locations(), consents, view, noAlertAreas, { now: () => now }, new LoopLane());
+    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore, loanSealing), locations(), consents, view, noAlertAreas, { now: () => now }, new LoopLane());
     const query = { not_seen_days: 7, concentration_min_loans: 20, limit: 100 };
     const samples: Record<'baseline' | 'assess' | 'full' | 'cold', Sample[]> = { baseline: [], assess: [], full: [], cold: [] };
     let sink = 0;
@@ -134,7 +143,7 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
       );
       samples.assess.push(await once(() => assessPortfolio(book, observations, { available: false }, { now, notSeenDays: 7, concentrationMinLoans: 20, limit: 100 })));
       // Without the view and with a fresh reader: every position read and opened in the query.
-      const cold = new PortfolioRiskHandler(new CollectionLoans(readStore), locations(), consents, noView, noAlertAreas, { now: () => now }, new LoopLane());
+      const cold = new PortfolioRiskHandler(new CollectionLoans(readStore, loanSealing), locations(), consents, noView, noAlertAreas, { now: () => now }, new LoopLane());
       samples.cold.push(await once(() => cold.assess(ACCOUNT, query)));
       samples.full.push(
         await once(async () => {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
+import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, type CollectionLoanDoc } from '../libs/banking/src/index.js';
 import { importOsm } from '../libs/places/src/index.js';
-import { FileDatasetStore, systemClock } from '../libs/platform/src/index.js';
+import { collectionName, FileDatasetStore, systemClock } from '../libs/platform/src/index.js';
 import { weatherImportCli } from '../libs/weather/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
@@ -133,6 +134,44 @@ describe('banking features', () => {
     expect((await json<ErrorAnswer>(await service.request('GET', '/v2/collections/locate?loan_id=loan-locate', { key: other.key }))).error.code).toBe('LOAN_NOT_FOUND');
     await service.request('POST', '/v2/consent/revoke', { key: lender.key, body: { customer_id: customer } });
     expect(await json<ErrorAnswer>(await locate())).toMatchObject({ error: { code: 'CONSENT_REQUIRED', details: { consent_status: 'revoked' } } });
+  });
+
+  it('keeps neither the borrower nor the zone in the clear in the collection_loans read model or the loan stream; an erasure leaves the loan unreadable (issue 47)', async () => {
+    const customer = 'cust-zone-sealed-4711';
+    const zone = { type: 'point', lat: 5.561234, lng: -0.207654, radius_m: 300 };
+    const registered = await service.request('POST', '/v2/collections/register', { key: lender.key, body: { loan_id: 'loan-sealed', customer_id: customer, zone } });
+    expect(registered.status).toBe(200);
+    expect(await data(registered)).toMatchObject({ customer_id: customer, zone, outcome: 'created' });
+    const { readStore, events } = service.runtime.backends;
+    const loans = await readStore.collection<CollectionLoanDoc>(collectionName(COLLECTION_LOANS_READ_MODEL), COLLECTION_LOAN_INDEXES);
+    const id = `${lender.accountId}:loan-sealed`;
+    const clear = (value: unknown) => JSON.stringify(value).match(/cust-zone-sealed-4711|5\.561234|-0\.207654|radius_m/g) ?? [];
+    // The register answer waited for the read model: the document is there, naming the borrower by pseudonym only, the zone sealed.
+    const doc = await loans.get(id);
+    expect(doc).toMatchObject({ loan_id: 'loan-sealed', pseudonym: expect.any(String), borrower_ref: expect.any(String), sealed: expect.any(String), erased_at: null });
+    expect(clear(doc)).toEqual([]);
+    const stored = await events.readStream(`collection_loan-${lender.accountId}:loan-sealed`);
+    expect(stored.map((event) => Object.keys(event.data).includes('zone'))).toEqual([false]);
+    expect(clear(stored.map((event) => event.data)).filter((hit) => hit !== customer)).toEqual([]);
+    // Opened with the borrower's key where it is read: the book, the locate answer.
+    await service.request('POST', '/v2/consent/grant', { key: lender.key, body: { customer_id: customer, purpose: 'loan_collections' } });
+    const risk = await data<{ loans_assessed: number; loans: Array<{ customer_id: string }> }>(await service.request('POST', '/v2/analytics/portfolio-risk', { key: lender.key, body: { loan_ids: ['loan-sealed'] } }));
+    expect(risk).toMatchObject({ loans_assessed: 1, loans: [{ customer_id: customer }] });
+    expect(await data(await service.request('GET', '/v2/collections/locate?loan_id=loan-sealed', { key: lender.key }))).toMatchObject({ customer_id: customer, zone });
+
+    expect((await service.request('POST', '/v2/consent/revoke', { key: lender.key, body: { customer_id: customer } })).status).toBe(200);
+    expect((await service.request('POST', '/v2/consent/delete-data', { key: lender.key, body: { customer_id: customer } })).status).toBe(200);
+    const erased = await eventually(async () => {
+      const current = await loans.get(id);
+      return current?.erased_at ? current : undefined;
+    });
+    expect(erased).toMatchObject({ loan_id: 'loan-sealed', borrower_ref: null, key_id: null, sealed: null, legacy_terms: null });
+    const located = await service.request('GET', '/v2/collections/locate?loan_id=loan-sealed', { key: lender.key });
+    expect(located.status).toBe(404);
+    expect((await json<ErrorAnswer>(located)).error.code).toBe('LOAN_NOT_FOUND');
+    expect(await data(await service.request('POST', '/v2/analytics/portfolio-risk', { key: lender.key, body: { loan_ids: ['loan-sealed'] } }))).toMatchObject({ loans_assessed: 0, not_found: ['loan-sealed'] });
+    // The lender may register the loan again: new terms under a new key.
+    expect(await data(await service.request('POST', '/v2/collections/register', { key: lender.key, body: { loan_id: 'loan-sealed', customer_id: customer, zone } }))).toMatchObject({ outcome: 'created' });
   });
 
   it('assesses portfolio risk with a score per loan; the weather factor is reported unavailable', async () => {

@@ -1,17 +1,56 @@
-import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, evolveLoanDoc, LOAN_EVENT_TYPES, type CollectionLoanDoc, type LoanEvent } from '../../libs/banking/src/index.js';
-import type { Projection } from '../../libs/platform/src/index.js';
+import {
+  COLLECTION_LOAN_INDEXES,
+  COLLECTION_LOANS_READ_MODEL,
+  eraseLoanDoc,
+  evolveLoanDoc,
+  isLoanDoc,
+  LOAN_EVENT_TYPES,
+  type CollectionLoansDoc,
+  type LoanErasureMarkerDoc,
+} from '../../libs/banking/src/index.js';
+import type { CustomerDataErased } from '../../libs/monitoring/src/index.js';
+import type { Projection, ReadCollection, RecordedEvent } from '../../libs/platform/src/index.js';
 
-/** The latest terms of every loan registered for collections (libs/banking/src/read-models/collection-loans.read-model.ts). */
-export const collectionLoansProjection: Projection<CollectionLoanDoc> = {
+/**
+ * The latest terms of every loan registered for collections
+ * (libs/banking/src/public/collection-loans.read-model.ts), as stored: the
+ * borrower as a pseudonym, their id and the zone sealed (docs/adr/0055). A
+ * borrower's erasure (monitoring's CustomerDataErased, which names them by
+ * the same pseudonym) empties their documents of everything but the loan id
+ * and its times; it also finds, by the id in the clear, their loans
+ * registered before sealing.
+ */
+export const collectionLoansProjection: Projection<CollectionLoansDoc> = {
   name: COLLECTION_LOANS_READ_MODEL.name,
   version: COLLECTION_LOANS_READ_MODEL.version,
-  streamPrefixes: ['collection_loan-'],
-  handles: LOAN_EVENT_TYPES,
+  streamPrefixes: ['collection_loan-', 'consent-'],
+  handles: [...LOAN_EVENT_TYPES, 'CustomerDataErased'],
   indexes: COLLECTION_LOAN_INDEXES,
-  // One write, made first: a batch of events per commit on the embedded store (issue 31).
+  // A registration makes its one write first: a batch of events per commit on the embedded store (issue 31).
+  // An erasure writes its marker first too, and reads only once that write (and so every earlier one) took effect.
   pipelined: true,
   async apply(event, collection) {
-    const loanEvent = { type: event.type, data: event.data } as LoanEvent;
-    await collection.apply(`${loanEvent.data.account_id}:${loanEvent.data.loan_id}`, event.position, (current) => evolveLoanDoc(current, loanEvent));
+    if (event.type === 'CustomerDataErased') return applyErasure(event, collection);
+    const data = event.data;
+    await collection.apply(`${String(data.account_id)}:${String(data.loan_id)}`, event.position, (current) => evolveLoanDoc(isLoanDoc(current) ? current : undefined, { type: 'CollectionLoanRegistered', data }));
   },
 };
+
+async function applyErasure(event: RecordedEvent, collection: ReadCollection<CollectionLoansDoc>): Promise<void> {
+  const { account_id, customer_id, erased_at, pseudonym } = event.data as unknown as CustomerDataErased['data'];
+  const marker: LoanErasureMarkerDoc = { id: `erasure:${event.id}`, account_id: null, pseudonym: null, legacy_customer_id: null, erased_at };
+  await collection.apply(marker.id, event.position, () => marker);
+  const ids: string[] = [];
+  const lookups: Array<[string, string[]]> = [['by_legacy_customer', [account_id, customer_id]]];
+  if (typeof pseudonym === 'string') lookups.push(['by_pseudonym', [account_id, pseudonym]]);
+  for (const [index, equals] of lookups) {
+    let cursor: string | undefined;
+    do {
+      const page = await collection.find({ index, equals, limit: 1000, cursor });
+      for (const doc of page.items) if (isLoanDoc(doc) && doc.registered_at <= erased_at) ids.push(doc.id);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+  // At the erasure's position: a registration after it (a new key, a new borrower) is newer and stays as it is.
+  for (const id of ids) await collection.apply(id, event.position, (current) => (isLoanDoc(current) ? eraseLoanDoc(current, erased_at) : (current ?? null)));
+}

@@ -1,8 +1,9 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../monitoring/src/index.js';
+import { CUSTOMER_LOCATIONS, CUSTOMER_PSEUDONYMS, MonitoringModule, type CustomerLocations, type CustomerPseudonymPort } from '../../monitoring/src/index.js';
 import { PlacesModule } from '../../places/src/index.js';
 import {
   CommandPipeline,
+  DATA_KEY_VAULT,
   EVENT_STORE,
   EventRegistry,
   Followers,
@@ -10,6 +11,7 @@ import {
   READ_STORE,
   ReadModels,
   registerView,
+  type DataKeyVault,
   type EventStore,
   type ReadStore,
 } from '../../platform/src/index.js';
@@ -22,6 +24,7 @@ import { RegisterLoanHandler } from './commands/register-loan/register-loan.hand
 import { ScheduleReverificationController } from './commands/schedule-reverification/schedule-reverification.controller.js';
 import { RecordReverificationScheduleHandler } from './commands/schedule-reverification/schedule-reverification.handler.js';
 import { ScheduleReverificationProcess } from './commands/schedule-reverification/schedule-reverification.process.js';
+import { LoanSealing } from './loans/loan-sealing.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';
 import { BorrowerSightings } from './public/borrower-sightings.view.js';
 import { CollectionsConsents } from './public/collections-consents.view.js';
@@ -70,7 +73,13 @@ export class BankingNotificationsModule {}
     RetailDensityController,
   ],
   providers: [
-    { provide: CollectionLoans, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new CollectionLoans(readStore) },
+    // Loan registrations are sealed under the borrower's data key (docs/adr/0055); banking's own key seals the borrower ids of the read model.
+    {
+      provide: LoanSealing,
+      inject: [DATA_KEY_VAULT, CUSTOMER_PSEUDONYMS],
+      useFactory: (vault: DataKeyVault, pseudonyms: CustomerPseudonymPort) => LoanSealing.open(vault, pseudonyms),
+    },
+    { provide: CollectionLoans, inject: [READ_STORE, LoanSealing], useFactory: (readStore: ReadStore, sealing: LoanSealing) => new CollectionLoans(readStore, sealing) },
     { provide: ReverificationSchedules, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReverificationSchedules(readStore) },
     {
       provide: CollectionsConsents,
@@ -80,9 +89,17 @@ export class BankingNotificationsModule {}
     },
     {
       provide: BorrowerSightings,
-      inject: [EVENT_STORE, EventRegistry, READ_STORE, CUSTOMER_LOCATIONS, ReadModels, Followers, JsonLogger],
-      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, locations: CustomerLocations, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
-        registerView(new BorrowerSightings(events, registry, readStore, locations, logger), BorrowerSightings.readModel, readModels, followers),
+      inject: [EVENT_STORE, EventRegistry, READ_STORE, CUSTOMER_LOCATIONS, LoanSealing, ReadModels, Followers, JsonLogger],
+      useFactory: (
+        events: EventStore,
+        registry: EventRegistry,
+        readStore: ReadStore,
+        locations: CustomerLocations,
+        sealing: LoanSealing,
+        readModels: ReadModels,
+        followers: Followers,
+        logger: JsonLogger,
+      ) => registerView(new BorrowerSightings(events, registry, readStore, locations, sealing, logger), BorrowerSightings.readModel, readModels, followers),
     },
     { provide: ALERT_AREAS, useValue: noAlertAreas },
     RegisterLoanHandler,

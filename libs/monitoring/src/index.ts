@@ -6,6 +6,7 @@ export * from './event-types.js';
 export * from './monitoring.module.js';
 export * from './domain/location.js';
 export * from './public/customer-locations.port.js';
+export * from './public/customer-pseudonyms.port.js';
 export * from './public/consent-receipts.port.js';
 export { CONSENT_RECEIPT_TYP, KANTARA_VERSION, type ConsentReceiptClaims } from './domain/consent-receipt.js';
 export * from './public/read-models.js';

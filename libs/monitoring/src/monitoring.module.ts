@@ -25,6 +25,7 @@ import { LocationSealing } from './location-stream/location-sealing.js';
 import { MonitoringCustomerLocations } from './customer-locations/monitoring-customer-locations.js';
 import { MonitoringNotifications } from './monitoring-notifications.js';
 import { CUSTOMER_LOCATIONS } from './public/customer-locations.port.js';
+import { CUSTOMER_PSEUDONYMS } from './public/customer-pseudonyms.port.js';
 import { ConsentReceiptSignerSlot } from './public/consent-receipts.port.js';
 import { GetConsentStatusController } from './queries/get-consent-status/get-consent-status.controller.js';
 import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
@@ -59,6 +60,8 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
     // Consent receipts are signed with identity's keys (docs/adr/0032): the identity context fills the slot.
     { provide: ConsentReceiptSignerSlot, useFactory: () => new ConsentReceiptSignerSlot() },
     { provide: CustomerPseudonyms, inject: [SecretBox], useFactory: (box: SecretBox) => CustomerPseudonyms.fromSecretBox(box) },
+    // The pseudonyms as other contexts' read models use them (banking's collection loans, docs/adr/0055).
+    { provide: CUSTOMER_PSEUDONYMS, useExisting: CustomerPseudonyms },
     { provide: LocationSealing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => new LocationSealing(vault) },
     {
       provide: ConsentRecordSealing,
@@ -113,6 +116,6 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
       useFactory: (events: EventStore, registry: EventRegistry, sealing: LocationSealing) => new MonitoringNotifications(events, registry, sealing),
     },
   ],
-  exports: [CUSTOMER_LOCATIONS, MonitoringNotifications, ConsentReceiptSignerSlot],
+  exports: [CUSTOMER_LOCATIONS, CUSTOMER_PSEUDONYMS, MonitoringNotifications, ConsentReceiptSignerSlot],
 })
 export class MonitoringModule {}

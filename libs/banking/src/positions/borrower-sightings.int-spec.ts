@@ -18,7 +18,8 @@ describe('borrower sightings view', () => {
     const registry = new EventRegistry().register(...monitoringEventTypes, ...bankingEventTypes);
     // Monitoring's own port over these events; its drift_state is empty, so no borrower was seen before the view follows.
     const locations = new MonitoringCustomerLocations(events, registry, readStore, clearSealing, { of: (account, customer) => `${account}:${customer}` });
-    const view = new BorrowerSightings(events, registry, readStore, locations);
+    // The registration below is stored in the clear (as before sealing): the view takes its borrower from the event either way.
+    const view = new BorrowerSightings(events, registry, readStore, locations, { borrowerOf: () => undefined });
     await view.follower.start();
     try {
       const ids = { account_id: 'acct_a', customer_id: 'cust-1' };

@@ -2,7 +2,8 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { CustomerLocations } from '../../../monitoring/src/index.js';
 import { collectionName, forEachDocument, LogFollower, yieldToLoop, type EventRegistry, type EventStore, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { CollectionLoanRegistered } from '../domain/loan.js';
-import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, type CollectionLoanDoc } from './collection-loans.read-model.js';
+import type { LoanSealing } from '../loans/loan-sealing.js';
+import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, isLoanDoc, type CollectionLoansDoc } from './collection-loans.read-model.js';
 import type { BorrowerSighting } from '../positions/borrower-positions.js';
 
 /** The loan streams this view follows beside monitoring's change feed. */
@@ -37,6 +38,8 @@ export class BorrowerSightings implements OnApplicationBootstrap, OnModuleDestro
     registry: EventRegistry,
     private readonly readStore: ReadStore,
     private readonly locations: Pick<CustomerLocations, 'lastKnown' | 'changes'>,
+    /** Opens a loan document's borrower id (sealed under banking's key, docs/adr/0055). */
+    private readonly sealing: Pick<LoanSealing, 'borrowerOf'>,
     logger?: Pick<JsonLogger, 'error' | 'warn'>,
   ) {
     const feed = locations.changes.source(['position', 'drift', 'erased']);
@@ -70,11 +73,15 @@ export class BorrowerSightings implements OnApplicationBootstrap, OnModuleDestro
 
   /** Every borrower of every registered loan, with their latest sighting (public for the benchmark). */
   async load(): Promise<void> {
-    const loans = await this.readStore.collection<CollectionLoanDoc>(collectionName(COLLECTION_LOANS_READ_MODEL), COLLECTION_LOAN_INDEXES);
+    const loans = await this.readStore.collection<CollectionLoansDoc>(collectionName(COLLECTION_LOANS_READ_MODEL), COLLECTION_LOAN_INDEXES);
     const pending: Array<[string, string]> = [];
     await forEachDocument(loans, { index: 'by_account' }, (doc) => {
-      const id = key(doc.account_id, doc.customer_id);
-      if (!this.borrowers.has(id)) pending.push([doc.account_id, doc.customer_id]);
+      // The borrower id is in the clear only in loans registered before sealing; an erased loan names no one.
+      if (!isLoanDoc(doc) || doc.erased_at !== null) return;
+      const customerId = doc.legacy_terms?.customer_id ?? (doc.borrower_ref === null ? undefined : this.sealing.borrowerOf(doc.account_id, doc.borrower_ref));
+      if (customerId === undefined) return;
+      const id = key(doc.account_id, customerId);
+      if (!this.borrowers.has(id)) pending.push([doc.account_id, customerId]);
       this.borrowers.add(id);
     });
     for (let start = 0; start < pending.length; start += LOAD_SLICE) {

@@ -1,6 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CommandPipeline, DomainError, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { registrationOutcome, type LoanEvent, type LoanState, type RegisterLoan } from '../../domain/loan.js';
+import type { LoanSealing } from '../../loans/loan-sealing.js';
 import { loanRegistration } from '../register-loan/loan-registration.js';
 import { registerLoan, registerLoanInBulk } from '../register-loan/register-loan.handler.js';
 
@@ -24,7 +25,7 @@ export type BulkOutcome =
 export class RegisterLoanInBulkCommand extends PipelineCommand<RegisterLoan, LoanState, LoanEvent> {}
 
 @CommandHandler(RegisterLoanInBulkCommand)
-export class RegisterLoanInBulkHandler extends PipelineHandler<RegisterLoan, LoanState, LoanEvent> {
+export class RegisterLoanInBulkHandler extends PipelineHandler<RegisterLoan, LoanState, LoanEvent, { sealing: LoanSealing }> {
   protected readonly definition = registerLoanInBulk;
 }
 

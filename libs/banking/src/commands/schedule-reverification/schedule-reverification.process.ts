@@ -6,7 +6,8 @@ import { lastVerifiedAddressCode } from '../../../../identity/src/index.js';
 import { parseCustomerId } from '../../../../monitoring/src/index.js';
 import { CLOCK, CommandPipeline, DATA_KEY_VAULT, EVENT_STORE, InvalidParamError, JOB_QUEUE, type Clock, type DataKeyVault, type EventStore, type JobQueue } from '../../../../platform/src/index.js';
 import { LoanNotFoundError, NothingToVerifyError } from '../../domain/errors.js';
-import { loanDecider, loanStream, parseLoanId } from '../../domain/loan.js';
+import { loanStream, parseLoanId } from '../../domain/loan.js';
+import { registerLoan } from '../register-loan/register-loan.handler.js';
 import type { ScheduleState, ScheduleTerms } from '../../domain/schedule.js';
 import { enqueueRun } from '../../reverification/reverification-jobs.js';
 import { RecordReverificationScheduleCommand } from './schedule-reverification.handler.js';
@@ -53,7 +54,7 @@ export class ScheduleReverificationProcess implements ICommandHandler<ScheduleRe
     const base = { every_days: body.every_days, method: body.method ?? 'kyc_address' } as const;
     if (body.loan_id !== undefined) {
       const loanId = parseLoanId(body.loan_id);
-      const { state } = await this.commands.read({ decider: loanDecider }, loanStream(accountId, loanId));
+      const { state } = await this.commands.read(registerLoan, loanStream(accountId, loanId));
       if (state.status !== 'registered') throw new LoanNotFoundError(loanId);
       const { zone, anchor } = state.terms;
       // The loan zone as an address: a hex zone's own code, else the address code of the zone's anchor point.

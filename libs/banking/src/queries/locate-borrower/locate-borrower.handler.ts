@@ -4,7 +4,8 @@ import { hexCodeForPoint } from '../../../../addressing/src/index.js';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
 import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
 import { CollectionsConsentRequiredError, LoanNotFoundError } from '../../domain/errors.js';
-import { loanDecider, loanStream } from '../../domain/loan.js';
+import { loanStream } from '../../domain/loan.js';
+import { registerLoan } from '../../commands/register-loan/register-loan.handler.js';
 import { allowsCollections } from '../../positions/borrower-positions.js';
 import { ZoneShape } from '../../zones/collection-zone.js';
 
@@ -37,7 +38,8 @@ export class LocateBorrowerHandler implements IQueryHandler<LocateBorrowerQuery>
   }
 
   async locate(accountId: string, loanId: string) {
-    const { state: loan } = await this.commands.read({ decider: loanDecider }, loanStream(accountId, loanId));
+    // Through the registration's codec: the zone is sealed under the borrower's key (an erased borrower's loan is not found).
+    const { state: loan } = await this.commands.read(registerLoan, loanStream(accountId, loanId));
     if (loan.status !== 'registered') throw new LoanNotFoundError(loanId);
     const { customer_id, zone } = loan.terms;
     const consent = await this.locations.consent(accountId, customer_id);

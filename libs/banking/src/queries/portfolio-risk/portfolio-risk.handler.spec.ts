@@ -1,6 +1,6 @@
 import { LoopLane, SLICE_BUDGET_MS } from '../../../../platform/src/index.js';
 import { betweenTurns, logLoopTurns } from '../../../../platform/src/testing/loop-turns.js';
-import type { CollectionLoanDoc, CollectionLoans } from '../../public/collection-loans.read-model.js';
+import type { BookEntry, CollectionLoans } from '../../public/collection-loans.read-model.js';
 import type { CollectionsConsents } from '../../public/collections-consents.view.js';
 import type { AlertAreas } from '../../risk/alert-areas.port.js';
 import { PortfolioRiskHandler } from './portfolio-risk.handler.js';
@@ -11,15 +11,12 @@ function busy(): void {
   while (performance.now() < until);
 }
 
-const loan = (page: number, index: number): CollectionLoanDoc => ({
-  id: `acct:l${page}-${index}`,
-  account_id: 'acct',
+const loan = (page: number, index: number): BookEntry => ({
   loan_id: `l${page}-${index}`,
   customer_id: `c${page}-${index}`,
   zone: { type: 'point', lat: 5.6, lng: -0.19, radius_m: 500 },
   anchor: { lat: 5.6, lng: -0.19 },
   expected_collection_days: null,
-  registered_at: '2026-11-01T00:00:00.000Z',
 });
 
 describe('PortfolioRiskHandler', () => {

@@ -5,7 +5,7 @@ import { CLOCK, LoopLane, LoopSlicer, type Clock } from '../../../../platform/sr
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../public/collections-consents.view.js';
-import { CollectionLoans, type CollectionLoanDoc } from '../../public/collection-loans.read-model.js';
+import { CollectionLoans, type BookEntry } from '../../public/collection-loans.read-model.js';
 import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
 import { PortfolioAssessor, type BorrowerObservation } from '../../public/assess-portfolio.js';
 
@@ -41,7 +41,9 @@ export class PortfolioRiskQuery extends Query<Awaited<ReturnType<PortfolioRiskHa
 
 /**
  * POST /v2/analytics/portfolio-risk: the account's book (the collection_loans
- * read model) or the loans named, each borrower's last sighting where a
+ * read model, each loan's borrower and zone opened with the borrower's key:
+ * a loan whose borrower was erased is left out, and named in `not_found` when
+ * asked for by id) or the loans named, each borrower's last sighting where a
  * loan_collections consent stands (the consents view; positions from the
  * sightings view, else from monitoring, opened with the customer's key), alert coverage through the
  * AlertAreas port, then the assessment (risk/assess-portfolio.ts).
@@ -92,7 +94,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
    * have one), or monitoring's last known position, read SIGHTINGS_SLICE at
    * a time (a read-store get and one AES-GCM open each, ~20 µs).
    */
-  private async observe(accountId: string, page: readonly CollectionLoanDoc[], slicer: LoopSlicer): Promise<BorrowerObservation[]> {
+  private async observe(accountId: string, page: readonly BookEntry[], slicer: LoopSlicer): Promise<BorrowerObservation[]> {
     const observations = new Array<BorrowerObservation>(page.length);
     let unseen: Promise<void>[] = [];
     for (let i = 0; i < page.length; i++) {
@@ -118,7 +120,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
   }
 
   /** The book a page at a time: the account's whole book, or the loans named (those not found added to `notFound`, in order). */
-  private async *pages(accountId: string, loanIds: string[] | undefined, notFound: string[]): AsyncGenerator<CollectionLoanDoc[]> {
+  private async *pages(accountId: string, loanIds: string[] | undefined, notFound: string[]): AsyncGenerator<BookEntry[]> {
     if (loanIds === undefined) {
       yield* this.loans.ofAccount(accountId, BOOK_PAGE);
       return;
@@ -128,7 +130,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
       const ids = unique.slice(start, start + IDS_SLICE);
       const found = await Promise.all(ids.map((id) => this.loans.byId(accountId, id)));
       ids.forEach((id, index) => found[index] === undefined && notFound.push(id));
-      const page = found.filter((doc): doc is CollectionLoanDoc => doc !== undefined);
+      const page = found.filter((doc): doc is BookEntry => doc !== undefined);
       if (page.length > 0) yield page;
     }
   }
