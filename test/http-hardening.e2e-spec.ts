@@ -245,6 +245,56 @@ describe('HTTP edge hardening', () => {
   });
 });
 
+// Issue 47 (item 7): a body over the route's limit is refused on its declared length, before it is sent; a chunked
+// one as soon as it passes the limit. Before, POST /v2/navigation/arrival read any body to its end (and answered 204).
+describe('bodies over the limit, refused before they are read', () => {
+  const LIMIT = 4096;
+  let service: Service;
+  let key: string;
+
+  beforeAll(async () => {
+    service = await bootService({ env: { BODY_LIMIT_BYTES: String(LIMIT) } });
+    key = await signUp(service, 'Limits');
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const head = (path: string, type: string, framing: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: ${type}\r\n${framing}\r\n\r\n`;
+
+  it.each([
+    ['/v2/navigation/arrival', 'application/json'],
+    ['/v2/navigation/arrival', 'text/plain'],
+    ['/v2/monitoring/pings', 'application/json'],
+    ['/v2/address/parse', 'application/json; charset=utf-8'],
+  ])('answers POST %s (%s) declaring 1 GiB with 413 in the envelope while the body has not been sent', async (path, type) => {
+    // Ten bytes of the declared gigabyte, then nothing: only an answer from the header ends this exchange before its deadline.
+    const answer = await rawExchange(service.url, [`${head(path, type, `Content-Length: ${2 ** 30}`)}{"pings":[`], { deadlineMs: 10_000 });
+    expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', field: 'body', details: { max_bytes: LIMIT } } });
+  });
+
+  it('stops reading a chunked arrival body once it passes the limit: 413, and the connection is closed', async () => {
+    // Twice the limit in one chunk, and the chunked body never ends: reading it to its end never answers.
+    const answer = await rawExchange(service.url, [head('/v2/navigation/arrival', 'application/json', 'Transfer-Encoding: chunked'), `${(2 * LIMIT).toString(16)}\r\n${' '.repeat(2 * LIMIT)}\r\n`], {
+      deadlineMs: 10_000,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.closedAfterMs).toBeDefined();
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', details: { max_bytes: LIMIT } } });
+  });
+
+  it('still takes an arrival within the limit, JSON or not (204)', async () => {
+    const arrival = { destination: { lat: 5.6037, lng: -0.187 }, end: { lat: 5.6039, lng: -0.1871 } };
+    expect((await service.request('POST', '/v2/navigation/arrival', { key, body: arrival })).status).toBe(204);
+    expect((await service.request('POST', '/v2/navigation/arrival', { key, rawBody: 'not json', headers: { 'content-type': 'text/plain' } })).status).toBe(204);
+    const chunked = await rawExchange(service.url, [head('/v2/navigation/arrival', 'application/json', 'Transfer-Encoding: chunked\r\nConnection: close'), `2\r\n{}\r\n0\r\n\r\n`]);
+    expect(chunked.status).toBe(204);
+  });
+});
+
 describe('request and header time-outs', () => {
   let service: Service;
 

@@ -151,8 +151,9 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     if (refuseMissingHost(request, reply)) return reply;
     if (refuseEncodedBody(request, reply)) return reply;
     for (const gate of gates) if (await gate(request, reply)) return reply;
-    // A route's body budget on the declared length (the api's per-IP gate applies it first, after its refusal holds).
-    if (refuseOverBudget(request, reply)) return reply;
+    // A route's body budget on the declared length (the api's per-IP gate applies it first, after its refusal holds);
+    // a JSON body over BODY_LIMIT_BYTES likewise, before any preParsing hook reads it (issue 47).
+    if (refuseOverBudget(request, reply, config.bodyLimitBytes)) return reply;
   });
   fastify.addHook('preValidation', async (request, reply) => {
     const error = illFormedParameter(request);

@@ -208,18 +208,31 @@ export class BodyOverBudgetError extends DomainError {
   }
 }
 
-/** The request hook's half: a declared Content-Length over the route's budget is 413, in the envelope, before a byte of the body is read. */
-export function refuseOverBudget(request: FastifyRequest, reply: FastifyReply): boolean {
-  const budget = budgetOf(request);
-  if (!budget) return false;
+/**
+ * The request hook's half: a declared Content-Length over the route's budget
+ * is 413, in the envelope, before a byte of the body is read. Given
+ * `jsonMaxBytes` (BODY_LIMIT_BYTES, what the JSON parser takes), a JSON body
+ * on a route without a budget is held to it the same way, before any
+ * preParsing hook or parser sees the request (issue 47). Other media types
+ * are bounded by their own parsers, which refuse on the declared length too.
+ */
+export function refuseOverBudget(request: FastifyRequest, reply: FastifyReply, jsonMaxBytes?: number): boolean {
+  const maxBytes = budgetOf(request)?.maxBytes ?? (jsonMaxBytes !== undefined && isJsonBody(request) ? jsonMaxBytes : undefined);
+  if (maxBytes === undefined) return false;
   const length = Number(request.headers['content-length'] ?? 0);
-  if (!(length > budget.maxBytes)) return false;
-  const error = new BodyOverBudgetError(budget.maxBytes);
+  if (!(length > maxBytes)) return false;
+  const error = new BodyOverBudgetError(maxBytes);
   void reply
     .header('connection', 'close')
     .status(error.status)
     .send(failure(error.code, error.message, { field: error.field, details: error.details, request_id: String(request.id) }));
   return true;
+}
+
+/** The media type the platform's JSON parser takes (`application/json`, parameters allowed). */
+function isJsonBody(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && /^\s*application\/json\s*(;|$)/i.test(type);
 }
 
 function limitsOf(budget: BodyBudget | undefined, limits: JsonBodyLimits): JsonBodyLimits {
