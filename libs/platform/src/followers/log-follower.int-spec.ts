@@ -58,6 +58,22 @@ describe('LogFollower on the embedded adapters', () => {
     expect(values(seen)).toEqual(['a-1=1', 'b-1=3', 'a-2=4']);
   });
 
+  it('from the beginning: reads only its own streams from the store, not the whole log (issue 47: a restart parsed it once per view)', async () => {
+    for (let i = 0; i < 6; i++) {
+      await put(`a-${i}`, i);
+      await events.append(`other-${i}`, Array.from({ length: 500 }, () => ({ type: 'Other', data: {} })), 'any');
+    }
+    const read = jest.spyOn(events, 'readAll');
+    const seen: RecordedEvent[] = [];
+    const follower = follow({ sink: { handle: (event) => void seen.push(event) } });
+    await follower.start();
+    expect(values(seen)).toEqual(['a-0=0', 'a-1=1', 'a-2=2', 'a-3=3', 'a-4=4', 'a-5=5']);
+    const returned = await Promise.all(read.mock.results.map((result) => result.value as Promise<RecordedEvent[]>));
+    expect(returned.flat().map((event) => event.streamName.split('-')[0])).toEqual(Array(6).fill('a'));
+    expect(read.mock.calls.every(([options]) => options?.streamPrefixes?.join() === 'a-,b-')).toBe(true);
+    read.mockRestore();
+  });
+
   it('pipelined: hands on events without waiting for each write, but moves its position (and waiters) only as the writes complete, in order', async () => {
     const releases: Array<() => void> = [];
     const started: string[] = [];
