@@ -1,6 +1,6 @@
 import { StreamNotFoundError, type DataKeyVault, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
 import { verificationStream } from '../domain/verification.js';
-import { IdentityFieldOpener } from '../sealing/identity-sealing.js';
+import { IdentityFieldOpener, type KeyLookups } from '../sealing/identity-sealing.js';
 
 /** Verifications in one page of a customer's copy at most (issue 30); `next_cursor` asks for the rest. */
 export const CUSTOMER_VERIFICATIONS_LIMIT = 1000;
@@ -35,7 +35,7 @@ export async function customerVerifications(
     throw error;
   }
   const opener = new IdentityFieldOpener(vault);
-  const keys = new Map();
+  const keys: KeyLookups = new Map();
   const items = await Promise.all(
     stored.slice(0, limit).map(async (event) => {
       const { account_id: _account, ...data } = registry.upcast({ ...event, data: await opener.open(event, keys) }).data;

@@ -58,12 +58,12 @@ const ENVELOPE = ['key_id', 'signal_ref', 'signal_observations'] as const;
 /** The vault subject of identity's own key, which seals the customer references of the signals (never destroyed). */
 export const SIGNAL_REF_SUBJECT = '#identity/signal-refs';
 
-export interface SealedIdentityData extends Record<string, unknown> {
+interface SealedIdentityData extends Record<string, unknown> {
   key_id: string;
   sealed: string;
 }
 
-export function isSealedIdentityData(data: Readonly<Record<string, unknown>>): data is SealedIdentityData {
+function isSealedIdentityData(data: Readonly<Record<string, unknown>>): data is SealedIdentityData {
   return typeof data.sealed === 'string' && typeof data.key_id === 'string';
 }
 
@@ -74,6 +74,9 @@ export function tokenDigest(token: string): string {
 
 const observationContext = (accountId: string, observedAt: string) => `identity_signal|${accountId}|${observedAt}`;
 const refContext = (accountId: string) => `identity_signal_ref|${accountId}`;
+
+/** The key lookups of one reader (a command attempt, a copy): each (customer, key id) is looked up once. */
+export type KeyLookups = Map<string, Promise<DataKey | undefined>>;
 
 /**
  * Opens identity's stored events: for every reader (the command pipeline's
@@ -93,21 +96,21 @@ export class IdentityFieldOpener {
    * The event's data as decided (the form of events stored before sealing),
    * or, when its key was destroyed, its clear fields with `location_erased: true`.
    */
-  async open(event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>, keys?: Map<string, DataKey | undefined>): Promise<Record<string, unknown>> {
+  async open(event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>, keys: KeyLookups = new Map()): Promise<Record<string, unknown>> {
     const stored = event.data;
     if (!isSealedIdentityData(stored)) return stored;
     const lookup = `${String(stored.account_id)}\u0000${String(stored.customer_id)}\u0000${stored.key_id}`;
-    let key = keys?.get(lookup);
-    if (!keys?.has(lookup)) {
-      key = await this.findKey(String(stored.account_id), String(stored.customer_id), stored.key_id);
-      keys?.set(lookup, key);
+    let key = keys.get(lookup);
+    if (!key) {
+      key = this.findKey(String(stored.account_id), String(stored.customer_id), stored.key_id);
+      keys.set(lookup, key);
     }
-    return openStored(this.fields, key, event.streamName, event.type, stored);
+    return openStored(this.fields, await key, event.streamName, event.type, stored);
   }
 }
 
 /** Opens with `key`; erased form when there is none. Throws SealedSecretError on a sealed value that was altered. */
-export function openStored(fields: SealedFields, key: DataKey | undefined, stream: string, type: string, stored: SealedIdentityData): Record<string, unknown> {
+function openStored(fields: SealedFields, key: DataKey | undefined, stream: string, type: string, stored: SealedIdentityData): Record<string, unknown> {
   if (!key) {
     const { sealed: _sealed, key_id: _key, signal_ref: _ref, signal_observations: _observations, ...clear } = stored;
     return { ...clear, location_erased: true };
@@ -217,7 +220,7 @@ export class IdentityCodec<State> implements StreamCodec<State> {
   constructor(private readonly sealing: IdentitySealing) {}
 
   session(stream: string): CodecSession<State> {
-    const keys = new Map<string, DataKey | undefined>();
+    const keys: KeyLookups = new Map();
     return {
       open: async (event) => ({ ...event, data: await this.sealing.open(event, keys) }),
       seal: (event) => this.sealing.seal(stream, event),
