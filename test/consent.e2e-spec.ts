@@ -119,6 +119,11 @@ describe('consent over HTTP', () => {
     });
     const text = JSON.stringify(answer);
     for (const secret of [granted.consent_id, proof.reference, notice.sha256]) expect(text).not.toContain(secret);
+    // The stored grant never held the proof reference in the clear: sealed under the record key the erasure destroyed.
+    const account = (await data<{ account_id: string }>(await service.request('GET', '/v2/me', { key }))).account_id;
+    const stored = await service.runtime.backends.events.readStream(`consent-${account}:${customer_id}`);
+    expect(stored.map((event) => event.type)).toContain('ConsentGranted');
+    expect(JSON.stringify(stored.map((event) => event.data))).not.toContain(proof.reference);
   });
 
   it('grants again after a revoke with a new purpose and scope', async () => {

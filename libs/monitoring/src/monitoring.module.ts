@@ -16,6 +16,7 @@ import { RevokeConsentController } from './commands/revoke-consent/revoke-consen
 import { RecordRevocationHandler, RevokeConsentHandler, StopCollectionHandler } from './commands/revoke-consent/revoke-consent.handler.js';
 import { ConsentRecordBackfill } from './commands/seal-consent-record/consent-record-backfill.js';
 import { SealConsentRecordHandler } from './commands/seal-consent-record/seal-consent-record.handler.js';
+import { ConsentProofCodec } from './consent-record/consent-proof-codec.js';
 import { ConsentRecordSealing } from './consent-record/consent-record-sealing.js';
 import { GeofencesModule } from './geofences/geofences.module.js';
 import { CustomerPseudonyms } from './location-stream/customer-pseudonyms.js';
@@ -63,6 +64,8 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
     // The pseudonyms as other contexts' read models use them (banking's collection loans, docs/adr/0055).
     { provide: CUSTOMER_PSEUDONYMS, useExisting: CustomerPseudonyms },
     { provide: LocationSealing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => new LocationSealing(vault) },
+    // Seals a grant's proof reference under the consent-record key (docs/adr/0055).
+    { provide: ConsentProofCodec, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => new ConsentProofCodec(vault) },
     {
       provide: ConsentRecordSealing,
       inject: [DATA_KEY_VAULT, CustomerPseudonyms],
@@ -87,9 +90,9 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
     // The port other contexts read a customer's location through (banking, identity).
     {
       provide: CUSTOMER_LOCATIONS,
-      inject: [EVENT_STORE, EventRegistry, READ_STORE, LocationSealing, CustomerPseudonyms],
-      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, sealing: LocationSealing, pseudonyms: CustomerPseudonyms) =>
-        new MonitoringCustomerLocations(events, registry, readStore, sealing, pseudonyms),
+      inject: [EVENT_STORE, EventRegistry, READ_STORE, LocationSealing, CustomerPseudonyms, ConsentProofCodec],
+      useFactory: (events: EventStore, registry: EventRegistry, readStore: ReadStore, sealing: LocationSealing, pseudonyms: CustomerPseudonyms, proofs: ConsentProofCodec) =>
+        new MonitoringCustomerLocations(events, registry, readStore, sealing, pseudonyms, proofs),
     },
     GrantConsentHandler,
     // Grants read an account's notice registry through it (hashes only, cached by stream revision; docs/adr/0059).

@@ -71,6 +71,8 @@ export class MonitoringCustomerLocations implements CustomerLocations {
     private readonly readStore: ReadStore,
     private readonly sealing: LocationOpener,
     private readonly pseudonyms: Pick<CustomerPseudonyms, 'of'>,
+    /** Opens a grant's sealed proof for the customer's copy (docs/adr/0055); without it the copy shows the grant as stored. */
+    private readonly consentOpener?: { open(event: RecordedEvent): Promise<RecordedEvent> },
   ) {
     this.changes = {
       source: (kinds) => ({
@@ -148,7 +150,9 @@ export class MonitoringCustomerLocations implements CustomerLocations {
   async customerRecords(accountId: string, customerId: string, cursor: string | null, limit: number): Promise<CustomerRecords> {
     let consentEvents: RecordedEvent[] = [];
     try {
-      consentEvents = (await this.events.readStream(consentStream(accountId, customerId))).map((event) => this.registry.upcast(event));
+      const stored = await this.events.readStream(consentStream(accountId, customerId));
+      const opened = this.consentOpener ? await Promise.all(stored.map((event) => this.consentOpener!.open(event))) : stored;
+      consentEvents = opened.map((event) => this.registry.upcast(event));
     } catch (error) {
       if (!(error instanceof StreamNotFoundError)) throw error;
     }

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
+import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { assertDataDeletable, consentDecider, consentStream, type ConsentEvent, type ConsentState, type RecordErasure } from '../../domain/consent.js';
 import { locationStream } from '../../domain/location.js';
@@ -12,10 +13,13 @@ import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read
 import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
 
 /** The erasure record, appended last: it claims what the steps before it did. */
-export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>({
+export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent, { proofs: ConsentProofCodec }>({
   name: 'monitoring.record-erasure',
   stream: (erasure) => consentStream(erasure.account_id, erasure.customer_id),
   decider: consentDecider,
+  // The grant opens through it (its proof gone with the record key this erasure destroyed first).
+  inject: { proofs: ConsentProofCodec },
+  codec: ({ proofs }) => proofs,
   // Idempotent: an erasure is recorded once per revoke, so a retry on fresh state answers the
   // record another erasure of the same customer wrote first (issue 10: concurrent delete-data).
   onConflict: { retry: 5 },
@@ -27,7 +31,7 @@ export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent>(
 export class RecordErasureCommand extends PipelineCommand<RecordErasure, ConsentState, ConsentEvent> {}
 
 @CommandHandler(RecordErasureCommand)
-export class RecordErasureHandler extends PipelineHandler<RecordErasure, ConsentState, ConsentEvent> {
+export class RecordErasureHandler extends PipelineHandler<RecordErasure, ConsentState, ConsentEvent, { proofs: ConsentProofCodec }> {
   protected readonly definition = recordErasure;
 }
 

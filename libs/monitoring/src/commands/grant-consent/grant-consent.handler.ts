@@ -1,6 +1,7 @@
 import { CommandHandler } from '@nestjs/cqrs';
 import { KeyDirectory } from '../../../../accounts/src/index.js';
 import { command, EVENT_STORE, PipelineCommand, PipelineHandler, type EventStore } from '../../../../platform/src/index.js';
+import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type GrantConsent } from '../../domain/consent.js';
 import { resolveNotice } from '../../domain/consent-notice.js';
@@ -10,6 +11,8 @@ import { accountOpenedAt } from './account-openings.js';
 
 interface GrantDeps {
   records: ConsentRecordSealing;
+  /** Seals the proof reference under the record key (docs/adr/0055). */
+  proofs: ConsentProofCodec;
   notices: ConsentNoticeRegistry;
   /** Absent where no accounts context runs (adapter specs, benches): no capture-time floor there. */
   directory?: KeyDirectory;
@@ -21,7 +24,8 @@ export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent, Gr
   name: 'monitoring.grant-consent',
   stream: (grant) => consentStream(grant.account_id, grant.customer_id),
   decider: consentDecider,
-  inject: { records: ConsentRecordSealing, notices: ConsentNoticeRegistry, directory: KeyDirectory, events: EVENT_STORE },
+  inject: { records: ConsentRecordSealing, proofs: ConsentProofCodec, notices: ConsentNoticeRegistry, directory: KeyDirectory, events: EVENT_STORE },
+  codec: ({ proofs }) => proofs,
   // The grant names its record by pseudonym and seals the customer id under the customer's record key
   // (docs/adr/0032, "Listing"): the consents read model lists it without holding the id. The notice the
   // caller named is resolved against the account's registry, and the account's opening bounds the capture

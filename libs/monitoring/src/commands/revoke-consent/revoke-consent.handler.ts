@@ -1,5 +1,6 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type RevokeConsent } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationCommand, type LocationEvent, type LocationState } from '../../domain/location.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
@@ -8,11 +9,13 @@ import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.
 
 type StopCollection = Extract<LocationCommand, { type: 'StopCollection' }>;
 
-export const revokeConsent = command<RevokeConsent, ConsentState, ConsentEvent, { pseudonyms: CustomerPseudonyms }>({
+export const revokeConsent = command<RevokeConsent, ConsentState, ConsentEvent, { pseudonyms: CustomerPseudonyms; proofs: ConsentProofCodec }>({
   name: 'monitoring.revoke-consent',
   stream: (revoke) => consentStream(revoke.account_id, revoke.customer_id),
   decider: consentDecider,
-  inject: { pseudonyms: CustomerPseudonyms },
+  inject: { pseudonyms: CustomerPseudonyms, proofs: ConsentProofCodec },
+  // The grant's proof opens through it: the revoke's receipt states it (docs/adr/0055).
+  codec: ({ proofs }) => proofs,
   // The consents read model finds the record by the customer's pseudonym (docs/adr/0032, "Listing").
   async prepare(revoke, _loaded, { pseudonyms }) {
     return { ...revoke, pseudonym: pseudonyms.of(revoke.account_id, revoke.customer_id) };
@@ -38,7 +41,7 @@ export const stopCollection = command<StopCollection, LocationState, LocationEve
 export class RecordRevocationCommand extends PipelineCommand<RevokeConsent, ConsentState, ConsentEvent> {}
 
 @CommandHandler(RecordRevocationCommand)
-export class RecordRevocationHandler extends PipelineHandler<RevokeConsent, ConsentState, ConsentEvent, { pseudonyms: CustomerPseudonyms }> {
+export class RecordRevocationHandler extends PipelineHandler<RevokeConsent, ConsentState, ConsentEvent, { pseudonyms: CustomerPseudonyms; proofs: ConsentProofCodec }> {
   protected readonly definition = revokeConsent;
 }
 

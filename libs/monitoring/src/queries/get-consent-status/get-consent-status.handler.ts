@@ -1,5 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandPipeline } from '../../../../platform/src/index.js';
+import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { consentDecider, consentStream, type ConsentState } from '../../domain/consent.js';
 import { consentStatusView } from './consent-status.view.js';
 
@@ -10,9 +11,12 @@ import { consentStatusView } from './consent-status.view.js';
  * reading their own stream (ADR 12, "Ordering against a revoke").
  */
 export async function readConsent(commands: CommandPipeline, accountId: string, customerId: string): Promise<ConsentState> {
-  const { state } = await commands.read({ decider: consentDecider }, consentStream(accountId, customerId));
+  const { state } = await commands.read(consentReader, consentStream(accountId, customerId));
   return state;
 }
+
+/** The consent stream as every command reads it: through the codec that opens a grant's sealed proof (docs/adr/0055). */
+const consentReader = { decider: consentDecider, inject: { proofs: ConsentProofCodec }, codec: ({ proofs }: { proofs: ConsentProofCodec }) => proofs };
 
 /** GET /v2/consent/status?customer_id=. */
 export class GetConsentStatusQuery extends Query<ReturnType<typeof consentStatusView>> {
