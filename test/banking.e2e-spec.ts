@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, type CollectionLoanDoc } from '../libs/banking/src/index.js';
 import { importOsm } from '../libs/places/src/index.js';
-import { collectionName, FileDatasetStore, systemClock } from '../libs/platform/src/index.js';
+import { collectionName, FileDatasetStore, systemClock, toMessage } from '../libs/platform/src/index.js';
 import { weatherImportCli } from '../libs/weather/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, json, signUp } from './support/http.js';
@@ -172,6 +172,11 @@ describe('banking features', () => {
     expect(await data(await service.request('POST', '/v2/analytics/portfolio-risk', { key: lender.key, body: { loan_ids: ['loan-sealed'] } }))).toMatchObject({ loans_assessed: 0, not_found: ['loan-sealed'] });
     // The lender may register the loan again: new terms under a new key.
     expect(await data(await service.request('POST', '/v2/collections/register', { key: lender.key, body: { loan_id: 'loan-sealed', customer_id: customer, zone } }))).toMatchObject({ outcome: 'created' });
+    // What the Kafka relay publishes from the erasure on (every event as stored, toMessage): no coordinate of the zone in the clear.
+    const [erasure] = (await events.readStream(`consent-${lender.accountId}:${customer}`)).filter((event) => event.type === 'CustomerDataErased');
+    const after = await events.readAll({ after: erasure.position - 1n });
+    expect(after.map((event) => event.type)).toEqual(expect.arrayContaining(['CustomerDataErased', 'CollectionLoanRegistered']));
+    expect(clear(after.map((event) => toMessage(event, 'location-api').value)).filter((hit) => hit !== customer)).toEqual([]);
   });
 
   it('assesses portfolio risk with a score per loan; the weather factor is reported unavailable', async () => {

@@ -67,7 +67,12 @@ export class DeleteConsentDataCommand extends Command<Erasure> {
  *    the customer.
  * Every step is idempotent, so repeating the request finishes an erasure a
  * crash stopped half way, and concurrent requests all answer the one record
- * (issue 10). Consent history, KYC verifications and certificates stay.
+ * (issue 10). The consent history stays (its proof reference sealed under the
+ * record key, so unreadable from step 2 on); what other contexts sealed under
+ * the customer's data key goes with it at step 2 (identity's fixes, ADR 54;
+ * banking's loan zones, ADR 55), and their read models and the webhook
+ * deliveries react to the record (docs/guides/monitoring.md, "What survives
+ * erasure"). KYC verifications and certificates stay as decisions.
  */
 @CommandHandler(DeleteConsentDataCommand)
 export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDataCommand, Erasure> {
