@@ -49,6 +49,8 @@ describe('expensive requests: counted by items, bounded per key', () => {
     const spent = await service.request('POST', '/v2/hexcode/bulk', { key, body: points(2) });
     expect(spent.status).toBe(429);
     expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The guard's refusal names the limit: the key's daily quota, of its tier (docs/adr/0060).
+    expect(((await spent.json()) as { error: unknown }).error).toMatchObject({ code: 'RATE_LIMITED', details: { reason: 'quota', scope: 'key', tier: 'free', limit: 100, window_s: 86400 } });
   });
 
   it('refuses a key whose quota is spent before reading its bulk body, as the guard words it (ADR 0041)', async () => {
@@ -59,7 +61,11 @@ describe('expensive requests: counted by items, bounded per key', () => {
     const spent = await service.request('POST', '/v2/hexcode/bulk', { key, body: points(1) });
     expect(spent.status).toBe(429);
     const answer = (await spent.json()) as { error: { code: string; message: string } };
-    expect(answer.error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('daily quota exhausted') });
+    expect(answer.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('daily quota exhausted: the free tier allows 100 requests per rolling 24 h'),
+      details: { reason: 'quota', scope: 'key', tier: 'free', limit: 100 },
+    });
     expect(spent.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
     // A declared 900 kB body that never comes: the refusal does not wait for it.

@@ -1,5 +1,5 @@
 import { REFUSAL_HOLD_STEP_MS } from '../libs/accounts/src/index.js';
-import { bootService, type Service } from './support/boot.js';
+import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
 
 describe('per-IP throttles', () => {
   let service: Service;
@@ -19,7 +19,11 @@ describe('per-IP throttles', () => {
     expect(statuses.slice(0, 15).every((status) => status !== 429)).toBe(true);
     expect(statuses[15]).toBe(429);
     const limited = await service.request('GET', '/v2/route/static');
-    expect(await limited.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    // The fixed 15 a minute holds for everyone, key or not, and the refusal names it (docs/adr/0060).
+    expect(await limited.json()).toMatchObject({
+      success: false,
+      error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^too many static route image requests from 127\.0\.0\.1: at most 15 a minute/), details: { reason: 'rate', scope: 'ip', group: 'route_static', callers: 'all', limit: 15, window_s: 60 } },
+    });
     expect(limited.headers.get('x-ratelimit-limit')).toBe('15');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
@@ -30,6 +34,13 @@ describe('per-IP throttles', () => {
     expect(statuses.slice(0, 3).includes(429)).toBe(false);
     expect(statuses[3]).toBe(429);
     expect((await service.request('POST', '/v2/navigation/arrival', { body: {} })).status).not.toBe(429);
+    // A pro key from the same address has its own rate there (10 × 3 a minute), not the spent keyless one (docs/adr/0060).
+    const key = ((await (await service.request('POST', '/v2/self/signup', { body: { name: 'Akua', email: `akua-${Date.now()}@example.com` } })).json()) as { data: { key: string } }).data.key;
+    const me = ((await (await service.request('GET', '/v2/me', { key })).json()) as { data: { account_id: string } }).data;
+    expect((await service.request('PUT', `/v2/admin/accounts/${me.account_id}/tier`, { key: ADMIN_KEY, body: { tier: 'pro' } })).status).toBe(200);
+    const keyed: number[] = [];
+    for (let index = 0; index < 4; index++) keyed.push((await service.request('POST', '/v2/language/translate', { key, body: {} })).status);
+    expect(keyed.includes(429)).toBe(false);
   });
 });
 
@@ -180,7 +191,8 @@ describe('per-IP throttles charged by cost, in smooth windows', () => {
     expect(allowed).toBeGreaterThanOrEqual(10);
     expect(allowed).toBeLessThan(20);
     expect(refused).toBeDefined();
-    expect(await refused!.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    // The burst window refused it, and says so: 10 in any 10 s (docs/adr/0060).
+    expect(await refused!.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { reason: 'rate', scope: 'ip', group: 'public', callers: 'keyless', limit: 10, window_s: 10 } } });
     const retryAfter = Number(refused!.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(10);

@@ -63,5 +63,7 @@ describe('tier-gated endpoints', () => {
     const served2 = await call('GET', '/v2/test/enterprise', key);
     expect(served2.status).toBe(200);
     expect(served2.headers.get('x-ratelimit-limit')).toBe('100000');
+    // The per-minute rates grow with the tier too (docs/adr/0060): 50 × the 600 of a free key, outside the named groups.
+    expect(served2.headers.get('x-ratelimit-policy')).toBe('"quota";q=100000;w=86400, "other";q=30000;w=60');
   });
 });

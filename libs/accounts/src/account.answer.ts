@@ -13,6 +13,16 @@ export const AdminAccountSchema = defineAnswer(
     daily_limit: Type.Integer({ description: 'Requests per rolling 24 h for the tier' }),
     banking: Type.Boolean({ description: 'Whether the banking features are granted' }),
     ip_allowlist: Type.Array(Type.String(), { description: 'Exact addresses and CIDR ranges allowed on the banking endpoints, normalised; empty: no allowlist' }),
+    rate_overrides: Type.Object(
+      {
+        routing: Type.Optional(Type.Integer({ minimum: 1 })),
+        transit: Type.Optional(Type.Integer({ minimum: 1 })),
+        navigation: Type.Optional(Type.Integer({ minimum: 1 })),
+        language: Type.Optional(Type.Integer({ minimum: 1 })),
+        other: Type.Optional(Type.Integer({ minimum: 1 })),
+      },
+      { additionalProperties: false, description: "The operator's per-minute rates by endpoint group for every key of the account; a group left out has its tier's rate (docs/guides/keys-and-limits.md)" },
+    ),
     opened_at: Type.String({ format: 'date-time' }),
   }),
   {
@@ -23,6 +33,7 @@ export const AdminAccountSchema = defineAnswer(
     daily_limit: 20000,
     banking: true,
     ip_allowlist: ['196.216.12.7', '10.0.0.0/8'],
+    rate_overrides: { routing: 1500 },
     opened_at: '2026-03-14T09:21:05.000Z',
   },
 );

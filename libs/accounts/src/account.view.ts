@@ -13,6 +13,7 @@ export function accountView(state: AccountState) {
     daily_limit: dailyLimitOf(account.tier),
     banking: account.banking,
     ip_allowlist: account.ip_allowlist,
+    rate_overrides: account.rate_overrides,
     opened_at: account.opened_at,
   };
 }

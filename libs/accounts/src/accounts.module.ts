@@ -11,6 +11,8 @@ import { LogInController } from './commands/log-in/log-in.controller.js';
 import { LogInHandler, RehashPasswordHandler } from './commands/log-in/log-in.handler.js';
 import { ReplaceIpAllowlistController } from './commands/replace-ip-allowlist/replace-ip-allowlist.controller.js';
 import { ReplaceIpAllowlistHandler } from './commands/replace-ip-allowlist/replace-ip-allowlist.handler.js';
+import { ReplaceRateOverridesController } from './commands/replace-rate-overrides/replace-rate-overrides.controller.js';
+import { ReplaceRateOverridesHandler } from './commands/replace-rate-overrides/replace-rate-overrides.handler.js';
 import { RequestPasswordResetController } from './commands/request-password-reset/request-password-reset.controller.js';
 import { RequestPasswordResetHandler, RequestPasswordResetStepHandler } from './commands/request-password-reset/request-password-reset.handler.js';
 import { ResetPasswordController } from './commands/reset-password/reset-password.controller.js';
@@ -51,6 +53,7 @@ import { userProviders } from './users/users.providers.js';
     ChangeTierController,
     SetBankingAccessController,
     ReplaceIpAllowlistController,
+    ReplaceRateOverridesController,
     IssueLegacyKeyController,
     SetPasswordController,
     LogInController,
@@ -75,6 +78,7 @@ import { userProviders } from './users/users.providers.js';
     ChangeTierHandler,
     SetBankingAccessHandler,
     ReplaceIpAllowlistHandler,
+    ReplaceRateOverridesHandler,
     SetPasswordStepHandler,
     RehashPasswordHandler,
     LinkGoogleIdentityHandler,

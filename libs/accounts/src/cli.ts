@@ -6,9 +6,11 @@ import { ChangeTierCommand, ChangeTierHandler } from './commands/change-tier/cha
 import { IssueKeyHandler } from './commands/issue-key/issue-key.handler.js';
 import { IssueLegacyKeyCommand, IssueLegacyKeyHandler } from './commands/issue-legacy-key/issue-legacy-key.handler.js';
 import { ReplaceIpAllowlistCommand, ReplaceIpAllowlistHandler } from './commands/replace-ip-allowlist/replace-ip-allowlist.handler.js';
+import { ReplaceRateOverridesCommand, ReplaceRateOverridesHandler } from './commands/replace-rate-overrides/replace-rate-overrides.handler.js';
 import { SetBankingAccessCommand, SetBankingAccessHandler } from './commands/set-banking-access/set-banking-access.handler.js';
 import { TIERS, type Tier } from './domain/api-key.js';
 import { IpAllowlist } from './domain/ip-allowlist.js';
+import { isRateGroup, MAX_RATE_OVERRIDE, RATE_GROUPS, type RateOverrides } from './domain/rate-overrides.js';
 import { keyRecordView } from './key-record.view.js';
 
 /** The operator's account commands (decisions.md, "Operator interface"): the admin endpoints' own commands. */
@@ -28,12 +30,31 @@ export const accountsCli: Readonly<Record<string, OperatorCommand>> = {
         commands.execute(new ReplaceIpAllowlistCommand({ type: 'ReplaceIpAllowlist', account_id: accountId, entries: [...IpAllowlist.parse(args.slice(1)).entries] })),
       ),
   },
+  'accounts:rates': {
+    usage: `accounts:rates ACCOUNT_ID [GROUP=PER_MINUTE …]   (groups: ${RATE_GROUPS.join(', ')}; none restores the tier's rates)`,
+    run: (runtime, args) =>
+      operate(runtime, args, 1, (commands, accountId) => commands.execute(new ReplaceRateOverridesCommand({ type: 'ReplaceRateOverrides', account_id: accountId, rates: parseRates(args.slice(1)) }))),
+  },
   'keys:issue': { usage: 'keys:issue NAME free|basic|pro|enterprise   (a legacy key without an account)', run: issueLegacy },
 };
 
 function parseBoolean(value: string | undefined): boolean {
   if (value === 'true' || value === 'false') return value === 'true';
   throw new UsageError(`expected true or false, got "${value ?? ''}"`);
+}
+
+/** `routing=1500 transit=600`: each group once, each rate a whole number from 1 to MAX_RATE_OVERRIDE. */
+export function parseRates(args: string[]): RateOverrides {
+  const rates: RateOverrides = {};
+  for (const arg of args) {
+    const [group, value, extra] = arg.split('=');
+    if (extra !== undefined || !group || !isRateGroup(group)) throw new UsageError(`expected GROUP=PER_MINUTE with GROUP one of ${RATE_GROUPS.join(', ')}, got "${arg}"`);
+    if (rates[group] !== undefined) throw new UsageError(`${group} is given twice`);
+    const rate = /^[0-9]{1,7}$/.test(value ?? '') ? Number(value) : NaN;
+    if (!(rate >= 1 && rate <= MAX_RATE_OVERRIDE)) throw new UsageError(`${group}: the rate must be a whole number from 1 to ${MAX_RATE_OVERRIDE}, got "${value ?? ''}"`);
+    rates[group] = rate;
+  }
+  return rates;
 }
 
 function parseTier(value: string | undefined): Tier {
@@ -61,6 +82,7 @@ async function withCommands<T>(runtime: OperatorRuntime, run: (commands: Command
           SetBankingAccessHandler,
           ChangeTierHandler,
           ReplaceIpAllowlistHandler,
+          ReplaceRateOverridesHandler,
           IssueKeyHandler,
           IssueLegacyKeyHandler,
         ],

@@ -22,7 +22,7 @@ describe('accounts event types', () => {
     expect(new Set(stored.map((event) => event.type))).toEqual(new Set(accountsEventTypes.map((definition) => definition.type)));
   });
 
-  it('reads version-1 account events into an open pro account with banking and an allowlist', () => {
+  it('reads version-1 account events into an open pro account with banking, an allowlist and rate overrides', () => {
     const events = upcastStoredEvents<AccountEvent>(registry, inStream('account-'));
     expect(events.reduce(accountDecider.evolve, accountDecider.initialState)).toEqual({
       status: 'open',
@@ -33,6 +33,7 @@ describe('accounts event types', () => {
         tier: 'pro',
         banking: true,
         ip_allowlist: ['203.0.113.7', '10.0.0.0/8'],
+        rate_overrides: { routing: 900, transit: 400 },
         opened_at: '2026-11-22T08:00:00.000Z',
       },
     });

@@ -8,6 +8,7 @@ export const accountsEventTypes: EventTypeDefinition[] = [
   { type: 'AccountTierChanged', version: 1 },
   { type: 'BankingAccessChanged', version: 1 },
   { type: 'IpAllowlistReplaced', version: 1 },
+  { type: 'RateOverridesReplaced', version: 1 },
   // Users (domain/user.ts): passwords, reset tokens, Google links.
   { type: 'UserRegistered', version: 1 },
   { type: 'UserPasswordAttached', version: 1 },

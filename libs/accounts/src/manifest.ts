@@ -5,6 +5,7 @@ import { changeTier } from './commands/change-tier/change-tier.handler.js';
 import { issueKey } from './commands/issue-key/issue-key.handler.js';
 import { rehashPassword } from './commands/log-in/log-in.handler.js';
 import { replaceIpAllowlist } from './commands/replace-ip-allowlist/replace-ip-allowlist.handler.js';
+import { replaceRateOverrides } from './commands/replace-rate-overrides/replace-rate-overrides.handler.js';
 import { requestPasswordReset } from './commands/request-password-reset/request-password-reset.handler.js';
 import { resetPassword } from './commands/reset-password/reset-password.handler.js';
 import { revokeKey } from './commands/revoke-key/revoke-key.handler.js';
@@ -32,6 +33,7 @@ export const accountsManifest: ContextManifest = {
     changeTier,
     setBankingAccess,
     replaceIpAllowlist,
+    replaceRateOverrides,
     setPassword,
     rehashPassword,
     linkGoogleIdentity,

@@ -12,7 +12,7 @@ describe('account decider', () => {
     expect(events).toEqual([{ type: 'AccountOpened', data: { account_id: 'acct_1', name: 'Ama', email: 'ama@example.com', tier: 'free', opened_at: now.toISOString() } }]);
     expect(state).toEqual({
       status: 'open',
-      account: { account_id: 'acct_1', name: 'Ama', email: 'ama@example.com', tier: 'free', banking: false, ip_allowlist: [], opened_at: now.toISOString() },
+      account: { account_id: 'acct_1', name: 'Ama', email: 'ama@example.com', tier: 'free', banking: false, ip_allowlist: [], rate_overrides: {}, opened_at: now.toISOString() },
     });
   });
 
@@ -29,6 +29,16 @@ describe('account decider', () => {
     );
     expect(events.map((event) => event.type)).toEqual(['AccountOpened', 'AccountTierChanged', 'BankingAccessChanged', 'IpAllowlistReplaced']);
     expect(given(events).state).toMatchObject({ account: { tier: 'pro', banking: true, ip_allowlist: ['10.0.0.0/8'] } });
+  });
+
+  it('replaces the rate overrides as a whole, in the groups\' order; an empty set removes them', () => {
+    const first = history(open, { type: 'ReplaceRateOverrides', account_id: 'acct_1', rates: { transit: 400, routing: 900 } });
+    expect(first[1]).toEqual({ type: 'RateOverridesReplaced', data: { account_id: 'acct_1', rates: { routing: 900, transit: 400 }, changed_at: now.toISOString() } });
+    expect(Object.keys((first[1].data as { rates: object }).rates)).toEqual(['routing', 'transit']);
+    const { state } = given(first).when({ type: 'ReplaceRateOverrides', account_id: 'acct_1', rates: { language: 50 } });
+    const overrides = (of: typeof state) => (of.status === 'open' ? of.account.rate_overrides : undefined);
+    expect(overrides(state)).toEqual({ language: 50 });
+    expect(overrides(given(first).when({ type: 'ReplaceRateOverrides', account_id: 'acct_1', rates: {} }).state)).toEqual({});
   });
 
   it('records an operator action that changes nothing, so the history shows every request', () => {

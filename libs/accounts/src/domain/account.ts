@@ -1,6 +1,7 @@
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import type { Tier } from './api-key.js';
 import { AccountNotFoundError } from './errors.js';
+import { normaliseRateOverrides, type RateOverrides } from './rate-overrides.js';
 
 /**
  * The account aggregate: plan tier, banking provisioning and the IP allowlist
@@ -24,8 +25,14 @@ export interface IpAllowlistReplaced {
   data: { account_id: string; entries: string[]; changed_at: string };
 }
 
-export type AccountEvent = AccountOpened | AccountTierChanged | BankingAccessChanged | IpAllowlistReplaced;
-export const ACCOUNT_EVENT_TYPES = ['AccountOpened', 'AccountTierChanged', 'BankingAccessChanged', 'IpAllowlistReplaced'] as const;
+export interface RateOverridesReplaced {
+  type: 'RateOverridesReplaced';
+  /** Per-minute rates by endpoint group that replace the tier's for every key of the account (docs/adr/0060); empty removes them all. */
+  data: { account_id: string; rates: RateOverrides; changed_at: string };
+}
+
+export type AccountEvent = AccountOpened | AccountTierChanged | BankingAccessChanged | IpAllowlistReplaced | RateOverridesReplaced;
+export const ACCOUNT_EVENT_TYPES = ['AccountOpened', 'AccountTierChanged', 'BankingAccessChanged', 'IpAllowlistReplaced', 'RateOverridesReplaced'] as const;
 
 export interface Account {
   account_id: string;
@@ -34,6 +41,8 @@ export interface Account {
   tier: Tier;
   banking: boolean;
   ip_allowlist: string[];
+  /** The operator's per-minute rates for this account (docs/adr/0060); `{}`: the tier's rates. */
+  rate_overrides: RateOverrides;
   opened_at: string;
 }
 
@@ -48,7 +57,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
   switch (event.type) {
     case 'AccountOpened': {
       const { account_id, name, email, tier, opened_at } = event.data;
-      return { status: 'open', account: { account_id, name, email, tier, opened_at, banking: false, ip_allowlist: [] } };
+      return { status: 'open', account: { account_id, name, email, tier, opened_at, banking: false, ip_allowlist: [], rate_overrides: {} } };
     }
     case 'AccountTierChanged':
       return state.status === 'open' ? { status: 'open', account: { ...state.account, tier: event.data.tier } } : state;
@@ -56,6 +65,8 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return state.status === 'open' ? { status: 'open', account: { ...state.account, banking: event.data.enabled } } : state;
     case 'IpAllowlistReplaced':
       return state.status === 'open' ? { status: 'open', account: { ...state.account, ip_allowlist: event.data.entries } } : state;
+    case 'RateOverridesReplaced':
+      return state.status === 'open' ? { status: 'open', account: { ...state.account, rate_overrides: event.data.rates } } : state;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -86,7 +97,13 @@ export interface ReplaceIpAllowlist {
   /** Normalised by IpAllowlist.parse at the edge. */
   entries: string[];
 }
-export type AccountCommand = OpenAccount | ChangeTier | SetBankingAccess | ReplaceIpAllowlist;
+export interface ReplaceRateOverrides {
+  type: 'ReplaceRateOverrides';
+  account_id: string;
+  /** Checked at the edge (whole numbers from 1 to MAX_RATE_OVERRIDE, known groups). */
+  rates: RateOverrides;
+}
+export type AccountCommand = OpenAccount | ChangeTier | SetBankingAccess | ReplaceIpAllowlist | ReplaceRateOverrides;
 
 /** An account id chosen twice: ids are random, so this is a defect, never a client error. */
 export class AccountExistsError extends Error {}
@@ -112,6 +129,8 @@ function decideAccount(command: AccountCommand, state: AccountState, now: Date):
       return [{ type: 'BankingAccessChanged', data: { account_id, enabled: command.enabled, changed_at } }];
     case 'ReplaceIpAllowlist':
       return [{ type: 'IpAllowlistReplaced', data: { account_id, entries: command.entries, changed_at } }];
+    case 'ReplaceRateOverrides':
+      return [{ type: 'RateOverridesReplaced', data: { account_id, rates: normaliseRateOverrides(command.rates), changed_at } }];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

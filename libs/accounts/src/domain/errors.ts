@@ -1,4 +1,5 @@
 import { DomainError } from '../../../platform/src/errors.js';
+import type { Tier } from './api-key.js';
 
 /** interface.md, "Authentication" rule 9. */
 export class MissingApiKeyError extends DomainError {
@@ -26,12 +27,25 @@ export class AdminKeyRequiredError extends DomainError {
   }
 }
 
-/** interface.md, "Limits" 3. */
+/**
+ * interface.md, "Limits" 3: the key's rolling 24 h quota is spent. With the
+ * quota named, `details` says so (docs/adr/0060: every 429 names its limit):
+ * `{reason: 'quota', scope: 'key', tier, limit, window_s: 86400}`.
+ */
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED';
   readonly status = 429;
-  constructor(override readonly retryAfterSeconds: number) {
-    super(`daily quota exhausted; capacity frees up in ${retryAfterSeconds} s (rolling 24 h window)`);
+  override readonly details?: Readonly<{ reason: 'quota'; scope: 'key'; tier: Tier; limit: number; window_s: number }>;
+  constructor(
+    override readonly retryAfterSeconds: number,
+    quota?: { tier: Tier; limit: number },
+  ) {
+    super(
+      quota
+        ? `daily quota exhausted: the ${quota.tier} tier allows ${quota.limit} requests per rolling 24 h; capacity frees up in ${retryAfterSeconds} s`
+        : `daily quota exhausted; capacity frees up in ${retryAfterSeconds} s (rolling 24 h window)`,
+    );
+    if (quota) this.details = { reason: 'quota', scope: 'key', tier: quota.tier, limit: quota.limit, window_s: 86_400 };
   }
 }
 
@@ -132,6 +146,7 @@ export class ThrottledError extends DomainError {
   constructor(
     message: string,
     override readonly retryAfterSeconds: number,
+    override readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
   }

@@ -129,7 +129,7 @@ export class ApiKeyGuard implements CanActivate {
     void reply.headers({ ...rateLimitHeaders(decision) });
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      throw new RateLimitedError(retryAfter);
+      throw new RateLimitedError(retryAfter, { tier, limit: rule.limit });
     }
   }
 

@@ -20,6 +20,11 @@ import { OPERATOR_CALLER, PUBLIC_CALLER, type FairShare } from './fair-share.js'
 import type { InFlight } from './in-flight.js';
 import type { RefusalHolds } from './refusal-holds.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
+import { groupBaseRate, keyedIpCeiling, keyedIpKey, keyRateKey, keyRateOf, RATE_WINDOW_MS, rateGroupOf, type RateGroup } from '../throttling/key-rates.js';
+import { rateLimitMessage, type RateLimitDetails } from '../throttling/refusals.js';
+
+// The per-key rates by tier and group, for the guide's table and the tests (docs/adr/0060).
+export { rateTable, RATE_GROUPS, TIER_RATE_FACTORS, type RateGroup } from '../throttling/key-rates.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -87,35 +92,64 @@ function isJson(contentType: string | undefined): boolean {
 
 const perMinute = (limit: number): RateLimitRule => ({ limit, windowMs: MINUTE_MS });
 
-/** Endpoint groups with their own per-IP throttles; the first that matches applies. */
-const GROUPS: Group[] = [
+/** Endpoint groups throttled per IP for every caller, with a key or without (a person's or a page's pace); the first that matches applies. */
+const IP_GROUPS: Group[] = [
   // Issue #10, item 4: thousands of signups from one address in seconds.
   { name: 'signup', matches: (method, path) => method === 'POST' && path === '/v2/self/signup', rule: (config) => ({ limit: config.signupLimitPerIpPerHour, windowMs: HOUR_MS }), fixed: true },
   { name: 'route_static', matches: (_, path) => path === '/v2/route/static', rule: () => perMinute(ROUTE_STATIC_PER_MINUTE), fixed: true },
   { name: 'landmark_reports', matches: (_, path) => LANDMARK_REPORT_PATH.test(path), rule: () => perMinute(LANDMARK_REPORTS_PER_MINUTE) },
-  // Transit (POST /v2/route/transit, GET /v2/transit/departures) is routing too: a RAPTOR search per request.
-  { name: 'routing', matches: (_, path) => path === '/v2/route' || path.startsWith('/v2/route/') || path.startsWith('/v2/transit/'), rule: (config) => perMinute(config.throttles.routing) },
-  {
-    name: 'navigation',
-    matches: (_, path) => path.startsWith('/v2/navigate/') || path.startsWith('/v2/navigation/'),
-    rule: (config) => perMinute(config.throttles.navigation),
-  },
-  { name: 'language', matches: (_, path) => path.startsWith('/v2/language/'), rule: (config) => perMinute(config.throttles.language) },
 ];
 
 /**
- * Per-IP throttles, applied before routing so they hold for every endpoint of
- * a group whoever calls it (keyed or public). A request without a valid key
- * outside every group counts against the public ceiling. With AUTH_DISABLED,
- * requests without a key are also limited per IP over a rolling 24 h instead
- * of per key. The client IP is Fastify's `request.ip`, which honours TRUST_PROXY.
+ * The per-IP throttle of a request without a valid key, by its rate group: transit shares the routing throttle
+ * (a RAPTOR search per request), and everything outside the groups counts against the public ceiling.
+ */
+function keylessGroup(group: RateGroup, config: Config): { name: string; rule: RateLimitRule } {
+  if (group === 'other') return { name: 'public', rule: publicRule(config) };
+  const name = group === 'transit' ? 'routing' : group;
+  return { name, rule: perMinute(groupBaseRate(group, config.throttles)) };
+}
+
+/** A per-IP rule to count, with what a refusal by it says. */
+interface IpRule {
+  name: string;
+  rule: RateLimitRule;
+  fixed: boolean;
+  callers: 'keyless' | 'all';
+}
+
+/**
+ * The request hook that applies every rate limit but the daily quota (the
+ * guard counts that one), before routing and before the body is read
+ * (docs/adr/0060):
+ *
+ * - a request with a valid key counts against its account's per-minute rate
+ *   in the request's group (`throttling/key-rates.ts`: the tier's factor times
+ *   the group's THROTTLE_*_PER_MINUTE, or the operator's override), and
+ *   against the per-IP ceiling of all keyed callers (THROTTLE_KEYED_IP_FACTOR
+ *   times that throttle): far above any tier's rate, it bounds a flood of
+ *   keys from one address, not a key;
+ * - a request without a valid key counts against the per-IP throttle of its
+ *   group (routing with transit, navigation, language), or else the public
+ *   ceiling;
+ * - the static route image, signups and landmark reports are throttled per
+ *   IP for everyone, key or not (interface.md, "Limits" 4).
+ *
+ * The operator key counts only against the keyed per-IP ceiling. With
+ * AUTH_DISABLED, requests without a key are also limited per IP over a
+ * rolling 24 h instead of per key. The client IP is Fastify's `request.ip`,
+ * which honours TRUST_PROXY.
  *
  * Issue 31: a request without a valid key gets the keyless body budget
  * (PUBLIC_BODY_LIMIT_BYTES) unless its route declares one, and is charged by
- * its body's size (`requestCost`); every per-minute rule but the fixed ones
- * has a burst window under it (`burstRule`). A refusal is 429 RATE_LIMITED
- * with Retry-After; the X-RateLimit-* headers report the per-minute rule, with
- * Remaining no more than the burst window has left.
+ * its body's size (`requestCost`); every keyless per-minute rule but the fixed
+ * ones has a burst window under it (`burstRule`). Keyed rates have none: a key
+ * answers for itself, and its turns on a busy loop are the fair share's (ADR 0045).
+ * A refusal is 429 RATE_LIMITED with Retry-After and `details` naming the
+ * limit. Keyless requests report their per-IP rule in X-RateLimit-* (with
+ * Remaining no more than the burst window has left); keyed ones report their
+ * quota there (the guard's count) and their per-minute rate in
+ * X-RateLimit-Rate-* and X-RateLimit-Policy.
  */
 export function ipThrottle(
   limiter: RateLimiter,
@@ -139,10 +173,53 @@ export function ipThrottle(
       if (inFlight.held(key.key_id) >= inFlight.max) return { error: new ConcurrencyLimitedError(inFlight.max), headers: {} };
     }
     if (key.revoked_at !== null) return undefined;
-    const quota = await limiter.peek(quotaKey(key.key_id), { limit: dailyLimitOf(directory.tierOf(key)), windowMs: QUOTA_WINDOW_MS }, clock.now());
+    const tier = directory.tierOf(key);
+    const quota = await limiter.peek(quotaKey(key.key_id), { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS }, clock.now());
     if (quota.allowed) return undefined;
-    return { error: new RateLimitedError(Math.max(1, Math.ceil(quota.retryAfterMs / 1000))), headers: { ...rateLimitHeaders(quota) } };
+    return { error: new RateLimitedError(Math.max(1, Math.ceil(quota.retryAfterMs / 1000)), { tier, limit: quota.limit }), headers: { ...rateLimitHeaders(quota) } };
   };
+
+  /** Counts a keyless (or fixed, everyone's) per-IP rule; true when the request was refused (and answered). */
+  const throttleIp = async (request: FastifyRequest, reply: FastifyReply, ip: IpRule, cost: number): Promise<boolean> => {
+    const { rule } = ip;
+    const key = `ip:${ip.name}:${request.ip}`;
+    let burst: RateDecision | undefined;
+    const under = ip.fixed ? rule : burstRule(rule, config.throttles.burstSeconds);
+    if (under !== rule) {
+      // The burst window first: a refusal there leaves the minute's count alone.
+      burst = await limiter.consume(`${key}:burst`, under, clock.now(), Math.min(cost, under.limit));
+      if (!burst.allowed) {
+        void reply.headers({ ...rateLimitHeaders({ ...burst, limit: rule.limit, remaining: 0 }) });
+        return refuse(request, reply, burst, { reason: 'rate', scope: 'ip', group: ip.name, callers: ip.callers, limit: under.limit, window_s: under.windowMs / 1000 });
+      }
+    }
+    const decision = await limiter.consume(key, rule, clock.now(), Math.min(cost, rule.limit));
+    void reply.headers({ ...rateLimitHeaders(burst ? { ...decision, remaining: Math.min(decision.remaining, burst.remaining) } : decision) });
+    if (!decision.allowed) return refuse(request, reply, decision, { reason: 'rate', scope: 'ip', group: ip.name, callers: ip.callers, limit: rule.limit, window_s: rule.windowMs / 1000 });
+    return false;
+  };
+
+  /**
+   * Counts a keyed request (or the operator's) against its account's per-minute rate in the group and the keyed
+   * per-IP ceiling; true when the request was refused (and answered).
+   */
+  const throttleKeyed = async (request: FastifyRequest, reply: FastifyReply, caller: KeyRecord | 'operator', group: RateGroup): Promise<boolean> => {
+    let own = 0;
+    if (caller !== 'operator') {
+      const tier = directory.tierOf(caller);
+      const overrides = caller.account_id ? directory.account(caller.account_id)?.rate_overrides : undefined;
+      const rate = keyRateOf(group, tier, overrides, config.throttles);
+      own = rate.limit;
+      const decision = await limiter.consume(keyRateKey(group, tenantOf(caller)), { limit: rate.limit, windowMs: RATE_WINDOW_MS }, clock.now());
+      void reply.headers(keyRateHeaders(decision, group, dailyLimitOf(tier)));
+      if (!decision.allowed) return refuse(request, reply, decision, { reason: 'rate', scope: rate.source === 'override' ? 'account' : 'tier', group, tier, limit: rate.limit, window_s: RATE_WINDOW_MS / 1000 });
+    }
+    const ceiling = { limit: keyedIpCeiling(group, config.throttles, own), windowMs: RATE_WINDOW_MS };
+    const decision = await limiter.consume(keyedIpKey(group, request.ip), ceiling, clock.now());
+    if (!decision.allowed) return refuse(request, reply, decision, { reason: 'rate', scope: 'ip', group, callers: 'keyed', limit: ceiling.limit, window_s: RATE_WINDOW_MS / 1000 });
+    return false;
+  };
+
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const path = routedPath(request.url);
     if (!path.startsWith('/v2/')) {
@@ -150,7 +227,6 @@ export function ipThrottle(
       fairShare?.arrived(PUBLIC_CALLER);
       return false;
     }
-    const group = GROUPS.find((candidate) => candidate.matches(request.method, path));
     const caller = callers.of(request);
     const keyless = caller === 'anonymous';
     fairShare?.arrived(typeof caller === 'object' ? tenantOf(caller) : caller === 'anonymous' ? PUBLIC_CALLER : OPERATOR_CALLER);
@@ -171,33 +247,37 @@ export function ipThrottle(
         return true;
       }
     }
-    const cost = requestCost(request, keyless);
-    const rules: Array<[string, RateLimitRule, boolean]> = [];
-    if (group) rules.push([`ip:${group.name}:${request.ip}`, group.rule(config), group.fixed ?? false]);
-    else if (keyless) rules.push([publicKey(request), publicRule(config), false]);
-    for (const [key, rule, fixed] of rules) {
-      let burst: RateDecision | undefined;
-      const under = fixed ? rule : burstRule(rule, config.throttles.burstSeconds);
-      if (under !== rule) {
-        // The burst window first: a refusal there leaves the minute's count alone.
-        burst = await limiter.consume(`${key}:burst`, under, clock.now(), Math.min(cost, under.limit));
-        if (!burst.allowed) {
-          void reply.headers({ ...rateLimitHeaders({ ...burst, limit: rule.limit, remaining: 0 }) });
-          return refuse(request, reply, burst);
-        }
-      }
-      const decision = await limiter.consume(key, rule, clock.now(), Math.min(cost, rule.limit));
-      void reply.headers({ ...rateLimitHeaders(burst ? { ...decision, remaining: Math.min(decision.remaining, burst.remaining) } : decision) });
-      if (!decision.allowed) return refuse(request, reply, decision);
+    const everyone = IP_GROUPS.find((candidate) => candidate.matches(request.method, path));
+    if (everyone) {
+      if (await throttleIp(request, reply, { name: everyone.name, rule: everyone.rule(config), fixed: everyone.fixed ?? false, callers: 'all' }, requestCost(request, keyless))) return true;
+    } else if (keyless) {
+      const { name, rule } = keylessGroup(rateGroupOf(path), config);
+      if (await throttleIp(request, reply, { name, rule, fixed: false, callers: 'keyless' }, requestCost(request, true))) return true;
+    } else if (await throttleKeyed(request, reply, caller, rateGroupOf(path))) {
+      return true;
     }
     if (config.authDisabled && !request.headers['x-api-key']) {
       const decision = await limiter.consume(`ip:daily:${request.ip}`, { limit: config.devIpDailyLimit, windowMs: QUOTA_WINDOW_MS }, clock.now());
       void reply.headers({ ...rateLimitHeaders(decision) });
-      if (!decision.allowed) return refuse(request, reply, decision);
+      if (!decision.allowed) return refuse(request, reply, decision, { reason: 'rate', scope: 'ip', group: 'daily', callers: 'keyless', limit: config.devIpDailyLimit, window_s: QUOTA_WINDOW_MS / 1000 });
     }
     // Last, once nothing refuses it: while the loop is behind, a tenant's request waits for one of its turns (ADR 0045).
     if (fairShare && typeof caller === 'object') return !(await takeTurn(fairShare, caller, request, reply));
     return false;
+  };
+}
+
+/**
+ * The headers of a keyed request's per-minute rate (docs/adr/0060): X-RateLimit-Rate-Limit, -Remaining and -Reset
+ * as the quota's three, and X-RateLimit-Policy naming both limits that apply, in the IETF draft's syntax
+ * (`"quota";q=20000;w=86400, "routing";q=600;w=60`).
+ */
+function keyRateHeaders(decision: RateDecision, group: RateGroup, dailyLimit: number): Record<string, string> {
+  return {
+    'X-RateLimit-Rate-Limit': String(decision.limit),
+    'X-RateLimit-Rate-Remaining': String(decision.remaining),
+    'X-RateLimit-Rate-Reset': String(Math.ceil(decision.resetAt.getTime() / 1000)),
+    'X-RateLimit-Policy': `"quota";q=${dailyLimit};w=${QUOTA_WINDOW_MS / 1000}, "${group}";q=${decision.limit};w=${RATE_WINDOW_MS / 1000}`,
   };
 }
 
@@ -247,12 +327,13 @@ export function rememberKeylessRefusals(holds: RefusalHolds, config: Config, dir
   };
 }
 
-async function refuse(request: FastifyRequest, reply: FastifyReply, decision: RateDecision): Promise<true> {
+/** 429 RATE_LIMITED with Retry-After, naming the limit that refused the request in its message and `details`. */
+async function refuse(request: FastifyRequest, reply: FastifyReply, decision: RateDecision, details: RateLimitDetails): Promise<true> {
   const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   await reply
     .status(429)
     .header('retry-after', String(retryAfter))
-    .send(failure('RATE_LIMITED', `too many requests from ${request.ip}; retry in ${retryAfter} s`, { request_id: String(request.id) }));
+    .send(failure('RATE_LIMITED', rateLimitMessage(details, request.ip, retryAfter), { details, request_id: String(request.id) }));
   return true;
 }
 
@@ -317,5 +398,20 @@ class Callers {
     if (!key || key.key.length > 256) return 'anonymous';
     if (key.operator) return 'operator';
     return this.directory.byKeyHash(key.hash) ?? 'anonymous';
+  }
+
+  /**
+   * As `of`, but a key this process has not heard of is first looked for in
+   * the store (issued through another api process a moment ago: ADR 0057), so
+   * its first request here is counted as the key's, not as a keyless one. The
+   * guard reuses that one read; should it fail, the request goes on as keyless
+   * and the guard answers the failure.
+   */
+  async find(request: FastifyRequest): Promise<KeyRecord | 'operator' | 'anonymous'> {
+    const known = this.of(request);
+    const key = this.keys.read(request);
+    if (known !== 'anonymous' || !key) return known;
+    await this.directory.find(key).catch(() => undefined);
+    return this.of(request);
   }
 }

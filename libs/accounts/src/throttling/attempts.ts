@@ -24,10 +24,13 @@ export const FAILED_PASSWORD_CHECKS_PER_IP: RateLimitRule = { limit: 50, windowM
 /** Signups per e-mail address (issue #10: 60 signups with one address): a person signs up a few times, not dozens. */
 export const SIGNUPS_PER_ADDRESS: RateLimitRule = { limit: 3, windowMs: HOUR_MS };
 
-/** One counter: what it counts, and what the caller is told when it is spent. */
+/** One counter: what it counts, whose limit it is (the refusal's `details.scope`), and what the caller is told when it is spent. */
 export interface AttemptCounter {
   key: string;
   rule: RateLimitRule;
+  /** What is counted (`details.group`) and per what (`details.scope`: docs/adr/0060, every 429 names its limit). */
+  group: 'failed_sign_ins' | 'failed_password_checks' | 'signups';
+  scope: 'address' | 'account' | 'ip';
   refusal: (retryAfterSeconds: number) => string;
 }
 
@@ -38,21 +41,29 @@ export const attemptCounters = {
   signInsFor: (email: string): AttemptCounter => ({
     key: `sign-in-failures:${createHash('sha256').update(email).digest('hex')}`,
     rule: FAILED_SIGN_INS_PER_ADDRESS,
+    group: 'failed_sign_ins',
+    scope: 'address',
     refusal: (seconds) => `too many failed sign-ins for this address; try again in ${seconds} s`,
   }),
   passwordChecksOf: (accountId: string): AttemptCounter => ({
     key: `password-failures:account:${accountId}`,
     rule: FAILED_PASSWORD_CHECKS_PER_ACCOUNT,
+    group: 'failed_password_checks',
+    scope: 'account',
     refusal: (seconds) => `too many wrong passwords for this account; try again in ${seconds} s`,
   }),
   passwordChecksFrom: (ip: string): AttemptCounter => ({
     key: `password-failures:ip:${ip}`,
     rule: FAILED_PASSWORD_CHECKS_PER_IP,
+    group: 'failed_password_checks',
+    scope: 'ip',
     refusal: (seconds) => `too many wrong passwords from ${ip}; try again in ${seconds} s`,
   }),
   signUpsWith: (email: string): AttemptCounter => ({
     key: `signups:email:${digest(email)}`,
     rule: SIGNUPS_PER_ADDRESS,
+    group: 'signups',
+    scope: 'address',
     refusal: (seconds) => `too many signups with this e-mail address; try again in ${seconds} s`,
   }),
 };
@@ -89,5 +100,5 @@ export class Attempts {
 
 function refused(counter: AttemptCounter, retryAfterMs: number): ThrottledError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new ThrottledError(counter.refusal(seconds), seconds);
+  return new ThrottledError(counter.refusal(seconds), seconds, { reason: 'attempts', scope: counter.scope, group: counter.group, limit: counter.rule.limit, window_s: counter.rule.windowMs / 1000 });
 }

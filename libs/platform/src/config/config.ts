@@ -53,8 +53,10 @@ export interface Config {
   /**
    * Per-IP requests per minute on the routing, navigation and language endpoints (interface.md, "Limits" 5);
    * `public`: the ceiling of requests without a valid key outside those groups (public endpoints, 401s, 404s).
+   * Keyed callers (docs/adr/0060): these are the free tier's per-key rates, which the other tiers multiply, and
+   * `keyedIpFactor` (THROTTLE_KEYED_IP_FACTOR) times a group's rate bounds all keyed callers of one IP together.
    */
-  throttles: { routing: number; navigation: number; language: number; public: number; burstSeconds: number };
+  throttles: { routing: number; navigation: number; language: number; public: number; burstSeconds: number; keyedIpFactor: number };
   /**
    * PUBLIC_BODY_LIMIT_BYTES: largest JSON body from a caller without a valid key on a route that declares no
    * budget of its own (issue 31); keyed callers keep BODY_LIMIT_BYTES.
@@ -234,6 +236,8 @@ export function loadConfig(env: Env = process.env): Config {
       public: int(env, 'THROTTLE_PUBLIC_PER_MINUTE', 600, 1, 100_000_000),
       // A tenth of a minute's allowance per 10 s: a minute's worth cannot land in one second (issue 31).
       burstSeconds: int(env, 'THROTTLE_BURST_SECONDS', 10, 1, 60),
+      // Four times the enterprise tier's factor (50): only a flood of keys from one address meets it (docs/adr/0060).
+      keyedIpFactor: int(env, 'THROTTLE_KEYED_IP_FACTOR', 200, 1, 100_000),
     },
     publicBodyLimitBytes: int(env, 'PUBLIC_BODY_LIMIT_BYTES', 16 * 1024, 1024, 64 * 1024 * 1024),
     expensiveConcurrencyPerKey: int(env, 'EXPENSIVE_CONCURRENCY_PER_KEY', 2, 1, 1000),

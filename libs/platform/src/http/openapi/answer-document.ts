@@ -65,7 +65,7 @@ const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before tryi
 const KEYED_ERRORS: Record<string, { description: string; codes: string[]; headers?: Record<string, unknown> }> = {
   '401': { description: 'MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired', codes: ['INVALID_API_KEY', 'MISSING_API_KEY'] },
   '429': {
-    description: 'RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds',
+    description: 'RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds',
     codes: ['RATE_LIMITED'],
     headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
   },

@@ -55,6 +55,10 @@ export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests the key may make in its daily window (a bulk call or a ping batch counts its items)', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'What is left of that allowance', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When the window resets, in Unix seconds', schema: { type: 'integer' } },
+  'X-RateLimit-Rate-Limit': { description: "Keyed requests: what the account may send a minute in this endpoint group (its tier's rate or the operator's override)", schema: { type: 'integer' } },
+  'X-RateLimit-Rate-Remaining': { description: 'Keyed requests: what is left of that rate now', schema: { type: 'integer' } },
+  'X-RateLimit-Rate-Reset': { description: 'Keyed requests: when that rate next has more room, in Unix seconds', schema: { type: 'integer' } },
+  'X-RateLimit-Policy': { description: 'Keyed requests: the limits that apply, e.g. `"quota";q=20000;w=86400, "routing";q=600;w=60` (q requests per w seconds)', schema: { type: 'string' } },
 } as const;
 
 export interface AnswerOptions {
