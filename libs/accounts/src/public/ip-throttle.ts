@@ -399,19 +399,4 @@ class Callers {
     if (key.operator) return 'operator';
     return this.directory.byKeyHash(key.hash) ?? 'anonymous';
   }
-
-  /**
-   * As `of`, but a key this process has not heard of is first looked for in
-   * the store (issued through another api process a moment ago: ADR 0057), so
-   * its first request here is counted as the key's, not as a keyless one. The
-   * guard reuses that one read; should it fail, the request goes on as keyless
-   * and the guard answers the failure.
-   */
-  async find(request: FastifyRequest): Promise<KeyRecord | 'operator' | 'anonymous'> {
-    const known = this.of(request);
-    const key = this.keys.read(request);
-    if (known !== 'anonymous' || !key) return known;
-    await this.directory.find(key).catch(() => undefined);
-    return this.of(request);
-  }
 }
