@@ -16,6 +16,7 @@ import { recordPings } from '../commands/record-pings/record-pings.handler.js';
 import { ConsentRequiredError, locationStream, pingOutcomes, type IndexedPing } from '../domain/location.js';
 import { monitoringEventTypes } from '../event-types.js';
 import { FenceIndex } from '../geofences/public/fence-index.js';
+import { ConsentProofCodec } from '../consent-record/consent-proof-codec.js';
 import { ConsentRecordSealing } from '../consent-record/consent-record-sealing.js';
 import { CustomerPseudonyms } from './customer-pseudonyms.js';
 import { LocationCaches } from './location-caches.js';
@@ -44,6 +45,7 @@ async function setUp(types: EventTypeDefinition[] = monitoringEventTypes) {
     [CustomerPseudonyms, pseudonyms],
     [FenceIndex, new FenceIndex()],
     [ConsentRecordSealing, new ConsentRecordSealing(vault, pseudonyms)],
+    [ConsentProofCodec, new ConsentProofCodec(vault)],
   ]);
   const registry = new EventRegistry().register(...types);
   // The codec is under test, not the drift projection (none runs here): its wait answers at once.
