@@ -186,6 +186,16 @@ export type AdminAccount = {
     name: string;
     opened_at: string;
     /**
+     * The operator's per-minute rates by endpoint group for every key of the account; a group left out has its tier's rate (docs/guides/keys-and-limits.md)
+     */
+    rate_overrides: {
+        language?: number;
+        navigation?: number;
+        other?: number;
+        routing?: number;
+        transit?: number;
+    };
+    /**
      * The plan tier: it sets the daily limit
      */
     tier: 'free' | 'basic' | 'pro' | 'enterprise';
@@ -630,18 +640,96 @@ export type ConsentGranted = {
     status: 'none' | 'granted' | 'revoked';
 };
 
-export type ConsentNoticeRequest = {
+export type ConsentNoticeList = {
+    items: Array<{
+        /**
+         * Length of the text in UTF-8 bytes
+         */
+        bytes: number;
+        /**
+         * BCP 47 language tag, as first registered
+         */
+        language: string;
+        registered_at: string;
+        /**
+         * SHA-256 (lower-case hex) of the text’s UTF-8 bytes: what grants naming this version record and sign
+         */
+        sha256: string;
+        /**
+         * Your version label of the notice
+         */
+        version: string;
+    }>;
     /**
-     * BCP 47 language tag of the notice (en, tw, ee, gaa, dag, fat…)
+     * How many version and language pairs the account may register
+     */
+    max_items: number;
+};
+
+export type ConsentNoticeRegistration = {
+    /**
+     * Length of the text in UTF-8 bytes
+     */
+    bytes: number;
+    /**
+     * BCP 47 language tag, as first registered
      */
     language: string;
+    outcome: 'registered' | 'unchanged';
+    registered_at: string;
     /**
-     * SHA-256 of the exact notice text the customer saw (UTF-8 bytes), lower-case hex
+     * SHA-256 (lower-case hex) of the text’s UTF-8 bytes: what grants naming this version record and sign
      */
     sha256: string;
     /**
+     * Your version label of the notice
+     */
+    version: string;
+};
+
+export type ConsentNoticeRequest = {
+    /**
+     * BCP 47 language tag of the notice (en, tw, ee, gaa, dag, fat…); may be left out for a version registered in one language
+     */
+    language?: string;
+    /**
+     * SHA-256 of the exact notice text the customer saw (UTF-8 bytes), lower-case hex. Leave it out to send `text` instead, or for a registered version (the service fills it in); sent for a registered version, it must be the registered hash (else 422 NOTICE_MISMATCH)
+     */
+    sha256?: string;
+    /**
+     * The notice's exact text (at most 65536 bytes of UTF-8): the service records its SHA-256, never the text itself
+     */
+    text?: string;
+    /**
      * Your version label of the notice text
      */
+    version: string;
+};
+
+export type ConsentNoticeTexts = {
+    items: Array<{
+        /**
+         * Length of the text in UTF-8 bytes
+         */
+        bytes: number;
+        /**
+         * BCP 47 language tag, as first registered
+         */
+        language: string;
+        registered_at: string;
+        /**
+         * SHA-256 (lower-case hex) of the text’s UTF-8 bytes: what grants naming this version record and sign
+         */
+        sha256: string;
+        /**
+         * The exact text registered; its UTF-8 bytes hash to `sha256`
+         */
+        text: string;
+        /**
+         * Your version label of the notice
+         */
+        version: string;
+    }>;
     version: string;
 };
 
@@ -673,7 +761,7 @@ export type ConsentPage = {
 export type ConsentProofRequest = {
     kind: 'otp' | 'device_signature';
     /**
-     * The OTP transaction reference, or the device signature (e.g. base64url) over the notice hash
+     * The OTP transaction reference, or the device signature (e.g. base64url) over the notice hash: printable ASCII (U+0020-U+007E), not starting or ending with a space
      */
     reference: string;
 };
@@ -1329,7 +1417,7 @@ export type GetCustomerCopyRequest = {
 
 export type GrantConsentRequest = {
     /**
-     * When the customer agreed (ISO 8601, the capturing channel's clock); at most 5 minutes ahead of the service's clock
+     * When the customer agreed (ISO 8601, the capturing channel's clock): not before your account was opened, nor more than 5 minutes ahead of the service's clock (5 minutes of clock skew allowed either way)
      */
     captured_at?: string;
     /**
@@ -2994,6 +3082,17 @@ export type RedeemShareCodeRequest = {
     code: string;
 };
 
+export type RegisterConsentNoticeRequest = {
+    /**
+     * BCP 47 language tag of this text (en, en-GH, tw, ee, gaa, dag, fat…)
+     */
+    language: string;
+    /**
+     * The notice's exact text as the customer sees it (at most 65536 bytes of UTF-8). Its SHA-256 is taken over these bytes as sent: line endings, spaces and Unicode form included
+     */
+    text: string;
+};
+
 export type RegisterLoanRequest = {
     /**
      * Your id of the borrower, as in POST /v2/consent/grant
@@ -3043,6 +3142,29 @@ export type ReplaceIpAllowlistRequest = {
      * Exact IPs and CIDR ranges; empty removes the allowlist
      */
     entries: Array<string>;
+};
+
+export type ReplaceRateOverridesRequest = {
+    /**
+     * Requests a minute in the language group, for all the account's keys together; left out: the tier's rate
+     */
+    language?: number;
+    /**
+     * Requests a minute in the navigation group, for all the account's keys together; left out: the tier's rate
+     */
+    navigation?: number;
+    /**
+     * Requests a minute in the other (every other /v2 endpoint) group, for all the account's keys together; left out: the tier's rate
+     */
+    other?: number;
+    /**
+     * Requests a minute in the routing group, for all the account's keys together; left out: the tier's rate
+     */
+    routing?: number;
+    /**
+     * Requests a minute in the transit group, for all the account's keys together; left out: the tier's rate
+     */
+    transit?: number;
 };
 
 export type ReportIncidentRequest = {
@@ -3587,6 +3709,44 @@ export type RouteAnswer = {
      * Up to 2, each with the same safer-route flags
      */
     alternatives: Array<{
+        /**
+         * Present when the route is longer than 2× the driving route between the same points or 3× the straight line (and at least 1 km longer than it); a `detour:` warning says the same in words
+         */
+        detour?: {
+            /**
+             * Roads (ways of one name, number and class together), longest first, at most 5
+             */
+            closed_roads: Array<{
+                /**
+                 * How much of the driving route runs on it
+                 */
+                distance_m: number;
+                /**
+                 * The road class
+                 */
+                highway: string;
+                name: string | null;
+                ref: string | null;
+                /**
+                 * The tag that closes it to the mode: `highway=motorway`, `motorcycle=no`
+                 */
+                restriction: string;
+                /**
+                 * Its ways (`osm:way/<id>`), in the order the driving route meets them
+                 */
+                road_ids: Array<string>;
+            }>;
+            distance_m: number;
+            driving_distance_m: number | null;
+            /**
+             * `closed_to_mode`: roads of the driving route are closed to this mode (named in `closed_roads`); `sparse_network`: the network here has no more direct road for it
+             */
+            reason: 'closed_to_mode' | 'sparse_network';
+            /**
+             * Through the requested points, in order
+             */
+            straight_line_m: number;
+        };
         distance_m: number;
         duration_s: number;
         flood_crossings: number;
@@ -3729,6 +3889,9 @@ export type RouteAnswer = {
          */
         summary: string;
         unpaved_distance_m: number;
+        /**
+         * Snap distances past 100 m, hazards near the route, a poor route (`detour: …`), what the engine could not honour
+         */
         warnings: Array<string>;
     }>;
     attribution: Array<string>;
@@ -3738,6 +3901,44 @@ export type RouteAnswer = {
         imported_at: string;
         version: string;
     }>;
+    /**
+     * Present when the route is longer than 2× the driving route between the same points or 3× the straight line (and at least 1 km longer than it); a `detour:` warning says the same in words
+     */
+    detour?: {
+        /**
+         * Roads (ways of one name, number and class together), longest first, at most 5
+         */
+        closed_roads: Array<{
+            /**
+             * How much of the driving route runs on it
+             */
+            distance_m: number;
+            /**
+             * The road class
+             */
+            highway: string;
+            name: string | null;
+            ref: string | null;
+            /**
+             * The tag that closes it to the mode: `highway=motorway`, `motorcycle=no`
+             */
+            restriction: string;
+            /**
+             * Its ways (`osm:way/<id>`), in the order the driving route meets them
+             */
+            road_ids: Array<string>;
+        }>;
+        distance_m: number;
+        driving_distance_m: number | null;
+        /**
+         * `closed_to_mode`: roads of the driving route are closed to this mode (named in `closed_roads`); `sparse_network`: the network here has no more direct road for it
+         */
+        reason: 'closed_to_mode' | 'sparse_network';
+        /**
+         * Through the requested points, in order
+         */
+        straight_line_m: number;
+    };
     distance_m: number;
     duration_s: number;
     /**
@@ -3886,6 +4087,9 @@ export type RouteAnswer = {
      */
     summary: string;
     unpaved_distance_m: number;
+    /**
+     * Snap distances past 100 m, hazards near the route, a poor route (`detour: …`), what the engine could not honour
+     */
     warnings: Array<string>;
 };
 
@@ -4692,7 +4896,7 @@ export type ParseAddressControllerParseErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -4761,7 +4965,7 @@ export type ResolveAddressControllerResolveErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -4848,7 +5052,7 @@ export type GetAccountAsOfControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -4938,7 +5142,7 @@ export type SetBankingAccessControllerBankingErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5028,7 +5232,7 @@ export type ReplaceIpAllowlistControllerIpAllowlistErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5050,6 +5254,96 @@ export type ReplaceIpAllowlistControllerIpAllowlistResponses = {
 };
 
 export type ReplaceIpAllowlistControllerIpAllowlistResponse = ReplaceIpAllowlistControllerIpAllowlistResponses[keyof ReplaceIpAllowlistControllerIpAllowlistResponses];
+
+export type ReplaceRateOverridesControllerRatesData = {
+    body: ReplaceRateOverridesRequest;
+    path: {
+        accountId: string;
+    };
+    query?: never;
+    url: '/v2/admin/accounts/{accountId}/rates';
+};
+
+export type ReplaceRateOverridesControllerRatesErrors = {
+    /**
+     * INVALID_PARAM naming `accountId` (not acct_…) or the body field (an unknown group, or not a whole number from 1 to 1,000,000); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ADMIN_KEY_REQUIRED: the deployment has no operator key configured
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ADMIN_KEY_REQUIRED';
+        };
+    };
+    /**
+     * ACCOUNT_NOT_FOUND
+     */
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_NOT_FOUND';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type ReplaceRateOverridesControllerRatesError = ReplaceRateOverridesControllerRatesErrors[keyof ReplaceRateOverridesControllerRatesErrors];
+
+export type ReplaceRateOverridesControllerRatesResponses = {
+    /**
+     * `data` is the AdminAccount after the change
+     */
+    200: {
+        data: AdminAccount;
+        success: true;
+    };
+};
+
+export type ReplaceRateOverridesControllerRatesResponse = ReplaceRateOverridesControllerRatesResponses[keyof ReplaceRateOverridesControllerRatesResponses];
 
 export type ChangeTierControllerTierData = {
     body: ChangeTierRequest;
@@ -5118,7 +5412,7 @@ export type ChangeTierControllerTierErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5192,7 +5486,7 @@ export type GetAdminAuditControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5261,7 +5555,7 @@ export type AdminExportAuditBundleControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5333,7 +5627,7 @@ export type IssueLegacyKeyControllerIssueErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5431,7 +5725,7 @@ export type ReviewLandmarkControllerReviewErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5491,7 +5785,7 @@ export type ListLandmarkReportsControllerListErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5547,7 +5841,7 @@ export type RotateSigningKeysControllerRotateErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5595,7 +5889,7 @@ export type TrafficAccuracyControllerAccuracyErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5667,7 +5961,7 @@ export type PortfolioRiskControllerAssessErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5732,7 +6026,7 @@ export type RetailDensityControllerDensityErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5790,7 +6084,7 @@ export type TrafficHeatmapControllerHeatmapErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5854,7 +6148,7 @@ export type RequestPasswordResetControllerRequestResetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -5942,7 +6236,7 @@ export type SignInWithGoogleControllerSignInErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6086,7 +6380,7 @@ export type ResetPasswordControllerResetPasswordErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6156,7 +6450,7 @@ export type GetBankingAuditLogControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6221,7 +6515,7 @@ export type ExportAuditBundleControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6293,7 +6587,7 @@ export type BulkRegisterLoansControllerBulkErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6362,7 +6656,7 @@ export type LocateBorrowerControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6442,7 +6736,7 @@ export type LocateBorrowerControllerPostErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6522,7 +6816,7 @@ export type RegisterLoanControllerRegisterErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6587,7 +6881,7 @@ export type OwnAccountAsOfControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6656,7 +6950,7 @@ export type GetAccountChangesControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6800,7 +7094,7 @@ export type DeleteConsentDataControllerDeleteDataErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6880,7 +7174,15 @@ export type GrantConsentControllerGrantErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * NOTICE_MISMATCH (field `notice.sha256` or `notice.text`): not the hash of the notice registered under that version and language; NOTICE_NOT_REGISTERED (field `notice.version`): a version not registered, sent without its sha256 or text
+     */
+    422: ErrorEnvelope & {
+        error?: {
+            code?: 'NOTICE_MISMATCH' | 'NOTICE_NOT_REGISTERED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -6902,6 +7204,218 @@ export type GrantConsentControllerGrantResponses = {
 };
 
 export type GrantConsentControllerGrantResponse = GrantConsentControllerGrantResponses[keyof GrantConsentControllerGrantResponses];
+
+export type ListConsentNoticesControllerListData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v2/consent/notices';
+};
+
+export type ListConsentNoticesControllerListErrors = {
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: notices belong to an account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type ListConsentNoticesControllerListError = ListConsentNoticesControllerListErrors[keyof ListConsentNoticesControllerListErrors];
+
+export type ListConsentNoticesControllerListResponses = {
+    /**
+     * `data` is a ConsentNoticeList
+     */
+    200: {
+        data: ConsentNoticeList;
+        success: true;
+    };
+};
+
+export type ListConsentNoticesControllerListResponse = ListConsentNoticesControllerListResponses[keyof ListConsentNoticesControllerListResponses];
+
+export type GetConsentNoticeControllerGetData = {
+    body?: never;
+    path: {
+        version: string;
+    };
+    query?: never;
+    url: '/v2/consent/notices/{version}';
+};
+
+export type GetConsentNoticeControllerGetErrors = {
+    /**
+     * INVALID_PARAM (field `version`)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: notices belong to an account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
+    /**
+     * NOTICE_NOT_FOUND: this account registered no such version
+     */
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'NOTICE_NOT_FOUND';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetConsentNoticeControllerGetError = GetConsentNoticeControllerGetErrors[keyof GetConsentNoticeControllerGetErrors];
+
+export type GetConsentNoticeControllerGetResponses = {
+    /**
+     * `data` is a ConsentNoticeTexts
+     */
+    200: {
+        data: ConsentNoticeTexts;
+        success: true;
+    };
+};
+
+export type GetConsentNoticeControllerGetResponse = GetConsentNoticeControllerGetResponses[keyof GetConsentNoticeControllerGetResponses];
+
+export type RegisterConsentNoticeControllerRegisterData = {
+    body: RegisterConsentNoticeRequest;
+    path: {
+        version: string;
+    };
+    query?: never;
+    url: '/v2/consent/notices/{version}';
+};
+
+export type RegisterConsentNoticeControllerRegisterErrors = {
+    /**
+     * INVALID_PARAM (field `version`, `language` or `text`: empty, over 64 KiB of UTF-8, or not Unicode text); also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'BODY_TOO_COMPLEX' | 'INVALID_JSON' | 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: notices belong to an account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
+    /**
+     * NOTICE_VERSION_EXISTS (field `text`): this version and language are registered with another text; NOTICE_LIMIT_REACHED: the account holds 100 notices; CONCURRENCY_CONFLICT: registrations kept racing, retry
+     */
+    409: ErrorEnvelope & {
+        error?: {
+            code?: 'CONCURRENCY_CONFLICT' | 'NOTICE_LIMIT_REACHED' | 'NOTICE_VERSION_EXISTS';
+        };
+    };
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the size limit
+     */
+    413: ErrorEnvelope & {
+        error?: {
+            code?: 'PAYLOAD_TOO_LARGE';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not application/json, or has a Content-Encoding
+     */
+    415: ErrorEnvelope & {
+        error?: {
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type RegisterConsentNoticeControllerRegisterError = RegisterConsentNoticeControllerRegisterErrors[keyof RegisterConsentNoticeControllerRegisterErrors];
+
+export type RegisterConsentNoticeControllerRegisterResponses = {
+    /**
+     * `data` is a ConsentNoticeRegistration
+     */
+    200: {
+        data: ConsentNoticeRegistration;
+        success: true;
+    };
+};
+
+export type RegisterConsentNoticeControllerRegisterResponse = RegisterConsentNoticeControllerRegisterResponses[keyof RegisterConsentNoticeControllerRegisterResponses];
 
 export type RevokeConsentControllerRevokeData = {
     body: CustomerRequest;
@@ -6960,7 +7474,7 @@ export type RevokeConsentControllerRevokeErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7021,7 +7535,7 @@ export type GetConsentStatusControllerStatusErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7087,7 +7601,7 @@ export type ListConsentsControllerListErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7153,7 +7667,7 @@ export type ListGeofencesControllerListErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7227,7 +7741,7 @@ export type DeleteGeofenceControllerDeleteErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7301,7 +7815,7 @@ export type GetGeofenceControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7389,7 +7903,7 @@ export type CreateGeofenceControllerCreateErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7468,7 +7982,7 @@ export type HexcodeLandmarksControllerListErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7540,7 +8054,7 @@ export type BulkHexcodeControllerBulkErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7644,7 +8158,7 @@ export type VerifyKycControllerVerifyErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7801,7 +8315,7 @@ export type LandmarksAroundControllerAroundErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -7879,7 +8393,7 @@ export type GeocodeLandmarksControllerGeocodeErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8140,7 +8654,7 @@ export type GetLocationControllerLocationErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8220,7 +8734,7 @@ export type CheckInControllerCheckInErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8268,7 +8782,7 @@ export type ErasePositionsControllerEraseErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8436,7 +8950,7 @@ export type IssueShareCodeControllerIssueErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8513,7 +9027,7 @@ export type CancelShareCodeControllerCancelErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8561,7 +9075,7 @@ export type ListViewersControllerViewersErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8638,7 +9152,7 @@ export type RevokePairingControllerRevokeViewerErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8686,7 +9200,7 @@ export type ListWatchingControllerWatchingErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8763,7 +9277,7 @@ export type RevokePairingControllerStopWatchingErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8816,7 +9330,7 @@ export type LookupControllerLookupErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8856,7 +9370,7 @@ export type GetMeControllerMeErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -8904,7 +9418,7 @@ export type RevokeKeyControllerRevokeErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9032,7 +9546,7 @@ export type RotateKeyControllerRotateErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9093,7 +9607,7 @@ export type GetDriftControllerCurrentErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9173,7 +9687,7 @@ export type RecordPingsControllerRecordErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9263,7 +9777,7 @@ export type RegisterZoneControllerRegisterErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9372,7 +9886,7 @@ export type RecordArrivalControllerArriveErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9433,6 +9947,14 @@ export type ConfirmDeliveryControllerConfirmErrors = {
         };
     };
     /**
+     * DELIVERY_ERASED: confirmed before, and the customer's location data has since been erased with the receipt (the receipt as issued still verifies)
+     */
+    410: ErrorEnvelope & {
+        error?: {
+            code?: 'DELIVERY_ERASED';
+        };
+    };
+    /**
      * PAYLOAD_TOO_LARGE: the body is over the size limit
      */
     413: ErrorEnvelope & {
@@ -9449,7 +9971,7 @@ export type ConfirmDeliveryControllerConfirmErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9589,7 +10111,7 @@ export type ReverseControllerReverseErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9661,7 +10183,7 @@ export type PlanRouteControllerRouteErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9748,7 +10270,7 @@ export type RouteAlongControllerAlongErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -9970,7 +10492,7 @@ export type RoadTrafficControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10034,7 +10556,7 @@ export type PlanTransitTripControllerPlanErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10109,7 +10631,7 @@ export type SearchPlacesControllerSearchErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10237,7 +10759,7 @@ export type ServiceAreaControllerCoverErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10299,7 +10821,7 @@ export type ListArchivesControllerListErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10396,7 +10918,7 @@ export type GetArchiveControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10474,7 +10996,7 @@ export type GetArchiveControllerHeadErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10572,7 +11094,7 @@ export type GetUsageControllerUsageErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10668,7 +11190,7 @@ export type VerifyProximityControllerVerifyErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10756,7 +11278,7 @@ export type ScheduleReverificationControllerScheduleErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10833,7 +11355,7 @@ export type CancelScheduleControllerCancelErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10910,7 +11432,7 @@ export type GetScheduleControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -10973,7 +11495,7 @@ export type ListSchedulesControllerListErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -11088,7 +11610,7 @@ export type RemoveWebhookControllerRemoveErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -11144,7 +11666,7 @@ export type GetWebhookControllerGetErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -11224,7 +11746,7 @@ export type ConfigureWebhookControllerConfigureErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -11290,7 +11812,7 @@ export type ListDeliveriesControllerListErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
@@ -11375,7 +11897,7 @@ export type RetryDeliveryControllerRetryErrors = {
         };
     };
     /**
-     * RATE_LIMITED: the key has used its daily allowance, or a throttle refused the call; wait Retry-After seconds
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
      */
     429: ErrorEnvelope & {
         error?: {
