@@ -1,5 +1,8 @@
+import { jest } from '@jest/globals';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { accountStream, apiKeyStream, KeyDirectory, keyIdFor, type Tier } from '../libs/accounts/src/index.js';
 import { bootService, eventually, type Service } from './support/boot.js';
 
 interface KeyRecordBody {
@@ -116,6 +119,74 @@ describe('keys and accounts over HTTP', () => {
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await limited.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+  });
+
+  describe('written through another api process (docs/adr/0057)', () => {
+    // As another api process on the same store would: events appended to the log that this process's key
+    // directory does not follow meanwhile (its follower is stopped), so only the guard's reads of the store find them.
+    const append = (stream: string, type: string, data: Record<string, unknown>, expected: bigint | 'no_stream') =>
+      service.runtime.backends.events.append(stream, [{ type, data, metadata: service.runtime.registry.metadataFor(type) }], expected);
+    const issueElsewhere = async (accountId: string, tier: Tier) => {
+      const key = randomBytes(32).toString('hex');
+      const hash = createHash('sha256').update(key).digest('hex');
+      const made = { key, hash, keyId: keyIdFor(hash) };
+      const data = { key_id: made.keyId, key_hash: made.hash, key_prefix: `${key.slice(0, 8)}…`, kind: 'account', account_id: accountId, user_id: null, name: 'Elsewhere', email: 'elsewhere@example.com', tier, issued_at: new Date().toISOString(), expires_at: null, rotated_from: null };
+      await append(apiKeyStream(made.keyId), 'ApiKeyIssued', data, 'no_stream');
+      return made;
+    };
+    const me = async (key: string) => {
+      const response = await service.request('GET', '/v2/me', { key });
+      const body = response.status === 200 ? ((await response.json()) as { data: { tier: string; daily_limit: number; account_id: string } }).data : undefined;
+      return { status: response.status, limit: response.headers.get('x-ratelimit-limit'), dailyLimit: body?.daily_limit, tier: body?.tier, account: body?.account_id };
+    };
+    /** The per-minute rate the throttle counted the request against: a keyed caller's, at its account's tier (ADR 0060). */
+    const rateOf = async (key: string) => {
+      const response = await service.request('GET', '/v2/usage', { key });
+      expect(response.status).toBe(200);
+      return Number(response.headers.get('x-ratelimit-rate-limit'));
+    };
+
+    it('serves a key issued there on its first call here, with its account tier as changed there, and refuses it once rotated there', async () => {
+      const directory = service.app.get(KeyDirectory);
+      await directory.follower.stop();
+      try {
+        const accountId = `acct_${randomBytes(10).toString('hex')}`;
+        await append(accountStream(accountId), 'AccountOpened', { account_id: accountId, name: 'Elsewhere', email: 'elsewhere@example.com', tier: 'free', opened_at: new Date().toISOString() }, 'no_stream');
+        const first = await issueElsewhere(accountId, 'free');
+        expect(directory.byKeyHash(first.hash)).toBeUndefined();
+        // Its first request here is served and counted by the throttle as the key's, not as a keyless caller's.
+        const freeRate = await rateOf(first.key);
+        expect(freeRate).toBeGreaterThan(0);
+        expect(await me(first.key)).toEqual({ status: 200, limit: '100', dailyLimit: 100, tier: 'free', account: accountId });
+
+        // The operator raises the tier there: the next request here has the new one, in the throttle as in the guard.
+        await append(accountStream(accountId), 'AccountTierChanged', { account_id: accountId, tier: 'pro', changed_at: new Date().toISOString() }, 0n);
+        expect(await rateOf(first.key)).toBeGreaterThan(freeRate);
+        expect(await me(first.key)).toEqual({ status: 200, limit: '20000', dailyLimit: 20_000, tier: 'pro', account: accountId });
+
+        // A rotation there: the old key is revoked, the new one issued.
+        const second = await issueElsewhere(accountId, 'pro');
+        await append(apiKeyStream(first.keyId), 'ApiKeyRevoked', { key_id: first.keyId, reason: 'rotated', revoked_at: new Date().toISOString(), replaced_by: second.keyId }, 0n);
+        expect((await me(first.key)).status).toBe(401);
+        expect(await me(second.key)).toEqual({ status: 200, limit: '20000', dailyLimit: 20_000, tier: 'pro', account: accountId });
+      } finally {
+        await directory.follower.start();
+      }
+    });
+
+    it('looks for an unknown key in the store once per request: 401 after one read of its stream', async () => {
+      const reads = jest.spyOn(service.runtime.backends.events, 'readStream');
+      try {
+        const keys = Array.from({ length: 12 }, () => randomBytes(32).toString('hex'));
+        const statuses = await Promise.all(keys.map(async (key) => (await service.request('GET', '/v2/me', { key })).status));
+        expect(statuses).toEqual(keys.map(() => 401));
+        const keyReads = reads.mock.calls.filter(([stream]) => stream.startsWith('api_key-'));
+        expect(keyReads).toHaveLength(keys.length);
+        expect(new Set(keyReads.map(([stream]) => stream)).size).toBe(keys.length);
+      } finally {
+        reads.mockRestore();
+      }
+    });
   });
 
   it('keeps issued keys across a restart', async () => {

@@ -11,6 +11,7 @@ import { MongoClient } from 'mongodb';
 import { EmbeddedEventStore } from '../../libs/platform/src/index.js';
 import { ADMIN_KEY, eventually } from '../support/boot.js';
 import { composeEnvironment, root } from './compose.js';
+import { describeFirstCalls, firstCallsOnTheOtherApi, type Api } from './first-calls.js';
 
 /**
  * The production topology as docker-compose.yml runs it, without Docker
@@ -202,23 +203,19 @@ describeIf('the production topology: two apis and a worker on the shared servers
   const home = { lat: 5.5497, lng: -0.2107 };
   const away = { lat: 5.6141, lng: -0.1627 };
 
-  it('signs up on one api and serves the key on the other; a rotation there kills the old key everywhere', async () => {
-    const signup = await data<{ key: string }>(await call('POST', '/v2/self/signup', { body: { name: 'Topology Lender', email: `lender-${run}@example.com` } }, apis[0]));
-    const me = await eventually(async () => {
-      const response = await call('GET', '/v2/me', { key: signup.key }, apis[1]);
-      return response.status === 200 ? data<{ account_id: string }>(response) : undefined;
-    }, 10_000);
-    const rotated = await data<{ key: string }>(await call('POST', '/v2/me/rotate', { key: signup.key }, apis[1]));
-    await eventually(async () => ((await call('GET', '/v2/me', { key: signup.key }, apis[0])).status === 401 ? true : undefined), 10_000);
-    // The new key reaches the other api as the old one's death does: through the shared log, within moments.
-    await eventually(async () => ((await call('GET', '/v2/me', { key: rotated.key }, apis[0])).status === 200 ? true : undefined), 10_000);
-    key = rotated.key;
-    accountId = me.account_id;
+  it('honours a signup, a rotation, a tier change and a revocation on the other api from its first call there (docs/adr/0057)', async () => {
+    const calls = await firstCallsOnTheOtherApi([apis[0]!, apis[1]!].map((api) => ({ name: api.name, url: `http://127.0.0.1:${api.port}` })) as [Api, Api], 10, { adminKey: ADMIN_KEY, run });
+    process.stderr.write(`topology: first call on the other api: ${describeFirstCalls(calls)}\n`);
+    expect({ honoured: calls.honoured, misses: calls.misses }).toEqual({ honoured: calls.rounds, misses: [] });
+    expect(calls.rounds.signup).toBe(10);
+    key = calls.key;
+    accountId = calls.accountId;
+
     expect((await call('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } })).status).toBe(200);
     // The steady traffic below is thousands of requests: beyond the free tier's 100 a day.
-    expect((await call('PUT', `/v2/admin/accounts/${accountId}/tier`, { key: ADMIN_KEY, body: { tier: 'enterprise' } })).status).toBe(200);
-    for (const api of apis) await eventually(async () => ((await data<{ tier: string }>(await call('GET', '/v2/me', { key }, api))).tier === 'enterprise' ? true : undefined), 10_000);
-  }, 60_000);
+    expect((await call('PUT', `/v2/admin/accounts/${accountId}/tier`, { key: ADMIN_KEY, body: { tier: 'enterprise' } }, apis[0])).status).toBe(200);
+    for (const api of apis) expect((await data<{ tier: string }>(await call('GET', '/v2/me', { key }, api))).tier).toBe('enterprise');
+  }, 120_000);
 
   it('consent, pings, a drift webhook, collections and portfolio risk, revoke and an erasure that leaves nothing in Mongo, Redis or the event store', async () => {
     const customer = `cust-erase-${run}`;

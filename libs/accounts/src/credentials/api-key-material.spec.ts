@@ -9,7 +9,9 @@ import {
   hashResetToken,
   isWellFormedResetToken,
   keyPrefix,
+  newApiKey,
 } from './api-key-material.js';
+import { keyIdFor } from '../domain/api-key.js';
 
 describe('API keys and user tokens', () => {
   it('are 32 random bytes as 64 lowercase hex characters, different every time', () => {
@@ -25,6 +27,19 @@ describe('API keys and user tokens', () => {
     expect(hashKey(key)).toBe(createHash('sha256').update(key).digest('hex'));
     expect(hashKey(key)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashKey(key)).not.toBe(hashKey(generateApiKey()));
+  });
+
+  it('have an id derived from their hash: a version 8 UUID, the same for the same hash, another for another (ADR 0057)', () => {
+    const { key, hash, keyId } = newApiKey();
+    expect(hash).toBe(hashKey(key));
+    expect(keyId).toBe(keyIdFor(hash));
+    expect(keyId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // SHA-256 of the name space and the hash, its first 128 bits with the version and variant bits set.
+    const digest = createHash('sha256').update('location-api key id v1\0').update(hash).digest('hex');
+    expect(keyId.replace(/-/g, '').slice(0, 12)).toBe(digest.slice(0, 12));
+    expect(keyId.replace(/-/g, '').slice(20)).toBe(digest.slice(20, 32));
+    expect(keyIdFor(hashKey(generateApiKey()))).not.toBe(keyId);
+    expect(keyId).not.toContain(hash.slice(0, 12));
   });
 
   it('show their first 8 characters and an ellipsis', () => {

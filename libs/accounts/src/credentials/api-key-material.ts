@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { secretsEqual } from '../authentication/constant-time.js';
+import { keyIdFor } from '../domain/api-key.js';
 
 /**
  * Secrets the service hands out: API keys, per-user tokens and password-reset
@@ -32,6 +33,13 @@ export function generateUserToken(): string {
 /** SHA-256 of the key text, lowercase hex: what is stored and looked up. Also for user tokens. */
 export function hashKey(key: string): string {
   return sha256Hex(key);
+}
+
+/** A fresh key with what is stored of it: its hash and the id derived from that (`keyIdFor`, docs/adr/0057). */
+export function newApiKey(): { key: string; hash: string; keyId: string } {
+  const key = generateApiKey();
+  const hash = hashKey(key);
+  return { key, hash, keyId: keyIdFor(hash) };
 }
 
 /** The part of a key that may be shown, logged and audited: the first 8 characters and an ellipsis. */

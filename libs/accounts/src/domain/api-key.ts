@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Decider } from '../../../platform/src/commands/decider.js';
 import { DomainError } from '../../../platform/src/errors.js';
 
@@ -64,6 +65,27 @@ export function apiKeyStream(keyId: string): string {
   return `api_key-${keyId}`;
 }
 
+/** What names the key-id derivation, so the same hash under another purpose gives another value. */
+const KEY_ID_NAME_SPACE = 'location-api key id v1\0';
+
+/**
+ * A key's id, derived from its hash (docs/adr/0057): an api process that has
+ * not heard of a key yet (issued through another process a moment ago) finds
+ * its stream, `api_key-<id>`, from the presented key alone, one read by name,
+ * instead of answering 401 until its key directory catches up with the log.
+ * An RFC 9562 UUIDv8 made from SHA-256, as its name-based example (appendix
+ * B.2): the first 128 bits of SHA-256(name space ‖ hash) with the version and
+ * variant bits set. The id tells nothing the hash stored beside it in the
+ * same event does not, and neither tells the key.
+ */
+export function keyIdFor(keyHash: string): string {
+  const bytes = createHash('sha256').update(KEY_ID_NAME_SPACE, 'utf8').update(keyHash, 'utf8').digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyState {
   switch (event.type) {
     case 'ApiKeyIssued':
@@ -87,7 +109,7 @@ export interface RevokeApiKey {
 }
 export type ApiKeyCommand = IssueApiKey | RevokeApiKey;
 
-/** A key id chosen twice: ids are random UUIDs, so this is a defect, never a client error. */
+/** A key id issued twice: ids are derived from 256-bit random keys, so this is a defect, never a client error. */
 export class KeyAlreadyIssuedError extends Error {}
 
 /**

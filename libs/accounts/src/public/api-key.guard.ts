@@ -4,7 +4,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ACCESS_LEVEL,
   CLOCK,
-  CommandPipeline,
   CONFIG,
   EXPENSIVE_ROUTE,
   RATE_LIMITER,
@@ -17,7 +16,7 @@ import {
   type RateLimiter,
 } from '../../../platform/src/index.js';
 import { keyPrefix } from '../credentials/index.js';
-import { apiKeyDecider, apiKeyStream, isUsable, TIERS, type Tier } from '../domain/api-key.js';
+import { TIERS, type Tier } from '../domain/api-key.js';
 import {
   AccountKeyRequiredError,
   AdminKeyRequiredError,
@@ -41,9 +40,6 @@ interface RouteAccess {
   requiredTier: Tier | undefined;
   expensive: ExpensiveRoute | undefined;
 }
-
-/** How the guard folds a key's stream (one definition object: the pipeline keeps per-definition wiring). */
-const KEY_STREAM = { decider: apiKeyDecider };
 
 /**
  * Authenticates X-API-Key on every route not marked public (interface.md,
@@ -69,7 +65,6 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly directory: KeyDirectory,
-    private readonly commands: CommandPipeline,
     private readonly inFlight: InFlight,
   ) {
     this.keys = new KeyReader(config.adminApiKey);
@@ -169,30 +164,20 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /**
-   * One hash and one map lookup find the key; the store then confirms it is
-   * still live, so a key revoked through another api instance is refused at
-   * once here too, before this instance's directory has caught up (ADR 0028,
-   * "Request path"). The confirmation is one read of the key stream's revision:
-   * when it is the revision the directory has applied, the directory's record
-   * is the stream's whole state (issued, not revoked) and serves the request;
-   * when the store holds more (a revocation this instance has not applied yet)
-   * or the stream is gone, the stream itself is read and folded, as every
-   * request did before.
+   * One hash and one map lookup find the key; the store then confirms the
+   * directory is current for it, so a change acknowledged by another api
+   * process is honoured here at once (docs/adr/0057; ADR 0028, "Request
+   * path"). A key the directory holds: one read each of its stream's and its
+   * account's revision, at once; a stream the store holds more of (a
+   * revocation, a tier change) is read and applied first. A key it does not
+   * hold (issued through another process a moment ago, or none at all): its
+   * stream, named by the id derived from its hash, is read before any 401.
+   * One check per request: the per-IP throttle made it already, in the api.
    */
   private async authenticate(key: PresentedKey, now: Date): Promise<KeyRecord> {
-    const known = key.key.length <= 256 ? this.directory.lookup(key.hash) : undefined;
-    if (!known) throw new InvalidApiKeyError();
-    const { record, revision } = known;
+    const record = key.key.length <= 256 ? await this.directory.check(key) : undefined;
+    if (!record) throw new InvalidApiKeyError();
     if (record.expires_at !== null && new Date(record.expires_at).getTime() <= now.getTime()) throw new InvalidApiKeyError();
-    const stream = apiKeyStream(record.key_id);
-    if ((await this.directory.storeRevision(stream)) === revision) {
-      // The directory may have applied a revocation while the store answered.
-      if (record.revoked_at !== null) throw new InvalidApiKeyError();
-      return record;
-    }
-    // A key's stream holds its issue and at most its revocation: two events.
-    const { state } = await this.commands.read(KEY_STREAM, stream);
-    if (!isUsable(state, now)) throw new InvalidApiKeyError();
     return record;
   }
 

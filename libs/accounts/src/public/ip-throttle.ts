@@ -227,7 +227,7 @@ export function ipThrottle(
       fairShare?.arrived(PUBLIC_CALLER);
       return false;
     }
-    const caller = callers.of(request);
+    const caller = await callers.current(request);
     const keyless = caller === 'anonymous';
     fairShare?.arrived(typeof caller === 'object' ? tenantOf(caller) : caller === 'anonymous' ? PUBLIC_CALLER : OPERATOR_CALLER);
     // An IP refused a moment ago waits first (its refusals are remembered by rememberKeylessRefusals).
@@ -398,5 +398,20 @@ class Callers {
     if (!key || key.key.length > 256) return 'anonymous';
     if (key.operator) return 'operator';
     return this.directory.byKeyHash(key.hash) ?? 'anonymous';
+  }
+
+  /**
+   * As `of`, but the key is checked against the store first (once per request:
+   * the guard reuses the check), so a change acknowledged by another api
+   * process counts here at once (ADR 0057): a key issued there is the key's
+   * (its quota, rate and body budget), not a keyless caller; a key revoked
+   * there is keyless; a tier changed there sets the rate. Should the store not
+   * answer, the request goes on as keyless and the guard answers the failure.
+   */
+  async current(request: FastifyRequest): Promise<KeyRecord | 'operator' | 'anonymous'> {
+    const key = this.keys.read(request);
+    if (!key || key.key.length > 256) return 'anonymous';
+    if (key.operator) return 'operator';
+    return (await this.directory.check(key).catch(() => undefined)) ?? 'anonymous';
   }
 }

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { CommandHandler, type CommandBus } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import type { KeyDirectory, KeyRecord } from '../../public/key-directory.js';
-import { generateApiKey, hashKey, keyPrefix } from '../../credentials/index.js';
+import { keyPrefix, newApiKey } from '../../credentials/index.js';
 import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyIssued, type ApiKeyState, type IssueApiKey } from '../../domain/api-key.js';
 
 /**
@@ -14,7 +13,7 @@ export const issueKey = command<IssueApiKey, ApiKeyState, ApiKeyEvent>({
   name: 'accounts.issue-key',
   stream: (input) => apiKeyStream(input.data.key_id),
   decider: apiKeyDecider,
-  // The key id is a fresh random UUID: a conflict would mean another request chose the same id, and deciding again would only refuse it.
+  // The key id is derived from a fresh 256-bit random key (ADR 0057): a conflict would mean another request made the same key, and deciding again would only refuse it.
   onConflict: { retry: 0 },
   // The answer hands out the key: this instance's directory must know it before the caller's next request.
   awaits: ['key_directory'],
@@ -39,13 +38,14 @@ export const issueThrough =
 export type NewKey = Omit<ApiKeyIssued['data'], 'issued_at' | 'key_id' | 'key_hash' | 'key_prefix'>;
 
 /**
- * Makes the key (32 random bytes, shown once; only its SHA-256 is stored),
- * issues it, and answers it with its directory record. `keyId` is given when
- * the id must be known first (a rotation names its replacement).
+ * Issues a key (32 random bytes, shown once; only its SHA-256 is stored, and
+ * its id is derived from that: `keyIdFor`) and answers it with its directory
+ * record. The key is made here, or given when its id must be known first (a
+ * rotation names its replacement).
  */
-export async function issueNewKey(issue: KeyIssuer, directory: KeyDirectory, details: NewKey, keyId: string = randomUUID()): Promise<{ key: string; record: KeyRecord }> {
-  const key = generateApiKey();
-  await issue({ type: 'IssueApiKey', data: { ...details, key_id: keyId, key_hash: hashKey(key), key_prefix: keyPrefix(key) } });
+export async function issueNewKey(issue: KeyIssuer, directory: KeyDirectory, details: NewKey, made: ReturnType<typeof newApiKey> = newApiKey()): Promise<{ key: string; record: KeyRecord }> {
+  const { key, hash, keyId } = made;
+  await issue({ type: 'IssueApiKey', data: { ...details, key_id: keyId, key_hash: hash, key_prefix: keyPrefix(key) } });
   const record = directory.byKeyId(keyId);
   if (!record) throw new Error(`issued key ${keyId} is missing from the key directory`);
   return { key, record };

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { newApiKey } from '../../credentials/index.js';
 import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import { issueNewKey, issueThrough } from '../issue-key/issue-key.handler.js';
 import { RevokeKeyCommand } from '../revoke-key/revoke-key.handler.js';
@@ -26,8 +26,9 @@ export class RotateKeyHandler implements ICommandHandler<RotateKeyCommand> {
   ) {}
 
   async execute({ current }: RotateKeyCommand): Promise<{ key: string; record: KeyRecord }> {
-    const replacementId = randomUUID();
-    await this.commands.execute(new RevokeKeyCommand({ type: 'RevokeApiKey', data: { key_id: current.key_id, reason: 'rotated', replaced_by: replacementId } }));
+    // The replacement is made first: its id, derived from it, is what the revocation names.
+    const replacement = newApiKey();
+    await this.commands.execute(new RevokeKeyCommand({ type: 'RevokeApiKey', data: { key_id: current.key_id, reason: 'rotated', replaced_by: replacement.keyId } }));
     return issueNewKey(
       issueThrough(this.commands),
       this.directory,
@@ -42,7 +43,7 @@ export class RotateKeyHandler implements ICommandHandler<RotateKeyCommand> {
         rotated_from: current.key_id,
         user_id: current.user_id,
       },
-      replacementId,
+      replacement,
     );
   }
 }
