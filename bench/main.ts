@@ -15,6 +15,7 @@ import { runIdentityBench } from './identity.bench.js';
 import { runLocatorBench } from './locator.bench.js';
 import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
+import { runRestartBench } from './restart.bench.js';
 import { runRoutingBench } from './routing.bench.js';
 import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
@@ -95,6 +96,8 @@ const benches: Record<string, () => Promise<Section | Section[]>> = {
       progress,
     }), await runAuditCatchUpBench({ events: quick ? 1000 : 5000, rounds: 1, progress })],
   weather: () => runWeatherBench({ documents: quick ? 100 : 500, alerts: quick ? 100 : 500, ...loadPhases(50, 4) }),
+  // Issue 47: spawn to /health/ready with ten times the events in DATA_DIR, against the same mix at one time.
+  restart: () => runRestartBench({ events: quick ? 2000 : 20_000, factor: 10, rounds: quick ? 2 : 3, progress }),
 };
 
 const requested = process.argv.slice(2);

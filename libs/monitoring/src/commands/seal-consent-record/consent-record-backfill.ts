@@ -45,7 +45,8 @@ export class ConsentRecordBackfill implements OnApplicationBootstrap, OnModuleDe
     let after = await this.readStore.getCheckpoint(CONSENT_RECORD_BACKFILL);
     let sealed = 0;
     while (!this.stopped) {
-      const page = await this.events.readAll({ ...(after !== undefined ? { after } : {}), maxCount: PAGE });
+      // The consent streams alone (the embedded store reads them from its category index, not the whole log: issue 47).
+      const page = await this.events.readAll({ ...(after !== undefined ? { after } : {}), maxCount: PAGE, streamPrefixes: ['consent-'] });
       if (page.length === 0) break;
       const streams = new Set<string>();
       for (const event of page) {
