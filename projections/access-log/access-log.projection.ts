@@ -24,6 +24,8 @@ export const accessLogProjection: Projection<AccessLogDoc> = {
       client_ip: data.client_ip,
       at: data.at,
       request_id: data.request_id,
+      // Only on entries that named a customer (the by_account_customer_time index finds them).
+      ...(data.customer_id === undefined ? {} : { customer_id: data.customer_id }),
       stream: event.streamName,
       seq: data.seq,
     }));

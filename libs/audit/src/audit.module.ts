@@ -4,14 +4,17 @@ import { GetAdminAuditController } from './queries/get-admin-audit/get-admin-aud
 import { GetAdminAuditHandler } from './queries/get-admin-audit/get-admin-audit.handler.js';
 import { GetBankingAuditLogController } from './queries/get-banking-audit-log/get-banking-audit-log.controller.js';
 import { GetBankingAuditLogHandler } from './queries/get-banking-audit-log/get-banking-audit-log.handler.js';
+import { GetCustomerAccessLogController } from './queries/get-customer-access-log/get-customer-access-log.controller.js';
+import { GetCustomerAccessLogHandler } from './queries/get-customer-access-log/get-customer-access-log.handler.js';
 import { AccessRecorder, StoreAccessRecorder } from './public/access-recorder.js';
 import { accessJournalDir, JournaledAccessRecorder } from './public/journaled-access-recorder.js';
 
 @Module({
-  controllers: [GetAdminAuditController, GetBankingAuditLogController],
+  controllers: [GetAdminAuditController, GetBankingAuditLogController, GetCustomerAccessLogController],
   providers: [
     GetAdminAuditHandler,
     GetBankingAuditLogHandler,
+    GetCustomerAccessLogHandler,
     {
       provide: AccessRecorder,
       inject: [EVENT_STORE, EventRegistry, CONFIG, JsonLogger],

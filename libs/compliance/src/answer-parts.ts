@@ -11,6 +11,7 @@ export const ChainEntrySchema = Type.Object({
   client_ip: Type.String(),
   at: Type.String({ format: 'date-time' }),
   request_id: Type.String(),
+  customer_id: Type.Optional(Type.String({ description: 'The customer the request named, when it named one (hashed with the rest of the entry)' })),
   seq: Type.Integer({ description: 'Place in the chain, from 0' }),
   prev_hash: Type.String({ description: "The previous entry's hash (the genesis hash for seq 0)" }),
   hash: Type.String({ description: 'SHA-256 over prev_hash, seq and the entry in canonical JSON' }),

@@ -16,6 +16,13 @@ export type AccessEntry = {
   /** ISO 8601 UTC time the request arrived. */
   at: string;
   request_id: string;
+  /**
+   * The customer the request named, when it named one (the path's, query's or
+   * body's `customer_id`, or the one customer of a ping batch): who looked at
+   * which customer (GET /v2/banking/audit-log/customers/{customer_id}).
+   * Absent otherwise, and on every entry recorded before it was kept.
+   */
+  customer_id?: string;
 };
 
 /** Each entry links to its predecessor's hash, so an edit or a removal breaks the chain. */
@@ -47,8 +54,9 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** AccessEntry's fields in canonical (sorted) order. */
+/** AccessEntry's fields in canonical (sorted) order, without and with the customer named. */
 const ENTRY_FIELDS = ['account_id', 'at', 'client_ip', 'key_prefix', 'method', 'path', 'principal_kind', 'request_id', 'status'] as const;
+const ENTRY_FIELDS_WITH_CUSTOMER = ['account_id', 'at', 'client_ip', 'customer_id', 'key_prefix', 'method', 'path', 'principal_kind', 'request_id', 'status'] as const;
 
 /**
  * canonicalJson of an entry, without sorting keys for the usual one: exactly
@@ -58,9 +66,10 @@ const ENTRY_FIELDS = ['account_id', 'at', 'client_ip', 'key_prefix', 'method', '
 function canonicalEntry(entry: AccessEntry): string {
   let count = 0;
   for (const key in entry) if (Object.hasOwn(entry, key)) count++;
-  if (count !== ENTRY_FIELDS.length) return canonicalJson(entry);
+  const fields = Object.hasOwn(entry, 'customer_id') ? ENTRY_FIELDS_WITH_CUSTOMER : ENTRY_FIELDS;
+  if (count !== fields.length) return canonicalJson(entry);
   let text = '{';
-  for (const field of ENTRY_FIELDS) {
+  for (const field of fields) {
     if (!Object.hasOwn(entry, field)) return canonicalJson(entry);
     const value: unknown = entry[field];
     if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return canonicalJson(entry);

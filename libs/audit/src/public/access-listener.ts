@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResponseListener } from '../../../platform/src/index.js';
+import { CALLER_ID, type ResponseListener } from '../../../platform/src/index.js';
+import type { AccessEntry } from '../domain/access-events.js';
 import type { AccessRecorder } from './access-recorder.js';
 
 /** Records every authenticated request before its response leaves (see AccessRecorder). */
@@ -8,7 +9,7 @@ export function accessListener(recorder: AccessRecorder): ResponseListener {
     const principal = request.principal;
     if (!principal) return;
     const started = request.receivedAt;
-    await recorder.record({
+    const entry: AccessEntry = {
       account_id: principal.account_id,
       key_prefix: principal.key_prefix,
       principal_kind: principal.kind,
@@ -18,6 +19,37 @@ export function accessListener(recorder: AccessRecorder): ResponseListener {
       client_ip: request.ip,
       at: started ?? new Date().toISOString(),
       request_id: String(request.id),
-    });
+    };
+    const customer = namedCustomer(request);
+    // Only when named: an absent field keeps the entry (and its hash) as entries were before customers were kept.
+    if (customer !== undefined) entry.customer_id = customer;
+    await recorder.record(entry);
   };
+}
+
+/** Pings a batch may hold (the batch route's own limit): a longer `pings` array is not looked through. */
+const MAX_BATCH_PINGS = 1000;
+
+/**
+ * The customer a request named, for "who looked at this customer": the
+ * `customer_id` of its path, else of its query, else of its JSON body, else
+ * the one customer every ping of a `pings` batch names. A value that is not a
+ * customer id (CALLER_ID) names nobody; so does a batch naming several.
+ */
+export function namedCustomer(request: Pick<FastifyRequest, 'params' | 'query' | 'body'>): string | undefined {
+  for (const source of [request.params, request.query, request.body]) {
+    const value = fieldOf(source, 'customer_id');
+    if (value !== undefined) return typeof value === 'string' && CALLER_ID.test(value) ? value : undefined;
+  }
+  const pings = fieldOf(request.body, 'pings');
+  if (!Array.isArray(pings) || pings.length === 0 || pings.length > MAX_BATCH_PINGS) return undefined;
+  const first = fieldOf(pings[0], 'customer_id');
+  if (typeof first !== 'string' || !CALLER_ID.test(first)) return undefined;
+  for (let index = 1; index < pings.length; index++) if (fieldOf(pings[index], 'customer_id') !== first) return undefined;
+  return first;
+}
+
+function fieldOf(source: unknown, field: string): unknown {
+  if (source === null || typeof source !== 'object' || Array.isArray(source) || Buffer.isBuffer(source)) return undefined;
+  return Object.hasOwn(source, field) ? (source as Record<string, unknown>)[field] : undefined;
 }

@@ -6,6 +6,8 @@ export const ACCESS_LOG_READ_MODEL = { name: 'access_log', version: 1 } as const
 export const ACCESS_LOG_INDEXES: IndexSpec[] = [
   { name: 'by_account_time', fields: ['account_id', 'at'] },
   { name: 'by_time', fields: ['at'] },
+  // Who looked at one customer (GET /v2/banking/audit-log/customers/{customer_id}); entries naming none index under null.
+  { name: 'by_account_customer_time', fields: ['account_id', 'customer_id', 'at'] },
 ];
 
 /** One document per access event. */

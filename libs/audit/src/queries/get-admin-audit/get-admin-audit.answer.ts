@@ -17,6 +17,7 @@ export const AccessLogPageSchema = defineAnswer(
         client_ip: Type.String(),
         at: Type.String({ format: 'date-time', description: 'When the request arrived' }),
         request_id: Type.String(),
+        customer_id: Type.Optional(Type.String({ description: 'The customer the request named (path, query or body `customer_id`); absent when it named none' })),
         seq: Type.Integer({ description: "The entry's place in its account's hash chain (GET …/audit-log/export proves the chain whole)" }),
       }),
       { description: 'Newest first' },
