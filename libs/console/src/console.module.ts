@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ConsoleController } from './console.controller.js';
 import { DocsController } from './docs.controller.js';
+import { WorkbenchController } from './workbench.controller.js';
 
 /** The developer console page at GET /console (issue 19) and the API reference at GET /docs (issue 28). */
-@Module({ controllers: [ConsoleController, DocsController] })
+// The compliance workbench at GET /workbench (issue 51).
+@Module({ controllers: [ConsoleController, DocsController, WorkbenchController] })
 export class ConsoleModule {}
