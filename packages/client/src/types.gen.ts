@@ -19,6 +19,10 @@ export type AccessLogPage = {
         at: string;
         client_ip: string;
         /**
+         * The customer the request named (path, query or body `customer_id`); absent when it named none
+         */
+        customer_id?: string;
+        /**
          * The id of the ApiAccessRecorded event
          */
         id: string;
@@ -63,6 +67,10 @@ export type AccountAsOf = {
             account_id: string | null;
             at: string;
             client_ip: string;
+            /**
+             * The customer the request named, when it named one (hashed with the rest of the entry)
+             */
+            customer_id?: string;
             /**
              * SHA-256 over prev_hash, seq and the entry in canonical JSON
              */
@@ -260,6 +268,10 @@ export type AuditBundle = {
         account_id: string | null;
         at: string;
         client_ip: string;
+        /**
+         * The customer the request named, when it named one (hashed with the rest of the entry)
+         */
+        customer_id?: string;
         /**
          * SHA-256 over prev_hash, seq and the entry in canonical JSON
          */
@@ -6472,6 +6484,89 @@ export type GetBankingAuditLogControllerGetResponses = {
 };
 
 export type GetBankingAuditLogControllerGetResponse = GetBankingAuditLogControllerGetResponses[keyof GetBankingAuditLogControllerGetResponses];
+
+export type GetCustomerAccessLogControllerGetData = {
+    body?: never;
+    path: {
+        /**
+         * Your own id of the customer
+         */
+        customer_id: string;
+    };
+    query?: {
+        /**
+         * Earliest access time, inclusive (ISO 8601)
+         */
+        from?: string;
+        /**
+         * Latest access time, exclusive (ISO 8601)
+         */
+        to?: string;
+        limit?: number;
+        /**
+         * next_cursor of the previous page
+         */
+        cursor?: string;
+    };
+    url: '/v2/banking/audit-log/customers/{customer_id}';
+};
+
+export type GetCustomerAccessLogControllerGetErrors = {
+    /**
+     * INVALID_PARAM naming `customer_id`, `from`, `to`, `limit` or `cursor`; READ_STORE_INVALID_CURSOR: a cursor from another query
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM' | 'READ_STORE_INVALID_CURSOR';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED' | 'BANKING_ACCESS_REQUIRED' | 'IP_NOT_ALLOWED';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+};
+
+export type GetCustomerAccessLogControllerGetError = GetCustomerAccessLogControllerGetErrors[keyof GetCustomerAccessLogControllerGetErrors];
+
+export type GetCustomerAccessLogControllerGetResponses = {
+    /**
+     * `data` is a AccessLogPage
+     */
+    200: {
+        data: AccessLogPage;
+        success: true;
+    };
+};
+
+export type GetCustomerAccessLogControllerGetResponse = GetCustomerAccessLogControllerGetResponses[keyof GetCustomerAccessLogControllerGetResponses];
 
 export type ExportAuditBundleControllerGetData = {
     body?: never;
