@@ -5,7 +5,8 @@ import path from 'node:path';
  * The byte scan behind issue 47's "erasure is total": after a customer's
  * consent is revoked and their data erased, every store the service writes is
  * searched for what places the customer, as bytes, and every hit must be one
- * this file documents (docs/guides/monitoring.md, "What survives erasure").
+ * this file documents, as docs/guides/monitoring.md ("What survives erasure")
+ * does store by store.
  *
  * Needles: the customer id (text), each coordinate the test sent (as text, as
  * float64 and float32 in both byte orders), the hex codes those coordinates
@@ -290,7 +291,7 @@ export const DOCUMENTED_SURVIVORS: readonly Survivor[] = [
   },
   {
     kind: 'customer',
-    where: /^(event access_log\/ApiAccessRecorded|read-model (docs|index) access_log_v1)$/,
+    where: /^(event access_log\/ApiAccessRecorded|read-model (docs|index) access_log_v1|mongo access_log_v1)$/,
     why: 'the access audit trail: who called which endpoint about which customer, hash-chained and kept for the regulator; it holds no position',
   },
   {

@@ -9,7 +9,10 @@ import { Redis } from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
 import { EmbeddedEventStore } from '../../libs/platform/src/index.js';
+import { hexCodeFromCell } from '../../libs/addressing/src/index.js';
+import { latLngToCell } from 'h3-js';
 import { ADMIN_KEY, eventually } from '../support/boot.js';
+import { needlesFor, placeCustomer, placedCoordinates, PLACES, scanBytes, scanEventStore, scanKafka, scanMongo, scanRedis, scanTree, undocumented } from '../support/erasure-scan.js';
 import { composeEnvironment, root } from './compose.js';
 import { describeFirstCalls, firstCallsOnTheOtherApi, type Api } from './first-calls.js';
 
@@ -52,7 +55,7 @@ function redisDbUrl(): string {
 }
 
 function environment(proc: Proc): NodeJS.ProcessEnv {
-  const compose = composeEnvironment(proc.role, { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY!, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' });
+  const compose = composeEnvironment(proc.role, { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY!, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'info' });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     ...compose,
@@ -80,7 +83,9 @@ function environment(proc: Proc): NodeJS.ProcessEnv {
 }
 
 function start(proc: Proc): void {
-  const child = spawn(process.execPath, [ENTRY[proc.role]], { cwd: root, env: environment(proc), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [ENTRY[proc.role]], { cwd: root, env: environment(proc), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Both streams: the logs are one of the stores the erasure scan reads.
+  child.stdout!.on('data', (chunk: Buffer) => proc.stderr.push(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => proc.stderr.push(chunk.toString()));
   proc.child = child;
 }
@@ -111,6 +116,8 @@ interface Delivery {
   event: string;
   delivery: string;
   body: Record<string, unknown>;
+  /** When it arrived (ms): deliveries after an erasure must not name the customer. */
+  at: number;
 }
 
 async function startReceiver() {
@@ -120,7 +127,7 @@ async function startReceiver() {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       try {
-        deliveries.push({ event: String(request.headers['x-webhook-event']), delivery: String(request.headers['x-webhook-delivery']), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        deliveries.push({ event: String(request.headers['x-webhook-event']), delivery: String(request.headers['x-webhook-delivery']), body: JSON.parse(Buffer.concat(chunks).toString('utf8')), at: Date.now() });
       } catch {
         // Not JSON: counted nowhere, answered all the same.
       }
@@ -217,20 +224,15 @@ describeIf('the production topology: two apis and a worker on the shared servers
     for (const api of apis) expect((await data<{ tier: string }>(await call('GET', '/v2/me', { key }, api))).tier).toBe('enterprise');
   }, 120_000);
 
-  it('consent, pings, a drift webhook, collections and portfolio risk, revoke and an erasure that leaves nothing in Mongo, Redis or the event store', async () => {
+  it('consent, pings, a drift webhook, collections and portfolio risk, revoke and an erasure that leaves nothing undocumented in Mongo, Redis, Kafka, the event store, the data folder or the logs', async () => {
     const customer = `cust-erase-${run}`;
-    // Distinctive coordinates: their text is what the scan looks for afterwards.
-    const far = { lat: 5.6141237, lng: -0.1627419 };
-    expect((await call('POST', '/v2/webhooks/configure', { key, body: { url: receiver.url, secret: 'topology-webhook-secret', event_types: ['drift', 'consent_revoked'] } })).status).toBe(200);
-    expect((await call('POST', '/v2/consent/grant', { key, body: { customer_id: customer, purpose: 'loan_collections' } })).status).toBe(200);
-    expect((await call('PUT', `/v2/monitoring/zones/${customer}`, { key, body: { ...home, tolerance_hops: 2 } })).status).toBe(200);
-    expect((await call('POST', '/v2/collections/register', { key, body: { loan_id: `loan-${run}`, customer_id: customer, zone: { type: 'point', ...home, radius_m: 300 } } })).status).toBe(200);
-    const recordedAt = new Date(Date.now() - 30_000).toISOString();
-    const ping = await data<{ results?: Array<{ status: string }> }>(await call('POST', '/v2/monitoring/pings', { key, body: { pings: [{ customer_id: customer, ...far, recorded_at: recordedAt }] } }));
-    expect(JSON.stringify(ping)).toContain('accepted');
+    const proofReference = `otp-proof-${run}-zq81`;
+    expect((await call('POST', '/v2/webhooks/configure', { key, body: { url: receiver.url, secret: 'topology-webhook-secret', event_types: ['drift', 'consent_revoked', 'delivery.confirmed'] } })).status).toBe(200);
+    // Everything that can place the customer, one distinctive coordinate per purpose (test/support/erasure-scan.ts).
+    await placeCustomer(call, { key, customerId: customer, loanId: `loan-${run}`, proofReference, home: hexCodeFromCell(latLngToCell(5.6037, -0.187, 13)), run });
 
     const drift = await eventually(async () => receiver.deliveries.find((delivery) => delivery.event === 'drift' && delivery.body.customer_id === customer), 60_000);
-    expect(drift.body).toMatchObject({ event: 'drift', customer_id: customer, timestamp: recordedAt });
+    expect(drift.body).toMatchObject({ event: 'drift', customer_id: customer });
     const located = await eventually(async () => {
       const answer = await data<{ located: boolean; inside_zone: boolean | null }>(await call('GET', `/v2/collections/locate?loan_id=loan-${run}`, { key }));
       return answer.located ? answer : undefined;
@@ -242,62 +244,34 @@ describeIf('the production topology: two apis and a worker on the shared servers
     expect((await call('POST', '/v2/consent/revoke', { key, body: { customer_id: customer } })).status).toBe(200);
     const erasures = await Promise.all([0, 1].map(() => call('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } })));
     expect(erasures.map((response) => response.status)).toEqual([200, 200]);
+    const erasedAt = Date.now();
     expect(await data<{ status: string }>(await call('GET', `/v2/monitoring/drift?customer_id=${customer}`, { key }))).toMatchObject({ status: 'unmonitored' });
 
-    // Nothing of the customer's location anywhere: the coordinates as sent, and the hex codes the drift named.
-    const needles = [String(far.lat), String(far.lng), String(drift.body.current_hex)];
-    const found: string[] = [];
-    const mongo = new MongoClient(mongoUrl!);
-    try {
-      const db = mongo.db(database);
-      for (const { name } of await db.listCollections().toArray()) {
-        for (const doc of await db.collection(name).find({}).toArray()) {
-          const text = JSON.stringify(doc);
-          for (const needle of needles) if (text.includes(needle)) found.push(`mongo ${name}/${String(doc._id)}: ${needle}`);
-        }
-      }
-    } finally {
-      await mongo.close();
-    }
-    const redis = new Redis(redisDbUrl());
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'COUNT', 500);
-        cursor = next;
-        for (const name of keys) {
-          const type = await redis.type(name);
-          const value =
-            type === 'string' ? await redis.get(name)
-            : type === 'hash' ? JSON.stringify(await redis.hgetall(name))
-            : type === 'list' ? JSON.stringify(await redis.lrange(name, 0, -1))
-            : type === 'set' ? JSON.stringify(await redis.smembers(name))
-            : type === 'zset' ? JSON.stringify(await redis.zrange(name, 0, -1))
-            : type === 'stream' ? JSON.stringify(await redis.xrange(name, '-', '+'))
-            : '';
-          for (const needle of needles) if (value?.includes(needle)) found.push(`redis ${name}: ${needle}`);
-        }
-      } while (cursor !== '0');
-    } finally {
-      await redis.quit();
-    }
-    // The event store, read as a process of the deployment would (LMDB allows readers beside the writers).
-    const events = await EmbeddedEventStore.open(path.join(dataDir, 'events'));
-    try {
-      for (let after = 0n; ; ) {
-        const page = await events.readAll({ after, maxCount: 5000 });
-        if (page.length === 0) break;
-        for (const event of page) {
-          const text = JSON.stringify({ data: event.data, metadata: event.metadata });
-          for (const needle of needles) if (text.includes(needle)) found.push(`event ${event.streamName}@${event.position}: ${needle}`);
-        }
-        after = page.at(-1)!.position;
-      }
-    } finally {
-      await events.close();
-    }
-    expect(found).toEqual([]);
-  }, 180_000);
+    // Every store of the deployment, as bytes; a hit the scan's list of survivors does not document fails.
+    const needles = needlesFor({
+      customerId: customer,
+      coordinates: placedCoordinates(),
+      hexCodes: [String(drift.body.current_hex), String(drift.body.home_hex), ...Object.values(PLACES).map(({ lat, lng }) => hexCodeFromCell(latLngToCell(lat, lng, 13)))],
+      proofReference,
+    });
+    const copy = await data<Record<string, unknown>>(await call('POST', '/v2/consent/access-request', { key, body: { customer_id: customer } }));
+    const sentAfter = receiver.deliveries.filter((delivery) => delivery.at >= erasedAt);
+    const hits = [
+      ...scanBytes('answer access-request', Buffer.from(JSON.stringify(copy)), needles.filter((needle) => needle.kind !== 'customer')),
+      ...sentAfter.flatMap((delivery) => scanBytes(`webhook ${delivery.event} sent after the erasure`, Buffer.from(JSON.stringify(delivery.body)), needles)),
+      ...(await scanMongo(mongoUrl!, database, needles)),
+      ...(await scanRedis(redisDbUrl(), needles)),
+      ...(await scanKafka(kafkaBrokers!, topicPrefix, needles)),
+      // The event store, read as a process of the deployment would (LMDB allows readers beside the writers).
+      ...(await scanEventStore(path.join(dataDir, 'events'), needles)),
+      ...scanTree(dataDir, needles),
+      ...[...apis, worker].flatMap((proc) => scanBytes(`log ${proc.name}`, Buffer.from(proc.stderr.join('')), needles)),
+    ];
+    expect(undocumented(hits)).toEqual([]);
+    // The scan reads what it should: the customer id is found where the guide says it stays.
+    const kinds = hits.map((hit) => `${hit.where.split(' ')[0]}: ${hit.needle.kind}`);
+    expect(kinds).toEqual(expect.arrayContaining(['event: customer', 'kafka: customer', 'mongo: customer']));
+  }, 240_000);
 
   it('exports the audit trail as a bundle tools/verify-audit-bundle.mjs accepts', async () => {
     for (let index = 0; index < 3; index++) expect((await call('GET', '/v2/banking/audit-log', { key })).status).toBe(200);
