@@ -17,17 +17,17 @@ describe('consent proof codec (docs/adr/0055)', () => {
     expect(JSON.stringify(stored.data)).not.toContain('otp-4471-secret');
     expect(stored.data.proof).toEqual({ kind: 'otp', key_id: expect.any(String), sealed: expect.any(String) });
     const recorded = (data: Record<string, unknown>, streamName = stream): RecordedEvent => ({ id: 'e', streamName, type: 'ConsentGranted', data, metadata: {}, revision: 0n, position: 1n, createdAt: new Date() });
-    expect((await session.open(recorded(JSON.parse(JSON.stringify(stored.data))))).data).toEqual(grant);
+    expect((await codec.open(recorded(JSON.parse(JSON.stringify(stored.data))))).data).toEqual(grant);
     // Grants stored before (proof in the clear), and other events, pass as they are.
-    expect((await session.open(recorded(grant))).data).toBe(grant);
+    expect((await codec.open(recorded(grant))).data).toBe(grant);
     const revoked = { ...recorded({ account_id: 'acct_p' }), type: 'ConsentRevoked' };
-    expect(await session.open(revoked)).toBe(revoked);
+    expect(await codec.open(revoked)).toBe(revoked);
     // Moved to another customer's stream, it does not open.
-    expect((await session.open(recorded(stored.data, 'consent-acct_p:cust-2'))).data).not.toHaveProperty('proof');
+    expect((await codec.open(recorded(stored.data, 'consent-acct_p:cust-2'))).data).not.toHaveProperty('proof');
 
     await vault.destroy(ConsentRecordSealing.subject('acct_p', 'pseudo-1'));
     const { proof: _proof, ...withoutProof } = grant;
-    expect((await session.open(recorded(stored.data))).data).toEqual(withoutProof);
+    expect((await codec.open(recorded(stored.data))).data).toEqual(withoutProof);
     await vault.close();
   });
 });
