@@ -419,10 +419,13 @@ describeInBrowser('workbench', 'GET /workbench in a real browser (chromium via p
     await until('#asof-facts', /Consentgranted for loan_collections/);
     expect(await until('#asof-state', /^Erased on/)).toMatch(/no position is held, for this instant or any other/);
     expect(await positions()).toEqual([]);
-    // Now: revoked and erased.
+    // Now: revoked and erased; what changed in between (GET /v2/compliance/changes), the customer's marked.
     await replayAt(new Date().toISOString());
     expect(await until('#asof-facts', /Consentrevoked .* and the location data erased/)).toBeTruthy();
     expect(await positions()).toEqual([]);
+    expect(await until('#asof-changes-title', /What changed in the account between/)).toMatch(/: \d+ change\(s\), [1-9]\d* about amina-001$/);
+    const changed = await page.$$eval('#asof-changes-list li.mine', (items) => items.map((item) => item.textContent ?? ''));
+    expect(changed.some((item) => /consents: ConsentRevoked \(amina-001\)$/.test(item))).toBe(true);
     await shot('8-as-of-after-erasure');
   }, 90_000);
 

@@ -323,6 +323,8 @@ function resetViews() {
   $('copy-download').disabled = true;
   $('copy-print').disabled = true;
   $('copy-result').textContent = '';
+  state.instant = null;
+  $('asof-changes').hidden = true;
   drawPositions([], null, []);
 }
 
@@ -592,6 +594,7 @@ function grantedIntervals(customer) {
 async function replay(at) {
   const customer = state.customer;
   if (!customer) return;
+  const previous = state.instant;
   state.instant = at;
   $('asof-at').value = isoToAccraInput(at);
   const index = state.entries.findIndex((entry) => Date.parse(entry.at) > Date.parse(at));
@@ -647,6 +650,36 @@ async function replay(at) {
   else notice('asof-state', '', `Consent granted at this instant; last known position recorded ${accraText(positions[0].recorded_at)}.`);
   const zone = erasure ? null : [...customer.history].reverse().find((item) => item.type === 'ZoneRegistered' && Date.parse(item.registered_at) <= limit);
   drawPositions(positions, zone?.home_cell ?? null, fences.map(([, fence]) => fence));
+  await showChanges(previous, at);
+}
+
+/** The account's changes between the instant replayed before and this one (GET /v2/compliance/changes), the customer's marked. */
+async function showChanges(previous, at) {
+  const box = $('asof-changes');
+  if (!previous || previous === at) {
+    box.hidden = true;
+    return;
+  }
+  const [from, to] = Date.parse(previous) < Date.parse(at) ? [previous, at] : [at, previous];
+  let answer;
+  try {
+    answer = await api('GET', `/v2/compliance/changes?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+  } catch (error) {
+    box.hidden = false;
+    $('asof-changes-title').textContent = 'What changed between the two instants';
+    $('asof-changes-list').replaceChildren(el('li', { class: 'bad' }, explain(error)));
+    return;
+  }
+  const id = state.customer.id;
+  const names = (change) => change.summary?.customer_id === id || change.stream.endsWith(`:${id}`);
+  const changes = answer.changes ?? [];
+  box.hidden = false;
+  $('asof-changes-title').textContent = `What changed in the account between ${accraText(from)} and ${accraText(to)}: ${changes.length} change(s), ${changes.filter(names).length} about ${id}`;
+  $('asof-changes-list').replaceChildren(
+    ...changes.map((change) => el('li', { class: names(change) ? 'mine' : undefined }, timeEl(change.at), ` ${change.context}: ${change.type}${names(change) ? ` (${id})` : ''}`)),
+    ...(answer.operator_actions ?? []).map((action) => el('li', {}, timeEl(action.at), ` operator: ${action.method} ${action.path} ${action.status}`)),
+  );
+  if (!changes.length && !(answer.operator_actions ?? []).length) $('asof-changes-list').append(el('li', { class: 'hint' }, 'Nothing changed.'));
 }
 
 // The map: drawn when the view is first shown (MapLibre needs its container's size).
