@@ -2,9 +2,10 @@ import { accountsContext } from '../../libs/accounts/src/index.js';
 import { addressingContext } from '../../libs/addressing/src/index.js';
 import { auditContext } from '../../libs/audit/src/index.js';
 import { bankingContext } from '../../libs/banking/src/index.js';
-import { complianceContext } from '../../libs/compliance/src/index.js';
+import { AuditExportJob, AuditExportJobModule, complianceContext } from '../../libs/compliance/src/index.js';
 import { consoleContext } from '../../libs/console/src/index.js';
 import { identityContext } from '../../libs/identity/src/index.js';
+import { jobsContext } from '../../libs/jobs/src/index.js';
 import { languageContext } from '../../libs/language/src/index.js';
 import { locatorContext } from '../../libs/locator/src/index.js';
 import { monitoringContext } from '../../libs/monitoring/src/index.js';
@@ -53,4 +54,6 @@ export const contexts: readonly ContextDefinition[] = [
   // After the server listens, /health stays 503 until the starter datasets are live (STARTER_DATA).
   starterContext,
   identityContext(places),
+  // Work that outlives a request, run by the worker role: the kinds other contexts implement (issue 48, item 2).
+  jobsContext([{ module: AuditExportJobModule, provider: AuditExportJob }]),
 ];

@@ -3,5 +3,7 @@ export * from './domain/checkpoint.js';
 export * from './event-types.js';
 export * from './manifest.js';
 export * from './compliance.module.js';
+// The `audit.export` job kind (bound to the jobs context by apps/shared/contexts.ts).
+export { AuditExportJob, AuditExportJobModule } from './public/audit-export.job.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { complianceContext } from './context.js';

@@ -121,7 +121,7 @@ describe('webhook fan-out and delivery', () => {
     jobs = new WebhookJobs(queue, DELAYS);
     cipher = new NotificationCipher(box);
     container.set(NotificationCipher, cipher);
-    sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], (token) => container.get(token));
+    sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed', 'job.completed'])], (token) => container.get(token));
     nest = await Test.createTestingModule({
       imports: [CqrsModule.forRoot()],
       providers: [
@@ -316,7 +316,7 @@ describe('webhook fan-out and delivery', () => {
     const recorded = await events.readStream(`webhook_erasure-acct_k:${cipher.customerHash('acct_k', 'c9')}`);
     expect(recorded.map((event) => event.data)).toEqual([
       // Every type, not only those the source erased: every body names the customer (issue 47).
-      { account_id: 'acct_k', customer_hash: cipher.customerHash('acct_k', 'c9'), event_types: ['drift', 'geofence_breach', 'delivery.confirmed', 'consent_revoked', 'reverification.completed'], erased_at: erasedAt, legacy_delivery_ids: [] },
+      { account_id: 'acct_k', customer_hash: cipher.customerHash('acct_k', 'c9'), event_types: ['drift', 'geofence_breach', 'delivery.confirmed', 'consent_revoked', 'reverification.completed', 'job.completed'], erased_at: erasedAt, legacy_delivery_ids: [] },
     ]);
   });
 
@@ -375,7 +375,7 @@ describe('notification sources from the manifests', () => {
   });
 
   it('accepts one source per type', () => {
-    const sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed'])], resolve);
+    const sources = NotificationSources.fromManifests([manifest(['drift', 'geofence_breach', 'consent_revoked', 'delivery.confirmed', 'reverification.completed', 'job.completed'])], resolve);
     expect(sources.sourceOf('drift')?.source).toBe(source);
     expect(sources.sourceOf('delivery.confirmed')?.source).toBe(source);
     expect(sources.streamPrefixes).toEqual(['thing-']);

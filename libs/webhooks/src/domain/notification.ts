@@ -8,9 +8,10 @@
 /**
  * interface.md, "Webhook configuration (input)" and "Events"; plus
  * `reverification.completed` (the banking context's re-verification
- * schedules: a scheduled run recorded its result; README "Banking").
+ * schedules: a scheduled run recorded its result; README "Banking") and
+ * `job.completed` (the jobs context: a job finished; docs/guides/jobs.md).
  */
-export const WEBHOOK_EVENT_TYPES = ['drift', 'geofence_breach', 'delivery.confirmed', 'consent_revoked', 'reverification.completed'] as const;
+export const WEBHOOK_EVENT_TYPES = ['drift', 'geofence_breach', 'delivery.confirmed', 'consent_revoked', 'reverification.completed', 'job.completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** interface.md: event_types defaults to an array holding only drift. */
 export const DEFAULT_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['drift'];

@@ -1,7 +1,8 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
+import { Controller, Get, Headers, Optional, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JobAnswerSchema, JobSubmitter, prefersAsync } from '../../../../jobs/src/index.js';
 import { AdminOnly, ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
 import { AuditBundleSchema } from './export-audit-bundle.answer.js';
 import { ExportAuditBundleQuery } from './export-audit-bundle.handler.js';
@@ -12,16 +13,31 @@ import { AdminExportAuditBundleRequest, ExportAuditBundleRequest } from './expor
 @ApiSecurity('api_key')
 @Controller('v2/banking/audit-log')
 export class ExportAuditBundleController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    // The jobs context's submitter (global in every composed api process; absent from a module mounted alone).
+    @Optional() private readonly jobs?: JobSubmitter,
+  ) {}
 
   @Get('export')
   @BankingOnly()
   @ApiOperation({ summary: 'The access trail between from and to, with the links and signed checkpoints that prove it whole (check with tools/verify-audit-bundle.mjs and /v2/.well-known/jwks.json)' })
   @ApiAnswer(AuditBundleSchema)
+  @ApiAnswer(JobAnswerSchema, {
+    status: 202,
+    description: '`Prefer: respond-async` (RFC 7240): the export runs as a job (kind `audit.export`); `data` is the Job, `Location` is /v2/jobs/{id}, and GET /v2/jobs/{id}/result answers the same bundle once it succeeded',
+  })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming `from` or `to` (from must be before to; a range of more than the entry limit is refused naming `to`)' })
   @ApiResponse({ status: 403, description: 'ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)' })
-  async get(@Req() request: FastifyRequest, @Query() query: ExportAuditBundleRequest): Promise<AnswerOf<typeof AuditBundleSchema>> {
-    return this.queries.execute(new ExportAuditBundleQuery(callingAccount(request), { from: query.from, to: query.to }));
+  async get(
+    @Req() request: FastifyRequest,
+    @Query() query: ExportAuditBundleRequest,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AnswerOf<typeof AuditBundleSchema> | AnswerOf<typeof JobAnswerSchema>> {
+    const accountId = callingAccount(request);
+    if (this.jobs && prefersAsync(prefer)) return this.jobs.accept(reply, accountId, 'audit.export', { account_id: accountId, from: query.from, to: query.to }, null);
+    return this.queries.execute(new ExportAuditBundleQuery(accountId, { from: query.from, to: query.to }));
   }
 }
 

@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
+import { accountOf, data, signUp } from './support/http.js';
+
+/** Issue 48, item 2: work that outlives a request as a job resource (202, Location, GET /v2/jobs/{id}, its result, job.completed). */
+const root = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+interface Delivery {
+  headers: http.IncomingHttpHeaders;
+  raw: Buffer;
+}
+
+async function startReceiver() {
+  const deliveries: Delivery[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      deliveries.push({ headers: request.headers, raw: Buffer.concat(chunks) });
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    deliveries,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/jobs`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const hmac = (secret: string, bytes: Buffer | string) => createHmac('sha256', secret).update(bytes).digest('hex');
+const sameHex = (a: unknown, b: string) => typeof a === 'string' && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+interface JobView {
+  id: string;
+  kind: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  progress: { done: number; total: number | null };
+  result: { href: string; bytes: number; expires_at: string } | null;
+  error: { code: string; message: string } | null;
+}
+
+/** Polls GET /v2/jobs/{id} until the job finished. */
+async function finished(service: Service, key: string, location: string): Promise<JobView> {
+  return eventually(async () => {
+    const response = await service.request('GET', location, { key });
+    expect(response.status).toBe(200);
+    const job = await data<JobView>(response);
+    return job.status === 'succeeded' || job.status === 'failed' ? job : undefined;
+  }, 60_000);
+}
+
+describe('jobs over HTTP', () => {
+  let service: Service;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let key: string;
+  let accountId: string;
+  let otherKey: string;
+  const secret = 'jobs-webhook-secret-0123456789';
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    service = await bootService({ env: { WEBHOOK_RETRY_DELAYS_MS: '0,300,600', WEBHOOK_TIMEOUT_MS: '2000' } });
+    key = await signUp(service, 'JobsLender');
+    accountId = await accountOf(service, key);
+    otherKey = await signUp(service, 'OtherLender');
+    expect((await service.request('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } })).status).toBe(200);
+    const configured = await service.request('POST', '/v2/webhooks/configure', { key, body: { url: receiver.url, secret, event_types: ['job.completed'] } });
+    expect(configured.status).toBe(200);
+    for (let index = 0; index < 3; index++) expect((await service.request('GET', '/v2/banking/audit-log', { key })).status).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await service?.close().catch(() => undefined);
+    await receiver?.close();
+  });
+
+  it('answers the audit export with Prefer: respond-async as a job whose result the offline verifier accepts, as it does the synchronous bundle', async () => {
+    const accepted = await service.request('GET', '/v2/banking/audit-log/export', { key, headers: { prefer: 'respond-async' } });
+    expect(accepted.status).toBe(202);
+    const job = await data<JobView>(accepted);
+    expect(job).toMatchObject({ kind: 'audit.export', status: 'queued', result: null, error: null });
+    expect(accepted.headers.get('location')).toBe(`/v2/jobs/${job.id}`);
+
+    const done = await finished(service, key, accepted.headers.get('location')!);
+    expect(done.status).toBe('succeeded');
+    expect(done.result?.href).toBe(`/v2/jobs/${job.id}/result`);
+    const result = await service.request('GET', done.result!.href, { key });
+    expect(result.status).toBe(200);
+    const bundle = (await result.json()) as { success: boolean; data: { stream: string; entries: Array<{ account_id: string }> } };
+    expect(bundle.success).toBe(true);
+    expect(bundle.data.stream).toBe(`access_log-${accountId}`);
+    expect(bundle.data.entries.length).toBeGreaterThan(0);
+
+    const jwks = await (await service.request('GET', '/v2/.well-known/jwks.json')).json();
+    writeFileSync(path.join(service.dataDir, 'job-bundle.json'), JSON.stringify(bundle));
+    writeFileSync(path.join(service.dataDir, 'jwks.json'), JSON.stringify(jwks));
+    const { stdout } = await run(process.execPath, [path.join(root, 'tools/verify-audit-bundle.mjs'), path.join(service.dataDir, 'job-bundle.json'), path.join(service.dataDir, 'jwks.json')]);
+    expect(stdout).toMatch(/^OK access_log-acct_\w+: \d+ entries verified/);
+
+    // Without the preference the answer is the synchronous bundle, as before.
+    const synchronous = await service.request('GET', '/v2/banking/audit-log/export', { key });
+    expect(synchronous.status).toBe(200);
+    expect((await data<{ stream: string }>(synchronous)).stream).toBe(`access_log-${accountId}`);
+
+    // Another account sees neither the job nor its result; a malformed id is 400.
+    for (const url of [`/v2/jobs/${job.id}`, `/v2/jobs/${job.id}/result`]) {
+      const other = await service.request('GET', url, { key: otherKey });
+      expect(other.status).toBe(404);
+      expect(((await other.json()) as { error: { code: string } }).error.code).toBe('JOB_NOT_FOUND');
+    }
+    expect((await service.request('GET', '/v2/jobs/not-a-job', { key })).status).toBe(400);
+
+    // job.completed reaches the subscribed account's receiver, signed over the raw body.
+    const delivery = await eventually(async () => receiver.deliveries.find((item) => JSON.parse(item.raw.toString('utf8')).job_id === job.id), 30_000);
+    expect(delivery.headers['x-webhook-event']).toBe('job.completed');
+    expect(sameHex(delivery.headers['x-webhook-signature'], hmac(secret, delivery.raw))).toBe(true);
+    const timestamp = String(delivery.headers['x-webhook-timestamp']);
+    expect(sameHex(delivery.headers['x-webhook-signature-v2'], hmac(secret, Buffer.concat([Buffer.from(`${timestamp}.`), delivery.raw])))).toBe(true);
+    expect(JSON.parse(delivery.raw.toString('utf8'))).toEqual({
+      event: 'job.completed',
+      job_id: job.id,
+      kind: 'audit.export',
+      status: 'succeeded',
+      href: `/v2/jobs/${job.id}`,
+      result_href: `/v2/jobs/${job.id}/result`,
+      error: null,
+      timestamp: expect.any(String),
+    });
+  }, 120_000);
+});
