@@ -8,7 +8,9 @@ import { COLLECTION_LOAN_INDEXES, COLLECTION_LOANS_READ_MODEL, type CollectionLo
 import { importOsm } from '../libs/places/src/index.js';
 import { collectionName, FileDatasetStore, systemClock, toMessage } from '../libs/platform/src/index.js';
 import { weatherImportCli } from '../libs/weather/src/index.js';
+import { hexCodeForPoint } from '../libs/addressing/src/index.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
+import { needlesFor, scanEventStore, scanReadStore, scanTree } from './support/erasure-scan.js';
 import { accountOf, data, json, signUp } from './support/http.js';
 import { capAlert, capExpiresIn } from './support/cap-alert.js';
 
@@ -370,6 +372,58 @@ describe('re-verification runs', () => {
     } finally {
       jest.restoreAllMocks();
       await service.close();
+    }
+  }, 60_000);
+  it("keeps a schedule's address only sealed under the customer's key: after revoke and delete-data it answers null and no byte of DATA_DIR holds it (issue 47)", async () => {
+    const service = await bootService();
+    let closed = false;
+    try {
+      const key = await signUp(service, 'Sealer');
+      const accountId = await accountOf(service, key);
+      await service.request('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } });
+      const customer = 'cust-sched-sealed-8317';
+      // Distinctive places nothing else of the run holds: a loan zone (its address is the anchor's code) and a given address.
+      const loanPoint = { lat: 5.5723917, lng: -0.2231846 };
+      const given = hexCodeForPoint(5.6187342, -0.1793518);
+      const loanCode = hexCodeForPoint(loanPoint.lat, loanPoint.lng);
+      await service.request('POST', '/v2/consent/grant', { key, body: { customer_id: customer, purpose: 'loan_collections' } });
+      expect((await service.request('POST', '/v2/collections/register', { key, body: { loan_id: 'loan-sched-sealed', customer_id: customer, zone: { type: 'point', ...loanPoint, radius_m: 300 } } })).status).toBe(200);
+      const byLoan = await data<{ id: string; address: string }>(await service.request('POST', '/v2/verify/schedule', { key, body: { loan_id: 'loan-sched-sealed', every_days: 30 } }));
+      const byCustomer = await data<{ id: string; address: string }>(await service.request('POST', '/v2/verify/schedule', { key, body: { customer_id: customer, every_days: 30, address: given } }));
+      expect([byLoan.address, byCustomer.address]).toEqual([loanCode, given]);
+      // Opened where it is read: the list (the read model) and the schedule (its stream) answer the addresses.
+      const listed = await data<{ items: Array<{ id: string; customer_id: string; address: string | null }> }>(await service.request('GET', '/v2/verify/schedules', { key }));
+      expect(listed.items.map(({ id, customer_id, address }) => ({ id, customer_id, address })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+        [{ id: byLoan.id, customer_id: customer, address: loanCode }, { id: byCustomer.id, customer_id: customer, address: given }].sort((a, b) => a.id.localeCompare(b.id)),
+      );
+      expect(await data(await service.request('GET', `/v2/verify/schedule/${byCustomer.id}`, { key }))).toMatchObject({ customer_id: customer, address: given });
+
+      expect((await service.request('POST', '/v2/consent/revoke', { key, body: { customer_id: customer } })).status).toBe(200);
+      expect((await service.request('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } })).status).toBe(200);
+      const erased = await eventually(async () => {
+        const page = await data<{ items: Array<{ id: string; stopped_reason: string }> }>(await service.request('GET', '/v2/verify/schedules?status=stopped', { key }));
+        return page.items.length === 2 && page.items.every((item) => item.stopped_reason === 'data_erased') ? page.items : undefined;
+      });
+      expect(erased).toEqual(expect.arrayContaining([expect.objectContaining({ id: byLoan.id, customer_id: customer, address: null, status: 'stopped' }), expect.objectContaining({ id: byCustomer.id, address: null })]));
+      for (const id of [byLoan.id, byCustomer.id]) {
+        expect(await data(await service.request('GET', `/v2/verify/schedule/${id}`, { key }))).toMatchObject({ id, customer_id: customer, address: null, status: 'stopped', stopped_reason: 'data_erased' });
+      }
+
+      await service.close();
+      closed = true;
+      const needles = needlesFor({ customerId: customer, coordinates: [loanPoint.lat, loanPoint.lng], hexCodes: [loanCode, given] });
+      const hits = [
+        ...(await scanEventStore(path.join(service.dataDir, 'events'), needles)),
+        ...(await scanReadStore(path.join(service.dataDir, 'read-models'), needles)),
+        ...scanTree(service.dataDir, needles),
+      ];
+      // No copy of an address anywhere; the customer id nowhere in the schedules' read model (a pseudonym and ciphertext).
+      expect(hits.filter((hit) => hit.needle.kind === 'location').map((hit) => `${hit.where}: ${hit.needle.label}`)).toEqual([]);
+      expect(hits.filter((hit) => /reverification_schedules/.test(hit.where)).map((hit) => `${hit.where}: ${hit.needle.label}`)).toEqual([]);
+      // The scan reads what it should: the customer id where the schedule's own record keeps it (the lender's book).
+      expect(hits.map((hit) => hit.where)).toContain('event reverification_schedule/ReverificationScheduled');
+    } finally {
+      if (!closed) await service.close();
     }
   }, 60_000);
   // Issue 31 (fair-writes task, item 4): the stop waited for the next due run (up to every_days later); it now follows the revocation.

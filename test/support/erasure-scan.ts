@@ -84,7 +84,7 @@ async function ok(response: Response): Promise<Record<string, unknown>> {
 /**
  * Gives the service everything that can place one customer, one coordinate
  * of PLACES per purpose: consent with a proof reference, a home zone, a loan
- * zone, a ping away from home (a drift), a KYC verification with a position,
+ * zone and a re-verification schedule at it, a ping away from home (a drift), a KYC verification with a position,
  * a proximity check's device fix and a proof of delivery. The account needs
  * banking access; `home` is the hex code the checks are made against.
  */
@@ -94,6 +94,8 @@ export async function placeCustomer(call: Call, input: { key: string; customerId
   await ok(await call('POST', '/v2/consent/grant', { key, body: { customer_id: customerId, purpose: 'loan_collections', channel: 'ussd', captured_at: capturedAt, proof: { kind: 'otp', reference: input.proofReference } } }));
   await ok(await call('PUT', `/v2/monitoring/zones/${customerId}`, { key, body: { ...PLACES.zone, tolerance_hops: 2 } }));
   await ok(await call('POST', '/v2/collections/register', { key, body: { loan_id: input.loanId, customer_id: customerId, zone: { type: 'point', ...PLACES.loan, radius_m: 300 } } }));
+  // A re-verification schedule of the loan: its address is the loan point's hex code.
+  await ok(await call('POST', '/v2/verify/schedule', { key, body: { loan_id: input.loanId, every_days: 30 } }));
   const recordedAt = new Date(Date.now() - 30_000).toISOString();
   await ok(await call('POST', '/v2/monitoring/pings', { key, body: { pings: [{ customer_id: customerId, ...PLACES.ping, recorded_at: recordedAt, device_id: `dev-${input.run}` }] } }));
   const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
@@ -303,6 +305,11 @@ export const DOCUMENTED_SURVIVORS: readonly Survivor[] = [
     kind: 'customer',
     where: /^event collection_loan\/CollectionLoanRegistered$/,
     why: "the lender's loan book names the borrower; the loan zone is sealed under the destroyed key",
+  },
+  {
+    kind: 'customer',
+    where: /^event reverification_schedule\/(ReverificationScheduled|ReverificationCompleted)$/,
+    why: "the lender's record of the schedules it made for the borrower and of their runs; the address is sealed under the destroyed key",
   },
   {
     kind: 'customer',

@@ -38,6 +38,7 @@ import { PortfolioRiskController } from './queries/portfolio-risk/portfolio-risk
 import { PortfolioRiskHandler } from './queries/portfolio-risk/portfolio-risk.handler.js';
 import { RetailDensityController } from './queries/retail-density/retail-density.controller.js';
 import { RecordRunModule } from './reverification/record-run.module.js';
+import { ScheduleSealing } from './reverification/schedule-sealing.js';
 import { RetailDensityHandler } from './queries/retail-density/retail-density.handler.js';
 import { CollectionLoans } from './public/collection-loans.read-model.js';
 import { ReverificationSchedules } from './public/reverification-schedules.read-model.js';
@@ -80,7 +81,7 @@ export class BankingNotificationsModule {}
       useFactory: (vault: DataKeyVault, pseudonyms: CustomerPseudonymPort) => LoanSealing.open(vault, pseudonyms),
     },
     { provide: CollectionLoans, inject: [READ_STORE, LoanSealing], useFactory: (readStore: ReadStore, sealing: LoanSealing) => new CollectionLoans(readStore, sealing) },
-    { provide: ReverificationSchedules, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReverificationSchedules(readStore) },
+    { provide: ReverificationSchedules, inject: [READ_STORE, ScheduleSealing], useFactory: (readStore: ReadStore, sealing: ScheduleSealing) => new ReverificationSchedules(readStore, sealing) },
     {
       provide: CollectionsConsents,
       inject: [EVENT_STORE, EventRegistry, CUSTOMER_LOCATIONS, ReadModels, Followers, JsonLogger],

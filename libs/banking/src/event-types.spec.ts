@@ -40,6 +40,9 @@ describe('banking event types', () => {
     expect(state).toMatchObject({ status: 'cancelled', runs: 1, next_due_at: '2027-01-22T09:00:00.000Z', last_run: { run: 1, result: 'insufficient_evidence', verification_id: 'vrf_00112233445566778899aabbccddeeff' }, cancelled_at: '2026-12-24T10:00:00.000Z' });
     const doc = events.reduce<ScheduleDoc | undefined>((current, event) => evolveScheduleDoc(current, event), undefined);
     expect(doc).toMatchObject({ id: 'rvs_0123456789abcdef0123456789abcdef', account_id: 'acct_fixturelender', status: 'cancelled', runs: 1, every_days: 30 });
+    // Stored before sealing (docs/adr/0055): the customer and the address stay in the clear, found by the id for an erasure.
+    expect(doc).toMatchObject({ pseudonym: null, sealed: null, legacy_customer_id: expect.any(String), legacy_address: state.status === 'none' ? null : state.terms.address, erased_at: null });
+    expect(state).toMatchObject({ terms: { address: expect.any(String) } });
   });
 
   it('reads a version-1 schedule that stopped itself on a revoked consent', () => {

@@ -22,8 +22,12 @@ export interface ScheduleTerms {
   loan_id: string | null;
   every_days: number;
   method: ReverificationMethod;
-  /** What is verified: a hex code or address text, as POST /v2/kyc/verify takes it. */
-  address: string;
+  /**
+   * What is verified: a hex code or address text, as POST /v2/kyc/verify
+   * takes it. Stored sealed under the customer's data key (docs/adr/0055):
+   * null once their data was erased.
+   */
+  address: string | null;
 }
 
 export interface ReverificationScheduled {
@@ -120,7 +124,9 @@ export function dueAt(firstDueAt: string, everyDays: number, run: number): strin
 export function evolveSchedule(state: ScheduleState, event: ScheduleEvent): ScheduleState {
   switch (event.type) {
     case 'ReverificationScheduled': {
-      const { account_id: _account, schedule_id: _id, scheduled_at, first_due_at, ...terms } = event.data;
+      // The terms picked one by one: a stored event read without its key (the as-of replay) carries its envelope too.
+      const { customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at } = event.data;
+      const terms: ScheduleTerms = { customer_id, loan_id, every_days, method, address: typeof address === 'string' ? address : null };
       return { status: 'active', terms, scheduled_at, first_due_at, runs: 0, next_due_at: first_due_at, last_run: null, cancelled_at: null };
     }
     case 'ReverificationCompleted': {

@@ -2,8 +2,8 @@ import type { CommandBus } from '@nestjs/cqrs';
 import { verificationStream, VerifyKycCommand, type AddressVerified } from '../../../identity/src/index.js';
 import type { CustomerLocations } from '../../../monitoring/src/index.js';
 import { CommandPipeline, DomainError, StreamNotFoundError, type Clock, type EventStore, type Job, type JobQueue, type JsonLogger } from '../../../platform/src/index.js';
-import { scheduleDecider, scheduleStream, type ReverificationCompleted } from '../domain/schedule.js';
-import { RecordReverificationRunCommand } from './record-run.handler.js';
+import { scheduleStream, type ReverificationCompleted } from '../domain/schedule.js';
+import { recordReverificationRun, RecordReverificationRunCommand } from './record-run.handler.js';
 import { enqueueRun, runVerificationId, type ReverificationJob } from './reverification-jobs.js';
 
 type Outcome = Pick<ReverificationCompleted['data'], 'verification_id' | 'result' | 'score' | 'error'>;
@@ -32,7 +32,7 @@ export class ReverificationRunner {
 
   async handle(job: Job<ReverificationJob>): Promise<void> {
     const { account_id, schedule_id, run } = job.data;
-    const { state } = await this.commands.read({ decider: scheduleDecider }, scheduleStream(account_id, schedule_id));
+    const { state } = await this.commands.read(recordReverificationRun, scheduleStream(account_id, schedule_id));
     if (state.status !== 'active') return;
     const now = this.clock.now();
     if (run <= state.runs) {
@@ -50,6 +50,11 @@ export class ReverificationRunner {
     // after delete-data they are gone. A customer who never granted one keeps the old behaviour (insufficient evidence).
     if ((await this.locations.consent(account_id, state.terms.customer_id)).status === 'revoked') {
       await this.bus.execute(new RecordReverificationRunCommand({ type: 'StopSchedule', account_id, schedule_id, reason: 'consent_revoked' }));
+      return;
+    }
+    // The address no longer opens: the customer's data key was destroyed (an erasure whose stop is not recorded yet).
+    if (state.terms.address === null) {
+      await this.bus.execute(new RecordReverificationRunCommand({ type: 'StopSchedule', account_id, schedule_id, reason: 'data_erased' }));
       return;
     }
     const outcome = await this.verify(account_id, state.terms.customer_id, state.terms.address, runVerificationId(schedule_id, run));

@@ -8,6 +8,7 @@ import { ReverificationConsentStops } from './consent-stops.js';
 import { ReverificationLifecycle } from './reverification-lifecycle.js';
 import { RecordRunModule } from './record-run.module.js';
 import { ReverificationRunner } from './reverification-runner.js';
+import { ScheduleSealing } from './schedule-sealing.js';
 
 /** Follows revocations and erasures from the worker's start (a follower of the process, for /health and the lag metric). */
 @Injectable()
@@ -39,7 +40,7 @@ class ConsentStopsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   // Monitoring's port: a run first asks whether the customer's consent still stands (identity's module imports it too).
   imports: [BankingNotificationsModule, RecordRunModule, MonitoringModule],
   providers: [
-    { provide: ReverificationSchedules, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ReverificationSchedules(readStore) },
+    { provide: ReverificationSchedules, inject: [READ_STORE, ScheduleSealing], useFactory: (readStore: ReadStore, sealing: ScheduleSealing) => new ReverificationSchedules(readStore, sealing) },
     {
       provide: ReverificationRunner,
       inject: [CommandBus, CommandPipeline, EVENT_STORE, JOB_QUEUE, CLOCK, JsonLogger, CUSTOMER_LOCATIONS],

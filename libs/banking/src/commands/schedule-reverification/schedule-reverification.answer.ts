@@ -11,7 +11,7 @@ export const ScheduleObject = Type.Object({
   loan_id: OrNull(Type.String({ description: 'The loan the schedule was made for; null when it names the customer directly' })),
   every_days: Type.Integer(),
   method: Type.String({ description: '`kyc_address`: the address verification of POST /v2/kyc/verify on the recorded pings (the one method so far)' }),
-  address: Type.String({ description: 'What is verified: a hex code or address text' }),
+  address: OrNull(Type.String({ description: "What is verified: a hex code or address text; null once the customer's data was erased (POST /v2/consent/delete-data: it is stored sealed under their data key)" })),
   scheduled_at: Type.String({ format: 'date-time' }),
   first_due_at: Type.String({ format: 'date-time' }),
   next_due_at: Type.String({ format: 'date-time', description: 'Run n is due first_due_at + (n-1) × every_days' }),

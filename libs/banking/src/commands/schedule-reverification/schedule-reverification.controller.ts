@@ -4,14 +4,14 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { scheduleView } from '../../public/reverification-schedules.read-model.js';
+import { scheduleView, type ScheduleView } from '../../public/reverification-schedules.read-model.js';
 import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
 import { ReverificationScheduleSchema } from './schedule-reverification.answer.js';
 import { ScheduleReverificationCommand } from './schedule-reverification.process.js';
 import { ScheduleReverificationRequest } from './schedule-reverification.request.js';
 
 export const SCHEDULE_ANSWER =
-  '`{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address, scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: the customer\'s consent was revoked; data_erased: their location data was erased; either stops the schedule when it happens, no run follows) | null}`';
+  '`{id, status (active | cancelled | stopped), customer_id, loan_id, every_days, method, address (null once the customer\'s data was erased), scheduled_at, first_due_at, next_due_at, runs, last_run {run, ran_at, result (verified | not_verified | insufficient_evidence | failed), score, verification_id} | null, cancelled_at, stopped_at, stopped_reason (consent_revoked: the customer\'s consent was revoked; data_erased: their location data was erased; either stops the schedule when it happens, no run follows) | null}`';
 
 /** interface.md, "Banking features": POST /v2/verify/schedule. */
 @ApiTags('banking')
@@ -41,7 +41,7 @@ export class ScheduleReverificationController {
 }
 
 /** A schedule as the API shows it (without the account id, which is the caller's). */
-export function publicSchedule(doc: ReturnType<typeof scheduleView>) {
+export function publicSchedule(doc: ScheduleView | undefined) {
   if (!doc) throw new Error('a schedule view of nothing');
   const { account_id: _account, ...shown } = doc;
   return shown;

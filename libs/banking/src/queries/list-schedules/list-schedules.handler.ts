@@ -26,6 +26,8 @@ export class ListSchedulesHandler implements IQueryHandler<ListSchedulesQuery> {
 
   async execute({ accountId, status, limit, cursor }: ListSchedulesQuery): Promise<SchedulePage> {
     const page = await this.schedules.list(accountId, status, limit, cursor);
-    return { items: page.items.map((doc) => publicSchedule(doc)), next_cursor: page.nextCursor };
+    // Each document opened: the customer from banking's key, the address from theirs (null once erased).
+    const items = await Promise.all(page.items.map(async (doc) => publicSchedule(await this.schedules.view(doc))));
+    return { items, next_cursor: page.nextCursor };
   }
 }
