@@ -137,4 +137,45 @@ describe('jobs over HTTP', () => {
       timestamp: expect.any(String),
     });
   }, 120_000);
+
+  it('answers a bulk above the synchronous limit with 202 and a job whose result codes the same items the synchronous calls do, counted against the quota', async () => {
+    expect((await service.request('PUT', `/v2/admin/accounts/${accountId}/tier`, { key: ADMIN_KEY, body: { tier: 'enterprise' } })).status).toBe(200);
+    const limit = 10_000;
+    const items: unknown[] = Array.from({ length: limit + 50 }, (_, index) => ({ id: `p${index}`, lat: 5.5 + (index % 100) * 0.001, lng: -0.2 - Math.floor(index / 100) * 0.001 }));
+    items[3] = '6Q3-HQK-Q4ZA';
+    items[limit + 7] = { lat: 95, lng: 0, id: 'off-the-globe' };
+    items[limit + 9] = { code: '0QP-PAN-VTWH', id: 'decoded' };
+
+    const me = await service.request('GET', '/v2/me', { key });
+    const before = Number(me.headers.get('x-ratelimit-remaining'));
+    const accepted = await service.request('POST', '/v2/hexcode/bulk', { key, body: { resolution: 11, items } });
+    expect(accepted.status).toBe(202);
+    expect(Number(accepted.headers.get('x-ratelimit-remaining'))).toBe(before - items.length);
+    const job = await data<JobView>(accepted);
+    expect(job).toMatchObject({ kind: 'hexcode.bulk', status: 'queued', progress: { done: 0, total: items.length } });
+    expect(accepted.headers.get('location')).toBe(`/v2/jobs/${job.id}`);
+
+    const done = await finished(service, key, `/v2/jobs/${job.id}`);
+    expect(done).toMatchObject({ status: 'succeeded', progress: { done: items.length, total: items.length }, error: null });
+    const result = await service.request('GET', done.result!.href, { key });
+    expect(result.status).toBe(200);
+    const answer = await data<{ items: Array<{ index: number }>; count: number; failed: number }>(result);
+
+    // The same items, coded by the synchronous endpoint in two calls within its limit.
+    const first = await data<{ items: Array<{ index: number }>; count: number; failed: number }>(await service.request('POST', '/v2/hexcode/bulk', { key, body: { resolution: 11, items: items.slice(0, limit) } }));
+    const rest = await data<{ items: Array<{ index: number }>; count: number; failed: number }>(await service.request('POST', '/v2/hexcode/bulk', { key, body: { resolution: 11, items: items.slice(limit) } }));
+    expect(answer.count).toBe(items.length);
+    expect(answer.failed).toBe(first.failed + rest.failed);
+    expect(answer.failed).toBe(1);
+    // An item of the second call has its index, and the field an error names, in the whole batch.
+    const shifted = (item: { index: number; error?: { field: string } }) => ({
+      ...item,
+      index: item.index + limit,
+      ...(item.error ? { error: { ...item.error, field: item.error.field.replace(/^items\[(\d+)\]/, (_, index: string) => `items[${Number(index) + limit}]`) } } : {}),
+    });
+    expect(answer.items).toEqual([...first.items, ...rest.items.map(shifted)]);
+
+    // Another account's key finds nothing.
+    expect((await service.request('GET', `/v2/jobs/${job.id}/result`, { key: otherKey })).status).toBe(404);
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 import { accountsContext } from '../../libs/accounts/src/index.js';
-import { addressingContext } from '../../libs/addressing/src/index.js';
+import { addressingContext, BulkHexcodeJob, bulkHexcodeJobModule } from '../../libs/addressing/src/index.js';
 import { auditContext } from '../../libs/audit/src/index.js';
 import { bankingContext } from '../../libs/banking/src/index.js';
 import { AuditExportJob, AuditExportJobModule, complianceContext } from '../../libs/compliance/src/index.js';
@@ -55,5 +55,8 @@ export const contexts: readonly ContextDefinition[] = [
   starterContext,
   identityContext(places),
   // Work that outlives a request, run by the worker role: the kinds other contexts implement (issue 48, item 2).
-  jobsContext([{ module: AuditExportJobModule, provider: AuditExportJob }]),
+  jobsContext([
+    { module: AuditExportJobModule, provider: AuditExportJob },
+    { module: bulkHexcodeJobModule(places), provider: BulkHexcodeJob },
+  ]),
 ];

@@ -22,6 +22,9 @@ export {
 export { cellCentreProvenance, cellRadiusMeters, HEXCODE_PROVIDER, PROVENANCE_SOURCES, type Provenance, type ProvenanceSource } from './domain/provenance.js';
 export { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from './domain/address-text.js';
 export { bulkAnswerChunks, MAX_BULK_ITEMS } from './domain/bulk.js';
+export { MAX_BULK_JOB_ITEMS } from './domain/bulk-job.js';
+// The `hexcode.bulk` job kind (bound to the jobs context by apps/shared/contexts.ts).
+export { BulkHexcodeJob, bulkHexcodeJobModule } from './public/bulk-hexcode.job.js';
 export { AddressingModule } from './addressing.module.js';
 export { addressingManifest } from './manifest.js';
 export { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
