@@ -36,15 +36,15 @@ import { toRow, type Check, type Row, type Section } from './report.js';
  * - and how long the audit-log read model takes to catch up after a burst
  *   of audited requests (16 connections of keyed GETs).
  *
- * Goal: the victim's p99 within 3× its baseline under every attack, and
- * within 10 ms absolute for /health where the victim only reads (with its
- * own ping batches, /health p99 is near 10 ms without any attack; ADR 51).
- * A missed goal is reported, not a failure of the run.
+ * Goal: the victim's p99 within 3× its baseline under every attack, and the
+ * audit log caught up within AUDIT_CATCH_UP_RATIO of the burst's length:
+ * ratios only, as absolute times on a shared 2-core machine are noise
+ * (issue 48). A missed goal is reported, not a failure of the run.
  *
  * The floor: the same victim client against a bare Fastify handler of
  * `GET /health` in the bench's own process, in every round. What the
  * machine and the client cost on their own, so a reader can tell how much
- * of the 10 ms the service has to itself. During every baseline and attack
+ * of the latency is the service's. During every baseline and attack
  * the victim also calls that bare handler at the same pace: the same measure
  * while the attacker's client and the service take the machine's cores.
  */
@@ -63,7 +63,6 @@ export interface FairnessBenchOptions {
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const GOAL_RATIO = 3;
-const GOAL_HEALTH_P99_MS = 10;
 /** The attacker starts this long before the victim measures, so the victim meets the attack at full strength. */
 const ATTACK_LEAD_SECONDS = 1;
 const LOANS = 10_000;
@@ -72,7 +71,8 @@ const BULK_KEYS = 32;
 const SERVICE_AREA_POLYGON = { type: 'Polygon', coordinates: [[[-0.35, 5.5], [-0.105, 5.5], [-0.105, 5.745], [-0.35, 5.745], [-0.35, 5.5]]] };
 /** The access log counts as caught up this close to its streams' newest event (each scrape of /metrics is audited itself). */
 const AUDIT_CAUGHT_UP = 2;
-const AUDIT_CATCH_UP_GOAL_SECONDS = 5;
+/** The audit log catches up within this share of the burst's length (5 s after the default 8 s burst). */
+const AUDIT_CATCH_UP_RATIO = 0.625;
 
 export async function runFairnessBench(options: FairnessBenchOptions): Promise<Section> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-fairness-'));
@@ -144,8 +144,8 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       },
       // A square of ~0.245° over Accra: ~9,600 res-9 cells, just under the 10,000 an answer may hold.
       { id: 'service-area', label: 'service-area of ~9,600 cells, one key, 2 connections', job: { role: 'service-area', base, seconds: s + ATTACK_LEAD_SECONDS, clients: 2, key: hexKey, polygon: SERVICE_AREA_POLYGON } },
-      // The victim only reads here: the /health goal is held against the victim alone. The next attack adds the
-      // victim tenant's own ping batches, which alone put its /health p99 near 10 ms (docs/adr/0051).
+      // The victim only reads here. The next attack adds the victim tenant's own ping batches, compared with its
+      // batches without an attack.
       {
         id: 'cheap-writes',
         label: "another tenant's single pings, 8 connections, while the victim only reads",
@@ -231,15 +231,11 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       for (const row of rows.slice(rows.indexOf(health)).filter((r) => r.role === 'ours')) {
         const ratio = row.ratio?.p99;
         const isHealth = row.case.endsWith('/health');
-        // The 10 ms is held where the victim only reads. With its tenant's own ping batches, /health is held to 3× the
-        // same victim's batches without an attack, whose p99 alone is near 10 ms (docs/adr/0051); the figure is still shown.
-        const heldTo10 = isHealth && !attack.pings;
-        const absolute = heldTo10 ? row.p99Ms !== undefined && row.p99Ms <= GOAL_HEALTH_P99_MS : true;
         const machineDetail = isHealth ? `; the floor's p99 ${floorRow.p99Ms?.toFixed(2)} ms, the bare handler's meanwhile ${machine.p99Ms?.toFixed(2)} ms` : '';
-        const ownLoadDetail = isHealth && attack.pings ? `; not held to ${GOAL_HEALTH_P99_MS} ms: the victim's own batches without an attack ${baseRows.healthPings.p99Ms?.toFixed(2)} ms` : '';
+        const ownLoadDetail = isHealth && attack.pings ? `; the victim's own batches without an attack ${baseRows.healthPings.p99Ms?.toFixed(2)} ms` : '';
         checks.push({
-          name: `${row.case}: p99 within ${GOAL_RATIO}× baseline${heldTo10 ? ` and ${GOAL_HEALTH_P99_MS} ms` : ''}`,
-          ok: ratio !== undefined && ratio <= GOAL_RATIO && absolute,
+          name: `${row.case}: p99 within ${GOAL_RATIO}× baseline`,
+          ok: ratio !== undefined && ratio <= GOAL_RATIO,
           detail: `p99 ${row.p99Ms?.toFixed(2)} ms, ${ratio?.toFixed(2)}× baseline; p50 ${row.ratio?.p50?.toFixed(2)}×${machineDetail}${ownLoadDetail}`,
           goal: true,
         });
@@ -258,9 +254,9 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
     const catchUpSeconds = (performance.now() - burstEnded) / 1000;
     rows.push(toRow(`audit burst: GET /v2/usage, 16 connections`, 'reference', [sampleOf(burst, 'attack', s)], undefined, statusText(burst, 'attack')));
     checks.push({
-      name: `audit log caught up within ${AUDIT_CATCH_UP_GOAL_SECONDS} s of a ${s} s burst`,
-      ok: lag <= AUDIT_CAUGHT_UP && catchUpSeconds <= AUDIT_CATCH_UP_GOAL_SECONDS,
-      detail: `${(burst.latencies.attack ?? []).length} audited requests; ${lagAtEnd} positions behind when the burst ended, caught up ${catchUpSeconds.toFixed(2)} s later${lag > AUDIT_CAUGHT_UP ? ` — still ${lag} behind` : ''}`,
+      name: `audit log caught up within ${AUDIT_CATCH_UP_RATIO}× the length of a ${s} s burst`,
+      ok: lag <= AUDIT_CAUGHT_UP && catchUpSeconds <= AUDIT_CATCH_UP_RATIO * s,
+      detail: `${(catchUpSeconds / s).toFixed(3)}× the burst; ${(burst.latencies.attack ?? []).length} audited requests; ${lagAtEnd} positions behind when the burst ended, caught up ${catchUpSeconds.toFixed(2)} s later${lag > AUDIT_CAUGHT_UP ? ` — still ${lag} behind` : ''}`,
       goal: true,
     });
 
@@ -268,7 +264,7 @@ export async function runFairnessBench(options: FairnessBenchOptions): Promise<S
       id: 'fairness',
       title: `fairness (issue 31): the victim's latency under each attack, against the same victim alone (${s} s per phase)`,
       unit: 'req',
-      settings: { seconds: s, rounds, loans: LOANS, goal: `p99 ≤ ${GOAL_RATIO}× baseline; /health p99 ≤ ${GOAL_HEALTH_P99_MS} ms` },
+      settings: { seconds: s, rounds, loans: LOANS, goal: `p99 ≤ ${GOAL_RATIO}× baseline; audit catch-up ≤ ${AUDIT_CATCH_UP_RATIO}× the burst` },
       rows,
       checks,
     };

@@ -1,6 +1,5 @@
 import { ADMIN_KEY, bootService, type Service } from './support/boot.js';
 import { rawExchange } from './support/raw-http.js';
-import { REFUSAL_HOLD_STEP_MS } from '../libs/accounts/src/index.js';
 
 /**
  * Issue 31, item 2: one key's bulk calls held the event loop and counted one
@@ -73,31 +72,6 @@ describe('expensive requests: counted by items, bounded per key', () => {
     expect(raw.status).toBe(429);
     expect(raw.headers.connection).toBe('close');
     expect(JSON.parse(raw.body)).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
-  });
-
-  it('holds the next bulk of a key just refused for its quota before reading it, longer for each refusal in a row, and still serves one that fits (ADR 0043)', async () => {
-    const key = await keyOfTier('free');
-    const { remaining } = await usage(key);
-    const timed = async (count: number) => {
-      const started = performance.now();
-      const response = await service.request('POST', '/v2/hexcode/bulk', { key, body: points(count) });
-      return { status: response.status, ms: performance.now() - started };
-    };
-    // Never refused: no hold (not timed: only the holds below are, as lower bounds).
-    expect((await timed(1)).status).toBe(200);
-    // More than what is left: refused, nothing used.
-    expect((await timed(remaining)).status).toBe(429);
-    // What fits is served after a hold of one step.
-    const fits = await timed(remaining - 3);
-    expect(fits.status).toBe(200);
-    expect(fits.ms).toBeGreaterThanOrEqual(REFUSAL_HOLD_STEP_MS);
-    // Two left: three are refused again (held one step), and a second refusal in a row waits two steps.
-    expect((await timed(3)).status).toBe(429);
-    const again = await timed(3);
-    expect(again.status).toBe(429);
-    expect(again.ms).toBeGreaterThanOrEqual(2 * REFUSAL_HOLD_STEP_MS);
-    // Refusals use none of the quota.
-    expect((await timed(2)).status).toBe(200);
   });
 
   it('a ping batch of N pings uses N of the daily quota, whatever their outcomes; a single ping uses 1', async () => {

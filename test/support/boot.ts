@@ -25,9 +25,6 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     DATA_DIR: dataDir,
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
-    // Turns by tenant follow the machine's load (docs/adr/0045): off, so tests that count a key's requests in flight
-    // (EXPENSIVE_CONCURRENCY_PER_KEY) see them all arrive at once; fair-share.e2e-spec.ts turns them on.
-    FAIR_SHARE_LAG_MS: '0',
     // Suites sign up many accounts from 127.0.0.1; the signup throttle has its own tests (throttles.e2e-spec.ts).
     SIGNUP_LIMIT_PER_IP_PER_HOUR: '100000',
     // Suites call routing and report endpoints from 127.0.0.1 in bursts; the burst windows under the per-minute

@@ -1,9 +1,9 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { FairShare, InFlight, ipThrottle, KeyDirectory, loopHeadroom, rateLimitHeadersOnEveryResponse, RefusalHolds, rememberKeylessRefusals } from '../../../libs/accounts/src/index.js';
+import { InFlight, ipThrottle, KeyDirectory, rateLimitHeadersOnEveryResponse } from '../../../libs/accounts/src/index.js';
 import { AccessRecorder, accessListener } from '../../../libs/audit/src/index.js';
-import { closeBackends, collectProcessMetrics, createHttpApp, describeBackends, keepSliceHeadroom, LoopLag, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
+import { closeBackends, collectProcessMetrics, createHttpApp, describeBackends, type HttpAppOptions, type Runtime } from '../../../libs/platform/src/index.js';
 import { checkProcessWiring } from '../../shared/compose.js';
 import { handleShutdown, holdSignalsWhileStarting } from '../../shared/lifecycle.js';
 
@@ -23,18 +23,9 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   await http.app.init();
   checkProcessWiring(http.app, runtime);
   const keys = http.app.get(KeyDirectory, { strict: false });
-  // Refusal holds for callers without a key, by IP (docs/adr/0044): remembered from the answers, applied by the gate.
-  const keylessHolds = new RefusalHolds();
-  // Turns on the loop by tenant while it is behind (docs/adr/0045), headroom for others while it is saturated
-  // (docs/adr/0052); FAIR_SHARE_LAG_MS=0 turns both off.
-  const lag = config.fairShare.lagMs > 0 ? new LoopLag(config.fairShare.lagMs).start() : undefined;
-  const headroom = lag ? loopHeadroom(lag, config.fairShare.loopPercent) : undefined;
-  const fairShare = lag ? new FairShare({ ...config.fairShare, pressured: () => lag.pressured(), headroom }) : undefined;
-  if (fairShare && lag) lag.onTick(() => fairShare.release());
-  // A request's sliced work (portfolio risk, answers' chunks) keeps the same headroom while others use the loop (ADR 0052).
-  if (fairShare && lag && headroom) keepSliceHeadroom({ held: () => headroom.saturated() && fairShare.shared(), nextTick: () => lag.nextTick() });
-  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, { inFlight: http.app.get(InFlight, { strict: false }), keylessHolds, fairShare }));
-  http.onResponse(rememberKeylessRefusals(keylessHolds, config, keys));
+  // Every rate limit but the daily quota, and the per-key cap of expensive requests, before the body is read; an
+  // overloaded process has already shed the request (createHttpApp: 503 SERVICE_BUSY).
+  http.onRequest(ipThrottle(runtime.backends.rateLimiter, config, runtime.clock, keys, { inFlight: http.app.get(InFlight, { strict: false }) }));
   // X-RateLimit-* on the answers the guard never saw (unknown paths, routes outside Nest, refusals before the quota).
   http.onResponse(rateLimitHeadersOnEveryResponse(runtime.backends.rateLimiter, config, runtime.clock, keys));
   http.onResponse(accessListener(http.app.get(AccessRecorder)));
@@ -48,8 +39,6 @@ export async function serveHttp(runtime: Runtime, module: DynamicModule, role: s
   const stopHttp = () => http.stop();
   if (options.signals) handleShutdown(runtime, http.app, stopHttp);
   const close = async () => {
-    if (headroom) keepSliceHeadroom(undefined);
-    lag?.stop();
     runtime.readiness.markStopping();
     await stopHttp();
     await http.app.close();

@@ -13,8 +13,6 @@ export { BackgroundTasks } from './public/background-tasks.js';
 // The operator's commands, for `npm run ops` (decisions.md, "Operator interface").
 // HTTP hooks the api process registers around Nest (apps/api/src/serve.ts).
 export { InFlight } from './public/in-flight.js';
-export { FairShare, HEADROOM_MAX_HOLD_MS, loopHeadroom, type Admission, type FairShareOptions, type Turn } from './public/fair-share.js';
-export { RefusalHolds, REFUSAL_HOLD_STEP_MS, REFUSAL_HOLD_MAX_MS, REFUSAL_MEMORY_MS } from './public/refusal-holds.js';
-export { ipThrottle, rateLimitHeadersOnEveryResponse, rememberKeylessRefusals, LANDMARK_REPORTS_PER_MINUTE, PUBLIC_PER_IP_PER_MINUTE, ROUTE_STATIC_PER_MINUTE, rateTable, RATE_GROUPS, TIER_RATE_FACTORS, type RateGroup } from './public/ip-throttle.js';
+export { ipThrottle, rateLimitHeadersOnEveryResponse, LANDMARK_REPORTS_PER_MINUTE, PUBLIC_PER_IP_PER_MINUTE, ROUTE_STATIC_PER_MINUTE, rateTable, RATE_GROUPS, TIER_RATE_FACTORS, type RateGroup } from './public/ip-throttle.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { accountsContext } from './context.js';

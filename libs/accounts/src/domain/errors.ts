@@ -64,21 +64,6 @@ export class ConcurrencyLimitedError extends DomainError {
   }
 }
 
-/**
- * Issue 31, item 3 (docs/adr/0045): while the event loop is behind, the
- * tenant already has FAIR_SHARE_MAX_WAITING requests waiting for a turn.
- */
-export class TenantQueueFullError extends DomainError {
-  readonly code = 'RATE_LIMITED';
-  readonly status = 429;
-  override readonly retryAfterSeconds = 1;
-  override readonly details: Readonly<{ reason: 'tenant_queue_full'; max_waiting: number }>;
-  constructor(maxWaiting: number) {
-    super(`the service is busy and this account already has ${maxWaiting} requests waiting for a turn; send the next when some have answered`);
-    this.details = { reason: 'tenant_queue_full', max_waiting: maxWaiting };
-  }
-}
-
 /** A bulk call of more items than the key's whole daily quota: no wait makes room, so no Retry-After; split the batch. */
 export class BatchOverQuotaError extends DomainError {
   readonly code = 'RATE_LIMITED';

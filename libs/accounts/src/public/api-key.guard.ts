@@ -93,22 +93,17 @@ export class ApiKeyGuard implements CanActivate {
 
     const reply = http.getResponse<FastifyReply>();
     // Issue 31, item 2: an expensive request holds one of its key's slots until its answer is sent (or the
-    // client goes); refused by the slot, it uses no quota.
+    // client goes): taken by the per-IP gate before the body was read, or here for a route expensive only for some
+    // bodies (`when`). Refused by the slot, it uses no quota.
     const heavy = expensive !== undefined && (expensive.when?.(request.body) ?? true);
-    const release = heavy ? this.inFlight.acquire(record.key_id) : undefined;
-    if (heavy && !release) {
-      this.inFlight.refused(record.key_id, performance.now());
-      throw new ConcurrencyLimitedError(this.inFlight.max);
-    }
+    const release = heavy ? await this.inFlight.take(request, reply, record.key_id) : undefined;
+    if (heavy && !release) throw new ConcurrencyLimitedError(this.inFlight.max);
     try {
       await this.countQuota(reply, record, tier, expensive?.items?.(request.body) ?? 1, now);
     } catch (error) {
       release?.();
-      // An expensive request refused for the quota: the key's next one waits a moment before it is read (ADR 0043).
-      if (heavy && (error instanceof RateLimitedError || error instanceof BatchOverQuotaError)) this.inFlight.refused(record.key_id, performance.now());
       throw error;
     }
-    if (release) reply.raw.once('close', release);
     return true;
   }
 

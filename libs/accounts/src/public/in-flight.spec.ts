@@ -1,29 +1,31 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JsonLogger } from '../../../platform/src/index.js';
 import { InFlight } from './in-flight.js';
 
-describe('InFlight', () => {
-  it('gives each key at most max slots, and a released slot back once', () => {
-    const inFlight = new InFlight({ expensiveConcurrencyPerKey: 2 });
-    const first = inFlight.acquire('a')!;
-    const second = inFlight.acquire('a')!;
-    expect(inFlight.acquire('a')).toBeUndefined();
-    expect(inFlight.acquire('b')).toBeDefined();
-    first();
-    first();
-    expect(inFlight.held('a')).toBe(1);
-    const third = inFlight.acquire('a');
-    expect(third).toBeDefined();
-    expect(inFlight.acquire('a')).toBeUndefined();
-    second();
-    third!();
-    expect(inFlight.held('a')).toBe(0);
-  });
-});
+const exchange = () => {
+  const raw = new EventEmitter();
+  return { request: {} as FastifyRequest, reply: { raw } as unknown as FastifyReply, close: () => raw.emit('close') };
+};
 
-describe("InFlight: a key's refusal holds", () => {
-  it('holds the key refused, and not another', () => {
-    const inFlight = new InFlight({ expensiveConcurrencyPerKey: 2 });
-    inFlight.refused('a', 1_000);
-    expect(inFlight.holdMs('a', 1_001)).toBe(100);
-    expect(inFlight.holdMs('b', 1_001)).toBe(0);
+describe('InFlight: expensive requests in flight per key', () => {
+  const inFlight = new InFlight({ expensiveConcurrencyPerKey: 2, redisUrl: undefined }, new JsonLogger('silent'));
+  afterAll(() => inFlight.onModuleDestroy());
+
+  it('gives a key at most max slots, keeps one per request, and takes one back when its answer closes', async () => {
+    const [a, b, c, other] = [exchange(), exchange(), exchange(), exchange()];
+    const first = await inFlight.take(a.request, a.reply, 'k1');
+    expect(first).toBeDefined();
+    // The guard asks again for the same request: the slot it already holds, not a second.
+    expect(await inFlight.take(a.request, a.reply, 'k1')).toBe(first);
+    expect(await inFlight.take(b.request, b.reply, 'k1')).toBeDefined();
+    expect(await inFlight.take(c.request, c.reply, 'k1')).toBeUndefined();
+    expect(await inFlight.take(other.request, other.reply, 'k2')).toBeDefined();
+    a.close();
+    // Released twice (closed, then by hand): one slot back, not two.
+    first!();
+    expect(await inFlight.take(c.request, c.reply, 'k1')).toBeDefined();
+    const d = exchange();
+    expect(await inFlight.take(d.request, d.reply, 'k1')).toBeUndefined();
   });
 });

@@ -1,63 +1,46 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, type Config } from '../../../platform/src/index.js';
-import { RefusalHolds } from './refusal-holds.js';
-
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CONFIG, JsonLogger, openConcurrencyLimiter, type ConcurrencyLimiter, type Config, type Release } from '../../../platform/src/index.js';
 
 /**
- * Expensive requests in flight per key, in this process (issue 31, item 2):
- * one key's bulk calls can hold at most `max` of them at once, so one tenant
- * cannot queue the event loop's (or the compute pool's) whole capacity. Per
- * process, like the embedded rate-limit counters: N api instances allow N × max.
+ * Expensive requests in flight per key (issue 31, item 2; issue 48, item 3):
+ * one key's bulk calls hold at most EXPENSIVE_CONCURRENCY_PER_KEY of them at
+ * once, so one tenant cannot queue the service's whole capacity. With
+ * REDIS_URL the slots are leases in Redis, shared by every api process (a
+ * process that dies gives its slots back when their leases run out); without
+ * it they are counted in this process.
  *
- * And its refusals (RefusalHolds, docs/adr/0043): a key whose expensive
- * request was refused 429 (its quota, or its cap in flight) waits before its
- * next one is looked at. The request is then handled as any other (a bulk that
- * fits what is left of the quota is answered); but a client that ignores
- * Retry-After and resends a 350 kB bulk at once no longer has the main thread
- * read and scan it ~150 times a second over 8 connections.
+ * The per-IP gate takes the slot before the body is read, for a route that is
+ * expensive whatever its body; the key guard takes it after, for one that is
+ * expensive for some bodies (`@Expensive({ when })`). A request holds its slot
+ * until its answer is sent or its client goes.
  */
 @Injectable()
-export class InFlight {
-  private readonly counts = new Map<string, number>();
-  private readonly holds = new RefusalHolds();
-
+export class InFlight implements OnModuleDestroy {
   readonly max: number;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly taken = new WeakMap<FastifyRequest, Release>();
 
-  constructor(@Inject(CONFIG) config: Pick<Config, 'expensiveConcurrencyPerKey'>) {
+  constructor(@Inject(CONFIG) config: Pick<Config, 'expensiveConcurrencyPerKey' | 'redisUrl'>, logger: JsonLogger) {
     this.max = config.expensiveConcurrencyPerKey;
+    this.limiter = openConcurrencyLimiter({ redisUrl: config.redisUrl, onError: (error) => logger.error({ msg: 'concurrency slots: Redis connection error', err: String(error) }) });
   }
 
-  /** A slot for `key`, released by calling the answer (once; later calls do nothing); undefined when all are taken. */
-  acquire(key: string): (() => void) | undefined {
-    const held = this.counts.get(key) ?? 0;
-    if (held >= this.max) return undefined;
-    this.counts.set(key, held + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const now = (this.counts.get(key) ?? 1) - 1;
-      if (now > 0) this.counts.set(key, now);
-      else this.counts.delete(key);
-    };
+  /**
+   * A slot of `keyId` for `request` (the one it already holds, if any), given back once the answer is sent or the
+   * client goes, or earlier by calling it; undefined when the key holds all of its slots.
+   */
+  async take(request: FastifyRequest, reply: FastifyReply, keyId: string): Promise<Release | undefined> {
+    const held = this.taken.get(request);
+    if (held) return held;
+    const release = await this.limiter.acquire(`key:${keyId}`, this.max);
+    if (!release) return undefined;
+    this.taken.set(request, release);
+    reply.raw.once('close', release);
+    return release;
   }
 
-  held(key: string): number {
-    return this.counts.get(key) ?? 0;
-  }
-
-  /** `key`'s expensive request was refused 429 at `nowMs` (performance.now()): for its quota, or at its cap in flight. */
-  refused(key: string, nowMs: number): void {
-    this.holds.refused(key, nowMs);
-  }
-
-  /** How long `key`'s expensive request arriving at `nowMs` waits before it is read: 0 unless it was refused just before. */
-  holdMs(key: string, nowMs: number): number {
-    return this.holds.holdMs(key, nowMs);
-  }
-
-  /** Waits out `key`'s hold before its expensive request is read, if it has one. */
-  wait(key: string): Promise<void> {
-    return this.holds.wait(key);
+  onModuleDestroy(): Promise<void> {
+    return this.limiter.close();
   }
 }

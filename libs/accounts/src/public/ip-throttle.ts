@@ -15,10 +15,8 @@ import {
 } from '../../../platform/src/index.js';
 import type { KeyDirectory, KeyRecord } from './key-directory.js';
 import { KeyReader } from '../authentication/presented-key.js';
-import { ConcurrencyLimitedError, RateLimitedError, TenantQueueFullError } from '../domain/errors.js';
-import { OPERATOR_CALLER, PUBLIC_CALLER, type FairShare } from './fair-share.js';
+import { ConcurrencyLimitedError, RateLimitedError } from '../domain/errors.js';
 import type { InFlight } from './in-flight.js';
-import type { RefusalHolds } from './refusal-holds.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../quota.js';
 import { groupBaseRate, keyedIpCeiling, keyedIpKey, keyRateKey, keyRateOf, RATE_WINDOW_MS, rateGroupOf, type RateGroup } from '../throttling/key-rates.js';
 import { rateLimitMessage, type RateLimitDetails } from '../throttling/refusals.js';
@@ -144,7 +142,7 @@ interface IpRule {
  * (PUBLIC_BODY_LIMIT_BYTES) unless its route declares one, and is charged by
  * its body's size (`requestCost`); every keyless per-minute rule but the fixed
  * ones has a burst window under it (`burstRule`). Keyed rates have none: a key
- * answers for itself, and its turns on a busy loop are the fair share's (ADR 0045).
+ * answers for itself, and an overloaded process sheds load (503 SERVICE_BUSY, issue 48).
  * A refusal is 429 RATE_LIMITED with Retry-After and `details` naming the
  * limit. Keyless requests report their per-IP rule in X-RateLimit-* (with
  * Remaining no more than the burst window has left); keyed ones report their
@@ -156,22 +154,20 @@ export function ipThrottle(
   config: Config,
   clock: Clock,
   directory: KeyDirectory,
-  options: { inFlight?: InFlight; keylessHolds?: RefusalHolds; fairShare?: FairShare } = {},
+  options: { inFlight?: InFlight } = {},
 ): RequestGate {
-  const { inFlight, keylessHolds, fairShare } = options;
+  const { inFlight } = options;
   const callers = new Callers(config, directory);
   const keylessBudget = { maxBytes: config.publicBodyLimitBytes, maxValues: 2_000, maxDepth: 8 };
   /**
    * The refusal an expensive request of `key` gets before its body is read, if any (the guard's, word for word,
-   * only earlier). A key refused 429 a moment ago first waits (InFlight, docs/adr/0043); then at its cap of
-   * expensive requests it is refused (the guard holds the slot), and with its daily quota spent too: an expensive
-   * request costs at least 1 (ADR 0041: a spent key's 10,000-point bulks were still uploaded and scanned).
+   * only earlier). It takes one of the key's slots of expensive requests (InFlight, shared by the api processes
+   * through Redis; held until the answer is sent) or is refused at the cap, and is refused with its daily quota
+   * spent too: an expensive request costs at least 1 (ADR 0041: a spent key's 10,000-point bulks were still uploaded
+   * and scanned).
    */
-  const refuseExpensiveEarly = async (key: KeyRecord): Promise<{ error: ConcurrencyLimitedError | RateLimitedError; headers: Record<string, string> } | undefined> => {
-    if (inFlight) {
-      await inFlight.wait(key.key_id);
-      if (inFlight.held(key.key_id) >= inFlight.max) return { error: new ConcurrencyLimitedError(inFlight.max), headers: {} };
-    }
+  const refuseExpensiveEarly = async (request: FastifyRequest, reply: FastifyReply, key: KeyRecord): Promise<{ error: ConcurrencyLimitedError | RateLimitedError; headers: Record<string, string> } | undefined> => {
+    if (inFlight && !(await inFlight.take(request, reply, key.key_id))) return { error: new ConcurrencyLimitedError(inFlight.max), headers: {} };
     if (key.revoked_at !== null) return undefined;
     const tier = directory.tierOf(key);
     const quota = await limiter.peek(quotaKey(key.key_id), { limit: dailyLimitOf(tier), windowMs: QUOTA_WINDOW_MS }, clock.now());
@@ -222,27 +218,20 @@ export function ipThrottle(
 
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const path = routedPath(request.url);
-    if (!path.startsWith('/v2/')) {
-      // A health check or the metrics: someone else on the loop, for the fair share's headroom (ADR 0052).
-      fairShare?.arrived(PUBLIC_CALLER);
-      return false;
-    }
+    // A health check or the metrics.
+    if (!path.startsWith('/v2/')) return false;
     const caller = await callers.current(request);
     const keyless = caller === 'anonymous';
-    fairShare?.arrived(typeof caller === 'object' ? tenantOf(caller) : caller === 'anonymous' ? PUBLIC_CALLER : OPERATOR_CALLER);
-    // An IP refused a moment ago waits first (its refusals are remembered by rememberKeylessRefusals).
-    if (keyless && keylessHolds) await keylessHolds.wait(request.ip);
     // JSON only: the language endpoint's audio has its own limit (LANGUAGE_AUDIO_MAX_BYTES).
     if (keyless && isJson(request.headers['content-type'])) budgetRequest(request, keylessBudget);
-    // The route's budget, or the keyless one, on the declared length: after the hold, so a refused IP's next wide body is paced too.
+    // The route's budget, or the keyless one, on the declared length.
     if (refuseOverBudget(request, reply)) return true;
     // A key's expensive request (bulk calls, service areas, fences, portfolio risk) is looked at before its (large)
-    // body is read: held if the key was just refused, refused at its cap or with its quota spent.
+    // body is read: refused at its cap or with its quota spent.
     const heavyKey = typeof caller === 'object' && isExpensiveRoute(request) ? caller : undefined;
     if (heavyKey) {
-      const refusal = await refuseExpensiveEarly(heavyKey);
+      const refusal = await refuseExpensiveEarly(request, reply, heavyKey);
       if (refusal) {
-        inFlight?.refused(heavyKey.key_id, performance.now());
         await refuseUnread(request, reply, refusal.error, refusal.headers);
         return true;
       }
@@ -261,8 +250,6 @@ export function ipThrottle(
       void reply.headers({ ...rateLimitHeaders(decision) });
       if (!decision.allowed) return refuse(request, reply, decision, { reason: 'rate', scope: 'ip', group: 'daily', callers: 'keyless', limit: config.devIpDailyLimit, window_s: QUOTA_WINDOW_MS / 1000 });
     }
-    // Last, once nothing refuses it: while the loop is behind, a tenant's request waits for one of its turns (ADR 0045).
-    if (fairShare && typeof caller === 'object') return !(await takeTurn(fairShare, caller, request, reply));
     return false;
   };
 }
@@ -281,50 +268,19 @@ function keyRateHeaders(decision: RateDecision, group: RateGroup, dailyLimit: nu
   };
 }
 
-/** Whose share a keyed request takes: its account's, or its key's when the key has no account (ADR 0045). */
+/** Whose rate a keyed request counts against: its account's, or its key's when the key has no account. */
 function tenantOf(caller: KeyRecord): string {
   return caller.account_id ?? caller.key_id;
 }
 
-/** Waits for the tenant's turn; false when the request was answered instead (its tenant's queue full, or its client gone). */
-async function takeTurn(fairShare: FairShare, caller: KeyRecord, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  const turn = fairShare.enter(tenantOf(caller));
-  // 'close' comes once the answer is written or the connection is gone: either ends the turn (or the wait).
-  reply.raw.once('close', turn.leave);
-  const admission = await turn.admitted;
-  if (admission === 'admitted') return true;
-  if (admission === 'gone') {
-    // Nobody reads this answer: it ends the request. The request log and metrics count it as 499 (http-app's
-    // onRequestAbort); the audit trail does not, as the key guard never ran.
-    await reply.status(499).send(failure('CLIENT_CLOSED_REQUEST', 'the client closed the connection while the request waited for its turn', { request_id: String(request.id) }));
-    return false;
-  }
-  await refuseUnread(request, reply, new TenantQueueFullError(fairShare.maxWaiting));
-  return false;
-}
-
 /** A 429 answered before the request's body is read: the connection closes after it, so the body is never read. */
-async function refuseUnread(request: FastifyRequest, reply: FastifyReply, error: ConcurrencyLimitedError | RateLimitedError | TenantQueueFullError, headers: Record<string, string> = {}): Promise<void> {
+async function refuseUnread(request: FastifyRequest, reply: FastifyReply, error: ConcurrencyLimitedError | RateLimitedError, headers: Record<string, string> = {}): Promise<void> {
   await reply
     .status(error.status)
     .header('connection', 'close')
     .headers(headers)
     .header('retry-after', String(error.retryAfterSeconds))
     .send(failure(error.code, error.message, { ...(error.details ? { details: error.details } : {}), request_id: String(request.id) }));
-}
-
-/**
- * Remembers every 413 and 429 answered to a request without a valid key, by
- * its IP, for the holds of `ipThrottle` (docs/adr/0044): wherever the refusal
- * was given (the throttles, a body budget on the declared length, the body
- * parser while it scanned). The key is read again only for those answers.
- */
-export function rememberKeylessRefusals(holds: RefusalHolds, config: Config, directory: KeyDirectory): ResponseListener {
-  const callers = new Callers(config, directory);
-  return (request, reply) => {
-    if (reply.statusCode !== 413 && reply.statusCode !== 429) return;
-    if (callers.of(request) === 'anonymous') holds.refused(request.ip, performance.now());
-  };
 }
 
 /** 429 RATE_LIMITED with Retry-After, naming the limit that refused the request in its message and `details`. */

@@ -62,16 +62,18 @@ export interface Config {
    * budget of its own (issue 31); keyed callers keep BODY_LIMIT_BYTES.
    */
   publicBodyLimitBytes: number;
-  /** EXPENSIVE_CONCURRENCY_PER_KEY: expensive requests (bulk, service areas, isochrones, portfolio risk) one key may have in flight in this process. */
+  /**
+   * EXPENSIVE_CONCURRENCY_PER_KEY: expensive requests (bulk, service areas, isochrones, portfolio risk) one key may
+   * have in flight, across every api process sharing REDIS_URL (in this process without it).
+   */
   expensiveConcurrencyPerKey: number;
   /**
-   * Turns on the loop by tenant (docs/adr/0045): while the loop runs timers more than FAIR_SHARE_LAG_MS late
-   * (a moving average; 0 turns it off), an account has at most FAIR_SHARE_PER_TENANT requests in flight in this
-   * process and its others wait, at most FAIR_SHARE_MAX_WAITING of them. An account with a request in flight or
-   * waiting sends its next in only while the loop is busy less than FAIR_SHARE_LOOP_PERCENT of the time (docs/adr/0052;
-   * 100 keeps no headroom).
+   * Load shedding (@fastify/under-pressure): while the event loop's mean delay over a sample exceeds
+   * OVERLOAD_EVENT_LOOP_DELAY_MS (0 turns it off), or the V8 heap in use exceeds OVERLOAD_HEAP_USED_MB (0: 90 % of
+   * V8's heap limit), every request but the health checks and the metrics is answered 503 SERVICE_BUSY with
+   * Retry-After OVERLOAD_RETRY_AFTER_SECONDS, before its body is read.
    */
-  fairShare: { lagMs: number; perTenant: number; maxWaiting: number; loopPercent: number };
+  overload: { eventLoopDelayMs: number; heapUsedMb: number; retryAfterSeconds: number };
   /** V8's heap growing factor as 1 + percent / 100 (docs/adr/0044); 0 leaves V8's own. */
   gcHeapGrowingPercent: number;
   /** With AUTH_DISABLED (development only): requests per rolling 24 h per client IP. */
@@ -241,11 +243,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     publicBodyLimitBytes: int(env, 'PUBLIC_BODY_LIMIT_BYTES', 16 * 1024, 1024, 64 * 1024 * 1024),
     expensiveConcurrencyPerKey: int(env, 'EXPENSIVE_CONCURRENCY_PER_KEY', 2, 1, 1000),
-    fairShare: {
-      lagMs: int(env, 'FAIR_SHARE_LAG_MS', 1, 0, 10_000),
-      perTenant: int(env, 'FAIR_SHARE_PER_TENANT', 2, 1, 10_000),
-      maxWaiting: int(env, 'FAIR_SHARE_MAX_WAITING', 1000, 0, 1_000_000),
-      loopPercent: int(env, 'FAIR_SHARE_LOOP_PERCENT', 60, 10, 100),
+    overload: {
+      eventLoopDelayMs: int(env, 'OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 600_000),
+      // 0: 90 % of V8's heap limit (--max-old-space-size), read when the service starts.
+      heapUsedMb: int(env, 'OVERLOAD_HEAP_USED_MB', 0, 0, 1_000_000),
+      retryAfterSeconds: int(env, 'OVERLOAD_RETRY_AFTER_SECONDS', 5, 1, 3600),
     },
     gcHeapGrowingPercent: int(env, 'GC_HEAP_GROWING_PERCENT', 100, 0, 1000),
     devIpDailyLimit: int(env, 'DEV_IP_DAILY_LIMIT', 1000, 1, 10_000_000),

@@ -1,5 +1,5 @@
 import { betweenTurns, countLoopTurns, logLoopTurns } from '../testing/loop-turns.js';
-import { stepsInTurns, TURN_BUDGET_MS, yieldingBytes, yieldingEach } from './expensive.js';
+import { stepsInTurns, yieldingBytes, yieldingEach } from './expensive.js';
 
 function* chunks(name: string, count: number, log: string[]): Generator<string> {
   for (let index = 0; index < count; index++) {
@@ -36,26 +36,6 @@ describe('yieldingEach', () => {
       expect(part.filter((chunk) => chunk.startsWith('b')).length).toBeLessThanOrEqual(1);
     }
     expect(between.filter((part) => part.length > 0).length).toBeGreaterThanOrEqual(5);
-  });
-
-  it('shares one budget per turn among all answers: chunks that each outlast it get a turn each', async () => {
-    const log: string[] = [];
-    function* slow(name: string): Generator<string> {
-      for (let index = 0; index < 3; index++) {
-        // Work that outlasts the turn's budget (an ordering test, not a timing one: the budget is what is exceeded).
-        const until = performance.now() + TURN_BUDGET_MS + 1;
-        while (performance.now() < until);
-        log.push(`${name}${index}`);
-        yield `${name}${index}`;
-      }
-    }
-    const ticking = logLoopTurns(log);
-    await Promise.all(['a', 'b', 'c'].map((name) => drain(yieldingEach(slow(name)))));
-    ticking.stop();
-    const between = betweenTurns(log);
-    // With a setImmediate per chunk, the three answers ran a chunk each in every turn, back to back.
-    for (const part of between) expect(part.length).toBeLessThanOrEqual(1);
-    expect(between.flat()).toHaveLength(9);
   });
 
   it('closes its source when the reader stops early', async () => {

@@ -13,6 +13,7 @@ import { JsonLogger } from '../logging/json-logger.js';
 import { recordRequest } from '../metrics/metrics.js';
 import { wrapInEnvelope } from './envelope.interceptor.js';
 import { failure } from './envelope.js';
+import { shedOverload } from './overload.js';
 import { EnvelopeExceptionFilter } from './exception.filter.js';
 import { clientErrorHandler, frameworkErrorHandler, illFormedParameter, installRawRefusals, MAX_PARAM_LENGTH, refuseEncodedBody, refuseMissingHost } from './http-edge.js';
 import { boundedJsonParser, JSON_BODY_LIMITS, refuseOverBudget, type BodyParser } from './json-body.js';
@@ -132,6 +133,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes },
     boundedJsonParser(fastify.getDefaultJsonParser('error', 'error') as BodyParser<string>),
   );
+  // First of the onRequest hooks: an overloaded process answers 503 SERVICE_BUSY before anything else (issue 48).
+  await shedOverload(fastify, config.overload);
   const listeners: ResponseListener[] = [];
   const gates: RequestGate[] = [];
   const routes = FindMyWay();

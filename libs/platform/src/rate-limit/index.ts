@@ -8,6 +8,7 @@ export { BUCKETS_PER_WINDOW, bucketSizeMs } from './sliding-window.js';
 export { InProcessRateLimiter, type InProcessRateLimiterOptions } from './embedded/in-process-rate-limiter.js';
 export { EmbeddedRateLimiter, type EmbeddedRateLimiterOptions } from './embedded/embedded-rate-limiter.js';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './redis/redis-rate-limiter.js';
+export * from './concurrency-limiter.js';
 
 export interface RateLimiterOptions {
   /** REDIS_URL; when set, the counters live in Redis and are shared by every instance. */

@@ -71,6 +71,9 @@ const KEYED_ERRORS: Record<string, { description: string; codes: string[]; heade
   },
 };
 
+/** What every operation answers while its process is overloaded. */
+const SERVICE_BUSY = { description: 'SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds', codes: ['SERVICE_BUSY'] };
+
 /** Refusals an access level adds (libs/platform/src/http/access.ts). */
 const ACCESS_ERRORS: Record<string, { description: string; codes: string[] }> = {
   account: { description: 'ACCOUNT_KEY_REQUIRED: the key belongs to no account', codes: ['ACCOUNT_KEY_REQUIRED'] },
@@ -154,6 +157,8 @@ export function finishDocument<D extends object>(input: D): D {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (Number(status) >= 400 && !response.content) response.content = errorContent(codesNamedIn(response.description));
       }
+      // Any operation can be shed while its process is overloaded (libs/platform/src/http/overload.ts, issue 48).
+      addError(operation, '503', SERVICE_BUSY.description, SERVICE_BUSY.codes, RETRY_AFTER);
       const example = operation[REQUEST_EXAMPLE_EXTENSION];
       if (example !== undefined) {
         if (jsonBody) jsonBody.example = example;
