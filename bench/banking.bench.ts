@@ -25,7 +25,7 @@ import { monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, loca
 import { MonitoringCustomerLocations } from '../libs/monitoring/src/customer-locations/monitoring-customer-locations.js';
 import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
 import { LocationSealing } from '../libs/monitoring/src/location-stream/location-sealing.js';
-import { collectionName, EventRegistry, LoopLane, openEventStore, openReadStore, type DataKey, type DataKeyVault } from '../libs/platform/src/index.js';
+import { collectionName, EventRegistry, openEventStore, openReadStore, type DataKey, type DataKeyVault } from '../libs/platform/src/index.js';
 import { toRow, type Check, type Sample, type Section } from './report.js';
 import { greatCircleM } from '../libs/platform/src/geo/geodesy.js';
 import { seededRandom as random } from '../libs/platform/src/testing/seeded-random.js';
@@ -127,7 +127,7 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
     const view = new BorrowerSightings(events, registry, readStore, locations(), loanSealing, undefined);
     const loadSample = await once(() => view.load());
     options.progress(`banking: sightings view loaded in ${(loadSample.seconds * 1000).toFixed(0)} ms`);
-    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore, loanSealing), locations(), consents, view, noAlertAreas, { now: () => now }, new LoopLane());
+    const handler = new PortfolioRiskHandler(new CollectionLoans(readStore, loanSealing), locations(), consents, view, noAlertAreas, { now: () => now });
     const query = { not_seen_days: 7, concentration_min_loans: 20, limit: 100 };
     const samples: Record<'baseline' | 'assess' | 'full' | 'cold', Sample[]> = { baseline: [], assess: [], full: [], cold: [] };
     let sink = 0;
@@ -143,7 +143,7 @@ export async function runBankingBench(options: BankingBenchOptions): Promise<Sec
       );
       samples.assess.push(await once(() => assessPortfolio(book, observations, { available: false }, { now, notSeenDays: 7, concentrationMinLoans: 20, limit: 100 })));
       // Without the view and with a fresh reader: every position read and opened in the query.
-      const cold = new PortfolioRiskHandler(new CollectionLoans(readStore, loanSealing), locations(), consents, noView, noAlertAreas, { now: () => now }, new LoopLane());
+      const cold = new PortfolioRiskHandler(new CollectionLoans(readStore, loanSealing), locations(), consents, noView, noAlertAreas, { now: () => now });
       samples.cold.push(await once(() => cold.assess(ACCOUNT, query)));
       samples.full.push(
         await once(async () => {

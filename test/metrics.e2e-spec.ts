@@ -55,7 +55,7 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/log_follower_lag_positions\{follower="[^"]+"\} \d+/);
     expect(text).toMatch(/queue_depth\{queue="mail"\} \d+/);
     expect(text).toMatch(/queue_depth\{queue="webhooks"\} \d+/);
-    expect(text).toMatch(/^loop_lane_waiting 0$/m);
+    expect(text).toMatch(/# TYPE thread_pool_jobs_total counter/);
     // The test service's stores are embedded: their write queues are counted (idle here).
     expect(text).toMatch(/^lmdb_transactions_waiting 0$/m);
   });

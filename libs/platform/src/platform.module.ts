@@ -7,7 +7,7 @@ import { CommandPipeline } from './commands/command-pipeline.js';
 import { ReadModels } from './commands/read-models.js';
 import { CONFIG, type Config } from './config/config.js';
 import { EVENT_STORE } from './event-store/event-store.port.js';
-import { instrumentAppends, instrumentQueue, watchFollowers, watchLoopLane, watchQueueDepth, watchTransactionQueue } from './metrics/metrics.js';
+import { instrumentAppends, instrumentQueue, watchFollowers, watchQueueDepth, watchTransactionQueue } from './metrics/metrics.js';
 import { EmbeddedEventStore } from './event-store/embedded/embedded-event-store.js';
 import { EmbeddedReadStore } from './read-store/embedded/embedded-read-store.js';
 import { EventRegistry } from './events/event-registry.js';
@@ -21,7 +21,6 @@ import { CONTEXT_MANIFESTS, type ContextManifest } from './manifest/context-mani
 import { PROCESS_ROLE, type ProcessRole } from './manifest/context-definition.js';
 import { watchProcessors } from './manifest/wiring-check.js';
 import { JOB_QUEUE } from './queue/job-queue.port.js';
-import { LoopLane } from './threads/loop-lane.js';
 import { READ_STORE } from './read-store/read-store.port.js';
 import { DATA_KEY_VAULT, SecretBox } from './crypto/index.js';
 import { MAIL_QUEUE } from './mail/index.js';
@@ -61,8 +60,6 @@ export class PlatformModule {
     const datasets = new FileDatasetStore(referenceRoot(runtime.config));
     runtime.readiness.add(datasetsCheck(datasets, runtime.config.starterData));
     // One sliced job on this process's loop at a time (docs/adr/0048).
-    const lane = new LoopLane();
-    watchLoopLane(lane);
     // The embedded stores queue their write callbacks for a batch (docs/adr/0049); the servers' adapters queue nothing here.
     for (const store of [runtime.backends.events, runtime.backends.readStore]) {
       if (store instanceof EmbeddedEventStore || store instanceof EmbeddedReadStore) watchTransactionQueue(store);
@@ -86,7 +83,6 @@ export class PlatformModule {
       { provide: SecretBox, useValue: runtime.backends.secretBox },
       { provide: DATA_KEY_VAULT, useValue: runtime.backends.dataKeys },
       { provide: DATASET_STORE, useValue: datasets },
-      { provide: LoopLane, useValue: lane },
       {
         provide: CommandPipeline,
         inject: [ModuleRef],

@@ -1,6 +1,5 @@
 import { latLngToCell } from 'h3-js';
 import { hexCodeFromCell } from '../../../addressing/src/index.js';
-import { LoopSlicer, sortInSlices } from '../../../platform/src/index.js';
 import type { CollectionZone } from '../domain/loan.js';
 import { riskLevel, riskScore, type LoanRiskFactors, type RiskLevel } from '../domain/risk.js';
 import type { KnownPosition } from '../positions/borrower-positions.js';
@@ -67,8 +66,7 @@ const FACTOR_BITS: Record<Factor, number> = { out_of_zone: OUT_OF_ZONE, not_seen
  * (docs/adr/0048): its ids and last sighting (strings the answer needs), and
  * its factors, cell and distance in typed arrays, which the scavenger neither
  * copies nor scans; a record of the answer's shape is made only for the loans
- * answered. `finish` counts the concentration, scores and ranks, yielding to
- * the event loop every millisecond or so (LoopSlicer, sortInSlices).
+ * answered. `finish` counts the concentration, scores and ranks.
  */
 export class PortfolioAssessor {
   private size = 0;
@@ -121,16 +119,14 @@ export class PortfolioAssessor {
     }
   }
 
-  async finish() {
+  finish() {
     const { options, flags, cells, cellCounts, counts, size } = this;
-    const slicer = LoopSlicer.forRequest();
     const alertsAvailable = this.alertsAvailable === true;
     const levels: Record<RiskLevel, number> = { high: 0, medium: 0, low: 0 };
     const scores = new Uint8Array(size);
     // One record of the factors, reused for every loan's score.
     const factors: LoanRiskFactors = { out_of_zone: false, not_seen: false, drifting: false, weather_alert: false, loans_in_hex: 0 };
     for (let i = 0; i < size; i++) {
-      if (slicer.due()) await slicer.yield();
       if (!alertsAvailable) flags[i] &= ~WEATHER_ALERT;
       const bits = flags[i];
       factors.out_of_zone = (bits & OUT_OF_ZONE) !== 0;
@@ -147,7 +143,7 @@ export class PortfolioAssessor {
       if (factors.weather_alert) counts.weather_alert++;
       if ((bits & CONSENT) === 0) counts.no_consent++;
     }
-    return this.answer(levels, scores, alertsAvailable, slicer);
+    return this.answer(levels, scores, alertsAvailable);
   }
 
   /** The loan at `i` in the answer's shape, every field in the answer's order. */
@@ -171,7 +167,7 @@ export class PortfolioAssessor {
     };
   }
 
-  private async answer(levels: Record<RiskLevel, number>, scores: Uint8Array, alertsAvailable: boolean, slicer: LoopSlicer) {
+  private answer(levels: Record<RiskLevel, number>, scores: Uint8Array, alertsAvailable: boolean) {
     const { options, flags, loanIds, cellCounts, counts, size } = this;
     const share = (count: number) => (size === 0 ? 0 : Math.round((count / size) * 10_000) / 10_000);
     /** The first `limit` loan ids of the book (in its order) with the factor's bit set (`no_consent`: the consent bit clear). */
@@ -184,14 +180,10 @@ export class PortfolioAssessor {
     };
     const factor = (name: Factor) => ({ count: counts[name], share: share(counts[name]), loan_ids: idsWhere(name) });
     const order = Array.from({ length: size }, (_, i) => i);
-    const ranked = await sortInSlices(order, (a, b) => scores[b] - scores[a] || (loanIds[a] < loanIds[b] ? -1 : loanIds[a] > loanIds[b] ? 1 : 0));
-    const cellOrder = await sortInSlices(
-      cellCounts.map((_, cell) => cell),
-      (a, b) => cellCounts[b] - cellCounts[a],
-    );
+    const ranked = order.sort((a, b) => scores[b] - scores[a] || (loanIds[a] < loanIds[b] ? -1 : loanIds[a] > loanIds[b] ? 1 : 0));
+    const cellOrder = cellCounts.map((_, cell) => cell).sort((a, b) => cellCounts[b] - cellCounts[a]);
     let concentrated = 0;
     for (let i = 0; i < size; i++) if (cellCounts[this.cells[i]] >= options.concentrationMinLoans) concentrated++;
-    await slicer.yield();
     const answered = ranked.slice(0, options.limit).map((i) => this.risk(i, scores));
 
     return {
@@ -245,7 +237,7 @@ export class PortfolioAssessor {
 }
 
 /** A whole book at once (the benchmark's form): one page through PortfolioAssessor. */
-export async function assessPortfolio(loans: readonly BookLoan[], observations: readonly BorrowerObservation[], alerts: AlertCoverage, options: AssessmentOptions) {
+export function assessPortfolio(loans: readonly BookLoan[], observations: readonly BorrowerObservation[], alerts: AlertCoverage, options: AssessmentOptions) {
   const assessor = new PortfolioAssessor(options);
   assessor.add(loans, observations, alerts.available ? alerts.covered : null);
   return assessor.finish();

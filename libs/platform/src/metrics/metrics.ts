@@ -226,13 +226,6 @@ function summedGauge<Source extends object>(name: string, help: string, count: (
   return (source) => void sources.push(new WeakRef(source));
 }
 
-/** Reports how many sliced jobs wait for `lane` (docs/adr/0048). */
-export const watchLoopLane = summedGauge<{ readonly depth: number }>(
-  'loop_lane_waiting',
-  'Sliced main-thread jobs (portfolio risk) waiting for their turn on the event loop',
-  (lane) => lane.depth,
-);
-
 /** Reports the write-transaction callbacks `store` has waiting for its next batch: the embedded stores (docs/adr/0049). */
 export const watchTransactionQueue = summedGauge<{ readonly transactionsWaiting: number }>(
   'lmdb_transactions_waiting',

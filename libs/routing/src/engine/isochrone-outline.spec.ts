@@ -8,7 +8,7 @@ import { outlineIsochrone, ISOCHRONE_MAX_VERTICES } from './isochrone-outline.js
 import { IsochroneOutliner } from './isochrone-outliner.js';
 import { metricsRegistry } from '../../../platform/src/index.js';
 
-/** Jobs the named ThreadPool ran on a thread (not in process): a thread entry that fails to load falls back silently otherwise. */
+/** Jobs the named WorkPool ran on a thread (not in process): a thread module that is not there falls back silently otherwise. */
 async function ranOnThread(pool: string): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric('thread_pool_jobs_total')!.get();
   return metric.values.filter((value) => value.labels.pool === pool && value.labels.outcome === 'thread').reduce((sum, value) => sum + value.value, 0);

@@ -1,4 +1,4 @@
-import { ThreadPool, ThreadPoolBusyError } from '../../../platform/src/index.js';
+import { ThreadPoolBusyError, WorkPool } from '../../../platform/src/index.js';
 import { outlineIsochrone, type IsochroneOutline } from './isochrone-outline.js';
 
 export interface OutlineRequest {
@@ -16,7 +16,7 @@ export const OUTLINE_TIMEOUT_MS = 20_000;
 
 /**
  * Outlines isochrones (outlineIsochrone) off the event loop: one thread of
- * the platform's ThreadPool running the compiled `isochrone-outline.worker.js`
+ * the platform's WorkPool running the compiled `isochrone-outline.worker.js`
  * (queue limit, time-out, replacement of a failed thread, metrics
  * `thread_pool_jobs_total{pool="isochrone-outline"}`). The samples are copied
  * to it (one typed array: a memory copy). Tests run the TypeScript sources,
@@ -24,10 +24,10 @@ export const OUTLINE_TIMEOUT_MS = 20_000;
  * compiled worker's URL.
  */
 export class IsochroneOutliner {
-  private readonly pool: ThreadPool<OutlineRequest, IsochroneOutline | null>;
+  private readonly pool: WorkPool<OutlineRequest, IsochroneOutline | null>;
 
   constructor(workerUrl?: URL | null) {
-    this.pool = new ThreadPool({
+    this.pool = new WorkPool({
       name: 'isochrone-outline',
       threads: 1,
       workerUrl: workerUrl !== undefined ? workerUrl : import.meta.url.endsWith('.ts') ? null : new URL('./isochrone-outline.worker.js', import.meta.url),

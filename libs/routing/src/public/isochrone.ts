@@ -1,4 +1,4 @@
-import { InvalidParamError, yieldWithHeadroom } from '../../../platform/src/index.js';
+import { InvalidParamError } from '../../../platform/src/index.js';
 import { NoRoadNearbyError, RoadNetworkNotLoadedError } from '../domain/errors.js';
 import { MODES, parseMode, type Mode } from '../domain/profiles.js';
 import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
@@ -12,15 +12,6 @@ export const ISOCHRONE_MIN_MINUTES = 1;
 export const ISOCHRONE_MAX_MINUTES = 60;
 /** Samples along reached road: dense enough that no res-9 cell (≈ 350 m across) a road crosses is missed. */
 const SAMPLE_EVERY_M = 90;
-/**
- * Work between two yields to the event loop (issue 31, item 2; docs/adr/0042):
- * nodes settled by the search, and edges looked at for reached road, each
- * slice a few ms. The search and the sampling read the loaded network, which
- * lives on this thread; the outline (H3) is computed on a worker thread.
- */
-const SETTLED_PER_SLICE = 5_000;
-const EDGES_PER_SLICE = 2_500;
-
 export interface IsochroneRequest {
   center: LatLng;
   minutes: number;
@@ -89,14 +80,11 @@ export class IsochroneService {
     };
     if (weights[2 * snap.edge] !== NO_ACCESS) seed(graph.edgeTo[snap.edge], weights[2 * snap.edge] * (1 - along));
     if (weights[2 * snap.edge + 1] !== NO_ACCESS) seed(graph.edgeFrom[snap.edge], weights[2 * snap.edge + 1] * along);
-    let settled = 0;
     while (heap.size > 0) {
       const d = heap.topKey;
       const u = heap.topValue;
       heap.pop();
       if (d > dist[u] || d > budget) continue;
-      // The network read here is the one captured above: a new import swapped in meanwhile does not change this search.
-      if (++settled % SETTLED_PER_SLICE === 0) await yieldWithHeadroom();
       for (let k = graph.incidentOffset[u]; k < graph.incidentOffset[u + 1]; k++) {
         const edge = graph.incidentEdges[k];
         const dir = graph.edgeFrom[edge] === u ? 0 : 1;
@@ -114,7 +102,6 @@ export class IsochroneService {
     samples.push(snap.lat, snap.lng);
     let reachable = 0;
     for (let edge = 0; edge < graph.edgeCount; edge++) {
-      if (edge % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldWithHeadroom();
       let reachedFromStart = 0;
       let reachedFromEnd = 0;
       const from = graph.edgeFrom[edge];

@@ -1,4 +1,4 @@
-import { validateRawJson, type Refusal, type ThreadAnswer } from '../../../../platform/src/index.js';
+import { validateRawJson, type Refusal, type WorkAnswer } from '../../../../platform/src/index.js';
 import { bulkAnswerPieces } from '../../domain/bulk.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../../domain/hexcode.js';
 import { BulkHexcodeRequest } from './bulk-hexcode.request.js';
@@ -25,12 +25,11 @@ export type BulkHexcodeOutcome =
 
 /**
  * What POST /v2/hexcode/bulk does to a body, run in a worker thread
- * (bulk-hexcode.worker.ts) or, without threads, on the calling one, where
- * `pause` gives the event loop a turn after each chunk of items: the JSON
+ * (bulk-hexcode.worker.ts) or, without threads, on the calling one: the JSON
  * parse and the DTO's validation (the same rules and errors as every other
  * route's body), the coding of every item, and the answer's serialisation.
  */
-export async function runBulkHexcodeJob(job: BulkHexcodeJob, pause?: () => Promise<void>): Promise<ThreadAnswer<BulkHexcodeOutcome>> {
+export async function runBulkHexcodeJob(job: BulkHexcodeJob): Promise<WorkAnswer<BulkHexcodeOutcome>> {
   const checked = await validateRawJson(job.body, job.surrogateEscape, BulkHexcodeRequest);
   if (!checked.ok) return { output: { kind: 'refused', refusal: checked.refusal } };
   const { items, resolution } = checked.value;
@@ -47,7 +46,6 @@ export async function runBulkHexcodeJob(job: BulkHexcodeJob, pause?: () => Promi
         points.push(piece.lat, piece.lng);
       }
     }
-    if (pause) await pause();
   }
   let length = 0;
   for (const text of texts) length += Buffer.byteLength(text);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ThreadPool } from '../../../../platform/src/index.js';
+import { WorkPool } from '../../../../platform/src/index.js';
 import { bulkAnswerChunks, type PointNamer } from '../../domain/bulk.js';
 import { runBulkHexcodeJob, type BulkHexcodeJob, type BulkHexcodeOutcome } from './bulk-hexcode.job.js';
 
@@ -72,13 +72,13 @@ describe('the bulk hex-coding job in process', () => {
 });
 
 (built ? describe : describe.skip)('the bulk hex-coding job in the compiled thread', () => {
-  let pool: ThreadPool<BulkHexcodeJob, BulkHexcodeOutcome>;
+  let pool: WorkPool<BulkHexcodeJob, BulkHexcodeOutcome>;
   beforeAll(() => {
-    pool = new ThreadPool({
+    pool = new WorkPool({
       name: 'hexcode-bulk-test',
       threads: 2,
       workerUrl: pathToFileURL(entry),
-      inProcess: () => Promise.reject(new Error('the compiled entry did not load')),
+      inProcess: () => Promise.reject(new Error('the compiled module is not there')),
       busy: (reason) => new Error(reason),
       // A thread loads its modules in seconds on a busy machine: the time-out counts from the call.
       timeoutMs: 120_000,

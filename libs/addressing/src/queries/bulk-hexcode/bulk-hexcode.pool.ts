@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CONFIG, JsonLogger, ThreadPool, ThreadPoolBusyError, type Config } from '../../../../platform/src/index.js';
+import { CONFIG, JsonLogger, ThreadPoolBusyError, WorkPool, type Config } from '../../../../platform/src/index.js';
 import { runBulkHexcodeJob, type BulkHexcodeJob, type BulkHexcodeOutcome } from './bulk-hexcode.job.js';
 
 /** 503 HEXCODE_BUSY: the bulk threads' queue is full, or a request ran past its time (or its thread failed). */
@@ -12,22 +12,22 @@ export const BULK_TIMEOUT_MS = 20_000;
 
 /**
  * POST /v2/hexcode/bulk's threads (ADR 0041): HEXCODE_WORKERS threads running
- * the compiled `bulk-hexcode.worker.js`, on the platform's ThreadPool (queue
- * limit, time-out, replacement of a failed thread, metrics
+ * the compiled `bulk-hexcode.worker.js`, on the platform's WorkPool (piscina:
+ * queue limit, time-out, replacement of a failed thread, metrics
  * `thread_pool_jobs_total{pool="hexcode-bulk"}`). Without threads (0, or the
  * TypeScript sources under jest, which a thread cannot load) the same job
- * runs on the event loop, giving it a turn after each chunk of items.
+ * runs on the calling thread.
  */
 @Injectable()
 export class BulkHexcodePool implements OnModuleInit, OnModuleDestroy {
-  private readonly pool: ThreadPool<BulkHexcodeJob, BulkHexcodeOutcome>;
+  private readonly pool: WorkPool<BulkHexcodeJob, BulkHexcodeOutcome>;
 
   constructor(@Inject(CONFIG) config: Config, @Inject(JsonLogger) logger: JsonLogger) {
-    this.pool = new ThreadPool({
+    this.pool = new WorkPool({
       name: 'hexcode-bulk',
       threads: config.hexcodeWorkers,
       workerUrl: compiledEntry(),
-      inProcess: async (job) => (await runBulkHexcodeJob(job, () => new Promise<void>((resolve) => setImmediate(resolve)))).output,
+      inProcess: async (job) => (await runBulkHexcodeJob(job)).output,
       busy: (reason, message) => new HexcodeBusyError(message, reason),
       timeoutMs: BULK_TIMEOUT_MS,
       log: { error: (fields) => logger.error(fields, 'addressing') },

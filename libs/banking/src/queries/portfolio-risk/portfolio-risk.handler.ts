@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
-import { CLOCK, LoopLane, LoopSlicer, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../public/collections-consents.view.js';
@@ -10,13 +10,10 @@ import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
 import { PortfolioAssessor, type BorrowerObservation } from '../../public/assess-portfolio.js';
 
 /**
- * Work between two yields to the event loop (issue 31, item 2; docs/adr/0042,
- * 0043): reads answered from memory and LMDB resolve as microtasks, which never
- * let the loop in, so a 10,000-loan book read in one go held it for 100-250 ms.
- * A page of the book (a read-store find of that many documents), sightings
- * not in the view (a read-store get and one AES-GCM open each, ~20 µs),
- * loans named by id, and alert-coverage points: each about a millisecond
- * (SLICE_BUDGET_MS).
+ * The book is read a page at a time (a read-store find of that many
+ * documents), monitoring's last known positions SIGHTINGS_SLICE at a time,
+ * and loans named by id IDS_SLICE at a time: plain awaits, so no page and
+ * its observations outlive their step (docs/adr/0043).
  */
 const BOOK_PAGE = 64;
 const SIGHTINGS_SLICE = 50;
@@ -57,34 +54,25 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
     @Inject(BorrowerSightings) private readonly sightings: Pick<BorrowerSightings, 'get'>,
     @Inject(ALERT_AREAS) private readonly alerts: AlertAreas,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly lane: LoopLane,
   ) {}
 
-  /** Through the process's lane (docs/adr/0048): one assessment on the loop at a time, accounts taking turns. */
   execute({ accountId, options }: PortfolioRiskQuery) {
-    return this.lane.run(accountId, () => this.assess(accountId, options));
+    return this.assess(accountId, options);
   }
 
   /** The assessment (public for the benchmark, which runs it without the bus). */
   async assess(accountId: string, query: PortfolioRiskOptions) {
     const now = this.clock.now();
     const assessor = new PortfolioAssessor({ now, notSeenDays: query.not_seen_days, concentrationMinLoans: query.concentration_min_loans, limit: query.limit });
-    const slicer = LoopSlicer.forRequest();
     // Page by page (docs/adr/0043): what is known of each borrower and the alert coverage of each anchor are read
-    // for the page, and the assessor keeps a few columns per loan (docs/adr/0048), so no page outlives its turn.
+    // for the page, and the assessor keeps a few columns per loan (docs/adr/0048), so no page outlives its step.
     const not_found: string[] = [];
-    // Each step of a page is about a millisecond here when idle, but a page's steps ran as one turn of the loop (their
-    // awaits resolve at once): 5–10 ms under load (docs/adr/0051). The loop gets a turn between them once the slice is spent.
     for await (const page of this.pages(accountId, query.loan_ids, not_found)) {
-      if (slicer.due()) await slicer.yield();
-      const observations = await this.observe(accountId, page, slicer);
-      if (slicer.due()) await slicer.yield();
+      const observations = await this.observe(accountId, page);
       const coverage = await this.alerts.activeAt(page.map((loan) => loan.anchor), now);
-      if (slicer.due()) await slicer.yield();
       assessor.add(page, observations, coverage.available ? coverage.covered : null);
-      await slicer.yield();
     }
-    const assessment = await assessor.finish();
+    const assessment = assessor.finish();
     return { as_of: now.toISOString(), ...assessment, not_found };
   }
 
@@ -94,7 +82,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
    * have one), or monitoring's last known position, read SIGHTINGS_SLICE at
    * a time (a read-store get and one AES-GCM open each, ~20 µs).
    */
-  private async observe(accountId: string, page: readonly BookEntry[], slicer: LoopSlicer): Promise<BorrowerObservation[]> {
+  private async observe(accountId: string, page: readonly BookEntry[]): Promise<BorrowerObservation[]> {
     const observations = new Array<BorrowerObservation>(page.length);
     let unseen: Promise<void>[] = [];
     for (let i = 0; i < page.length; i++) {
@@ -112,7 +100,6 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
       if (unseen.length === SIGHTINGS_SLICE) {
         await Promise.all(unseen);
         unseen = [];
-        if (slicer.due()) await slicer.yield();
       }
     }
     await Promise.all(unseen);

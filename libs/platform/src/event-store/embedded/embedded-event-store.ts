@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { asBinary, open, type Database, type RootDatabase } from 'lmdb';
 import { InvalidParamError } from '../../errors.js';
 import { TransactionTurns, WRITTEN_BY_SEVERAL_PROCESSES } from '../../shared-lmdb.js';
-import { LoopSlicer } from '../../threads/slices.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ConcurrencyError, StreamNotFoundError } from '../errors.js';
 import type {
   AppendResult,
@@ -564,9 +564,12 @@ class EmbeddedSubscription implements Subscription {
       await this.source.flushed();
       // A batch is up to 256 events, and a pipelined handler's await costs only a microtask: delivered at once,
       // a batch held the loop for several milliseconds per follower (ADR 0049).
-      const slicer = new LoopSlicer(DELIVERY_SLICE_MS);
+      let since = performance.now();
       for (const event of batch) {
-        if (slicer.due()) await slicer.yield();
+        if (performance.now() - since >= DELIVERY_SLICE_MS) {
+          await nextTurn();
+          since = performance.now();
+        }
         if (this.shouldStop()) return;
         checkpoint = Number(event.position);
         let handled: Promise<void> | void;

@@ -1,5 +1,5 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import { ThreadPool, ThreadPoolBusyError } from '../../../../../platform/src/index.js';
+import { ThreadPoolBusyError, WorkPool } from '../../../../../platform/src/index.js';
 import { ServiceAreaTooLargeError, type ServiceAreaContainment } from '../../domain/service-area.js';
 import { cellsOutcome, type CellsOutcome, type CellsRequest } from './service-area.cells.js';
 
@@ -17,7 +17,7 @@ export const SERVICE_AREA_TIMEOUT_MS = 20_000;
  * H3 call of 100-300 ms, which no slicing can cut (and cutting the polygon
  * would change the cells' order); naming the cells and writing the ~400 kB of
  * JSON took the loop another ~5 ms an answer. It is self-contained, so one thread of the
- * platform's ThreadPool (the compiled `service-area.worker.js`; queue limit,
+ * platform's WorkPool (the compiled `service-area.worker.js`; queue limit,
  * time-out, replacement of a failed thread, metrics
  * `thread_pool_jobs_total{pool="service-area"}`) computes it, and each key
  * has at most EXPENSIVE_CONCURRENCY_PER_KEY areas in flight. Tests run the
@@ -25,10 +25,10 @@ export const SERVICE_AREA_TIMEOUT_MS = 20_000;
  * computed in process unless the compiled worker's URL is given.
  */
 export class ServiceAreaThread implements OnModuleDestroy {
-  private readonly pool: ThreadPool<CellsRequest, CellsOutcome>;
+  private readonly pool: WorkPool<CellsRequest, CellsOutcome>;
 
   constructor(workerUrl?: URL | null) {
-    this.pool = new ThreadPool({
+    this.pool = new WorkPool({
       name: 'service-area',
       threads: 1,
       workerUrl: workerUrl !== undefined ? workerUrl : import.meta.url.endsWith('.ts') ? null : new URL('./service-area.worker.js', import.meta.url),
