@@ -58,3 +58,12 @@ describeIfRedis('RedisConcurrencyLimiter', () => {
     }
   });
 });
+
+describeIfRedis('RedisConcurrencyLimiter without a slot asked for', () => {
+  it('opens no connection, and closes', async () => {
+    const limiter = new RedisConcurrencyLimiter(redisUrl!, prefix());
+    expect((limiter as unknown as { redis: { status: string } }).redis.status).toBe('wait');
+    await limiter.close();
+    expect((limiter as unknown as { redis: { status: string } }).redis.status).toBe('end');
+  });
+});

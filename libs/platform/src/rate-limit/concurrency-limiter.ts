@@ -76,7 +76,8 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
     private readonly leaseMs = LEASE_MS,
     onError: (error: unknown) => void = (error) => console.error('[redis-concurrency-limiter]', error),
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 2000 }) as Redis & LeaseCommands;
+    // Connects on the first slot asked for: a process that serves no expensive request opens no connection.
+    this.redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, commandTimeout: 2000 }) as Redis & LeaseCommands;
     this.redis.on('error', onError);
     this.redis.defineCommand('acquireLease', { numberOfKeys: 1, lua: ACQUIRE_LUA });
     this.redis.defineCommand('renewLease', { numberOfKeys: 1, lua: RENEW_LUA });
@@ -101,6 +102,11 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   async close(): Promise<void> {
     for (const renewal of this.renewals) clearInterval(renewal);
     this.renewals.clear();
+    if (this.redis.status === 'wait') {
+      // Never connected (no slot was asked for): nothing to quit.
+      this.redis.disconnect();
+      return;
+    }
     try {
       await this.redis.quit();
     } catch {
