@@ -35,8 +35,7 @@ export { RawBody, RawJson, RawJsonBody, type RawJsonRoute } from './http/raw-jso
 export { RefusedError, validateRawJson, type Refusal, type RawJsonValidation } from './http/raw-json-validation.js';
 export * from './threads/work-pool.js';
 export * from './threads/work-task.js';
-export { yieldToLoop, keepSliceHeadroom, type SliceHeadroom } from './threads/slices.js';
-export { LoopLag } from './threads/loop-lag.js';
+export { yieldToLoop } from './threads/yield-to-loop.js';
 export { tuneGarbageCollection, DEFAULT_HEAP_GROWING_PERCENT } from './threads/garbage-collection.js';
 export * from './health/readiness.js';
 export * from './health/health.controller.js';
