@@ -567,7 +567,7 @@ export type ConfigureWebhookRequest = {
     /**
      * Event types delivered; duplicates are dropped
      */
-    event_types?: Array<'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed'>;
+    event_types?: Array<'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed' | 'job.completed'>;
     /**
      * http or https URL that receives deliveries; no credentials, no fragment. Its host must resolve to public addresses only (loopback, private, link-local, unique-local, CGNAT, multicast and unspecified addresses are refused unless the deployment allows them); it is checked again at every attempt. Redirects are not followed.
      */
@@ -1592,6 +1592,57 @@ export type IssueShareCodeRequest = {
      * How long the pairing lasts once the code is redeemed, in seconds (300–2592000); absent: until revoked. Enforced at every read: after it, the viewer gets LOCATION_NOT_SHARED.
      */
     share_for_s?: number;
+};
+
+export type Job = {
+    /**
+     * Runs started (a run interrupted by a worker that stopped is started again)
+     */
+    attempts: number;
+    error: {
+        code: string;
+        message: string;
+    } | null;
+    finished_at: string | null;
+    /**
+     * job_ and 32 hex digits
+     */
+    id: string;
+    /**
+     * What the job does: `hexcode.bulk`, `audit.export`
+     */
+    kind: string;
+    progress: {
+        /**
+         * Items done so far (the whole count once succeeded)
+         */
+        done: number;
+        total: number | null;
+    };
+    queued_at: string;
+    result: {
+        bytes: number;
+        /**
+         * The result is kept until then
+         */
+        expires_at: string;
+        /**
+         * GET it (same key) for the answer the synchronous call gives, in the same envelope
+         */
+        href: string;
+    } | null;
+    started_at: string | null;
+    /**
+     * queued → running → succeeded or failed
+     */
+    status: 'queued' | 'running' | 'succeeded' | 'failed';
+};
+
+/**
+ * The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer
+ */
+export type JobResult = {
+    [key: string]: unknown;
 };
 
 export type Jwks = {
@@ -3409,10 +3460,7 @@ export type RetailDensity = {
 };
 
 export type ReverificationSchedule = {
-    /**
-     * What is verified: a hex code or address text
-     */
-    address: string;
+    address: string | null;
     cancelled_at: string | null;
     customer_id: string;
     every_days: number;
@@ -3455,10 +3503,7 @@ export type ReverificationSchedulePage = {
      * Newest first
      */
     items: Array<{
-        /**
-         * What is verified: a hex code or address text
-         */
-        address: string;
+        address: string | null;
         cancelled_at: string | null;
         customer_id: string;
         every_days: number;
@@ -4774,7 +4819,7 @@ export type WeatherAlertsAnswer = {
 
 export type WebhookConfigurationAnswer = {
     configured_at: string;
-    event_types: Array<'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed'>;
+    event_types: Array<'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed' | 'job.completed'>;
     /**
      * Characters in the secret; the secret itself is never returned
      */
@@ -4815,7 +4860,7 @@ export type WebhookDeliveriesAnswer = {
          * The payload `timestamp`: when the event happened
          */
         event_timestamp: string;
-        event_type: 'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed';
+        event_type: 'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed' | 'job.completed';
         next_attempt_at: string | null;
         status: 'attempted' | 'delivered' | 'failed' | 'abandoned';
         updated_at: string;
@@ -4840,7 +4885,7 @@ export type ConfigureWebhookRequestWritable = {
     /**
      * Event types delivered; duplicates are dropped
      */
-    event_types?: Array<'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed'>;
+    event_types?: Array<'drift' | 'geofence_breach' | 'delivery.confirmed' | 'consent_revoked' | 'reverification.completed' | 'job.completed'>;
     /**
      * HMAC-SHA256 key that signs every delivery; stored encrypted and never shown again (responses give its length only)
      */
@@ -4851,11 +4896,25 @@ export type ConfigureWebhookRequestWritable = {
     url: string;
 };
 
+/**
+ * The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer
+ */
+export type JobResultWritable = {
+    [key: string]: unknown;
+};
+
 export type GetJwksControllerJwksData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/v2/.well-known/jwks.json';
+};
+
+export type GetJwksControllerJwksErrors = {
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetJwksControllerJwksResponses = {
@@ -4915,6 +4974,10 @@ export type ParseAddressControllerParseErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ParseAddressControllerParseError = ParseAddressControllerParseErrors[keyof ParseAddressControllerParseErrors];
@@ -5071,6 +5134,10 @@ export type GetAccountAsOfControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetAccountAsOfControllerGetError = GetAccountAsOfControllerGetErrors[keyof GetAccountAsOfControllerGetErrors];
@@ -5161,6 +5228,10 @@ export type SetBankingAccessControllerBankingErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type SetBankingAccessControllerBankingError = SetBankingAccessControllerBankingErrors[keyof SetBankingAccessControllerBankingErrors];
@@ -5251,6 +5322,10 @@ export type ReplaceIpAllowlistControllerIpAllowlistErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ReplaceIpAllowlistControllerIpAllowlistError = ReplaceIpAllowlistControllerIpAllowlistErrors[keyof ReplaceIpAllowlistControllerIpAllowlistErrors];
@@ -5341,6 +5416,10 @@ export type ReplaceRateOverridesControllerRatesErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ReplaceRateOverridesControllerRatesError = ReplaceRateOverridesControllerRatesErrors[keyof ReplaceRateOverridesControllerRatesErrors];
@@ -5431,6 +5510,10 @@ export type ChangeTierControllerTierErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ChangeTierControllerTierError = ChangeTierControllerTierErrors[keyof ChangeTierControllerTierErrors];
@@ -5505,6 +5588,10 @@ export type GetAdminAuditControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetAdminAuditControllerGetError = GetAdminAuditControllerGetErrors[keyof GetAdminAuditControllerGetErrors];
@@ -5574,6 +5661,10 @@ export type AdminExportAuditBundleControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type AdminExportAuditBundleControllerGetError = AdminExportAuditBundleControllerGetErrors[keyof AdminExportAuditBundleControllerGetErrors];
@@ -5646,6 +5737,10 @@ export type IssueLegacyKeyControllerIssueErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type IssueLegacyKeyControllerIssueError = IssueLegacyKeyControllerIssueErrors[keyof IssueLegacyKeyControllerIssueErrors];
@@ -5744,6 +5839,10 @@ export type ReviewLandmarkControllerReviewErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ReviewLandmarkControllerReviewError = ReviewLandmarkControllerReviewErrors[keyof ReviewLandmarkControllerReviewErrors];
@@ -5804,6 +5903,10 @@ export type ListLandmarkReportsControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListLandmarkReportsControllerListError = ListLandmarkReportsControllerListErrors[keyof ListLandmarkReportsControllerListErrors];
@@ -5860,6 +5963,10 @@ export type RotateSigningKeysControllerRotateErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RotateSigningKeysControllerRotateError = RotateSigningKeysControllerRotateErrors[keyof RotateSigningKeysControllerRotateErrors];
@@ -5908,6 +6015,10 @@ export type TrafficAccuracyControllerAccuracyErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type TrafficAccuracyControllerAccuracyError = TrafficAccuracyControllerAccuracyErrors[keyof TrafficAccuracyControllerAccuracyErrors];
@@ -5980,6 +6091,10 @@ export type PortfolioRiskControllerAssessErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type PortfolioRiskControllerAssessError = PortfolioRiskControllerAssessErrors[keyof PortfolioRiskControllerAssessErrors];
@@ -6103,6 +6218,10 @@ export type TrafficHeatmapControllerHeatmapErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type TrafficHeatmapControllerHeatmapError = TrafficHeatmapControllerHeatmapErrors[keyof TrafficHeatmapControllerHeatmapErrors];
@@ -6167,6 +6286,10 @@ export type RequestPasswordResetControllerRequestResetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RequestPasswordResetControllerRequestResetError = RequestPasswordResetControllerRequestResetErrors[keyof RequestPasswordResetControllerRequestResetErrors];
@@ -6327,6 +6450,10 @@ export type LogInControllerLogInErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type LogInControllerLogInError = LogInControllerLogInErrors[keyof LogInControllerLogInErrors];
@@ -6399,6 +6526,10 @@ export type ResetPasswordControllerResetPasswordErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ResetPasswordControllerResetPasswordError = ResetPasswordControllerResetPasswordErrors[keyof ResetPasswordControllerResetPasswordErrors];
@@ -6469,6 +6600,10 @@ export type GetBankingAuditLogControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetBankingAuditLogControllerGetError = GetBankingAuditLogControllerGetErrors[keyof GetBankingAuditLogControllerGetErrors];
@@ -6552,6 +6687,10 @@ export type GetCustomerAccessLogControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetCustomerAccessLogControllerGetError = GetCustomerAccessLogControllerGetErrors[keyof GetCustomerAccessLogControllerGetErrors];
@@ -6617,6 +6756,10 @@ export type ExportAuditBundleControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ExportAuditBundleControllerGetError = ExportAuditBundleControllerGetErrors[keyof ExportAuditBundleControllerGetErrors];
@@ -6627,6 +6770,13 @@ export type ExportAuditBundleControllerGetResponses = {
      */
     200: {
         data: AuditBundle;
+        success: true;
+    };
+    /**
+     * `Prefer: respond-async` (RFC 7240): the export runs as a job (kind `audit.export`); `data` is the Job, `Location` is /v2/jobs/{id}, and GET /v2/jobs/{id}/result answers the same bundle once it succeeded
+     */
+    202: {
+        data: Job;
         success: true;
     };
 };
@@ -6689,6 +6839,10 @@ export type BulkRegisterLoansControllerBulkErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type BulkRegisterLoansControllerBulkError = BulkRegisterLoansControllerBulkErrors[keyof BulkRegisterLoansControllerBulkErrors];
@@ -6758,6 +6912,10 @@ export type LocateBorrowerControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type LocateBorrowerControllerGetError = LocateBorrowerControllerGetErrors[keyof LocateBorrowerControllerGetErrors];
@@ -6838,6 +6996,10 @@ export type LocateBorrowerControllerPostErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type LocateBorrowerControllerPostError = LocateBorrowerControllerPostErrors[keyof LocateBorrowerControllerPostErrors];
@@ -6918,6 +7080,10 @@ export type RegisterLoanControllerRegisterErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RegisterLoanControllerRegisterError = RegisterLoanControllerRegisterErrors[keyof RegisterLoanControllerRegisterErrors];
@@ -6983,6 +7149,10 @@ export type OwnAccountAsOfControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type OwnAccountAsOfControllerGetError = OwnAccountAsOfControllerGetErrors[keyof OwnAccountAsOfControllerGetErrors];
@@ -7052,6 +7222,10 @@ export type GetAccountChangesControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetAccountChangesControllerGetError = GetAccountChangesControllerGetErrors[keyof GetAccountChangesControllerGetErrors];
@@ -7124,6 +7298,10 @@ export type GetCustomerCopyControllerPostErrors = {
             code?: 'ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR' | 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetCustomerCopyControllerPostError = GetCustomerCopyControllerPostErrors[keyof GetCustomerCopyControllerPostErrors];
@@ -7196,6 +7374,10 @@ export type DeleteConsentDataControllerDeleteDataErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type DeleteConsentDataControllerDeleteDataError = DeleteConsentDataControllerDeleteDataErrors[keyof DeleteConsentDataControllerDeleteDataErrors];
@@ -7284,6 +7466,10 @@ export type GrantConsentControllerGrantErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GrantConsentControllerGrantError = GrantConsentControllerGrantErrors[keyof GrantConsentControllerGrantErrors];
@@ -7332,6 +7518,10 @@ export type ListConsentNoticesControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListConsentNoticesControllerListError = ListConsentNoticesControllerListErrors[keyof ListConsentNoticesControllerListErrors];
@@ -7406,6 +7596,10 @@ export type GetConsentNoticeControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetConsentNoticeControllerGetError = GetConsentNoticeControllerGetErrors[keyof GetConsentNoticeControllerGetErrors];
@@ -7496,6 +7690,10 @@ export type RegisterConsentNoticeControllerRegisterErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RegisterConsentNoticeControllerRegisterError = RegisterConsentNoticeControllerRegisterErrors[keyof RegisterConsentNoticeControllerRegisterErrors];
@@ -7576,6 +7774,10 @@ export type RevokeConsentControllerRevokeErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RevokeConsentControllerRevokeError = RevokeConsentControllerRevokeErrors[keyof RevokeConsentControllerRevokeErrors];
@@ -7637,6 +7839,10 @@ export type GetConsentStatusControllerStatusErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetConsentStatusControllerStatusError = GetConsentStatusControllerStatusErrors[keyof GetConsentStatusControllerStatusErrors];
@@ -7703,6 +7909,10 @@ export type ListConsentsControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListConsentsControllerListError = ListConsentsControllerListErrors[keyof ListConsentsControllerListErrors];
@@ -7769,6 +7979,10 @@ export type ListGeofencesControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListGeofencesControllerListError = ListGeofencesControllerListErrors[keyof ListGeofencesControllerListErrors];
@@ -7843,6 +8057,10 @@ export type DeleteGeofenceControllerDeleteErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type DeleteGeofenceControllerDeleteError = DeleteGeofenceControllerDeleteErrors[keyof DeleteGeofenceControllerDeleteErrors];
@@ -7917,6 +8135,10 @@ export type GetGeofenceControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetGeofenceControllerGetError = GetGeofenceControllerGetErrors[keyof GetGeofenceControllerGetErrors];
@@ -8176,9 +8398,178 @@ export type BulkHexcodeControllerBulkResponses = {
         data: BulkHexcodeAnswer;
         success: true;
     };
+    /**
+     * More than 10000 and at most 50000 items (an account key): the batch runs as a job (kind `hexcode.bulk`, its items counted against the quota now); `data` is the Job, `Location` is /v2/jobs/{id}, and GET /v2/jobs/{id}/result answers the envelope the synchronous call would, items indexed across the whole batch. A request invalid as a whole fails the job with INVALID_PARAM
+     */
+    202: {
+        data: Job;
+        success: true;
+    };
 };
 
 export type BulkHexcodeControllerBulkResponse = BulkHexcodeControllerBulkResponses[keyof BulkHexcodeControllerBulkResponses];
+
+export type GetJobControllerGetData = {
+    body?: never;
+    path: {
+        /**
+         * The job id (job_…), from the Location of the 202 that accepted it
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v2/jobs/{id}';
+};
+
+export type GetJobControllerGetErrors = {
+    /**
+     * INVALID_PARAM (`id`)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
+    /**
+     * JOB_NOT_FOUND: no such job under the calling account (another account's job is not found either)
+     */
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'JOB_NOT_FOUND';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
+};
+
+export type GetJobControllerGetError = GetJobControllerGetErrors[keyof GetJobControllerGetErrors];
+
+export type GetJobControllerGetResponses = {
+    /**
+     * `data` is a Job
+     */
+    200: {
+        data: Job;
+        success: true;
+    };
+};
+
+export type GetJobControllerGetResponse = GetJobControllerGetResponses[keyof GetJobControllerGetResponses];
+
+export type GetJobControllerResultData = {
+    body?: never;
+    path: {
+        /**
+         * The job id (job_…)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v2/jobs/{id}/result';
+};
+
+export type GetJobControllerResultErrors = {
+    /**
+     * INVALID_PARAM (`id`)
+     */
+    400: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_PARAM';
+        };
+    };
+    /**
+     * MISSING_API_KEY: no X-API-Key header; INVALID_API_KEY: unknown, revoked or expired
+     */
+    401: ErrorEnvelope & {
+        error?: {
+            code?: 'INVALID_API_KEY' | 'MISSING_API_KEY';
+        };
+    };
+    /**
+     * ACCOUNT_KEY_REQUIRED: the key belongs to no account
+     */
+    403: ErrorEnvelope & {
+        error?: {
+            code?: 'ACCOUNT_KEY_REQUIRED';
+        };
+    };
+    /**
+     * JOB_NOT_FOUND: no such job under the calling account (another account's job is not found either); JOB_RESULT_NOT_FOUND: the job has not succeeded, or its result is past its retention
+     */
+    404: ErrorEnvelope & {
+        error?: {
+            code?: 'JOB_NOT_FOUND' | 'JOB_RESULT_NOT_FOUND';
+        };
+    };
+    /**
+     * URI_TOO_LONG: a path parameter is longer than 500 characters
+     */
+    414: ErrorEnvelope & {
+        error?: {
+            code?: 'URI_TOO_LONG';
+        };
+    };
+    /**
+     * RATE_LIMITED: the key has used its daily allowance, or a rate or throttle refused the call (`error.details` names it: `scope` key, tier, account or ip); wait Retry-After seconds
+     */
+    429: ErrorEnvelope & {
+        error?: {
+            code?: 'RATE_LIMITED';
+        };
+    };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
+};
+
+export type GetJobControllerResultError = GetJobControllerResultErrors[keyof GetJobControllerResultErrors];
+
+export type GetJobControllerResultResponses = {
+    /**
+     * `data` is a JobResult
+     */
+    200: {
+        data: JobResult;
+        success: true;
+    };
+};
+
+export type GetJobControllerResultResponse = GetJobControllerResultResponses[keyof GetJobControllerResultResponses];
 
 export type VerifyKycControllerVerifyData = {
     body: VerifyKycRequest;
@@ -8353,6 +8744,10 @@ export type ReportLandmarkControllerReportErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ReportLandmarkControllerReportError = ReportLandmarkControllerReportErrors[keyof ReportLandmarkControllerReportErrors];
@@ -8756,6 +9151,10 @@ export type GetLocationControllerLocationErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetLocationControllerLocationError = GetLocationControllerLocationErrors[keyof GetLocationControllerLocationErrors];
@@ -8836,6 +9235,10 @@ export type CheckInControllerCheckInErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type CheckInControllerCheckInError = CheckInControllerCheckInErrors[keyof CheckInControllerCheckInErrors];
@@ -8884,6 +9287,10 @@ export type ErasePositionsControllerEraseErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ErasePositionsControllerEraseError = ErasePositionsControllerEraseErrors[keyof ErasePositionsControllerEraseErrors];
@@ -8972,6 +9379,10 @@ export type RedeemShareCodeControllerRedeemErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RedeemShareCodeControllerRedeemError = RedeemShareCodeControllerRedeemErrors[keyof RedeemShareCodeControllerRedeemErrors];
@@ -9052,6 +9463,10 @@ export type IssueShareCodeControllerIssueErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type IssueShareCodeControllerIssueError = IssueShareCodeControllerIssueErrors[keyof IssueShareCodeControllerIssueErrors];
@@ -9129,6 +9544,10 @@ export type CancelShareCodeControllerCancelErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type CancelShareCodeControllerCancelError = CancelShareCodeControllerCancelErrors[keyof CancelShareCodeControllerCancelErrors];
@@ -9177,6 +9596,10 @@ export type ListViewersControllerViewersErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListViewersControllerViewersError = ListViewersControllerViewersErrors[keyof ListViewersControllerViewersErrors];
@@ -9254,6 +9677,10 @@ export type RevokePairingControllerRevokeViewerErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RevokePairingControllerRevokeViewerError = RevokePairingControllerRevokeViewerErrors[keyof RevokePairingControllerRevokeViewerErrors];
@@ -9302,6 +9729,10 @@ export type ListWatchingControllerWatchingErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListWatchingControllerWatchingError = ListWatchingControllerWatchingErrors[keyof ListWatchingControllerWatchingErrors];
@@ -9379,6 +9810,10 @@ export type RevokePairingControllerStopWatchingErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RevokePairingControllerStopWatchingError = RevokePairingControllerStopWatchingErrors[keyof RevokePairingControllerStopWatchingErrors];
@@ -9432,6 +9867,10 @@ export type LookupControllerLookupErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type LookupControllerLookupError = LookupControllerLookupErrors[keyof LookupControllerLookupErrors];
@@ -9472,6 +9911,10 @@ export type GetMeControllerMeErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetMeControllerMeError = GetMeControllerMeErrors[keyof GetMeControllerMeErrors];
@@ -9520,6 +9963,10 @@ export type RevokeKeyControllerRevokeErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RevokeKeyControllerRevokeError = RevokeKeyControllerRevokeErrors[keyof RevokeKeyControllerRevokeErrors];
@@ -9600,6 +10047,10 @@ export type SetPasswordControllerSetPasswordErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type SetPasswordControllerSetPasswordError = SetPasswordControllerSetPasswordErrors[keyof SetPasswordControllerSetPasswordErrors];
@@ -9648,6 +10099,10 @@ export type RotateKeyControllerRotateErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RotateKeyControllerRotateError = RotateKeyControllerRotateErrors[keyof RotateKeyControllerRotateErrors];
@@ -9709,6 +10164,10 @@ export type GetDriftControllerCurrentErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetDriftControllerCurrentError = GetDriftControllerCurrentErrors[keyof GetDriftControllerCurrentErrors];
@@ -9789,6 +10248,10 @@ export type RecordPingsControllerRecordErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RecordPingsControllerRecordError = RecordPingsControllerRecordErrors[keyof RecordPingsControllerRecordErrors];
@@ -9879,6 +10342,10 @@ export type RegisterZoneControllerRegisterErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RegisterZoneControllerRegisterError = RegisterZoneControllerRegisterErrors[keyof RegisterZoneControllerRegisterErrors];
@@ -9988,6 +10455,10 @@ export type RecordArrivalControllerArriveErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RecordArrivalControllerArriveError = RecordArrivalControllerArriveErrors[keyof RecordArrivalControllerArriveErrors];
@@ -10213,6 +10684,10 @@ export type ReverseControllerReverseErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ReverseControllerReverseError = ReverseControllerReverseErrors[keyof ReverseControllerReverseErrors];
@@ -10422,6 +10897,10 @@ export type ListIncidentsControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListIncidentsControllerListError = ListIncidentsControllerListErrors[keyof ListIncidentsControllerListErrors];
@@ -10478,6 +10957,10 @@ export type ReportIncidentControllerReportErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ReportIncidentControllerReportError = ReportIncidentControllerReportErrors[keyof ReportIncidentControllerReportErrors];
@@ -10594,6 +11077,10 @@ export type RoadTrafficControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RoadTrafficControllerGetError = RoadTrafficControllerGetErrors[keyof RoadTrafficControllerGetErrors];
@@ -10797,6 +11284,10 @@ export type SignUpControllerCreateErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type SignUpControllerCreateError = SignUpControllerCreateErrors[keyof SignUpControllerCreateErrors];
@@ -10923,6 +11414,10 @@ export type ListArchivesControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListArchivesControllerListError = ListArchivesControllerListErrors[keyof ListArchivesControllerListErrors];
@@ -11020,6 +11515,10 @@ export type GetArchiveControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetArchiveControllerGetError = GetArchiveControllerGetErrors[keyof GetArchiveControllerGetErrors];
@@ -11098,6 +11597,10 @@ export type GetArchiveControllerHeadErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetArchiveControllerHeadError = GetArchiveControllerHeadErrors[keyof GetArchiveControllerHeadErrors];
@@ -11196,6 +11699,10 @@ export type GetUsageControllerUsageErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetUsageControllerUsageError = GetUsageControllerUsageErrors[keyof GetUsageControllerUsageErrors];
@@ -11380,6 +11887,10 @@ export type ScheduleReverificationControllerScheduleErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ScheduleReverificationControllerScheduleError = ScheduleReverificationControllerScheduleErrors[keyof ScheduleReverificationControllerScheduleErrors];
@@ -11457,6 +11968,10 @@ export type CancelScheduleControllerCancelErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type CancelScheduleControllerCancelError = CancelScheduleControllerCancelErrors[keyof CancelScheduleControllerCancelErrors];
@@ -11534,6 +12049,10 @@ export type GetScheduleControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetScheduleControllerGetError = GetScheduleControllerGetErrors[keyof GetScheduleControllerGetErrors];
@@ -11597,6 +12116,10 @@ export type ListSchedulesControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListSchedulesControllerListError = ListSchedulesControllerListErrors[keyof ListSchedulesControllerListErrors];
@@ -11648,6 +12171,10 @@ export type GetAlertsControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetAlertsControllerListError = GetAlertsControllerListErrors[keyof GetAlertsControllerListErrors];
@@ -11712,6 +12239,10 @@ export type RemoveWebhookControllerRemoveErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RemoveWebhookControllerRemoveError = RemoveWebhookControllerRemoveErrors[keyof RemoveWebhookControllerRemoveErrors];
@@ -11768,6 +12299,10 @@ export type GetWebhookControllerGetErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type GetWebhookControllerGetError = GetWebhookControllerGetErrors[keyof GetWebhookControllerGetErrors];
@@ -11848,6 +12383,10 @@ export type ConfigureWebhookControllerConfigureErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ConfigureWebhookControllerConfigureError = ConfigureWebhookControllerConfigureErrors[keyof ConfigureWebhookControllerConfigureErrors];
@@ -11914,6 +12453,10 @@ export type ListDeliveriesControllerListErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type ListDeliveriesControllerListError = ListDeliveriesControllerListErrors[keyof ListDeliveriesControllerListErrors];
@@ -11999,6 +12542,10 @@ export type RetryDeliveryControllerRetryErrors = {
             code?: 'RATE_LIMITED';
         };
     };
+    /**
+     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     */
+    503: unknown;
 };
 
 export type RetryDeliveryControllerRetryError = RetryDeliveryControllerRetryErrors[keyof RetryDeliveryControllerRetryErrors];
