@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { closeBackends, type Runtime } from '../../libs/platform/src/index.js';
+import { closeBackends, LeaseKeeper, type Runtime } from '../../libs/platform/src/index.js';
 
 let holding = false;
 let held: string | undefined;
@@ -41,6 +41,8 @@ export function handleShutdown(runtime: Runtime, app: INestApplicationContext, s
     try {
       await stopHttp?.();
       await app.close();
+      // After the followers saved their checkpoints: a standby worker takes over at once.
+      if (runtime.followers.gate instanceof LeaseKeeper) await runtime.followers.gate.stop();
       await closeBackends(runtime.backends);
       runtime.logger.info({ msg: 'stopped' });
       process.exit(0);

@@ -9,7 +9,10 @@ import {
   EncryptionKeyMismatchError,
   KEY_FINGERPRINT_EVENTS,
   ConfigError,
+  DirectoryLease,
   Followers,
+  LeaseKeeper,
+  RedisLease,
   JsonLogger,
   loadConfig,
   openBackends,
@@ -36,6 +39,25 @@ export function eventRegistry(): EventRegistry {
 }
 
 export { projections };
+
+/** How long a worker's hold on the followers lease lasts unrenewed (a dead holder's followers resume elsewhere within it). */
+export const FOLLOWERS_LEASE_TTL_MS = 10_000;
+/** How often the holder renews it, and a standby tries to take it. */
+export const FOLLOWERS_LEASE_RENEW_MS = 2_500;
+
+/**
+ * Workers scale out (docs/production.md, "Several workers"): jobs spread over
+ * them, and the followers that write from a checkpoint (projections, the
+ * Kafka relay, the webhook fan-out, consent stops) run in the one holding
+ * this lease: on Redis when REDIS_URL is set, a kernel-released lock under
+ * DATA_DIR otherwise. Tried once here, before any follower starts.
+ */
+async function followersLease(config: { redisUrl?: string; dataDir: string }, logger: JsonLogger): Promise<LeaseKeeper> {
+  const lease = config.redisUrl ? RedisLease.open(config.redisUrl, 'followers', FOLLOWERS_LEASE_TTL_MS) : new DirectoryLease(config.dataDir, 'followers');
+  const keeper = new LeaseKeeper(lease, FOLLOWERS_LEASE_RENEW_MS, logger);
+  await keeper.start();
+  return keeper;
+}
 
 /**
  * Reads the configuration (and `.env`), opens the backends and registers their
@@ -87,7 +109,7 @@ export async function openRuntime(
   const publisher = backends.publisher;
   if (publisher) readiness.add({ name: 'integration', ping: () => publisher.ping() });
   readiness.add({ name: 'rate_limits', ping: () => backends.rateLimiter.ping() });
-  const followers = new Followers();
+  const followers = new Followers(role === 'worker' ? await followersLease(config, logger) : undefined);
   readiness.add(followers.healthCheck());
   return { config, logger, clock: systemClock, backends, manifests, registry: eventRegistry(), readiness, readModels: new ReadModels(), followers };
 }

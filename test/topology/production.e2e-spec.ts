@@ -18,7 +18,9 @@ import { describeFirstCalls, firstCallsOnTheOtherApi, type Api } from './first-c
 
 /**
  * The production topology as docker-compose.yml runs it, without Docker
- * (issue 27): two api processes and one worker, each with the compose file's
+ * (issue 27): two api processes and two workers (issue 48: the workers share the
+ * jobs, and the one holding the followers lease runs the projections, the relay
+ * and the webhook fan-out), each with the compose file's
  * environment, on the servers CI starts (MongoDB wire server, Redis, Kafka);
  * the event store is the embedded one on one shared DATA_DIR, since no
  * EventStoreDB server installs here. Requests alternate between the two apis.
@@ -37,7 +39,7 @@ const topicPrefix = `topology-${run}`;
 /** A Redis database of its own, emptied first: BullMQ's keys have no per-run prefix. */
 const REDIS_DB = 13;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-topology-'));
-const basePort = 23000 + Math.floor(Math.random() * 900) * 3;
+const basePort = 23000 + Math.floor(Math.random() * 900) * 4;
 const ENTRY = { api: 'dist/apps/api/src/main.js', worker: 'dist/apps/worker/src/main.js' } as const;
 
 interface Proc {
@@ -145,12 +147,15 @@ async function startReceiver() {
   };
 }
 
-describeIf('the production topology: two apis and a worker on the shared servers, each killed once', () => {
+describeIf('the production topology: two apis and two workers on the shared servers, each killed once', () => {
   const apis: Proc[] = [
     { name: 'api-1', role: 'api', port: basePort, stderr: [] },
     { name: 'api-2', role: 'api', port: basePort + 1, stderr: [] },
   ];
-  const worker: Proc = { name: 'worker', role: 'worker', port: basePort + 2, stderr: [] };
+  const workers: Proc[] = [
+    { name: 'worker-1', role: 'worker', port: basePort + 2, stderr: [] },
+    { name: 'worker-2', role: 'worker', port: basePort + 3, stderr: [] },
+  ];
   let turn = 0;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
@@ -186,12 +191,12 @@ describeIf('the production topology: two apis and a worker on the shared servers
     start(apis[0]!);
     await ready(apis[0]!, 240_000);
     start(apis[1]!);
-    start(worker);
-    await Promise.all([ready(apis[1]!), ready(worker)]);
+    for (const worker of workers) start(worker);
+    await Promise.all([ready(apis[1]!), ...workers.map((worker) => ready(worker))]);
   }, 400_000);
 
   afterAll(async () => {
-    for (const proc of [...apis, worker]) {
+    for (const proc of [...apis, ...workers]) {
       if (proc.child && proc.child.exitCode === null && proc.child.signalCode === null) {
         proc.child.kill('SIGTERM');
         await exited(proc.child);
@@ -265,7 +270,7 @@ describeIf('the production topology: two apis and a worker on the shared servers
       // The event store, read as a process of the deployment would (LMDB allows readers beside the writers).
       ...(await scanEventStore(path.join(dataDir, 'events'), needles)),
       ...scanTree(dataDir, needles),
-      ...[...apis, worker].flatMap((proc) => scanBytes(`log ${proc.name}`, Buffer.from(proc.stderr.join('')), needles)),
+      ...[...apis, ...workers].flatMap((proc) => scanBytes(`log ${proc.name}`, Buffer.from(proc.stderr.join('')), needles)),
     ];
     expect(undocumented(hits)).toEqual([]);
     // The scan reads what it should: the customer id is found where the guide says it stays.
@@ -337,7 +342,7 @@ describeIf('the production topology: two apis and a worker on the shared servers
 
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     await pause(1500);
-    for (const proc of [apis[0]!, worker, apis[1]!]) {
+    for (const proc of [apis[0]!, workers[0]!, apis[1]!, workers[1]!]) {
       await kill(proc);
       await pause(1000);
       start(proc);
@@ -360,11 +365,14 @@ describeIf('the production topology: two apis and a worker on the shared servers
     }
     expect({ sent, lost }).toEqual({ sent, lost: [] });
 
-    // Each drift delivered at least once; a repeat only from the one worker crash (at-least-once), with the same payload.
+    // The followers changed hands: the lease was taken at the start and again after its holder was killed.
+    const taken = workers.map((worker) => worker.stderr.join('').split('lease taken: running the followers').length - 1);
+    expect(taken[0]! + taken[1]!).toBeGreaterThanOrEqual(2);
+    // Each drift delivered at least once; a repeat only from a worker crash (at-least-once: one per worker killed), with the same payload.
     await eventually(async () => (drifters.every((customer) => receiver.deliveries.some((d) => d.event === 'drift' && d.body.customer_id === customer)) ? true : undefined), 90_000);
     for (const customer of drifters) {
       const mine = receiver.deliveries.filter((d) => d.event === 'drift' && d.body.customer_id === customer);
-      expect(mine.length).toBeLessThanOrEqual(2);
+      expect(mine.length).toBeLessThanOrEqual(1 + workers.length);
       expect(new Set(mine.map((d) => JSON.stringify(d.body))).size).toBe(1);
       expect(mine[0]!.body.timestamp).toBe(drifted.get(customer));
     }

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
-import { MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, type ContextDefinition, type ModuleImport, type Runtime } from '../../../libs/platform/src/index.js';
+import { checkpointPollingWaiter, MAIL_QUEUE, type MailQueue, IntegrationRelay, ProjectionRunner, type ContextDefinition, type ModuleImport, type Runtime } from '../../../libs/platform/src/index.js';
 import { contexts } from '../../shared/contexts.js';
 import { projections } from '../../shared/runtime.js';
 
@@ -42,7 +42,9 @@ export class WorkerModule {
   static forRoot(runtime: Runtime, definitions: readonly ContextDefinition[] = contexts): DynamicModule {
     const { backends, registry, logger, config, readModels, followers } = runtime;
     const runner = new ProjectionRunner(backends.events, backends.readStore, registry, projections, logger, {}, followers);
-    for (const projection of projections) readModels.register(projection.name, { waitFor: (position, timeoutMs) => runner.waitFor(projection.name, position, timeoutMs) });
+    // Among several workers the projections run in the lease holder only: the others wait on the checkpoints, as the api does.
+    for (const projection of projections)
+      readModels.register(projection.name, followers.gate ? checkpointPollingWaiter(backends.readStore, projection) : { waitFor: (position, timeoutMs) => runner.waitFor(projection.name, position, timeoutMs) });
     const publisher = backends.publisher;
     const relay = publisher ? new IntegrationRelay(backends.events, backends.readStore, publisher, config.kafkaTopicPrefix, registry, logger) : null;
     if (relay) followers.add(relay.logFollower);

@@ -1,5 +1,6 @@
 import type { ReadModels } from '../commands/read-models.js';
 import type { HealthCheck } from '../health/readiness.js';
+import type { FollowerGate } from './lease-keeper.js';
 import type { FollowerStatus, LogFollower } from './log-follower.js';
 
 /**
@@ -11,11 +12,19 @@ export class Followers {
   private readonly all: LogFollower[] = [];
   private readonly keeping = new Map<string, LogFollower>();
 
+  /**
+   * `gate`: among several workers, the followers lease (docs/production.md):
+   * every follower added that writes from a checkpoint runs only while this
+   * process holds it. Absent: this process is the only one that runs them.
+   */
+  constructor(readonly gate?: FollowerGate) {}
+
   /** `readModel`: the projection or view the follower keeps (what the manifests declare; the wiring check compares). */
   add(follower: LogFollower, readModel?: string): LogFollower {
     if (this.all.some((existing) => existing.name === follower.name)) throw new Error(`follower ${follower.name} declared twice`);
     if (readModel !== undefined && this.keeping.has(readModel)) throw new Error(`read model ${readModel} is kept by two followers`);
     this.all.push(follower);
+    if (this.gate) follower.gateWith(this.gate);
     if (readModel !== undefined) this.keeping.set(readModel, follower);
     return follower;
   }

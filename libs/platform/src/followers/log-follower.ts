@@ -3,6 +3,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../event-store/eve
 import type { EventRegistry } from '../events/event-registry.js';
 import type { JsonLogger } from '../logging/json-logger.js';
 import type { ReadStore } from '../read-store/read-store.port.js';
+import type { FollowerGate } from './lease-keeper.js';
 
 const READ_PAGE_SIZE = 5000;
 /** Writes of a pipelined sink in flight at once before the follower waits for them. */
@@ -110,6 +111,10 @@ export class LogFollower {
   /** A pipelined sink's writes in flight, chained in log order; each advances the position when it completes. */
   private pipeline: Promise<void> = Promise.resolve();
   private inFlight = 0;
+  /** A checkpointed follower among several workers runs only while this process holds the followers lease (Followers.add). */
+  private gate?: FollowerGate;
+  /** Started, but waiting for (or between terms of) the lease. */
+  private standing = false;
 
   constructor(
     private readonly events: EventStore,
@@ -135,8 +140,35 @@ export class LogFollower {
     return this.handled;
   }
 
+  /**
+   * Runs this follower only while `gate` is held: it starts (from its
+   * checkpoint) when the process takes the lease, and stops without writing
+   * further when the process loses it; a write or checkpoint is never made
+   * once the gate says the lease is gone (the fence). Only followers that
+   * write from a checkpoint are gated: views read, in every process.
+   */
+  gateWith(gate: FollowerGate): void {
+    if (this.spec.start.from !== 'checkpoint' || this.gate) return;
+    this.gate = gate;
+    gate.onChange((held) => {
+      if (!this.standing) return;
+      if (held) void this.startHeld().catch((error: unknown) => this.log('error', 'follower could not start on taking the lease', error));
+      else this.pause();
+    });
+  }
+
   /** Starts following; with `from: 'beginning'` resolves once the whole log so far is applied. */
   async start(): Promise<void> {
+    if (this.gate) {
+      this.standing = true;
+      this.stopping = false;
+      if (this.gate.held()) await this.startHeld();
+      return;
+    }
+    await this.startHeld();
+  }
+
+  private async startHeld(): Promise<void> {
     this.stopping = false;
     const start = this.spec.start;
     if (start.from === 'checkpoint') {
@@ -193,12 +225,29 @@ export class LogFollower {
    */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.standing = false;
     clearTimeout(this.restartTimer);
     clearTimeout(this.saveTimer);
     this.restartTimer = undefined;
     await this.subscription?.stop();
     await this.pipeline;
     await this.save().catch((error: unknown) => this.log('error', 'follower could not save on stop', error));
+  }
+
+  /** The lease is gone: stop following and drop what is not durable, without writing; the next term starts from the checkpoint. */
+  private pause(): void {
+    if (this.subscription === undefined && this.restartTimer === undefined) return;
+    this.generation++;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.saveTimer);
+    this.restartTimer = undefined;
+    this.saveTimer = undefined;
+    this.restarting = false;
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    this.spec.sink.reset?.();
+    this.handled = this.durable;
+    void subscription?.stop();
   }
 
   status(): FollowerStatus {
@@ -270,6 +319,11 @@ export class LogFollower {
     const generation = ++this.generation;
     const subscription = this.events.subscribeToAll({ after: this.handled === 0n ? undefined : this.handled, streamPrefixes: prefixes }, async (event) => {
       if (generation !== this.generation || this.restarting) return;
+      if (this.gate && !this.gate.held()) {
+        // The fence: nothing more is written without the lease (the keeper's next round stops the follower).
+        this.pause();
+        return;
+      }
       await this.deliver(event);
       this.sinceSave++;
       this.afterEvent();
@@ -305,7 +359,8 @@ export class LogFollower {
   private saveInBackground(): Promise<void> {
     return this.save().catch((error: unknown) => {
       // Nothing is lost: the follower restarts from its last durable position.
-      const subscription = this.subscription!;
+      const subscription = this.subscription;
+      if (!subscription) return;
       this.generation++;
       this.failed(subscription, error);
       void subscription.stop();
@@ -317,6 +372,8 @@ export class LogFollower {
     const run = this.saving.then(async () => {
       const position = this.handled;
       if (this.restarting || (position === this.durable && this.sinceSave === 0)) return;
+      // Without the lease, neither the sink's buffer nor the checkpoint is written: the next holder goes on from the last checkpoint.
+      if (this.gate && !this.gate.held()) return;
       await this.spec.sink.flush?.();
       if (this.spec.start.from === 'checkpoint' && position > this.durable) await this.checkpoints!.setCheckpoint(this.spec.start.key, position);
       if (position > this.durable) this.durable = position;
