@@ -166,6 +166,8 @@ export class WorkPool<In, Out> {
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
+      // A thread's own loop keeps running between jobs (the transit planner compiles the live networks in the background).
+      atomics: 'disabled',
       workerData: this.options.workerData,
     });
     return this.piscina;
