@@ -1,10 +1,12 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { describeWith } from '../libs/platform/src/testing/server-suites.js';
 import { ADMIN_KEY, bootService, eventually, type Service } from './support/boot.js';
 import { accountOf, data, signUp } from './support/http.js';
 
@@ -178,4 +180,72 @@ describe('jobs over HTTP', () => {
     // Another account's key finds nothing.
     expect((await service.request('GET', `/v2/jobs/${job.id}/result`, { key: otherKey })).status).toBe(404);
   }, 180_000);
+});
+
+/** Resolves with the exit code, also for a child that has already exited. */
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+// The production split: the api accepts, a separate worker process runs the job off BullMQ, the api serves the result from the shared DATA_DIR.
+describeWith('REDIS_URL', 'jobs across an api and a worker process (test/jobs.e2e-spec)')('jobs across an api and a worker process (dist entry points, BullMQ)', () => {
+  it('runs an export and a bulk accepted by the api in the worker, and the api serves their results', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'location-api-jobs-split-'));
+    const port = 21000 + Math.floor(Math.random() * 1000);
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', STARTER_DATA: 'false' };
+    delete env.KAFKA_BROKERS;
+    const api = spawn(process.execPath, ['scripts/start.mjs', 'api'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const worker = spawn(process.execPath, ['scripts/start.mjs', 'worker'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const errors: string[] = [];
+    api.stderr?.on('data', (chunk) => errors.push(`api: ${chunk}`));
+    worker.stderr?.on('data', (chunk) => errors.push(`worker: ${chunk}`));
+    const call = async (method: string, url: string, init: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+      const headers: Record<string, string> = { ...init.headers, ...(init.key ? { 'x-api-key': init.key } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) };
+      return fetch(`http://127.0.0.1:${port}${url}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    };
+    const service = { request: call } as unknown as Service;
+    const codes: Array<number | null> = [];
+    try {
+      await eventually(async () => {
+        expect(errors).toEqual([]);
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/health`)).status === 200 ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      }, 120_000);
+      const key = await signUp(service, 'SplitLender');
+      const accountId = await accountOf(service, key);
+      expect((await call('POST', `/v2/admin/accounts/${accountId}/banking`, { key: ADMIN_KEY, body: { enabled: true } })).status).toBe(200);
+      expect((await call('PUT', `/v2/admin/accounts/${accountId}/tier`, { key: ADMIN_KEY, body: { tier: 'enterprise' } })).status).toBe(200);
+      expect((await call('GET', '/v2/banking/audit-log', { key })).status).toBe(200);
+
+      const exported = await call('GET', '/v2/banking/audit-log/export', { key, headers: { prefer: 'respond-async' } });
+      expect(exported.status).toBe(202);
+      const exportJob = await finished(service, key, exported.headers.get('location')!);
+      expect(exportJob).toMatchObject({ kind: 'audit.export', status: 'succeeded' });
+      const bundle = await (await call('GET', exportJob.result!.href, { key })).json();
+      writeFileSync(path.join(dataDir, 'split-bundle.json'), JSON.stringify(bundle));
+      writeFileSync(path.join(dataDir, 'split-jwks.json'), JSON.stringify(await (await call('GET', '/v2/.well-known/jwks.json')).json()));
+      const { stdout } = await run(process.execPath, [path.join(root, 'tools/verify-audit-bundle.mjs'), path.join(dataDir, 'split-bundle.json'), path.join(dataDir, 'split-jwks.json')]);
+      expect(stdout).toMatch(/^OK access_log-acct_\w+: \d+ entries verified/);
+
+      const items = Array.from({ length: 10_001 }, (_, index) => ({ id: index, lat: 5.6 + (index % 50) * 0.002, lng: -0.19 }));
+      const accepted = await call('POST', '/v2/hexcode/bulk', { key, body: { items } });
+      expect(accepted.status).toBe(202);
+      const bulkJob = await finished(service, key, accepted.headers.get('location')!);
+      expect(bulkJob).toMatchObject({ kind: 'hexcode.bulk', status: 'succeeded', progress: { done: 10_001, total: 10_001 } });
+      const answer = await data<{ items: unknown[]; count: number; failed: number }>(await call('GET', bulkJob.result!.href, { key }));
+      const first = await data<{ items: unknown[] }>(await call('POST', '/v2/hexcode/bulk', { key, body: { items: items.slice(0, 10_000) } }));
+      expect(answer).toMatchObject({ count: 10_001, failed: 0 });
+      expect(answer.items.slice(0, 10_000)).toEqual(first.items);
+    } finally {
+      api.kill('SIGTERM');
+      worker.kill('SIGTERM');
+      codes.push(await exited(api), await exited(worker));
+    }
+    // After the test's own failure, if any (a failed expectation above is reported, not the exit codes it caused).
+    expect(codes).toEqual([0, 0]);
+  }, 300_000);
 });
