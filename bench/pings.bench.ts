@@ -5,6 +5,9 @@ import { eventRegistry } from '../apps/shared/runtime.js';
 import { FenceIndex, locationStream } from '../libs/monitoring/src/index.js';
 // The benchmark builds monitoring's command pipeline by hand, so it reaches inside the context.
 import { grantConsent } from '../libs/monitoring/src/commands/grant-consent/grant-consent.handler.js';
+import { ConsentProofCodec } from '../libs/monitoring/src/consent-record/consent-proof-codec.js';
+import { ConsentRecordSealing } from '../libs/monitoring/src/consent-record/consent-record-sealing.js';
+import { ConsentNoticeRegistry } from '../libs/monitoring/src/queries/list-consent-notices/consent-notice-registry.js';
 import { recordCustomerPings, RecordPingsCommand, RecordPingsHandler } from '../libs/monitoring/src/commands/record-pings/record-pings.handler.js';
 import { RecordPingBatchCommand, RecordPingBatchHandler, type PingsResult } from '../libs/monitoring/src/commands/record-pings/record-pings.process.js';
 import { registerZone } from '../libs/monitoring/src/commands/register-zone/register-zone.handler.js';
@@ -15,7 +18,7 @@ import { LocationSealing } from '../libs/monitoring/src/location-stream/location
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { CLOCK, CommandPipeline, EmbeddedDataKeyVault, EmbeddedEventStore, EmbeddedReadStore, ReadModels, SecretBox, systemClock, type EventStore } from '../libs/platform/src/index.js';
+import { CLOCK, CommandPipeline, EmbeddedDataKeyVault, EVENT_STORE, EmbeddedEventStore, EmbeddedReadStore, ReadModels, SecretBox, systemClock, type EventStore } from '../libs/platform/src/index.js';
 import { drive } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
@@ -93,17 +96,23 @@ async function openFixture(options: PingsBenchOptions): Promise<Fixture> {
   const pseudonyms = CustomerPseudonyms.fromSecretBox(secretBox);
   const sealing = new LocationSealing(vault);
   const caches = new LocationCaches(readStore, pseudonyms);
-  // The bench measures ingestion, not the drift projection (none runs here): the wait answers at once.
-  const readModels = new ReadModels().register('drift_state', { waitFor: async () => undefined });
+  // The bench measures ingestion, not the drift projection nor the consents list (none runs here): the waits answer at once.
+  const readModels = new ReadModels().register('drift_state', { waitFor: async () => undefined }).register('consents', { waitFor: async () => undefined });
   const deps = new Map<unknown, unknown>([
     [LocationCodec, new LocationCodec(sealing, caches, pseudonyms)],
     [LocationSealing, sealing],
     [LocationCaches, caches],
     [CustomerPseudonyms, pseudonyms],
     [FenceIndex, fences],
+    // What a grant needs (as MonitoringModule provides it): the consent record's sealing, the proof codec, the
+    // notice registry and the event store; no accounts context runs here, so no capture-time floor.
+    [ConsentRecordSealing, new ConsentRecordSealing(vault, pseudonyms)],
+    [ConsentProofCodec, new ConsentProofCodec(vault)],
+    [EVENT_STORE, events],
   ]);
   const commands = new CommandPipeline(events, registry, readModels, systemClock, { waitMs: 5000, resolve: (token) => deps.get(token) });
   deps.set(CommandPipeline, commands);
+  deps.set(ConsentNoticeRegistry, new ConsentNoticeRegistry(commands, events));
   // @nestjs/cqrs's CommandBus over the same pipeline, its handlers registered as in MonitoringModule.
   @Module({
     imports: [CqrsModule.forRoot()],
