@@ -30,6 +30,9 @@ export async function bootService(options: { dataDir?: string; env?: Record<stri
     // Suites call routing and report endpoints from 127.0.0.1 in bursts; the burst windows under the per-minute
     // throttles (a 60 s burst turns them off) have their own tests (throttles.e2e-spec.ts).
     THROTTLE_BURST_SECONDS: '60',
+    // Load shedding on event-loop delay (docs/architecture/load-and-fairness.md) is off: the service runs in the jest
+    // worker, whose loop a test's spawnSync (the ops CLI, builds) holds for seconds; fair-share.e2e-spec.ts turns it on.
+    OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
     // Tests that need the starter pack say so (test/starter.e2e-spec.ts); importing it takes seconds.
     STARTER_DATA: 'false',
     // Required in production mode (a shared-server URL in options.env); test/setup.ts sets it.
