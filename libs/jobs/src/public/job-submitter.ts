@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { JOB_QUEUE, type JobQueue } from '../../../platform/src/index.js';
+import { BackendUnavailableError, JOB_QUEUE, type JobQueue } from '../../../platform/src/index.js';
 import { RecordJobCommand } from '../commands/record-job/record-job.handler.js';
 import { jobLocation, publicJob } from './job.answer.js';
 
@@ -37,7 +37,13 @@ export class JobSubmitter {
     const jobId = `job_${randomBytes(16).toString('hex')}`;
     const { state } = await this.bus.execute(new RecordJobCommand({ type: 'Queue', account_id: accountId, job_id: jobId, kind, total }));
     const data: QueuedJob<Input> = { account_id: accountId, job_id: jobId, kind, input };
-    await this.queue.add(JOBS_QUEUE, kind, data, { jobId, attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delayMs: 1_000, maxDelayMs: 30_000 } });
+    try {
+      await this.queue.add(JOBS_QUEUE, kind, data, { jobId, attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delayMs: 1_000, maxDelayMs: 30_000 } });
+    } catch {
+      // The queue is away: the job would stay queued for ever. It fails at once, and the request is answered 503.
+      await this.bus.execute(new RecordJobCommand({ type: 'Fail', account_id: accountId, job_id: jobId, error: { code: 'SERVICE_UNAVAILABLE', message: 'the job queue is unavailable; submit the job again' } }));
+      throw new BackendUnavailableError('the job queue is unavailable; try again shortly');
+    }
     return publicJob(jobId, state);
   }
 
