@@ -43,6 +43,7 @@ import { RetailDensityHandler } from './queries/retail-density/retail-density.ha
 import { CollectionLoans } from './public/collection-loans.read-model.js';
 import { ReverificationSchedules } from './public/reverification-schedules.read-model.js';
 import { ALERT_AREAS, noAlertAreas } from './risk/alert-areas.port.js';
+import { PortfolioRiskPool } from './risk/portfolio-risk.pool.js';
 
 /** The `reverification.completed` source, for every process that runs the webhook fan-out (the worker's too). */
 @Module({
@@ -103,6 +104,8 @@ export class BankingNotificationsModule {}
       ) => registerView(new BorrowerSightings(events, registry, readStore, locations, sealing, logger), BorrowerSightings.readModel, readModels, followers),
     },
     { provide: ALERT_AREAS, useValue: noAlertAreas },
+    // Portfolio risk's assessment and answer on a thread (issue 48).
+    { provide: PortfolioRiskPool, inject: [JsonLogger], useFactory: (logger: JsonLogger) => new PortfolioRiskPool(logger) },
     RegisterLoanHandler,
     RegisterLoanInBulkHandler,
     BulkRegisterLoansHandler,

@@ -3,7 +3,7 @@ import { ApiOperation, ApiPropertyOptional, ApiResponse, ApiSecurity, ApiTags } 
 import { ArrayMaxSize, IsArray, IsInt, IsString, Max, Min } from 'class-validator';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiAnswer, BankingOnly, Expensive, jsonStream, OptionalNotNull, RawResponse, type AnswerOf } from '../../../../platform/src/index.js';
+import { ApiAnswer, BankingOnly, Expensive, OptionalNotNull, RawResponse } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
@@ -54,7 +54,7 @@ export class PortfolioRiskController {
   @BankingOnly()
   // Up to 10,000 loans assessed: at most EXPENSIVE_CONCURRENCY_PER_KEY at once per key (issue 31).
   @Expensive()
-  // Up to limit 10,000 loans answered (~2.7 MB): the envelope is written as a stream, made in bounded steps (docs/adr/0042).
+  // Up to limit 10,000 loans answered (~2.7 MB): the envelope's bytes are made on the portfolio-risk thread (issue 48).
   @RawResponse()
   @ApiOperation({
     summary: 'Where the book stands: borrowers drifting, out of zone, not seen, under weather alerts, and concentration',
@@ -68,7 +68,7 @@ export class PortfolioRiskController {
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
   async assess(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: PortfolioRiskRequest = {}): Promise<FastifyReply> {
-    const answer: AnswerOf<typeof PortfolioRiskSchema> = await this.queries.execute(
+    const answer: Buffer = await this.queries.execute(
       new PortfolioRiskQuery(callingAccount(request), {
         loan_ids: body.loan_ids,
         not_seen_days: body.not_seen_days ?? 7,
@@ -76,6 +76,6 @@ export class PortfolioRiskController {
         limit: body.limit ?? 100,
       }),
     );
-    return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(jsonStream({ success: true, data: answer }));
+    return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(answer);
   }
 }

@@ -2,7 +2,9 @@ import type { BookEntry, CollectionLoans } from '../../public/collection-loans.r
 import type { CollectionsConsents } from '../../public/collections-consents.view.js';
 import { assessPortfolio } from '../../public/assess-portfolio.js';
 import type { AlertAreas } from '../../risk/alert-areas.port.js';
-import { PortfolioRiskHandler } from './portfolio-risk.handler.js';
+import { PortfolioBusyError, PortfolioRiskPool } from '../../risk/portfolio-risk.pool.js';
+import { jsonStream } from '../../../../platform/src/index.js';
+import { PortfolioRiskHandler, PortfolioRiskQuery } from './portfolio-risk.handler.js';
 
 const loan = (page: number, index: number): BookEntry => ({
   loan_id: `l${page}-${index}`,
@@ -54,5 +56,34 @@ describe('PortfolioRiskHandler', () => {
     expect(answer.factors.out_of_zone.count).toBe(2);
     expect(answer.factors.no_consent.count).toBe(2);
     expect(answer.factors.weather_alert).toMatchObject({ available: true, count: 2 });
+  });
+
+  it('answers through the pool the bytes the streamed envelope of the same assessment had', async () => {
+    const pages = [0, 1, 2].map((page) => Array.from({ length: 4 }, (_, index) => loan(page, index)));
+    const loans = {
+      async *ofAccount() {
+        yield* pages;
+      },
+    } as unknown as CollectionLoans;
+    const consents = { allows: (_account: string, customer: string) => !customer.endsWith('-3') } as unknown as CollectionsConsents;
+    const seen = { lat: 5.65, lng: -0.25, accuracy_m: 12, recorded_at: '2026-11-20T10:00:00.000Z' };
+    const sightings = { get: (_account: string, customer: string) => (customer.endsWith('-0') ? { position: seen, drifting: true } : undefined) };
+    const lastKnown = async () => ({ position: { lat: 5.6, lng: -0.19, accuracy_m: null, recorded_at: '2026-11-27T12:00:00.000Z' }, drifting: false });
+    const alerts: AlertAreas = { activeAt: async () => ({ available: false }) };
+    const pool = new PortfolioRiskPool(undefined, null);
+    const handler = new PortfolioRiskHandler(loans, { lastKnown } as never, consents, sightings as never, alerts, { now: () => NOW }, pool);
+    const options = { not_seen_days: 7, concentration_min_loans: 2, limit: 5 };
+    try {
+      const bytes = await handler.execute(new PortfolioRiskQuery('acct', options));
+      const streamed: Buffer[] = [];
+      for await (const chunk of jsonStream({ success: true, data: await handler.assess('acct', options) })) streamed.push(chunk as Buffer);
+      expect(bytes.toString('utf8')).toBe(Buffer.concat(streamed).toString('utf8'));
+      expect(JSON.parse(bytes.toString('utf8')).data).toMatchObject({ loans_assessed: 12, factors: { drifting: { count: 3 }, no_consent: { count: 3 } } });
+    } finally {
+      await pool.onModuleDestroy();
+    }
+    // A closed pool refuses with its own 503.
+    await expect(pool.answer({ nowMs: NOW.getTime(), notSeenDays: 7, concentrationMinLoans: 2, limit: 5, pages: [], notFound: [] })).rejects.toMatchObject({ code: 'PORTFOLIO_BUSY', status: 503, details: { reason: 'shut_down' } });
+    expect(new PortfolioBusyError('x', 'refused').retryAfterSeconds).toBeGreaterThan(0);
   });
 });

@@ -1,19 +1,23 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
 import { CLOCK, type Clock } from '../../../../platform/src/index.js';
 import { parseLoanId } from '../../domain/loan.js';
+import type { KnownPosition } from '../../positions/borrower-positions.js';
 import { BorrowerSightings } from '../../public/borrower-sightings.view.js';
 import { CollectionsConsents } from '../../public/collections-consents.view.js';
 import { CollectionLoans, type BookEntry } from '../../public/collection-loans.read-model.js';
 import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
-import { PortfolioAssessor, type BorrowerObservation } from '../../public/assess-portfolio.js';
+import type { BorrowerObservation } from '../../public/assess-portfolio.js';
+import { assessPortfolioJob, type PortfolioRiskJob } from '../../risk/portfolio-risk.job.js';
+import { PortfolioRiskPool } from '../../risk/portfolio-risk.pool.js';
 
 /**
  * The book is read a page at a time (a read-store find of that many
  * documents), monitoring's last known positions SIGHTINGS_SLICE at a time,
- * and loans named by id IDS_SLICE at a time: plain awaits, so no page and
- * its observations outlive their step (docs/adr/0043).
+ * and loans named by id IDS_SLICE at a time: plain awaits, so the loop serves
+ * other requests between the steps; the pages are then assessed together on
+ * the portfolio-risk thread.
  */
 const BOOK_PAGE = 64;
 const SIGHTINGS_SLICE = 50;
@@ -26,8 +30,8 @@ export interface PortfolioRiskOptions {
   limit: number;
 }
 
-/** POST /v2/analytics/portfolio-risk. */
-export class PortfolioRiskQuery extends Query<Awaited<ReturnType<PortfolioRiskHandler['assess']>>> {
+/** POST /v2/analytics/portfolio-risk: the answer's envelope as bytes (made on the portfolio-risk thread). */
+export class PortfolioRiskQuery extends Query<Buffer> {
   constructor(
     readonly accountId: string,
     readonly options: PortfolioRiskOptions,
@@ -43,7 +47,13 @@ export class PortfolioRiskQuery extends Query<Awaited<ReturnType<PortfolioRiskHa
  * asked for by id) or the loans named, each borrower's last sighting where a
  * loan_collections consent stands (the consents view; positions from the
  * sightings view, else from monitoring, opened with the customer's key), alert coverage through the
- * AlertAreas port, then the assessment (risk/assess-portfolio.ts).
+ * AlertAreas port, then the assessment (public/assess-portfolio.ts).
+ *
+ * The book is read here, with plain awaits (the read store, the borrowers'
+ * keys and the sightings view are this thread's); what is CPU — each loan's
+ * cell, zone relation and factors, the scores, the ranking and the answer's
+ * JSON — runs on the portfolio-risk thread (risk/portfolio-risk.pool.ts,
+ * issue 48), which answers the envelope's bytes.
  */
 @QueryHandler(PortfolioRiskQuery)
 export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
@@ -54,26 +64,37 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
     @Inject(BorrowerSightings) private readonly sightings: Pick<BorrowerSightings, 'get'>,
     @Inject(ALERT_AREAS) private readonly alerts: AlertAreas,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(PortfolioRiskPool) private readonly pool?: PortfolioRiskPool,
   ) {}
 
-  execute({ accountId, options }: PortfolioRiskQuery) {
-    return this.assess(accountId, options);
+  /** The answer's envelope, `{"success":true,"data":…}`, as bytes. */
+  async execute({ accountId, options }: PortfolioRiskQuery): Promise<Buffer> {
+    const job = await this.read(accountId, options);
+    if (this.pool) return this.pool.answer(job);
+    return Buffer.from(JSON.stringify({ success: true, data: assessPortfolioJob(job) }), 'utf8');
   }
 
-  /** The assessment (public for the benchmark, which runs it without the bus). */
+  /** The answer's data, assessed on the calling thread (for the benchmark and the tests, which run it without the bus). */
   async assess(accountId: string, query: PortfolioRiskOptions) {
+    return assessPortfolioJob(await this.read(accountId, query));
+  }
+
+  /**
+   * The book as the assessment needs it, page by page: what is known of each
+   * borrower and the alert coverage of each anchor are read for the page.
+   * Only plain data is kept (it goes to the thread by structured clone): each
+   * loan's terms and the fields of a position the assessment reads.
+   */
+  private async read(accountId: string, query: PortfolioRiskOptions): Promise<PortfolioRiskJob> {
     const now = this.clock.now();
-    const assessor = new PortfolioAssessor({ now, notSeenDays: query.not_seen_days, concentrationMinLoans: query.concentration_min_loans, limit: query.limit });
-    // Page by page (docs/adr/0043): what is known of each borrower and the alert coverage of each anchor are read
-    // for the page, and the assessor keeps a few columns per loan (docs/adr/0048), so no page outlives its step.
-    const not_found: string[] = [];
-    for await (const page of this.pages(accountId, query.loan_ids, not_found)) {
+    const job: PortfolioRiskJob = { nowMs: now.getTime(), notSeenDays: query.not_seen_days, concentrationMinLoans: query.concentration_min_loans, limit: query.limit, pages: [], notFound: [] };
+    for await (const page of this.pages(accountId, query.loan_ids, job.notFound)) {
       const observations = await this.observe(accountId, page);
       const coverage = await this.alerts.activeAt(page.map((loan) => loan.anchor), now);
-      assessor.add(page, observations, coverage.available ? coverage.covered : null);
+      const loans = page.map(({ loan_id, customer_id, zone, anchor, expected_collection_days }) => ({ loan_id, customer_id, zone, anchor, expected_collection_days }));
+      job.pages.push({ loans, observations, covered: coverage.available ? coverage.covered : null });
     }
-    const assessment = assessor.finish();
-    return { as_of: now.toISOString(), ...assessment, not_found };
+    return job;
   }
 
   /**
@@ -93,10 +114,10 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
       }
       const sighting = this.sightings.get(accountId, customerId);
       if (sighting !== undefined) {
-        observations[i] = { consent: true, position: sighting.position, drifting: sighting.drifting };
+        observations[i] = { consent: true, position: plainPosition(sighting.position), drifting: sighting.drifting };
         continue;
       }
-      unseen.push(this.locations.lastKnown(accountId, customerId).then(({ position, drifting }) => void (observations[i] = { consent: true, position, drifting })));
+      unseen.push(this.locations.lastKnown(accountId, customerId).then(({ position, drifting }) => void (observations[i] = { consent: true, position: plainPosition(position), drifting })));
       if (unseen.length === SIGHTINGS_SLICE) {
         await Promise.all(unseen);
         unseen = [];
@@ -121,6 +142,11 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
       if (page.length > 0) yield page;
     }
   }
+}
+
+/** The fields of a position the assessment reads. */
+function plainPosition(position: KnownPosition | null): KnownPosition | null {
+  return position === null ? null : { lat: position.lat, lng: position.lng, accuracy_m: position.accuracy_m, recorded_at: position.recorded_at };
 }
 
 /** Shared by every loan without a loan_collections consent: its position is not used (and not read). */
