@@ -17,6 +17,7 @@ import { runPingsBench } from './pings.bench.js';
 import { renderSection, type Section } from './report.js';
 import { runRestartBench } from './restart.bench.js';
 import { runRoutingBench } from './routing.bench.js';
+import { runScaleBench } from './scale.bench.js';
 import { runSearchBench } from './search.bench.js';
 import { runTilesBench } from './tiles.bench.js';
 import { runTransitBench } from './transit.bench.js';
@@ -98,6 +99,8 @@ const benches: Record<string, () => Promise<Section | Section[]>> = {
   weather: () => runWeatherBench({ documents: quick ? 100 : 500, alerts: quick ? 100 : 500, ...loadPhases(50, 4) }),
   // Issue 47: spawn to /health/ready with ten times the events in DATA_DIR, against the same mix at one time.
   restart: () => runRestartBench({ events: quick ? 2000 : 20_000, factor: 10, rounds: quick ? 2 : 3, progress }),
+  // Issue 48: one api process against two (audited reverse), one worker against two (webhook deliveries), on the production adapters.
+  scale: () => runScaleBench({ connections: 64, warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 2 : 6, rounds: quick ? 1 : 2, deliveries: quick ? 100 : 1000, progress }),
 };
 
 const requested = process.argv.slice(2);

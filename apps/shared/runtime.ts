@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import {
   checkEncryptionKeyGiven,
@@ -52,8 +53,11 @@ export const FOLLOWERS_LEASE_RENEW_MS = 2_500;
  * this lease: on Redis when REDIS_URL is set, a kernel-released lock under
  * DATA_DIR otherwise. Tried once here, before any follower starts.
  */
-async function followersLease(config: { redisUrl?: string; dataDir: string }, logger: JsonLogger): Promise<LeaseKeeper> {
-  const lease = config.redisUrl ? RedisLease.open(config.redisUrl, 'followers', FOLLOWERS_LEASE_TTL_MS) : new DirectoryLease(config.dataDir, 'followers');
+async function followersLease(config: { redisUrl?: string; dataDir: string; eventStoreUrl?: string; mongodbUrl?: string; mongodbDatabase: string }, logger: JsonLogger): Promise<LeaseKeeper> {
+  // One lease per deployment (the log followed and the read store written), not per Redis: deployments or test runs sharing a Redis keep apart.
+  const log = config.eventStoreUrl ? config.eventStoreUrl : `embedded:${existsSync(config.dataDir) ? realpathSync(config.dataDir) : path.resolve(config.dataDir)}`;
+  const scope = createHash('sha256').update(`${log}\n${config.mongodbUrl ?? 'embedded'}\n${config.mongodbDatabase}`).digest('hex').slice(0, 16);
+  const lease = config.redisUrl ? RedisLease.open(config.redisUrl, `followers:${scope}`, FOLLOWERS_LEASE_TTL_MS) : new DirectoryLease(config.dataDir, 'followers');
   const keeper = new LeaseKeeper(lease, FOLLOWERS_LEASE_RENEW_MS, logger);
   await keeper.start();
   return keeper;
