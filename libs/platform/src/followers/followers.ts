@@ -34,9 +34,12 @@ export class Followers {
     return [...this.keeping.keys()];
   }
 
-  /** Each follower's position and the streams it follows (the lag metric measures it against their newest event). */
+  /**
+   * Each follower's position and the streams it follows (the lag metric measures it against their newest event);
+   * a gated follower only while this process holds the lease (a standby worker's would read as the whole log behind).
+   */
   positions(): Array<{ name: string; position: bigint; streamPrefixes: readonly string[] }> {
-    return this.all.map((follower) => ({ name: follower.name, position: follower.position, streamPrefixes: follower.spec.streamPrefixes }));
+    return this.all.filter((follower) => !follower.gated || this.gate!.held()).map((follower) => ({ name: follower.name, position: follower.position, streamPrefixes: follower.spec.streamPrefixes }));
   }
 
   statuses(): FollowerStatus[] {

@@ -71,7 +71,7 @@ describe('the followers lease: one worker runs the checkpointed followers, anoth
       await keeper.stop();
     };
     stops.push(stop);
-    return { keeper, stop };
+    return { keeper, followers, stop };
   }
 
   it('runs the checkpointed follower in the holder only, views in both; after the holder goes the other resumes from the checkpoint without a gap', async () => {
@@ -79,7 +79,10 @@ describe('the followers lease: one worker runs the checkpointed followers, anoth
     const first = { seen: [] as number[], view: [] as number[] };
     const second = { seen: [] as number[], view: [] as number[] };
     const one = await worker(new HandLease(shared), first.seen, first.view);
-    await worker(new HandLease(shared), second.seen, second.view);
+    const other = await worker(new HandLease(shared), second.seen, second.view);
+    // The lag metric reads the holder's projection only; the standby's views in both.
+    expect(one.followers.positions().map((follower) => follower.name)).toEqual(['projection', 'view']);
+    expect(other.followers.positions().map((follower) => follower.name)).toEqual(['view']);
     for (let value = 1; value <= 5; value++) await put(value);
     await until(() => first.seen.length === 5 && first.view.length === 5 && second.view.length === 5);
     // The standby never handled one event.

@@ -157,6 +157,11 @@ export class LogFollower {
     });
   }
 
+  /** Runs only while a lease is held (gateWith). */
+  get gated(): boolean {
+    return this.gate !== undefined;
+  }
+
   /** Starts following; with `from: 'beginning'` resolves once the whole log so far is applied. */
   async start(): Promise<void> {
     if (this.gate) {
