@@ -81,7 +81,7 @@ module.exports = {
     {
       name: 'contexts-through-index',
       comment:
-        "another context is reached only through its src/index.ts; the exceptions are the platform's errors.ts and Decider type (for domain code), its thread entry (for worker-thread entries), a context's src/thread-surface.ts (pure functions for worker threads) and the testing helpers (for tests, see testing-stays-in-tests)",
+        "another context is reached only through its src/index.ts; the exceptions are the platform's errors.ts and Decider type (for domain code), its pool's thread side, threads/work-task.ts (for pool thread modules), a context's src/thread-surface.ts (pure functions for worker threads) and the testing helpers (for tests, see testing-stays-in-tests)",
       severity: 'error',
       from: { path: `${at}libs/([^/]+)/src/` },
       to: {
@@ -89,8 +89,8 @@ module.exports = {
         pathNot: [
           `${at}libs/$1/src/`,
           ...platformForDomain.map((file) => `${at}libs/platform/src/${file}`),
-          // A worker thread's entry takes serveThread alone: the platform's index would load every driver into each thread.
-          `${at}libs/platform/src/threads/thread-entry\\.ts$`,
+          // A pool thread's module takes serveTask alone: the platform's index would load every driver into each thread.
+          `${at}libs/platform/src/threads/work-task\\.ts$`,
           // A context's pure surface for worker threads (docs/adr/0044): what a thread of another context may load without its index.
           `${at}libs/[^/]+/src/thread-surface\\.ts$`,
           ...testHelpers,
