@@ -1,24 +1,10 @@
 import type { CustomerPseudonymPort } from '../../../monitoring/src/index.js';
-import {
-  customerDataKeySubject,
-  SealedFields,
-  SealedSecretError,
-  type CodecSession,
-  type DataKey,
-  type DataKeyVault,
-  type NewEvent,
-  type RecordedEvent,
-  type StreamCodec,
-} from '../../../platform/src/index.js';
+import { customerDataKeySubject, SealedFields, type CodecSession, type DataKey, type DataKeyVault, type NewEvent, type RecordedEvent, type StreamCodec } from '../../../platform/src/index.js';
+import { BORROWER_REF_SUBJECT, BorrowerEventSealing, orNothing } from '../sealing/borrower-sealing.js';
 import { loanStream, type CollectionZone, type LoanState } from '../domain/loan.js';
 
-/** The vault subject of banking's own key, which seals borrower ids in the `collection_loans` read model (never destroyed). */
-export const BORROWER_REF_SUBJECT = '#banking/borrower-refs';
+export { BORROWER_REF_SUBJECT } from '../sealing/borrower-sealing.js';
 
-/** Fields of a registration sealed under the borrower's data key: everything that places them. */
-const SEALED_FIELDS: ReadonlySet<string> = new Set(['zone', 'anchor']);
-/** Stored fields that are not the event's own data. */
-const ENVELOPE = ['key_id', 'pseudonym', 'borrower_ref'] as const;
 const REGISTERED = 'CollectionLoanRegistered';
 /** Terms opened from read-model documents, by their sealed value; past this the cache starts afresh. */
 const OPENED_CACHE_LIMIT = 200_000;
@@ -64,7 +50,6 @@ export interface OpenedTerms {
   anchor: { lat: number; lng: number };
 }
 
-const refContext = (accountId: string) => `collection_loan_ref|${accountId}`;
 
 /**
  * Seals and opens the banking context's loan registrations (ADR 12's
@@ -75,41 +60,37 @@ const refContext = (accountId: string) => `collection_loan_ref|${accountId}`;
  * Registrations stored before (the zone in the clear) are read as they are.
  */
 export class LoanSealing {
-  private readonly fields = new SealedFields();
+  private readonly events: BorrowerEventSealing;
   private readonly opened = new Map<string, OpenedTerms>();
 
   constructor(
     private readonly vault: DataKeyVault,
-    private readonly refKey: DataKey,
-    private readonly pseudonyms: CustomerPseudonymPort,
-  ) {}
+    refKey: DataKey,
+    pseudonyms: CustomerPseudonymPort,
+  ) {
+    // Fields of a registration sealed under the borrower's data key: everything that places them.
+    this.events = new BorrowerEventSealing(vault, refKey, pseudonyms, {
+      type: REGISTERED,
+      sealed: new Set(['zone', 'anchor']),
+      refField: 'borrower_ref',
+      refContext: (accountId) => `collection_loan_ref|${accountId}`,
+    });
+  }
 
   static async open(vault: DataKeyVault, pseudonyms: CustomerPseudonymPort): Promise<LoanSealing> {
     return new LoanSealing(vault, await vault.obtain(BORROWER_REF_SUBJECT), pseudonyms);
   }
 
   /** The stored form of a decided event (already stamped with its schema version). */
-  async seal(stream: string, event: NewEvent): Promise<NewEvent> {
-    if (event.type !== REGISTERED) return event;
-    const accountId = String(event.data.account_id);
-    const customerId = String(event.data.customer_id);
-    // Created on first use: a registration needs no consent, and the key is the one an erasure of this borrower destroys.
-    const key = await this.vault.obtain(customerDataKeySubject(accountId, customerId));
-    const envelope = {
-      pseudonym: this.pseudonyms.of(accountId, customerId),
-      borrower_ref: this.fields.sealValue(this.refKey, refContext(accountId), customerId),
-      key_id: key.id,
-    };
-    return { ...event, data: this.fields.seal(key, SealedFields.context(stream, event.type), event.data, (field) => !SEALED_FIELDS.has(field), envelope) };
+  seal(stream: string, event: NewEvent): Promise<NewEvent> {
+    return this.events.seal(stream, event);
   }
 
   /** The registration as decided; undefined once the borrower's key was destroyed (an erasure): it leaves the fold. */
   async open(event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>): Promise<Record<string, unknown> | undefined> {
     const stored = event.data;
     if (!isSealedLoan(stored)) return stored;
-    const key = await this.vault.find(customerDataKeySubject(stored.account_id, stored.customer_id), stored.key_id);
-    if (!key) return undefined;
-    return this.orNothing(() => this.fields.open(key, SealedFields.context(event.streamName, event.type), stored, ENVELOPE));
+    return this.events.openSealed(event, stored);
   }
 
   /** A read-model document's borrower and zone; undefined once an erasure destroyed the key (or the value does not open). */
@@ -126,7 +107,7 @@ export class LoanSealing {
     if (customerId === undefined) return undefined;
     const key = await this.vault.find(customerDataKeySubject(terms.account_id, customerId), terms.key_id);
     if (!key) return undefined;
-    const sealed = this.orNothing(() => this.fields.openValue<Omit<OpenedTerms, 'customer_id'>>(key, SealedFields.context(loanStream(terms.account_id, terms.loan_id), REGISTERED), terms.sealed));
+    const sealed = orNothing(() => this.events.fields.openValue<Omit<OpenedTerms, 'customer_id'>>(key, SealedFields.context(loanStream(terms.account_id, terms.loan_id), REGISTERED), terms.sealed));
     if (!sealed) return undefined;
     const opened = { customer_id: customerId, zone: sealed.zone, anchor: sealed.anchor };
     if (this.opened.size >= OPENED_CACHE_LIMIT) this.opened.clear();
@@ -136,7 +117,7 @@ export class LoanSealing {
 
   /** The borrower id of a read-model document (banking's own key: no customer key is needed). */
   borrowerOf(accountId: string, borrowerRef: string): string | undefined {
-    return this.orNothing(() => this.fields.openValue<string>(this.refKey, refContext(accountId), borrowerRef));
+    return this.events.customerOf(accountId, borrowerRef);
   }
 
   /** The codec under the loan streams: decide → seal → append, decode → open → upcast → evolve. */
@@ -150,14 +131,5 @@ export class LoanSealing {
         seal: (event) => this.seal(stream, event),
       }),
     };
-  }
-
-  private orNothing<T>(open: () => T): T | undefined {
-    try {
-      return open();
-    } catch (error) {
-      if (error instanceof SealedSecretError) return undefined;
-      throw error;
-    }
   }
 }
