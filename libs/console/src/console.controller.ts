@@ -1,31 +1,17 @@
-import { existsSync } from 'node:fs';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, DomainError, Public, RawResponse, type Config } from '../../platform/src/index.js';
 import { cachedGlyphRange, isFontStack, parseGlyphRange, resolveByteRange } from '../../tiles/src/index.js';
+import { ASSETS, CSS, JS, MAP_LIBRARIES, PageFiles, type PageFile } from './page-files.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-// tsc does not copy the page's files to dist/: a compiled build reads them from the sources.
-const ASSETS = [path.join(HERE, 'assets'), path.resolve(HERE, '../../../../libs/console/src/assets')].find((dir) => existsSync(dir)) ?? path.join(HERE, 'assets');
-const require = createRequire(import.meta.url);
-const MAPLIBRE_DIST = path.dirname(require.resolve('maplibre-gl/dist/maplibre-gl.css'));
-const H3_DIST = path.join(path.dirname(require.resolve('h3-js/package.json')), 'dist');
-const PMTILES_DIST = path.join(path.dirname(require.resolve('pmtiles/package.json')), 'dist');
-
-/** Every file the page may load, by its URL name: the page's own and the two libraries, from node_modules (no CDN). */
-const FILES: Record<string, { file: string; type: string }> = {
-  'console.js': { file: path.join(ASSETS, 'console.js'), type: 'text/javascript; charset=utf-8' },
-  'console.css': { file: path.join(ASSETS, 'console.css'), type: 'text/css; charset=utf-8' },
-  'maplibre-gl.mjs': { file: path.join(MAPLIBRE_DIST, 'maplibre-gl.mjs'), type: 'text/javascript; charset=utf-8' },
-  'maplibre-gl-worker.mjs': { file: path.join(MAPLIBRE_DIST, 'maplibre-gl-worker.mjs'), type: 'text/javascript; charset=utf-8' },
-  'maplibre-gl.css': { file: path.join(MAPLIBRE_DIST, 'maplibre-gl.css'), type: 'text/css; charset=utf-8' },
-  'h3-js.umd.js': { file: path.join(H3_DIST, 'h3-js.umd.js'), type: 'text/javascript; charset=utf-8' },
-  'pmtiles.js': { file: path.join(PMTILES_DIST, 'pmtiles.js'), type: 'text/javascript; charset=utf-8' },
+/** Every file the page may load, by its URL name: the page's own and the map's libraries, from node_modules (no CDN). */
+const FILES: Record<string, PageFile> = {
+  'console.js': { file: path.join(ASSETS, 'console.js'), type: JS },
+  'console.css': { file: path.join(ASSETS, 'console.css'), type: CSS },
+  ...MAP_LIBRARIES,
 };
 
 /**
@@ -65,7 +51,7 @@ export const CONSOLE_CSP = [
 @ApiExcludeController()
 @Controller('console')
 export class ConsoleController {
-  private readonly cache = new Map<string, Buffer>();
+  private readonly files = new PageFiles(CONSOLE_CSP);
   /** Glyph ranges by `stack/start`: at most 3 stacks × 256 ranges, each a few kB to ~100 kB; a range asked for twice at once is made once. */
   private readonly glyphs = new Map<string, Promise<Buffer>>();
   private readonly glyphsDir: string;
@@ -83,7 +69,7 @@ export class ConsoleController {
   @Public()
   @RawResponse()
   async page(@Res() reply: FastifyReply): Promise<void> {
-    await this.send(reply, path.join(ASSETS, 'console.html'), 'text/html; charset=utf-8');
+    await this.files.send(reply, path.join(ASSETS, 'console.html'), 'text/html; charset=utf-8');
   }
 
   @Get('assets/:file')
@@ -92,7 +78,7 @@ export class ConsoleController {
   async asset(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
     const entry = Object.hasOwn(FILES, file) ? FILES[file] : undefined;
     if (!entry) throw new NotFoundException(`no console asset ${file}`);
-    await this.send(reply, entry.file, entry.type);
+    await this.files.send(reply, entry.file, entry.type);
   }
 
   /**
@@ -181,22 +167,5 @@ export class ConsoleController {
     } finally {
       if (!streaming) await handle.close();
     }
-  }
-
-  private async send(reply: FastifyReply, file: string, type: string): Promise<void> {
-    let body = this.cache.get(file);
-    if (!body) {
-      body = await readFile(file);
-      this.cache.set(file, body);
-    }
-    await reply
-      .headers({
-        'content-type': type,
-        'content-security-policy': CONSOLE_CSP,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-cache',
-      })
-      .send(body);
   }
 }

@@ -7,6 +7,7 @@ import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public, RawResponse } from '../../platform/src/index.js';
+import { PageFiles } from './page-files.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const firstExisting = (...dirs: string[]) => dirs.find((dir) => existsSync(dir)) ?? dirs[0];
@@ -69,7 +70,8 @@ export function listGuides(dir = GUIDES_DIR): Array<{ name: string; title: strin
 @ApiExcludeController()
 @Controller('docs')
 export class DocsController {
-  private readonly cache = new Map<string, Buffer>();
+  // Redoc's menu footer loads its logo from a CDN, which the CSP refuses (a violation in the console): no logo.
+  private readonly files = new PageFiles(DOCS_CSP, (file, body) => (file === REDOC ? Buffer.from(body.toString('utf8').replace(`"${REDOC_LOGO}"`, '""')) : body));
   private readonly guides = listGuides();
   private page?: Buffer;
 
@@ -82,7 +84,7 @@ export class DocsController {
       const links = this.guides.map(({ name, title }) => `    <li><a href="/docs/guides/${escapeHtml(name)}">${escapeHtml(title)}</a></li>`).join('\n');
       this.page = Buffer.from(template.replace('<!--GUIDES-->', links));
     }
-    await this.send(reply, this.page, 'text/html; charset=utf-8');
+    await this.files.sendBody(reply, this.page, 'text/html; charset=utf-8');
   }
 
   @Get('assets/:file')
@@ -91,7 +93,7 @@ export class DocsController {
   async asset(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
     const entry = Object.hasOwn(FILES, file) ? FILES[file] : undefined;
     if (!entry) throw new NotFoundException(`no docs asset ${file}`);
-    await this.send(reply, await this.read(entry.file), entry.type);
+    await this.files.send(reply, entry.file, entry.type);
   }
 
   @Get('guides/:file')
@@ -100,29 +102,6 @@ export class DocsController {
   async guide(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
     // Only names listed at start: nothing outside docs/guides can be asked for.
     if (!this.guides.some((guide) => guide.name === file)) throw new NotFoundException(`no guide ${file}`);
-    await this.send(reply, await this.read(path.join(GUIDES_DIR, file)), 'text/markdown; charset=utf-8');
-  }
-
-  private async read(file: string): Promise<Buffer> {
-    let body = this.cache.get(file);
-    if (!body) {
-      body = await readFile(file);
-      // Redoc's menu footer loads its logo from a CDN, which the CSP refuses (a violation in the console): no logo.
-      if (file === REDOC) body = Buffer.from(body.toString('utf8').replace(`"${REDOC_LOGO}"`, '""'));
-      this.cache.set(file, body);
-    }
-    return body;
-  }
-
-  private async send(reply: FastifyReply, body: Buffer, type: string): Promise<void> {
-    await reply
-      .headers({
-        'content-type': type,
-        'content-security-policy': DOCS_CSP,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-cache',
-      })
-      .send(body);
+    await this.files.send(reply, path.join(GUIDES_DIR, file), 'text/markdown; charset=utf-8');
   }
 }
