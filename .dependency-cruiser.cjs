@@ -12,6 +12,12 @@
  * its own folder, so the spec sets DEPCRUISE_ROOT to that folder and every path
  * pattern below is anchored there instead of at the repository root.
  *
+ * What a context's index.ts may publish is not a rule here: dependency-cruiser
+ * sees files, and a contract is a matter of kinds of symbol (types, ports and
+ * their tokens, bus messages, errors, the module, the definition). That is
+ * scripts/check-contracts.mjs, run by `npm test` after this cruise and proven
+ * by test/architecture/contracts.spec.ts (docs/adr/0066).
+ *
  * Test code (decided here): *.spec.ts, *.int-spec.ts, *.e2e-spec.ts, the
  * *.contract.ts suites, `testing/` and `__fixtures__/` folders, and all of
  * test/. Test code may use the helpers in a context's `testing/` folders and in
@@ -110,22 +116,6 @@ module.exports = {
       severity: 'error',
       from: { path: `${at}test/` },
       to: { path: `${at}libs/[^/]+/src/(?!index\\.ts$)`, pathNot: testHelpers },
-    },
-    {
-      name: 'index-publishes-surface',
-      comment:
-        "a context's src/index.ts publishes only its domain types (domain/ folders), its module (*.module.ts), manifest, definition (context.ts), event types, ports (*.port.ts) and what it deliberately publishes in public/ folders; handlers, services, codecs, views and caches stay inside (the platform and reference-data, shared kernels that are not contexts, are exempt)",
-      severity: 'error',
-      from: { path: `${at}libs/(?!platform/|reference-data/)([^/]+)/src/index\\.ts$` },
-      to: {
-        path: `${at}libs/$1/src/`,
-        pathNot: [
-          `${at}libs/$1/src/(|.+/)domain/`,
-          `${at}libs/$1/src/(|.+/)[^/]+\\.(module|port)\\.ts$`,
-          `${at}libs/$1/src/(manifest|definition|context|event-types)\\.ts$`,
-          `${at}libs/$1/src/(|.+/)public/`,
-        ],
-      },
     },
     {
       name: 'platform-knows-no-context',

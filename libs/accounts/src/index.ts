@@ -3,7 +3,7 @@ export * from './domain/errors.js';
 export * from './domain/api-key.js';
 export * from './domain/account.js';
 export * from './domain/user.js';
-export { IpAllowlist } from './domain/ip-allowlist.js';
+export type { IpAllowlist } from './domain/ip-allowlist.js';
 export * from './public/api-key.guard.js';
 export * from './public/key-directory.js';
 export * from './event-types.js';

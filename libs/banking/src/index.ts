@@ -4,8 +4,27 @@ export * from './domain/schedule.js';
 export * from './domain/risk.js';
 export * from './domain/errors.js';
 export * from './event-types.js';
-export * from './public/collection-loans.read-model.js';
-export * from './public/reverification-schedules.read-model.js';
+export {
+  COLLECTION_LOANS_READ_MODEL,
+  COLLECTION_LOAN_INDEXES,
+  isLoanDoc,
+  evolveLoanDoc,
+  eraseLoanDoc,
+  CollectionLoans,
+  type CollectionLoanDoc,
+  type LoanErasureMarkerDoc,
+  type CollectionLoansDoc,
+  type BookEntry,
+} from './public/collection-loans.read-model.js';
+export {
+  REVERIFICATION_SCHEDULES_READ_MODEL,
+  REVERIFICATION_SCHEDULE_INDEXES,
+  evolveScheduleDoc,
+  eraseScheduleDoc,
+  ReverificationSchedules,
+  type ScheduleDoc,
+  type ScheduleView,
+} from './public/reverification-schedules.read-model.js';
 export { ALERT_AREAS, noAlertAreas, type AlertAreas } from './risk/alert-areas.port.js';
 export { assessPortfolio, CONCENTRATION_RESOLUTION, type BookLoan, type BorrowerObservation } from './public/assess-portfolio.js';
 export { BankingModule, BankingNotificationsModule } from './banking.module.js';

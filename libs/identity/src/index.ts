@@ -9,7 +9,25 @@ export * from './domain/signing-keys.js';
 export * from './domain/verification.js';
 export * from './event-types.js';
 export { FRAUD_SIGNALS, type FraudSignals } from './fraud/fraud-signals.port.js';
-export * from './public/identity-signals.read-model.js';
+export {
+  IDENTITY_SIGNALS_READ_MODEL,
+  IDENTITY_SIGNAL_INDEXES,
+  MAX_OBSERVATIONS,
+  MAX_LINKED_CUSTOMERS,
+  linkDocId,
+  observationsDocId,
+  signalUpdates,
+  observationsOf,
+  type LinkIdentifier,
+  type ObservedSubject,
+  type LinkDoc,
+  type StoredObservation,
+  type ObservationsDoc,
+  type IdentitySignalDoc,
+  type SignalUpdate,
+  type SealedObservation,
+  type StoredVerificationSignals,
+} from './public/identity-signals.read-model.js';
 export { LOCATION_EVIDENCE, type LocationEvidence, type RecordedEvidence } from './evidence/location-evidence.port.js';
 export { CertificateSigner } from './public/certificate-signer.js';
 export { SigningKeyRing, type ServedJwk } from './public/signing-key-ring.js';

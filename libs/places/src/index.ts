@@ -1,15 +1,15 @@
 export * from './domain/place.js';
 export * from './domain/search-index.js';
-export * from './domain/admin-areas.js';
-export { MAX_NEAR_RADIUS_M, PlaceGrid, type NearbyPlace } from './domain/place-grid.js';
+export { boundaryFromFeature, polygonContains, type AdminAreas, type Boundary, type AdminNames } from './domain/admin-areas.js';
+export { MAX_NEAR_RADIUS_M, type NearbyPlace } from './domain/place-grid.js';
 export * from './domain/errors.js';
 export * from './public/gazetteer.js';
 export * from './places.module.js';
-export * from './public/importers.js';
+export { importGeoNames, importOsm, importBoundaries, ImportError, BOUNDARIES_DATASET, PLACES, type ImportProgress, type ImportOptions, type ImportResult } from './public/importers.js';
 export { type OsmTags } from './domain/osm-tags.js';
 export { placesEventTypes } from './event-types.js';
 export { isLandmark, landmarkSlug, keyOfSlug, photoUrl, type Landmark } from './landmarks/domain/landmark.js';
-export { LandmarkIndex, type LandmarkHit } from './landmarks/domain/landmark-index.js';
+export { type LandmarkHit } from './landmarks/domain/landmark-index.js';
 export {
   LANDMARK_EVENT_TYPES,
   REPORT_REASONS,

@@ -1,6 +1,6 @@
 export { weatherManifest } from './manifest.js';
 export { WeatherModule, weatherProviders } from './weather.module.js';
-export { WeatherAlerts, AlertRecorder, migrateAlertLog, type AlertSource } from './public/alert-log.js';
+export { WeatherAlerts, AlertRecorder, type AlertSource } from './public/alert-log.js';
 export { CapAlertView } from './public/alert-view.js';
 export { weatherImportCli, type AlertStoreTarget } from './public/weather-import.cli.js';
 export { importAlerts, type ImportOutcome } from './public/import-alerts.js';

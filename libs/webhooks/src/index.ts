@@ -6,7 +6,20 @@ export * from './domain/delivery-erasure.js';
 export * from './domain/address-policy.js';
 export * from './domain/signature.js';
 export * from './event-types.js';
-export * from './public/webhook-deliveries.read-model.js';
+export {
+  DELIVERIES_READ_MODEL,
+  DELIVERIES_BY_ACCOUNT,
+  DELIVERIES_BY_CUSTOMER,
+  DELIVERIES_BY_LEGACY_CUSTOMER,
+  DELIVERIES_INDEXES,
+  ATTEMPTS_KEPT,
+  erasureMarkerId,
+  type StoppedReason,
+  type AttemptView,
+  type DeliveryDoc,
+  type ErasureMarkerDoc,
+  type WebhookDeliveriesDoc,
+} from './public/webhook-deliveries.read-model.js';
 export { CustomerDeliveries } from './public/customer-deliveries.js';
 export * from './webhooks.module.js';
 export * from './webhooks-worker.module.js';
