@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AddressResolver, type AddressPlaces } from '../../addressing/src/index.js';
-import { ConsentReceiptSignerSlot, CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../monitoring/src/index.js';
+import { CONSENT_RECEIPT_SIGNER, CUSTOMER_LOCATIONS, MonitoringModule, type ConsentReceiptSigner, type CustomerLocations } from '../../monitoring/src/index.js';
 import {
   CLOCK,
   CONFIG,
@@ -65,9 +65,6 @@ export class IdentityNotificationsModule {}
  * (`withPlaces`, as AddressingModule does); recorded pings are read through
  * the monitoring context's CustomerLocations port.
  */
-/** The provider that fills monitoring's consent receipt signer slot. */
-const CONSENT_RECEIPT_SIGNING = Symbol('consent receipt signing');
-
 @Module({})
 export class IdentityModule {
   static withPlaces<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): DynamicModule {
@@ -84,14 +81,11 @@ export class IdentityModule {
             registerView(new SigningKeyRing(events, registry, box, logger), SigningKeyRing.readModel, readModels, followers),
         },
         { provide: CertificateSigner, inject: [SigningKeyRing], useFactory: (ring: SigningKeyRing) => new CertificateSigner(ring) },
-        // Monitoring's consent receipts are signed with these keys, through the slot it publishes (docs/adr/0032).
+        // Monitoring's consent receipts are signed with these keys, through the port it publishes (docs/adr/0032, 0064).
         {
-          provide: CONSENT_RECEIPT_SIGNING,
-          inject: [ConsentReceiptSignerSlot, CertificateSigner, CONFIG],
-          useFactory: (slot: ConsentReceiptSignerSlot, signer: CertificateSigner, config: Config) => {
-            slot.current = { issuer: config.publicBaseUrl, sign: (claims, typ) => signer.sign(claims, typ) };
-            return slot;
-          },
+          provide: CONSENT_RECEIPT_SIGNER,
+          inject: [CertificateSigner, CONFIG],
+          useFactory: (signer: CertificateSigner, config: Config): ConsentReceiptSigner => ({ issuer: config.publicBaseUrl, sign: (claims, typ) => signer.sign(claims, typ) }),
         },
         { provide: IdentityHashing, inject: [DATA_KEY_VAULT], useFactory: (vault: DataKeyVault) => IdentityHashing.open(vault) },
         // Identity's fixes are sealed under the customer's data key, the one erasure destroys (ADR 0054).
@@ -112,7 +106,9 @@ export class IdentityModule {
         GetJwksHandler,
         SigningKeysBootstrap,
       ],
-      exports: [FRAUD_SIGNALS, SigningKeyRing],
+      exports: [FRAUD_SIGNALS, SigningKeyRing, CONSENT_RECEIPT_SIGNER],
+      // Global, so MonitoringModule resolves CONSENT_RECEIPT_SIGNER without importing identity (docs/adr/0064).
+      global: true,
     };
   }
 }

@@ -8,6 +8,7 @@ export * from './domain/location.js';
 export * from './public/customer-locations.port.js';
 export * from './public/customer-pseudonyms.port.js';
 export * from './public/consent-receipts.port.js';
+export * from './public/consent-commands.js';
 export { CONSENT_RECEIPT_TYP, KANTARA_VERSION, type ConsentReceiptClaims } from './domain/consent-receipt.js';
 export * from './public/read-models.js';
 export { FenceIndex, type FenceHit } from './geofences/public/fence-index.js';

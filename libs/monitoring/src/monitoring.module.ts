@@ -27,7 +27,7 @@ import { MonitoringCustomerLocations } from './customer-locations/monitoring-cus
 import { MonitoringNotifications } from './monitoring-notifications.js';
 import { CUSTOMER_LOCATIONS } from './public/customer-locations.port.js';
 import { CUSTOMER_PSEUDONYMS } from './public/customer-pseudonyms.port.js';
-import { ConsentReceiptSignerSlot } from './public/consent-receipts.port.js';
+import { CONSENT_RECEIPT_SIGNER, type ConsentReceiptSigner } from './public/consent-receipts.port.js';
 import { GetConsentStatusController } from './queries/get-consent-status/get-consent-status.controller.js';
 import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetConsentNoticeController } from './queries/get-consent-notice/get-consent-notice.controller.js';
@@ -39,6 +39,7 @@ import { GetDriftController } from './queries/get-drift/get-drift.controller.js'
 import { GetDriftHandler } from './queries/get-drift/get-drift.handler.js';
 import { ListConsentsController } from './queries/list-consents/list-consents.controller.js';
 import { ListConsentsHandler } from './queries/list-consents/list-consents.handler.js';
+import { ConsentReceipts } from './receipts/consent-receipts.js';
 
 /** Consent-based location monitoring (interface.md, "Identity, consent, monitoring"). */
 @Module({
@@ -58,8 +59,16 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
     GetDriftController,
   ],
   providers: [
-    // Consent receipts are signed with identity's keys (docs/adr/0032): the identity context fills the slot.
-    { provide: ConsentReceiptSignerSlot, useFactory: () => new ConsentReceiptSignerSlot() },
+    // The grant, revoke and delete-data handlers sign their receipts (docs/adr/0064) with identity's keys (docs/adr/0032):
+    // the identity module provides CONSENT_RECEIPT_SIGNER globally. Without it (monitoring alone) receipts are null, and the log says so.
+    {
+      provide: ConsentReceipts,
+      inject: [{ token: CONSENT_RECEIPT_SIGNER, optional: true }, { token: JsonLogger, optional: true }],
+      useFactory: (signer: ConsentReceiptSigner | undefined, logger: JsonLogger | undefined) => {
+        if (!signer) logger?.warn('no consent receipt signer (the identity context) in this process: consent grants, revocations and erasures answer receipt null', 'MonitoringModule');
+        return new ConsentReceipts(signer ?? null);
+      },
+    },
     { provide: CustomerPseudonyms, inject: [SecretBox], useFactory: (box: SecretBox) => CustomerPseudonyms.fromSecretBox(box) },
     // The pseudonyms as other contexts' read models use them (banking's collection loans, docs/adr/0055).
     { provide: CUSTOMER_PSEUDONYMS, useExisting: CustomerPseudonyms },
@@ -119,6 +128,6 @@ import { ListConsentsHandler } from './queries/list-consents/list-consents.handl
       useFactory: (events: EventStore, registry: EventRegistry, sealing: LocationSealing) => new MonitoringNotifications(events, registry, sealing),
     },
   ],
-  exports: [CUSTOMER_LOCATIONS, CUSTOMER_PSEUDONYMS, MonitoringNotifications, ConsentReceiptSignerSlot],
+  exports: [CUSTOMER_LOCATIONS, CUSTOMER_PSEUDONYMS, MonitoringNotifications],
 })
 export class MonitoringModule {}

@@ -5,9 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
-import { DeleteConsentDataCommand } from './delete-consent-data.handler.js';
-import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
-import { consentIdOf, issueConsentReceipt } from '../../receipts/consent-receipts.js';
+import { DeleteConsentDataCommand } from '../../public/consent-commands.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { DataErasedSchema } from './delete-consent-data.answer.js';
 
@@ -16,10 +14,7 @@ import { DataErasedSchema } from './delete-consent-data.answer.js';
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class DeleteConsentDataController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly receipts: ConsentReceiptSignerSlot,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('delete-data')
   @HttpCode(200)
@@ -30,8 +25,8 @@ export class DeleteConsentDataController {
   async deleteData(@Req() request: FastifyRequest, @Body() body: CustomerRequest): Promise<AnswerOf<typeof DataErasedSchema>> {
     const customerId = body.customer_id;
     const accountId = callingAccount(request);
-    const { consent, ...erasure } = await this.commands.execute(new DeleteConsentDataCommand(accountId, customerId, request.principal?.key_prefix ?? 'unknown'));
-    const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId, state: consent, event: 'erased' });
-    return { customer_id: customerId, erased: true, ...erasure, consent_id: consentIdOf(accountId, customerId, consent), receipt };
+    // The handler erases, records the erasure and signs its receipt (docs/adr/0064); this door shapes the answer.
+    const { erased_at, events_erased, consent_id, receipt } = await this.commands.execute(new DeleteConsentDataCommand(accountId, customerId, request.principal?.key_prefix ?? 'unknown'));
+    return { customer_id: customerId, erased: true, erased_at, events_erased, consent_id, receipt };
   }
 }

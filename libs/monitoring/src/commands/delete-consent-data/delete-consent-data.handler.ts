@@ -1,16 +1,18 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, CommandPipeline, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
 import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { assertDataDeletable, consentDecider, consentStream, type ConsentEvent, type ConsentState, type RecordErasure } from '../../domain/consent.js';
 import { locationStream } from '../../domain/location.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
+import { DeleteConsentDataCommand, type ConsentErasure } from '../../public/consent-commands.js';
 import { LocationCaches } from '../../location-stream/location-caches.js';
 import { LocationSealing } from '../../location-stream/location-sealing.js';
 import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
 import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
 import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
+import { ConsentReceipts, consentIdOf } from '../../receipts/consent-receipts.js';
 
 /** The erasure record, appended last: it claims what the steps before it did. */
 export const recordErasure = command<RecordErasure, ConsentState, ConsentEvent, { proofs: ConsentProofCodec }>({
@@ -35,24 +37,6 @@ export class RecordErasureHandler extends PipelineHandler<RecordErasure, Consent
   protected readonly definition = recordErasure;
 }
 
-export interface Erasure {
-  erased_at: string;
-  events_erased: number;
-  /** The consent as the erasure left it (revoked, erased): what its receipt is signed from. */
-  consent: Extract<ConsentState, { status: 'revoked' }>;
-}
-
-/** POST /v2/consent/delete-data; `erasedBy` is the calling key's prefix. */
-export class DeleteConsentDataCommand extends Command<Erasure> {
-  constructor(
-    readonly accountId: string,
-    readonly customerId: string,
-    readonly erasedBy: string,
-  ) {
-    super();
-  }
-}
-
 /**
  * POST /v2/consent/delete-data (interface.md, "Consent states"): a revoked
  * customer's pings, zone, drift and geofence events are erased immediately,
@@ -64,7 +48,8 @@ export class DeleteConsentDataCommand extends Command<Erasure> {
  * 4. the caches built from it (ping-id index, snapshots) are purged;
  * 5. CustomerDataErased (who, when, how many events; no location) is
  *    recorded, and the answer waits until the drift read model has dropped
- *    the customer.
+ *    the customer;
+ * 6. the erasure's receipt is signed (docs/adr/0064).
  * Every step is idempotent, so repeating the request finishes an erasure a
  * crash stopped half way, and concurrent requests all answer the one record
  * (issue 10). The consent history stays (its proof reference sealed under the
@@ -75,7 +60,7 @@ export class DeleteConsentDataCommand extends Command<Erasure> {
  * erasure"). KYC verifications and certificates stay as decisions.
  */
 @CommandHandler(DeleteConsentDataCommand)
-export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDataCommand, Erasure> {
+export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDataCommand, ConsentErasure> {
   /**
    * Erasures under way in this process, by customer: a concurrent request
    * joins the one running rather than racing it, so all of them answer the
@@ -83,7 +68,7 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
    * deleted would count none). Across processes the record's idempotence
    * still gives every caller the same answer.
    */
-  private readonly running = new Map<string, Promise<Erasure>>();
+  private readonly running = new Map<string, Promise<ConsentErasure>>();
 
   constructor(
     private readonly bus: CommandBus,
@@ -93,9 +78,10 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
     private readonly caches: LocationCaches,
     private readonly pseudonyms: CustomerPseudonyms,
     private readonly records: ConsentRecordSealing,
+    private readonly receipts: ConsentReceipts,
   ) {}
 
-  execute({ accountId, customerId, erasedBy }: DeleteConsentDataCommand): Promise<Erasure> {
+  execute({ accountId, customerId, erasedBy }: DeleteConsentDataCommand): Promise<ConsentErasure> {
     const id = JSON.stringify([accountId, customerId]);
     let erasure = this.running.get(id);
     if (!erasure) {
@@ -105,7 +91,7 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
     return erasure;
   }
 
-  private async run(accountId: string, customerId: string, erasedBy: string): Promise<Erasure> {
+  private async run(accountId: string, customerId: string, erasedBy: string): Promise<ConsentErasure> {
     assertDataDeletable(await readConsent(this.commands, accountId, customerId), customerId);
     await this.sealing.shred(accountId, customerId);
     await this.records.shred(accountId, customerId);
@@ -119,7 +105,8 @@ export class DeleteConsentDataHandler implements ICommandHandler<DeleteConsentDa
     if (result.position === undefined) await this.commands.settle(recordErasure, await this.lastPosition(consentStream(accountId, customerId)));
     const state = assertDataDeletable(result.state, customerId);
     if (!state.erased) throw new Error('an erasure left no record');
-    return { erased_at: state.erased.at, events_erased: state.erased.events_erased, consent: state };
+    const receipt = await this.receipts.issue({ accountId, customerId, state, event: 'erased' });
+    return { erased_at: state.erased.at, events_erased: state.erased.events_erased, consent: state, consent_id: consentIdOf(accountId, customerId, state), receipt };
   }
 
   /** Answers how many events the stream held; none when it is gone already. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -7,10 +6,8 @@ import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.j
 import { callingAccount } from '../../../../platform/src/index.js';
 import { DEFAULT_PURPOSE, parseScope, type NoticeReference } from '../../domain/consent.js';
 import { noticeDigest } from '../../domain/consent-notice.js';
-import { GrantConsentCommand } from './grant-consent.handler.js';
+import { GrantConsentCommand } from '../../public/consent-commands.js';
 import { GrantConsentRequest, type ConsentNoticeRequest } from './grant-consent.request.js';
-import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
-import { issueConsentReceipt } from '../../receipts/consent-receipts.js';
 import { consentStatusView } from '../../queries/get-consent-status/consent-status.view.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { ConsentGrantedSchema } from './grant-consent.answer.js';
@@ -20,10 +17,7 @@ import { ConsentGrantedSchema } from './grant-consent.answer.js';
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class GrantConsentController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly receipts: ConsentReceiptSignerSlot,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('grant')
   @HttpCode(200)
@@ -45,22 +39,20 @@ export class GrantConsentController {
   @ApiResponse({ status: 409, description: 'CONCURRENCY_CONFLICT: grants with different terms for this customer kept racing; read the status and retry' })
   async grant(@Req() request: FastifyRequest, @Body() body: GrantConsentRequest): Promise<AnswerOf<typeof ConsentGrantedSchema>> {
     const accountId = callingAccount(request);
-    const { state } = await this.commands.execute(
+    // The handler records the grant and signs its receipt (docs/adr/0064); this door shapes the answer.
+    const { state, receipt } = await this.commands.execute(
       new GrantConsentCommand({
         type: 'GrantConsent',
         account_id: accountId,
         customer_id: body.customer_id,
         purpose: body.purpose ?? DEFAULT_PURPOSE,
         scope: parseScope(body.scope),
-        consent_id: `cr_${randomUUID().replaceAll('-', '')}`,
         ...(body.notice ? { notice_ref: noticeReference(body.notice) } : {}),
         ...(body.channel ? { channel: body.channel } : {}),
         ...(body.captured_at ? { captured_at: new Date(body.captured_at).toISOString() } : {}),
         ...(body.proof ? { proof: { kind: body.proof.kind, reference: body.proof.reference } } : {}),
       }),
     );
-    if (state.status !== 'granted') throw new Error('a grant left the consent not granted');
-    const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId: body.customer_id, state, event: 'granted' });
     return { ...consentStatusView(body.customer_id, state, accountId), receipt };
   }
 }

@@ -1,12 +1,15 @@
-import { CommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { KeyDirectory } from '../../../../accounts/src/index.js';
-import { command, EVENT_STORE, PipelineCommand, PipelineHandler, type EventStore } from '../../../../platform/src/index.js';
+import { command, CommandPipeline, EVENT_STORE, type DeclaredCommandHandler, type EventStore } from '../../../../platform/src/index.js';
 import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type GrantConsent } from '../../domain/consent.js';
 import { resolveNotice } from '../../domain/consent-notice.js';
 import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
 import { ConsentNoticeRegistry } from '../../queries/list-consent-notices/consent-notice-registry.js';
+import { GrantConsentCommand, type ConsentGrant } from '../../public/consent-commands.js';
+import { ConsentReceipts, consentIdOf } from '../../receipts/consent-receipts.js';
 import { accountOpenedAt } from './account-openings.js';
 
 interface GrantDeps {
@@ -48,9 +51,26 @@ export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent, Gr
   awaits: [CONSENTS_PROJECTION],
 });
 
-export class GrantConsentCommand extends PipelineCommand<GrantConsent, ConsentState, ConsentEvent> {}
-
+/**
+ * Records the grant through its declaration, then signs its receipt
+ * (docs/adr/0064): whoever dispatches GrantConsentCommand (the HTTP door, an
+ * operator command, a process handler) gets the receipt with the consent.
+ */
 @CommandHandler(GrantConsentCommand)
-export class GrantConsentHandler extends PipelineHandler<GrantConsent, ConsentState, ConsentEvent, GrantDeps> {
-  protected readonly definition = grantConsent;
+export class GrantConsentHandler implements ICommandHandler<GrantConsentCommand, ConsentGrant>, DeclaredCommandHandler {
+  constructor(
+    private readonly pipeline: CommandPipeline,
+    private readonly receipts: ConsentReceipts,
+  ) {}
+
+  declaration() {
+    return grantConsent;
+  }
+
+  async execute({ input }: GrantConsentCommand): Promise<ConsentGrant> {
+    const { state } = await this.pipeline.run(grantConsent, { ...input, consent_id: input.consent_id ?? `cr_${randomUUID().replaceAll('-', '')}` });
+    if (state.status !== 'granted') throw new Error('a grant left the consent not granted');
+    const receipt = await this.receipts.issue({ accountId: input.account_id, customerId: input.customer_id, state, event: 'granted' });
+    return { state, consent_id: consentIdOf(input.account_id, input.customer_id, state), receipt };
+  }
 }

@@ -5,9 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
-import { RevokeConsentCommand } from './revoke-consent.handler.js';
-import { ConsentReceiptSignerSlot } from '../../public/consent-receipts.port.js';
-import { consentIdOf, issueConsentReceipt } from '../../receipts/consent-receipts.js';
+import { RevokeConsentCommand } from '../../public/consent-commands.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { ConsentRevokedSchema } from './revoke-consent.answer.js';
 
@@ -16,10 +14,7 @@ import { ConsentRevokedSchema } from './revoke-consent.answer.js';
 @ApiSecurity('api_key')
 @Controller('v2/consent')
 export class RevokeConsentController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly receipts: ConsentReceiptSignerSlot,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('revoke')
   @HttpCode(200)
@@ -29,8 +24,8 @@ export class RevokeConsentController {
   @ApiResponse({ status: 409, description: 'CONSENT_NOT_GRANTED: never granted, or already revoked' })
   async revoke(@Req() request: FastifyRequest, @Body() body: CustomerRequest): Promise<AnswerOf<typeof ConsentRevokedSchema>> {
     const accountId = callingAccount(request);
-    const state = await this.commands.execute(new RevokeConsentCommand(accountId, body.customer_id));
-    const receipt = await issueConsentReceipt(this.receipts, { accountId, customerId: body.customer_id, state, event: 'revoked' });
-    return { customer_id: body.customer_id, status: state.status, revoked_at: state.revoked_at, purpose: state.purpose, consent_id: consentIdOf(accountId, body.customer_id, state), receipt };
+    // The handler revokes, stops collection and signs the receipt (docs/adr/0064); this door shapes the answer.
+    const { state, consent_id, receipt } = await this.commands.execute(new RevokeConsentCommand(accountId, body.customer_id));
+    return { customer_id: body.customer_id, status: state.status, revoked_at: state.revoked_at, purpose: state.purpose, consent_id, receipt };
   }
 }

@@ -1,11 +1,13 @@
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { consentDecider, consentStream, type ConsentEvent, type ConsentState, type RevokeConsent } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationCommand, type LocationEvent, type LocationState } from '../../domain/location.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
+import { RevokeConsentCommand, type ConsentRevocation } from '../../public/consent-commands.js';
 import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
+import { ConsentReceipts, consentIdOf } from '../../receipts/consent-receipts.js';
 
 type StopCollection = Extract<LocationCommand, { type: 'StopCollection' }>;
 
@@ -52,33 +54,25 @@ export class StopCollectionHandler extends PipelineHandler<StopCollection, Locat
   protected readonly definition = stopCollection;
 }
 
-export type RevokedConsent = Extract<ConsentState, { status: 'revoked' }>;
-
-/** POST /v2/consent/revoke. */
-export class RevokeConsentCommand extends Command<RevokedConsent> {
-  constructor(
-    readonly accountId: string,
-    readonly customerId: string,
-  ) {
-    super();
-  }
-}
-
 /**
  * The process: revoke, then stop collection (interface.md, "Consent states": future
- * collection stops). The answer waits for the CollectionStopped marker in the
- * location stream: once it is given, no ping append that read the old
- * consent can succeed, because such an append expects a revision from before
- * the marker (ADR 12).
+ * collection stops), then sign the revocation's receipt (docs/adr/0064). The answer
+ * waits for the CollectionStopped marker in the location stream: once it is given,
+ * no ping append that read the old consent can succeed, because such an append
+ * expects a revision from before the marker (ADR 12).
  */
 @CommandHandler(RevokeConsentCommand)
-export class RevokeConsentHandler implements ICommandHandler<RevokeConsentCommand, RevokedConsent> {
-  constructor(private readonly commands: CommandBus) {}
+export class RevokeConsentHandler implements ICommandHandler<RevokeConsentCommand, ConsentRevocation> {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly receipts: ConsentReceipts,
+  ) {}
 
-  async execute({ accountId, customerId }: RevokeConsentCommand): Promise<RevokedConsent> {
+  async execute({ accountId, customerId }: RevokeConsentCommand): Promise<ConsentRevocation> {
     const { state } = await this.commands.execute(new RecordRevocationCommand({ type: 'RevokeConsent', account_id: accountId, customer_id: customerId }));
     if (state.status !== 'revoked') throw new Error('a revoke left the consent not revoked');
     await this.commands.execute(new StopCollectionCommand({ type: 'StopCollection', account_id: accountId, customer_id: customerId }));
-    return state;
+    const receipt = await this.receipts.issue({ accountId, customerId, state, event: 'revoked' });
+    return { state, consent_id: consentIdOf(accountId, customerId, state), receipt };
   }
 }
