@@ -28,6 +28,23 @@ describe('PlaceGrid', () => {
     }
   });
 
+  it('answers the nearest alone as a scan of every place does, ties by id included', () => {
+    const next = random(7);
+    const places = Array.from({ length: 2000 }, (_, i) => place(`p${i}`, 5.5 + next() * 0.2, -0.3 + next() * 0.2));
+    // Twins at one point, and a pair 0.04 m apart (the same distance once rounded to the decimetre).
+    places.push(place('twin-b', 5.6001, -0.2001), place('twin-a', 5.6001, -0.2001), place('near-b', 5.6003, -0.2003), place('near-a', 5.6003, -0.20030035));
+    const grid = new PlaceGrid(places);
+    const queries = [{ lat: 5.6, lng: -0.2 }, { lat: 5.6004, lng: -0.2004 }, ...Array.from({ length: 300 }, () => ({ lat: 5.48 + next() * 0.24, lng: -0.32 + next() * 0.24 }))];
+    for (const { lat, lng } of queries) {
+      const [expected] = places
+        .map((p) => ({ id: p.id, d: Math.round(greatCircleM(lat, lng, p.lat, p.lng) * 10) / 10 }))
+        .filter((hit) => hit.d <= 5000)
+        .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1));
+      const [found] = grid.near(lat, lng, 5000, 1);
+      expect(found ? { id: found.place.id, d: found.distance_m } : undefined).toEqual(expected);
+    }
+  });
+
   it('keeps the nearest `limit`, breaking distance ties by id', () => {
     const grid = new PlaceGrid([place('b', 5.6001, -0.2001), place('a', 5.6001, -0.2001), place('far', 5.61, -0.2), place('c', 5.6, -0.2)]);
     expect(grid.near(5.6, -0.2, 2000, 3).map((hit) => hit.place.id)).toEqual(['c', 'a', 'b']);

@@ -1,4 +1,4 @@
-import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
+import { cosPoleWithin, greatCircleFloorM, greatCircleM } from '../../../platform/src/geo/geodesy.js';
 import type { Place } from './place.js';
 
 /**
@@ -42,6 +42,10 @@ export class PlaceGrid {
     const dLat = radius / METRES_PER_DEGREE_LAT;
     const dLng = Math.min(180, radius / (METRES_PER_DEGREE_LAT * Math.max(MIN_COS_LAT, Math.cos((lat * Math.PI) / 180))));
     const found: NearbyPlace[] = [];
+    const cosPole = cosPoleWithin(lat, radius);
+    // Nothing farther is answered: the radius, and for the nearest alone the nearest so far (plus the
+    // decimetre distances are rounded to, so a place that rounds to the same distance still counts for the tie).
+    let within = radius;
     const firstColumn = column(lng - dLng);
     const lastColumn = column(lng + dLng);
     const columns = Math.min(lastColumn - firstColumn, COLUMNS - 1);
@@ -50,8 +54,11 @@ export class PlaceGrid {
         // Wraps across the antimeridian.
         const c = (((firstColumn + step) % COLUMNS) + COLUMNS) % COLUMNS;
         for (const place of this.buckets.get(bucketKey(r, c)) ?? []) {
+          if (greatCircleFloorM(lat, lng, place.lat, place.lng, cosPole) > within) continue;
           const distance = greatCircleM(lat, lng, place.lat, place.lng);
-          if (distance <= radius) found.push({ place, distance_m: Math.round(distance * 10) / 10 });
+          if (distance > radius) continue;
+          found.push({ place, distance_m: Math.round(distance * 10) / 10 });
+          if (limit === 1) within = Math.min(within, distance + 0.1);
         }
       }
     }

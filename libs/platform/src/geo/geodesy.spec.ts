@@ -1,6 +1,6 @@
 import { cellToBoundary, cellToLatLng, greatCircleDistance, latLngToCell } from 'h3-js';
 import { seededRandom as random } from '../testing/seeded-random.js';
-import { bearing, destination, EARTH_RADIUS_M, greatCircleM, isCoordinate, isLatitude, isLongitude, projectOnSegment, sideOf } from './geodesy.js';
+import { bearing, cosPoleWithin, destination, EARTH_RADIUS_M, greatCircleFloorM, greatCircleM, isCoordinate, isLatitude, isLongitude, projectOnSegment, sideOf } from './geodesy.js';
 
 const ACCRA = { lat: 5.6037, lng: -0.187 };
 
@@ -98,5 +98,30 @@ describe('coordinate checks', () => {
   ])('(%p, %p) is a coordinate: %p', (lat, lng, expected) => {
     expect(isCoordinate(lat, lng)).toBe(expected);
     expect(isLatitude(lat) && isLongitude(lng)).toBe(expected);
+  });
+});
+
+describe('greatCircleFloorM', () => {
+  it('never exceeds the great-circle distance, near and far, at every latitude and across the antimeridian', () => {
+    let seed = 11;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let tight = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const lat = -85 + next() * 170;
+      const lng = -180 + next() * 360;
+      const radius = [10, 500, 5_000, 50_000, 500_000][i % 5];
+      const spread = (radius / 111_000) * 1.5;
+      const lat2 = Math.max(-90, Math.min(90, lat + (next() * 2 - 1) * spread));
+      let lng2 = lng + ((next() * 2 - 1) * spread) / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
+      if (lng2 > 180) lng2 -= 360;
+      if (lng2 < -180) lng2 += 360;
+      const exact = greatCircleM(lat, lng, lat2, lng2);
+      const floor = greatCircleFloorM(lat, lng, lat2, lng2, cosPoleWithin(lat, radius));
+      // Within the radius the floor holds; beyond it the caller only needs it not to keep a point it should drop.
+      if (exact <= radius) expect(floor).toBeLessThanOrEqual(exact);
+      if (exact <= radius && exact > 100 && floor > exact * 0.99) tight++;
+    }
+    // It is a useful floor, not zero: most pairs within 50 km lie within 1 % of it (beyond ~64 km only the latitude counts).
+    expect(tight).toBeGreaterThan(3_000);
   });
 });

@@ -25,6 +25,37 @@ export interface LatLng {
   lng: number;
 }
 
+/**
+ * A floor under `greatCircleM` for points near each other, with no
+ * trigonometry: nearest-point searches measure with it first and skip a
+ * candidate whose floor already exceeds the distance they keep, so only the
+ * few that can win pay for the haversine (and the answer is the same).
+ *
+ * `cosPole` is the cosine of a latitude at least as far from the equator as
+ * either point (callers take their query's latitude plus its radius: a
+ * candidate beyond that is farther than the radius anyway, as its latitude
+ * alone shows). Why it holds: the haversine gives sin²(d/2) = sin²(Δφ/2) +
+ * cos φ1·cos φ2·sin²(Δλ/2) ≥ sin²(Δφ/2) + cos²φmax·sin²(Δλ/2); asin y ≥ y;
+ * and sin x ≥ 0.99999·x for |x| ≤ 0.005 rad (the bound applies below 0.01
+ * rad, ~64 km, and falls back to the latitude difference alone beyond it,
+ * which a great circle can never be shorter than). 0.9999 leaves room for
+ * rounding.
+ */
+export function greatCircleFloorM(lat1: number, lng1: number, lat2: number, lng2: number, cosPole: number): number {
+  const dLat = Math.abs(lat2 - lat1) * RAD;
+  let dLngDeg = Math.abs(lng2 - lng1);
+  if (dLngDeg > 180) dLngDeg = 360 - dLngDeg;
+  const dLng = dLngDeg * RAD;
+  if (dLat >= 0.01 || dLng >= 0.01) return dLat * EARTH_RADIUS_M * 0.9999;
+  return EARTH_RADIUS_M * Math.sqrt(0.9999 * (dLat * dLat + cosPole * cosPole * dLng * dLng));
+}
+
+/** The `cosPole` of `greatCircleFloorM` for searches within `radiusM` of a point at `lat`. */
+export function cosPoleWithin(lat: number, radiusM: number): number {
+  const reach = Math.min(90, Math.abs(lat) + (radiusM / EARTH_RADIUS_M / RAD) * 1.01 + 1e-9);
+  return Math.max(0, Math.cos(reach * RAD));
+}
+
 /** Great-circle metres between two points: h3-js's `greatCircleDistance(…, 'm')`, bit for bit, without its heap allocations. */
 export function greatCircleM(lat1: number, lng1: number, lat2: number, lng2: number): number {
   // h3-js stores each coordinate as `degrees * Math.PI / 180` (degsToRads).

@@ -1,4 +1,4 @@
-import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
+import { cosPoleWithin, greatCircleFloorM, greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import type { Place } from '../../domain/place.js';
 import { isLandmark, toLandmark, type Landmark } from './landmark.js';
 
@@ -99,14 +99,20 @@ export class LandmarkIndex {
     const cellWidthM = cellHeightM * Math.cos((farthestLat * Math.PI) / 180);
     const maxRing = Math.min(Math.ceil(radiusM / Math.max(1, Math.min(cellHeightM, cellWidthM))) + 1, 18_000);
     const hits: LandmarkHit[] = [];
+    const cosPole = cosPoleWithin(lat, radiusM);
+    // No answer lies farther than this: the radius, then the count-th nearest kept so far (a tie still counts).
+    let within = radiusM;
     for (let ring = 0; ring <= maxRing; ring++) {
       for (const cell of ringCells(row, column, ring)) {
         const list = this.cells.get(cell);
         if (!list) continue;
         for (const landmark of list) {
-          const distance = greatCircleM(lat, lng, landmark.place.lat, landmark.place.lng);
-          if (distance > radiusM || (accept && !accept(landmark))) continue;
+          const { lat: atLat, lng: atLng } = landmark.place;
+          if (greatCircleFloorM(lat, lng, atLat, atLng, cosPole) > within) continue;
+          const distance = greatCircleM(lat, lng, atLat, atLng);
+          if (distance > within || (accept && !accept(landmark))) continue;
           hits.push({ landmark, distance_m: distance });
+          if (count === 1 && distance < within) within = distance;
         }
       }
       // 1 % slack: grid distances are measured along parallels, answers along great circles.
@@ -115,6 +121,7 @@ export class LandmarkIndex {
       if (hits.length >= count) {
         hits.sort(byDistance);
         hits.length = count;
+        within = Math.min(within, hits[count - 1].distance_m);
         if (hits[count - 1].distance_m <= bound) break;
       }
     }
