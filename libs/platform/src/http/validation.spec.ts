@@ -156,3 +156,39 @@ describe('the compiled query validation (ADR 0028)', () => {
     expect(await pipe.transform('12', { type: 'param', metatype: Number as never, data: 'id' })).toBe(12);
   });
 });
+
+describe('remembered class-validator rules', () => {
+  class Parent {
+    @IsString()
+    name: string;
+  }
+  class Child extends Parent {
+    @IsInt()
+    @Min(1)
+    count: number;
+  }
+  const body = (metatype: Function): ArgumentMetadata => ({ type: 'body', metatype: metatype as never, data: undefined });
+
+  it('answers as the library does, for an inherited rule too, each time', async () => {
+    const pipe = createValidationPipe();
+    for (let round = 0; round < 3; round++) {
+      await expect(pipe.transform({ name: 'a', count: 2 }, body(Child))).resolves.toMatchObject({ name: 'a', count: 2 });
+      await expect(pipe.transform({ name: 7, count: 2 }, body(Child))).rejects.toMatchObject({ field: 'name' });
+      await expect(pipe.transform({ name: 'a', count: 0 }, body(Child))).rejects.toMatchObject({ field: 'count' });
+      await expect(pipe.transform({ name: 'a', count: 2, extra: 1 }, body(Child))).rejects.toThrow(/extra/);
+    }
+  });
+
+  it('sees a rule added after a lookup was remembered', async () => {
+    const pipe = createValidationPipe();
+    class Late {
+      @IsString()
+      a: string;
+    }
+    await expect(pipe.transform({ a: 'x' }, body(Late))).resolves.toMatchObject({ a: 'x' });
+    // A decorator applied now (as a module loaded late would): the remembered lookup must not hide it.
+    IsInt()(Late.prototype, 'b');
+    await expect(pipe.transform({ a: 'x', b: 3 }, body(Late))).resolves.toMatchObject({ a: 'x', b: 3 });
+    await expect(pipe.transform({ a: 'x', b: 'not a number' }, body(Late))).rejects.toThrow(/integer/);
+  });
+});

@@ -36,8 +36,52 @@ const OPTIONS: ValidationPipeOptions = {
  * goes through the standard pipe, which produces the error exactly as before.
  */
 export function createValidationPipe(): ValidationPipe {
+  rememberValidationMetadata();
   return new CompiledQueryValidationPipe(OPTIONS);
 }
+
+type MetadataStorage = ReturnType<typeof getMetadataStorage>;
+type TargetMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>;
+
+/**
+ * class-validator looks up a class's rules on every object it validates: it
+ * walks every class that has rules (hundreds here) to find the ones the object
+ * inherits from, then groups the result by property. Decorators are all
+ * applied when the modules load, so both lookups are remembered per class
+ * (and options) and forgotten whenever a rule is added. Issue 49's profile:
+ * the walk was the largest single cost of a JSON body's validation
+ * (`POST /v2/route`). The answers are the library's own, computed once.
+ */
+function rememberValidationMetadata(): void {
+  const storage = getMetadataStorage() as MetadataStorage & { [REMEMBERED]?: true };
+  if (storage[REMEMBERED]) return;
+  storage[REMEMBERED] = true;
+  const lookUp = storage.getTargetValidationMetadatas.bind(storage);
+  const group = storage.groupByPropertyName.bind(storage);
+  const addValidation = storage.addValidationMetadata.bind(storage);
+  let byTarget = new Map<Function | string, Map<string, TargetMetadata>>();
+  let grouped = new WeakMap<TargetMetadata, ReturnType<MetadataStorage['groupByPropertyName']>>();
+  storage.addValidationMetadata = (metadata) => {
+    byTarget = new Map();
+    grouped = new WeakMap();
+    addValidation(metadata);
+  };
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    const options = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0001') ?? ''}`;
+    let forTarget = byTarget.get(target);
+    if (!forTarget) byTarget.set(target, (forTarget = new Map()));
+    let found = forTarget.get(options);
+    if (!found) forTarget.set(options, (found = lookUp(target, schema, always, strictGroups, groups)));
+    return found;
+  };
+  storage.groupByPropertyName = (metadata) => {
+    let byProperty = grouped.get(metadata);
+    if (!byProperty) grouped.set(metadata, (byProperty = group(metadata)));
+    return byProperty;
+  };
+}
+
+const REMEMBERED = Symbol.for('location-api.class-validator-remembered');
 
 function firstFailure(errors: ValidationError[], parent = ''): [string, string | undefined, ValidationError?] {
   const error = errors[0];
