@@ -50,10 +50,20 @@ export class PlaceGrid {
     const lastColumn = column(lng + dLng);
     const columns = Math.min(lastColumn - firstColumn, COLUMNS - 1);
     for (let r = row(Math.max(-90, lat - dLat)); r <= row(Math.min(90, lat + dLat)); r++) {
+      // The bucket row's nearest latitude to the point: no place in the row is nearer in latitude.
+      const rowLat = Math.min(Math.max(lat, r * CELL_DEGREES - 90), (r + 1) * CELL_DEGREES - 90);
       for (let step = 0; step <= columns; step++) {
         // Wraps across the antimeridian.
         const c = (((firstColumn + step) % COLUMNS) + COLUMNS) % COLUMNS;
-        for (const place of this.buckets.get(bucketKey(r, c)) ?? []) {
+        const bucket = this.buckets.get(bucketKey(r, c));
+        if (!bucket) continue;
+        // A whole bucket beyond the nearest kept so far is skipped: its nearest corner or edge is already too far.
+        if (limit === 1 && within < radius) {
+          const west = c * CELL_DEGREES - 180;
+          const columnLng = Math.min(Math.max(lng, west), west + CELL_DEGREES);
+          if (greatCircleFloorM(lat, lng, rowLat, columnLng, cosPole) > within) continue;
+        }
+        for (const place of bucket) {
           if (greatCircleFloorM(lat, lng, place.lat, place.lng, cosPole) > within) continue;
           const distance = greatCircleM(lat, lng, place.lat, place.lng);
           if (distance > radius) continue;

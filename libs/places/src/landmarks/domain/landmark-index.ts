@@ -103,9 +103,17 @@ export class LandmarkIndex {
     // No answer lies farther than this: the radius, then the count-th nearest kept so far (a tie still counts).
     let within = radiusM;
     for (let ring = 0; ring <= maxRing; ring++) {
-      for (const cell of ringCells(row, column, ring)) {
-        const list = this.cells.get(cell);
+      for (const [cellRow, cellColumn] of ringCells(row, column, ring)) {
+        const list = this.cells.get(cellKey(cellRow, cellColumn));
         if (!list) continue;
+        // A whole cell beyond the nearest kept so far is skipped: its nearest edge or corner is already too far.
+        if (within < radiusM) {
+          const south = cellRow * GRID_DEGREES;
+          const west = cellColumn * GRID_DEGREES;
+          const edgeLat = Math.min(Math.max(lat, south), south + GRID_DEGREES);
+          const edgeLng = Math.min(Math.max(lng, west), west + GRID_DEGREES);
+          if (greatCircleFloorM(lat, lng, edgeLat, edgeLng, cosPole) > within) continue;
+        }
         for (const landmark of list) {
           const { lat: atLat, lng: atLng } = landmark.place;
           if (greatCircleFloorM(lat, lng, atLat, atLng, cosPole) > within) continue;
@@ -166,18 +174,18 @@ function cellKey(row: number, column: number): number {
   return (row + ROW_OFFSET) * COLUMNS + wrapped + COLUMN_OFFSET;
 }
 
-/** The cells at Chebyshev distance `ring` from (row, column): the centre for ring 0, then the square's border. */
-function* ringCells(row: number, column: number, ring: number): Iterable<number> {
+/** The cells (row, column) at Chebyshev distance `ring` from (row, column): the centre for ring 0, then the square's border. */
+function* ringCells(row: number, column: number, ring: number): Iterable<[number, number]> {
   if (ring === 0) {
-    yield cellKey(row, column);
+    yield [row, column];
     return;
   }
   for (let dc = -ring; dc <= ring; dc++) {
-    yield cellKey(row - ring, column + dc);
-    yield cellKey(row + ring, column + dc);
+    yield [row - ring, column + dc];
+    yield [row + ring, column + dc];
   }
   for (let dr = -ring + 1; dr <= ring - 1; dr++) {
-    yield cellKey(row + dr, column - ring);
-    yield cellKey(row + dr, column + ring);
+    yield [row + dr, column - ring];
+    yield [row + dr, column + ring];
   }
 }
