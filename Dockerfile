@@ -37,4 +37,4 @@ EXPOSE 8080
 # The api's readiness; the worker's compose service asks its HEALTH_PORT instead.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/apps/api/src/main.js"]
