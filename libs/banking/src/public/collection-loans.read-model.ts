@@ -112,13 +112,11 @@ export class CollectionLoans {
 
   async *ofAccount(accountId: string, pageSize = 1000): AsyncGenerator<BookEntry[]> {
     const collection = await this.open();
-    let cursor: string | undefined;
-    do {
-      const page = await collection.find({ index: 'by_account', equals: [accountId], limit: pageSize, ...(cursor ? { cursor } : {}) });
-      const entries = await this.entries(page.items);
+    // The read store's scan: a batch at a time, the loop free between batches (read-store.port.ts).
+    for await (const docs of collection.scan({ index: 'by_account', equals: [accountId] }, pageSize)) {
+      const entries = await this.entries(docs);
       if (entries.length > 0) yield entries;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    }
   }
 
   /** The loan with its terms; undefined when unknown, or erased. */

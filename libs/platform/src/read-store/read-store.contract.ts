@@ -288,6 +288,47 @@ export function describeReadStoreContract(
       });
     });
 
+    describe('scan', () => {
+      const scanned = async (collection: ReadCollection<Item>, query: Omit<Query, 'limit' | 'cursor'>, batch?: number) => {
+        const batches: string[][] = [];
+        for await (const items of collection.scan(query, batch)) batches.push(items.map((item) => item.id));
+        return batches;
+      };
+
+      it('streams every document the query finds, in its order, in batches of at most the size asked', async () => {
+        const things = await fresh([BY_STATUS_AMOUNT]);
+        // Amounts repeat, so batches break inside runs of equal values.
+        const docs = Array.from({ length: 25 }, (_, i): Item => ({ id: `s${String(i).padStart(2, '0')}`, status: 's', amount: i % 4 }));
+        await seed(things, [...docs, { id: 'other', status: 't', amount: 1 }]);
+        const order = [...docs].sort((a, b) => a.amount! - b.amount! || (a.id < b.id ? -1 : 1)).map((d) => d.id);
+
+        const asc = await scanned(things, { index: BY_STATUS_AMOUNT.name, equals: ['s'] }, 7);
+        expect(asc.map((batch) => batch.length)).toEqual([7, 7, 7, 4]);
+        expect(asc.flat()).toEqual(order);
+        expect((await scanned(things, { index: BY_STATUS_AMOUNT.name, equals: ['s'], direction: 'desc' }, 10)).flat()).toEqual([...order].reverse());
+        const ranged = await scanned(things, { index: BY_STATUS_AMOUNT.name, equals: ['s'], range: { gte: 1, lt: 3 } }, 4);
+        expect(ranged.flat()).toEqual(docs.filter((d) => d.amount! >= 1 && d.amount! < 3).sort((a, b) => a.amount! - b.amount! || (a.id < b.id ? -1 : 1)).map((d) => d.id));
+        // A whole batch's documents, not only their ids.
+        for await (const [first] of things.scan({ index: BY_STATUS_AMOUNT.name, equals: ['t'] })) expect(first).toEqual({ id: 'other', status: 't', amount: 1 });
+        expect(await scanned(things, { index: BY_STATUS_AMOUNT.name, equals: ['nobody'] })).toEqual([]);
+      });
+
+      it('defaults a batch to 100 documents and caps it at 1000', async () => {
+        const things = await fresh([BY_AMOUNT]);
+        await seed(things, Array.from({ length: 1001 }, (_, i) => ({ id: `b${String(i).padStart(4, '0')}`, amount: i })));
+        expect((await scanned(things, { index: BY_AMOUNT.name })).map((batch) => batch.length)).toEqual([...Array.from({ length: 10 }, () => 100), 1]);
+        const capped = await scanned(things, { index: BY_AMOUNT.name }, 5000);
+        expect(capped.map((batch) => batch.length)).toEqual([1000, 1]);
+        expect(capped.flat()).toEqual(Array.from({ length: 1001 }, (_, i) => `b${String(i).padStart(4, '0')}`));
+      });
+
+      it('refuses what find refuses, when the scan starts', async () => {
+        const things = await fresh([BY_AMOUNT]);
+        await expect(scanned(things, { index: 'by_nothing' })).rejects.toBeInstanceOf(UnknownIndexError);
+        await expect(scanned(things, { index: BY_AMOUNT.name }, 0)).rejects.toBeInstanceOf(InvalidQueryError);
+      });
+    });
+
     describe('index maintenance', () => {
       it('moves a document between entries when an indexed field changes or goes', async () => {
         const things = await fresh();

@@ -74,6 +74,19 @@ export interface ReadCollection<T extends Doc> {
    */
   apply(id: string, position: bigint, evolve: Evolve<T>): Promise<boolean>;
   find(query: Query): Promise<Page<T>>;
+  /**
+   * Every document the query finds, in its order, as batches of at most
+   * `batch` (default 100, capped at 1000 like a page): a large read (a whole
+   * book, a whole read model) streamed through an async cursor, so a caller
+   * keeps one batch in hand, not the collection. Between two batches the
+   * adapter waits on I/O as reading a page does: MongoDB a round trip for the
+   * next batch; the embedded store (whose reads are synchronous) a turn of
+   * the event loop before it reads the next batch, so that no read of any
+   * size holds the loop longer than one batch and what the caller does with
+   * it. Like following `nextCursor`, not a snapshot: a document written
+   * meanwhile appears where the index places it when the scan gets there.
+   */
+  scan(query: Omit<Query, 'limit' | 'cursor'>, batch?: number): AsyncIterable<T[]>;
   count(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number>;
   /** Deletes every document matching the query (consent erasure); answers how many. */
   deleteWhere(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number>;

@@ -9,15 +9,16 @@ import { CollectionsConsents } from '../../public/collections-consents.view.js';
 import { CollectionLoans, type BookEntry } from '../../public/collection-loans.read-model.js';
 import { ALERT_AREAS, type AlertAreas } from '../../risk/alert-areas.port.js';
 import type { BorrowerObservation } from '../../public/assess-portfolio.js';
-import { assessPortfolioJob, type PortfolioRiskJob } from '../../risk/portfolio-risk.job.js';
+import { assessPortfolioJob, pageText, type PortfolioRiskJob } from '../../risk/portfolio-risk.job.js';
 import { PortfolioRiskPool } from '../../risk/portfolio-risk.pool.js';
 
 /**
- * The book is read a page at a time (a read-store find of that many
- * documents), monitoring's last known positions SIGHTINGS_SLICE at a time,
- * and loans named by id IDS_SLICE at a time: plain awaits, so the loop serves
- * other requests between the steps; the pages are then assessed together on
- * the portfolio-risk thread.
+ * The book is read a page at a time (the read store's scan, a batch of that
+ * many documents: the store waits on I/O between batches — a round trip in
+ * MongoDB, a turn of the loop in the embedded store — so no book holds the
+ * loop longer than one page), monitoring's last known positions
+ * SIGHTINGS_SLICE at a time, and loans named by id IDS_SLICE at a time; the
+ * pages are then assessed together on the portfolio-risk thread.
  */
 const BOOK_PAGE = 64;
 const SIGHTINGS_SLICE = 50;
@@ -50,10 +51,14 @@ export class PortfolioRiskQuery extends Query<Buffer> {
  * AlertAreas port, then the assessment (public/assess-portfolio.ts).
  *
  * The book is read here, with plain awaits (the read store, the borrowers'
- * keys and the sightings view are this thread's); what is CPU — each loan's
- * cell, zone relation and factors, the scores, the ranking and the answer's
- * JSON — runs on the portfolio-risk thread (risk/portfolio-risk.pool.ts,
- * issue 48), which answers the envelope's bytes.
+ * keys, the consents and the sightings view are this thread's: the customer
+ * id each consent and sighting is looked up by is opened here, and an opened
+ * loan's terms are cached by LoanSealing, so a book read again costs a vault
+ * lookup per loan, not an AES-GCM open — docs/adr/0067); each page is
+ * written as JSON text as it is read. What is CPU — each loan's cell, zone
+ * relation and factors, the scores, the ranking and the answer's JSON — runs
+ * on the portfolio-risk thread (risk/portfolio-risk.pool.ts, issue 48),
+ * which answers the envelope's bytes.
  */
 @QueryHandler(PortfolioRiskQuery)
 export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
@@ -82,7 +87,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
   /**
    * The book as the assessment needs it, page by page: what is known of each
    * borrower and the alert coverage of each anchor are read for the page.
-   * Only plain data is kept (it goes to the thread by structured clone): each
+   * Only the page's JSON text is kept (risk/portfolio-risk.job.ts): each
    * loan's terms and the fields of a position the assessment reads.
    */
   private async read(accountId: string, query: PortfolioRiskOptions): Promise<PortfolioRiskJob> {
@@ -92,7 +97,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
       const observations = await this.observe(accountId, page);
       const coverage = await this.alerts.activeAt(page.map((loan) => loan.anchor), now);
       const loans = page.map(({ loan_id, customer_id, zone, anchor, expected_collection_days }) => ({ loan_id, customer_id, zone, anchor, expected_collection_days }));
-      job.pages.push({ loans, observations, covered: coverage.available ? coverage.covered : null });
+      job.pages.push(pageText({ loans, observations, covered: coverage.available ? coverage.covered : null }));
     }
     return job;
   }

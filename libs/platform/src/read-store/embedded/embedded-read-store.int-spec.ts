@@ -27,6 +27,23 @@ describeReadStoreContract('embedded (LMDB)', async () => EmbeddedReadStore.open(
 const INDEXES = [{ name: 'by_n', fields: ['n'] }];
 
 describe('EmbeddedReadStore on disk', () => {
+  it('lets the loop take a turn (its I/O callbacks, then setImmediate) between the batches of a scan, as a round trip would', async () => {
+    const store = await EmbeddedReadStore.open(await tempDir());
+    try {
+      const things = await store.collection('things', INDEXES);
+      for (let n = 1; n <= 6; n++) await things.apply(`t${n}`, BigInt(n), () => ({ id: `t${n}`, n }));
+      const log: string[] = [];
+      for await (const batch of things.scan({ index: 'by_n' }, 2)) {
+        log.push(batch.map((doc) => doc.id).join(','));
+        // Runs before the next batch is read only if the scan waits for the loop: a find alone resolves in microtasks.
+        setImmediate(() => log.push('turn'));
+      }
+      expect(log).toEqual(['t1,t2', 'turn', 't3,t4', 'turn', 't5,t6']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('finds documents, tombstones, indexes and checkpoints again after a reopen', async () => {
     const dir = await tempDir();
     const first = await EmbeddedReadStore.open(dir);

@@ -24,6 +24,7 @@
  * waits for lmdb-js's flush bookkeeping.
  */
 import fs from 'node:fs/promises';
+import { setImmediate as loopTurn } from 'node:timers/promises';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BackendUnavailableError } from '../../errors.js';
 import { TransactionTurns, WRITTEN_BY_SEVERAL_PROCESSES } from '../../shared-lmdb.js';
@@ -39,6 +40,7 @@ import {
 } from '../documents.js';
 import { InvalidCursorError, InvalidDocumentError } from '../errors.js';
 import { planQuery, type QueryPlan } from '../query-plan.js';
+import { scanPages } from '../scan.js';
 import type {
   Doc,
   Evolve,
@@ -295,6 +297,17 @@ class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
     } finally {
       transaction.done();
     }
+  }
+
+  /**
+   * LMDB reads are synchronous (memory-mapped): a find answers without
+   * waiting on anything, so a caller reading a large collection page after
+   * page would hold the loop from the first page to the last. The scan waits
+   * for the loop's next turn (after its I/O callbacks) before each batch
+   * after the first, where MongoDB waits for the next batch's round trip.
+   */
+  scan(query: Omit<Query, 'limit' | 'cursor'>, batch?: number): AsyncIterable<T[]> {
+    return scanPages((page) => this.find(page), query, batch, () => loopTurn());
   }
 
   async count(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { planQuery, scalarType, TYPE_ORDER } from '../query-plan.js';
 import type { Range, Scalar } from '../read-store.port.js';
-import { decodeCursor, encodeCursor, indexKey, indexPrefix, planSpan } from './keys.js';
+import { decodeCursor, docKey, docKeyForLookup, encodeCursor, indexKey, indexPrefix, planSpan } from './keys.js';
 
 /** MongoDB's order for the scalars the read store accepts: type first, then value. */
 function reference(a: Scalar, b: Scalar): number {
@@ -110,5 +110,12 @@ describe('embedded index keys', () => {
     expect(decodeCursor(cursor, indexPrefix('things', 'by_v', []))).toBeUndefined();
     expect(decodeCursor(cursor, indexPrefix('thing', 'by_s_v', []))).toBeUndefined();
     expect(decodeCursor('%%%', indexPrefix('things', 'by_s_v', []))).toBeUndefined();
+  });
+
+  it('write a lookup key byte for byte as the stored document key, whatever the id holds', () => {
+    const ids = ['acct_1:l1', 'a', '~', ' leading space', 'x'.repeat(300), '\u0001ctl', 'in\u0003side', 'tab\there', 'Ghana ₵', 'é', '😀', 'del\u007f', '\u001bescape', ':', '0', 'Z'.repeat(63), 'Z'.repeat(64)];
+    for (const collection of ['collection_loans_v2', 'things']) {
+      for (const id of ids) expect(Buffer.from(docKeyForLookup(collection, id))).toEqual(docKey(collection, id));
+    }
   });
 });

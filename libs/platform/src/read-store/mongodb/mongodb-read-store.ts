@@ -53,6 +53,7 @@ import {
 } from '../documents.js';
 import { InvalidCursorError, ReadStoreContentionError, UnknownIndexError } from '../errors.js';
 import { TYPE_ORDER, planQuery, scalarType, type QueryPlan, type ScalarType } from '../query-plan.js';
+import { scanPages } from '../scan.js';
 import type {
   Doc,
   Evolve,
@@ -227,6 +228,11 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
       items: page.map((raw) => toDoc<T>(raw)),
       nextCursor: found.length > plan.limit && last ? encodeCursor(plan, last) : null,
     };
+  }
+
+  /** Page after page through `find`: each batch is a round trip to the server. */
+  scan(query: Omit<Query, 'limit' | 'cursor'>, batch?: number): AsyncIterable<T[]> {
+    return scanPages((page) => this.find(page), query, batch);
   }
 
   async count(query: Omit<Query, 'limit' | 'cursor' | 'direction'>): Promise<number> {

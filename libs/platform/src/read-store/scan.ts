@@ -1,0 +1,22 @@
+import type { Doc, Page, Query } from './read-store.port.js';
+
+/**
+ * `ReadCollection.scan` over `find`: pages of `batch` documents, following
+ * the cursor; `between` runs before every page after the first (the
+ * embedded store's turn of the loop; nothing for MongoDB, whose next page is
+ * a round trip).
+ */
+export async function* scanPages<T extends Doc>(
+  find: (query: Query) => Promise<Page<T>>,
+  query: Omit<Query, 'limit' | 'cursor'>,
+  batch: number | undefined,
+  between?: () => Promise<void>,
+): AsyncGenerator<T[]> {
+  let cursor: string | undefined;
+  do {
+    if (cursor !== undefined && between) await between();
+    const page = await find({ ...query, ...(batch !== undefined ? { limit: batch } : {}), ...(cursor !== undefined ? { cursor } : {}) } as Query);
+    if (page.items.length > 0) yield page.items;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
