@@ -17,7 +17,7 @@ export function accessListener(recorder: AccessRecorder): ResponseListener {
       path: request.url.split('?')[0],
       status: reply.statusCode,
       client_ip: request.ip,
-      at: started ?? new Date().toISOString(),
+      at: new Date(started ?? Date.now()).toISOString(),
       request_id: String(request.id),
     };
     const customer = namedCustomer(request);

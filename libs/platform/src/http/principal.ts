@@ -12,7 +12,7 @@ export interface Principal {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
-    /** ISO time the request arrived (audit records use it). */
-    receivedAt?: string;
+    /** When the request arrived, in epoch milliseconds (audit records write it as ISO text). */
+    receivedAt?: number;
   }
 }
