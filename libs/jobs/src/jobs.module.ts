@@ -1,6 +1,6 @@
 import { Global, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CLOCK, CONFIG, EVENT_STORE, EventRegistry, JOB_QUEUE, JsonLogger, type Clock, type Config, type EventStore, type JobQueue } from '../../platform/src/index.js';
+import { CLOCK, CONFIG, DATA_KEY_VAULT, EVENT_STORE, EventRegistry, JOB_QUEUE, JsonLogger, SecretBox, type Clock, type Config, type DataKeyVault, type EventStore, type JobQueue } from '../../platform/src/index.js';
 import { RecordJobHandler } from './commands/record-job/record-job.handler.js';
 import { JobNotifications } from './notifications/job-notifications.js';
 import type { JobKind, JobKindBinding } from './public/job-kind.js';
@@ -12,7 +12,11 @@ import { JobProcessor } from './worker/job-processor.js';
 
 /** The record-job handler and the result files, for the api and the worker (Nest builds the module once in all-in-one). */
 @Module({
-  providers: [RecordJobHandler, { provide: JobResults, inject: [CONFIG], useFactory: (config: Config) => new JobResults(config.dataDir) }],
+  providers: [
+    RecordJobHandler,
+    // Results sealed under a customer's key (a customer's copy) are opened with the data-key vault (docs/adr/0068).
+    { provide: JobResults, inject: [CONFIG, DATA_KEY_VAULT, SecretBox], useFactory: (config: Config, vault: DataKeyVault, box: SecretBox) => new JobResults(config.dataDir, vault, box) },
+  ],
   exports: [JobResults],
 })
 export class JobRecordsModule {}

@@ -151,3 +151,48 @@ export class JobResultNotFoundError extends DomainError {
     super(`job ${jobId} has no result: ${why}`);
   }
 }
+
+/**
+ * The job's result was made from a customer's data and sealed under the
+ * customer's data key (a customer's copy, docs/adr/0068): the customer's data
+ * was erased (POST /v2/consent/delete-data destroyed the key), before or after
+ * the result was made, so there is no result and never will be. A job that
+ * finds the key gone before it made its result fails with this code.
+ */
+export const JOB_RESULT_ERASED = 'JOB_RESULT_ERASED';
+
+export class JobResultErasedError extends DomainError {
+  readonly code = JOB_RESULT_ERASED;
+  readonly status = 410;
+  constructor(jobId: string) {
+    super(`job ${jobId} has no result: the customer's data it was made from was erased (POST /v2/consent/delete-data)`);
+  }
+}
+
+const SEALED = Symbol('SealedJobResult');
+
+/**
+ * A result made from one customer's data (a customer's copy, docs/adr/0068):
+ * the worker stores its envelope sealed under the data key of `subject` (the
+ * customer's, `customerDataKeySubject`) with the id `keyId`, the key the
+ * request was accepted under. Erasing the customer destroys that key: the
+ * stored result no longer opens, and the job answers 410 JOB_RESULT_ERASED.
+ * When that key is gone before the result is written (the customer was erased
+ * while the job waited or ran), nothing is written and the job fails with
+ * JOB_RESULT_ERASED. Branded, so no result `data` is ever taken for one.
+ */
+export interface SealedJobResult {
+  readonly [SEALED]: true;
+  readonly subject: string;
+  readonly keyId: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** What a job kind answers for a result to be kept sealed under a customer's key. */
+export function sealedJobResult(subject: string, keyId: string, data: Record<string, unknown>): SealedJobResult {
+  return { [SEALED]: true, subject, keyId, data };
+}
+
+export function isSealedJobResult(result: unknown): result is SealedJobResult {
+  return typeof result === 'object' && result !== null && (result as Partial<SealedJobResult>)[SEALED] === true;
+}

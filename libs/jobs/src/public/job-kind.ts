@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import type { SealedJobResult } from '../domain/job.js';
 
 /** What a kind's run is handed: who asked, and a way to report progress (recorded as JobProgressed). */
 export interface JobRunContext {
@@ -11,13 +12,14 @@ export interface JobRunContext {
  * A kind of job, implemented by the context whose work it is and bound to the
  * jobs context by the composition root (apps/shared/contexts.ts), so the jobs
  * context names no other context. `run` answers the result's `data` (an
- * object the envelope wraps) or the whole envelope as JSON bytes; a
- * DomainError it throws fails the job with its code and message, anything
- * else is retried and then fails with JOB_FAILED.
+ * object the envelope wraps), the whole envelope as JSON bytes, or `data` to
+ * be kept sealed under a customer's key (`sealedJobResult`); a DomainError it
+ * throws fails the job with its code and message, anything else is retried
+ * and then fails with JOB_FAILED.
  */
 export interface JobKind<Input = unknown> {
   readonly kind: string;
-  run(input: Input, context: JobRunContext): Promise<Buffer | Record<string, unknown>>;
+  run(input: Input, context: JobRunContext): Promise<Buffer | Record<string, unknown> | SealedJobResult>;
 }
 
 /** A kind as the composition root binds it: the module that provides it (imported by the jobs worker module) and its token. */

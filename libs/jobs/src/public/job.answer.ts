@@ -7,7 +7,7 @@ const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =
 /** A job as the API shows it: the 202 of an endpoint that answers with a job, and GET /v2/jobs/{id}. */
 export const JobObject = Type.Object({
   id: Type.String({ description: 'job_ and 32 hex digits' }),
-  kind: Type.String({ description: 'What the job does: `hexcode.bulk`, `audit.export`' }),
+  kind: Type.String({ description: 'What the job does: `hexcode.bulk`, `audit.export`, `customer.copy`' }),
   status: Type.Union(JOB_STATUSES.map((status) => Type.Literal(status)), { description: 'queued → running → succeeded or failed' }),
   progress: Type.Object({
     done: Type.Integer({ description: 'Items done so far (the whole count once succeeded)' }),
@@ -41,7 +41,7 @@ export const JobAnswerSchema = defineAnswer('Job', JobObject, {
 });
 
 /** The result of a job: the `data` of the answer the synchronous call gives (its schema is that endpoint's). */
-export const JobResultAnswerSchema = defineAnswer('JobResult', Type.Object({}, { additionalProperties: true, description: "The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer" }), {});
+export const JobResultAnswerSchema = defineAnswer('JobResult', Type.Object({}, { additionalProperties: true, description: "The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer, for `customer.copy` a CustomerCopy" }), {});
 
 export function jobLocation(jobId: string): string {
   return `/v2/jobs/${jobId}`;

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandBus } from '@nestjs/cqrs';
-import { InvalidParamError, type Job, type JobQueue, type JsonLogger } from '../../../platform/src/index.js';
+import { customerDataKeySubject, EmbeddedDataKeyVault, InvalidParamError, SecretBox, type Job, type JobQueue, type JsonLogger } from '../../../platform/src/index.js';
 import type { RecordJobCommand } from '../commands/record-job/record-job.handler.js';
-import { jobDecider, jobStream, type JobCommand, type JobEvent, type JobState } from '../domain/job.js';
+import { jobDecider, jobStream, sealedJobResult, type JobCommand, type JobEvent, type JobState } from '../domain/job.js';
 import type { JobKind } from '../public/job-kind.js';
 import { JOB_ATTEMPTS, type QueuedJob } from '../public/job-submitter.js';
 import { JobResults } from '../results/job-results.js';
@@ -33,11 +34,14 @@ const logger = { warn: () => undefined } as unknown as JsonLogger;
 const ids = { account_id: 'acct_1', job_id: 'job_0123456789abcdef0123456789abcdef' };
 const job = (kind: string, attemptsMade = 0): Job<QueuedJob> => ({ id: ids.job_id, queue: 'jobs', name: kind, data: { ...ids, kind, input: { n: 3 } }, attemptsMade });
 
-function setUp(kinds: JobKind[]) {
+async function setUp(kinds: JobKind[]) {
   const memory = memoryBus(now);
-  const results = new JobResults(mkdtempSync(path.join(tmpdir(), 'jobs-processor-')));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'jobs-processor-'));
+  const box = SecretBox.fromKey(randomBytes(32));
+  const vault = await EmbeddedDataKeyVault.open(dataDir, box);
+  const results = new JobResults(dataDir, vault, box);
   const processor = new JobProcessor(kinds, memory.bus, {} as JobQueue, results, { now: () => now }, logger);
-  return { ...memory, results, processor };
+  return { ...memory, results, processor, vault };
 }
 
 describe('the job processor', () => {
@@ -49,7 +53,7 @@ describe('the job processor', () => {
         return { doubled: input.n * 2 };
       },
     };
-    const { bus, state, events, results, processor } = setUp([doubling as JobKind]);
+    const { bus, state, events, results, processor } = await setUp([doubling as JobKind]);
     await bus.execute({ input: { type: 'Queue', ...ids, kind: 'test.double', total: 2 } } as RecordJobCommand);
     await processor.run(job('test.double'));
     expect(state(ids.account_id, ids.job_id)).toMatchObject({ status: 'succeeded', done: 2, total: 2, attempts: 1, expires_at: '2026-12-14T10:00:00.000Z' });
@@ -63,7 +67,7 @@ describe('the job processor', () => {
 
   it('fails a job whose kind refuses the request with that refusal, without a retry', async () => {
     const refusing: JobKind = { kind: 'test.refuse', run: async () => Promise.reject(new InvalidParamError('resolution must be an integer from 0 to 15', 'resolution')) };
-    const { bus, state, processor } = setUp([refusing]);
+    const { bus, state, processor } = await setUp([refusing]);
     await bus.execute({ input: { type: 'Queue', ...ids, kind: 'test.refuse', total: null } } as RecordJobCommand);
     await processor.run(job('test.refuse'));
     expect(state(ids.account_id, ids.job_id)).toMatchObject({ status: 'failed', error: { code: 'INVALID_PARAM', message: 'resolution must be an integer from 0 to 15' } });
@@ -71,7 +75,7 @@ describe('the job processor', () => {
 
   it('lets the queue retry a run that broke, and fails the job with JOB_FAILED on the last attempt', async () => {
     const broken: JobKind = { kind: 'test.broken', run: async () => Promise.reject(new Error('store away')) };
-    const { bus, state, processor } = setUp([broken]);
+    const { bus, state, processor } = await setUp([broken]);
     await bus.execute({ input: { type: 'Queue', ...ids, kind: 'test.broken', total: null } } as RecordJobCommand);
     await expect(processor.run(job('test.broken', 0))).rejects.toThrow('store away');
     expect(state(ids.account_id, ids.job_id)).toMatchObject({ status: 'running', attempts: 1 });
@@ -80,9 +84,68 @@ describe('the job processor', () => {
   });
 
   it('fails a job of a kind no worker runs', async () => {
-    const { bus, state, processor } = setUp([]);
+    const { bus, state, processor } = await setUp([]);
     await bus.execute({ input: { type: 'Queue', ...ids, kind: 'test.unknown', total: null } } as RecordJobCommand);
     await processor.run(job('test.unknown'));
     expect(state(ids.account_id, ids.job_id)).toMatchObject({ status: 'failed', error: { code: 'JOB_FAILED', message: 'no worker runs jobs of kind test.unknown' } });
+  });
+
+  describe("a result made from a customer's data (docs/adr/0068)", () => {
+    const subject = customerDataKeySubject(ids.account_id, 'cust-sealed-1');
+    const secret = 'lat 5.6141237, the position that must not be left readable';
+    const copying = (keyId: () => string): JobKind => ({ kind: 'test.copy', run: async () => sealedJobResult(subject, keyId(), { position: secret }) });
+
+    it('stores it sealed under the customer key it names, opens it while the key exists, and never after the key is destroyed', async () => {
+      let keyId = '';
+      const { bus, state, results, processor, vault } = await setUp([copying(() => keyId)]);
+      keyId = (await vault.obtain(subject)).id;
+      await bus.execute({ input: { type: 'Queue', ...ids, kind: 'test.copy', total: null } } as RecordJobCommand);
+      await processor.run(job('test.copy'));
+      const envelope = JSON.stringify({ success: true, data: { position: secret } });
+      expect(state(ids.account_id, ids.job_id)).toMatchObject({ status: 'succeeded', result_bytes: Buffer.byteLength(envelope) });
+      const file = path.join(results.root, ids.account_id, `${ids.job_id}.sealed`);
+      const stored = readFileSync(file);
+      // Neither the result nor the customer is in the file's bytes.
+      expect(stored.includes('5.6141237')).toBe(false);
+      expect(stored.includes('cust-sealed-1')).toBe(false);
+      expect(existsSync(path.join(results.root, ids.account_id, `${ids.job_id}.json`))).toBe(false);
+      const opened = await results.read(ids.account_id, ids.job_id);
+      expect(opened.state === 'opened' && opened.bytes.toString('utf8')).toBe(envelope);
+      expect(await results.erased(ids.account_id, ids.job_id)).toBe(false);
+
+      await vault.destroy(subject);
+      expect(await results.erased(ids.account_id, ids.job_id)).toBe(true);
+      expect(await results.read(ids.account_id, ids.job_id)).toEqual({ state: 'erased' });
+      // A key made for the customer afterwards (a new consent) does not open it either.
+      await vault.obtain(subject);
+      expect(await results.read(ids.account_id, ids.job_id)).toEqual({ state: 'erased' });
+    });
+
+    it('writes nothing and fails the job with JOB_RESULT_ERASED when the key was destroyed before the result was made', async () => {
+      let keyId = '';
+      const { bus, state, results, processor, vault } = await setUp([copying(() => keyId)]);
+      keyId = (await vault.obtain(subject)).id;
+      await vault.destroy(subject);
+      await bus.execute({ input: { type: 'Queue', ...ids, kind: 'test.copy', total: null } } as RecordJobCommand);
+      await processor.run(job('test.copy'));
+      expect(state(ids.account_id, ids.job_id)).toMatchObject({ status: 'failed', error: { code: 'JOB_RESULT_ERASED' } });
+      expect(existsSync(path.join(results.root, ids.account_id, `${ids.job_id}.sealed`))).toBe(false);
+      expect(await results.read(ids.account_id, ids.job_id)).toEqual({ state: 'none' });
+    });
+
+    it('opens a sealed result only as the job it was written for', async () => {
+      let keyId = '';
+      const { bus, results, processor, vault } = await setUp([copying(() => keyId)]);
+      keyId = (await vault.obtain(subject)).id;
+      await bus.execute({ input: { type: 'Queue', ...ids, kind: 'test.copy', total: null } } as RecordJobCommand);
+      await processor.run(job('test.copy'));
+      const other = 'job_ffffffffffffffffffffffffffffffff';
+      const bytes = readFileSync(path.join(results.root, ids.account_id, `${ids.job_id}.sealed`));
+      await results.writeSealed(ids.account_id, other, Buffer.from('{}'), subject, keyId);
+      // The first job's file copied under another job's name: bound to its own job, it does not open.
+      writeFileSync(path.join(results.root, ids.account_id, `${other}.sealed`), bytes);
+      expect(await results.read(ids.account_id, other)).toEqual({ state: 'erased' });
+      expect((await results.read(ids.account_id, ids.job_id)).state).toBe('opened');
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DomainError, type Clock, type Job, type JobQueue, type JsonLogger, type Worker } from '../../../platform/src/index.js';
 import { RecordJobCommand } from '../commands/record-job/record-job.handler.js';
+import { isSealedJobResult, JOB_RESULT_ERASED, type SealedJobResult } from '../domain/job.js';
 import type { JobKind } from '../public/job-kind.js';
 import { JOB_ATTEMPTS, JOBS_QUEUE, type QueuedJob } from '../public/job-submitter.js';
 import { JOB_RESULT_RETENTION_MS, type JobResults } from '../results/job-results.js';
@@ -11,7 +12,8 @@ export const JOB_CONCURRENCY = 2;
 /**
  * The worker side: takes jobs off the queue (BullMQ spreads them over every
  * worker process; the embedded queue runs them in the one), records
- * JobStarted, runs the kind, writes the result under DATA_DIR and records
+ * JobStarted, runs the kind, writes the result under DATA_DIR (sealed under
+ * the customer's key when the kind answers a sealedJobResult) and records
  * JobSucceeded, or JobFailed with the error. A job whose stream already
  * finished (a second delivery of the same job) records nothing again.
  */
@@ -48,7 +50,7 @@ export class JobProcessor {
       await this.bus.execute(new RecordJobCommand({ type: 'Fail', ...ids, error: { code: 'JOB_FAILED', message: `no worker runs jobs of kind ${name}` } }));
       return;
     }
-    let result: Buffer | Record<string, unknown>;
+    let result: Buffer | Record<string, unknown> | SealedJobResult;
     try {
       result = await kind.run(input, {
         accountId: account_id,
@@ -68,8 +70,17 @@ export class JobProcessor {
       await this.bus.execute(new RecordJobCommand({ type: 'Fail', ...ids, error: { code: 'JOB_FAILED', message: 'the job could not be completed; submit it again' } }));
       return;
     }
-    const envelope = Buffer.isBuffer(result) ? result : Buffer.from(JSON.stringify({ success: true, data: result }));
-    const bytes = await this.results.write(account_id, job_id, envelope);
+    let bytes: number | undefined;
+    if (isSealedJobResult(result)) {
+      // Sealed under the customer's key the request was accepted under (docs/adr/0068); gone: the customer was erased meanwhile.
+      bytes = await this.results.writeSealed(account_id, job_id, Buffer.from(JSON.stringify({ success: true, data: result.data })), result.subject, result.keyId);
+      if (bytes === undefined) {
+        await this.bus.execute(new RecordJobCommand({ type: 'Fail', ...ids, error: { code: JOB_RESULT_ERASED, message: "the customer's data was erased before the result was made" } }));
+        return;
+      }
+    } else {
+      bytes = await this.results.write(account_id, job_id, Buffer.isBuffer(result) ? result : Buffer.from(JSON.stringify({ success: true, data: result })));
+    }
     const expires = new Date(this.clock.now().getTime() + JOB_RESULT_RETENTION_MS).toISOString();
     await this.bus.execute(new RecordJobCommand({ type: 'Succeed', ...ids, result_bytes: bytes, expires_at: expires }));
   }

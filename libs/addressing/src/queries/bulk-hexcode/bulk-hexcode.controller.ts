@@ -33,7 +33,7 @@ export class BulkHexcodeController {
   @ApiOperation({
     summary: 'Code many points, or decode many codes, in one request',
     description:
-      `Up to ${MAX_BULK_ITEMS} items; the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The body is parsed, validated and coded off the event loop, and the answer ` +
+      `Up to ${MAX_BULK_ITEMS} items answered at once; ${MAX_BULK_ITEMS + 1} to ${MAX_BULK_JOB_ITEMS} items with an account key run as a job (202, below); the body must also fit BODY_LIMIT_BYTES (1 MiB by default). The body is parsed, validated and coded off the event loop, and the answer ` +
       `is the usual envelope: \`{success: true, data: {items, count, failed, provenance}}\` (streamed, ${CHUNK_ITEMS} items at a time, while point items are named). ` +
       'Counts its number of items (the length of the body\'s `items` array, read before the body is validated) against the daily quota (X-RateLimit-Remaining shows them gone; a batch larger than the whole daily limit is 429 RATE_LIMITED, details.reason batch_over_quota); ' +
       'a key has at most EXPENSIVE_CONCURRENCY_PER_KEY (2) expensive requests in flight, over it 429 RATE_LIMITED with Retry-After (details.reason concurrency). ' +
@@ -45,9 +45,13 @@ export class BulkHexcodeController {
     status: 202,
     description: `More than ${MAX_BULK_ITEMS} and at most ${MAX_BULK_JOB_ITEMS} items (an account key): the batch runs as a job (kind \`hexcode.bulk\`, its items counted against the quota now); \`data\` is the Job, \`Location\` is /v2/jobs/{id}, and GET /v2/jobs/{id}/result answers the envelope the synchronous call would, items indexed across the whole batch. A request invalid as a whole fails the job with INVALID_PARAM`,
   })
-  @ApiResponse({ status: 400, description: 'INVALID_PARAM (field `items` or `resolution`) for the request as a whole' })
+  @ApiResponse({ status: 400, description: `INVALID_PARAM (field \`items\` or \`resolution\`) for the request as a whole; \`items\` above ${MAX_BULK_JOB_ITEMS} items, or above ${MAX_BULK_ITEMS} with a key without an account` })
   @ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES' })
-  @ApiResponse({ status: 503, description: 'HEXCODE_BUSY: every bulk thread is busy and its queue full, or the request ran past its time; Retry-After says when to come back' })
+  @ApiResponse({
+    status: 503,
+    description:
+      'HEXCODE_BUSY: every bulk thread is busy and its queue full, or the request ran past its time (`details.reason`); Retry-After says when to come back. SERVICE_UNAVAILABLE: a batch for a job while the job queue is unavailable',
+  })
   // The validation pipe never sees the body (a thread validates it against this DTO): the document still describes it.
   @ApiBody({ type: BulkHexcodeRequest })
   async bulk(@Req() request: FastifyRequest, @RawBody() body: RawJson | undefined, @Res() reply: FastifyReply) {

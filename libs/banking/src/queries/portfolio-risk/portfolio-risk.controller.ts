@@ -67,6 +67,11 @@ export class PortfolioRiskController {
   @ApiAnswer(PortfolioRiskSchema, { requestExample: { loan_ids: ['KMA-2026-004187', 'KMA-2026-004188'], not_seen_days: 7, concentration_min_loans: 20, limit: 100 } })
   @ApiResponse({ status: 400, description: 'INVALID_PARAM naming the field' })
   @ApiResponse({ status: 403, description: BANKING_ACCESS_DOC })
+  @ApiResponse({
+    status: 503,
+    description:
+      "PORTFOLIO_BUSY: the portfolio-risk thread's queue is full, or the assessment ran past its time or its thread failed (`details.reason`: refused, timed_out, thread_failed, shut_down); wait Retry-After seconds",
+  })
   async assess(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: PortfolioRiskRequest = {}): Promise<FastifyReply> {
     const answer: Buffer = await this.queries.execute(
       new PortfolioRiskQuery(callingAccount(request), {

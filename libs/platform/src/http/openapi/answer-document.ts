@@ -154,11 +154,11 @@ export function finishDocument<D extends object>(input: D): D {
       const access = ACCESS_ERRORS[operation['x-access'] ?? ''];
       if (access) addError(operation, '403', access.description, access.codes);
       if (operation['x-access'] === 'admin') addError(operation, '401', KEYED_ERRORS['401'].description, KEYED_ERRORS['401'].codes);
+      // Any operation can be shed while its process is overloaded (libs/platform/src/http/overload.ts, issue 48); joins a slice's own 503 before its codes are listed.
+      addError(operation, '503', SERVICE_BUSY.description, SERVICE_BUSY.codes, RETRY_AFTER);
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (Number(status) >= 400 && !response.content) response.content = errorContent(codesNamedIn(response.description));
       }
-      // Any operation can be shed while its process is overloaded (libs/platform/src/http/overload.ts, issue 48).
-      addError(operation, '503', SERVICE_BUSY.description, SERVICE_BUSY.codes, RETRY_AFTER);
       const example = operation[REQUEST_EXAMPLE_EXTENSION];
       if (example !== undefined) {
         if (jsonBody) jsonBody.example = example;
