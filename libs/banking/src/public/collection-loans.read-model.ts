@@ -119,6 +119,12 @@ export class CollectionLoans {
     }
   }
 
+  /** The loans named (at most 1000), in order, each with its terms; undefined when unknown, or erased. One read-store read. */
+  async byIds(accountId: string, loanIds: readonly string[]): Promise<Array<BookEntry | undefined>> {
+    const docs = await (await this.open()).getMany(loanIds.map((loanId) => `${accountId}:${loanId}`));
+    return Promise.all(docs.map((doc) => doc && this.entry(doc)));
+  }
+
   /** The loan with its terms; undefined when unknown, or erased. */
   async byId(accountId: string, loanId: string): Promise<BookEntry | undefined> {
     const doc = await (await this.open()).get(`${accountId}:${loanId}`);

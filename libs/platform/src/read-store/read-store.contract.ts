@@ -92,6 +92,19 @@ export function describeReadStoreContract(
         expect(await things.getStored('a')).toEqual({ doc: { id: 'a', n: 2 }, position: 2n });
       });
 
+      it('reads several documents by id, in the order asked, undefined where there is none', async () => {
+        const things = await fresh();
+        await seed(things, [
+          { id: 'a', n: 1 },
+          { id: 'b', n: 2 },
+          { id: 'c', n: 3 },
+        ]);
+        await things.apply('c', 2n, () => null);
+        expect(await things.getMany(['b', 'missing', 'a', 'c', 'b'])).toEqual([{ id: 'b', n: 2 }, undefined, { id: 'a', n: 1 }, undefined, { id: 'b', n: 2 }]);
+        expect(await things.getMany([])).toEqual([]);
+        await expect(things.getMany(Array.from({ length: 1001 }, (_, i) => `x${i}`))).rejects.toBeInstanceOf(InvalidQueryError);
+      });
+
       it('keeps positions beyond the signed 64-bit range', async () => {
         const things = await fresh();
         const high = 2n ** 64n - 2n;

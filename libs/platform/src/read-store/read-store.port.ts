@@ -66,6 +66,14 @@ export interface ReadCollection<T extends Doc> {
   get(id: string): Promise<T | undefined>;
   getStored(id: string): Promise<Stored<T> | undefined>;
   /**
+   * Several documents by id (at most 1000), answered in the order asked,
+   * undefined for an id not there. One read: a round trip in MongoDB; the
+   * embedded store, whose gets are synchronous, waits for a turn of the event
+   * loop first, as between the batches of a scan, so that reading many named
+   * documents a slice at a time never holds the loop longer than a slice.
+   */
+  getMany(ids: readonly string[]): Promise<Array<T | undefined>>;
+  /**
    * Idempotent read-modify-write: when the document's recorded position is
    * below `position`, stores `evolve(current)` (or deletes on null) with that
    * position and answers true; otherwise leaves it unchanged and answers false.

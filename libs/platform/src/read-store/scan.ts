@@ -1,3 +1,5 @@
+import { InvalidQueryError } from './errors.js';
+import { MAX_LIMIT } from './query-plan.js';
 import type { Doc, Page, Query } from './read-store.port.js';
 
 /**
@@ -19,4 +21,9 @@ export async function* scanPages<T extends Doc>(
     if (page.items.length > 0) yield page.items;
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
+}
+
+/** The ids of a `getMany`: at most MAX_LIMIT, like a page. */
+export function checkManyIds(ids: readonly string[]): void {
+  if (ids.length > MAX_LIMIT) throw new InvalidQueryError(`at most ${MAX_LIMIT} ids a read`, 'ids');
 }

@@ -17,8 +17,9 @@ import { PortfolioRiskPool } from '../../risk/portfolio-risk.pool.js';
  * many documents: the store waits on I/O between batches — a round trip in
  * MongoDB, a turn of the loop in the embedded store — so no book holds the
  * loop longer than one page), monitoring's last known positions
- * SIGHTINGS_SLICE at a time, and loans named by id IDS_SLICE at a time; the
- * pages are then assessed together on the portfolio-risk thread.
+ * SIGHTINGS_SLICE at a time, and loans named by id IDS_SLICE at a time (one
+ * read-store read each, which waits on I/O the same way); the pages are then
+ * assessed together on the portfolio-risk thread.
  */
 const BOOK_PAGE = 64;
 const SIGHTINGS_SLICE = 50;
@@ -141,7 +142,7 @@ export class PortfolioRiskHandler implements IQueryHandler<PortfolioRiskQuery> {
     const unique = [...new Set(loanIds.map((id, index) => parseLoanId(id, `loan_ids[${index}]`)))];
     for (let start = 0; start < unique.length; start += IDS_SLICE) {
       const ids = unique.slice(start, start + IDS_SLICE);
-      const found = await Promise.all(ids.map((id) => this.loans.byId(accountId, id)));
+      const found = await this.loans.byIds(accountId, ids);
       ids.forEach((id, index) => found[index] === undefined && notFound.push(id));
       const page = found.filter((doc): doc is BookEntry => doc !== undefined);
       if (page.length > 0) yield page;

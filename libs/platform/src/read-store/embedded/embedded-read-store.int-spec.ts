@@ -39,6 +39,12 @@ describe('EmbeddedReadStore on disk', () => {
         setImmediate(() => log.push('turn'));
       }
       expect(log).toEqual(['t1,t2', 'turn', 't3,t4', 'turn', 't5,t6']);
+
+      // getMany likewise waits for the loop before it reads.
+      const order: string[] = [];
+      setImmediate(() => order.push('turn'));
+      await things.getMany(['t1', 't2']).then(() => order.push('read'));
+      expect(order).toEqual(['turn', 'read']);
     } finally {
       await store.close();
     }

@@ -40,7 +40,7 @@ import {
 } from '../documents.js';
 import { InvalidCursorError, InvalidDocumentError } from '../errors.js';
 import { planQuery, type QueryPlan } from '../query-plan.js';
-import { scanPages } from '../scan.js';
+import { checkManyIds, scanPages } from '../scan.js';
 import type {
   Doc,
   Evolve,
@@ -237,6 +237,20 @@ class EmbeddedCollection<T extends Doc> implements ReadCollection<T> {
     checkId(this.name, id);
     const entry = this.db.docs.get(docKeyForLookup(this.name, id) as Buffer);
     return entry?.d ? { doc: entry.d as T, position: BigInt(entry.p) } : undefined;
+  }
+
+  async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    checkManyIds(ids);
+    for (const id of ids) checkId(this.name, id);
+    // Synchronous reads: the loop's turn first, as between a scan's batches (read-store.port.ts).
+    await loopTurn();
+    const { env, docs } = this.db;
+    const transaction = env.useReadTransaction();
+    try {
+      return ids.map((id) => docs.get(docKeyForLookup(this.name, id) as Buffer, { transaction })?.d as T | undefined);
+    } finally {
+      transaction.done();
+    }
   }
 
   async apply(id: string, position: bigint, evolve: Evolve<T>): Promise<boolean> {

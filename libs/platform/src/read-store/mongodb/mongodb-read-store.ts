@@ -53,7 +53,7 @@ import {
 } from '../documents.js';
 import { InvalidCursorError, ReadStoreContentionError, UnknownIndexError } from '../errors.js';
 import { TYPE_ORDER, planQuery, scalarType, type QueryPlan, type ScalarType } from '../query-plan.js';
-import { scanPages } from '../scan.js';
+import { checkManyIds, scanPages } from '../scan.js';
 import type {
   Doc,
   Evolve,
@@ -179,6 +179,15 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     checkId(this.name, id);
     const found = await this.collection.findOne({ _id: id, _deleted: false });
     return found ? { doc: toDoc<T>(found), position: fromDecimal(found._position) } : undefined;
+  }
+
+  async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    checkManyIds(ids);
+    for (const id of ids) checkId(this.name, id);
+    if (ids.length === 0) return [];
+    const found = await this.collection.find({ _id: { $in: [...new Set(ids)] }, _deleted: false }).toArray();
+    const byId = new Map(found.map((raw) => [raw._id, toDoc<T>(raw)]));
+    return ids.map((id) => byId.get(id));
   }
 
   async apply(id: string, position: bigint, evolve: Evolve<T>): Promise<boolean> {
