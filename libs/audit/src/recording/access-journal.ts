@@ -15,6 +15,22 @@ const SEGMENT_BYTES = 4 * 1024 * 1024;
 const SEGMENT_NAME = /^segment-(\d{16})\.jsonl$/;
 const ZEROS = Buffer.alloc(1024 * 1024);
 
+/** node:fs `write` at a position; tests pass one that completes writes out of order or fails them. */
+export type PositionalWrite = (fd: number, buffer: Buffer, offset: number, length: number, position: number, callback: (error: NodeJS.ErrnoException | null, written: number) => void) => void;
+
+type Done = (error: Error | null, segment: number) => void;
+
+/** A write given to the thread pool and not yet answered to its caller. */
+interface Pending {
+  segment: Segment;
+  at: number;
+  length: number;
+  records: number;
+  done: Done;
+  /** 'writing' until the write returns; then 'ok' or its error. */
+  state: 'writing' | 'ok' | Error;
+}
+
 interface Segment {
   number: number;
   fd: number;
@@ -30,8 +46,13 @@ interface Segment {
  * The access trail's write-ahead file (ADR 0004, "The journal"): access
  * events, one JSON line each, written into numbered segments opened with
  * O_DSYNC, so one `write` is one durable group commit and costs one hand-over
- * to libuv's thread pool and one back. The caller keeps at most one write in
- * flight and gathers what arrives meanwhile into the next one.
+ * to libuv's thread pool and one back. Several writes may be in flight at once
+ * (the disk takes concurrent O_DSYNC writes nearly as fast as one, ADR 0070);
+ * each is answered only once it and every write before it are durable, so an
+ * answered record never lies after a hole. A failed write fails the writes
+ * after it too, and their bytes are zeroed again together. A segment is left
+ * for the next only when nothing is in flight, so within each segment the
+ * records still end at the first zero byte.
  *
  * Segments are allocated ahead, full of zeros and synced, and written in
  * place (as PostgreSQL does with its WAL): a commit that does not grow the
@@ -52,6 +73,10 @@ export class AccessJournal {
   private readonly segments: Segment[] = [];
   private spare: Promise<Segment> | undefined;
   private closed = false;
+  /** Writes in flight or waiting for an earlier one, in write order. */
+  private readonly pending: Pending[] = [];
+  /** Appends that need the next segment, waiting for the writes in flight to be answered. */
+  private readonly deferred: Array<() => void> = [];
   /** False once a failed write could not be cut back off the segment: nothing more is written. */
   usable = true;
 
@@ -60,6 +85,7 @@ export class AccessJournal {
     private readonly lock: DirectoryLock,
     private nextNumber: number,
     private readonly segmentBytes: number,
+    private readonly writeAt: PositionalWrite,
   ) {}
 
   /**
@@ -68,14 +94,14 @@ export class AccessJournal {
    * (it was never acknowledged); a damaged line before the end is refused.
    * The caller stores those records and then deletes the directory.
    */
-  static async open(dir: string, segmentBytes = SEGMENT_BYTES, options: { waitMs?: number; prepare?: boolean } = {}): Promise<{ journal: AccessJournal; recovered: JournalRecord[] }> {
+  static async open(dir: string, segmentBytes = SEGMENT_BYTES, options: { waitMs?: number; prepare?: boolean; write?: PositionalWrite } = {}): Promise<{ journal: AccessJournal; recovered: JournalRecord[] }> {
     mkdirSync(dir, { recursive: true });
     const lock = await DirectoryLock.acquire(dir, { what: 'Access journal directory', waitMs: options.waitMs });
     try {
       const numbers = segmentNumbers(dir);
       const recovered: JournalRecord[] = [];
       for (const number of numbers) recovered.push(...readSegment(path.join(dir, segmentName(number))));
-      const journal = new AccessJournal(dir, lock, (numbers.at(-1) ?? 0) + 1, segmentBytes);
+      const journal = new AccessJournal(dir, lock, (numbers.at(-1) ?? 0) + 1, segmentBytes, options.write ?? write);
       // A journal opened only to read what it holds (recovery) gets no segment to write to.
       if (options.prepare !== false) journal.segments.push(await journal.prepare(segmentBytes));
       return { journal, recovered };
@@ -87,10 +113,11 @@ export class AccessJournal {
 
   /**
    * Writes `records` durably (one write on an O_DSYNC descriptor) and calls
-   * `done` once they are on disk, or with the error. Keep one call in flight.
-   * Passes the segment the records went to, for `markApplied`.
+   * `done` once they and every earlier append's records are on disk, or with
+   * the error. Calls are answered in the order they were made. Passes the
+   * segment the records went to, for `markApplied`.
    */
-  append(records: JournalRecord[], done: (error: Error | null, segment: number) => void): void {
+  append(records: JournalRecord[], done: Done): void {
     if (this.closed || !this.usable) {
       done(new Error(this.closed ? 'the access journal is closed' : 'the access journal cannot be written'), 0);
       return;
@@ -101,6 +128,12 @@ export class AccessJournal {
     const current = this.segments.at(-1);
     if (current && current.bytes + bytes.length <= current.size) {
       this.writeTo(current, bytes, records.length, done);
+      return;
+    }
+    // The next segment only once this one's writes are answered: a record in it must never be durable while an
+    // earlier one, still in flight here, is not.
+    if (this.pending.length > 0) {
+      this.deferred.push(() => this.append(records, done));
       return;
     }
     this.rotate(bytes.length).then(
@@ -157,7 +190,7 @@ export class AccessJournal {
     await this.lock.release();
   }
 
-  private writeTo(segment: Segment, bytes: Buffer, records: number, done: (error: Error | null, segment: number) => void): void {
+  private writeTo(segment: Segment, bytes: Buffer, records: number, done: Done): void {
     const at = segment.bytes;
     segment.bytes += bytes.length;
     segment.written += records;
@@ -165,17 +198,40 @@ export class AccessJournal {
       this.spare = this.prepare(this.segmentBytes);
       this.spare.catch(() => undefined); // a failure surfaces when the spare is needed
     }
-    write(segment.fd, bytes, 0, bytes.length, at, (error, written) => {
-      if (!error && written !== bytes.length) error = new Error(`short write to the access journal (${written} of ${bytes.length} bytes)`);
-      if (error) this.cutBack(segment, at, bytes.length, records);
-      done(error, segment.number);
+    const item: Pending = { segment, at, length: bytes.length, records, done, state: 'writing' };
+    this.pending.push(item);
+    this.writeAt(segment.fd, bytes, 0, bytes.length, at, (error, written) => {
+      item.state = error ?? (written === bytes.length ? 'ok' : new Error(`short write to the access journal (${written} of ${bytes.length} bytes)`));
+      this.answer();
     });
   }
 
   /**
-   * After a failed write, part of it may be on disk: zero it again, so a later
-   * write does not follow a torn line (and a recovery never sees links that
-   * were given out again). If even that fails the journal stops taking writes.
+   * Answers the writes in order: each durable one whose predecessors are all
+   * durable. A failed write is answered once every write after it has
+   * returned too: all of them fail, and their bytes are zeroed together.
+   */
+  private answer(): void {
+    while (this.pending.length > 0 && this.pending[0].state === 'ok') {
+      const item = this.pending.shift()!;
+      item.done(null, item.segment.number);
+    }
+    const head = this.pending[0];
+    if (head && head.state !== 'writing' && !this.pending.some((item) => item.state === 'writing')) {
+      const failed = this.pending.splice(0);
+      const last = failed[failed.length - 1];
+      this.cutBack(head.segment, head.at, last.at + last.length - head.at, failed.reduce((sum, item) => sum + item.records, 0));
+      const error = head.state as Error;
+      for (const item of failed) item.done(error, item.segment.number);
+    }
+    if (this.pending.length === 0) for (const append of this.deferred.splice(0)) append();
+  }
+
+  /**
+   * After a failed write, part of it (and of the writes after it) may be on
+   * disk: zero it again, so a later write does not follow a torn line (and a
+   * recovery never sees records that were never answered). If even that fails
+   * the journal stops taking writes.
    */
   private cutBack(segment: Segment, at: number, length: number, records: number): void {
     try {
@@ -243,7 +299,9 @@ function readSegment(file: string): JournalRecord[] {
     try {
       records.push(parseRecord(lines[index]));
     } catch (error) {
-      // O_DSYNC writes are acknowledged whole, so only the last write can be torn; anything earlier is damage.
+      // O_DSYNC writes land sector by sector and a sector not written is still zeros, so whatever a crash cut
+      // (the last write, or two overlapping ones) ends at a zero byte: only the last line can be torn, anything
+      // earlier is damage.
       if (index === lines.length - 1) break;
       throw new Error(`access journal ${file}: line ${index + 1} is damaged (${(error as Error).message})`);
     }
