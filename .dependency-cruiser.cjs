@@ -118,6 +118,29 @@ module.exports = {
       to: { path: `${at}libs/[^/]+/src/(?!index\\.ts$)`, pathNot: testHelpers },
     },
     {
+      name: 'bench-through-index',
+      comment:
+        "bench/ (npm run bench) reaches a context as test/ does: through its src/index.ts or its testing helpers; an internal a benchmark times is re-exported by the context's testing/benchmarked.ts, never by its contract",
+      severity: 'error',
+      from: { path: `${at}bench/` },
+      to: { path: `${at}libs/[^/]+/src/(?!index\\.ts$)`, pathNot: testHelpers },
+    },
+    {
+      name: 'slices-stand-alone',
+      comment:
+        "a slice (src/commands/<slice>/ or src/queries/<slice>/, in a context or one of its sub-areas) imports no file of another slice: what two slices share (a declaration, a read model, an answer schema, a request base, a doc string) lives in the context's domain or a shared file outside the slices; its tests may exercise several slices",
+      severity: 'error',
+      from: {
+        path: `${at}libs/([^/]+)/src/(|.+/)(commands|queries)/([^/]+)/`,
+        // Until the compliance-through-ports change lands: its working copy already takes the own-account door from src/own-account.ts.
+        pathNot: [...tests, `${at}libs/compliance/src/queries/get-account-changes/get-account-changes\\.controller\\.ts$`],
+      },
+      to: {
+        path: `${at}libs/$1/src/(|.+/)(commands|queries)/[^/]+/`,
+        pathNot: `${at}libs/$1/src/$2$3/$4/`,
+      },
+    },
+    {
       name: 'platform-knows-no-context',
       severity: 'error',
       from: { path: `${at}libs/platform/` },

@@ -1,33 +1,33 @@
-// A benchmark measures the query handler itself, so it reaches past the context's surface.
-import { PortfolioRiskHandler } from '../libs/banking/src/queries/portfolio-risk/portfolio-risk.handler.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { latLngToCell } from 'h3-js';
 import {
-  assessPortfolio,
   bankingEventTypes,
-  BorrowerSightings,
   COLLECTION_LOAN_INDEXES,
   COLLECTION_LOANS_READ_MODEL,
   CollectionLoans,
   evolveLoanDoc,
   loanStream,
   noAlertAreas,
+  type CollectionLoanDoc,
+} from '../libs/banking/src/index.js';
+// A benchmark measures the query handler and the assessment themselves: banking's testing helpers name them.
+import {
+  assessPortfolio,
+  BorrowerSightings,
+  LoanSealing,
+  PortfolioRiskHandler,
   type BookLoan,
   type BorrowerObservation,
-  type CollectionLoanDoc,
   type CollectionsConsents,
-} from '../libs/banking/src/index.js';
-import { LoanSealing } from '../libs/banking/src/loans/loan-sealing.js';
+} from '../libs/banking/src/testing/benchmarked.js';
 import { monitoringEventTypes, DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, locationStream, type DriftStateDoc } from '../libs/monitoring/src/index.js';
-import { MonitoringCustomerLocations } from '../libs/monitoring/src/customer-locations/monitoring-customer-locations.js';
-import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
-import { LocationSealing } from '../libs/monitoring/src/location-stream/location-sealing.js';
-import { collectionName, EventRegistry, openEventStore, openReadStore, type DataKey, type DataKeyVault } from '../libs/platform/src/index.js';
+import { CustomerPseudonyms } from '../libs/monitoring/src/testing/benchmarked.js';
+import { LocationSealing, MonitoringCustomerLocations } from '../libs/monitoring/src/testing/location-streams.js';
+import { collectionName, EventRegistry, greatCircleM, openEventStore, openReadStore, type DataKey, type DataKeyVault } from '../libs/platform/src/index.js';
 import { toRow, type Check, type Sample, type Section } from './report.js';
-import { greatCircleM } from '../libs/platform/src/geo/geodesy.js';
 import { seededRandom as random } from '../libs/platform/src/testing/seeded-random.js';
 
 /**

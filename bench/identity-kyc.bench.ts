@@ -9,13 +9,12 @@ import {
   ADDRESS_CERTIFICATE_TYP,
   addressCertificateClaims,
   assessAddressEvidence,
-  CertificateSigner,
   MAX_RECORDED_PINGS,
   RECORDED_PINGS_WINDOW_MS,
   summarizeFraudCheck,
   type EvidencePosition,
 } from '../libs/identity/src/index.js';
-import { kycProvenance } from '../libs/identity/src/commands/verify-kyc/verify-kyc.handler.js';
+import { CertificateSigner, kycProvenance } from '../libs/identity/src/testing/benchmarked.js';
 import { EmbeddedEventStore, EmbeddedReadStore, EventRegistry, type NewEvent } from '../libs/platform/src/index.js';
 import { toRow, type Check, type Section } from './report.js';
 

@@ -1,7 +1,6 @@
 import { generateKeyPairSync, sign, verify, webcrypto, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, CompactSign, createLocalJWKSet, exportJWK, importPKCS8, jwtVerify } from 'jose';
 import {
-  CertificateSigner,
   devicePointProvenance,
   PROXIMITY_CERTIFICATE_TYP,
   proximityEvidence,
@@ -9,6 +8,7 @@ import {
   summarizeFraudCheck,
   type ServedJwk,
 } from '../libs/identity/src/index.js';
+import { CertificateSigner } from '../libs/identity/src/testing/benchmarked.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventRegistry } from '../apps/shared/runtime.js';
 // A benchmark measures the declaration itself, so it reaches past the context's surface.
-import { checkIn } from '../libs/locator/src/commands/check-in/check-in.handler.js';
+import { checkIn } from '../libs/locator/src/testing/benchmarked.js';
 import { PositionSealing, positionDecider, positionStream, type CheckIn } from '../libs/locator/src/index.js';
 import { CommandPipeline, EmbeddedDataKeyVault, EmbeddedEventStore, ReadModels, SecretBox, systemClock } from '../libs/platform/src/index.js';
 import { drive } from './load.js';

@@ -4,17 +4,23 @@ import path from 'node:path';
 import { eventRegistry } from '../apps/shared/runtime.js';
 import { FenceIndex, locationStream } from '../libs/monitoring/src/index.js';
 // The benchmark builds monitoring's command pipeline by hand, so it reaches inside the context.
-import { grantConsent } from '../libs/monitoring/src/commands/grant-consent/grant-consent.handler.js';
-import { ConsentProofCodec } from '../libs/monitoring/src/consent-record/consent-proof-codec.js';
-import { ConsentRecordSealing } from '../libs/monitoring/src/consent-record/consent-record-sealing.js';
-import { ConsentNoticeRegistry } from '../libs/monitoring/src/queries/list-consent-notices/consent-notice-registry.js';
-import { recordCustomerPings, RecordPingsCommand, RecordPingsHandler } from '../libs/monitoring/src/commands/record-pings/record-pings.handler.js';
-import { RecordPingBatchCommand, RecordPingBatchHandler, type PingsResult } from '../libs/monitoring/src/commands/record-pings/record-pings.process.js';
-import { registerZone } from '../libs/monitoring/src/commands/register-zone/register-zone.handler.js';
-import { CustomerPseudonyms } from '../libs/monitoring/src/location-stream/customer-pseudonyms.js';
-import { LocationCaches } from '../libs/monitoring/src/location-stream/location-caches.js';
-import { LocationCodec } from '../libs/monitoring/src/location-stream/location-codec.js';
-import { LocationSealing } from '../libs/monitoring/src/location-stream/location-sealing.js';
+import {
+  ConsentNoticeRegistry,
+  ConsentProofCodec,
+  ConsentRecordSealing,
+  CustomerPseudonyms,
+  grantConsent,
+  LocationCaches,
+  LocationCodec,
+  RecordPingBatchCommand,
+  RecordPingBatchHandler,
+  recordCustomerPings,
+  RecordPingsCommand,
+  RecordPingsHandler,
+  registerZone,
+  type PingsResult,
+} from '../libs/monitoring/src/testing/benchmarked.js';
+import { LocationSealing } from '../libs/monitoring/src/testing/location-streams.js';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';

@@ -5,14 +5,19 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveHttp, type RunningHttp } from '../apps/api/src/serve.js';
 import { closeBackends, FileDatasetStore, type Runtime } from '../libs/platform/src/index.js';
-import { BACKBONE_DATASET, importRoads, liveRoadLayers, ROAD_DATASET, RoadNetwork, RoutePlanner, RoutingModule } from '../libs/routing/src/index.js';
-import type { RoadRecord } from '../libs/routing/src/domain/road-records.js';
-import { combineLayers } from '../libs/routing/src/engine/layers.js';
-import { contract, HierarchyQuery } from '../libs/routing/src/engine/contraction.js';
-import { arcsOf } from '../libs/routing/src/engine/prepare.js';
-import { buildRoadGraph } from '../libs/routing/src/engine/road-graph.js';
-import { dijkstraCost } from '../libs/routing/src/engine/search.js';
-import { closeIslands } from '../libs/routing/src/engine/components.js';
+import { BACKBONE_DATASET, importRoads, ROAD_DATASET, RoadNetwork, RoutingModule } from '../libs/routing/src/index.js';
+import {
+  arcsOf,
+  buildRoadGraph,
+  closeIslands,
+  combineLayers,
+  contract,
+  dijkstraCost,
+  HierarchyQuery,
+  liveRoadLayers,
+  RoutePlanner,
+  type RoadRecord,
+} from '../libs/routing/src/testing/benchmarked.js';
 import { appRoot } from '../libs/starter/src/index.js';
 import { accraPairs } from '../libs/routing/src/testing/accra-pairs.js';
 import { random, syntheticRoads } from '../libs/routing/src/testing/synthetic-roads.js';

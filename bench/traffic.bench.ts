@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventRegistry } from '../apps/shared/runtime.js';
 import { CommandPipeline, EmbeddedEventStore, ReadModels, systemClock, type ReadStore } from '../libs/platform/src/index.js';
-import { RoadConditionsSlot, RoutePlanner } from '../libs/routing/src/index.js';
-import { contractsInFull } from '../libs/routing/src/engine/customisable.js';
-import { EmbeddedEngine } from '../libs/routing/src/engine/embedded-engine.js';
+import { RoadConditionsSlot } from '../libs/routing/src/index.js';
+import { contractsInFull, EmbeddedEngine, RoutePlanner } from '../libs/routing/src/testing/benchmarked.js';
 import { accraNetwork, accraPairs } from '../libs/routing/src/testing/accra-pairs.js';
 import { random } from '../libs/routing/src/testing/synthetic-roads.js';
 // A benchmark measures the declaration itself, so it reaches past the context's surface.
-import { ArrivalReader, recordArrival } from '../libs/traffic/src/commands/record-arrival/record-arrival.handler.js';
+import { ArrivalReader, recordArrival } from '../libs/traffic/src/testing/benchmarked.js';
 import { MIN_REPORTERS, MIN_SAMPLES, TRAFFIC_CELL_RES, TrafficView } from '../libs/traffic/src/index.js';
 import { latLngToCell } from 'h3-js';
 import { drive } from './load.js';

@@ -12,12 +12,12 @@ import {
   parseIsoDate,
   planTrip,
   PlannerPool,
-  TransitFeeds,
   type LoadedFeed,
   type Plan,
   type PlanRequest,
   type TransitNetwork,
 } from '../libs/transit/src/index.js';
+import { TransitFeeds } from '../libs/transit/src/testing/benchmarked.js';
 import { percentile, toRow, type Check, type Row, type Sample, type Section } from './report.js';
 import { FileDatasetStore } from '../libs/platform/src/index.js';
 

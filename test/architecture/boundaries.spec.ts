@@ -36,6 +36,11 @@ const expected: Record<string, string[]> = {
     'projections/orders/bad-reaches-into-shop.ts → libs/shop/src/commands/place-order/place-order.handler.ts',
   ],
   'tests-through-index': ['test/bad-reaches-into-shop.e2e-spec.ts → libs/shop/src/carts/views/cart-view.ts'],
+  'bench-through-index': ['bench/bad-reaches-into-shop.bench.ts → libs/shop/src/carts/views/cart-view.ts'],
+  'slices-stand-alone': [
+    'libs/shop/src/carts/commands/add-item/bad-reuses-a-sub-area-slice.ts → libs/shop/src/carts/queries/get-cart/get-cart.handler.ts',
+    'libs/shop/src/queries/get-order/bad-reuses-a-slice.ts → libs/shop/src/commands/place-order/place-order.handler.ts',
+  ],
   'platform-knows-no-context': ['libs/platform/src/bad-knows-a-context.ts → libs/shop/src/index.ts'],
   'reference-data-knows-no-context': ['libs/reference-data/src/bad-knows-a-context.ts → libs/shop/src/index.ts'],
   'testing-stays-in-tests': [

@@ -45,13 +45,18 @@ function filesOf(dir: string, keep: (name: string) => boolean, found: string[] =
   return found;
 }
 
-/** Whether the handler's command class is imported from a public/ file of the slice's context that defines it. */
-function publishedCommand(slice: Slice, source: string, command: string): boolean {
-  const from = new RegExp(`import \\{[^}]*\\b${command}\\b[^}]*\\} from '(\\.[^']*/public/[^']+)\\.js'`).exec(source)?.[1];
+/**
+ * Whether the handler's message class is imported from a file of the slice's context, outside every slice, that
+ * defines it: a command other contexts dispatch (published from the index) or other slices dispatch or ask
+ * (slices-stand-alone keeps what slices share out of the slices).
+ */
+function sharedMessage(slice: Slice, source: string, message: string, base: string): boolean {
+  const from = new RegExp(`import \\{[^}]*\\b${message}\\b[^}]*\\} from '(\\.[^']*)\\.js'`).exec(source)?.[1];
   if (!from) return false;
   const file = path.resolve(slice.dir, `${from}.ts`);
   const contextRoot = path.join(libs, slice.context, 'src');
-  return file.startsWith(contextRoot) && existsSync(file) && new RegExp(`export class ${command} extends (PipelineCommand|Command)<`).test(readFileSync(file, 'utf8'));
+  const inASlice = /\/(commands|queries)\/[^/]+\//.test(path.relative(contextRoot, file).replace(/^/, '/'));
+  return file.startsWith(contextRoot) && !inASlice && existsSync(file) && new RegExp(`export class ${message} extends (${base})<`).test(readFileSync(file, 'utf8'));
 }
 
 /** Why a slice fails, or null when it holds a registered handler. */
@@ -63,11 +68,12 @@ function problemOf(slice: Slice): string | null {
   const decorator = slice.kind === 'queries' ? 'QueryHandler' : 'CommandHandler';
   const handlers = [...source.matchAll(new RegExp(`@${decorator}\\((\\w+)\\)\\s*export class (\\w+)`, 'g'))];
   if (handlers.length === 0) return `no @${decorator} in ${name}.handler.ts`;
-  if (slice.kind === 'queries' && !/export class \w+ extends Query</.test(source)) return `no query class (extends Query<Result>) in ${name}.handler.ts`;
+  if (slice.kind === 'queries' && !/export class \w+ extends Query</.test(source) && !handlers.every(([, query]) => sharedMessage(slice, source, query!, 'Query')))
+    return `no query class (extends Query<Result>) in ${name}.handler.ts, nor imported from a shared file of its context`;
   // A pipeline command (PipelineCommand) or a process handler's own command class (Command<Result>).
-  // A command other contexts dispatch is published in the context's public/ folder; the handler imports it from there.
-  if (slice.kind === 'commands' && !/extends (PipelineCommand|Command)</.test(source) && !handlers.every(([, command]) => publishedCommand(slice, source, command!)))
-    return `no command class (extends PipelineCommand or Command) in ${name}.handler.ts, nor imported from the context's public/ folder`;
+  // A command other contexts or other slices dispatch lives outside the slices; the handler imports it from there.
+  if (slice.kind === 'commands' && !/extends (PipelineCommand|Command)</.test(source) && !handlers.every(([, command]) => sharedMessage(slice, source, command!, 'PipelineCommand|Command')))
+    return `no command class (extends PipelineCommand or Command) in ${name}.handler.ts, nor imported from a shared file of its context`;
   const wiring = filesOf(path.join(libs, slice.context, 'src'), (file) => /\.(module|providers)\.ts$/.test(file))
     .map((file) => readFileSync(file, 'utf8'))
     .join('\n')

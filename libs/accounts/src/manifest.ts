@@ -15,7 +15,7 @@ import { linkGoogleIdentity } from './commands/sign-in-with-google/sign-in-with-
 import { openAccount } from './commands/sign-up/sign-up.handler.js';
 import { accountsEventTypes } from './event-types.js';
 import { GetMeQuery } from './queries/get-me/get-me.handler.js';
-import { GetUsageQuery } from './queries/get-usage/get-usage.handler.js';
+import { GetUsageQuery } from './usage.query.js';
 import { SignInDirectory } from './users/sign-in-directory.js';
 
 /**

@@ -9,8 +9,8 @@ import { ParseAddressHandler } from './queries/parse-address/parse-address.handl
 import { CLOCK, type Clock } from '../../platform/src/index.js';
 import { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
 import { AddressResolver } from './public/address-resolver.js';
-import { ReverseNamer } from './queries/reverse/reverse-namer.js';
-import { REVERSE_PLACES, REVERSE_ROADS, type ReversePlaces, type ReverseRoads } from './queries/reverse/reverse-names.port.js';
+import { ReverseNamer } from './naming/reverse-namer.js';
+import { REVERSE_PLACES, REVERSE_ROADS, type ReversePlaces, type ReverseRoads } from './naming/reverse-names.port.js';
 import { ResolveAddressHandler } from './queries/resolve-address/resolve-address.handler.js';
 import { ResolveAddressController } from './queries/resolve-address/resolve-address.controller.js';
 import { ReverseController } from './queries/reverse/reverse.controller.js';

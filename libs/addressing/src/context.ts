@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { ContextDefinition } from '../../platform/src/index.js';
 import type { AddressPlaces } from './queries/resolve-address/address-places.port.js';
-import type { ReversePlaces, ReverseRoads } from './queries/reverse/reverse-names.port.js';
+import type { ReversePlaces, ReverseRoads } from './naming/reverse-names.port.js';
 import { AddressingModule } from './addressing.module.js';
 import { addressingManifest } from './manifest.js';
 

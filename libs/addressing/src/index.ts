@@ -42,6 +42,6 @@ export {
 } from './domain/resolve-address.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { addressingContext } from './context.js';
-export { REVERSE_PLACES, REVERSE_ROADS, type ReversePlaces, type ReverseRoads } from './queries/reverse/reverse-names.port.js';
+export { REVERSE_PLACES, REVERSE_ROADS, type ReversePlaces, type ReverseRoads } from './naming/reverse-names.port.js';
 export { reverseAddress, LANDMARK_RADIUS_M, LOCALITY_RADIUS_M, ROAD_RADIUS_M, type NamedPart, type NamedRoad, type PlaceNames, type ReverseAddress } from './domain/reverse-address.js';
 export { DatasetRefSchema, GhanaPostDecodingSchema, ProvenanceSchema, ReverseAddressSchema } from './public/answer-parts.js';

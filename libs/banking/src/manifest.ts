@@ -1,7 +1,7 @@
 import type { ContextManifest } from '../../platform/src/index.js';
 import { bankingAsOf } from './as-of.js';
 import { cancelReverificationSchedule } from './commands/cancel-schedule/cancel-schedule.handler.js';
-import { registerLoan, registerLoanInBulk } from './commands/register-loan/register-loan.handler.js';
+import { registerLoan, registerLoanInBulk } from './loans/loan-commands.js';
 import { scheduleReverification } from './commands/schedule-reverification/schedule-reverification.handler.js';
 import { bankingEventTypes } from './event-types.js';
 import { BankingNotifications } from './notifications/banking-notifications.js';

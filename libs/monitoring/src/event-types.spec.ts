@@ -6,7 +6,7 @@ import { monitoringEventTypes } from './event-types.js';
 import { LocationSealing } from './location-stream/location-sealing.js';
 import { consentReceiptClaims } from './domain/consent-receipt.js';
 import { evolveNoticeRegistry, initialNoticeRegistryState, noticeDigest, noticeTextsOf, resolveNotice, type ConsentNoticeEvent } from './domain/consent-notice.js';
-import { consentStatusView } from './queries/get-consent-status/consent-status.view.js';
+import { consentStatusView } from './consent-record/consent-status.view.js';
 import { consentIdOf } from './receipts/consent-receipts.js';
 
 /** Stored JSON from schema version 1 must still fold into today's state (style.md: upcasters against fixtures). */

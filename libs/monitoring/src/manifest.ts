@@ -17,7 +17,7 @@ import { ServiceAreaQuery } from './geofences/queries/service-area/service-area.
 import { GetConsentStatusQuery } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetConsentNoticeQuery } from './queries/get-consent-notice/get-consent-notice.handler.js';
 import { ListConsentNoticesQuery } from './queries/list-consent-notices/list-consent-notices.handler.js';
-import { GetDriftQuery } from './queries/get-drift/get-drift.handler.js';
+import { GetDriftQuery } from './drift/drift.query.js';
 import { ListConsentsQuery } from './queries/list-consents/list-consents.handler.js';
 
 /** What the monitoring context brings to a process (checked at start-up). */

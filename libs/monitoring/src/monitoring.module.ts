@@ -32,7 +32,7 @@ import { GetConsentStatusController } from './queries/get-consent-status/get-con
 import { GetConsentStatusHandler } from './queries/get-consent-status/get-consent-status.handler.js';
 import { GetConsentNoticeController } from './queries/get-consent-notice/get-consent-notice.controller.js';
 import { GetConsentNoticeHandler } from './queries/get-consent-notice/get-consent-notice.handler.js';
-import { ConsentNoticeRegistry } from './queries/list-consent-notices/consent-notice-registry.js';
+import { ConsentNoticeRegistry } from './consent-notices/consent-notice-registry.js';
 import { ListConsentNoticesController } from './queries/list-consent-notices/list-consent-notices.controller.js';
 import { ListConsentNoticesHandler } from './queries/list-consent-notices/list-consent-notices.handler.js';
 import { GetDriftController } from './queries/get-drift/get-drift.controller.js';

@@ -1,6 +1,6 @@
 import type { ContextManifest } from '../../platform/src/index.js';
 import { webhooksAsOf } from './as-of.js';
-import { configureWebhook } from './commands/configure-webhook/configure-webhook.handler.js';
+import { configureWebhook } from './webhook-commands.js';
 import { eraseDeliveries } from './commands/erase-deliveries/erase-deliveries.handler.js';
 import { recordDeliveryAttempt } from './commands/record-delivery-attempt/record-delivery-attempt.handler.js';
 import { removeWebhook } from './commands/remove-webhook/remove-webhook.handler.js';

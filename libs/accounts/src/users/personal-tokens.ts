@@ -1,8 +1,7 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { ChangedConcurrentlyError, type Clock } from '../../../platform/src/index.js';
 import type { KeyDirectory } from '../public/key-directory.js';
-import { issueNewKey, issueThrough } from '../commands/issue-key/issue-key.handler.js';
-import { RevokeKeyCommand } from '../commands/revoke-key/revoke-key.handler.js';
+import { issueNewKey, issueThrough, RevokeKeyCommand } from '../keys/key-commands.js';
 import { KeyNotActiveError } from '../domain/api-key.js';
 import type { SignInAccount, SignInDirectory } from './sign-in-directory.js';
 

@@ -4,8 +4,8 @@ import { InvalidParamError } from '../../../platform/src/index.js';
 import { bulkAnswerChunks, CHUNK_ITEMS } from '../domain/bulk.js';
 import { MAX_BULK_JOB_ITEMS } from '../domain/bulk-job.js';
 import { DEFAULT_ADDRESS_RESOLUTION } from '../domain/hexcode.js';
-import { ReverseNamer } from '../queries/reverse/reverse-namer.js';
-import { REVERSE_PLACES, type ReversePlaces } from '../queries/reverse/reverse-names.port.js';
+import { ReverseNamer } from '../naming/reverse-namer.js';
+import { REVERSE_PLACES, type ReversePlaces } from '../naming/reverse-names.port.js';
 
 /** What a `hexcode.bulk` job carries: the request body as received (UTF-8 JSON), parsed by the worker. */
 export interface BulkHexcodeJobInput {

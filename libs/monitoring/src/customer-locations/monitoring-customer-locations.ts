@@ -23,7 +23,7 @@ import type {
   RecordedPing,
   RecordedPings,
 } from '../public/customer-locations.port.js';
-import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc } from '../queries/get-drift/drift-state.read-model.js';
+import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc } from '../drift/drift-state.read-model.js';
 
 /** Opens a stored location event with its customer's data key (LocationSealing); undefined once the key is destroyed. */
 export interface LocationOpener {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandBus } from '@nestjs/cqrs';
 import type { Clock, CommandPipeline, Job, JsonLogger } from '../../../platform/src/index.js';
-import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
+import { configureWebhook } from '../webhook-commands.js';
 import { recordDeliveryAttempt, RecordDeliveryAttemptCommand } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
 import { deliveryIdOf, deliveryStream, isSuccess, shouldAttempt, type AbandonReason, type AttemptResult, type DeliveryState } from '../domain/delivery.js';
 import { signDelivery } from '../domain/signature.js';

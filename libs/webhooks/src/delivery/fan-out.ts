@@ -1,7 +1,7 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { LogFollower, type CommandPipeline, type EventRegistry, type EventStore, type FollowedView, type JsonLogger, type ReadStore, type RecordedEvent } from '../../../platform/src/index.js';
 import { EraseDeliveriesCommand } from '../commands/erase-deliveries/erase-deliveries.handler.js';
-import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
+import { configureWebhook } from '../webhook-commands.js';
 import { isSubscribed, webhookStream } from '../domain/webhook.js';
 import type { NotificationCipher } from '../notifications/notification-cipher.js';
 import type { NotificationSources, ResolvedSource } from '../notifications/notification-sources.js';

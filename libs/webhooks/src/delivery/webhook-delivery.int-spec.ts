@@ -22,7 +22,7 @@ import {
   type ReadStore,
   type RecordedEvent,
 } from '../../../platform/src/index.js';
-import { configureWebhook } from '../commands/configure-webhook/configure-webhook.handler.js';
+import { configureWebhook } from '../webhook-commands.js';
 import { EraseDeliveriesHandler, EraseDeliveriesStepHandler } from '../commands/erase-deliveries/erase-deliveries.handler.js';
 import { recordDeliveryAttempt, RecordDeliveryAttemptHandler } from '../commands/record-delivery-attempt/record-delivery-attempt.handler.js';
 import { removeWebhook } from '../commands/remove-webhook/remove-webhook.handler.js';

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_TYPES } from '../domain/notification.js';
+import { defineAnswer } from '../../../platform/src/index.js';
 
 /** Schema parts the webhook answers share (ADR 39). */
 
@@ -19,3 +20,6 @@ export const WEBHOOK_EXAMPLE = {
   secret_length: 48,
   configured_at: '2026-11-27T08:12:44.205Z',
 };
+
+/** POST /v2/webhooks/configure and GET /v2/webhooks answer one configuration (ADR 39): both slices take it from here. */
+export const WebhookConfigurationAnswerSchema = defineAnswer('WebhookConfigurationAnswer', WebhookConfigurationSchema, WEBHOOK_EXAMPLE);

@@ -1,8 +1,7 @@
-import { CommandHandler, type CommandBus } from '@nestjs/cqrs';
-import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
-import type { KeyDirectory, KeyRecord } from '../../public/key-directory.js';
-import { keyPrefix, newApiKey } from '../../credentials/index.js';
-import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyIssued, type ApiKeyState, type IssueApiKey } from '../../domain/api-key.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { command, PipelineHandler } from '../../../../platform/src/index.js';
+import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyState, type IssueApiKey } from '../../domain/api-key.js';
+import { IssueKeyCommand } from '../../keys/key-commands.js';
 
 /**
  * Issues an API key of any kind: at signup, by rotation, for the operator
@@ -19,34 +18,7 @@ export const issueKey = command<IssueApiKey, ApiKeyState, ApiKeyEvent>({
   awaits: ['key_directory'],
 });
 
-export class IssueKeyCommand extends PipelineCommand<IssueApiKey, ApiKeyState, ApiKeyEvent> {}
-
 @CommandHandler(IssueKeyCommand)
 export class IssueKeyHandler extends PipelineHandler<IssueApiKey, ApiKeyState, ApiKeyEvent> {
   protected readonly definition = issueKey;
-}
-
-/** Runs `issueKey`: through `CommandBus` inside Nest, through the pipeline in the operator CLI (which runs outside Nest). */
-export type KeyIssuer = (input: IssueApiKey) => Promise<unknown>;
-
-/** The process handlers' way to issue: `IssueKeyCommand` through the bus. */
-export const issueThrough =
-  (commands: CommandBus): KeyIssuer =>
-  (input) =>
-    commands.execute(new IssueKeyCommand(input));
-
-export type NewKey = Omit<ApiKeyIssued['data'], 'issued_at' | 'key_id' | 'key_hash' | 'key_prefix'>;
-
-/**
- * Issues a key (32 random bytes, shown once; only its SHA-256 is stored, and
- * its id is derived from that: `keyIdFor`) and answers it with its directory
- * record. The key is made here, or given when its id must be known first (a
- * rotation names its replacement).
- */
-export async function issueNewKey(issue: KeyIssuer, directory: KeyDirectory, details: NewKey, made: ReturnType<typeof newApiKey> = newApiKey()): Promise<{ key: string; record: KeyRecord }> {
-  const { key, hash, keyId } = made;
-  await issue({ type: 'IssueApiKey', data: { ...details, key_id: keyId, key_hash: hash, key_prefix: keyPrefix(key) } });
-  const record = directory.byKeyId(keyId);
-  if (!record) throw new Error(`issued key ${keyId} is missing from the key directory`);
-  return { key, record };
 }

@@ -1,7 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import type { Tier } from '../../domain/api-key.js';
-import { issueNewKey, issueThrough, type KeyIssuer } from '../issue-key/issue-key.handler.js';
+import { issueNewKey, issueThrough, type KeyIssuer } from '../../keys/key-commands.js';
 
 export interface LegacyKeyRequest {
   name: string;

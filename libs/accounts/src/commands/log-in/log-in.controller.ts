@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
-import { PersonalTokenSchema } from './log-in.answer.js';
+import { PersonalTokenSchema } from '../../personal-token.answer.js';
 import { LogInCommand } from './log-in.handler.js';
 import { LogInRequest } from './log-in.request.js';
 

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
 import { RevokedKeySchema } from './revoke-key.answer.js';
-import { RevokeKeyCommand } from './revoke-key.handler.js';
+import { RevokeKeyCommand } from '../../keys/key-commands.js';
 
 @ApiTags('keys')
 @ApiSecurity('api_key')

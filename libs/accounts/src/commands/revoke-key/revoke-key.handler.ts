@@ -1,6 +1,7 @@
 import { CommandHandler } from '@nestjs/cqrs';
-import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { command, PipelineHandler } from '../../../../platform/src/index.js';
 import { apiKeyDecider, apiKeyStream, type ApiKeyEvent, type ApiKeyState, type RevokeApiKey } from '../../domain/api-key.js';
+import { RevokeKeyCommand } from '../../keys/key-commands.js';
 
 /**
  * Revokes a key at once (interface.md, "API key states"): DELETE /v2/me/key,
@@ -17,8 +18,6 @@ export const revokeKey = command<RevokeApiKey, ApiKeyState, ApiKeyEvent>({
   // "Revocation is immediate" (interface.md, "Authentication" 3): once the answer is out, this instance refuses the key.
   awaits: ['key_directory'],
 });
-
-export class RevokeKeyCommand extends PipelineCommand<RevokeApiKey, ApiKeyState, ApiKeyEvent> {}
 
 @CommandHandler(RevokeKeyCommand)
 export class RevokeKeyHandler extends PipelineHandler<RevokeApiKey, ApiKeyState, ApiKeyEvent> {

@@ -1,8 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newApiKey } from '../../credentials/index.js';
 import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
-import { issueNewKey, issueThrough } from '../issue-key/issue-key.handler.js';
-import { RevokeKeyCommand } from '../revoke-key/revoke-key.handler.js';
+import { issueNewKey, issueThrough, RevokeKeyCommand } from '../../keys/key-commands.js';
 
 /** POST /v2/me/rotate: the calling key, replaced; the answer holds the new key (shown once). */
 export class RotateKeyCommand extends Command<{ key: string; record: KeyRecord }> {

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
-import { PersonalTokenSchema } from '../log-in/log-in.answer.js';
+import { PersonalTokenSchema } from '../../personal-token.answer.js';
 import { SignInWithGoogleCommand } from './sign-in-with-google.handler.js';
 import { SignInWithGoogleRequest } from './sign-in-with-google.request.js';
 

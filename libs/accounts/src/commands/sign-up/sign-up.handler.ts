@@ -7,7 +7,7 @@ import { accountDecider, accountStream, type AccountEvent, type AccountState, ty
 import { keyRecordView } from '../../key-record.view.js';
 import { dailyLimitOf } from '../../quota.js';
 import { attemptCounters, Attempts } from '../../throttling/attempts.js';
-import { issueNewKey, issueThrough } from '../issue-key/issue-key.handler.js';
+import { issueNewKey, issueThrough } from '../../keys/key-commands.js';
 
 /** Opens a free account; the first event of its stream. */
 export const openAccount = command<OpenAccount, AccountState, AccountEvent>({

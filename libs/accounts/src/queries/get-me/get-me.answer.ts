@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer } from '../../../../platform/src/index.js';
-import { OrNull, TierSchema } from '../../answer-parts.js';
-import { UsageFields } from '../get-usage/get-usage.answer.js';
+import { OrNull, TierSchema, UsageFields } from '../../answer-parts.js';
 
 /** GET /v2/me (MeView; decisions.md, "Operator interface"). */
 export const MeAnswerSchema = defineAnswer(

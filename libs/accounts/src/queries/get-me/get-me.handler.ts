@@ -2,7 +2,7 @@ import { Query, QueryBus, QueryHandler, type IQueryHandler } from '@nestjs/cqrs'
 import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
 import type { Tier } from '../../domain/api-key.js';
 import { dailyLimitOf } from '../../quota.js';
-import { GetUsageQuery, type Usage } from '../get-usage/get-usage.handler.js';
+import { GetUsageQuery, type Usage } from '../../usage.query.js';
 
 export interface MeView {
   account_id: string | null;

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingKey } from '../../authentication/calling-key.js';
 import { UsageAnswerSchema } from './get-usage.answer.js';
-import { GetUsageQuery } from './get-usage.handler.js';
+import { GetUsageQuery } from '../../usage.query.js';
 
 @ApiTags('keys')
 @ApiSecurity('api_key')

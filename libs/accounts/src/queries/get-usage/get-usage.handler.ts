@@ -1,24 +1,10 @@
 import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, RATE_LIMITER, type Clock, type RateLimiter } from '../../../../platform/src/index.js';
-import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
+import { KeyDirectory } from '../../public/key-directory.js';
 import type { Tier } from '../../domain/api-key.js';
 import { dailyLimitOf, QUOTA_WINDOW_MS, quotaKey } from '../../quota.js';
-
-export interface Usage {
-  window: 'rolling_24h';
-  daily_limit: number;
-  used: number;
-  remaining: number;
-  reset_at: string;
-}
-
-/** GET /v2/usage: the calling key's tier and its consumption. */
-export class GetUsageQuery extends Query<{ tier: Tier } & Usage> {
-  constructor(readonly record: KeyRecord) {
-    super();
-  }
-}
+import { GetUsageQuery, type Usage } from '../../usage.query.js';
 
 /** A key's consumption against its plan over the rolling 24 h window (interface.md, "Limits" 1), read without counting. */
 @QueryHandler(GetUsageQuery)

@@ -1,6 +1,6 @@
 import type { PointNamer } from '../../domain/bulk.js';
 import { reverseAddress, type ReverseAddress } from '../../domain/reverse-address.js';
-import { ReverseNamer, UNNAMED } from '../reverse/reverse-namer.js';
+import { ReverseNamer, UNNAMED } from '../../naming/reverse-namer.js';
 import { filledGaps } from './bulk-hexcode.handler.js';
 
 /** An answer with `count` gaps, each after `"address":`, as the bulk thread leaves them, and its points. */

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { RefusedError, yieldingBytes, yieldingEach, type RawJson } from '../../../../platform/src/index.js';
 import type { PointNamer } from '../../domain/bulk.js';
-import { ReverseNamer } from '../reverse/reverse-namer.js';
+import { ReverseNamer } from '../../naming/reverse-namer.js';
 import { BulkHexcodePool } from './bulk-hexcode.pool.js';
 
 /**

@@ -4,7 +4,7 @@ import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/i
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
 import type { ReverseAddress } from '../../domain/reverse-address.js';
-import { ReverseNamer } from './reverse-namer.js';
+import { ReverseNamer } from '../../naming/reverse-namer.js';
 import { callerPointProvenance, CONFIRMED_SOURCES, type Provenance, type ProvenanceSource } from '../../domain/provenance.js';
 
 export interface ReverseAnswer {

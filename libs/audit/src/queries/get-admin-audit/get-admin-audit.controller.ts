@@ -2,9 +2,9 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminOnly, ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
-import { AccessLogPageSchema } from './get-admin-audit.answer.js';
+import { AccessLogPageSchema } from '../access-log.answer.js';
 import { GetAdminAuditQuery } from './get-admin-audit.handler.js';
-import { GetAdminAuditRequest } from './get-admin-audit.request.js';
+import { GetAdminAuditRequest } from '../access-log.request.js';
 
 @ApiTags('admin')
 @ApiSecurity('api_key')

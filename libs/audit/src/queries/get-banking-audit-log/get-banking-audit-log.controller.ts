@@ -3,9 +3,9 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
-import { AccessLogPageSchema } from '../get-admin-audit/get-admin-audit.answer.js';
+import { AccessLogPageSchema } from '../access-log.answer.js';
 import { GetBankingAuditLogQuery } from './get-banking-audit-log.handler.js';
-import { GetBankingAuditLogRequest } from './get-banking-audit-log.request.js';
+import { GetBankingAuditLogRequest } from '../access-log.request.js';
 
 /** interface.md, "Banking features": the calling account's own access history, newest first. */
 @ApiTags('banking')

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, CALLER_ID, callingAccount, parseCallerId, type AnswerOf } from '../../../../platform/src/index.js';
-import { AccessLogPageSchema } from '../get-admin-audit/get-admin-audit.answer.js';
+import { AccessLogPageSchema } from '../access-log.answer.js';
 import { GetCustomerAccessLogQuery } from './get-customer-access-log.handler.js';
 import { GetCustomerAccessLogRequest } from './get-customer-access-log.request.js';
 

@@ -1,4 +1,4 @@
-import { GetBankingAuditLogRequest } from '../get-banking-audit-log/get-banking-audit-log.request.js';
+import { GetBankingAuditLogRequest } from '../access-log.request.js';
 
 /** GET /v2/banking/audit-log/customers/{customer_id}: the banking audit log's filters (from, to, limit, cursor); the customer is in the path. */
 export class GetCustomerAccessLogRequest extends GetBankingAuditLogRequest {}

@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, callingAccount, Expensive, itemsIn, type AnswerOf } from '../../../../platform/src/index.js';
-import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
 import { BulkLoanRegistrationSchema } from './bulk-register-loans.answer.js';
 import { BulkRegisterLoansCommand, MAX_BULK_LOANS } from './bulk-register-loans.handler.js';
 import { BulkRegisterLoansRequest } from './bulk-register-loans.request.js';

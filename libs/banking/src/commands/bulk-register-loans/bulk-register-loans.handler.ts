@@ -2,8 +2,8 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { CommandPipeline, DomainError, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
 import { registrationOutcome, type LoanEvent, type LoanState, type RegisterLoan } from '../../domain/loan.js';
 import type { LoanSealing } from '../../loans/loan-sealing.js';
-import { loanRegistration } from '../register-loan/loan-registration.js';
-import { registerLoan, registerLoanInBulk } from '../register-loan/register-loan.handler.js';
+import { loanRegistration } from '../../loans/loan-registration.js';
+import { registerLoan, registerLoanInBulk } from '../../loans/loan-commands.js';
 
 export const MAX_BULK_LOANS = 10_000;
 /** Registrations in flight at once: enough to keep the event store's group commit full, few enough to leave room for other requests. */

@@ -6,9 +6,8 @@ import { ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../
 import { ScheduleNotFoundError } from '../../domain/errors.js';
 import { parseScheduleId } from '../../domain/schedule.js';
 import { scheduleView } from '../../public/reverification-schedules.read-model.js';
-import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
-import { ReverificationScheduleSchema } from '../schedule-reverification/schedule-reverification.answer.js';
-import { publicSchedule } from '../schedule-reverification/schedule-reverification.controller.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
+import { publicSchedule, ReverificationScheduleSchema } from '../../reverification/schedule.answer.js';
 import { CancelScheduleCommand } from './cancel-schedule.handler.js';
 
 /** interface.md, "Banking features": DELETE /v2/verify/schedule/{id}. */

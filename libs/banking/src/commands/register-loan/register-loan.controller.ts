@@ -3,13 +3,12 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
 import { registrationOutcome, type LoanState, type RegistrationOutcome } from '../../domain/loan.js';
-import { loanRegistration } from './loan-registration.js';
+import { loanRegistration } from '../../loans/loan-registration.js';
 import { LoanRegistrationSchema } from './register-loan.answer.js';
 import { RegisterLoanCommand } from './register-loan.handler.js';
 import { RegisterLoanRequest } from './register-loan.request.js';
-
-export const BANKING_ACCESS_DOC = '403 ACCOUNT_KEY_REQUIRED, BANKING_ACCESS_REQUIRED (account not provisioned for banking) or IP_NOT_ALLOWED (outside the account allowlist)';
 
 /** interface.md, "Banking features": POST /v2/collections/register. */
 @ApiTags('banking')

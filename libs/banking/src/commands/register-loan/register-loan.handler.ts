@@ -1,36 +1,10 @@
 import { CommandHandler } from '@nestjs/cqrs';
-import { command, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
-import { loanDecider, loanStream, type LoanEvent, type LoanState, type RegisterLoan } from '../../domain/loan.js';
+import { PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import type { LoanEvent, LoanState, RegisterLoan } from '../../domain/loan.js';
+import { registerLoan } from '../../loans/loan-commands.js';
 import { LoanSealing } from '../../loans/loan-sealing.js';
-import { COLLECTION_LOANS_READ_MODEL } from '../../public/collection-loans.read-model.js';
 
-/**
- * POST /v2/collections/register: the loan's terms on its own stream; the same terms again record nothing.
- * The zone is stored sealed under the borrower's data key (docs/adr/0055): every reader of a loan stream
- * folds through this declaration (`commands.read(registerLoan, …)`), so through its codec.
- */
-export const registerLoan = command<RegisterLoan, LoanState, LoanEvent, { sealing: LoanSealing }>({
-  name: 'banking.register-loan',
-  stream: (input) => loanStream(input.account_id, input.loan_id),
-  decider: loanDecider,
-  inject: { sealing: LoanSealing },
-  codec: ({ sealing }) => sealing.codec(),
-  // Every rule is in the decider: a concurrent registration of the same loan is decided again on its terms.
-  onConflict: { retry: 3 },
-  // Portfolio risk reads the book from the read model: a loan registered is in the next assessment.
-  awaits: [COLLECTION_LOANS_READ_MODEL.name],
-});
-
-/** As `registerLoan`, for the items of a bulk registration: the batch waits for the read model once, at its end. */
-export const registerLoanInBulk = command<RegisterLoan, LoanState, LoanEvent, { sealing: LoanSealing }>({
-  name: 'banking.register-loan-in-bulk',
-  stream: registerLoan.stream,
-  decider: loanDecider,
-  inject: registerLoan.inject,
-  codec: registerLoan.codec,
-  onConflict: { retry: 3 },
-});
-
+/** POST /v2/collections/register, declared in loans/loan-commands.ts (every reader of a loan stream folds through it). */
 export class RegisterLoanCommand extends PipelineCommand<RegisterLoan, LoanState, LoanEvent> {}
 
 @CommandHandler(RegisterLoanCommand)

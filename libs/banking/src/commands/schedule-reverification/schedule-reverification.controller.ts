@@ -4,9 +4,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { scheduleView, type ScheduleView } from '../../public/reverification-schedules.read-model.js';
-import { BANKING_ACCESS_DOC } from '../register-loan/register-loan.controller.js';
-import { ReverificationScheduleSchema } from './schedule-reverification.answer.js';
+import { scheduleView } from '../../public/reverification-schedules.read-model.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
+import { publicSchedule, ReverificationScheduleSchema } from '../../reverification/schedule.answer.js';
 import { ScheduleReverificationCommand } from './schedule-reverification.process.js';
 import { ScheduleReverificationRequest } from './schedule-reverification.request.js';
 
@@ -38,11 +38,4 @@ export class ScheduleReverificationController {
     const { schedule_id, state } = await this.commands.execute(new ScheduleReverificationCommand(accountId, body));
     return publicSchedule(scheduleView(schedule_id, accountId, state));
   }
-}
-
-/** A schedule as the API shows it (without the account id, which is the caller's). */
-export function publicSchedule(doc: ScheduleView | undefined) {
-  if (!doc) throw new Error('a schedule view of nothing');
-  const { account_id: _account, ...shown } = doc;
-  return shown;
 }

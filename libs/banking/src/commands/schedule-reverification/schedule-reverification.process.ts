@@ -7,7 +7,7 @@ import { parseCustomerId } from '../../../../monitoring/src/index.js';
 import { CLOCK, CommandPipeline, DATA_KEY_VAULT, EVENT_STORE, InvalidParamError, JOB_QUEUE, type Clock, type DataKeyVault, type EventStore, type JobQueue } from '../../../../platform/src/index.js';
 import { LoanNotFoundError, NothingToVerifyError } from '../../domain/errors.js';
 import { loanStream, parseLoanId } from '../../domain/loan.js';
-import { registerLoan } from '../register-loan/register-loan.handler.js';
+import { registerLoan } from '../../loans/loan-commands.js';
 import type { ScheduleState, ScheduleTerms } from '../../domain/schedule.js';
 import { enqueueRun } from '../../reverification/reverification-jobs.js';
 import { RecordReverificationScheduleCommand } from './schedule-reverification.handler.js';

@@ -3,8 +3,8 @@ import { ApiOperation, ApiParam, ApiResponse, ApiSecurity, ApiTags } from '@nest
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
-import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
-import { ReverificationScheduleSchema } from '../../commands/schedule-reverification/schedule-reverification.answer.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
+import { ReverificationScheduleSchema } from '../../reverification/schedule.answer.js';
 import { parseScheduleId } from '../../domain/schedule.js';
 import { GetScheduleQuery } from './get-schedule.handler.js';
 

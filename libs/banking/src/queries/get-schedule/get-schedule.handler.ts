@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandPipeline } from '../../../../platform/src/index.js';
-import { publicSchedule } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { publicSchedule } from '../../reverification/schedule.answer.js';
 import { ScheduleNotFoundError } from '../../domain/errors.js';
 import { scheduleStream } from '../../domain/schedule.js';
 import { recordReverificationRun } from '../../reverification/record-run.handler.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer } from '../../../../platform/src/index.js';
 import { OrNull } from '../../answer-parts.js';
-import { SCHEDULE_EXAMPLE, ScheduleObject } from '../../commands/schedule-reverification/schedule-reverification.answer.js';
+import { SCHEDULE_EXAMPLE, ScheduleObject } from '../../reverification/schedule.answer.js';
 
 /** GET /v2/verify/schedules. */
 export const ReverificationSchedulePageSchema = defineAnswer(

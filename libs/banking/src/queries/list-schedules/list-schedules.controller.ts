@@ -6,7 +6,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
 import { ReverificationSchedulePageSchema } from './list-schedules.answer.js';
 import { ListSchedulesQuery } from './list-schedules.handler.js';
 

@@ -1,5 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { publicSchedule } from '../../commands/schedule-reverification/schedule-reverification.controller.js';
+import { publicSchedule } from '../../reverification/schedule.answer.js';
 import { ReverificationSchedules } from '../../public/reverification-schedules.read-model.js';
 
 export interface SchedulePage {

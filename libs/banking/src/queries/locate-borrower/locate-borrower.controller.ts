@@ -5,7 +5,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, type AnswerOf } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
 import { parseLoanId } from '../../domain/loan.js';
 import { BorrowerLocationSchema } from './locate-borrower.answer.js';
 import { LocateBorrowerQuery } from './locate-borrower.handler.js';

@@ -5,7 +5,7 @@ import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitori
 import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
 import { CollectionsConsentRequiredError, LoanNotFoundError } from '../../domain/errors.js';
 import { loanStream } from '../../domain/loan.js';
-import { registerLoan } from '../../commands/register-loan/register-loan.handler.js';
+import { registerLoan } from '../../loans/loan-commands.js';
 import { allowsCollections } from '../../positions/borrower-positions.js';
 import { ZoneShape } from '../../zones/collection-zone.js';
 

@@ -5,7 +5,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiAnswer, BankingOnly, Expensive, OptionalNotNull, RawResponse } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
-import { BANKING_ACCESS_DOC } from '../../commands/register-loan/register-loan.controller.js';
+import { BANKING_ACCESS_DOC } from '../../banking-access.js';
 import { HIGH_RISK, MEDIUM_RISK, RISK_WEIGHTS } from '../../domain/risk.js';
 import { PortfolioRiskSchema } from './portfolio-risk.answer.js';
 import { PortfolioRiskQuery } from './portfolio-risk.handler.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer } from '../../../../platform/src/index.js';
-import { Language } from '../translate-text/translate-text.answer.js';
+import { Language } from '../answer-parts.js';
 
 /** POST /v2/language/transcribe (ADR 39). */
 export const TranscriptionSchema = defineAnswer(

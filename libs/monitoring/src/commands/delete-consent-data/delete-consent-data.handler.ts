@@ -9,9 +9,9 @@ import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js
 import { DeleteConsentDataCommand, type ConsentErasure } from '../../public/consent-commands.js';
 import { LocationCaches } from '../../location-stream/location-caches.js';
 import { LocationSealing } from '../../location-stream/location-sealing.js';
-import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
-import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
-import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
+import { readConsent } from '../../consent-record/read-consent.js';
+import { DRIFT_STATE_PROJECTION } from '../../drift/drift-state.read-model.js';
+import { CONSENTS_PROJECTION } from '../../consent-record/consent-record.read-model.js';
 import { ConsentReceipts, consentIdOf } from '../../receipts/consent-receipts.js';
 
 /** The erasure record, appended last: it claims what the steps before it did. */

@@ -8,7 +8,7 @@ import { DEFAULT_PURPOSE, parseScope, type NoticeReference } from '../../domain/
 import { noticeDigest } from '../../domain/consent-notice.js';
 import { GrantConsentCommand } from '../../public/consent-commands.js';
 import { GrantConsentRequest, type ConsentNoticeRequest } from './grant-consent.request.js';
-import { consentStatusView } from '../../queries/get-consent-status/consent-status.view.js';
+import { consentStatusView } from '../../consent-record/consent-status.view.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { ConsentGrantedSchema } from './grant-consent.answer.js';
 

@@ -7,8 +7,8 @@ import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js
 import { LocationCaches } from '../../location-stream/location-caches.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
 import { LocationSealing } from '../../location-stream/location-sealing.js';
-import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
-import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
+import { readConsent } from '../../consent-record/read-consent.js';
+import { DRIFT_STATE_PROJECTION } from '../../drift/drift-state.read-model.js';
 
 interface Deps {
   codec: LocationCodec;

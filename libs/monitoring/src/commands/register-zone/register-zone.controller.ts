@@ -8,11 +8,11 @@ import { AccountOnly, InvalidParamError } from '../../../../platform/src/index.j
 import { callingAccount } from '../../../../platform/src/index.js';
 import { parseCustomerId } from '../../domain/consent.js';
 import { DEFAULT_TOLERANCE_HOPS, DEFAULT_ZONE_RESOLUTION } from '../../domain/location.js';
-import { GetDriftQuery } from '../../queries/get-drift/get-drift.handler.js';
+import { GetDriftQuery } from '../../drift/drift.query.js';
 import { RegisterZoneCommand } from './register-zone.handler.js';
 import { RegisterZoneRequest } from './register-zone.request.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
-import { DriftStateSchema } from '../../queries/get-drift/get-drift.answer.js';
+import { DriftStateSchema } from '../../drift/drift.answer.js';
 
 /**
  * PUT /v2/monitoring/zones/{customer_id}: registers (or replaces) the zone

@@ -3,8 +3,8 @@ import { command, CommandPipeline, PipelineCommand, PipelineHandler } from '../.
 import { collectsLocation } from '../../domain/consent.js';
 import { locationDecider, locationStream, type LocationEvent, type LocationState, type RegisterZone } from '../../domain/location.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
-import { readConsent } from '../../queries/get-consent-status/get-consent-status.handler.js';
-import { DRIFT_STATE_PROJECTION } from '../../queries/get-drift/drift-state.read-model.js';
+import { readConsent } from '../../consent-record/read-consent.js';
+import { DRIFT_STATE_PROJECTION } from '../../drift/drift-state.read-model.js';
 
 /**
  * PUT /v2/monitoring/zones/{customer_id}. A zone is the customer's location

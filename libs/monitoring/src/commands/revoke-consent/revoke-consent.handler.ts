@@ -6,7 +6,7 @@ import { locationDecider, locationStream, type LocationCommand, type LocationEve
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
 import { LocationCodec } from '../../location-stream/location-codec.js';
 import { RevokeConsentCommand, type ConsentRevocation } from '../../public/consent-commands.js';
-import { CONSENTS_PROJECTION } from '../../queries/list-consents/consent-record.read-model.js';
+import { CONSENTS_PROJECTION } from '../../consent-record/consent-record.read-model.js';
 import { ConsentReceipts, consentIdOf } from '../../receipts/consent-receipts.js';
 
 type StopCollection = Extract<LocationCommand, { type: 'StopCollection' }>;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../platform/src/index.js';
+import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
 import { FENCE_TYPES } from '../domain/geofence.js';
 
 const LatLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
@@ -53,3 +53,6 @@ export const geofenceExample = {
   cell_count: 61,
   created_at: '2026-11-27T09:00:00.000Z',
 };
+
+/** POST /v2/geofence/create and GET /v2/geofences/{id} (ADR 39): one answer, shared by both slices. */
+export const GeofenceAnswerSchema = defineAnswer('Geofence', GeofenceSchema, geofenceExample);

@@ -5,9 +5,9 @@ import type { FastifyRequest } from 'fastify';
 import { AccountOnly } from '../../../../platform/src/index.js';
 import { callingAccount } from '../../../../platform/src/index.js';
 import { CustomerRequest } from '../../consent.requests.js';
-import { GetDriftQuery } from './get-drift.handler.js';
+import { GetDriftQuery } from '../../drift/drift.query.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
-import { DriftStateSchema } from './get-drift.answer.js';
+import { DriftStateSchema } from '../../drift/drift.answer.js';
 
 /** GET /v2/monitoring/drift?customer_id=: the current drift state (interface.md, "Drift event payload" names its fields). */
 @ApiTags('monitoring')

@@ -1,36 +1,13 @@
 import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { getResolution, latLngToCell } from 'h3-js';
 import { hexCodeFromCell } from '../../../../addressing/src/index.js';
 import { collectionName, READ_STORE, type ReadCollection, type ReadStore } from '../../../../platform/src/index.js';
 import { hopsBetween, locationStream, type LocationEvent, type PingRecorded, type ZoneRegistered } from '../../domain/location.js';
 import { CustomerPseudonyms } from '../../location-stream/customer-pseudonyms.js';
 import { LocationSealing } from '../../location-stream/location-sealing.js';
-import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc, type SealedPart } from './drift-state.read-model.js';
-
-export type DriftStatus = 'unmonitored' | 'in_zone' | 'drifting';
-
-export interface DriftView {
-  customer_id: string;
-  /** `unmonitored`: no zone registered (or erased); `drifting`: out of the zone since `since`. */
-  status: DriftStatus;
-  home_hex: string | null;
-  tolerance_hops: number | null;
-  current_hex: string | null;
-  distance_hops: number | null;
-  since: string | null;
-  last_ping_at: string | null;
-}
-
-/** GET /v2/monitoring/drift?customer_id=. */
-export class GetDriftQuery extends Query<DriftView> {
-  constructor(
-    readonly accountId: string,
-    readonly customerId: string,
-  ) {
-    super();
-  }
-}
+import { GetDriftQuery, type DriftView } from '../../drift/drift.query.js';
+import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc, type SealedPart } from '../../drift/drift-state.read-model.js';
 
 /** The drift_state read model, its sealed parts opened with the customer's key. */
 @QueryHandler(GetDriftQuery)

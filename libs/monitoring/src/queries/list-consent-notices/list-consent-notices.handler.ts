@@ -2,7 +2,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { AnswerOf } from '../../../../platform/src/index.js';
 import { NOTICES_PER_ACCOUNT_MAX } from '../../domain/consent-notice.js';
 import type { ConsentNoticeListSchema } from './list-consent-notices.answer.js';
-import { ConsentNoticeRegistry } from './consent-notice-registry.js';
+import { ConsentNoticeRegistry } from '../../consent-notices/consent-notice-registry.js';
 
 /** GET /v2/consent/notices. */
 export class ListConsentNoticesQuery extends Query<AnswerOf<typeof ConsentNoticeListSchema>> {

@@ -3,7 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { collectionName, READ_STORE, type ReadStore } from '../../../../platform/src/index.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { noticeOf } from '../../domain/consent-receipt.js';
-import { CONSENT_RECORD_INDEXES, CONSENTS_PROJECTION, CONSENTS_VERSION, type ConsentRecordDoc, type ConsentRecordStatus } from './consent-record.read-model.js';
+import { CONSENT_RECORD_INDEXES, CONSENTS_PROJECTION, CONSENTS_VERSION, type ConsentRecordDoc, type ConsentRecordStatus } from '../../consent-record/consent-record.read-model.js';
 
 export interface ConsentRecordView {
   consent_id: string;

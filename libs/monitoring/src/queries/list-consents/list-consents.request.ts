@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { CONSENT_RECORD_STATUSES, type ConsentRecordStatus } from './consent-record.read-model.js';
+import { CONSENT_RECORD_STATUSES, type ConsentRecordStatus } from '../../consent-record/consent-record.read-model.js';
 
 export const CONSENTS_DEFAULT_LIMIT = 50;
 export const CONSENTS_MAX_LIMIT = 200;

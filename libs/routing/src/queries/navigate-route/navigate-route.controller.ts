@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, BodyBudget, Public, RawResponse, type AnswerOf } from '../../../../platform/src/index.js';
-import { alternativesOf } from '../plan-route/plan-route.request.js';
+import { alternativesOf } from '../route.request.js';
 import { NavigateRouteAnswerSchema } from './navigate-route.answer.js';
 import { NavigateRouteQuery } from './navigate-route.handler.js';
 import { NavigateRouteRequest } from './navigate-route.request.js';

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PlanRouteRequest } from '../plan-route/plan-route.request.js';
+import { PlanRouteRequest } from '../route.request.js';
 
 export const GEOMETRIES = ['polyline6', 'polyline', 'geojson'] as const;
 

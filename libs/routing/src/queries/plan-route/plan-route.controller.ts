@@ -5,7 +5,7 @@ import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';
 import { TURN_CLASSES_DOC } from '../../domain/maneuvers.js';
 import { PlanRouteAnswerSchema } from './plan-route.answer.js';
 import { PlanRouteQuery } from './plan-route.handler.js';
-import { alternativesOf, PlanRouteRequest } from './plan-route.request.js';
+import { alternativesOf, PlanRouteRequest } from '../route.request.js';
 
 /** interface.md: POST /v2/route → route with steps, alternatives and the safer-route flags. */
 @ApiTags('routing')

@@ -4,7 +4,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, Public, type AnswerOf } from '../../../../platform/src/index.js';
 import { GetAlertsAnswerSchema } from './get-alerts.answer.js';
 import { GetAlertsQuery } from './get-alerts.handler.js';
-import { WeatherAreaRequest } from './get-alerts.request.js';
+import { WeatherAreaRequest } from '../weather-area.request.js';
 
 /** interface.md: GET /v2/weather/alerts, public (the per-IP public ceiling applies). */
 @ApiTags('weather')

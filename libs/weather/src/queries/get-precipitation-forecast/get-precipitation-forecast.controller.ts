@@ -4,7 +4,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, Public, type AnswerOf } from '../../../../platform/src/index.js';
 import { GetPrecipitationForecastAnswerSchema } from './get-precipitation-forecast.answer.js';
 import { FORECAST_GRID, FORECAST_HOURS, MAX_FORECAST_BOX_DEG } from '../../forecast/precipitation-forecast.js';
-import { WeatherAreaRequest } from '../get-alerts/get-alerts.request.js';
+import { WeatherAreaRequest } from '../weather-area.request.js';
 import { GetPrecipitationForecastQuery } from './get-precipitation-forecast.handler.js';
 
 /** interface.md: GET /v2/precipitation-forecast, public. */

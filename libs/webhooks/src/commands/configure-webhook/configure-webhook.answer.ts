@@ -1,5 +1,2 @@
-import { defineAnswer } from '../../../../platform/src/index.js';
-import { WEBHOOK_EXAMPLE, WebhookConfigurationSchema } from '../../queries/answer-parts.js';
-
-/** POST /v2/webhooks/configure and GET /v2/webhooks (ADR 39). */
-export const WebhookConfigurationAnswerSchema = defineAnswer('WebhookConfigurationAnswer', WebhookConfigurationSchema, WEBHOOK_EXAMPLE);
+/** POST /v2/webhooks/configure and GET /v2/webhooks (ADR 39): one schema, in queries/answer-parts.ts. */
+export { WebhookConfigurationAnswerSchema } from '../../queries/answer-parts.js';

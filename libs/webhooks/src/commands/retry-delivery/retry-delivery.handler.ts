@@ -5,7 +5,7 @@ import { webhookStream } from '../../domain/webhook.js';
 import { CustomerErasures } from '../../delivery/customer-erasures.js';
 import { WebhookJobs } from '../../delivery/webhook-jobs.js';
 import { NotificationCipher } from '../../notifications/notification-cipher.js';
-import { configureWebhook } from '../configure-webhook/configure-webhook.handler.js';
+import { configureWebhook } from '../../webhook-commands.js';
 
 /**
  * Records a manual re-send request on the delivery's stream (the delivery

@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandPipeline } from '../../../../platform/src/index.js';
-import { configureWebhook } from '../../commands/configure-webhook/configure-webhook.handler.js';
+import { configureWebhook } from '../../webhook-commands.js';
 import { WebhookNotConfiguredError, webhookStream, webhookView } from '../../domain/webhook.js';
 
 export type WebhookView = ReturnType<typeof webhookView>;

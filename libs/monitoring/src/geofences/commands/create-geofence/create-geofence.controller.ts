@@ -8,7 +8,7 @@ import { MAX_FENCES_PER_ACCOUNT, parseFenceGeometry } from '../../domain/geofenc
 import { CreateGeofenceCommand } from './create-geofence.handler.js';
 import { CreateGeofenceRequest } from './create-geofence.request.js';
 import { ApiAnswer, type AnswerOf } from '../../../../../platform/src/index.js';
-import { GeofenceAnswerSchema } from './create-geofence.answer.js';
+import { GeofenceAnswerSchema } from '../../http/geofence-answer.js';
 
 /** interface.md, "Identity, consent, monitoring": a geofence; pings that land inside it emit geofence_breach. */
 @ApiTags('geofences')

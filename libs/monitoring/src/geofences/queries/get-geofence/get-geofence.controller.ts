@@ -6,7 +6,7 @@ import { AccountOnly } from '../../../../../platform/src/index.js';
 import { callingAccount } from '../../../../../platform/src/index.js';
 import { GetGeofenceQuery } from './get-geofence.handler.js';
 import { ApiAnswer, type AnswerOf } from '../../../../../platform/src/index.js';
-import { GeofenceAnswerSchema } from '../../commands/create-geofence/create-geofence.answer.js';
+import { GeofenceAnswerSchema } from '../../http/geofence-answer.js';
 
 /** Not in interface.md; the lender reads back what it defined. */
 @ApiTags('geofences')

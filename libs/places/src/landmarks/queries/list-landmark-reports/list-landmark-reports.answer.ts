@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAnswer } from '../../../../../platform/src/index.js';
-import { NarrationStatusSchema, ReportCountsSchema, ReviewDecisionSchema } from '../../commands/review-landmark/review-landmark.answer.js';
+import { NarrationStatusSchema, ReportCountsSchema, ReviewDecisionSchema } from '../../review-answer-parts.js';
 
 const OrNullTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 

@@ -1,7 +1,7 @@
-import { parseCustomerId } from '../../../../monitoring/src/index.js';
-import { InvalidParamError } from '../../../../platform/src/index.js';
-import { MAX_COLLECTION_DAYS, parseLoanId, type RegisterLoan } from '../../domain/loan.js';
-import { parseCollectionZone } from '../../zones/collection-zone.js';
+import { parseCustomerId } from '../../../monitoring/src/index.js';
+import { InvalidParamError } from '../../../platform/src/index.js';
+import { MAX_COLLECTION_DAYS, parseLoanId, type RegisterLoan } from '../domain/loan.js';
+import { parseCollectionZone } from '../zones/collection-zone.js';
 
 /**
  * One registration from its JSON, validated field by field: the single

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
+import { defineAnswer } from '../../../platform/src/index.js';
 
 /** One page of an access log (AuditPage): GET /v2/admin/audit and GET /v2/banking/audit-log. */
 export const AccessLogPageSchema = defineAnswer(

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
+import { defineAnswer } from '../../platform/src/index.js';
 
 /** POST /v2/auth/login and POST /v2/auth/google/mobile (users/personal-tokens.ts, PersonalTokenView). */
 export const PersonalTokenSchema = defineAnswer(

@@ -1,5 +1,5 @@
-import type { IndexSpec } from '../../../../platform/src/index.js';
-import type { ConsentChannel, ConsentNotice, ConsentPurpose, SealedCustomer } from '../../domain/consent.js';
+import type { IndexSpec } from '../../../platform/src/index.js';
+import type { ConsentChannel, ConsentNotice, ConsentPurpose, SealedCustomer } from '../domain/consent.js';
 
 /** The `consents` read model (GET /v2/consents; docs/adr/0032, "Listing"). */
 export const CONSENTS_PROJECTION = 'consents';

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsISO8601, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
-/** GET /v2/weather/alerts and GET /v2/precipitation-forecast: an optional point or box. */
+/** GET /v2/weather/alerts and GET /v2/precipitation-forecast: an optional point or box (shared by both slices, so in neither). */
 export class WeatherAreaRequest {
   @ApiPropertyOptional({ minimum: -90, maximum: 90, example: 6.1319 })
   @IsOptional()

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { reverseAddress, ROAD_RADIUS_M, type ReverseAddress } from '../../domain/reverse-address.js';
+import { reverseAddress, ROAD_RADIUS_M, type ReverseAddress } from '../domain/reverse-address.js';
 import { REVERSE_PLACES, REVERSE_ROADS, type ReversePlaces, type ReverseRoads } from './reverse-names.port.js';
 
 /**

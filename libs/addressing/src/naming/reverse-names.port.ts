@@ -1,4 +1,4 @@
-import type { NamedRoad, PlaceNames } from '../../domain/reverse-address.js';
+import type { NamedRoad, PlaceNames } from '../domain/reverse-address.js';
 
 /**
  * What GET /v2/reverse names a point with (issue 28, item 7): ports, bound by

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer, Nullable } from '../../../../platform/src/index.js';
+import { defineAnswer, Nullable } from '../../../platform/src/index.js';
 
 /** GET /v2/monitoring/drift and PUT /v2/monitoring/zones/{customer_id} (ADR 39). */
 export const DriftStateSchema = defineAnswer(

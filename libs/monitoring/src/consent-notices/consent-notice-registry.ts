@@ -1,5 +1,5 @@
-import type { CommandPipeline, EventStore } from '../../../../platform/src/index.js';
-import { consentNoticeStream, initialNoticeRegistryState, noticeRegistryDecider, type NoticeRegistryState } from '../../domain/consent-notice.js';
+import type { CommandPipeline, EventStore } from '../../../platform/src/index.js';
+import { consentNoticeStream, initialNoticeRegistryState, noticeRegistryDecider, type NoticeRegistryState } from '../domain/consent-notice.js';
 
 /** How the registry's stream is folded (one definition object: the pipeline keeps per-definition wiring). */
 const REGISTRY = { decider: noticeRegistryDecider };

@@ -1,6 +1,6 @@
-import type { ConsentState } from '../../domain/consent.js';
-import { noticeOf } from '../../domain/consent-receipt.js';
-import { consentIdOf } from '../../receipts/consent-receipts.js';
+import type { ConsentState } from '../domain/consent.js';
+import { noticeOf } from '../domain/consent-receipt.js';
+import { consentIdOf } from '../receipts/consent-receipts.js';
 
 /**
  * GET /v2/consent/status and the records of GET /v2/consents: every field

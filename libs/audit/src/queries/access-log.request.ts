@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 
@@ -33,3 +33,6 @@ export class GetAdminAuditRequest {
   @Length(1, 512)
   cursor?: string;
 }
+
+/** GET /v2/banking/audit-log (and, the customer in the path, its per-customer log): the admin filters, without choosing the account (it is the caller's). */
+export class GetBankingAuditLogRequest extends OmitType(GetAdminAuditRequest, ['account_id'] as const) {}

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineAnswer } from '../../../../platform/src/index.js';
-import { OrNull } from '../../answer-parts.js';
-import { STOP_REASONS } from '../../domain/schedule.js';
+import { defineAnswer } from '../../../platform/src/index.js';
+import { OrNull } from '../answer-parts.js';
+import { STOP_REASONS } from '../domain/schedule.js';
+import type { ScheduleView } from '../public/reverification-schedules.read-model.js';
 
 /** A re-verification schedule as the API shows it (publicSchedule): POST, GET and DELETE /v2/verify/schedule*, and each item of the list. */
 export const ScheduleObject = Type.Object({
@@ -49,3 +50,10 @@ export const SCHEDULE_EXAMPLE = {
 };
 
 export const ReverificationScheduleSchema = defineAnswer('ReverificationSchedule', ScheduleObject, SCHEDULE_EXAMPLE);
+
+/** A schedule as the API shows it (without the account id, which is the caller's): every schedule slice answers it. */
+export function publicSchedule(doc: ScheduleView | undefined) {
+  if (!doc) throw new Error('a schedule view of nothing');
+  const { account_id: _account, ...shown } = doc;
+  return shown;
+}

@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsISO8601, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { PointRequest } from '../point.request.js';
+import { PointRequest } from './point.request.js';
 
 export const MAX_VIA_POINTS = 8;
 export const NARRATIONS = ['street', 'landmark', 'both'] as const;
 
-/** POST /v2/route (interface.md, "Routing, transit, weather, language"). */
+/** POST /v2/route (interface.md, "Routing, transit, weather, language"); POST /v2/route/navigate extends it, so it lives outside both slices. */
 export class PlanRouteRequest {
   @ApiProperty({ type: PointRequest, description: 'Start {lat, lng}' })
   @IsDefined({ message: 'from is required: {lat, lng}' })

@@ -1,0 +1,8 @@
+// What bench/ measures inside this context (docs/adr/0066): bench reaches a context through its index.ts or its
+// testing helpers, as test/ does (rule bench-through-index), so an internal a benchmark times is named here and
+// nowhere in the contract. Production code may not import it (testing-stays-in-tests).
+export { PortfolioRiskHandler } from '../queries/portfolio-risk/portfolio-risk.handler.js';
+export { LoanSealing } from '../loans/loan-sealing.js';
+export { assessPortfolio, CONCENTRATION_RESOLUTION, type BookLoan, type BorrowerObservation } from '../public/assess-portfolio.js';
+export { CollectionsConsents } from '../public/collections-consents.view.js';
+export { BorrowerSightings } from '../public/borrower-sightings.view.js';
