@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { generateKeyPairSync } from 'node:crypto';
+import { fixedSigningKeys } from '../libs/compliance/src/checkpoints/testing/fixed-signing-keys.js';
+import { auditTrailOver } from '../libs/audit/src/public/testing/audit-trail.js';
 import { complianceEventTypes } from '../libs/compliance/src/index.js';
 import { archiveChain, CheckpointWriter } from '../libs/compliance/src/testing/benchmarked.js';
 import { StoreAccessRecorder, auditEventTypes, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
@@ -52,13 +53,13 @@ export async function runAuditSizeBench(options: { entries: number; progress: (l
 
     // Retention (docs/adr/0024): archive February of every chain into gzipped bundles, trim it from the live store.
     const registry = new EventRegistry().register(...auditEventTypes, ...complianceEventTypes);
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const writer = new CheckpointWriter(events, registry, { active: () => ({ kid: 'bench', privateKey }) }, { now: () => new Date('2026-05-01T00:00:00Z') });
+    const trail = auditTrailOver(events);
+    const writer = new CheckpointWriter(events, registry, trail, fixedSigningKeys('bench'), { now: () => new Date('2026-05-01T00:00:00Z') });
     const archiveDir = mkdtempSync(path.join(tmpdir(), 'bench-audit-archive-'));
     const storeBefore = size();
     let archived = 0;
     for (let chainIndex = 0; chainIndex < 50; chainIndex++) {
-      for (const segment of await archiveChain(events, writer, `access_log-acct_${chainIndex}x7Kq2mP9`, { archiveDir, liveWindowMs: 86_400_000, now: new Date('2026-03-20T00:00:00Z') })) archived += segment.entries;
+      for (const segment of await archiveChain(events, trail, writer, `access_log-acct_${chainIndex}x7Kq2mP9`, { archiveDir, liveWindowMs: 86_400_000, now: new Date('2026-03-20T00:00:00Z') })) archived += segment.entries;
     }
     const storeAfter = size();
     const archiveBytes = readdirSync(archiveDir, { recursive: true, encoding: 'utf8' })

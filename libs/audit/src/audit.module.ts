@@ -8,6 +8,8 @@ import { GetCustomerAccessLogController } from './queries/get-customer-access-lo
 import { GetCustomerAccessLogHandler } from './queries/get-customer-access-log/get-customer-access-log.handler.js';
 import { AccessRecorder, StoreAccessRecorder } from './public/access-recorder.js';
 import { accessJournalDir, JournaledAccessRecorder } from './public/journaled-access-recorder.js';
+import { AUDIT_TRAIL, type AuditTrail } from './public/audit-trail.port.js';
+import { StoreAuditTrail } from './public/store-audit-trail.js';
 
 @Module({
   controllers: [GetAdminAuditController, GetBankingAuditLogController, GetCustomerAccessLogController],
@@ -26,7 +28,9 @@ import { accessJournalDir, JournaledAccessRecorder } from './public/journaled-ac
           ? new StoreAccessRecorder(events, registry, { maxInFlight: 1 })
           : JournaledAccessRecorder.open(events, registry, accessJournalDir(config.dataDir), (msg, error) => logger.error({ msg, err: String(error) })),
     },
+    // The trail compliance reads (docs/adr/0065); settled once this process's answered requests are in the chains.
+    { provide: AUDIT_TRAIL, inject: [EVENT_STORE, AccessRecorder], useFactory: (events: EventStore, recorder: AccessRecorder): AuditTrail => new StoreAuditTrail(events, () => recorder.applied().then(() => 'settled' as const)) },
   ],
-  exports: [AccessRecorder],
+  exports: [AccessRecorder, AUDIT_TRAIL],
 })
 export class AuditModule {}

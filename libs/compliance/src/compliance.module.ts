@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CLOCK, CONFIG, CONTEXT_MANIFESTS, EVENT_STORE, EventRegistry, JsonLogger, READ_STORE, SecretBox, type Clock, type Config, type ContextManifest, type EventStore, type ReadStore } from '../../platform/src/index.js';
-import { AuditModule } from '../../audit/src/index.js';
+import { AUDIT_TRAIL, AuditModule, AuditTrailModule, type AuditTrail } from '../../audit/src/index.js';
+import { SIGNING_KEYS, SigningKeysModule, type SigningKeys } from '../../identity/src/index.js';
 import { MonitoringModule } from '../../monitoring/src/index.js';
 import { CustomerDeliveries } from '../../webhooks/src/index.js';
 import { GetCustomerCopyController } from './queries/get-customer-copy/get-customer-copy.controller.js';
@@ -22,9 +23,9 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
  * verifies with the JWKS alone.
  */
 @Module({
-  // The access recorder: readers of the chains wait until this process's answered requests are in them.
-  // Monitoring publishes the customer-locations port a customer's copy reads.
-  imports: [AuditModule, MonitoringModule],
+  // Audit publishes the AuditTrail port (readers of the chains settle it first: this process's answered requests are in them),
+  // identity the SigningKeys port (docs/adr/0065), monitoring the customer-locations port a customer's copy reads.
+  imports: [AuditModule, SigningKeysModule, MonitoringModule],
   controllers: [GetAccountAsOfController, OwnAccountAsOfController, GetAccountChangesController, GetCustomerCopyController, ExportAuditBundleController, AdminExportAuditBundleController],
   providers: [
     // Each context declares its part of the replay in its manifest.
@@ -38,15 +39,15 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
     // The signer of exports' and customers' copies; the periodic rounds run in the worker (ComplianceWorkerModule).
     {
       provide: CheckpointScheduler,
-      inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger],
-      useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger) => new CheckpointScheduler(events, registry, box, clock, logger, 0),
+      inject: [EVENT_STORE, EventRegistry, AUDIT_TRAIL, SIGNING_KEYS, CLOCK, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, trail: AuditTrail, keys: SigningKeys, clock: Clock, logger: JsonLogger) => new CheckpointScheduler(events, registry, trail, keys, clock, logger, 0),
     },
   ],
   exports: [AsOfRegistry],
 })
 export class ComplianceModule {}
 
-/** The periodic checkpoint rounds' instance (the worker's own key ring and writer). */
+/** The periodic checkpoint rounds' instance (the worker's own writer). */
 export const CHECKPOINT_ROUNDS = Symbol('CheckpointRounds');
 
 /**
@@ -57,18 +58,20 @@ export const CHECKPOINT_ROUNDS = Symbol('CheckpointRounds');
  * customer's copy); one chain of checkpoints either way.
  */
 @Module({
+  // The chains through the AuditTrail (no recorder in this role), signed with the SigningKeys (docs/adr/0065).
+  imports: [AuditTrailModule, SigningKeysModule],
   providers: [
     {
       provide: CHECKPOINT_ROUNDS,
-      inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger, CONFIG],
-      useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger, config: Config) =>
-        new CheckpointScheduler(events, registry, box, clock, logger, config.auditCheckpointIntervalS),
+      inject: [EVENT_STORE, EventRegistry, AUDIT_TRAIL, SIGNING_KEYS, CLOCK, JsonLogger, CONFIG],
+      useFactory: (events: EventStore, registry: EventRegistry, trail: AuditTrail, keys: SigningKeys, clock: Clock, logger: JsonLogger, config: Config) =>
+        new CheckpointScheduler(events, registry, trail, keys, clock, logger, config.auditCheckpointIntervalS),
     },
-    // The archive job (docs/adr/0024), signing each archived month's closing head with the rounds' key ring.
+    // The archive job (docs/adr/0024), signing each archived month's closing head with the rounds' writer.
     {
       provide: RetentionScheduler,
-      inject: [EVENT_STORE, EventRegistry, CHECKPOINT_ROUNDS, CLOCK, CONFIG, JsonLogger],
-      useFactory: (events: EventStore, registry: EventRegistry, rounds: CheckpointScheduler, clock: Clock, config: Config, logger: JsonLogger) => new RetentionScheduler(events, registry, rounds, clock, config, logger),
+      inject: [EVENT_STORE, EventRegistry, AUDIT_TRAIL, CHECKPOINT_ROUNDS, CLOCK, CONFIG, JsonLogger],
+      useFactory: (events: EventStore, registry: EventRegistry, trail: AuditTrail, rounds: CheckpointScheduler, clock: Clock, config: Config, logger: JsonLogger) => new RetentionScheduler(events, registry, trail, rounds, clock, config, logger),
     },
   ],
 })

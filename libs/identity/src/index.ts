@@ -31,6 +31,8 @@ export {
 export { LOCATION_EVIDENCE, type LocationEvidence, type RecordedEvidence } from './evidence/location-evidence.port.js';
 export { CertificateSigner } from './public/certificate-signer.js';
 export { SigningKeyRing, type ServedJwk } from './public/signing-key-ring.js';
+export { SIGNING_KEYS, type SigningKeys, type Jwks } from './signing/signing-keys.port.js';
+export { SigningKeysModule } from './signing/signing-keys.module.js';
 export { customerVerifications, lastVerifiedAddressCode } from './public/customer-verifications.js';
 export { IdentityModule, IdentityNotificationsModule } from './identity.module.js';
 export { identityManifest } from './manifest.js';

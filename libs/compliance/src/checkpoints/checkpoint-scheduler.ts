@@ -1,32 +1,32 @@
-import { CompactSign } from 'jose';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type { Clock, EventRegistry, EventStore, JsonLogger, SecretBox } from '../../../platform/src/index.js';
-import { SigningKeyRing } from '../../../identity/src/index.js';
+import type { Clock, EventRegistry, EventStore, JsonLogger } from '../../../platform/src/index.js';
+import type { AuditTrail } from '../../../audit/src/index.js';
+import type { SigningKeys } from '../../../identity/src/index.js';
 import { CheckpointWriter } from './checkpoint-writer.js';
 
 /**
  * Runs a checkpoint round every AUDIT_CHECKPOINT_INTERVAL_S seconds
- * (docs/adr/0023), and signs a chain's head on demand for an export. It holds its own view of the identity context's signing
- * keys (a follower of the signing-keys stream, a handful of events), so a
- * rotation reaches it like any other signer. Rounds never overlap; one that
- * fails (no key yet, the store down) is logged and the next one retries.
+ * (docs/adr/0023), and signs a chain's head on demand for an export. It reads
+ * the chains through the audit context's AuditTrail and signs with the
+ * identity context's SigningKeys (docs/adr/0065: a key ring of the process,
+ * so a rotation reaches it like any other signer). Rounds never overlap; one
+ * that fails (no key yet, the store down) is logged and the next one retries.
  */
 export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
-  private readonly ring: SigningKeyRing;
   private readonly writer: CheckpointWriter;
 
   constructor(
     events: EventStore,
     registry: EventRegistry,
-    box: SecretBox,
+    trail: AuditTrail,
+    private readonly keys: SigningKeys,
     clock: Clock,
     private readonly logger: Pick<JsonLogger, 'warn' | 'error'>,
     private readonly intervalS: number,
   ) {
-    this.ring = new SigningKeyRing(events, registry, box, logger);
-    this.writer = new CheckpointWriter(events, registry, this.ring, clock);
+    this.writer = new CheckpointWriter(events, registry, trail, keys, clock);
   }
 
   /** Signs one chain's head now (an export, issue 30); see CheckpointWriter.signHead. */
@@ -39,16 +39,13 @@ export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDest
     return this.writer.signEntry(head);
   }
 
-  /** A compact JWS (EdDSA, `kid` and `typ` in the protected header) over a JSON document, with the same key ring: a customer's copy (issue 30). */
-  async signDocument(typ: string, document: unknown): Promise<{ kid: string; jws: string }> {
-    const { kid, privateKey } = this.ring.active();
-    const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(document))).setProtectedHeader({ alg: 'EdDSA', kid, typ }).sign(privateKey);
-    return { kid, jws };
+  /** A compact JWS (EdDSA, `kid` and `typ` in the protected header) over a JSON document, with the same keys: a customer's copy (issue 30). */
+  signDocument(typ: string, document: unknown): Promise<{ kid: string; jws: string }> {
+    return this.keys.signJson(document, typ);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    // Exports sign their last entry even when the periodic rounds are off.
-    await this.ring.start();
+  onApplicationBootstrap(): void {
+    // Exports sign their last entry even when the periodic rounds are off (the SigningKeys start with the application).
     if (this.intervalS <= 0) return;
     this.timer = setInterval(() => {
       if (this.running) return;
@@ -65,6 +62,5 @@ export class CheckpointScheduler implements OnApplicationBootstrap, OnModuleDest
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
-    await this.ring.onModuleDestroy();
   }
 }

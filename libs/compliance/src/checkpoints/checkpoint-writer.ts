@@ -1,21 +1,17 @@
-import { CompactSign } from 'jose';
-import type { KeyObject } from 'node:crypto';
 import { ConcurrencyError, StreamNotFoundError, type Clock, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
-import type { ApiAccessRecorded } from '../../../audit/src/index.js';
+import type { AuditTrail } from '../../../audit/src/index.js';
+import type { SigningKeys } from '../../../identity/src/index.js';
 import { CHECKPOINT_STREAM, movedHeads, type AuditCheckpointSigned, type ChainHead, type CheckpointClaims, type SignedHead } from '../domain/checkpoint.js';
 
 const PAGE = 5000;
 
-/** The identity context's key ring as the writer needs it (SigningKeyRing.active). */
-export interface CheckpointKeys {
-  active(): { kid: string; privateKey: KeyObject };
-}
+/** The identity context's signing keys as the writer needs them. */
+export type CheckpointKeys = Pick<SigningKeys, 'signJson'>;
 
 /** Signs checkpoint claims as a compact JWS (EdDSA; `kid` and `typ` in the protected header). */
 export async function signCheckpoint(keys: CheckpointKeys, claims: CheckpointClaims): Promise<SignedHead> {
-  const { kid, privateKey } = keys.active();
-  const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: 'EdDSA', kid, typ: 'audit-checkpoint' }).sign(privateKey);
-  return { ...claims, kid, token };
+  const { kid, jws } = await keys.signJson(claims, 'audit-checkpoint');
+  return { ...claims, kid, token: jws };
 }
 
 /**
@@ -30,6 +26,7 @@ export class CheckpointWriter {
   constructor(
     private readonly events: EventStore,
     private readonly registry: EventRegistry,
+    private readonly trail: Pick<AuditTrail, 'headsAfter' | 'head'>,
     private readonly keys: CheckpointKeys,
     private readonly clock: Clock,
   ) {}
@@ -37,19 +34,10 @@ export class CheckpointWriter {
   /** Returns the stored checkpoint, or null when no chain moved (or another instance stored this round). */
   async round(): Promise<AuditCheckpointSigned['data'] | null> {
     const previous = await this.latest();
+    const start = previous.last ? BigInt(previous.last.log_position) : 0n;
+    const { heads: changed, position: after } = await this.trail.headsAfter(start);
     const latest = new Map<string, ChainHead>();
-    let after = previous.last ? BigInt(previous.last.log_position) : 0n;
-    const start = after;
-    for (;;) {
-      const page = await this.events.readAll({ after, maxCount: PAGE });
-      for (const event of page) {
-        after = event.position;
-        if (event.type !== 'ApiAccessRecorded') continue;
-        const data = event.data as ApiAccessRecorded['data'];
-        latest.set(event.streamName, { stream: event.streamName, seq: data.seq, hash: data.hash, entry_at: data.at });
-      }
-      if (page.length < PAGE) break;
-    }
+    for (const [stream, entry] of changed) latest.set(stream, { stream, seq: entry.seq, hash: entry.hash, entry_at: entry.at });
     // Every chain with an entry after the previous round's position moved since its last checkpoint.
     const moved = movedHeads(latest, new Map());
     if (moved.length === 0 || after === start) return null;
@@ -76,7 +64,7 @@ export class CheckpointWriter {
    * signed), or null when the chain has no entry.
    */
   async signHead(stream: string): Promise<SignedHead | null> {
-    const head = await chainHead(this.events, stream);
+    const head = await chainHead(this.trail, stream);
     return head ? this.sign(head, (covered) => covered.at(-1)?.seq !== undefined && covered.at(-1)!.seq >= head.seq ? covered.at(-1)! : undefined) : null;
   }
 
@@ -115,19 +103,10 @@ export class CheckpointWriter {
   }
 }
 
-/** The newest entry of an access chain, or null when it has none. */
-export async function chainHead(events: EventStore, stream: string): Promise<ChainHead | null> {
-  let page: RecordedEvent[];
-  try {
-    page = await events.readStream(stream, { direction: 'backwards', maxCount: 1 });
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return null;
-    throw error;
-  }
-  const last = page[0];
-  if (!last || last.type !== 'ApiAccessRecorded') return null;
-  const data = last.data as ApiAccessRecorded['data'];
-  return { stream, seq: data.seq, hash: data.hash, entry_at: data.at };
+/** The newest entry of an access chain as a checkpoint names it, or null when it has none. */
+export async function chainHead(trail: Pick<AuditTrail, 'head'>, stream: string): Promise<ChainHead | null> {
+  const last = await trail.head(stream);
+  return last ? { stream, seq: last.seq, hash: last.hash, entry_at: last.at } : null;
 }
 
 /** Every stored checkpoint, oldest first. */

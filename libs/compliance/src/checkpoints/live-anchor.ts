@@ -1,4 +1,4 @@
-import type { ApiAccessRecorded } from '../../../audit/src/index.js';
+import type { ChainEntry } from '../../../audit/src/index.js';
 import type { SignedHead } from '../domain/checkpoint.js';
 
 /**
@@ -7,7 +7,7 @@ import type { SignedHead } from '../domain/checkpoint.js';
  * its newest entry, kept live as the recorder's head — the signed head of
  * that very entry. Then `skip` is 1: the chain proper starts after it.
  */
-export function liveAnchor(chain: ReadonlyArray<ApiAccessRecorded['data']>, heads: ReadonlyArray<SignedHead>): { head: SignedHead; skip: 0 | 1 } | undefined {
+export function liveAnchor(chain: ReadonlyArray<ChainEntry>, heads: ReadonlyArray<SignedHead>): { head: SignedHead; skip: 0 | 1 } | undefined {
   const first = chain[0];
   if (!first || first.seq === 0) return undefined;
   const before = heads.find((head) => head.seq === first.seq - 1 && head.hash === first.prev_hash);

@@ -1,11 +1,11 @@
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
-import type { ApiAccessRecorded } from '../../../audit/src/index.js';
+import type { ChainEntry } from '../../../audit/src/index.js';
 import type { CheckpointClaims, SignedHead } from '../domain/checkpoint.js';
 
 export type CheckpointVerdict = { ok: true; checkpoints: number; covered: number } | { ok: false; reason: string };
 
 /** The claims of a compact JWS (EdDSA) when it verifies with the JWKS key its header names; throws otherwise. */
-export function verifyCheckpointToken(token: string, keys: ReadonlyArray<JsonWebKey & { kid?: string }>): CheckpointClaims {
+export function verifyCheckpointToken(token: string, keys: ReadonlyArray<Pick<JsonWebKey, 'kty' | 'crv' | 'x'> & { kid?: string }>): CheckpointClaims {
   const [header, payload, signature] = token.split('.');
   if (!header || !payload || !signature) throw new Error('not a compact JWS');
   const { alg, kid } = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: string; kid?: string };
@@ -23,7 +23,7 @@ export function verifyCheckpointToken(token: string, keys: ReadonlyArray<JsonWeb
  * signed entry with the signed hash. Entries removed from the end up to the
  * latest checkpoint (truncation) fail here; the chain check alone cannot see it.
  */
-export function verifyCheckpoints(stream: string, chain: ReadonlyArray<ApiAccessRecorded['data']>, heads: readonly SignedHead[], keys: ReadonlyArray<JsonWebKey & { kid?: string }>): CheckpointVerdict {
+export function verifyCheckpoints(stream: string, chain: ReadonlyArray<ChainEntry>, heads: readonly SignedHead[], keys: ReadonlyArray<Pick<JsonWebKey, 'kty' | 'crv' | 'x'> & { kid?: string }>): CheckpointVerdict {
   for (const head of heads) {
     let claims: CheckpointClaims;
     try {

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { StoreAccessRecorder, auditEventTypes, GENESIS_HASH, link, type AccessEntry } from '../../../audit/src/index.js';
+import { auditEventTypes, link, type AccessEntry, type AuditTrail } from '../../../audit/src/index.js';
+import { accessRecorderOver, auditTrailOver } from '../../../audit/src/public/testing/audit-trail.js';
 import { EmbeddedEventStore, EventRegistry, type Clock, type EventStore } from '../../../platform/src/index.js';
 import { CheckpointWriter, checkpointsOf } from '../checkpoints/checkpoint-writer.js';
+import { fixedSigningKeys } from '../checkpoints/testing/fixed-signing-keys.js';
 import { verifyCheckpoints } from '../checkpoints/verify-checkpoints.js';
-import { readChain } from '../replay/as-of-replay.js';
 import { complianceEventTypes } from '../event-types.js';
 import { buildBundle, type AuditBundle } from './audit-bundle.js';
 
@@ -18,10 +18,11 @@ const run = promisify(execFile);
 
 describe('signed checkpoints and export bundles, checked by tools/verify-audit-bundle.mjs', () => {
   let events: EventStore;
+  let trail: AuditTrail;
   let dir: string;
   const registry = new EventRegistry().register(...auditEventTypes, ...complianceEventTypes);
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'EdDSA', use: 'sig' }] };
+  const keys = fixedSigningKeys('k1');
+  const { jwks } = keys;
   let instant = new Date('2026-03-01T00:00:00Z');
   const clock: Clock = { now: () => new Date(instant) };
   const stream = 'access_log-acct_bundle';
@@ -41,9 +42,11 @@ describe('signed checkpoints and export bundles, checked by tools/verify-audit-b
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'bundle-'));
     events = await EmbeddedEventStore.open(path.join(dir, 'store'));
+    trail = auditTrailOver(events);
+    expect(trail.chainOf('acct_bundle')).toBe(stream);
     writeFileSync(path.join(dir, 'jwks.json'), JSON.stringify(jwks));
-    const recorder = new StoreAccessRecorder(events, registry);
-    const writer = new CheckpointWriter(events, registry, { active: () => ({ kid: 'k1', privateKey }) }, clock);
+    const recorder = accessRecorderOver(events, registry);
+    const writer = new CheckpointWriter(events, registry, trail, keys, clock);
     for (let index = 0; index < 5; index++) await recorder.record(entry(index));
     await recorder.record(entry(0, 'acct_elsewhere'));
     instant = new Date('2026-03-01T05:30:00Z');
@@ -72,7 +75,7 @@ describe('signed checkpoints and export bundles, checked by tools/verify-audit-b
     }
   }
 
-  const bundleOf = (range: { from?: string; to?: string }) => buildBundle(events, clock, stream, range);
+  const bundleOf = (range: { from?: string; to?: string }) => buildBundle(events, trail, clock, stream, range);
   const clone = (bundle: AuditBundle): AuditBundle => JSON.parse(JSON.stringify(bundle)) as AuditBundle;
 
   it('a bundle runs from the signed head before the range to the signed head after it', async () => {
@@ -118,7 +121,7 @@ describe('signed checkpoints and export bundles, checked by tools/verify-audit-b
   it('an entry rewritten with every later hash recomputed fails against the signed head; a tampered signature fails', async () => {
     const bundle = clone(await bundleOf({ to: entryAt(10) }));
     const rewritten = bundle.entries.map(({ seq: _seq, prev_hash: _prev, hash: _hash, ...content }, index) => (index === 3 ? { ...content, status: 500 } : content));
-    bundle.entries = link(rewritten, { prevHash: GENESIS_HASH, seq: -1 }).map((event) => event.data);
+    bundle.entries = link(rewritten, { prevHash: trail.genesis, seq: -1 }).map((event) => event.data);
     expect(await verifyWithScript(bundle, 'rewritten')).toEqual({ code: 1, out: expect.stringContaining('differs from the checkpoint signed at 2026-03-01T05:30:00.000Z') });
     const signed = clone(await bundleOf({ to: entryAt(10) }));
     const [header, payload, signature] = signed.checkpoints[0].token.split('.');
@@ -127,7 +130,7 @@ describe('signed checkpoints and export bundles, checked by tools/verify-audit-b
   });
 
   it('audit:verify: a chain truncated before its latest checkpoint fails, an intact one passes', async () => {
-    const chain = await readChain(events, stream);
+    const chain = await trail.entries(stream);
     const heads = await checkpointsOf(events, stream);
     expect(verifyCheckpoints(stream, chain, heads, jwks.keys)).toEqual({ ok: true, checkpoints: 2, covered: 9 });
     expect(verifyCheckpoints(stream, chain.slice(0, 8), heads, jwks.keys)).toEqual({ ok: false, reason: expect.stringContaining('truncated') });

@@ -1,8 +1,7 @@
-import { GENESIS_HASH, type ApiAccessRecorded } from '../../../audit/src/index.js';
+import type { AuditTrail, ChainEntry } from '../../../audit/src/index.js';
 import { InvalidParamError, type Clock, type EventStore } from '../../../platform/src/index.js';
 import { checkpointsOf } from '../checkpoints/checkpoint-writer.js';
 import { liveAnchor } from '../checkpoints/live-anchor.js';
-import { readChain } from '../replay/as-of-replay.js';
 
 /** Entries one bundle carries at most (range and links); a longer range is asked for in parts. */
 export const MAX_BUNDLE_ENTRIES = 100_000;
@@ -27,13 +26,14 @@ export interface AuditBundle {
   genesis_hash: string;
   /** The signed head the first entry links to; null when the entries start at the genesis. */
   anchor: { seq: number; hash: string; token: string } | null;
-  entries: Array<ApiAccessRecorded['data']>;
+  entries: ChainEntry[];
   checkpoints: Array<{ kid: string; token: string }>;
   /** Entries in [from, to). */
   in_range: number;
 }
 
-export async function buildBundle(events: EventStore, clock: Clock, stream: string, range: { from?: string; to?: string }): Promise<AuditBundle> {
+/** `events` holds the checkpoints (compliance's own stream); the chain is read through the audit context's AuditTrail. */
+export async function buildBundle(events: EventStore, trail: Pick<AuditTrail, 'entries' | 'genesis'>, clock: Clock, stream: string, range: { from?: string; to?: string }): Promise<AuditBundle> {
   const from = range.from ? Date.parse(range.from) : -Infinity;
   const to = range.to ? Date.parse(range.to) : Infinity;
   if (from >= to) throw new InvalidParamError('from must be before to', 'from');
@@ -41,9 +41,9 @@ export async function buildBundle(events: EventStore, clock: Clock, stream: stri
   // The newest signed head dated before the range: entries after it link to a signature.
   let anchor = [...checkpoints].reverse().find((head) => Date.parse(head.entry_at) < from);
   let startSeq = anchor ? anchor.seq + 1 : 0;
-  let chain = await readChain(events, stream, startSeq);
+  let chain = await trail.entries(stream, startSeq);
   // Revisions equal sequence numbers in a chain the recorder wrote; should a store differ, read it whole.
-  if (chain.length > 0 && chain[0].seq !== startSeq) chain = (await readChain(events, stream)).filter((entry) => entry.seq >= startSeq);
+  if (chain.length > 0 && chain[0].seq !== startSeq) chain = (await trail.entries(stream)).filter((entry) => entry.seq >= startSeq);
   // Archived and trimmed (docs/adr/0024): the live chain starts after the archive's closing head, its anchor.
   if (chain.length > 0 && chain[0].seq > startSeq) {
     const found = liveAnchor(chain, checkpoints);
@@ -67,7 +67,7 @@ export async function buildBundle(events: EventStore, clock: Clock, stream: stri
     from: range.from ?? null,
     to: range.to ?? null,
     generated_at: clock.now().toISOString(),
-    genesis_hash: GENESIS_HASH,
+    genesis_hash: trail.genesis,
     anchor: anchor ? { seq: anchor.seq, hash: anchor.hash, token: anchor.token } : null,
     entries,
     checkpoints: checkpoints.filter((head) => head.seq >= startSeq && head.seq <= endSeq).map(({ kid, token }) => ({ kid, token })),

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
-import { accessStream } from '../../../audit/src/index.js';
+import { AUDIT_TRAIL, type AuditTrail } from '../../../audit/src/index.js';
 import type { JobKind } from '../../../jobs/src/index.js';
-import { CLOCK, EVENT_STORE, EventRegistry, JsonLogger, SecretBox, type Clock, type EventStore } from '../../../platform/src/index.js';
+import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '../../../platform/src/index.js';
 import { CheckpointScheduler } from '../checkpoints/checkpoint-scheduler.js';
+import { CheckpointSignerModule } from '../checkpoints/checkpoint-signer.module.js';
 import { buildBundle } from '../export/audit-bundle.js';
 
 /** What an `audit.export` job carries: the calling account and the window, as GET /v2/banking/audit-log/export takes them. */
@@ -24,26 +25,21 @@ export class AuditExportJob implements JobKind<AuditExportInput> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
     private readonly checkpoints: CheckpointScheduler,
   ) {}
 
   async run(input: AuditExportInput): Promise<Record<string, unknown>> {
-    const stream = accessStream(input.account_id);
+    const stream = this.trail.chainOf(input.account_id);
     await this.checkpoints.signHead(stream);
-    return (await buildBundle(this.events, this.clock, stream, { from: input.from, to: input.to })) as unknown as Record<string, unknown>;
+    return (await buildBundle(this.events, this.trail, this.clock, stream, { from: input.from, to: input.to })) as unknown as Record<string, unknown>;
   }
 }
 
 /** The `audit.export` kind with its on-demand signer (as an api process has one), bound to the jobs worker by the composition root. */
 @Module({
-  providers: [
-    {
-      provide: CheckpointScheduler,
-      inject: [EVENT_STORE, EventRegistry, SecretBox, CLOCK, JsonLogger],
-      useFactory: (events: EventStore, registry: EventRegistry, box: SecretBox, clock: Clock, logger: JsonLogger) => new CheckpointScheduler(events, registry, box, clock, logger, 0),
-    },
-    AuditExportJob,
-  ],
+  imports: [CheckpointSignerModule],
+  providers: [AuditExportJob],
   exports: [AuditExportJob],
 })
 export class AuditExportJobModule {}

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { StoreAccessRecorder, auditEventTypes, type AccessEntry } from '../../../audit/src/index.js';
+import { auditEventTypes, type AccessEntry } from '../../../audit/src/index.js';
+import { accessRecorderOver, auditTrailOver } from '../../../audit/src/public/testing/audit-trail.js';
 import { accountDecider, accountsManifest, accountStream, accountsEventTypes, apiKeyDecider, apiKeyStream } from '../../../accounts/src/index.js';
 import { consentDecider, consentStream, geofenceDecider, monitoringEventTypes, monitoringManifest } from '../../../monitoring/src/index.js';
 import { bankingEventTypes, bankingManifest, loanDecider, loanStream, scheduleDecider, scheduleStream, type LoanTerms } from '../../../banking/src/index.js';
@@ -69,7 +70,7 @@ describe('as-of replay', () => {
 
   beforeAll(async () => {
     events = await EmbeddedEventStore.open(mkdtempSync(path.join(tmpdir(), 'asof-')));
-    const recorder = new StoreAccessRecorder(events, registry);
+    const recorder = accessRecorderOver(events, registry);
     clock.set('2026-03-01T09:00:00Z');
     await run(accountStream(account), accountDecider, { type: 'OpenAccount', account_id: account, name: 'Lender', email: 'Ops@Lender.example', tier: 'free' });
     await run(apiKeyStream('key_1'), apiKeyDecider, {
@@ -120,7 +121,7 @@ describe('as-of replay', () => {
   });
   afterAll(() => events.close());
 
-  const asOf = (at: string) => replayAsOf(events, registry, contributors, account, new Date(at));
+  const asOf = (at: string) => replayAsOf(events, registry, contributors, auditTrailOver(events), account, new Date(at));
 
   it('before the account was opened, there is nothing', async () => {
     const answer = await asOf('2026-03-01T08:00:00Z');

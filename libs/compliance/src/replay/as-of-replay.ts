@@ -1,5 +1,5 @@
-import { StreamNotFoundError, type ContextManifest, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
-import { accessStream, type ApiAccessRecorded } from '../../../audit/src/index.js';
+import type { ContextManifest, EventRegistry, EventStore, RecordedEvent } from '../../../platform/src/index.js';
+import type { AuditTrail, ChainEntry } from '../../../audit/src/index.js';
 import type { AsOfContributor, Change } from '../../../platform/src/index.js';
 
 const PAGE = 5000;
@@ -24,7 +24,7 @@ export interface AsOfAnswer {
   changes: Change[];
   /** Changing requests the operator key made on this account (from the platform access chain). */
   operator_actions: OperatorAction[];
-  access: { total: number; entries: Array<ApiAccessRecorded['data']>; truncated: boolean };
+  access: { total: number; entries: ChainEntry[]; truncated: boolean };
 }
 
 /**
@@ -59,9 +59,10 @@ export class AsOfRegistry {
  * An account as it stood at `at`: one pass over the log collects the
  * account's streams (by the contributors' prefixes), each contributor folds
  * its streams' events dated up to `at` with its context's decider, and the
- * access chains give the history and the operator's changing requests.
+ * access chains (read through the audit context's AuditTrail) give the
+ * history and the operator's changing requests.
  */
-export async function replayAsOf(events: EventStore, registry: EventRegistry, contributors: AsOfRegistry, accountId: string, at: Date): Promise<AsOfAnswer> {
+export async function replayAsOf(events: EventStore, registry: EventRegistry, contributors: AsOfRegistry, trail: Pick<AuditTrail, 'chainOf' | 'entries'>, accountId: string, at: Date): Promise<AsOfAnswer> {
   const limit = at.getTime();
   const all = contributors.list();
   const prefixes = all.map((contributor) => ({ contributor, prefixes: contributor.prefixes(accountId) }));
@@ -100,8 +101,8 @@ export async function replayAsOf(events: EventStore, registry: EventRegistry, co
   for (const contributor of all) if (contributor.resolve) state[contributor.name] = contributor.resolve(state[contributor.name], state);
   changes.sort((a, b) => a.at.localeCompare(b.at));
 
-  const access = (await readChain(events, accessStream(accountId))).filter((entry) => Date.parse(entry.at) <= limit);
-  const operator_actions = (await readChain(events, accessStream(null)))
+  const access = (await trail.entries(trail.chainOf(accountId))).filter((entry) => Date.parse(entry.at) <= limit);
+  const operator_actions = (await trail.entries(trail.chainOf(null)))
     .filter((entry) => entry.principal_kind === 'admin' && entry.method !== 'GET' && Date.parse(entry.at) <= limit && mentions(entry.path, accountId))
     .map(({ at, method, path, status, key_prefix, request_id }) => ({ at, method, path, status, key_prefix, request_id }));
   return {
@@ -116,21 +117,4 @@ export async function replayAsOf(events: EventStore, registry: EventRegistry, co
 
 function mentions(path: string, accountId: string): boolean {
   return path.split(/[/?&=]/).includes(accountId);
-}
-
-export async function readChain(events: EventStore, stream: string, fromSeq = 0): Promise<Array<ApiAccessRecorded['data']>> {
-  const entries: Array<ApiAccessRecorded['data']> = [];
-  let from = BigInt(fromSeq);
-  for (;;) {
-    let page: RecordedEvent[];
-    try {
-      page = await events.readStream(stream, { fromRevision: from, maxCount: PAGE });
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return entries;
-      throw error;
-    }
-    for (const event of page) if (event.type === 'ApiAccessRecorded') entries.push(event.data as ApiAccessRecorded['data']);
-    if (page.length < PAGE) return entries;
-    from = page[page.length - 1].revision + 1n;
-  }
 }

@@ -2,9 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { chainHash, GENESIS_HASH, type ApiAccessRecorded } from '../../../audit/src/index.js';
-import { StreamNotFoundError, type EventStore } from '../../../platform/src/index.js';
-import { chainHead, checkpointsOf, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
+import type { AuditTrail, ChainEntry } from '../../../audit/src/index.js';
+import type { EventStore } from '../../../platform/src/index.js';
+import { checkpointsOf, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
 import { BUNDLE_FORMAT, MAX_BUNDLE_ENTRIES, type AuditBundle } from '../export/audit-bundle.js';
 
 /**
@@ -118,13 +118,13 @@ export function readManifests(archiveDir: string, stream: string): Array<{ manif
     });
 }
 
-/** Streams with a folder in the archive. */
-export function archivedStreams(archiveDir: string): string[] {
+/** Chains with a folder in the archive (`isChain`: the AuditTrail's test of a chain id). */
+export function archivedStreams(archiveDir: string, isChain: (id: string) => boolean): string[] {
   const dir = path.join(archiveDir, 'audit');
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith('access_log-')).sort() : [];
+  return existsSync(dir) ? readdirSync(dir).filter(isChain).sort() : [];
 }
 
-type Entry = ApiAccessRecorded['data'];
+type Entry = ChainEntry;
 interface ArchivedUpTo {
   seq: number;
   month: string | null;
@@ -139,11 +139,11 @@ interface ArchivedUpTo {
  * ends where the month changes, at `max` entries, or at the chain's end.
  * Null when the next entry's month has not ended before `cutoff`.
  */
-async function nextSegment(events: EventStore, stream: string, done: ArchivedUpTo, cutoff: string, max: number): Promise<{ plan: PlannedSegment; entries: Entry[] } | null> {
+async function nextSegment(trail: Pick<AuditTrail, 'entries'>, stream: string, done: ArchivedUpTo, cutoff: string, max: number): Promise<{ plan: PlannedSegment; entries: Entry[] } | null> {
   const entries: Entry[] = [];
   let month: string | null = null;
   for (let from = done.seq + 1; ; ) {
-    const page = await readPage(events, stream, from, Math.min(READ_PAGE, max + 1));
+    const page = await trail.entries(stream, from, Math.min(READ_PAGE, max + 1));
     for (const entry of page) {
       if (entry.seq <= done.seq) continue;
       const floor: string = month ?? done.month ?? '';
@@ -155,17 +155,6 @@ async function nextSegment(events: EventStore, stream: string, done: ArchivedUpT
     }
     if (page.length < Math.min(READ_PAGE, max + 1)) return month === null ? null : segmentOf(stream, month, done, entries);
     from = page.at(-1)!.seq + 1;
-  }
-}
-
-/** Up to `count` entries of a chain from seq `from` (revisions are sequence numbers in a chain the recorder wrote). */
-async function readPage(events: EventStore, stream: string, from: number, count: number): Promise<Entry[]> {
-  try {
-    const page = await events.readStream(stream, { fromRevision: BigInt(from), maxCount: count });
-    return page.filter((event) => event.type === 'ApiAccessRecorded').map((event) => event.data as Entry);
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return [];
-    throw error;
   }
 }
 
@@ -182,9 +171,11 @@ function segmentOf(stream: string, month: string, done: ArchivedUpTo, entries: E
  * except the chain's newest entry, which stays as the head the recorder links
  * the next entry to (a dormant account's chain is archived whole). A bundle
  * found already written (a killed run) is the segment, whatever the live
- * store now holds after it; its manifest is derived from it.
+ * store now holds after it; its manifest is derived from it. `events` holds
+ * the checkpoints (compliance's own stream); the chain is read and trimmed
+ * through the audit context's AuditTrail.
  */
-export async function archiveChain(events: EventStore, writer: Pick<CheckpointWriter, 'signEntry'>, stream: string, options: RetentionOptions): Promise<PlannedSegment[]> {
+export async function archiveChain(events: EventStore, trail: ArchiveTrail, writer: Pick<CheckpointWriter, 'signEntry'>, stream: string, options: RetentionOptions): Promise<PlannedSegment[]> {
   const cutoff = monthStart(new Date(options.now.getTime() - options.liveWindowMs)).toISOString();
   const max = options.maxSegmentEntries ?? MAX_BUNDLE_ENTRIES;
   const dir = streamDir(options.archiveDir, stream);
@@ -194,10 +185,10 @@ export async function archiveChain(events: EventStore, writer: Pick<CheckpointWr
   if (!options.dryRun) {
     // What a killed run left: temporary files (never a name a reader opens), and a month archived but not trimmed.
     if (existsSync(dir)) for (const name of readdirSync(dir)) if (name.endsWith('.tmp')) rmSync(path.join(dir, name), { force: true });
-    if (previous) await trim(events, stream, previous.manifest.last_seq);
+    if (previous) await trail.trim(stream, previous.manifest.last_seq);
   }
   for (;;) {
-    const next = await nextSegment(events, stream, done, cutoff, max);
+    const next = await nextSegment(trail, stream, done, cutoff, max);
     if (!next) return archived;
     let { plan, entries } = next;
     if (options.dryRun) {
@@ -227,7 +218,7 @@ export async function archiveChain(events: EventStore, writer: Pick<CheckpointWr
         from: `${plan.month}-01T00:00:00.000Z`,
         to: nextMonth(plan.month),
         generated_at: options.now.toISOString(),
-        genesis_hash: GENESIS_HASH,
+        genesis_hash: trail.genesis,
         anchor: anchorHead ? { seq: anchorHead.seq, hash: anchorHead.hash, token: anchorHead.token } : null,
         entries,
         checkpoints: heads.filter((head) => head.seq >= plan.first_seq && head.seq <= plan.last_seq).map(({ kid, token }) => ({ kid, token })),
@@ -259,19 +250,15 @@ export async function archiveChain(events: EventStore, writer: Pick<CheckpointWr
     const stored = readFileSync(manifestPath);
     previous = { manifest: JSON.parse(stored.toString('utf8')) as ArchiveManifest, sha256: sha256(stored), file: manifestPath };
     await options.onStep?.('manifest', plan);
-    await trim(events, stream, plan.last_seq);
+    await trail.trim(stream, plan.last_seq);
     await options.onStep?.('trimmed', plan);
     archived.push(plan);
     Object.assign(done, { seq: plan.last_seq, month: plan.month, part: plan.part });
   }
 }
 
-/** Drops the chain's entries up to `seq` from the live store, keeping its newest entry (revisions are sequence numbers in a chain the recorder wrote). */
-async function trim(events: EventStore, stream: string, seq: number): Promise<void> {
-  const head = await chainHead(events, stream);
-  if (!head) return;
-  await events.truncateBefore(stream, BigInt(Math.min(seq + 1, head.seq)));
-}
+/** What archiving needs of the audit context's AuditTrail: read a chain, trim it (its newest entry stays), and the genesis a bundle names. */
+export type ArchiveTrail = Pick<AuditTrail, 'entries' | 'trim' | 'genesis'>;
 
 export type HistoryVerdict = { ok: true; archives: number; archived_entries: number; live_entries: number } | { ok: false; reason: string };
 
@@ -283,15 +270,16 @@ export type HistoryVerdict = { ok: true; archives: number; archived_entries: num
  * archive's closing head. The first fault names its file.
  */
 export function verifyHistory(
+  trail: Pick<AuditTrail, 'verify' | 'genesis'>,
   archiveDir: string,
   stream: string,
-  live: ReadonlyArray<ApiAccessRecorded['data']>,
-  jwks: { keys: Array<Record<string, unknown>> },
+  live: ReadonlyArray<ChainEntry>,
+  jwks: { keys: readonly object[] },
   verifyBundle: (bundle: unknown, jwks: unknown) => { ok: boolean; error?: string; unanchored_tail?: number },
 ): HistoryVerdict {
   let prevManifest: string | null = null;
   let nextSeq = 0;
-  let prevHash = GENESIS_HASH;
+  let prevHash = trail.genesis;
   let archived = 0;
   const manifests = readManifests(archiveDir, stream);
   for (const { manifest, sha256: manifestSha, file } of manifests) {
@@ -324,20 +312,17 @@ export function verifyHistory(
   }
   const rest = live.filter((entry) => entry.seq >= nextSeq);
   if (live.length > 0 && live[0].seq > nextSeq) return { ok: false, reason: `${stream}: the live chain starts at seq ${live[0].seq}, the archives end at seq ${nextSeq - 1}` };
-  const liveVerdict = verifyLive(rest, nextSeq, prevHash);
+  const liveVerdict = verifyLive(trail, rest, nextSeq, prevHash);
   if (!liveVerdict.ok) return liveVerdict;
   return { ok: true, archives: manifests.length, archived_entries: archived, live_entries: rest.length };
 }
 
-/** The live chain from `fromSeq`, linked to `fromHash` (the genesis, or the last archived entry). */
-export function verifyLive(entries: ReadonlyArray<ApiAccessRecorded['data']>, fromSeq: number, fromHash: string): { ok: true } | { ok: false; reason: string } {
-  let prev = fromHash;
-  for (const [index, entry] of entries.entries()) {
-    const { seq, prev_hash, hash, ...content } = entry;
-    if (seq !== fromSeq + index) return { ok: false, reason: `live chain: sequence gap at seq ${seq} (expected ${fromSeq + index})` };
-    if (prev_hash !== prev) return { ok: false, reason: `live chain: seq ${seq} does not link to the entry before it` };
-    if (chainHash(prev_hash, seq, content) !== hash) return { ok: false, reason: `live chain: seq ${seq} hash mismatch (the entry was edited)` };
-    prev = hash;
-  }
-  return { ok: true };
+/** The live chain from `fromSeq`, linked to `fromHash` (the genesis, or the last archived entry), checked by the AuditTrail. */
+export function verifyLive(trail: Pick<AuditTrail, 'verify'>, entries: ReadonlyArray<ChainEntry>, fromSeq: number, fromHash: string): { ok: true } | { ok: false; reason: string } {
+  const verdict = trail.verify(entries, { seq: fromSeq, prevHash: fromHash });
+  if (verdict.ok) return { ok: true };
+  const { seq } = verdict;
+  if (verdict.fault === 'gap') return { ok: false, reason: `live chain: sequence gap at seq ${seq} (expected ${verdict.expectedSeq})` };
+  if (verdict.fault === 'link') return { ok: false, reason: `live chain: seq ${seq} does not link to the entry before it` };
+  return { ok: false, reason: `live chain: seq ${seq} hash mismatch (the entry was edited)` };
 }

@@ -1,7 +1,8 @@
 import type { EventStore } from '../../../platform/src/index.js';
+import type { AuditTrail } from '../../../audit/src/index.js';
 import { checkpointsByStream, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
 import type { RetentionHolder } from '../domain/retention.js';
-import { archiveChain, archivedStreams, type PlannedSegment, type RetentionOptions, type RetentionStep } from './archiver.js';
+import { archiveChain, archivedStreams, type ArchiveTrail, type PlannedSegment, type RetentionOptions, type RetentionStep } from './archiver.js';
 import type { RetentionLease } from './retention-lease.js';
 
 export type RetentionRunOutcome =
@@ -10,6 +11,7 @@ export type RetentionRunOutcome =
 
 export interface RetentionRunDeps {
   events: EventStore;
+  trail: ArchiveTrail;
   writer: Pick<CheckpointWriter, 'signEntry'>;
   lease: RetentionLease;
   /** The access chains to look at. */
@@ -28,7 +30,7 @@ export async function runRetention(deps: RetentionRunDeps, options: RetentionOpt
   const streams = await deps.streams();
   if (options.dryRun) {
     const segments: PlannedSegment[] = [];
-    for (const stream of streams) segments.push(...(await archiveChain(deps.events, deps.writer, stream, options)));
+    for (const stream of streams) segments.push(...(await archiveChain(deps.events, deps.trail, deps.writer, stream, options)));
     return { status: 'completed', run_id: null, streams: streams.length, segments, entries: segments.reduce((sum, s) => sum + s.entries, 0) };
   }
   const lease = await deps.lease.acquire();
@@ -44,7 +46,7 @@ export async function runRetention(deps: RetentionRunDeps, options: RetentionOpt
         deps.progress?.(segment);
         await lease.renewIfDue();
       };
-      segments.push(...(await archiveChain(deps.events, deps.writer, stream, { ...options, onStep })));
+      segments.push(...(await archiveChain(deps.events, deps.trail, deps.writer, stream, { ...options, onStep })));
     }
   } catch (error) {
     await lease.end({ outcome: 'failed', segments: segments.length, entries: entries(), error: error instanceof Error ? error.message : String(error) }).catch(() => false);
@@ -71,18 +73,12 @@ export function killAtStep(spec: string | undefined): RetentionOptions['onStep']
 /**
  * The access chains the worker looks at: those a checkpoint names (the
  * periodic round signs every chain that moved) and those with archives; with
- * the rounds off, every `access_log-*` stream of the log (one scan).
+ * the rounds off, every chain of the log (the AuditTrail's scan).
  */
-export async function retentionStreams(events: EventStore, archiveDir: string, roundsOn: boolean): Promise<string[]> {
-  const streams = new Set(archivedStreams(archiveDir));
+export async function retentionStreams(events: EventStore, trail: Pick<AuditTrail, 'chains' | 'isChain'>, archiveDir: string, roundsOn: boolean): Promise<string[]> {
+  const isChain = (id: string) => trail.isChain(id);
+  const streams = new Set(archivedStreams(archiveDir, isChain));
   if (roundsOn) for (const stream of (await checkpointsByStream(events)).keys()) streams.add(stream);
-  else {
-    for (let after = 0n; ; ) {
-      const page = await events.readAll({ after, maxCount: 5000 });
-      if (page.length === 0) break;
-      for (const event of page) if (event.streamName.startsWith('access_log-')) streams.add(event.streamName);
-      after = page[page.length - 1].position;
-    }
-  }
-  return [...streams].filter((stream) => stream.startsWith('access_log-')).sort();
+  else for (const stream of await trail.chains()) streams.add(stream);
+  return [...streams].filter(isChain).sort();
 }

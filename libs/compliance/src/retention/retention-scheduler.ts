@@ -1,5 +1,6 @@
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Clock, Config, EventRegistry, EventStore, JsonLogger } from '../../../platform/src/index.js';
+import type { AuditTrail } from '../../../audit/src/index.js';
 import type { CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
 import { killAtStep, retentionStreams, runRetention } from './retention-run.js';
 import { RetentionLease } from './retention-lease.js';
@@ -22,6 +23,7 @@ export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     private readonly events: EventStore,
     registry: EventRegistry,
+    private readonly trail: AuditTrail,
     private readonly writer: Pick<CheckpointWriter, 'signEntry'>,
     clock: Clock,
     private readonly config: Pick<Config, 'archiveDir' | 'auditLiveWindowS' | 'auditRetentionIntervalS' | 'auditRetentionClockOffsetS' | 'auditCheckpointIntervalS' | 'auditArchiveTestKillAt'>,
@@ -52,9 +54,10 @@ export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestr
     const outcome = await runRetention(
       {
         events: this.events,
+        trail: this.trail,
         writer: this.writer,
         lease: this.lease,
-        streams: () => retentionStreams(this.events, this.config.archiveDir, this.config.auditCheckpointIntervalS > 0),
+        streams: () => retentionStreams(this.events, this.trail, this.config.archiveDir, this.config.auditCheckpointIntervalS > 0),
         progress: (segment) => this.logger.info({ event: 'audit.archive.segment', stream: segment.stream, month: segment.month, part: segment.part, entries: segment.entries, first_seq: segment.first_seq, last_seq: segment.last_seq }),
       },
       { archiveDir: this.config.archiveDir, liveWindowMs: this.config.auditLiveWindowS * 1000, now: this.clock.now(), onStep: killAtStep(this.config.auditArchiveTestKillAt) },

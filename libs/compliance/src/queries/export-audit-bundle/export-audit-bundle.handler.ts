@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { AccessRecorder, accessStream } from '../../../../audit/src/index.js';
+import { AUDIT_TRAIL, type AuditTrail } from '../../../../audit/src/index.js';
 import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '../../../../platform/src/index.js';
 import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
 import { buildBundle, type AuditBundle } from '../../export/audit-bundle.js';
@@ -24,15 +24,15 @@ export class ExportAuditBundleHandler implements IQueryHandler<ExportAuditBundle
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly recorder: AccessRecorder,
+    @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
     private readonly checkpoints: CheckpointScheduler,
   ) {}
 
   async execute({ accountId, window }: ExportAuditBundleQuery): Promise<AuditBundle> {
-    await this.recorder.applied();
-    const stream = accessStream(accountId);
+    await this.trail.settle();
+    const stream = this.trail.chainOf(accountId);
     // Signed to its end (issue 30): the chain's newest entry gets a checkpoint now, so the bundle closes on a signature.
     await this.checkpoints.signHead(stream);
-    return buildBundle(this.events, this.clock, stream, window);
+    return buildBundle(this.events, this.trail, this.clock, stream, window);
   }
 }

@@ -2,8 +2,8 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { BankingOnly, callingAccount } from '../../../../platform/src/index.js';
-import { OtherAccountForbiddenError } from '../../domain/errors.js';
+import { BankingOnly } from '../../../../platform/src/index.js';
+import { ownAccount } from '../../own-account.js';
 import type { AsOfAnswer } from '../../replay/as-of-replay.js';
 import { GetAccountAsOfQuery } from './get-account-as-of.handler.js';
 import { OwnAccountAsOfRequest } from './get-account-as-of.request.js';
@@ -30,11 +30,4 @@ export class OwnAccountAsOfController {
   async get(@Req() request: FastifyRequest, @Query() query: OwnAccountAsOfRequest): Promise<AnswerOf<typeof AsOfAnswerSchema>> {
     return this.queries.execute(new GetAccountAsOfQuery(ownAccount(request, query.account_id), new Date(query.at)));
   }
-}
-
-/** The caller's account; an `account_id` that names another is refused. */
-export function ownAccount(request: FastifyRequest, named: string | undefined): string {
-  const accountId = callingAccount(request);
-  if (named !== undefined && named !== accountId) throw new OtherAccountForbiddenError();
-  return accountId;
 }

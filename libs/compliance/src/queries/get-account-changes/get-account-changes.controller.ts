@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { BankingOnly } from '../../../../platform/src/index.js';
-import { ownAccount } from '../get-account-as-of/own-account-as-of.controller.js';
+import { ownAccount } from '../../own-account.js';
 import { GetAccountChangesQuery } from './get-account-changes.handler.js';
 import { GetAccountChangesRequest } from './get-account-changes.request.js';
 import { ApiAnswer, type AnswerOf } from '../../../../platform/src/index.js';

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AccountNotFoundError } from '../../../../accounts/src/index.js';
-import { AccessRecorder } from '../../../../audit/src/index.js';
+import { AUDIT_TRAIL, type AuditTrail } from '../../../../audit/src/index.js';
 import { EVENT_STORE, EventRegistry, InvalidParamError, type Change, type EventStore } from '../../../../platform/src/index.js';
 import { AsOfRegistry, replayAsOf, type OperatorAction } from '../../replay/as-of-replay.js';
 
@@ -35,13 +35,13 @@ export class GetAccountChangesHandler implements IQueryHandler<GetAccountChanges
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly registry: EventRegistry,
     private readonly contributors: AsOfRegistry,
-    private readonly recorder: AccessRecorder,
+    @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
   ) {}
 
   async execute({ accountId, from, to }: GetAccountChangesQuery): Promise<ChangesAnswer> {
     if (from.getTime() >= to.getTime()) throw new InvalidParamError('from must be before to', 'from');
-    await this.recorder.applied();
-    const answer = await replayAsOf(this.events, this.registry, this.contributors, accountId, to);
+    await this.trail.settle();
+    const answer = await replayAsOf(this.events, this.registry, this.contributors, this.trail, accountId, to);
     if (answer.state.account === null && answer.changes.length === 0 && answer.access.total === 0) throw new AccountNotFoundError(accountId);
     const after = (at: string) => Date.parse(at) > from.getTime();
     return {
