@@ -70,11 +70,9 @@ const NOT_YET = {
   ],
   // Only test/ and bench/ use these: they belong in the context's testing/ helpers.
   tests: [
-    'accounts.BackgroundTasks', 'accounts.rateTable', 'banking.assessPortfolio', 'banking.CollectionsConsents',
-    'banking.BorrowerSightings', 'identity.observationsOf', 'identity.CertificateSigner', 'locator.PositionSealing',
-    'monitoring.FenceIndex', 'places.SearchIndex', 'routing.importRoads', 'routing.liveRoadLayers', 'routing.RoutePlanner',
-    'transit.TransitFeeds', 'transit.importGtfs', 'transit.TransitNetwork', 'transit.PlannerPool', 'weather.AlertRecorder',
-    'weather.CapAlertView', 'weather.importAlerts', 'weather.readCap', 'starter.verifyPack',
+    'accounts.BackgroundTasks', 'accounts.rateTable', 'identity.observationsOf', 'locator.PositionSealing',
+    'monitoring.FenceIndex', 'routing.importRoads', 'transit.importGtfs', 'transit.TransitNetwork', 'transit.PlannerPool',
+    'starter.verifyPack',
   ],
 };
 

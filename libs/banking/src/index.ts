@@ -26,10 +26,7 @@ export {
   type ScheduleView,
 } from './public/reverification-schedules.read-model.js';
 export { ALERT_AREAS, noAlertAreas, type AlertAreas } from './risk/alert-areas.port.js';
-export { assessPortfolio, CONCENTRATION_RESOLUTION, type BookLoan, type BorrowerObservation } from './public/assess-portfolio.js';
 export { BankingModule, BankingNotificationsModule } from './banking.module.js';
 export { bankingManifest } from './manifest.js';
-export { CollectionsConsents } from './public/collections-consents.view.js';
-export { BorrowerSightings } from './public/borrower-sightings.view.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { bankingContext } from './context.js';

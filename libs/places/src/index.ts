@@ -1,5 +1,5 @@
 export * from './domain/place.js';
-export * from './domain/search-index.js';
+export { MAX_QUERY_WORDS, MAX_RESULTS, type MatchKind, type SearchQuery, type SearchHit, type SearchResult } from './domain/search-index.js';
 export { boundaryFromFeature, polygonContains, type AdminAreas, type Boundary, type AdminNames } from './domain/admin-areas.js';
 export { MAX_NEAR_RADIUS_M, type NearbyPlace } from './domain/place-grid.js';
 export * from './domain/errors.js';

@@ -1,8 +1,7 @@
 export { routingManifest } from './manifest.js';
 export { RoutingModule } from './routing.module.js';
 export { AICD_ATTRIBUTION, BACKBONE_DATASET, EXTRACT_GROUP, importRoads, ROAD_DATASET } from './public/import-roads.js';
-export { RoadNetwork, liveRoadLayers, type RoadLayerInfo, type RoadNetworkInfo } from './public/road-network.js';
-export { RoutePlanner, type RoutePlan, type PlanInput } from './public/route-planner.js';
+export { RoadNetwork, type RoadLayerInfo, type RoadNetworkInfo } from './public/road-network.js';
 export { IsochroneService, ISOCHRONE_MAX_MINUTES, ISOCHRONE_MIN_MINUTES, type Isochrone, type IsochroneRequest } from './public/isochrone.js';
 export { MODES, MODE_ALIASES, parseMode, type Mode } from './domain/profiles.js';
 export { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from './domain/errors.js';

@@ -2,7 +2,7 @@
 export * from './transit.module.js';
 export * from './manifest.js';
 export { transitEventTypes } from './event-types.js';
-export { TransitFeeds, type LoadedFeed } from './public/transit-feeds.js';
+export type { LoadedFeed } from './public/transit-feeds.js';
 export { importGtfs, DEFAULT_TRANSIT_DATASET, TRANSIT_DATASET_GROUP, type GtfsImportOptions, type GtfsImportResult } from './public/import-gtfs.js';
 export { GtfsImportError, type GtfsImportReport, type ImportProblem } from './public/import-report.js';
 export { TransitNetwork } from './domain/network.js';
