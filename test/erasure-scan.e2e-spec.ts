@@ -8,7 +8,7 @@ import path from 'node:path';
 import { hexCodeFromCell } from '../libs/addressing/src/index.js';
 import { latLngToCell } from 'h3-js';
 import { ADMIN_KEY, eventually } from './support/boot.js';
-import { needlesFor, placeCustomer, placedCoordinates, PLACES, scanBytes, scanEventStore, scanReadStore, scanTree, undocumented, type Hit } from './support/erasure-scan.js';
+import { keepCopyJob, needlesFor, placeCustomer, placedCoordinates, PLACES, scanBytes, scanEventStore, scanReadStore, scanTree, undocumented, type Hit } from './support/erasure-scan.js';
 
 /**
  * Issue 47, "erasure is total, and provable", on the embedded adapters: the
@@ -70,10 +70,10 @@ describe('erasure leaves nothing that places the customer, on the embedded adapt
   let erased = false;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
-  const call = async (method: string, url: string, init: { key?: string; body?: unknown } = {}) =>
+  const call = async (method: string, url: string, init: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
     fetch(`http://127.0.0.1:${port}${url}`, {
       method,
-      headers: { ...(init.key ? { 'x-api-key': init.key } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...init.headers, ...(init.key ? { 'x-api-key': init.key } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
   const data = async <T>(response: Response): Promise<T> => {
@@ -135,6 +135,8 @@ describe('erasure leaves nothing that places the customer, on the embedded adapt
     await data(await call('GET', `/v2/collections/locate?loan_id=loan-${run}`, { key }));
     const before = await data<Record<string, unknown>>(await call('POST', '/v2/consent/access-request', { key, body: { customer_id: customer } }));
     expect(JSON.stringify(before)).toContain(String(PLACES.ping.lat));
+    // The same copy kept as a job (docs/adr/0068): its stored form is scanned with the rest, and it answers 410 once erased.
+    const copyJob = await keepCopyJob(call, key, customer);
 
     expect((await call('POST', '/v2/consent/revoke', { key, body: { customer_id: customer } })).status).toBe(200);
     expect((await call('POST', '/v2/consent/delete-data', { key, body: { customer_id: customer } })).status).toBe(200);
@@ -146,6 +148,7 @@ describe('erasure leaves nothing that places the customer, on the embedded adapt
     const located = needles.filter((needle) => needle.kind !== 'customer');
     const copy = await data<Record<string, unknown>>(await call('POST', '/v2/consent/access-request', { key, body: { customer_id: customer } }));
     const status = await data<Record<string, unknown>>(await call('GET', `/v2/consent/status?customer_id=${customer}`, { key }));
+    expect((await call('GET', `${copyJob}/result`, { key })).status).toBe(410);
     const answers: Hit[] = [
       ...scanBytes('answer access-request', Buffer.from(JSON.stringify(copy)), located),
       ...scanBytes('answer consent status', Buffer.from(JSON.stringify(status)), located),

@@ -2,7 +2,7 @@ import { accountsContext } from '../../libs/accounts/src/index.js';
 import { addressingContext, BulkHexcodeJob, bulkHexcodeJobModule } from '../../libs/addressing/src/index.js';
 import { auditContext } from '../../libs/audit/src/index.js';
 import { bankingContext } from '../../libs/banking/src/index.js';
-import { AuditExportJob, AuditExportJobModule, complianceContext } from '../../libs/compliance/src/index.js';
+import { AuditExportJob, AuditExportJobModule, complianceContext, customerCopyJobBinding } from '../../libs/compliance/src/index.js';
 import { consoleContext } from '../../libs/console/src/index.js';
 import { identityContext } from '../../libs/identity/src/index.js';
 import { jobsContext } from '../../libs/jobs/src/index.js';
@@ -57,6 +57,7 @@ export const contexts: readonly ContextDefinition[] = [
   // Work that outlives a request, run by the worker role: the kinds other contexts implement (issue 48, item 2).
   jobsContext([
     { module: AuditExportJobModule, provider: AuditExportJob },
+    customerCopyJobBinding,
     { module: bulkHexcodeJobModule(places), provider: BulkHexcodeJob },
   ]),
 ];

@@ -73,7 +73,7 @@ export const PLACES = {
   courier: { lat: 5.6039583, lng: -0.1868724 },
 } as const;
 
-type Call = (method: string, url: string, init?: { key?: string; body?: unknown }) => Promise<Response>;
+type Call = (method: string, url: string, init?: { key?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
 
 async function ok(response: Response): Promise<Record<string, unknown>> {
   const body = (await response.json()) as { data: Record<string, unknown>; error?: unknown };
@@ -102,6 +102,23 @@ export async function placeCustomer(call: Call, input: { key: string; customerId
   await ok(await call('POST', '/v2/kyc/verify', { key, body: { customer_id: customerId, address: input.home, positions: [{ ...PLACES.kyc, recorded_at: hourAgo, accuracy_m: 12 }] } }));
   await ok(await call('POST', '/v2/verify/proximity', { key, body: { customer_id: customerId, address: input.home, ...PLACES.device, accuracy_m: 10, device_id: `dev-${input.run}` } }));
   await ok(await call('POST', '/v2/pod/confirm', { key, body: { delivery_id: `dlv-${input.run}`, customer_id: customerId, ...PLACES.courier, accuracy_m: 8, address: input.home } }));
+}
+
+/**
+ * Asks for the customer's copy as a job (`Prefer: respond-async`, docs/adr/0068) and waits until the worker
+ * has made it: its stored form (`DATA_DIR/jobs/<account>/<job>.sealed`, and the job's input in the queue) is
+ * then among the bytes the scan reads. Answers the job's location.
+ */
+export async function keepCopyJob(call: Call, key: string, customerId: string, timeoutMs = 60_000): Promise<string> {
+  const accepted = await call('POST', '/v2/consent/access-request', { key, body: { customer_id: customerId }, headers: { prefer: 'respond-async' } });
+  if (accepted.status !== 202) throw new Error(`the copy was not accepted as a job: ${accepted.status}`);
+  const location = accepted.headers.get('location')!;
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const { status } = await ok(await call('GET', location, { key }));
+    if (status === 'succeeded') return location;
+    if (status === 'failed') throw new Error(`the copy job failed`);
+  }
+  throw new Error('the copy job did not finish in time');
 }
 
 /** The coordinates PLACES holds, as numbers. */

@@ -1,52 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { customerVerifications } from '../../../../identity/src/index.js';
-import { CUSTOMER_LOCATIONS, type CustomerLocations, type CustomerRecords } from '../../../../monitoring/src/index.js';
-import { CLOCK, CONFIG, DATA_KEY_VAULT, EVENT_STORE, EventRegistry, InvalidCursorError, InvalidParamError, RATE_LIMITER, type Clock, type Config, type DataKeyVault, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
+import { CUSTOMER_LOCATIONS, type CustomerLocations } from '../../../../monitoring/src/index.js';
+import { CLOCK, CONFIG, DATA_KEY_VAULT, EVENT_STORE, EventRegistry, RATE_LIMITER, type Clock, type Config, type DataKeyVault, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
 import { CustomerDeliveries } from '../../../../webhooks/src/index.js';
 import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
-import { CustomerCopyRateLimitedError } from '../../domain/errors.js';
-import { consentsAfterErasure, verificationsAfterErasure } from './after-erasure.js';
+import { CustomerCopies, takeCopyAllowance, type SignedCustomerCopy } from './customer-copies.js';
 
-export const CUSTOMER_COPY_FORMAT = 'customer-copy/1';
-export const CUSTOMER_COPY_TYP = 'customer-copy';
-const HOUR_MS = 60 * 60 * 1000;
-
-/**
- * Everything the calling account holds about one customer (issue 30; the
- * data subject's right of access, Ghana's Data Protection Act 2012, Act 843).
- * Each context answers for its own records through what it publishes:
- * monitoring (consents as stored, with their receipt when one was issued;
- * the location history or the fact of its erasure), identity (verifications
- * and certificates), webhooks (deliveries naming the customer). After an
- * erasure, what was recorded before it shows only the facts the law keeps
- * (after-erasure.ts), never a position or a fix.
- */
-export interface CustomerCopy {
-  format: typeof CUSTOMER_COPY_FORMAT;
-  account_id: string;
-  customer_id: string;
-  generated_at: string;
-  consents: CustomerRecords['consents'];
-  /** Null unless the customer's location data was erased; then no coordinate is held, and none is shown. */
-  erasure: CustomerRecords['erasure'];
-  /**
-   * The three long sections are paginated, each by its own cursor: a page
-   * holds at most `limit` records of each, and `next_cursor` (null on the
-   * last page; `truncated` says the same) asks for the next. Consents and the
-   * erasure record are bounded and repeat on every page.
-   */
-  location_history: { items: CustomerRecords['history']; unreadable: number; cursor: string | null; next_cursor: string | null };
-  verifications: { items: Array<Record<string, unknown>>; cursor: string | null; truncated: boolean; next_cursor: string | null };
-  webhook_deliveries: { items: unknown[]; cursor: string | null; truncated: boolean; next_cursor: string | null };
-}
-
-/** The copy with its signature: `jws` is a compact JWS (EdDSA) whose payload is `document`; check it with GET /v2/.well-known/jwks.json alone. */
-export interface SignedCustomerCopy {
-  document: CustomerCopy;
-  kid: string;
-  jws: string;
-}
+export { CUSTOMER_COPY_FORMAT, CUSTOMER_COPY_TYP, type CustomerCopy, type SignedCustomerCopy } from './customer-copies.js';
 
 /** POST /v2/consent/access-request. */
 export class GetCustomerCopyQuery extends Query<SignedCustomerCopy> {
@@ -63,50 +23,25 @@ export class GetCustomerCopyQuery extends Query<SignedCustomerCopy> {
 
 @QueryHandler(GetCustomerCopyQuery)
 export class GetCustomerCopyHandler implements IQueryHandler<GetCustomerCopyQuery> {
+  private readonly copies: CustomerCopies;
+
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly registry: EventRegistry,
-    @Inject(CUSTOMER_LOCATIONS) private readonly locations: CustomerLocations,
-    private readonly deliveries: CustomerDeliveries,
-    private readonly signer: CheckpointScheduler,
+    @Inject(EVENT_STORE) events: EventStore,
+    registry: EventRegistry,
+    @Inject(CUSTOMER_LOCATIONS) locations: CustomerLocations,
+    deliveries: CustomerDeliveries,
+    signer: CheckpointScheduler,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: Pick<Config, 'accessRequestsPerAccountPerHour'>,
     // Identity opens its verifications with the customer's data key (ADR 0054).
-    @Inject(DATA_KEY_VAULT) private readonly vault: DataKeyVault,
-  ) {}
+    @Inject(DATA_KEY_VAULT) vault: DataKeyVault,
+  ) {
+    this.copies = new CustomerCopies(events, registry, locations, deliveries, signer, vault, clock);
+  }
 
   async execute({ accountId, customerId, cursor, limit, cursors }: GetCustomerCopyQuery): Promise<SignedCustomerCopy> {
-    const now = this.clock.now();
-    const decision = await this.limiter.consume(`customer_copy:${accountId}`, { limit: this.config.accessRequestsPerAccountPerHour, windowMs: HOUR_MS }, now);
-    if (!decision.allowed) throw new CustomerCopyRateLimitedError(Math.ceil(decision.retryAfterMs / 1000));
-    const [records, verifications, deliveries] = await Promise.all([
-      this.locations.customerRecords(accountId, customerId, cursor, limit),
-      customerVerifications(this.events, this.registry, this.vault, accountId, customerId, { cursor: cursors.verifications, limit }),
-      this.deliveries.of(accountId, customerId, { cursor: cursors.deliveries, limit }).catch((error: unknown) => {
-        // The read store's cursor is opaque: one that is not its own is the caller's field.
-        if (error instanceof InvalidCursorError) throw new InvalidParamError('deliveries_cursor is not a cursor this list gave', 'deliveries_cursor');
-        throw error;
-      }),
-    ]);
-    // Once erased, records made before the erasure show what the law keeps, never a position (after-erasure.ts).
-    const erasure = records.erasure;
-    const document: CustomerCopy = {
-      format: CUSTOMER_COPY_FORMAT,
-      account_id: accountId,
-      customer_id: customerId,
-      generated_at: now.toISOString(),
-      consents: erasure ? consentsAfterErasure(records.consents) : records.consents,
-      erasure,
-      location_history: { items: records.history, unreadable: records.unreadable, cursor, next_cursor: records.next_cursor },
-      verifications: {
-        items: erasure ? verificationsAfterErasure(verifications.items, erasure.erased_at) : verifications.items,
-        cursor: cursors.verifications,
-        truncated: verifications.truncated,
-        next_cursor: verifications.next_cursor,
-      },
-      webhook_deliveries: { items: deliveries.items, cursor: cursors.deliveries, truncated: deliveries.truncated, next_cursor: deliveries.next_cursor },
-    };
-    return { document, ...(await this.signer.signDocument(CUSTOMER_COPY_TYP, document)) };
+    await takeCopyAllowance(this.limiter, this.config, this.clock, accountId);
+    return this.copies.make(accountId, customerId, { cursor, limit, cursors });
   }
 }
