@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIP, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MAX_ACCURACY_INPUT_M } from '../domain/proximity.js';
-import { CALLER_ID, callerIdMessage, CUSTOMER_ID_MESSAGE } from '../../../platform/src/index.js';
+import { CALLER_ID, callerIdMessage, CUSTOMER_ID_MESSAGE, Latitude, Longitude } from '../../../platform/src/index.js';
 import { PHONE } from '../domain/identifiers.js';
 
 /** A time needs its zone: without one, "09:30" would be read in the server's. */
@@ -54,16 +54,10 @@ export class CustomerClaimRequest {
 
 /** A device position: `lat`, `lng` (WGS 84), the fix's accuracy, when it was taken. */
 export class PositionFields {
-  @ApiProperty({ description: 'Latitude, decimal degrees (WGS 84)', minimum: -90, maximum: 90, example: 5.6037 })
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number' })
-  @Min(-90, { message: 'lat must be a number from -90 to 90' })
-  @Max(90, { message: 'lat must be a number from -90 to 90' })
+  @Latitude({ rangeMessage: 'outside', description: 'Latitude, decimal degrees (WGS 84)', example: 5.6037 })
   lat: number;
 
-  @ApiProperty({ description: 'Longitude, decimal degrees (WGS 84)', minimum: -180, maximum: 180, example: -0.187 })
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number' })
-  @Min(-180, { message: 'lng must be a number from -180 to 180' })
-  @Max(180, { message: 'lng must be a number from -180 to 180' })
+  @Longitude({ rangeMessage: 'outside', description: 'Longitude, decimal degrees (WGS 84)', example: -0.187 })
   lng: number;
 
   @ApiPropertyOptional({ description: 'When the device took the fix (ISO 8601 with a time zone; default: when the request arrived). At most 5 minutes ahead and 30 days old.', example: '2026-11-22T09:30:00Z' })

@@ -1,23 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsISO8601, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Latitude, Longitude } from '../../../platform/src/index.js';
 
 /** GET /v2/weather/alerts and GET /v2/precipitation-forecast: an optional point or box (shared by both slices, so in neither). */
 export class WeatherAreaRequest {
-  @ApiPropertyOptional({ minimum: -90, maximum: 90, example: 6.1319 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number' })
-  @Min(-90)
-  @Max(90)
+  @Latitude({ optional: true, query: 'number', example: 6.1319 })
   lat?: number;
 
-  @ApiPropertyOptional({ minimum: -180, maximum: 180, example: 1.2228 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number' })
-  @Min(-180)
-  @Max(180)
+  @Longitude({ optional: true, query: 'number', example: 1.2228 })
   lng?: number;
 
   @ApiPropertyOptional({

@@ -1,21 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Latitude, Longitude } from '../../../../platform/src/index.js';
 import { DEFAULT_TOLERANCE_HOPS, DEFAULT_ZONE_RESOLUTION, MAX_TOLERANCE_HOPS, MIN_ZONE_RESOLUTION } from '../../domain/location.js';
 
 /** decisions.md: the registered zone is `{lat, lng}` or `{home_hex}`, plus `tolerance_hops`. */
 export class RegisterZoneRequest {
-  @ApiPropertyOptional({ description: 'Centre of the zone (with lng), instead of home_hex', example: 5.6037, minimum: -90, maximum: 90 })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number' })
-  @Min(-90)
-  @Max(90)
+  @Latitude({ optional: true, description: 'Centre of the zone (with lng), instead of home_hex', example: 5.6037 })
   lat?: number;
 
-  @ApiPropertyOptional({ description: 'Centre of the zone (with lat)', example: -0.187, minimum: -180, maximum: 180 })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number' })
-  @Min(-180)
-  @Max(180)
+  @Longitude({ optional: true, description: 'Centre of the zone (with lat)', example: -0.187 })
   lng?: number;
 
   @ApiPropertyOptional({ description: `H3 resolution of the zone's grid when given as lat/lng (default ${DEFAULT_ZONE_RESOLUTION}, cells ≈ 174 m across); ignored with home_hex, whose own resolution is the grid`, minimum: MIN_ZONE_RESOLUTION, maximum: 15 })

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { Latitude, Longitude } from '../../../../platform/src/index.js';
 
 export const MAX_QUERY_LENGTH = 200;
 export const MAX_LIMIT = 50;
@@ -19,20 +20,10 @@ export class SearchPlacesRequest {
   @Matches(new RegExp(`^${DECIMAL},${DECIMAL}$`), { message: 'near must be "lat,lng" in decimal degrees, e.g. 5.6037,-0.1870' })
   near?: string;
 
-  @ApiPropertyOptional({ description: 'Same as `near`, as the separate lat and lng parameters (give both, and not with `near`)', minimum: -90, maximum: 90 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number' })
-  @Min(-90)
-  @Max(90)
+  @Latitude({ optional: true, query: 'number', description: 'Same as `near`, as the separate lat and lng parameters (give both, and not with `near`)' })
   lat?: number;
 
-  @ApiPropertyOptional({ minimum: -180, maximum: 180 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number' })
-  @Min(-180)
-  @Max(180)
+  @Longitude({ optional: true, query: 'number' })
   lng?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: 10 })

@@ -1,24 +1,17 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Latitude, Longitude } from '../../../../platform/src/index.js';
 
 export const DEFAULT_DEPARTURES_RADIUS_M = 300;
 export const MAX_DEPARTURES_RADIUS_M = 1000;
 
 /** GET /v2/transit/departures. */
 export class GetDeparturesRequest {
-  @ApiProperty({ minimum: -90, maximum: 90, example: 5.5502 })
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number' })
-  @Min(-90)
-  @Max(90)
+  @Latitude({ query: 'number', example: 5.5502 })
   lat: number;
 
-  @ApiProperty({ minimum: -180, maximum: 180, example: -0.2174 })
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number' })
-  @Min(-180)
-  @Max(180)
+  @Longitude({ query: 'number', example: -0.2174 })
   lng: number;
 
   @ApiPropertyOptional({ description: 'Stops within this many metres (straight line) of the point', minimum: 1, maximum: MAX_DEPARTURES_RADIUS_M, default: DEFAULT_DEPARTURES_RADIUS_M })

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Latitude, Longitude } from '../../../../../platform/src/index.js';
 import { MAX_AROUND_RADIUS_M } from '../../public/landmarks.js';
 import { LandmarkListRequest } from '../landmark-list.request.js';
 
@@ -8,18 +9,10 @@ export const DEFAULT_AROUND_RADIUS_M = 500;
 
 /** GET /v2/landmarks/around. */
 export class LandmarksAroundRequest extends LandmarkListRequest {
-  @ApiProperty({ minimum: -90, maximum: 90, example: 5.5502 })
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lat must be a number' })
-  @Min(-90)
-  @Max(90)
+  @Latitude({ query: 'number', example: 5.5502 })
   lat: number;
 
-  @ApiProperty({ minimum: -180, maximum: 180, example: -0.2077 })
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'lng must be a number' })
-  @Min(-180)
-  @Max(180)
+  @Longitude({ query: 'number', example: -0.2077 })
   lng: number;
 
   @ApiPropertyOptional({ description: 'Search radius in metres', minimum: 1, maximum: MAX_AROUND_RADIUS_M, default: DEFAULT_AROUND_RADIUS_M })
