@@ -496,7 +496,7 @@ export type BulkHexcodeAnswer = {
 
 export type BulkHexcodeRequest = {
     /**
-     * 1 to 10000 items, each a point `{lat, lng, resolution?, id?}` to code, or a code to decode: `{code, id?}` or a bare string. The body as a whole must also fit BODY_LIMIT_BYTES (1 MiB by default).
+     * 1 to 50000 items, each a point `{lat, lng, resolution?, id?}` to code, or a code to decode: `{code, id?}` or a bare string. Up to 10000 are answered at once (200); 10001 to 50000 with an account key run as a job (202, docs/guides/jobs.md), and a key without an account is refused above 10000 (400). The body as a whole must also fit BODY_LIMIT_BYTES (1 MiB by default).
      */
     items: Array<string | {
         [key: string]: unknown;
@@ -1609,7 +1609,7 @@ export type Job = {
      */
     id: string;
     /**
-     * What the job does: `hexcode.bulk`, `audit.export`
+     * What the job does: `hexcode.bulk`, `audit.export`, `customer.copy`
      */
     kind: string;
     progress: {
@@ -1639,7 +1639,7 @@ export type Job = {
 };
 
 /**
- * The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer
+ * The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer, for `customer.copy` a CustomerCopy
  */
 export type JobResult = {
     [key: string]: unknown;
@@ -4897,7 +4897,7 @@ export type ConfigureWebhookRequestWritable = {
 };
 
 /**
- * The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer
+ * The synchronous endpoint's `data`: for `audit.export` an AuditBundle, for `hexcode.bulk` a BulkHexcodeAnswer, for `customer.copy` a CustomerCopy
  */
 export type JobResultWritable = {
     [key: string]: unknown;
@@ -4914,8 +4914,14 @@ export type GetJwksControllerJwksErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
+
+export type GetJwksControllerJwksError = GetJwksControllerJwksErrors[keyof GetJwksControllerJwksErrors];
 
 export type GetJwksControllerJwksResponses = {
     /**
@@ -4977,7 +4983,11 @@ export type ParseAddressControllerParseErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ParseAddressControllerParseError = ParseAddressControllerParseErrors[keyof ParseAddressControllerParseErrors];
@@ -5048,11 +5058,11 @@ export type ResolveAddressControllerResolveErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: free text before any place dataset is imported (a hex code still resolves, without structures)
+     * DATASET_NOT_LOADED: free text before any place dataset is imported (a hex code still resolves, without structures); also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -5137,7 +5147,11 @@ export type GetAccountAsOfControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetAccountAsOfControllerGetError = GetAccountAsOfControllerGetErrors[keyof GetAccountAsOfControllerGetErrors];
@@ -5231,7 +5245,11 @@ export type SetBankingAccessControllerBankingErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type SetBankingAccessControllerBankingError = SetBankingAccessControllerBankingErrors[keyof SetBankingAccessControllerBankingErrors];
@@ -5325,7 +5343,11 @@ export type ReplaceIpAllowlistControllerIpAllowlistErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ReplaceIpAllowlistControllerIpAllowlistError = ReplaceIpAllowlistControllerIpAllowlistErrors[keyof ReplaceIpAllowlistControllerIpAllowlistErrors];
@@ -5419,7 +5441,11 @@ export type ReplaceRateOverridesControllerRatesErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ReplaceRateOverridesControllerRatesError = ReplaceRateOverridesControllerRatesErrors[keyof ReplaceRateOverridesControllerRatesErrors];
@@ -5513,7 +5539,11 @@ export type ChangeTierControllerTierErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ChangeTierControllerTierError = ChangeTierControllerTierErrors[keyof ChangeTierControllerTierErrors];
@@ -5591,7 +5621,11 @@ export type GetAdminAuditControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetAdminAuditControllerGetError = GetAdminAuditControllerGetErrors[keyof GetAdminAuditControllerGetErrors];
@@ -5664,7 +5698,11 @@ export type AdminExportAuditBundleControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type AdminExportAuditBundleControllerGetError = AdminExportAuditBundleControllerGetErrors[keyof AdminExportAuditBundleControllerGetErrors];
@@ -5740,7 +5778,11 @@ export type IssueLegacyKeyControllerIssueErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type IssueLegacyKeyControllerIssueError = IssueLegacyKeyControllerIssueErrors[keyof IssueLegacyKeyControllerIssueErrors];
@@ -5842,7 +5884,11 @@ export type ReviewLandmarkControllerReviewErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ReviewLandmarkControllerReviewError = ReviewLandmarkControllerReviewErrors[keyof ReviewLandmarkControllerReviewErrors];
@@ -5906,7 +5952,11 @@ export type ListLandmarkReportsControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListLandmarkReportsControllerListError = ListLandmarkReportsControllerListErrors[keyof ListLandmarkReportsControllerListErrors];
@@ -5966,7 +6016,11 @@ export type RotateSigningKeysControllerRotateErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RotateSigningKeysControllerRotateError = RotateSigningKeysControllerRotateErrors[keyof RotateSigningKeysControllerRotateErrors];
@@ -6018,7 +6072,11 @@ export type TrafficAccuracyControllerAccuracyErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type TrafficAccuracyControllerAccuracyError = TrafficAccuracyControllerAccuracyErrors[keyof TrafficAccuracyControllerAccuracyErrors];
@@ -6092,9 +6150,13 @@ export type PortfolioRiskControllerAssessErrors = {
         };
     };
     /**
-     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     * PORTFOLIO_BUSY: the portfolio-risk thread's queue is full, or the assessment ran past its time or its thread failed (`details.reason`: refused, timed_out, thread_failed, shut_down); wait Retry-After seconds; also SERVICE_BUSY (every such operation)
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'PORTFOLIO_BUSY' | 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type PortfolioRiskControllerAssessError = PortfolioRiskControllerAssessErrors[keyof PortfolioRiskControllerAssessErrors];
@@ -6161,11 +6223,11 @@ export type RetailDensityControllerDensityErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: no place dataset imported yet
+     * DATASET_NOT_LOADED: no place dataset imported yet; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -6221,7 +6283,11 @@ export type TrafficHeatmapControllerHeatmapErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type TrafficHeatmapControllerHeatmapError = TrafficHeatmapControllerHeatmapErrors[keyof TrafficHeatmapControllerHeatmapErrors];
@@ -6289,7 +6355,11 @@ export type RequestPasswordResetControllerRequestResetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RequestPasswordResetControllerRequestResetError = RequestPasswordResetControllerRequestResetErrors[keyof RequestPasswordResetControllerRequestResetErrors];
@@ -6379,11 +6449,11 @@ export type SignInWithGoogleControllerSignInErrors = {
         };
     };
     /**
-     * SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: the deployment has no Google client ids configured
+     * SERVICE_UNAVAILABLE: Google's signing keys cannot be fetched; GOOGLE_SIGN_IN_UNAVAILABLE: the deployment has no Google client ids configured; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'GOOGLE_SIGN_IN_UNAVAILABLE' | 'SERVICE_UNAVAILABLE';
+            code?: 'GOOGLE_SIGN_IN_UNAVAILABLE' | 'SERVICE_BUSY' | 'SERVICE_UNAVAILABLE';
         };
     };
 };
@@ -6453,7 +6523,11 @@ export type LogInControllerLogInErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type LogInControllerLogInError = LogInControllerLogInErrors[keyof LogInControllerLogInErrors];
@@ -6529,7 +6603,11 @@ export type ResetPasswordControllerResetPasswordErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ResetPasswordControllerResetPasswordError = ResetPasswordControllerResetPasswordErrors[keyof ResetPasswordControllerResetPasswordErrors];
@@ -6603,7 +6681,11 @@ export type GetBankingAuditLogControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetBankingAuditLogControllerGetError = GetBankingAuditLogControllerGetErrors[keyof GetBankingAuditLogControllerGetErrors];
@@ -6690,7 +6772,11 @@ export type GetCustomerAccessLogControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetCustomerAccessLogControllerGetError = GetCustomerAccessLogControllerGetErrors[keyof GetCustomerAccessLogControllerGetErrors];
@@ -6759,7 +6845,11 @@ export type ExportAuditBundleControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ExportAuditBundleControllerGetError = ExportAuditBundleControllerGetErrors[keyof ExportAuditBundleControllerGetErrors];
@@ -6842,7 +6932,11 @@ export type BulkRegisterLoansControllerBulkErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type BulkRegisterLoansControllerBulkError = BulkRegisterLoansControllerBulkErrors[keyof BulkRegisterLoansControllerBulkErrors];
@@ -6915,7 +7009,11 @@ export type LocateBorrowerControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type LocateBorrowerControllerGetError = LocateBorrowerControllerGetErrors[keyof LocateBorrowerControllerGetErrors];
@@ -6999,7 +7097,11 @@ export type LocateBorrowerControllerPostErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type LocateBorrowerControllerPostError = LocateBorrowerControllerPostErrors[keyof LocateBorrowerControllerPostErrors];
@@ -7083,7 +7185,11 @@ export type RegisterLoanControllerRegisterErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RegisterLoanControllerRegisterError = RegisterLoanControllerRegisterErrors[keyof RegisterLoanControllerRegisterErrors];
@@ -7152,7 +7258,11 @@ export type OwnAccountAsOfControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type OwnAccountAsOfControllerGetError = OwnAccountAsOfControllerGetErrors[keyof OwnAccountAsOfControllerGetErrors];
@@ -7225,7 +7335,11 @@ export type GetAccountChangesControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetAccountChangesControllerGetError = GetAccountChangesControllerGetErrors[keyof GetAccountChangesControllerGetErrors];
@@ -7299,9 +7413,13 @@ export type GetCustomerCopyControllerPostErrors = {
         };
     };
     /**
-     * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
+     * SERVICE_UNAVAILABLE: with `Prefer: respond-async`, the job queue is unavailable; try again shortly; also SERVICE_BUSY (every such operation)
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY' | 'SERVICE_UNAVAILABLE';
+        };
+    };
 };
 
 export type GetCustomerCopyControllerPostError = GetCustomerCopyControllerPostErrors[keyof GetCustomerCopyControllerPostErrors];
@@ -7312,6 +7430,13 @@ export type GetCustomerCopyControllerPostResponses = {
      */
     200: {
         data: CustomerCopy;
+        success: true;
+    };
+    /**
+     * `Prefer: respond-async` (RFC 7240): the copy is made as a job (kind `customer.copy`, counted against ACCESS_REQUESTS_PER_ACCOUNT_PER_HOUR now); `data` is the Job, `Location` is /v2/jobs/{id}, and GET /v2/jobs/{id}/result answers the same signed copy once it succeeded. The result is kept sealed under the customer's data key: once the customer's data is erased (POST /v2/consent/delete-data) the job and its result answer 410 JOB_RESULT_ERASED, and a job still waiting then fails with JOB_RESULT_ERASED
+     */
+    202: {
+        data: Job;
         success: true;
     };
 };
@@ -7377,7 +7502,11 @@ export type DeleteConsentDataControllerDeleteDataErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type DeleteConsentDataControllerDeleteDataError = DeleteConsentDataControllerDeleteDataErrors[keyof DeleteConsentDataControllerDeleteDataErrors];
@@ -7469,7 +7598,11 @@ export type GrantConsentControllerGrantErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GrantConsentControllerGrantError = GrantConsentControllerGrantErrors[keyof GrantConsentControllerGrantErrors];
@@ -7521,7 +7654,11 @@ export type ListConsentNoticesControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListConsentNoticesControllerListError = ListConsentNoticesControllerListErrors[keyof ListConsentNoticesControllerListErrors];
@@ -7599,7 +7736,11 @@ export type GetConsentNoticeControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetConsentNoticeControllerGetError = GetConsentNoticeControllerGetErrors[keyof GetConsentNoticeControllerGetErrors];
@@ -7693,7 +7834,11 @@ export type RegisterConsentNoticeControllerRegisterErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RegisterConsentNoticeControllerRegisterError = RegisterConsentNoticeControllerRegisterErrors[keyof RegisterConsentNoticeControllerRegisterErrors];
@@ -7777,7 +7922,11 @@ export type RevokeConsentControllerRevokeErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RevokeConsentControllerRevokeError = RevokeConsentControllerRevokeErrors[keyof RevokeConsentControllerRevokeErrors];
@@ -7842,7 +7991,11 @@ export type GetConsentStatusControllerStatusErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetConsentStatusControllerStatusError = GetConsentStatusControllerStatusErrors[keyof GetConsentStatusControllerStatusErrors];
@@ -7912,7 +8065,11 @@ export type ListConsentsControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListConsentsControllerListError = ListConsentsControllerListErrors[keyof ListConsentsControllerListErrors];
@@ -7982,7 +8139,11 @@ export type ListGeofencesControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListGeofencesControllerListError = ListGeofencesControllerListErrors[keyof ListGeofencesControllerListErrors];
@@ -8060,7 +8221,11 @@ export type DeleteGeofenceControllerDeleteErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type DeleteGeofenceControllerDeleteError = DeleteGeofenceControllerDeleteErrors[keyof DeleteGeofenceControllerDeleteErrors];
@@ -8138,7 +8303,11 @@ export type GetGeofenceControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetGeofenceControllerGetError = GetGeofenceControllerGetErrors[keyof GetGeofenceControllerGetErrors];
@@ -8228,11 +8397,11 @@ export type CreateGeofenceControllerCreateErrors = {
         };
     };
     /**
-     * ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter); ISOCHRONE_BUSY (Retry-After): the outline thread's queue is full, or the outline ran past its time
+     * ROAD_NETWORK_NOT_LOADED: isochrone fences need the road network (import:roads, or the starter); ISOCHRONE_BUSY (Retry-After): the outline thread's queue is full, or the outline ran past its time; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'ISOCHRONE_BUSY' | 'ROAD_NETWORK_NOT_LOADED';
+            code?: 'ISOCHRONE_BUSY' | 'ROAD_NETWORK_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -8307,11 +8476,11 @@ export type HexcodeLandmarksControllerListErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: no place dataset has been imported yet
+     * DATASET_NOT_LOADED: no place dataset has been imported yet; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -8339,7 +8508,7 @@ export type BulkHexcodeControllerBulkData = {
 
 export type BulkHexcodeControllerBulkErrors = {
     /**
-     * INVALID_PARAM (field `items` or `resolution`) for the request as a whole; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
+     * INVALID_PARAM (field `items` or `resolution`) for the request as a whole; `items` above 50000 items, or above 10000 with a key without an account; also BODY_TOO_COMPLEX, INVALID_JSON (every such operation)
      */
     400: ErrorEnvelope & {
         error?: {
@@ -8379,11 +8548,11 @@ export type BulkHexcodeControllerBulkErrors = {
         };
     };
     /**
-     * HEXCODE_BUSY: every bulk thread is busy and its queue full, or the request ran past its time; Retry-After says when to come back
+     * HEXCODE_BUSY: every bulk thread is busy and its queue full, or the request ran past its time (`details.reason`); Retry-After says when to come back. SERVICE_UNAVAILABLE: a batch for a job while the job queue is unavailable; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'HEXCODE_BUSY';
+            code?: 'HEXCODE_BUSY' | 'SERVICE_BUSY' | 'SERVICE_UNAVAILABLE';
         };
     };
 };
@@ -8455,6 +8624,14 @@ export type GetJobControllerGetErrors = {
         };
     };
     /**
+     * JOB_RESULT_ERASED: the job's result was made from a customer's data (a customer's copy) and that customer's data was erased (POST /v2/consent/delete-data), before or after the result was made; it will never be answered
+     */
+    410: ErrorEnvelope & {
+        error?: {
+            code?: 'JOB_RESULT_ERASED';
+        };
+    };
+    /**
      * URI_TOO_LONG: a path parameter is longer than 500 characters
      */
     414: ErrorEnvelope & {
@@ -8473,7 +8650,11 @@ export type GetJobControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetJobControllerGetError = GetJobControllerGetErrors[keyof GetJobControllerGetErrors];
@@ -8536,6 +8717,14 @@ export type GetJobControllerResultErrors = {
         };
     };
     /**
+     * JOB_RESULT_ERASED: the job's result was made from a customer's data (a customer's copy) and that customer's data was erased (POST /v2/consent/delete-data), before or after the result was made; it will never be answered
+     */
+    410: ErrorEnvelope & {
+        error?: {
+            code?: 'JOB_RESULT_ERASED';
+        };
+    };
+    /**
      * URI_TOO_LONG: a path parameter is longer than 500 characters
      */
     414: ErrorEnvelope & {
@@ -8554,7 +8743,11 @@ export type GetJobControllerResultErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetJobControllerResultError = GetJobControllerResultErrors[keyof GetJobControllerResultErrors];
@@ -8652,11 +8845,11 @@ export type VerifyKycControllerVerifyErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: a text address before any place dataset is imported
+     * DATASET_NOT_LOADED: a text address before any place dataset is imported; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -8747,7 +8940,11 @@ export type ReportLandmarkControllerReportErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ReportLandmarkControllerReportError = ReportLandmarkControllerReportErrors[keyof ReportLandmarkControllerReportErrors];
@@ -8813,11 +9010,11 @@ export type LandmarksAroundControllerAroundErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: no place dataset has been imported yet
+     * DATASET_NOT_LOADED: no place dataset has been imported yet; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -8891,11 +9088,11 @@ export type GeocodeLandmarksControllerGeocodeErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: no place dataset has been imported yet
+     * DATASET_NOT_LOADED: no place dataset has been imported yet; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -8979,11 +9176,11 @@ export type TranscribeSpeechControllerTranscribeErrors = {
         };
     };
     /**
-     * LANGUAGE_QUOTA: not configured here, or the provider quota is used up
+     * LANGUAGE_QUOTA: not configured here, or the provider quota is used up; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'LANGUAGE_QUOTA';
+            code?: 'LANGUAGE_QUOTA' | 'SERVICE_BUSY';
         };
     };
     /**
@@ -9059,11 +9256,11 @@ export type TranslateTextControllerTranslateErrors = {
         };
     };
     /**
-     * LANGUAGE_QUOTA: the language services are not configured here, or the provider quota is used up (with Retry-After when the provider gives one)
+     * LANGUAGE_QUOTA: the language services are not configured here, or the provider quota is used up (with Retry-After when the provider gives one); also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'LANGUAGE_QUOTA';
+            code?: 'LANGUAGE_QUOTA' | 'SERVICE_BUSY';
         };
     };
     /**
@@ -9154,7 +9351,11 @@ export type GetLocationControllerLocationErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetLocationControllerLocationError = GetLocationControllerLocationErrors[keyof GetLocationControllerLocationErrors];
@@ -9238,7 +9439,11 @@ export type CheckInControllerCheckInErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type CheckInControllerCheckInError = CheckInControllerCheckInErrors[keyof CheckInControllerCheckInErrors];
@@ -9290,7 +9495,11 @@ export type ErasePositionsControllerEraseErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ErasePositionsControllerEraseError = ErasePositionsControllerEraseErrors[keyof ErasePositionsControllerEraseErrors];
@@ -9382,7 +9591,11 @@ export type RedeemShareCodeControllerRedeemErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RedeemShareCodeControllerRedeemError = RedeemShareCodeControllerRedeemErrors[keyof RedeemShareCodeControllerRedeemErrors];
@@ -9466,7 +9679,11 @@ export type IssueShareCodeControllerIssueErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type IssueShareCodeControllerIssueError = IssueShareCodeControllerIssueErrors[keyof IssueShareCodeControllerIssueErrors];
@@ -9547,7 +9764,11 @@ export type CancelShareCodeControllerCancelErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type CancelShareCodeControllerCancelError = CancelShareCodeControllerCancelErrors[keyof CancelShareCodeControllerCancelErrors];
@@ -9599,7 +9820,11 @@ export type ListViewersControllerViewersErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListViewersControllerViewersError = ListViewersControllerViewersErrors[keyof ListViewersControllerViewersErrors];
@@ -9680,7 +9905,11 @@ export type RevokePairingControllerRevokeViewerErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RevokePairingControllerRevokeViewerError = RevokePairingControllerRevokeViewerErrors[keyof RevokePairingControllerRevokeViewerErrors];
@@ -9732,7 +9961,11 @@ export type ListWatchingControllerWatchingErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListWatchingControllerWatchingError = ListWatchingControllerWatchingErrors[keyof ListWatchingControllerWatchingErrors];
@@ -9813,7 +10046,11 @@ export type RevokePairingControllerStopWatchingErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RevokePairingControllerStopWatchingError = RevokePairingControllerStopWatchingErrors[keyof RevokePairingControllerStopWatchingErrors];
@@ -9870,7 +10107,11 @@ export type LookupControllerLookupErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type LookupControllerLookupError = LookupControllerLookupErrors[keyof LookupControllerLookupErrors];
@@ -9914,7 +10155,11 @@ export type GetMeControllerMeErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetMeControllerMeError = GetMeControllerMeErrors[keyof GetMeControllerMeErrors];
@@ -9966,7 +10211,11 @@ export type RevokeKeyControllerRevokeErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RevokeKeyControllerRevokeError = RevokeKeyControllerRevokeErrors[keyof RevokeKeyControllerRevokeErrors];
@@ -10050,7 +10299,11 @@ export type SetPasswordControllerSetPasswordErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type SetPasswordControllerSetPasswordError = SetPasswordControllerSetPasswordErrors[keyof SetPasswordControllerSetPasswordErrors];
@@ -10102,7 +10355,11 @@ export type RotateKeyControllerRotateErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RotateKeyControllerRotateError = RotateKeyControllerRotateErrors[keyof RotateKeyControllerRotateErrors];
@@ -10167,7 +10424,11 @@ export type GetDriftControllerCurrentErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetDriftControllerCurrentError = GetDriftControllerCurrentErrors[keyof GetDriftControllerCurrentErrors];
@@ -10251,7 +10512,11 @@ export type RecordPingsControllerRecordErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RecordPingsControllerRecordError = RecordPingsControllerRecordErrors[keyof RecordPingsControllerRecordErrors];
@@ -10345,7 +10610,11 @@ export type RegisterZoneControllerRegisterErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RegisterZoneControllerRegisterError = RegisterZoneControllerRegisterErrors[keyof RegisterZoneControllerRegisterErrors];
@@ -10411,11 +10680,11 @@ export type NavigateRouteControllerNavigateErrors = {
         };
     };
     /**
-     * ROAD_NETWORK_NOT_LOADED: no road network imported yet; ROUTING_ENGINE_UNAVAILABLE: the external engine did not answer usefully
+     * ROAD_NETWORK_NOT_LOADED: no road network imported yet; ROUTING_ENGINE_UNAVAILABLE: the external engine did not answer usefully; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
+            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE' | 'SERVICE_BUSY';
         };
     };
 };
@@ -10458,7 +10727,11 @@ export type RecordArrivalControllerArriveErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RecordArrivalControllerArriveError = RecordArrivalControllerArriveErrors[keyof RecordArrivalControllerArriveErrors];
@@ -10545,11 +10818,11 @@ export type ConfirmDeliveryControllerConfirmErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: a text `address` before any place dataset is imported; SIGNING_KEY_UNAVAILABLE
+     * DATASET_NOT_LOADED: a text `address` before any place dataset is imported; SIGNING_KEY_UNAVAILABLE; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED' | 'SIGNING_KEY_UNAVAILABLE';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY' | 'SIGNING_KEY_UNAVAILABLE';
         };
     };
 };
@@ -10604,11 +10877,11 @@ export type GetPrecipitationForecastControllerForecastErrors = {
         };
     };
     /**
-     * FORECAST_NOT_CONFIGURED (no PRECIPITATION_FORECAST_URL) or FORECAST_UNAVAILABLE (the provider failed)
+     * FORECAST_NOT_CONFIGURED (no PRECIPITATION_FORECAST_URL) or FORECAST_UNAVAILABLE (the provider failed); also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'FORECAST_NOT_CONFIGURED' | 'FORECAST_UNAVAILABLE' | 'PRECIPITATION_FORECAST_URL';
+            code?: 'FORECAST_NOT_CONFIGURED' | 'FORECAST_UNAVAILABLE' | 'PRECIPITATION_FORECAST_URL' | 'SERVICE_BUSY';
         };
     };
 };
@@ -10687,7 +10960,11 @@ export type ReverseControllerReverseErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ReverseControllerReverseError = ReverseControllerReverseErrors[keyof ReverseControllerReverseErrors];
@@ -10761,11 +11038,11 @@ export type PlanRouteControllerRouteErrors = {
         };
     };
     /**
-     * ROAD_NETWORK_NOT_LOADED: no road network imported yet, or its graph is still being prepared; ROUTING_ENGINE_UNAVAILABLE: the external engine (GRAPHHOPPER_URL) did not answer usefully
+     * ROAD_NETWORK_NOT_LOADED: no road network imported yet, or its graph is still being prepared; ROUTING_ENGINE_UNAVAILABLE: the external engine (GRAPHHOPPER_URL) did not answer usefully; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'GRAPHHOPPER_URL' | 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
+            code?: 'GRAPHHOPPER_URL' | 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE' | 'SERVICE_BUSY';
         };
     };
 };
@@ -10848,11 +11125,11 @@ export type RouteAlongControllerAlongErrors = {
         };
     };
     /**
-     * With `from` and `to`: ROAD_NETWORK_NOT_LOADED, or ROUTING_ENGINE_UNAVAILABLE (the external engine)
+     * With `from` and `to`: ROAD_NETWORK_NOT_LOADED, or ROUTING_ENGINE_UNAVAILABLE (the external engine); also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
+            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE' | 'SERVICE_BUSY';
         };
     };
 };
@@ -10900,7 +11177,11 @@ export type ListIncidentsControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListIncidentsControllerListError = ListIncidentsControllerListErrors[keyof ListIncidentsControllerListErrors];
@@ -10960,7 +11241,11 @@ export type ReportIncidentControllerReportErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ReportIncidentControllerReportError = ReportIncidentControllerReportErrors[keyof ReportIncidentControllerReportErrors];
@@ -11023,11 +11308,11 @@ export type StaticRouteControllerImageErrors = {
         };
     };
     /**
-     * ROAD_NETWORK_NOT_LOADED: no road network imported yet; ROUTING_ENGINE_UNAVAILABLE: the external engine did not answer usefully
+     * ROAD_NETWORK_NOT_LOADED: no road network imported yet; ROUTING_ENGINE_UNAVAILABLE: the external engine did not answer usefully; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE';
+            code?: 'ROAD_NETWORK_NOT_LOADED' | 'ROUTING_ENGINE_UNAVAILABLE' | 'SERVICE_BUSY';
         };
     };
 };
@@ -11080,7 +11365,11 @@ export type RoadTrafficControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RoadTrafficControllerGetError = RoadTrafficControllerGetErrors[keyof RoadTrafficControllerGetErrors];
@@ -11146,11 +11435,11 @@ export type PlanTransitTripControllerPlanErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: no transit feed has been imported yet. TRANSIT_BUSY, with Retry-After: every planner thread is busy and the queue is full, the thread planning this request failed, or planning took longer than 10 s (docs/adr/0019)
+     * DATASET_NOT_LOADED: no transit feed has been imported yet. TRANSIT_BUSY, with Retry-After: every planner thread is busy and the queue is full, the thread planning this request failed, or planning took longer than 10 s (docs/adr/0019); also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED' | 'TRANSIT_BUSY';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY' | 'TRANSIT_BUSY';
         };
     };
 };
@@ -11221,11 +11510,11 @@ export type SearchPlacesControllerSearchErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: no place dataset has been imported yet
+     * DATASET_NOT_LOADED: no place dataset has been imported yet; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -11287,7 +11576,11 @@ export type SignUpControllerCreateErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type SignUpControllerCreateError = SignUpControllerCreateErrors[keyof SignUpControllerCreateErrors];
@@ -11353,11 +11646,11 @@ export type ServiceAreaControllerCoverErrors = {
         };
     };
     /**
-     * SERVICE_AREA_BUSY (Retry-After): the service-area thread's queue is full, or the area ran past its time; `details.reason` says which
+     * SERVICE_AREA_BUSY (Retry-After): the service-area thread's queue is full, or the area ran past its time; `details.reason` says which; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'SERVICE_AREA_BUSY';
+            code?: 'SERVICE_AREA_BUSY' | 'SERVICE_BUSY';
         };
     };
 };
@@ -11417,7 +11710,11 @@ export type ListArchivesControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListArchivesControllerListError = ListArchivesControllerListErrors[keyof ListArchivesControllerListErrors];
@@ -11518,7 +11815,11 @@ export type GetArchiveControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetArchiveControllerGetError = GetArchiveControllerGetErrors[keyof GetArchiveControllerGetErrors];
@@ -11600,7 +11901,11 @@ export type GetArchiveControllerHeadErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetArchiveControllerHeadError = GetArchiveControllerHeadErrors[keyof GetArchiveControllerHeadErrors];
@@ -11652,11 +11957,11 @@ export type GetDeparturesControllerDeparturesErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: no transit feed has been imported yet
+     * DATASET_NOT_LOADED: no transit feed has been imported yet; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY';
         };
     };
 };
@@ -11702,7 +12007,11 @@ export type GetUsageControllerUsageErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetUsageControllerUsageError = GetUsageControllerUsageErrors[keyof GetUsageControllerUsageErrors];
@@ -11800,11 +12109,11 @@ export type VerifyProximityControllerVerifyErrors = {
         };
     };
     /**
-     * DATASET_NOT_LOADED: a text address before any place dataset is imported (a hex code always works); SIGNING_KEY_UNAVAILABLE
+     * DATASET_NOT_LOADED: a text address before any place dataset is imported (a hex code always works); SIGNING_KEY_UNAVAILABLE; also SERVICE_BUSY (every such operation)
      */
     503: ErrorEnvelope & {
         error?: {
-            code?: 'DATASET_NOT_LOADED' | 'SIGNING_KEY_UNAVAILABLE';
+            code?: 'DATASET_NOT_LOADED' | 'SERVICE_BUSY' | 'SIGNING_KEY_UNAVAILABLE';
         };
     };
 };
@@ -11890,7 +12199,11 @@ export type ScheduleReverificationControllerScheduleErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ScheduleReverificationControllerScheduleError = ScheduleReverificationControllerScheduleErrors[keyof ScheduleReverificationControllerScheduleErrors];
@@ -11971,7 +12284,11 @@ export type CancelScheduleControllerCancelErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type CancelScheduleControllerCancelError = CancelScheduleControllerCancelErrors[keyof CancelScheduleControllerCancelErrors];
@@ -12052,7 +12369,11 @@ export type GetScheduleControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetScheduleControllerGetError = GetScheduleControllerGetErrors[keyof GetScheduleControllerGetErrors];
@@ -12119,7 +12440,11 @@ export type ListSchedulesControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListSchedulesControllerListError = ListSchedulesControllerListErrors[keyof ListSchedulesControllerListErrors];
@@ -12174,7 +12499,11 @@ export type GetAlertsControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetAlertsControllerListError = GetAlertsControllerListErrors[keyof GetAlertsControllerListErrors];
@@ -12242,7 +12571,11 @@ export type RemoveWebhookControllerRemoveErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RemoveWebhookControllerRemoveError = RemoveWebhookControllerRemoveErrors[keyof RemoveWebhookControllerRemoveErrors];
@@ -12302,7 +12635,11 @@ export type GetWebhookControllerGetErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type GetWebhookControllerGetError = GetWebhookControllerGetErrors[keyof GetWebhookControllerGetErrors];
@@ -12386,7 +12723,11 @@ export type ConfigureWebhookControllerConfigureErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ConfigureWebhookControllerConfigureError = ConfigureWebhookControllerConfigureErrors[keyof ConfigureWebhookControllerConfigureErrors];
@@ -12456,7 +12797,11 @@ export type ListDeliveriesControllerListErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type ListDeliveriesControllerListError = ListDeliveriesControllerListErrors[keyof ListDeliveriesControllerListErrors];
@@ -12545,7 +12890,11 @@ export type RetryDeliveryControllerRetryErrors = {
     /**
      * SERVICE_BUSY: the service is overloaded and shed the call before reading it; wait Retry-After seconds
      */
-    503: unknown;
+    503: ErrorEnvelope & {
+        error?: {
+            code?: 'SERVICE_BUSY';
+        };
+    };
 };
 
 export type RetryDeliveryControllerRetryError = RetryDeliveryControllerRetryErrors[keyof RetryDeliveryControllerRetryErrors];
