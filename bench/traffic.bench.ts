@@ -9,7 +9,8 @@ import { accraNetwork, accraPairs } from '../libs/routing/src/testing/accra-pair
 import { random } from '../libs/routing/src/testing/synthetic-roads.js';
 // A benchmark measures the declaration itself, so it reaches past the context's surface.
 import { ArrivalReader, recordArrival } from '../libs/traffic/src/testing/benchmarked.js';
-import { MIN_REPORTERS, MIN_SAMPLES, TRAFFIC_CELL_RES, TrafficView } from '../libs/traffic/src/index.js';
+import { MIN_REPORTERS, MIN_SAMPLES, TRAFFIC_CELL_RES } from '../libs/traffic/src/index.js';
+import { TrafficView } from '../libs/traffic/src/testing/traffic-view.js';
 import { latLngToCell } from 'h3-js';
 import { drive } from './load.js';
 import { toRow, type Check, type Row, type Sample, type Section } from './report.js';

@@ -43,7 +43,7 @@ const NOT_YET = {
   // The composition root (apps/api serve.ts, apps/ops, apps/shared/contexts.ts) wires these into the process;
   // they belong in the context's definition (hooks, operator commands, job bindings), not in a named export.
   composition: [
-    'accounts.InFlight', 'accounts.ipThrottle', 'accounts.rateLimitHeadersOnEveryResponse', 'accounts.ApiKeyGuard',
+    'accounts.InFlight', 'accounts.KeyDirectory', 'accounts.ipThrottle', 'accounts.rateLimitHeadersOnEveryResponse', 'accounts.ApiKeyGuard',
     'audit.accessListener', 'addressing.BulkHexcodeJob', 'compliance.AuditExportJob', 'weather.WeatherAlerts',
     'weather.weatherImportCli', 'starter.buildStarterPack', 'starter.basemapSources', 'starter.buildBasemap',
     'starter.parseRecipe', 'starter.readManifest', 'starter.appRoot', 'places.Gazetteer', 'routing.RoadNetwork',
@@ -62,16 +62,16 @@ const NOT_YET = {
   ],
   // Another context calls these; each is to become a port (interface + token) of the context that implements it.
   ports: [
-    'accounts.KeyDirectory', 'addressing.AddressResolver', 'identity.lastVerifiedAddressCode', 'jobs.JobSubmitter',
+    'identity.lastVerifiedAddressCode', 'jobs.JobSubmitter',
     'jobs.jobLocation', 'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',
-    'routing.IsochroneService', 'routing.RoadConditionsSlot', 'routing.trafficLevel', 'traffic.TrafficView',
+    'routing.RoadConditionsSlot', 'routing.trafficLevel',
     'tiles.cachedGlyphRange', 'tiles.glyphRange', 'tiles.glyphRangesFor', 'tiles.isFontStack', 'tiles.parseGlyphRange',
     'tiles.writeGlyphRanges', 'tiles.buildVectorArchive', 'tiles.tileOf',
   ],
   // Only test/ and bench/ use these: they belong in the context's testing/ helpers.
   tests: [
     'accounts.BackgroundTasks', 'accounts.rateTable', 'identity.observationsOf', 'locator.PositionSealing',
-    'monitoring.FenceIndex', 'routing.importRoads', 'transit.importGtfs', 'transit.TransitNetwork', 'transit.PlannerPool',
+    'monitoring.FenceIndex', 'routing.importRoads', 'routing.IsochroneService', 'transit.importGtfs', 'transit.TransitNetwork', 'transit.PlannerPool',
     'starter.verifyPack',
   ],
 };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EVENT_STORE, EventRegistry, Followers, JsonLogger, ReadModels, registerView, type EventStore } from '../../platform/src/index.js';
+import { ACCOUNT_DIRECTORY } from './account-directory.port.js';
 import { KeyDirectory } from './public/key-directory.js';
 import { InFlight } from './public/in-flight.js';
 import { ChangeTierController } from './commands/change-tier/change-tier.controller.js';
@@ -68,6 +69,8 @@ import { userProviders } from './users/users.providers.js';
       useFactory: (events: EventStore, registry: EventRegistry, readModels: ReadModels, followers: Followers, logger: JsonLogger) =>
         registerView(new KeyDirectory(events, registry, logger), KeyDirectory.readModel, readModels, followers),
     },
+    // The port other contexts read accounts through (account-directory.port.ts).
+    { provide: ACCOUNT_DIRECTORY, useExisting: KeyDirectory },
     ...userProviders,
     Attempts,
     InFlight,
@@ -97,6 +100,6 @@ import { userProviders } from './users/users.providers.js';
     GetUsageHandler,
     GetMeHandler,
   ],
-  exports: [KeyDirectory, InFlight],
+  exports: [KeyDirectory, ACCOUNT_DIRECTORY, InFlight],
 })
 export class AccountsModule {}

@@ -6,6 +6,7 @@ export * from './domain/user.js';
 export type { IpAllowlist } from './domain/ip-allowlist.js';
 export * from './public/api-key.guard.js';
 export * from './public/key-directory.js';
+export { ACCOUNT_DIRECTORY, type AccountDirectory } from './account-directory.port.js';
 export * from './event-types.js';
 export * from './accounts.module.js';
 export * from './manifest.js';

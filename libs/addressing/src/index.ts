@@ -28,7 +28,8 @@ export { BulkHexcodeJob, bulkHexcodeJobModule } from './public/bulk-hexcode.job.
 export { AddressingModule } from './addressing.module.js';
 export { addressingManifest } from './manifest.js';
 export { ADDRESS_PLACES, type AddressPlaces } from './queries/resolve-address/address-places.port.js';
-export { AddressResolver } from './public/address-resolver.js';
+export { ADDRESS_RESOLVER, type AddressResolving } from './address-resolver.port.js';
+export { AddressResolverModule } from './address-resolver.module.js';
 export {
   AddressNotConvertibleError,
   AddressNotFoundError,

@@ -1,8 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { AddressResolver, type AddressPlaces } from '../../addressing/src/index.js';
+import { AddressResolverModule, type AddressPlaces } from '../../addressing/src/index.js';
 import { CONSENT_RECEIPT_SIGNER, CUSTOMER_LOCATIONS, MonitoringModule, type ConsentReceiptSigner, type CustomerLocations } from '../../monitoring/src/index.js';
 import {
-  CLOCK,
   CONFIG,
   DATA_KEY_VAULT,
   EVENT_STORE,
@@ -13,7 +12,6 @@ import {
   ReadModels,
   registerView,
   SecretBox,
-  type Clock,
   type Config,
   type DataKeyVault,
   type EventStore,
@@ -70,10 +68,9 @@ export class IdentityModule {
   static withPlaces<T extends AddressPlaces>(places: { module: Type<unknown> | DynamicModule; provider: abstract new (...args: never[]) => T }): DynamicModule {
     return {
       module: IdentityModule,
-      imports: [places.module, IdentityNotificationsModule, MonitoringModule],
+      imports: [AddressResolverModule.over(places), IdentityNotificationsModule, MonitoringModule],
       controllers: [VerifyProximityController, VerifyKycController, ConfirmDeliveryController, RotateSigningKeysController, GetJwksController],
       providers: [
-        { provide: AddressResolver, inject: [places.provider, CLOCK], useFactory: (found: AddressPlaces, clock: Clock) => new AddressResolver(found, clock) },
         {
           provide: SigningKeyRing,
           inject: [EVENT_STORE, EventRegistry, SecretBox, JsonLogger, ReadModels, Followers],

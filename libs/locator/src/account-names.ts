@@ -1,4 +1,4 @@
-import { KeyDirectory } from '../../accounts/src/index.js';
+import type { AccountDirectory } from '../../accounts/src/index.js';
 
 /**
  * The name each account signed up with, so a person sees who can see them and
@@ -6,7 +6,7 @@ import { KeyDirectory } from '../../accounts/src/index.js';
  * directory (in memory, kept current from the log); null when unknown.
  */
 export class AccountNames {
-  constructor(private readonly directory?: KeyDirectory) {}
+  constructor(private readonly directory?: AccountDirectory) {}
 
   of(accountId: string): string | null {
     return this.directory?.account(accountId)?.name ?? null;

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule, KeyDirectory } from '../../accounts/src/index.js';
+import { ACCOUNT_DIRECTORY, AccountsModule, type AccountDirectory } from '../../accounts/src/index.js';
 import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, READ_STORE, type DataKeyVault, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { AccountNames } from './account-names.js';
 import { CancelShareCodeController } from './commands/cancel-share-code/cancel-share-code.controller.js';
@@ -53,7 +53,7 @@ import { ShareDirectory } from './public/shares.read-model.js';
       useFactory: (vault: DataKeyVault, events: EventStore, registry: EventRegistry) => new PositionSealing(vault, events, registry),
     },
     { provide: ShareDirectory, inject: [READ_STORE], useFactory: (readStore: ReadStore) => new ShareDirectory(readStore) },
-    { provide: AccountNames, inject: [{ token: KeyDirectory, optional: true }], useFactory: (directory?: KeyDirectory) => new AccountNames(directory) },
+    { provide: AccountNames, inject: [{ token: ACCOUNT_DIRECTORY, optional: true }], useFactory: (directory?: AccountDirectory) => new AccountNames(directory) },
     RedeemAttempts,
     IssueShareCodeHandler,
     RedeemShareCodeHandler,

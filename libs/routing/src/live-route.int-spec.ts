@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { latLngToCell } from 'h3-js';
 import type { EventRegistry, EventStore, ReadStore } from '../../platform/src/index.js';
-import { bucketOf, MAX_FACTOR, MIN_FACTOR, MIN_REPORTERS, MIN_SAMPLES, TRAFFIC_CELL_RES, TrafficView } from '../../traffic/src/index.js';
+import { bucketOf, MAX_FACTOR, MIN_FACTOR, MIN_REPORTERS, MIN_SAMPLES, TRAFFIC_CELL_RES } from '../../traffic/src/index.js';
+import { TrafficView } from '../../traffic/src/testing/traffic-view.js';
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { projectOnSegment } from '../../platform/src/geo/geodesy.js';
 import { RoadConditionsSlot, trafficLevel, type RoadHazard } from './road-conditions.port.js';

@@ -4,6 +4,7 @@ import { Landmarks, PlacesModule } from '../../places/src/index.js';
 import { CONFIG, DATASET_STORE, JsonLogger, Readiness, type Config, type DatasetStore } from '../../platform/src/index.js';
 import { EmbeddedEngine } from './engine/embedded-engine.js';
 import { GraphHopperEngine } from './graphhopper/graphhopper-engine.js';
+import { ISOCHRONES } from './isochrones.port.js';
 import { IsochroneService } from './public/isochrone.js';
 import { NavigateRouteController } from './queries/navigate-route/navigate-route.controller.js';
 import { NavigateRouteHandler } from './queries/navigate-route/navigate-route.handler.js';
@@ -46,6 +47,8 @@ export const routingProviders = [
   // Learned traffic and hazards (docs/adr/0025): the traffic context fills the slot.
   { provide: RoadConditionsSlot, useFactory: () => new RoadConditionsSlot() },
   { provide: IsochroneService, inject: [RoadNetwork], useFactory: (network: RoadNetwork) => new IsochroneService(() => network.current()) },
+  // The port other contexts compute areas through (isochrones.port.ts).
+  { provide: ISOCHRONES, useExisting: IsochroneService },
 ];
 
 /**
@@ -57,7 +60,7 @@ export const routingProviders = [
   imports: [PlacesModule],
   controllers: [PlanRouteController, NavigateRouteController, RouteAlongController, StaticRouteController],
   providers: [...routingProviders, PlanRouteHandler, NavigateRouteHandler, RouteAlongHandler, StaticRouteHandler],
-  exports: [RoadNetwork, RoutePlanner, IsochroneService, ROUTING_ENGINE, RoadConditionsSlot],
+  exports: [RoadNetwork, RoutePlanner, IsochroneService, ISOCHRONES, ROUTING_ENGINE, RoadConditionsSlot],
 })
 export class RoutingModule implements OnModuleInit, OnModuleDestroy {
   constructor(

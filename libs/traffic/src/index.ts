@@ -40,7 +40,7 @@ export {
   type LearnedTraffic,
 } from './domain/learned-traffic.js';
 export * from './event-types.js';
-export { TrafficView, TRAFFIC_CELL_RES, ARRIVAL_CELL_RES } from './public/traffic-view.js';
+export { TRAFFIC_CELL_RES, ARRIVAL_CELL_RES } from './public/traffic-view.js';
 export * from './traffic.module.js';
 export * from './manifest.js';
 // What this context brings to the apps (apps/shared/contexts.ts).

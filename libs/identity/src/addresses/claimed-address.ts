@@ -1,4 +1,4 @@
-import type { AddressResolver } from '../../../addressing/src/index.js';
+import type { AddressResolving } from '../../../addressing/src/index.js';
 import type { ClaimedAddress } from '../domain/proximity.js';
 
 /**
@@ -9,7 +9,7 @@ import type { ClaimedAddress } from '../domain/proximity.js';
  * resolve answers (INVALID_CODE, ADDRESS_NOT_FOUND, 503 DATASET_NOT_LOADED
  * for text before any place dataset is imported…), all naming `address`.
  */
-export function claimAddress(resolver: Pick<AddressResolver, 'resolve'>, address: string): ClaimedAddress {
+export function claimAddress(resolver: AddressResolving, address: string): ClaimedAddress {
   const resolved = resolver.resolve(address);
   return {
     input: address,

@@ -1,4 +1,4 @@
-import { AddressResolver, hexCodeForPoint } from '../../../../addressing/src/index.js';
+import { ADDRESS_RESOLVER, hexCodeForPoint, type AddressResolving } from '../../../../addressing/src/index.js';
 import { CommandHandler } from '@nestjs/cqrs';
 import { CLOCK, command, CONFIG, PipelineCommand, PipelineHandler, type Clock, type Config } from '../../../../platform/src/index.js';
 import { claimAddress } from '../../addresses/claimed-address.js';
@@ -22,7 +22,7 @@ export type ConfirmDeliveryInput = ConfirmDelivery & {
 };
 
 interface Deps {
-  resolver: AddressResolver;
+  resolver: AddressResolving;
   hashing: IdentityHashing;
   signer: CertificateSigner;
   clock: Clock;
@@ -38,7 +38,7 @@ export const confirmDelivery = command<ConfirmDeliveryInput, DeliveryState, Deli
   name: 'identity.confirm-delivery',
   stream: (input) => deliveryStream(input.account_id, input.delivery_id),
   decider: deliveryDecider,
-  inject: { resolver: AddressResolver, hashing: IdentityHashing, signer: CertificateSigner, clock: CLOCK, config: CONFIG, sealing: IdentitySealing },
+  inject: { resolver: ADDRESS_RESOLVER, hashing: IdentityHashing, signer: CertificateSigner, clock: CLOCK, config: CONFIG, sealing: IdentitySealing },
   // With a customer, the courier's fix, its code, the expected address, the receipt and the recipient are stored
   // sealed under the customer's data key (ADR 0054); a repeated confirmation after an erasure finds them gone.
   codec: (deps) => new IdentityCodec(deps.sealing),

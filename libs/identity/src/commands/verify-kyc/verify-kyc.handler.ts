@@ -1,5 +1,5 @@
 import { VerifyKycCommand, type VerifyKyc } from '../../public/verify-kyc.command.js';
-import { AddressResolver } from '../../../../addressing/src/index.js';
+import { ADDRESS_RESOLVER, type AddressResolving } from '../../../../addressing/src/index.js';
 import { CommandHandler } from '@nestjs/cqrs';
 import { CLOCK, command, CONFIG, JsonLogger, PipelineHandler, type Clock, type Config } from '../../../../platform/src/index.js';
 import { claimAddress } from '../../addresses/claimed-address.js';
@@ -26,7 +26,7 @@ export const KYC_PROVIDER = 'caller device positions';
 
 
 interface Deps {
-  resolver: AddressResolver;
+  resolver: AddressResolving;
   hashing: IdentityHashing;
   evidence: LocationEvidence;
   signals: FraudSignals;
@@ -46,7 +46,7 @@ export const verifyKyc = command<VerifyKyc, VerificationState, VerificationEvent
   name: 'identity.verify-kyc',
   stream: (input) => verificationStream(input.account_id, input.customer_id),
   decider: verificationDecider,
-  inject: { resolver: AddressResolver, hashing: IdentityHashing, evidence: LOCATION_EVIDENCE, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger, sealing: IdentitySealing },
+  inject: { resolver: ADDRESS_RESOLVER, hashing: IdentityHashing, evidence: LOCATION_EVIDENCE, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger, sealing: IdentitySealing },
   // The address, the positions sent and the certificate are stored sealed under the customer's data key (ADR 0054).
   codec: (deps) => new IdentityCodec(deps.sealing),
   prepare: async (input, _loaded, deps) => ({ ...input, verification: await prepareKyc(input, deps) }),

@@ -1,4 +1,4 @@
-import { AddressResolver } from '../../../../addressing/src/index.js';
+import { ADDRESS_RESOLVER, type AddressResolving } from '../../../../addressing/src/index.js';
 import { CommandHandler } from '@nestjs/cqrs';
 import { CLOCK, command, CONFIG, JsonLogger, PipelineCommand, PipelineHandler, type Clock, type Config } from '../../../../platform/src/index.js';
 import { claimAddress } from '../../addresses/claimed-address.js';
@@ -27,7 +27,7 @@ export type VerifyProximity = Extract<VerificationCommand, { type: 'RecordProxim
 };
 
 interface Deps {
-  resolver: AddressResolver;
+  resolver: AddressResolving;
   hashing: IdentityHashing;
   signals: FraudSignals;
   signer: CertificateSigner;
@@ -47,7 +47,7 @@ export const verifyProximity = command<VerifyProximity, VerificationState, Verif
   name: 'identity.verify-proximity',
   stream: (input) => verificationStream(input.account_id, input.customer_id),
   decider: verificationDecider,
-  inject: { resolver: AddressResolver, hashing: IdentityHashing, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger, sealing: IdentitySealing },
+  inject: { resolver: ADDRESS_RESOLVER, hashing: IdentityHashing, signals: FRAUD_SIGNALS, signer: CertificateSigner, clock: CLOCK, config: CONFIG, logger: JsonLogger, sealing: IdentitySealing },
   // The address, the fix and the certificate are stored sealed under the customer's data key (ADR 0054).
   codec: (deps) => new IdentityCodec(deps.sealing),
   prepare: async (input, _loaded, deps) => ({ ...input, verification: await prepareProximity(input, deps) }),

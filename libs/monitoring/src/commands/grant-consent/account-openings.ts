@@ -1,4 +1,4 @@
-import type { KeyDirectory } from '../../../../accounts/src/index.js';
+import type { AccountDirectory } from '../../../../accounts/src/index.js';
 import type { EventStore } from '../../../../platform/src/index.js';
 
 /** How long a grant waits for this process's key directory to learn an account it does not know yet. */
@@ -15,7 +15,7 @@ const CATCH_UP_MS = 2000;
  * the log's head, for at most CATCH_UP_MS. Undefined when there is no
  * directory (a pipeline without the accounts context) or still no account.
  */
-export async function accountOpenedAt(directory: KeyDirectory | undefined, events: EventStore | undefined, accountId: string): Promise<string | undefined> {
+export async function accountOpenedAt(directory: AccountDirectory | undefined, events: EventStore | undefined, accountId: string): Promise<string | undefined> {
   if (!directory) return undefined;
   const known = directory.account(accountId);
   if (known || !events) return known?.opened_at;

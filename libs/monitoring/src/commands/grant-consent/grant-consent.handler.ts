@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { KeyDirectory } from '../../../../accounts/src/index.js';
+import { ACCOUNT_DIRECTORY, type AccountDirectory } from '../../../../accounts/src/index.js';
 import { command, CommandPipeline, EVENT_STORE, type DeclaredCommandHandler, type EventStore } from '../../../../platform/src/index.js';
 import { ConsentProofCodec } from '../../consent-record/consent-proof-codec.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
@@ -18,7 +18,7 @@ interface GrantDeps {
   proofs: ConsentProofCodec;
   notices: ConsentNoticeRegistry;
   /** Absent where no accounts context runs (adapter specs, benches): no capture-time floor there. */
-  directory?: KeyDirectory;
+  directory?: AccountDirectory;
   events?: EventStore;
 }
 
@@ -27,7 +27,7 @@ export const grantConsent = command<GrantConsent, ConsentState, ConsentEvent, Gr
   name: 'monitoring.grant-consent',
   stream: (grant) => consentStream(grant.account_id, grant.customer_id),
   decider: consentDecider,
-  inject: { records: ConsentRecordSealing, proofs: ConsentProofCodec, notices: ConsentNoticeRegistry, directory: KeyDirectory, events: EVENT_STORE },
+  inject: { records: ConsentRecordSealing, proofs: ConsentProofCodec, notices: ConsentNoticeRegistry, directory: ACCOUNT_DIRECTORY, events: EVENT_STORE },
   codec: ({ proofs }) => proofs,
   // The grant names its record by pseudonym and seals the customer id under the customer's record key
   // (docs/adr/0032, "Listing"): the consents read model lists it without holding the id. The notice the

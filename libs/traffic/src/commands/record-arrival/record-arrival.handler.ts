@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Optional } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { latLngToCell } from 'h3-js';
-import { KeyDirectory } from '../../../../accounts/src/index.js';
+import { ACCOUNT_DIRECTORY, type AccountDirectory } from '../../../../accounts/src/index.js';
 import { CLOCK, command, PipelineCommand, PipelineHandler, ReporterHash, type Clock } from '../../../../platform/src/index.js';
 import { parseMode, ROUTING_ENGINE, type Mode, type RoutingEngine } from '../../../../routing/src/index.js';
 import { arrivalDecider, arrivalStream, implausibility, reporterWeight, type ArrivalEvent, type ReporterStanding, type Point, type RecordArrival, type TrafficSample } from '../../domain/arrival.js';
@@ -142,7 +142,7 @@ export class RecordArrivalHandler implements ICommandHandler<RecordArrivalComman
     @Inject(ROUTING_ENGINE) engine: RoutingEngine,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly reporters: ReporterHash,
-    @Optional() private readonly directory?: KeyDirectory,
+    @Optional() @Inject(ACCOUNT_DIRECTORY) private readonly directory?: AccountDirectory,
   ) {
     this.reader = new ArrivalReader(engine, clock);
   }

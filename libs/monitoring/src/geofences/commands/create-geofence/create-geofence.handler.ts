@@ -1,7 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { command, PipelineCommand, PipelineHandler } from '../../../../../platform/src/index.js';
-import { IsochroneService } from '../../../../../routing/src/index.js';
+import { ISOCHRONES, type Isochrones } from '../../../../../routing/src/index.js';
 import { geofenceDecider, geofenceStream, isochroneGeometry, type AskedGeometry, type GeofenceCommand, type GeofenceCreated, type GeofenceEvent, type GeofenceState } from '../../domain/geofence.js';
 import { FenceIndex } from '../../public/fence-index.js';
 import { GeofenceFeed } from '../../geofence-feed.js';
@@ -9,11 +9,11 @@ import { GEOFENCES_READ_MODEL, geofenceView, type GeofenceView } from '../../pub
 
 type CreateGeofence = Extract<GeofenceCommand, { type: 'CreateGeofence' }>;
 
-export const createGeofence = command<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex; isochrones: IsochroneService }>({
+export const createGeofence = command<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex; isochrones: Isochrones }>({
   name: 'monitoring.create-geofence',
   stream: (create) => geofenceStream(create.account_id, create.fence_id),
   decider: geofenceDecider,
-  inject: { index: FenceIndex, isochrones: IsochroneService },
+  inject: { index: FenceIndex, isochrones: ISOCHRONES },
   prepare: async (input, _loaded, { index, isochrones }) => ({
     ...input,
     geometry: await computeArea(input.geometry, isochrones),
@@ -38,7 +38,7 @@ export const createGeofence = command<CreateGeofence, GeofenceState, GeofenceEve
  * NO_ROAD_NEARBY), kept as a polygon under the polygon fences' limits.
  * (A retry after a conflict computes it again; with a fresh id that is rare.)
  */
-async function computeArea(geometry: AskedGeometry, isochrones: IsochroneService): Promise<AskedGeometry> {
+async function computeArea(geometry: AskedGeometry, isochrones: Isochrones): Promise<AskedGeometry> {
   if (geometry.fence_type !== 'isochrone' || 'isochrone' in geometry) return geometry;
   const area = await isochrones.isochrone({ center: geometry.center, minutes: geometry.minutes as number, mode: geometry.mode });
   return isochroneGeometry(geometry.center, area.polygon, { minutes: area.minutes, mode: area.mode, snapped: area.snapped, h3_resolution: area.h3_resolution });
@@ -55,7 +55,7 @@ export interface NewGeofence {
 export class RecordGeofenceCommand extends PipelineCommand<CreateGeofence, GeofenceState, GeofenceEvent> {}
 
 @CommandHandler(RecordGeofenceCommand)
-export class RecordGeofenceHandler extends PipelineHandler<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex; isochrones: IsochroneService }> {
+export class RecordGeofenceHandler extends PipelineHandler<CreateGeofence, GeofenceState, GeofenceEvent, { index: FenceIndex; isochrones: Isochrones }> {
   protected readonly definition = createGeofence;
 }
 
