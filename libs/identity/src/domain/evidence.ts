@@ -1,4 +1,5 @@
-import { impliedSpeedKmh, VELOCITY_MAX_KMH, VELOCITY_MIN_JUMP_M, type FraudCheck, type FraudCheckName } from './fraud.js';
+import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
+import { VELOCITY_MAX_KMH, VELOCITY_MIN_JUMP_M, type FraudCheck, type FraudCheckName } from './fraud.js';
 
 /**
  * Where a verification's evidence comes from and what a decision may rest on
@@ -87,37 +88,67 @@ export interface BurstCheck {
  * recorded pings.
  */
 export function checkBursts(points: readonly EvidencePoint[], recorded: readonly EvidencePoint[]): BurstCheck {
+  const timed = (point: EvidencePoint): TimedPoint => ({ point, at: Date.parse(point.recorded_at) });
+  return burstsOf(points.map(timed), recorded.map(timed));
+}
+
+/** A point with its `recorded_at` parsed (Date.parse), so a caller that parsed it already does not again. */
+export interface TimedPoint {
+  point: EvidencePoint;
+  at: number;
+}
+
+/** checkBursts on points whose times are parsed: one pass per check, no string made per point. */
+export function burstsOf(points: readonly TimedPoint[], recorded: readonly TimedPoint[]): BurstCheck {
   const rules = EVIDENCE_THRESHOLDS.bursts;
   const details: Reason[] = [];
   const flags: BurstFlag[] = [];
 
   const byTime = new Map<string, number>();
-  for (const point of points) byTime.set(point.recorded_at, (byTime.get(point.recorded_at) ?? 0) + 1);
-  const sameTime = Math.max(0, ...byTime.values());
+  let sameTime = 0;
+  for (const { point } of points) {
+    const count = (byTime.get(point.recorded_at) ?? 0) + 1;
+    byTime.set(point.recorded_at, count);
+    sameTime = Math.max(sameTime, count);
+  }
   if (sameTime >= rules.same_timestamp) {
     flags.push('same_timestamp');
     details.push({ code: 'same_timestamp', message: `${sameTime} positions share one recorded_at (${rules.same_timestamp} or more is a burst)` });
   }
 
   if (points.length >= rules.identical_coordinates.min_positions) {
-    const byPlace = new Map<string, number>();
-    for (const point of points) {
-      const key = `${point.lat},${point.lng}`;
-      byPlace.set(key, (byPlace.get(key) ?? 0) + 1);
+    // By the numbers themselves: two coordinates print alike exactly when they are the same number (0 and -0 alike,
+    // as the Map's SameValueZero takes them), so no text is made per point.
+    const byPlace = new Map<number, Map<number, number>>();
+    let same = 0;
+    for (const { point } of points) {
+      let byLng = byPlace.get(point.lat);
+      if (byLng === undefined) byPlace.set(point.lat, (byLng = new Map()));
+      const count = (byLng.get(point.lng) ?? 0) + 1;
+      byLng.set(point.lng, count);
+      same = Math.max(same, count);
     }
-    const same = Math.max(...byPlace.values());
     if (same / points.length > rules.identical_coordinates.share) {
       flags.push('identical_coordinates');
       details.push({ code: 'identical_coordinates', message: `${same} of ${points.length} positions have identical coordinates to the last decimal` });
     }
   }
 
-  const arrived = recorded.filter((point) => typeof point.received_at === 'string');
-  if (arrived.length >= 2) {
-    const recordedTimes = arrived.map((point) => Date.parse(point.recorded_at));
-    const arrivalTimes = arrived.map((point) => Date.parse(point.received_at as string));
-    const recordedSpan = Math.max(...recordedTimes) - Math.min(...recordedTimes);
-    const arrivalSpan = Math.max(...arrivalTimes) - Math.min(...arrivalTimes);
+  let arrived = 0;
+  let [recordedFirst, recordedLast] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  let [arrivalFirst, arrivalLast] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (const { point, at } of recorded) {
+    if (typeof point.received_at !== 'string') continue;
+    arrived++;
+    const arrival = Date.parse(point.received_at);
+    recordedFirst = Math.min(recordedFirst, at);
+    recordedLast = Math.max(recordedLast, at);
+    arrivalFirst = Math.min(arrivalFirst, arrival);
+    arrivalLast = Math.max(arrivalLast, arrival);
+  }
+  if (arrived >= 2) {
+    const recordedSpan = recordedLast - recordedFirst;
+    const arrivalSpan = arrivalLast - arrivalFirst;
     if (recordedSpan >= rules.arrival.min_span_hours * 3_600_000 && arrivalSpan < recordedSpan * rules.arrival.max_arrival_ratio) {
       flags.push('arrived_faster_than_recorded');
       details.push({
@@ -127,14 +158,11 @@ export function checkBursts(points: readonly EvidencePoint[], recorded: readonly
     }
   }
 
-  const ordered = [...points].sort((a, b) => a.recorded_at.localeCompare(b.recorded_at));
+  const ordered = [...points].sort((a, b) => a.point.recorded_at.localeCompare(b.point.recorded_at));
   let fastest = { kmh: 0, jump_m: 0 };
   for (let index = 1; index < ordered.length; index++) {
     const [a, b] = [ordered[index - 1], ordered[index]];
-    const implied = impliedSpeedKmh(
-      { lat: a.lat, lng: a.lng, accuracy_m: a.accuracy_m ?? 100, observed_at: a.recorded_at },
-      { lat: b.lat, lng: b.lng, accuracy_m: b.accuracy_m ?? 100, observed_at: b.recorded_at },
-    );
+    const implied = impliedSpeedBetween(a.point, a.at, b.point, b.at);
     if (implied.jump_m > VELOCITY_MIN_JUMP_M && implied.kmh > fastest.kmh) fastest = implied;
   }
   if (fastest.kmh > VELOCITY_MAX_KMH) {
@@ -173,10 +201,20 @@ export function fraudVerdict(fraud: Pick<FraudCheck, 'flags'>, mockReported: num
 
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numbers by value without a comparator call per pair.
+  const sorted = Float64Array.from(values).sort();
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
+
+/** impliedSpeedKmh on two points whose times are parsed (accuracy 100 m where none was reported). */
+function impliedSpeedBetween(a: EvidencePoint, aAt: number, b: EvidencePoint, bAt: number): { kmh: number; jump_m: number } {
+  const jump_m = Math.max(0, greatCircleM(a.lat, a.lng, b.lat, b.lng) - (a.accuracy_m ?? 100) - (b.accuracy_m ?? 100));
+  if (jump_m === 0) return NO_JUMP;
+  const hours = Math.abs(aAt - bAt) / 3_600_000;
+  return { kmh: hours === 0 ? Number.POSITIVE_INFINITY : jump_m / 1000 / hours, jump_m };
+}
+const NO_JUMP = { kmh: 0, jump_m: 0 };
 
 function hours(ms: number): number {
   return Math.round((ms / 3_600_000) * 10) / 10;

@@ -1,5 +1,5 @@
 import { greatCircleM } from '../../../platform/src/geo/geodesy.js';
-import { checkBursts, EVIDENCE_THRESHOLDS, fraudVerdict, median, type BurstCheck, type Decision, type EvidenceOrigin, type Reason } from './evidence.js';
+import { burstsOf, EVIDENCE_THRESHOLDS, fraudVerdict, median, type BurstCheck, type Decision, type EvidenceOrigin, type Reason, type TimedPoint } from './evidence.js';
 import type { FraudCheck } from './fraud.js';
 import { MAX_RADIUS_M, POOR_FIX_M, radiusFor, withinRadius, type ClaimedAddress } from './proximity.js';
 
@@ -132,40 +132,77 @@ export function nightOf(at: Date, lng: number): string | undefined {
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-interface Zoned {
-  position: EvidencePosition;
-  in_zone: boolean;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** The largest time value a Date holds (ECMAScript's TimeClip): beyond it, toISOString throws. */
+const MAX_TIME_MS = 8.64e15;
+
+/**
+ * nightOf for a time in milliseconds, as a number naming the night (its
+ * evening's date as days since 1970) instead of the date's text: the same
+ * nights, told apart alike, without a Date and a string per position. The
+ * arithmetic is solarHour's and nightOf's, on the same integers; a time
+ * nightOf would refuse (a RangeError) is handed to it to be refused alike.
+ */
+function nightNumber(at: number, lng: number): number | undefined {
+  const ofDay = ((at % DAY_MS) + DAY_MS) % DAY_MS;
+  const hours = Math.floor(ofDay / HOUR_MS) + Math.floor((ofDay % HOUR_MS) / 60_000) / 60 + lng / 15;
+  const hour = ((hours % 24) + 24) % 24;
+  if (hour < NIGHT_START_HOUR && hour >= NIGHT_END_HOUR) return undefined;
+  const local = at + (lng / 15) * HOUR_MS - 12 * HOUR_MS;
+  if (!(Math.abs(local) <= MAX_TIME_MS)) {
+    nightOf(new Date(at), lng);
+    return undefined;
+  }
+  return Math.floor(Math.trunc(local) / DAY_MS);
 }
 
-function tally(positions: number, zoned: readonly Zoned[]): OriginTally {
-  const days = new Set<string>();
-  const nights = new Map<string, { in_zone: number; all: number }>();
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  let in_zone = 0;
-  for (const { position, in_zone: home } of zoned) {
-    if (home) in_zone++;
-    days.add(position.recorded_at.slice(0, 10));
-    const at = Date.parse(position.recorded_at);
-    first = Math.min(first, at);
-    last = Math.max(last, at);
-    const night = nightOf(new Date(at), position.lng);
-    if (night === undefined) continue;
-    const counts = nights.get(night) ?? { in_zone: 0, all: 0 };
+/** A usable position, judged once (issue 49: a month of recorded pings is thousands of them): its time, zone, day and night. */
+interface Judged {
+  position: EvidencePosition;
+  at: number;
+  in_zone: boolean;
+  day: string;
+  night: number | undefined;
+}
+
+/** One origin's (or every) usable positions, added up as they come: what `OriginTally` reports of them. */
+class Tally {
+  private readonly days = new Set<string>();
+  private readonly nights = new Map<number, { in_zone: number; all: number }>();
+  private readonly accuracies: number[] = [];
+  private first = Number.POSITIVE_INFINITY;
+  private last = Number.NEGATIVE_INFINITY;
+  private in_zone = 0;
+
+  add(judged: Judged): void {
+    if (judged.in_zone) this.in_zone++;
+    this.days.add(judged.day);
+    this.first = Math.min(this.first, judged.at);
+    this.last = Math.max(this.last, judged.at);
+    this.accuracies.push(judged.position.accuracy_m ?? UNKNOWN_ACCURACY_M);
+    if (judged.night === undefined) return;
+    let counts = this.nights.get(judged.night);
+    if (counts === undefined) this.nights.set(judged.night, (counts = { in_zone: 0, all: 0 }));
     counts.all++;
-    if (home) counts.in_zone++;
-    nights.set(night, counts);
+    if (judged.in_zone) counts.in_zone++;
   }
-  return {
-    positions,
-    usable: zoned.length,
-    in_zone,
-    days: days.size,
-    nights: nights.size,
-    nights_at_home: [...nights.values()].filter((counts) => counts.in_zone * 2 > counts.all).length,
-    span_hours: zoned.length > 0 ? Math.round(((last - first) / 3_600_000) * 10) / 10 : 0,
-    median_accuracy_m: median(zoned.map(({ position }) => position.accuracy_m ?? UNKNOWN_ACCURACY_M)),
-  };
+
+  result(positions: number): OriginTally {
+    const usable = this.accuracies.length;
+    let nightsAtHome = 0;
+    for (const counts of this.nights.values()) if (counts.in_zone * 2 > counts.all) nightsAtHome++;
+    return {
+      positions,
+      usable,
+      in_zone: this.in_zone,
+      days: this.days.size,
+      nights: this.nights.size,
+      nights_at_home: nightsAtHome,
+      span_hours: usable > 0 ? Math.round(((this.last - this.first) / 3_600_000) * 10) / 10 : 0,
+      median_accuracy_m: median(this.accuracies),
+    };
+  }
 }
 
 /** What recorded pings lack for `verified` (empty when they suffice). */
@@ -211,17 +248,38 @@ export function assessAddressEvidence(
   fraud: Pick<FraudCheck, 'flags' | 'degraded' | 'degraded_checks'> = { flags: [], degraded: false, degraded_checks: [] },
 ): AddressAssessment {
   const radius_m = radiusFor(claim);
-  const usable = positions.filter((position) => (position.accuracy_m ?? UNKNOWN_ACCURACY_M) <= POOR_FIX_M);
-  const inZone = (position: EvidencePosition) => withinRadius(greatCircleM(claim.lat, claim.lng, position.lat, position.lng), radius_m, position.accuracy_m ?? UNKNOWN_ACCURACY_M);
-  const zoned = usable.map((position) => ({ position, in_zone: inZone(position) }));
-  const all = tally(positions.length, zoned);
-  const recordedPositions = positions.filter((position) => position.source === 'recorded_ping');
+  // One pass over the positions (each time parsed once): every tally, the mock count, the times the burst checks read.
+  const tallies = { all: new Tally(), recorded: new Tally(), asserted: new Tally() };
+  const timed: TimedPoint[] = [];
+  const recordedTimed: TimedPoint[] = [];
+  let usableCount = 0;
+  let mock = 0;
+  for (const position of positions) {
+    const at = Date.parse(position.recorded_at);
+    const point = { point: position, at };
+    timed.push(point);
+    const fromRecording = position.source === 'recorded_ping';
+    if (fromRecording) recordedTimed.push(point);
+    if (position.mock_location === true) mock++;
+    const accuracy = position.accuracy_m ?? UNKNOWN_ACCURACY_M;
+    if (!(accuracy <= POOR_FIX_M)) continue;
+    usableCount++;
+    const judged: Judged = {
+      position,
+      at,
+      in_zone: withinRadius(greatCircleM(claim.lat, claim.lng, position.lat, position.lng), radius_m, accuracy),
+      day: position.recorded_at.slice(0, 10),
+      night: nightNumber(at, position.lng),
+    };
+    tallies.all.add(judged);
+    (fromRecording ? tallies.recorded : tallies.asserted).add(judged);
+  }
+  const all = tallies.all.result(positions.length);
   const byOrigin = {
-    recorded: tally(recordedPositions.length, zoned.filter(({ position }) => position.source === 'recorded_ping')),
-    asserted: tally(positions.length - recordedPositions.length, zoned.filter(({ position }) => position.source !== 'recorded_ping')),
+    recorded: tallies.recorded.result(recordedTimed.length),
+    asserted: tallies.asserted.result(positions.length - recordedTimed.length),
   };
-  const mock = positions.filter((position) => position.mock_location === true).length;
-  const bursts = checkBursts(positions, recordedPositions);
+  const bursts = burstsOf(timed, recordedTimed);
   const evidence: EvidenceSummary = {
     from_request: byOrigin.asserted.positions,
     from_recorded_pings: byOrigin.recorded.positions,
@@ -263,7 +321,7 @@ export function assessAddressEvidence(
     reasons.push({ code: 'address_too_coarse', message: `the claimed address is only known to within ${radius_m} m: it names an area, not an address` });
     return done('inconclusive', null);
   }
-  const dropped = positions.length - usable.length;
+  const dropped = positions.length - usableCount;
   if (dropped > 0) reasons.push({ code: 'imprecise_positions_ignored', message: `${dropped} position(s) less accurate than ${POOR_FIX_M} m were not counted` });
   const needed = neededForVerified(byOrigin.recorded, recorded);
   if (all.usable < MIN_POSITIONS || all.days < MIN_DAYS) {

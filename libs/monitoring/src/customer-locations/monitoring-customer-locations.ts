@@ -2,6 +2,7 @@ import {
   checkpointName,
   collectionName,
   StreamNotFoundError,
+  type DataKey,
   type EventRegistry,
   type EventStore,
   type ReadCollection,
@@ -11,6 +12,7 @@ import {
 import { consentStream, evolveConsent, initialConsentState, type ConsentEvent, type ConsentGranted, type ConsentState, type CustomerDataErased } from '../domain/consent.js';
 import { locationStream, type LocationEvent, type PingRecorded } from '../domain/location.js';
 import type { CustomerPseudonyms } from '../location-stream/customer-pseudonyms.js';
+import type { SealedLocationData } from '../location-stream/location-sealing.js';
 import type {
   CustomerConsent,
   CustomerLocationChange,
@@ -28,6 +30,13 @@ import { DRIFT_STATE_PROJECTION, DRIFT_STATE_VERSION, type DriftStateDoc } from 
 /** Opens a stored location event with its customer's data key (LocationSealing); undefined once the key is destroyed. */
 export interface LocationOpener {
   open(event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>): Promise<LocationEvent | undefined>;
+  /**
+   * With both of these (LocationSealing has them), a read of many events finds
+   * the customer's key once and opens each event with it, rather than looking
+   * the key up again for every event: `open` is `findKey` then `openWith`.
+   */
+  findKey?(accountId: string, customerId: string, keyId: string): Promise<DataKey | undefined>;
+  openWith?(key: DataKey, event: Pick<RecordedEvent, 'type' | 'data' | 'streamName'>): LocationEvent | undefined;
 }
 
 /** Location events read per page, newest first. */
@@ -121,30 +130,70 @@ export class MonitoringCustomerLocations implements CustomerLocations {
    * Only while location consent is granted, opened with the customer's key
    * (after an erasure there is nothing to open), newest first. Reads the
    * location stream backwards: it is the customer's own, short of a very
-   * active phone, and this runs once per verification.
+   * active phone, and this runs once per verification. The key is looked up
+   * once per read (per key id), not once per ping (issue 49): opening is
+   * most of a verification's cost, and a month of pings is thousands of them.
    */
   async recordedPings(accountId: string, customerId: string, since: Date, limit: number): Promise<RecordedPings> {
     if ((await this.consentState(accountId, customerId)).status !== 'granted') return { consent: 'not_granted' };
     const cutoff = since.toISOString();
     const pings: RecordedPing[] = [];
     const stream = locationStream(accountId, customerId);
+    const open = this.readOpener();
     let before: bigint | undefined;
     for (;;) {
       const page = await this.page(stream, before);
+      let inWindow = false;
       for (const stored of page) {
+        const recordedAt = stored.data.recorded_at;
+        if (typeof recordedAt !== 'string' || recordedAt >= cutoff) inWindow = true;
         if (stored.type !== 'PingRecorded') continue;
         // Clear on every stored ping: pages older than the window need not be opened.
-        if (typeof stored.data.recorded_at === 'string' && stored.data.recorded_at < cutoff) continue;
-        const position = await this.openPing(stored, true);
+        if (typeof recordedAt === 'string' && recordedAt < cutoff) continue;
+        const opened = open(stored);
+        const position = this.positionOf(stored, opened instanceof Promise ? await opened : opened, true);
         if (position) pings.push(position);
       }
       // Pings arrive late and out of order, so a page is read whole; a page entirely before the window ends the walk.
       const oldest = page.at(-1);
-      if (page.length < PAGE || !oldest || pings.length >= limit || page.every((event) => typeof event.data.recorded_at === 'string' && event.data.recorded_at < cutoff)) break;
+      if (page.length < PAGE || !oldest || pings.length >= limit || !inWindow) break;
       before = oldest.revision;
     }
-    pings.sort((a, b) => b.recorded_at.localeCompare(a.recorded_at));
-    return { consent: 'granted', pings: pings.slice(0, limit) };
+    // recorded_at is stored as toISOString() makes it (validatePing), so the text's order is the time's (as decidePings orders them).
+    pings.sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : a.recorded_at > b.recorded_at ? -1 : 0));
+    if (pings.length > limit) pings.length = limit;
+    return { consent: 'granted', pings };
+  }
+
+  /**
+   * Opens the events of one read: with an opener that can, the key each event
+   * names is found once (the vault's own look-up hashes the subject every
+   * time) and kept for this read only, so a key destroyed later is not held.
+   */
+  private readOpener(): (event: RecordedEvent) => LocationEvent | undefined | Promise<LocationEvent | undefined> {
+    const { sealing } = this;
+    if (!sealing.findKey || !sealing.openWith) return (event) => sealing.open(event);
+    const keys = new Map<string, DataKey | undefined>();
+    // The key of the event before: a customer's stream is sealed under one key, so this is nearly always the one.
+    let last: { account: string; customer: string; keyId: string; key: DataKey | undefined } | undefined;
+    const openWith = (key: DataKey | undefined, event: RecordedEvent) => (key === undefined ? undefined : sealing.openWith!(key, event));
+    return (event) => {
+      const data = event.data as Partial<SealedLocationData>;
+      const { account_id: account, customer_id: customer, key_id: keyId } = data;
+      // Not sealed as a ping is (nothing to find a key by): as `open` takes it.
+      if (typeof account !== 'string' || typeof customer !== 'string' || typeof keyId !== 'string') return sealing.open(event);
+      if (last !== undefined && last.keyId === keyId && last.account === account && last.customer === customer) return openWith(last.key, event);
+      const name = `${account}\u0000${customer}\u0000${keyId}`;
+      if (keys.has(name)) {
+        last = { account, customer, keyId, key: keys.get(name) };
+        return openWith(last.key, event);
+      }
+      return sealing.findKey!(account, customer, keyId).then((key) => {
+        keys.set(name, key);
+        last = { account, customer, keyId, key };
+        return openWith(key, event);
+      });
+    };
   }
 
   async customerRecords(accountId: string, customerId: string, cursor: string | null, limit: number): Promise<CustomerRecords> {
@@ -172,8 +221,10 @@ export class MonitoringCustomerLocations implements CustomerLocations {
     }
     const history: Array<Record<string, unknown>> = [];
     let unreadable = 0;
+    const open = this.readOpener();
     for (const stored of page) {
-      const opened = await this.sealing.open(stored);
+      const pending = open(stored);
+      const opened = pending instanceof Promise ? await pending : pending;
       if (!opened) {
         unreadable++;
         continue;
@@ -214,8 +265,12 @@ export class MonitoringCustomerLocations implements CustomerLocations {
   }
 
   /** A stored ping opened (as stored), then upcast: its position, or undefined once its key is destroyed. */
-  private async openPing(stored: RecordedEvent, withArrival = false): Promise<RecordedPing | undefined> {
-    const opened = await this.sealing.open(stored);
+  private async openPing(stored: RecordedEvent): Promise<RecordedPing | undefined> {
+    return this.positionOf(stored, await this.sealing.open(stored));
+  }
+
+  /** The position of a stored ping and its opened form (undefined: its key is gone), upcast. */
+  private positionOf(stored: RecordedEvent, opened: LocationEvent | undefined, withArrival = false): RecordedPing | undefined {
     if (!opened) return undefined;
     const data = this.registry.upcast({ ...stored, data: opened.data as Record<string, unknown> }).data as PingRecorded['data'];
     const position: RecordedPing = { lat: data.lat, lng: data.lng, accuracy_m: data.accuracy_m ?? null, recorded_at: data.recorded_at };
