@@ -62,7 +62,7 @@ const NOT_YET = {
   ],
   // Another context calls these; each is to become a port (interface + token) of the context that implements it.
   ports: [
-    'identity.lastVerifiedAddressCode', 'jobs.JobSubmitter',
+    'jobs.JobSubmitter',
     'jobs.jobLocation', 'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',
     'routing.RoadConditionsSlot', 'routing.trafficLevel',
     'tiles.cachedGlyphRange', 'tiles.glyphRange', 'tiles.glyphRangesFor', 'tiles.isFontStack', 'tiles.parseGlyphRange',

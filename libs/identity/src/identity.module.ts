@@ -37,6 +37,8 @@ import { CertificateSigner } from './public/certificate-signer.js';
 import { SigningKeyRing } from './public/signing-key-ring.js';
 import { IdentitySealing } from './sealing/identity-sealing.js';
 import { SigningKeysBootstrap } from './signing/signing-keys-bootstrap.js';
+import { lastVerifiedAddressCode } from './public/customer-verifications.js';
+import { VERIFIED_ADDRESSES, type VerifiedAddresses } from './verified-addresses.port.js';
 
 /**
  * The identity context's webhook notification source alone, for the process
@@ -102,9 +104,17 @@ export class IdentityModule {
         EnsureSigningKeyHandler,
         GetJwksHandler,
         SigningKeysBootstrap,
+        // Banking's re-verification by customer asks for the latest verified address through this port.
+        {
+          provide: VERIFIED_ADDRESSES,
+          inject: [EVENT_STORE, DATA_KEY_VAULT],
+          useFactory: (events: EventStore, vault: DataKeyVault): VerifiedAddresses => ({
+            lastVerifiedAddressCode: (accountId, customerId) => lastVerifiedAddressCode(events, vault, accountId, customerId),
+          }),
+        },
       ],
-      exports: [FRAUD_SIGNALS, SigningKeyRing, CONSENT_RECEIPT_SIGNER],
-      // Global, so MonitoringModule resolves CONSENT_RECEIPT_SIGNER without importing identity (docs/adr/0064).
+      exports: [FRAUD_SIGNALS, SigningKeyRing, CONSENT_RECEIPT_SIGNER, VERIFIED_ADDRESSES],
+      // Global, so MonitoringModule resolves CONSENT_RECEIPT_SIGNER, and banking VERIFIED_ADDRESSES, without importing identity (docs/adr/0064, 0066).
       global: true,
     };
   }

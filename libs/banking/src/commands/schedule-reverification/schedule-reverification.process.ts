@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { hexCodeForPoint } from '../../../../addressing/src/index.js';
-import { lastVerifiedAddressCode } from '../../../../identity/src/index.js';
+import { VERIFIED_ADDRESSES, type VerifiedAddresses } from '../../../../identity/src/index.js';
 import { parseCustomerId } from '../../../../monitoring/src/index.js';
-import { CLOCK, CommandPipeline, DATA_KEY_VAULT, EVENT_STORE, InvalidParamError, JOB_QUEUE, type Clock, type DataKeyVault, type EventStore, type JobQueue } from '../../../../platform/src/index.js';
+import { CLOCK, CommandPipeline, InvalidParamError, JOB_QUEUE, type Clock, type JobQueue } from '../../../../platform/src/index.js';
 import { LoanNotFoundError, NothingToVerifyError } from '../../domain/errors.js';
 import { loanStream, parseLoanId } from '../../domain/loan.js';
 import { registerLoan } from '../../loans/loan-commands.js';
@@ -34,10 +34,9 @@ export class ScheduleReverificationProcess implements ICommandHandler<ScheduleRe
   constructor(
     private readonly bus: CommandBus,
     private readonly commands: CommandPipeline,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(DATA_KEY_VAULT) private readonly vault: DataKeyVault,
+    @Optional() @Inject(VERIFIED_ADDRESSES) private readonly verified?: VerifiedAddresses,
   ) {}
 
   async execute({ accountId, request: body }: ScheduleReverificationCommand) {
@@ -73,8 +72,8 @@ export class ScheduleReverificationProcess implements ICommandHandler<ScheduleRe
     return { ...base, customer_id: customerId, loan_id: null, address };
   }
 
-  /** The address code of the customer's latest KYC verification, as identity publishes it (sealed under the customer's key, ADR 0054), if any. */
-  private lastVerifiedAddress(accountId: string, customerId: string): Promise<string | undefined> {
-    return lastVerifiedAddressCode(this.events, this.vault, accountId, customerId);
+  /** The address code of the customer's latest KYC verification, through identity's port (sealed under the customer's key, ADR 0054), if any; none without identity. */
+  private async lastVerifiedAddress(accountId: string, customerId: string): Promise<string | undefined> {
+    return this.verified?.lastVerifiedAddressCode(accountId, customerId);
   }
 }
