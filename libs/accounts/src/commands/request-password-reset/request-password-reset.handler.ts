@@ -1,11 +1,12 @@
 import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, MAIL_QUEUE, PipelineCommand, PipelineHandler, type MailQueue } from '../../../../platform/src/index.js';
+import { command, MAIL_QUEUE, PipelineCommand, PipelineHandler, type MailQueue, type AnswerOf } from '../../../../platform/src/index.js';
 import { KeyDirectory } from '../../public/key-directory.js';
 import { generateResetToken, hashResetToken } from '../../credentials/index.js';
 import { RESET_TOKEN_TTL_MS, userDecider, userStream, type RequestPasswordReset, type UserEvent, type UserState } from '../../domain/user.js';
 import { BackgroundTasks } from '../../public/background-tasks.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
+import type { PasswordResetRequestedSchema } from './request-password-reset.answer.js';
 
 /** Mints a reset token for a user with a password, at most 3 unexpired at a time (the decider says when). */
 export const requestPasswordReset = command<RequestPasswordReset, UserState, UserEvent>({
@@ -27,10 +28,7 @@ export class RequestPasswordResetStepHandler extends PipelineHandler<RequestPass
 }
 
 /** The one answer, whatever the address. */
-export interface PasswordResetRequested {
-  accepted: true;
-  message: string;
-}
+export type PasswordResetRequested = AnswerOf<typeof PasswordResetRequestedSchema>;
 
 const ANSWER: PasswordResetRequested = {
   accepted: true,

@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, CommandPipeline, PipelineCommand, PipelineHandler, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, command, CommandPipeline, PipelineCommand, PipelineHandler, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
 import { assertAcceptablePassword, hashResetToken, isWellFormedResetToken, PasswordHasher } from '../../credentials/index.js';
 import { assertResetTokenUsable, userDecider, userStream, type ResetPassword, type UserEvent, type UserState } from '../../domain/user.js';
 import { InvalidResetTokenError } from '../../domain/user-errors.js';
 import { PersonalTokens } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
+import type { PasswordResetAnswerSchema } from './reset-password.answer.js';
 
 /** Spends a reset token and replaces the password. */
 export const resetPassword = command<ResetPassword, UserState, UserEvent>({
@@ -26,13 +27,7 @@ export class ResetPasswordStepHandler extends PipelineHandler<ResetPassword, Use
   protected readonly definition = resetPassword;
 }
 
-export interface PasswordResetResult {
-  user_id: string;
-  account_id: string;
-  password_set_at: string;
-  /** Personal tokens issued under the old password, now revoked. */
-  personal_tokens_revoked: number;
-}
+export type PasswordResetResult = AnswerOf<typeof PasswordResetAnswerSchema>;
 
 /** A user's stream as the reset reads it before hashing (one object: the pipeline keeps per-definition wiring). */
 const USER_STREAM = { decider: userDecider };

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CONFIG, PipelineCommand, PipelineHandler, type Config } from '../../../../platform/src/index.js';
+import { command, CONFIG, PipelineCommand, PipelineHandler, type Config, type AnswerOf } from '../../../../platform/src/index.js';
 import type { KeyRecord } from '../../public/key-directory.js';
 import { assertAcceptablePassword, PasswordHasher } from '../../credentials/index.js';
 import { AccountKeyRequiredError } from '../../domain/errors.js';
@@ -10,6 +10,7 @@ import { attemptCounters, Attempts } from '../../throttling/attempts.js';
 import { SignInEmailTakenError } from '../../users/errors.js';
 import { PersonalTokens } from '../../users/personal-tokens.js';
 import { SignInDirectory } from '../../users/sign-in-directory.js';
+import type { SetPasswordAnswerSchema } from './set-password.answer.js';
 
 /** The command as the handler gives it: the passwords in clear, which `prepare` turns into the hash and the verdict. */
 export interface SetPasswordInput extends SetPassword {
@@ -50,16 +51,7 @@ export class SetPasswordStepHandler extends PipelineHandler<SetPasswordInput, Us
   protected readonly definition = setPassword;
 }
 
-export interface SetPasswordResult {
-  user_id: string;
-  account_id: string;
-  email: string;
-  /** `attached`: the user had no password; `changed`: the current one was verified and replaced. */
-  password: 'attached' | 'changed';
-  password_set_at: string;
-  /** Personal tokens revoked by a change (the calling one, if personal, is kept). */
-  personal_tokens_revoked: number;
-}
+export type SetPasswordResult = AnswerOf<typeof SetPasswordAnswerSchema>;
 
 /** POST /v2/me/password, from the calling key and client IP. */
 export class SetPasswordCommand extends Command<SetPasswordResult> {

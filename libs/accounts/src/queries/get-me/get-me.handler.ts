@@ -1,20 +1,11 @@
 import { Query, QueryBus, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { KeyDirectory, type KeyRecord } from '../../public/key-directory.js';
-import type { Tier } from '../../domain/api-key.js';
 import { dailyLimitOf } from '../../quota.js';
-import { GetUsageQuery, type Usage } from '../../usage.query.js';
+import { GetUsageQuery } from '../../usage.query.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { MeAnswerSchema } from './get-me.answer.js';
 
-export interface MeView {
-  account_id: string | null;
-  key_prefix: string;
-  name: string;
-  email: string | null;
-  tier: Tier;
-  daily_limit: number;
-  created_at: string;
-  expires_at: string | null;
-  usage: Usage;
-}
+export type MeView = AnswerOf<typeof MeAnswerSchema>;
 
 /** GET /v2/me: the calling key. */
 export class GetMeQuery extends Query<MeView> {

@@ -1,16 +1,10 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { displayHexCode, pointForHexCode } from '../../domain/hexcode.js';
-import { cellCentreProvenance, type Provenance } from '../../domain/provenance.js';
+import { cellCentreProvenance } from '../../domain/provenance.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { LookupAnswerSchema } from './lookup.answer.js';
 
-export interface LookupAnswer {
-  code: string;
-  display: string;
-  resolution: number;
-  cell: string;
-  lat: number;
-  lng: number;
-  provenance: Provenance;
-}
+export type LookupAnswer = AnswerOf<typeof LookupAnswerSchema>;
 
 /** GET /v2/lookup?address=: a hex code in any shape. */
 export class LookupQuery extends Query<LookupAnswer> {

@@ -1,25 +1,13 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { decodeGhanaPost, type GhanaPostDecoding } from '../../domain/ghanapost-gps.js';
-import { findAddressCodes, type AddressCodeMatch, type AddressTextResult } from '../../domain/address-text.js';
+import { decodeGhanaPost } from '../../domain/ghanapost-gps.js';
+import { findAddressCodes } from '../../domain/address-text.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { ParseAnswerSchema } from './parse-address.answer.js';
 
 const GHANAPOST_NOTE =
   'A GhanaPostGPS digital address: recognised, and its region decoded (`ghanapost_gps`), but this service cannot turn it into a point (its grid is proprietary). Ask for the hex code instead.';
 
-export interface ParseAnswer {
-  code: string | null;
-  kind: AddressCodeMatch['kind'] | null;
-  display: AddressCodeMatch['display'] | null;
-  resolution: AddressCodeMatch['resolution'] | null;
-  cell: AddressCodeMatch['cell'] | null;
-  convertible: boolean;
-  recognised: AddressCodeMatch['recognised'] | null;
-  note: string | null;
-  other_codes: Array<{ code: string; kind: AddressCodeMatch['kind'] }>;
-  suggestions: AddressTextResult['suggestions'];
-  suggested_for: AddressTextResult['suggested_for'];
-  /** For a GhanaPostGPS address: what is public about it (region from the prefix), and that the point needs GhanaPost's own service. */
-  ghanapost_gps: GhanaPostDecoding | null;
-}
+export type ParseAnswer = AnswerOf<typeof ParseAnswerSchema>;
 
 /** POST /v2/address/parse {text}. */
 export class ParseAddressQuery extends Query<ParseAnswer> {

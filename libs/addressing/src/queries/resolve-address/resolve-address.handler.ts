@@ -2,12 +2,12 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AddressNotFoundError, type Resolution } from '../../domain/resolve-address.js';
 import { AddressResolver } from '../../public/address-resolver.js';
-import { ADDRESS_PLACES, type AddressPlaces, type OutsideCoverageNote } from './address-places.port.js';
+import { ADDRESS_PLACES, type AddressPlaces } from './address-places.port.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { ResolutionSchema } from './resolve-address.answer.js';
 
 /** What the endpoint answers: the resolution, and in `meta` what the data covers (issue 28, item 8). */
-export type ResolveAnswer = Resolution & {
-  meta: Resolution['meta'] & { coverage: { countries: readonly string[] }; outside_coverage: OutsideCoverageNote | null };
-};
+export type ResolveAnswer = AnswerOf<typeof ResolutionSchema>;
 
 /** GET /v2/address/resolve?address=. */
 export class ResolveAddressQuery extends Query<ResolveAnswer> {

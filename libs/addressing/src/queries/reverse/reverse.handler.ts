@@ -1,24 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, InvalidParamError, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
 import { codedCellForPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode } from '../../domain/hexcode.js';
-import type { ReverseAddress } from '../../domain/reverse-address.js';
 import { ReverseNamer } from '../../naming/reverse-namer.js';
-import { callerPointProvenance, CONFIRMED_SOURCES, type Provenance, type ProvenanceSource } from '../../domain/provenance.js';
+import { callerPointProvenance, CONFIRMED_SOURCES, type ProvenanceSource } from '../../domain/provenance.js';
+import type { ReverseAnswerSchema } from './reverse.answer.js';
 
-export interface ReverseAnswer {
-  code: string;
-  display: string;
-  resolution: number;
-  cell: string;
-  lat: number;
-  lng: number;
-  distance_m: number;
-  provenance: Provenance;
-  /** The place the point is in (issue 28, item 7); null where this process has no reference places to name it with. */
-  address: ReverseAddress | null;
-}
+export type ReverseAnswer = AnswerOf<typeof ReverseAnswerSchema>;
 
 /** GET /v2/reverse?lat&lng[&resolution&source&accuracy_m]. */
 export class ReverseQuery extends Query<ReverseAnswer> {

@@ -1,17 +1,16 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CommandPipeline, DomainError, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { CommandPipeline, DomainError, PipelineCommand, PipelineHandler, type AnswerOf } from '../../../../platform/src/index.js';
 import { registrationOutcome, type LoanEvent, type LoanState, type RegisterLoan } from '../../domain/loan.js';
 import type { LoanSealing } from '../../loans/loan-sealing.js';
 import { loanRegistration } from '../../loans/loan-registration.js';
 import { registerLoan, registerLoanInBulk } from '../../loans/loan-commands.js';
+import type { BulkLoanRegistrationSchema } from './bulk-register-loans.answer.js';
 
 export const MAX_BULK_LOANS = 10_000;
 /** Registrations in flight at once: enough to keep the event store's group commit full, few enough to leave room for other requests. */
 const CONCURRENCY = 16;
 
-export type BulkOutcome =
-  | { index: number; loan_id: string; outcome: 'created' | 'updated' | 'unchanged' }
-  | { index: number; loan_id: string | null; outcome: 'refused'; error: { code: string; message: string; field?: string } };
+export type BulkOutcome = AnswerOf<typeof BulkLoanRegistrationSchema>['items'][number];
 
 /**
  * POST /v2/collections/bulk-register: each item is a registration of its

@@ -1,11 +1,10 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { publicSchedule } from '../../reverification/schedule.answer.js';
 import { ReverificationSchedules } from '../../public/reverification-schedules.read-model.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { ReverificationSchedulePageSchema } from './list-schedules.answer.js';
 
-export interface SchedulePage {
-  items: Array<ReturnType<typeof publicSchedule>>;
-  next_cursor: string | null;
-}
+export type SchedulePage = AnswerOf<typeof ReverificationSchedulePageSchema>;
 
 /** GET /v2/verify/schedules. */
 export class ListSchedulesQuery extends Query<SchedulePage> {

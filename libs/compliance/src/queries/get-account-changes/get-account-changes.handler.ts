@@ -2,20 +2,11 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AccountNotFoundError } from '../../../../accounts/src/index.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../../../../audit/src/index.js';
-import { EVENT_STORE, EventRegistry, InvalidParamError, type Change, type EventStore } from '../../../../platform/src/index.js';
-import { AsOfRegistry, replayAsOf, type OperatorAction } from '../../replay/as-of-replay.js';
+import { EVENT_STORE, EventRegistry, InvalidParamError, type EventStore, type AnswerOf } from '../../../../platform/src/index.js';
+import { AsOfRegistry, replayAsOf } from '../../replay/as-of-replay.js';
+import type { ChangesAnswerSchema } from './get-account-changes.answer.js';
 
-export interface ChangesAnswer {
-  account_id: string;
-  /** Exclusive: the state as of `from` plus these changes is the state as of `to`. */
-  from: string;
-  /** Inclusive. */
-  to: string;
-  /** Every event that changed the account in (from, to], oldest first, as the as-of replay lists them. */
-  changes: Change[];
-  /** Changing requests the operator key made on the account in (from, to]. */
-  operator_actions: OperatorAction[];
-}
+export type ChangesAnswer = AnswerOf<typeof ChangesAnswerSchema>;
 
 /** GET /v2/compliance/changes?from=&to= (issue 30). */
 export class GetAccountChangesQuery extends Query<ChangesAnswer> {

@@ -1,19 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { InvalidParamError } from '../../../../platform/src/index.js';
+import { InvalidParamError, type AnswerOf } from '../../../../platform/src/index.js';
 import { AUDIO_MEDIA_TYPES, mediaTypeOf, sniffAudio } from '../../domain/audio.js';
 import { UnsupportedAudioError } from '../../domain/errors.js';
-import { checkSpeechLanguage, type LanguageCode } from '../../domain/languages.js';
+import { checkSpeechLanguage } from '../../domain/languages.js';
 import { LANGUAGE_PROVIDER, type LanguageProvider } from '../../provider/language-provider.port.js';
+import type { TranscriptionSchema } from './transcribe-speech.answer.js';
 
 export const MEDIA_TYPES = Object.keys(AUDIO_MEDIA_TYPES);
 
-export interface Transcription {
-  language: LanguageCode;
-  text: string;
-  provider: string;
-  audio: { media_type: string; bytes: number };
-}
+export type Transcription = AnswerOf<typeof TranscriptionSchema>;
 
 /** POST /v2/language/transcribe?language=: the recording as the body, its media type as the request declared it. */
 export class TranscribeSpeechQuery extends Query<Transcription> {

@@ -1,14 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { checkPair, type LanguageCode } from '../../domain/languages.js';
+import { checkPair } from '../../domain/languages.js';
 import { LANGUAGE_PROVIDER, type LanguageProvider } from '../../provider/language-provider.port.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { TranslationSchema } from './translate-text.answer.js';
 
-export interface Translation {
-  from: LanguageCode;
-  to: LanguageCode;
-  translation: string;
-  provider: string;
-}
+export type Translation = AnswerOf<typeof TranslationSchema>;
 
 /** POST /v2/language/translate {text, from, to}. */
 export class TranslateTextQuery extends Query<Translation> {

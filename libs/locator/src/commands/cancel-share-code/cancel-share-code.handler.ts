@@ -1,8 +1,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
+import { command, CommandPipeline, type DeclaredCommandHandler, type AnswerOf } from '../../../../platform/src/index.js';
 import { ShareCodeNotFoundError } from '../../domain/errors.js';
 import { ShareDirectory } from '../../public/shares.read-model.js';
 import { shareDecider, type CancelShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
+import type { CancelShareCodeAnswerSchema } from './cancel-share-code.answer.js';
+
+export type CancelShareCodeAnswer = AnswerOf<typeof CancelShareCodeAnswerSchema>;
 
 /** A code's cancellation, on its share's stream (found through the read model by share id). */
 export type CancelShareCodeInput = CancelShareCode & { stream: string };
@@ -19,7 +22,7 @@ export const cancelShareCode = command<CancelShareCodeInput, ShareState, ShareEv
 });
 
 /** The owner's cancellation of one of their codes, by share id. */
-export class CancelShareCodeCommand extends Command<{ share_id: string; cancelled: true; cancelled_at: string }> {
+export class CancelShareCodeCommand extends Command<CancelShareCodeAnswer> {
   constructor(
     readonly ownerAccountId: string,
     readonly shareId: string,
@@ -40,7 +43,7 @@ export class CancelShareCodeHandler implements ICommandHandler<CancelShareCodeCo
     private readonly shares: ShareDirectory,
   ) {}
 
-  async execute({ ownerAccountId: owner, shareId }: CancelShareCodeCommand): Promise<{ share_id: string; cancelled: true; cancelled_at: string }> {
+  async execute({ ownerAccountId: owner, shareId }: CancelShareCodeCommand): Promise<CancelShareCodeAnswer> {
     const doc = await this.shares.byId(shareId);
     if (!doc || doc.owner_account_id !== owner) throw new ShareCodeNotFoundError();
     const { events } = await this.pipeline.run(cancelShareCode, { type: 'CancelShareCode', share_id: shareId, actor_account_id: owner, stream: doc.stream });

@@ -1,8 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore } from '../../../../platform/src/index.js';
+import { command, EVENT_STORE, PipelineCommand, PipelineHandler, StreamNotFoundError, type EventStore, type AnswerOf } from '../../../../platform/src/index.js';
 import { erasureDecider, erasureStream, positionStream, type ErasureState, type LocatorPositionsErased, type RecordErasure } from '../../domain/position.js';
 import { PositionSealing } from '../../public/position-sealing.js';
+import type { ErasePositionsAnswerSchema } from './erase-positions.answer.js';
+
+/** The answer but its `erased: true`, which the controller adds. */
+export type PositionsErased = Omit<AnswerOf<typeof ErasePositionsAnswerSchema>, 'erased'>;
 
 /** The record of an erasure: who and when, never a position. */
 export const recordErasure = command<RecordErasure, ErasureState, LocatorPositionsErased>({
@@ -21,7 +25,7 @@ export class RecordErasureHandler extends PipelineHandler<RecordErasure, Erasure
 }
 
 /** DELETE /v2/locator/data, by the signed-in account, from the calling token (named by its prefix). */
-export class ErasePositionsCommand extends Command<{ events_erased: number; erased_at: string }> {
+export class ErasePositionsCommand extends Command<PositionsErased> {
   constructor(
     readonly accountId: string,
     readonly erasedBy: string,
@@ -47,7 +51,7 @@ export class ErasePositionsHandler implements ICommandHandler<ErasePositionsComm
     private readonly sealing: PositionSealing,
   ) {}
 
-  async execute({ accountId, erasedBy }: ErasePositionsCommand): Promise<{ events_erased: number; erased_at: string }> {
+  async execute({ accountId, erasedBy }: ErasePositionsCommand): Promise<PositionsErased> {
     await this.sealing.shred(accountId);
     const stream = positionStream(accountId);
     let count = 0;

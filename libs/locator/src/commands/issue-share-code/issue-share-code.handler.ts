@@ -1,8 +1,9 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
+import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler, type AnswerOf } from '../../../../platform/src/index.js';
 import { MAX_LIVE_CODES, SHARE_CODE_TTL_S, shareDecider, shareStream, type IssueShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareCodes } from '../../share-codes.js';
 import { ShareDirectory } from '../../public/shares.read-model.js';
+import type { IssueShareCodeAnswerSchema } from './issue-share-code.answer.js';
 
 /** POST /v2/locator/share-token: a new single-use code on a stream of its own (named by the code's keyed digest). */
 export const issueShareCode = command<IssueShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }>({
@@ -18,15 +19,7 @@ export const issueShareCode = command<IssueShareCode, ShareState, ShareEvent, { 
   awaits: ['locator_shares'],
 });
 
-export interface IssuedShareCode {
-  share_id: string;
-  /** Shown once: only its keyed digest is stored. */
-  code: string;
-  expires_at: string;
-  ttl_s: number;
-  share_for_s: number | null;
-  label: string | null;
-}
+export type IssuedShareCode = AnswerOf<typeof IssueShareCodeAnswerSchema>;
 
 /** A new code of the signed-in owner, optionally limiting the pairing it becomes and labelled. */
 export class IssueShareCodeCommand extends Command<IssuedShareCode> {

@@ -1,11 +1,12 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
+import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler, type AnswerOf } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { ShareCodeInvalidError } from '../../domain/errors.js';
 import { ShareCodes } from '../../share-codes.js';
 import { MAX_VIEWERS, MAX_WATCHING, shareDecider, shareStream, type RedeemShareCode, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareDirectory } from '../../public/shares.read-model.js';
 import { RedeemAttempts } from './redeem-attempts.js';
+import type { RedeemShareCodeAnswerSchema } from './redeem-share-code.answer.js';
 
 /** POST /v2/locator/redeem: share code → pairing owner→viewer, tied to the redeemer's account. */
 export const redeemShareCode = command<RedeemShareCode, ShareState, ShareEvent, { shares: ShareDirectory; clock: Clock }>({
@@ -36,13 +37,7 @@ export const redeemShareCode = command<RedeemShareCode, ShareState, ShareEvent, 
   awaits: ['locator_shares'],
 });
 
-export interface Redemption {
-  pairing_id: string;
-  target_id: string;
-  target_name: string | null;
-  paired_at: string;
-  expires_at: string | null;
-}
+export type Redemption = AnswerOf<typeof RedeemShareCodeAnswerSchema>;
 
 /** A code as typed by the signed-in viewer, from the client IP its failures are counted against. */
 export class RedeemShareCodeCommand extends Command<Redemption> {

@@ -1,8 +1,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../platform/src/index.js';
+import { command, CommandPipeline, type DeclaredCommandHandler, type AnswerOf } from '../../../../platform/src/index.js';
 import { PairingNotFoundError } from '../../domain/errors.js';
 import { shareDecider, type PairingSide, type RevokePairing, type ShareEvent, type ShareState } from '../../domain/share.js';
 import { ShareDirectory } from '../../public/shares.read-model.js';
+import type { RevokePairingAnswerSchema } from './revoke-pairing.answer.js';
+
+export type RevokePairingAnswer = AnswerOf<typeof RevokePairingAnswerSchema>;
 
 /** A pairing's revocation, on its share's stream (found through the read model by pairing id). */
 export type RevokePairingInput = RevokePairing & { stream: string };
@@ -23,7 +26,7 @@ export const revokePairing = command<RevokePairingInput, ShareState, ShareEvent>
 });
 
 /** One side of a pairing ends it: the owner (`owner`) or the viewer (`viewer`). */
-export class RevokePairingCommand extends Command<{ pairing_id: string; revoked: true; revoked_at: string }> {
+export class RevokePairingCommand extends Command<RevokePairingAnswer> {
   constructor(
     readonly actorAccountId: string,
     readonly pairingId: string,
@@ -45,7 +48,7 @@ export class RevokePairingHandler implements ICommandHandler<RevokePairingComman
     private readonly shares: ShareDirectory,
   ) {}
 
-  async execute({ actorAccountId: actor, pairingId, side }: RevokePairingCommand): Promise<{ pairing_id: string; revoked: true; revoked_at: string }> {
+  async execute({ actorAccountId: actor, pairingId, side }: RevokePairingCommand): Promise<RevokePairingAnswer> {
     const doc = await this.shares.byId(pairingId);
     const party = side === 'owner' ? doc?.owner_account_id : doc?.viewer_account_id;
     if (!doc || party !== actor) throw new PairingNotFoundError();

@@ -1,25 +1,19 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, CommandPipeline, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, CommandPipeline, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
 import { LocationNotSharedError } from '../../domain/errors.js';
-import { ageSeconds, positionDecider, positionStream, type Position } from '../../domain/position.js';
+import { ageSeconds, positionDecider, positionStream } from '../../domain/position.js';
 import { isPairingActive, shareDecider } from '../../domain/share.js';
 import { PositionSealing } from '../../public/position-sealing.js';
 import { ShareDirectory } from '../../public/shares.read-model.js';
+import type { GetLocationAnswerSchema } from './get-location.answer.js';
 
 /** How a share's stream is folded for a read (one definition object: the pipeline keeps its wiring per definition). */
 const SHARE_STREAM = { decider: shareDecider };
 /** The position stream as POST /v2/locator/checkin folds it: through the sealing codec, from the last event. */
 const POSITION_STREAM = { decider: positionDecider, inject: { sealing: PositionSealing }, codec: (deps: unknown) => (deps as { sealing: PositionSealing }).sealing.codec() };
 
-export interface TargetLocation {
-  target_id: string;
-  /** The pairing that lets the caller see the target; null when the target is the caller. */
-  pairing_id: string | null;
-  /** When that pairing ends; null: until revoked. */
-  pairing_expires_at: string | null;
-  position: (Position & { age_s: number }) | null;
-}
+export type TargetLocation = AnswerOf<typeof GetLocationAnswerSchema>;
 
 /** GET /v2/locator/{targetId}/location: the target's position, as the signed-in viewer may see it. */
 export class GetLocationQuery extends Query<TargetLocation> {

@@ -1,14 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { MAX_LIVE_CODES, MAX_VIEWERS } from '../../domain/share.js';
 import { ShareDirectory } from '../../public/shares.read-model.js';
+import type { ListViewersAnswerSchema } from './list-viewers.answer.js';
 
-export interface ViewersView {
-  items: Array<{ pairing_id: string; viewer_id: string | null; viewer_name: string | null; label: string | null; paired_at: string | null; expires_at: string | null }>;
-  pending_codes: Array<{ share_id: string; label: string | null; issued_at: string; expires_at: string; share_for_s: number | null }>;
-}
+export type ViewersView = AnswerOf<typeof ListViewersAnswerSchema>;
 
 /** GET /v2/locator/viewers: who can see the signed-in owner. */
 export class ListViewersQuery extends Query<ViewersView> {

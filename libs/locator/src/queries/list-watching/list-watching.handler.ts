@@ -1,13 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
 import { AccountNames } from '../../account-names.js';
 import { MAX_WATCHING } from '../../domain/share.js';
 import { ShareDirectory } from '../../public/shares.read-model.js';
+import type { ListWatchingAnswerSchema } from './list-watching.answer.js';
 
-export interface WatchingView {
-  items: Array<{ pairing_id: string; target_id: string; target_name: string | null; paired_at: string | null; expires_at: string | null }>;
-}
+export type WatchingView = AnswerOf<typeof ListWatchingAnswerSchema>;
 
 /** GET /v2/locator/watching: whom the signed-in viewer can see. */
 export class ListWatchingQuery extends Query<WatchingView> {

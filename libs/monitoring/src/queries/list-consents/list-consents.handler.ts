@@ -1,31 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { collectionName, READ_STORE, type ReadStore } from '../../../../platform/src/index.js';
+import { collectionName, READ_STORE, type ReadStore, type AnswerOf } from '../../../../platform/src/index.js';
 import { ConsentRecordSealing } from '../../consent-record/consent-record-sealing.js';
 import { noticeOf } from '../../domain/consent-receipt.js';
 import { CONSENT_RECORD_INDEXES, CONSENTS_PROJECTION, CONSENTS_VERSION, type ConsentRecordDoc, type ConsentRecordStatus } from '../../consent-record/consent-record.read-model.js';
+import type { ConsentPageSchema } from './list-consents.answer.js';
 
-export interface ConsentRecordView {
-  consent_id: string;
-  /** Null once the customer's data was erased: their id went with their record key. */
-  customer_id: string | null;
-  status: ConsentRecordStatus;
-  purpose: string;
-  scope: string[];
-  notice: { version: string; sha256: string | null; language: string };
-  channel: string;
-  captured_at: string | null;
-  granted_at: string;
-  revoked_at: string | null;
-  erased_at: string | null;
-  /** The `jti` of each receipt the record was answered with (receipts are re-issued, not stored: docs/adr/0032). */
-  receipt_ids: string[];
-}
-
-export interface ConsentPage {
-  items: ConsentRecordView[];
-  next_cursor: string | null;
-}
+export type ConsentPage = AnswerOf<typeof ConsentPageSchema>;
+export type ConsentRecordView = ConsentPage['items'][number];
 
 /** GET /v2/consents. */
 export class ListConsentsQuery extends Query<ConsentPage> {

@@ -1,10 +1,11 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { InvalidParamError } from '../../../../platform/src/index.js';
+import { InvalidParamError, type AnswerOf } from '../../../../platform/src/index.js';
 import { isCoordinate } from '../../../../platform/src/geo/geodesy.js';
 import { ATTRIBUTION } from '../../domain/place.js';
 import { MAX_QUERY_WORDS, MAX_RESULTS, SearchIndex, type SearchHit } from '../../domain/search-index.js';
 import { Gazetteer } from '../../public/gazetteer.js';
-import { COVERED_COUNTRIES, outsideCoverage, type OutsideCoverage } from '../../domain/coverage.js';
+import { COVERED_COUNTRIES, outsideCoverage } from '../../domain/coverage.js';
+import type { PlaceSearchAnswerSchema } from './search-places.answer.js';
 
 const DEFAULT_LIMIT = 10;
 
@@ -18,18 +19,7 @@ export interface PlaceSearch {
   cursor?: string;
 }
 
-export type PlaceSearchAnswer = {
-  query: string;
-  items: Array<ReturnType<typeof view>>;
-  next_cursor: string | null;
-  did_you_mean: string | null;
-  attribution: string[];
-  datasets: Array<{ dataset: string; version: string; imported_at: string }>;
-  /** The countries the data covers (ISO 3166-1 alpha-2). */
-  coverage: { countries: readonly string[] };
-  /** Set when the query names a well-known place outside coverage (Lagos, Abidjan, Lomé): the results are not it. */
-  outside_coverage: OutsideCoverage | null;
-};
+export type PlaceSearchAnswer = AnswerOf<typeof PlaceSearchAnswerSchema>;
 
 export class SearchPlacesQuery extends Query<PlaceSearchAnswer> {
   constructor(readonly search: PlaceSearch) {

@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Landmarks } from '../../../../places/src/index.js';
-import { InvalidParamError } from '../../../../platform/src/index.js';
+import { InvalidParamError, type AnswerOf } from '../../../../platform/src/index.js';
 import { decodePolyline, PolylineError } from '../../domain/polyline.js';
 import type { Mode } from '../../domain/profiles.js';
 import { greatCircleM } from '../../../../platform/src/geo/geodesy.js';
@@ -8,6 +8,7 @@ import { RoutePlanner } from '../../public/route-planner.js';
 import { landmarksAlong } from '../../routes/route-along.js';
 import { parseLatLngParam } from '../point.query.js';
 import { DEFAULT_ALONG_RADIUS_M, MAX_ALONG_LENGTH_M } from './route-along.request.js';
+import type { RouteAlongAnswerSchema } from './route-along.answer.js';
 
 /** GET /v2/route/along: the request's parameters as given (`from`/`to` or `polyline`, checked here). */
 export interface AlongRequest {
@@ -20,13 +21,7 @@ export interface AlongRequest {
   limit?: number;
 }
 
-export interface LandmarksAlong {
-  length_m: number;
-  mode?: Mode;
-  items: ReturnType<typeof landmarksAlong>['items'];
-  truncated: boolean;
-  attribution: string[];
-}
+export type LandmarksAlong = AnswerOf<typeof RouteAlongAnswerSchema>;
 
 export class RouteAlongQuery extends Query<LandmarksAlong> {
   constructor(readonly request: AlongRequest) {

@@ -1,12 +1,11 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { TileArchives, type ArchiveSummary } from '../../archives.js';
+import { TileArchives } from '../../archives.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { ListArchivesAnswerSchema } from './list-archives.answer.js';
 
 const DEFAULT_LIMIT = 100;
 
-export interface ArchivePage {
-  items: Array<{ name: string; url: string } & Omit<ArchiveSummary, 'name'>>;
-  next_cursor: string | null;
-}
+export type ArchivePage = AnswerOf<typeof ListArchivesAnswerSchema>;
 
 /** GET /v2/tiles[?limit&cursor]: a page of archives by name, after `cursor`. */
 export class ListArchivesQuery extends Query<ArchivePage> {

@@ -1,14 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
-import type { Incident } from '../../domain/hazard.js';
+import { CLOCK, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
 import { TrafficView } from '../../public/traffic-view.js';
 import { inBox, type Box } from '../bbox.js';
+import type { ListIncidentsAnswerSchema } from './list-incidents.answer.js';
 
-export interface IncidentsView {
-  incidents: Array<Incident & { blocks_routes: boolean }>;
-  count: number;
-}
+export type IncidentsView = AnswerOf<typeof ListIncidentsAnswerSchema>;
 
 /** GET /v2/route/incidents[?bbox=]. */
 export class ListIncidentsQuery extends Query<IncidentsView> {

@@ -1,18 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
 import { ACCURACY_WINDOW_DAYS } from '../../domain/learned-traffic.js';
 import { TrafficView } from '../../public/traffic-view.js';
+import type { TrafficAccuracySchema } from './traffic-accuracy.answer.js';
 
-export interface TrafficAccuracy {
-  window_days: number;
-  samples: number;
-  static_mape: number | null;
-  learned_mape: number | null;
-  learned_wins: boolean;
-  samples_total: number;
-  arrival_error: { cells: number; arrivals: number; mean_m: number | null };
-}
+export type TrafficAccuracy = AnswerOf<typeof TrafficAccuracySchema>;
 
 /** GET /v2/admin/traffic/accuracy. */
 export class TrafficAccuracyQuery extends Query<TrafficAccuracy> {}

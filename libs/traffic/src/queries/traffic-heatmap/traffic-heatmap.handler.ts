@@ -3,26 +3,17 @@ import { cellToLatLng } from 'h3-js';
 import { trafficLevel } from '../../../../routing/src/index.js';
 import { TrafficView } from '../../public/traffic-view.js';
 import { inBox, type Box } from '../bbox.js';
+import type { AnswerOf } from '../../../../platform/src/index.js';
+import type { TrafficHeatmapSchema } from './traffic-heatmap.answer.js';
 
 /** At most this many cells in one answer. */
 export const HEATMAP_MAX_CELLS = 5000;
 
-export interface HeatmapCell {
-  cell: string;
-  lat: number;
-  lng: number;
-  hour: number;
-  factor: number;
-  /** `learned` once the cell-hour passed the gate (docs/adr/0031); `prior` (factor 1, severity unknown) until then. */
-  source: 'learned' | 'prior';
-  samples: number;
-  reporters: number;
-  severity: string;
-  color: string;
-}
+export type TrafficHeatmap = AnswerOf<typeof TrafficHeatmapSchema>;
+export type HeatmapCell = TrafficHeatmap['cells'][number];
 
 /** GET /v2/analytics/traffic-heatmap?bbox=. */
-export class TrafficHeatmapQuery extends Query<{ cells: HeatmapCell[]; count: number }> {
+export class TrafficHeatmapQuery extends Query<TrafficHeatmap> {
   constructor(readonly box: Box) {
     super();
   }
@@ -33,7 +24,7 @@ export class TrafficHeatmapQuery extends Query<{ cells: HeatmapCell[]; count: nu
 export class TrafficHeatmapHandler implements IQueryHandler<TrafficHeatmapQuery> {
   constructor(private readonly view: TrafficView) {}
 
-  async execute({ box }: TrafficHeatmapQuery): Promise<{ cells: HeatmapCell[]; count: number }> {
+  async execute({ box }: TrafficHeatmapQuery): Promise<TrafficHeatmap> {
     const cells: HeatmapCell[] = [];
     for (const entry of this.view.learned.cells()) {
       const [lat, lng] = cellToLatLng(entry.cell);

@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, InvalidParamError, type Clock } from '../../../../platform/src/index.js';
+import { CLOCK, InvalidParamError, type AnswerOf, type Clock } from '../../../../platform/src/index.js';
 import { PlannerPool } from '../../public/planner-pool.js';
 import { TransitFeeds } from '../../public/transit-feeds.js';
 import { checkDateTime, datasetView, pointOf, requestedMoment } from '../transit-views.js';
 import { planView } from './itinerary-view.js';
+import type { PlanTransitTripAnswerSchema } from './plan-transit-trip.answer.js';
 
 const MAX_MODES_LENGTH = 200;
 
@@ -18,7 +19,7 @@ export interface TransitTripRequest {
   arrive_by?: boolean;
 }
 
-export type TransitTrip = ReturnType<typeof planView> & { dataset: ReturnType<typeof datasetView>; attribution: string[] };
+export type TransitTrip = AnswerOf<typeof PlanTransitTripAnswerSchema>;
 
 export class PlanTransitTripQuery extends Query<TransitTrip> {
   constructor(readonly request: TransitTripRequest) {

@@ -1,24 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, LEGACY_BBOX_WARNING, type Clock } from '../../../../platform/src/index.js';
-import { FeedPolls, type FeedPoll } from '../../feeds/feed-polls.js';
+import { CLOCK, LEGACY_BBOX_WARNING, type Clock, type AnswerOf } from '../../../../platform/src/index.js';
+import { FeedPolls } from '../../feeds/feed-polls.js';
 import { alertFeature } from '../../alerts/alert-book.js';
 import { WeatherAlerts } from '../../public/alert-log.js';
 import { CapAlertView } from '../../public/alert-view.js';
 import { parseBox } from '../../forecast/precipitation-forecast.js';
+import type { GetAlertsAnswerSchema } from './get-alerts.answer.js';
 
-export interface AlertCollection {
-  type: 'FeatureCollection';
-  features: Array<ReturnType<typeof alertFeature>>;
-  /** Whether a CAP feed is polled (WEATHER_CAP_FEEDS): without one, an empty list does not mean "no alerts". */
-  configured: boolean;
-  /** The feeds polled, each with its last attempt, last successful poll and last error. */
-  feeds: FeedPoll[];
-  /** Whether any alert was ever recorded (polled or imported with ops weather:import). */
-  imported: boolean;
-  note?: string;
-  warnings?: string[];
-}
+export type AlertCollection = AnswerOf<typeof GetAlertsAnswerSchema>;
 
 const NOT_CONFIGURED_NOTE =
   'No CAP alert feed is configured on this deployment (WEATHER_CAP_FEEDS): an empty list does not mean that no alert is in force. Only alerts imported with ops weather:import are listed.';

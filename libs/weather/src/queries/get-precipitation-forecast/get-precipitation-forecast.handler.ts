@@ -1,10 +1,11 @@
 import { Inject, Optional } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DEFAULT_FORECAST_BOX, parseBox, precipitationCloud } from '../../forecast/precipitation-forecast.js';
-import { LEGACY_BBOX_WARNING } from '../../../../platform/src/index.js';
+import { LEGACY_BBOX_WARNING, type AnswerOf } from '../../../../platform/src/index.js';
 import { PRECIPITATION_PROVIDER, type PrecipitationProvider } from '../../forecast/precipitation-provider.port.js';
+import type { GetPrecipitationForecastAnswerSchema } from './get-precipitation-forecast.answer.js';
 
-export type PrecipitationCloud = Awaited<ReturnType<typeof precipitationCloud>> & { warnings?: string[] };
+export type PrecipitationCloud = AnswerOf<typeof GetPrecipitationForecastAnswerSchema>;
 
 /** GET /v2/precipitation-forecast[?bbox | ?lat&lng]. */
 export class GetPrecipitationForecastQuery extends Query<PrecipitationCloud> {

@@ -1,11 +1,15 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline, PipelineCommand, PipelineHandler } from '../../../../platform/src/index.js';
+import { command, CommandPipeline, PipelineCommand, PipelineHandler, type AnswerOf } from '../../../../platform/src/index.js';
 import { deliveryDecider, deliveryStream, type DeliveryEvent, type DeliveryState, type RequestRetry } from '../../domain/delivery.js';
 import { webhookStream } from '../../domain/webhook.js';
 import { CustomerErasures } from '../../delivery/customer-erasures.js';
 import { WebhookJobs } from '../../delivery/webhook-jobs.js';
 import { NotificationCipher } from '../../notifications/notification-cipher.js';
 import { configureWebhook } from '../../webhook-commands.js';
+import type { RetryDeliveryAnswerSchema } from './retry-delivery.answer.js';
+
+/** The answer's `requested_at`; the controller adds the delivery's id and status. */
+export type RetryRequested = Pick<AnswerOf<typeof RetryDeliveryAnswerSchema>, 'requested_at'>;
 
 /**
  * Records a manual re-send request on the delivery's stream (the delivery
@@ -39,7 +43,7 @@ export class RequestRetryHandler extends PipelineHandler<RequestRetry, DeliveryS
 }
 
 /** POST /v2/webhooks/retry/{deliveryId}: when the re-send was requested. */
-export class RetryDeliveryCommand extends Command<{ requested_at: string }> {
+export class RetryDeliveryCommand extends Command<RetryRequested> {
   constructor(
     readonly accountId: string,
     readonly deliveryId: string,
@@ -61,7 +65,7 @@ export class RetryDeliveryHandler implements ICommandHandler<RetryDeliveryComman
     private readonly jobs: WebhookJobs,
   ) {}
 
-  async execute({ accountId, deliveryId }: RetryDeliveryCommand): Promise<{ requested_at: string }> {
+  async execute({ accountId, deliveryId }: RetryDeliveryCommand): Promise<RetryRequested> {
     const { state, events, revision } = await this.commands.execute(
       new RequestRetryCommand({ type: 'RequestRetry', account_id: accountId, delivery_id: deliveryId, webhook_configured: false }),
     );

@@ -1,13 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CLOCK, collectionName, READ_STORE, type Clock, type ReadStore } from '../../../../platform/src/index.js';
+import { CLOCK, collectionName, READ_STORE, type Clock, type ReadStore, type AnswerOf } from '../../../../platform/src/index.js';
 import { NotificationCipher } from '../../notifications/notification-cipher.js';
 import { DELIVERIES_BY_ACCOUNT, DELIVERIES_INDEXES, DELIVERIES_READ_MODEL, deliveryView, type DeliveryDoc } from '../../public/webhook-deliveries.read-model.js';
+import type { ListDeliveriesAnswerSchema } from './list-deliveries.answer.js';
 
-export interface DeliveriesPage {
-  items: Array<ReturnType<typeof deliveryView>>;
-  next_cursor: string | null;
-}
+export type DeliveriesPage = AnswerOf<typeof ListDeliveriesAnswerSchema>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

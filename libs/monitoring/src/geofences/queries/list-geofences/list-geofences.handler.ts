@@ -1,12 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { collectionName, READ_STORE, type ReadStore } from '../../../../../platform/src/index.js';
-import { GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, viewOfDoc, type GeofenceDoc, type GeofenceView } from '../../public/geofence-view.js';
+import { collectionName, READ_STORE, type ReadStore, type AnswerOf } from '../../../../../platform/src/index.js';
+import { GEOFENCE_READ_INDEXES, GEOFENCES_READ_MODEL, viewOfDoc, type GeofenceDoc } from '../../public/geofence-view.js';
+import type { GeofencePageSchema } from './list-geofences.answer.js';
 
-export interface GeofencePage {
-  items: GeofenceView[];
-  next_cursor: string | null;
-}
+export type GeofencePage = AnswerOf<typeof GeofencePageSchema>;
 
 /** GET /v2/geofence. */
 export class ListGeofencesQuery extends Query<GeofencePage> {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler } from '../../../../../platform/src/index.js';
+import { CLOCK, command, CommandPipeline, type Clock, type DeclaredCommandHandler, type AnswerOf } from '../../../../../platform/src/index.js';
 import {
   corroboration,
   landmarkReportsDecider,
@@ -12,6 +12,7 @@ import {
 } from '../../domain/landmark-reports.js';
 import { Landmarks } from '../../public/landmarks.js';
 import { landmarkOfSlug, reportSummary, type LandmarkLookup } from '../landmark-report-answer.js';
+import type { ReportLandmarkAnswerSchema } from './report-landmark.answer.js';
 
 /** A report on a landmark's stream; the decider counts a reporter once per reason and window, and excludes at the threshold. */
 export const reportLandmark = command<ReportLandmark, LandmarkReportState, LandmarkEvent>({
@@ -39,13 +40,7 @@ export interface ReportInput {
   account_id: string | null;
 }
 
-export interface ReportAnswer extends ReturnType<typeof reportSummary> {
-  slug: string;
-  reason: ReportReason;
-  /** False when this reporter had already reported this reason: the report reinforces nothing new. */
-  counted: boolean;
-  corroborated_by: number;
-}
+export type ReportAnswer = AnswerOf<typeof ReportLandmarkAnswerSchema>;
 
 /** POST /v2/landmarks/{slug}/report. */
 export class ReportLandmarkCommand extends Command<ReportAnswer> {

@@ -1,9 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { command, CommandPipeline, type DeclaredCommandHandler } from '../../../../../platform/src/index.js';
+import { command, CommandPipeline, type DeclaredCommandHandler, type AnswerOf } from '../../../../../platform/src/index.js';
 import { landmarkReportsDecider, landmarkStream, type LandmarkEvent, type LandmarkReportState, type ReviewDecision, type ReviewLandmark } from '../../domain/landmark-reports.js';
 import { Landmarks } from '../../public/landmarks.js';
 import { landmarkOfSlug, reportSummary, type LandmarkLookup } from '../landmark-report-answer.js';
+import type { LandmarkReviewSchema } from './review-landmark.answer.js';
 
 /** The operator's keep/exclude on a landmark's stream; always accepted. */
 export const reviewLandmark = command<ReviewLandmark, LandmarkReportState, LandmarkEvent>({
@@ -21,11 +22,7 @@ export const reviewLandmark = command<ReviewLandmark, LandmarkReportState, Landm
   ],
 });
 
-export interface ReviewAnswer extends ReturnType<typeof reportSummary> {
-  slug: string;
-  name: string;
-  decision: ReviewDecision;
-}
+export type ReviewAnswer = AnswerOf<typeof LandmarkReviewSchema>;
 
 /** POST /v2/admin/landmarks/{slug}/review and `npm run ops -- landmarks:review`. */
 export class ReviewLandmarkCommand extends Command<ReviewAnswer> {

@@ -1,12 +1,14 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Rectangle } from '../../domain/landmark-index.js';
 import { Landmarks, type ListOptions } from '../../public/landmarks.js';
-import { listAnswer, type LandmarkListAnswer } from '../landmark-list.js';
+import { listAnswer } from '../landmark-list.js';
+import type { AnswerOf } from '../../../../../platform/src/index.js';
+import type { GeocodeLandmarksAnswerSchema } from './geocode-landmarks.answer.js';
 
 /** Where to look: inside a rectangle, or within a radius of a point. */
 export type GeocodeArea = { bbox: Rectangle } | { near: { lat: number; lng: number }; radius_m: number };
 
-export type GeocodeLandmarksAnswer = GeocodeArea & LandmarkListAnswer;
+export type GeocodeLandmarksAnswer = AnswerOf<typeof GeocodeLandmarksAnswerSchema>;
 
 /** GET /v2/landmarks/geocode?bbox= or ?near=[&radius_m=]. */
 export class GeocodeLandmarksQuery extends Query<GeocodeLandmarksAnswer> {

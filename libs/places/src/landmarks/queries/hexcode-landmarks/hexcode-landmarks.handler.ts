@@ -1,17 +1,11 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { displayHexCode } from '../../../../../addressing/src/index.js';
 import { Landmarks, type ListOptions } from '../../public/landmarks.js';
-import { listAnswer, type LandmarkListAnswer } from '../landmark-list.js';
+import { listAnswer } from '../landmark-list.js';
+import type { AnswerOf } from '../../../../../platform/src/index.js';
+import type { HexcodeLandmarksAnswerSchema } from './hexcode-landmarks.answer.js';
 
-export type HexcodeLandmarksAnswer = {
-  code: string;
-  display: string;
-  resolution: number;
-  lat: number;
-  lng: number;
-  scope: 'nearby' | 'cell';
-  radius_m: number | null;
-} & LandmarkListAnswer;
+export type HexcodeLandmarksAnswer = AnswerOf<typeof HexcodeLandmarksAnswerSchema>;
 
 /** GET /v2/hexcode/{code}/landmarks: `code` in any accepted form. */
 export class HexcodeLandmarksQuery extends Query<HexcodeLandmarksAnswer> {

@@ -1,8 +1,10 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Landmarks, type ListOptions } from '../../public/landmarks.js';
-import { listAnswer, type LandmarkListAnswer } from '../landmark-list.js';
+import { listAnswer } from '../landmark-list.js';
+import type { AnswerOf } from '../../../../../platform/src/index.js';
+import type { LandmarksAroundAnswerSchema } from './landmarks-around.answer.js';
 
-export type LandmarksAroundAnswer = { lat: number; lng: number; radius_m: number } & LandmarkListAnswer;
+export type LandmarksAroundAnswer = AnswerOf<typeof LandmarksAroundAnswerSchema>;
 
 /** GET /v2/landmarks/around?lat=&lng=[&radius_m=]: a page of the landmarks within the radius. */
 export class LandmarksAroundQuery extends Query<LandmarksAroundAnswer> {

@@ -1,13 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { collectionName, READ_STORE, type ReadStore } from '../../../../../platform/src/index.js';
+import { collectionName, READ_STORE, type ReadStore, type AnswerOf } from '../../../../../platform/src/index.js';
 import type { NarrationStatus } from '../../domain/landmark-reports.js';
 import { LANDMARK_REPORT_INDEXES, LANDMARK_REPORTS_READ_MODEL, type LandmarkReportDoc } from '../../public/landmark-reports.read-model.js';
+import type { LandmarkReportsPageSchema } from './list-landmark-reports.answer.js';
 
-export interface LandmarkReportsPage {
-  items: LandmarkReportDoc[];
-  next_cursor: string | null;
-}
+export type LandmarkReportsPage = AnswerOf<typeof LandmarkReportsPageSchema>;
 
 /** GET /v2/admin/landmarks/reports[?status=&limit=&cursor=]. */
 export class ListLandmarkReportsQuery extends Query<LandmarkReportsPage> {
