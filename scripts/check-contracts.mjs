@@ -65,8 +65,7 @@ const NOT_YET = {
     'jobs.JobSubmitter',
     'jobs.jobLocation', 'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',
     'routing.RoadConditionsSlot', 'routing.trafficLevel',
-    'tiles.cachedGlyphRange', 'tiles.glyphRange', 'tiles.glyphRangesFor', 'tiles.isFontStack', 'tiles.parseGlyphRange',
-    'tiles.writeGlyphRanges', 'tiles.buildVectorArchive', 'tiles.tileOf',
+    'tiles.glyphRangesFor', 'tiles.writeGlyphRanges', 'tiles.buildVectorArchive', 'tiles.tileOf',
   ],
   // Only test/ and bench/ use these: they belong in the context's testing/ helpers.
   tests: [

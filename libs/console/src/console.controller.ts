@@ -4,7 +4,7 @@ import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, DomainError, Public, RawResponse, type Config } from '../../platform/src/index.js';
-import { cachedGlyphRange, isFontStack, parseGlyphRange, resolveByteRange } from '../../tiles/src/index.js';
+import { GLYPH_RANGES, resolveByteRange, type GlyphRanges } from '../../tiles/src/index.js';
 import { ASSETS, CSS, JS, MAP_LIBRARIES, PageFiles, type PageFile } from './page-files.js';
 
 /** Every file the page may load, by its URL name: the page's own and the map's libraries, from node_modules (no CDN). */
@@ -52,15 +52,13 @@ export const CONSOLE_CSP = [
 @Controller('console')
 export class ConsoleController {
   private readonly files = new PageFiles(CONSOLE_CSP);
-  /** Glyph ranges by `stack/start`: at most 3 stacks × 256 ranges, each a few kB to ~100 kB; a range asked for twice at once is made once. */
-  private readonly glyphs = new Map<string, Promise<Buffer>>();
-  private readonly glyphsDir: string;
   private readonly basemapFile: string;
   private readonly tilesMaxAgeS: number;
 
-  constructor(@Inject(CONFIG) config: Config) {
-    // Where the first start drew the basemap's glyph ranges (docs/adr/0037).
-    this.glyphsDir = path.join(config.dataDir, 'glyphs');
+  constructor(
+    @Inject(CONFIG) config: Config,
+    @Inject(GLYPH_RANGES) private readonly glyphs: GlyphRanges,
+  ) {
     this.basemapFile = path.join(config.tilesDir, `${CONSOLE_BASEMAP}.pmtiles`);
     this.tilesMaxAgeS = config.tilesMaxAgeS;
   }
@@ -91,15 +89,9 @@ export class ConsoleController {
   @Public()
   @RawResponse()
   async glyphRange(@Param('fontstack') fontstack: string, @Param('range') range: string, @Res() reply: FastifyReply): Promise<void> {
-    const start = range.endsWith('.pbf') ? parseGlyphRange(range.slice(0, -'.pbf'.length)) : null;
-    if (!isFontStack(fontstack) || start === null) throw new NotFoundException(`no glyph range ${fontstack}/${range}`);
-    const key = `${fontstack}/${start}`;
-    let body = this.glyphs.get(key);
-    if (!body) {
-      body = cachedGlyphRange(this.glyphsDir, fontstack, start);
-      this.glyphs.set(key, body);
-      body.catch(() => this.glyphs.delete(key));
-    }
+    // Drawn and kept by the tiles context (GLYPH_RANGES; docs/adr/0037, 0066).
+    const body = range.endsWith('.pbf') ? this.glyphs.range(fontstack, range.slice(0, -'.pbf'.length)) : null;
+    if (body === null) throw new NotFoundException(`no glyph range ${fontstack}/${range}`);
     await reply
       .headers({
         'content-type': 'application/x-protobuf',

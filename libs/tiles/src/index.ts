@@ -2,7 +2,9 @@
 export * from './tiles.module.js';
 export { tilesManifest } from './manifest.js';
 export { resolveByteRange, type ByteRange } from './domain/byte-range.js';
-export { cachedGlyphRange, FONT_STACKS, glyphRange, glyphRangesFor, GLYPH_RANGE_LIMIT, isFontStack, parseGlyphRange, writeGlyphRanges } from './public/glyphs.js';
+export { FONT_STACKS, glyphRangesFor, GLYPH_RANGE_LIMIT, writeGlyphRanges } from './public/glyphs.js';
+export { GLYPH_RANGES, type GlyphRanges } from './glyph-ranges.port.js';
+export { GlyphRangesModule } from './glyph-ranges.module.js';
 export { buildVectorArchive, tileOf, type VectorLayer, type VectorArchiveOptions, type VectorArchive } from './public/vector-archive.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { tilesContext } from './context.js';
