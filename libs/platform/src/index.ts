@@ -63,6 +63,6 @@ export * from './manifest/platform-manifest.js';
 export * from './metrics/metrics.js';
 export * from './health/health-server.js';
 export * from './http/vocabulary.js';
-export { LatLng, Latitude, Longitude, ToNumber, type CoordinateOptions } from './http/lat-lng.js';
+export { LAT_LNG_SCHEMA, LatLng, Latitude, Longitude, ToNumber, type CoordinateOptions } from './http/lat-lng.js';
 export { defineAnswer, ApiAnswer, Nullable, Literals, serialisedAnswers, type Answer, type AnswerOf } from './http/openapi/answers.js';
 export { answerWriterSchema } from './http/openapi/answer-writer.js';

@@ -31,10 +31,18 @@ export interface CoordinateOptions {
   example?: number;
 }
 
+/** The OpenAPI schema of a point `{lat, lng}`, for a field the request documents by hand (a point or a text, say). */
+export const LAT_LNG_SCHEMA: { type: 'object'; required: string[]; properties: Record<'lat' | 'lng', { type: 'number'; minimum: number; maximum: number }> } = {
+  type: 'object',
+  required: ['lat', 'lng'],
+  properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
+};
+
 /** A query value read as a number, where an empty value stays a string (and fails) rather than quietly reading as 0. */
 export const ToNumber = () => Transform(({ value }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value));
 
-function coordinate(axis: 'lat' | 'lng', limit: 90 | 180, options: CoordinateOptions): PropertyDecorator {
+function coordinate(axis: 'lat' | 'lng', options: CoordinateOptions): PropertyDecorator {
+  const limit = LAT_LNG_SCHEMA.properties[axis].maximum;
   const range = `${axis} must be a number from -${limit} to ${limit}`;
   const ranged = options.rangeMessage ? { message: range } : undefined;
   const documented = {
@@ -57,10 +65,10 @@ function coordinate(axis: 'lat' | 'lng', limit: 90 | 180, options: CoordinateOpt
 }
 
 /** `lat`: a number from -90 to 90. */
-export const Latitude = (options: CoordinateOptions = {}): PropertyDecorator => coordinate('lat', 90, options);
+export const Latitude = (options: CoordinateOptions = {}): PropertyDecorator => coordinate('lat', options);
 
 /** `lng`: a number from -180 to 180. */
-export const Longitude = (options: CoordinateOptions = {}): PropertyDecorator => coordinate('lng', 180, options);
+export const Longitude = (options: CoordinateOptions = {}): PropertyDecorator => coordinate('lng', options);
 
 /** A point `{lat, lng}` in a JSON body (decisions.md, "Conventions"). */
 export class LatLng {
