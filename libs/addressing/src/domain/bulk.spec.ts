@@ -64,6 +64,33 @@ describe('bulk hex coding', () => {
     expect([...bulkAnswerPieces(items, 13, false)].flat().join('')).toBe([...bulkAnswerChunks(items, 13)].join(''));
   });
 
+  it('writes every item as JSON.stringify writes what codeBulkItem answers, point items written directly or not (issue 49)', () => {
+    const items: unknown[] = [
+      { lat: 5.6037, lng: -0.187 },
+      { id: 'shop-1', lat: 5.6037, lng: -0.187, resolution: 7 },
+      { lat: -0, lng: 0, resolution: -0, id: -0 },
+      { lat: 89.9, lng: -179.9, id: 'ü "quoted" \\ ✓' },
+      { lat: 5.6, lng: -0.18, id: 1.5e300 },
+      { lat: 5.6, lng: -0.18, id: null },
+      { lat: 5.6, lng: -0.18, id: 'x'.repeat(129) },
+      { lat: 5.6, lng: -0.18, resolution: null },
+      { lat: 5.6, lng: -0.18, resolution: 15.5 },
+      { lat: 90.1, lng: 0 },
+      { lat: 5.6, lng: -0.18, colour: 'red' },
+      { lat: 5.6, lng: -0.18, hexcode: accra },
+      Object.assign(Object.create({ inherited: 1 }), { lat: 5.6, lng: -0.18 }),
+      { code: accra, id: 3 },
+      accra,
+      [5.6, -0.18],
+    ];
+    const expected = items.map((item, index) => JSON.stringify(codeBulkItem(item, index, 13)));
+    const answer = [...bulkAnswerChunks(items, 13)].join('');
+    const written = (JSON.parse(answer) as { data: { items: unknown[] } }).data.items.map((item) => JSON.stringify(item));
+    expect(written).toEqual(expected);
+    expect(answer).toContain(`{"index":0,"code":"${accra}","display":"6Q3-HQK-Q4ZA","resolution":13}`);
+    expect(answer).toContain(expected.join(','));
+  });
+
   it('has no provenance when no item returned a point', () => {
     const answer = JSON.parse([...bulkAnswerChunks([{ lat: 1, lng: 1 }], 13)].join(''));
     expect(answer.data.provenance).toBeNull();

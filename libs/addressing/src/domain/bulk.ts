@@ -1,5 +1,6 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { DomainError } from '../../../platform/src/errors.js';
+import { isLatitude, isLongitude } from '../../../platform/src/geo/geodesy.js';
 import { assertPoint, DEFAULT_ADDRESS_RESOLUTION, displayHexCode, hexCodeFromCell, parseHexCode } from './hexcode.js';
 import type { ReverseAddress } from './reverse-address.js';
 import { cellRadiusMeters, codeSchemeProvenance, type Provenance } from './provenance.js';
@@ -98,6 +99,24 @@ export function* bulkAnswerPieces(items: readonly unknown[], defaultResolution: 
   let pieces: AnswerPiece[] = [];
   let text = '{"success":true,"data":{"items":[';
   for (let index = 0; index < items.length; index++) {
+    const point = codedPointJson(items[index], index, defaultResolution);
+    if (point !== undefined) {
+      if (index > 0) text += ',';
+      if (named) {
+        const { lat, lng } = items[index] as { lat: number; lng: number };
+        pieces.push(`${text}${point},"address":`, { lat, lng });
+        text = '}';
+      } else {
+        text += `${point}}`;
+      }
+      if ((index + 1) % CHUNK_ITEMS === 0) {
+        pieces.push(text);
+        yield pieces;
+        pieces = [];
+        text = '';
+      }
+      continue;
+    }
     const result = codeBulkItem(items[index], index, defaultResolution);
     if ('error' in result) failures++;
     else if ('accuracy_meters' in result) widest = Math.max(widest, result.accuracy_meters);
@@ -121,6 +140,28 @@ export function* bulkAnswerPieces(items: readonly unknown[], defaultResolution: 
   const provenance: Provenance | null = widest < 0 ? null : codeSchemeProvenance(widest);
   pieces.push(`${text}],"count":${items.length},"failed":${failures},"provenance":${JSON.stringify(provenance)}}}`);
   yield pieces;
+}
+
+/**
+ * The answer to a plain point item (`{lat, lng}`, with `resolution` and `id`
+ * or not, every one valid) as `JSON.stringify(codeBulkItem(…))` writes it,
+ * without its closing brace; undefined for any other item, which
+ * codeBulkItem answers (a code to decode, an error, an object that is not a
+ * plain one). Issue 49: most items of a bulk are such points, and building
+ * the answer object, its text and the item's field name was most of an
+ * item's cost beside finding its cell. The text is the same: a code and its
+ * display form are letters, digits and hyphens; numbers print as JSON does.
+ */
+function codedPointJson(item: unknown, index: number, defaultResolution: number): string | undefined {
+  if (typeof item !== 'object' || item === null || Object.getPrototypeOf(item) !== Object.prototype) return undefined;
+  for (const key in item) if (key !== 'lat' && key !== 'lng' && key !== 'resolution' && key !== 'id') return undefined;
+  const { lat, lng, id, resolution: given } = item as Record<string, unknown>;
+  if (id !== undefined && !((typeof id === 'string' && id.length <= MAX_ID_LENGTH) || (typeof id === 'number' && Number.isFinite(id)))) return undefined;
+  if (!isLatitude(lat) || !isLongitude(lng)) return undefined;
+  const resolution = given ?? defaultResolution;
+  if (typeof resolution !== 'number' || !Number.isInteger(resolution) || resolution < 0 || resolution > 15) return undefined;
+  const code = hexCodeFromCell(latLngToCell(lat, lng, resolution));
+  return `{"index":${index}${id === undefined ? '' : `,"id":${JSON.stringify(id)}`},"code":"${code}","display":"${displayHexCode(code)}","resolution":${resolution}`;
 }
 
 function failed(index: number, echo: { id?: string | number }, code: string, message: string, field: string): BulkItemResult {

@@ -30,7 +30,8 @@ export type BulkHexcodeOutcome =
  * route's body), the coding of every item, and the answer's serialisation.
  */
 export async function runBulkHexcodeJob(job: BulkHexcodeJob): Promise<WorkAnswer<BulkHexcodeOutcome>> {
-  const checked = await validateRawJson(job.body, job.surrogateEscape, BulkHexcodeRequest);
+  // The DTO checks `items` as an array (its items are checked one by one below): the pipe need not copy them.
+  const checked = await validateRawJson(job.body, job.surrogateEscape, BulkHexcodeRequest, ['items']);
   if (!checked.ok) return { output: { kind: 'refused', refusal: checked.refusal } };
   const { items, resolution } = checked.value;
   const texts: string[] = [];
