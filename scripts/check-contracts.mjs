@@ -58,12 +58,11 @@ const NOT_YET = {
   // Compliance reads these today; issue 52 item 2 gives it an audit-trail port and a signing-keys port.
   compliance: [
     'audit.StoreAccessRecorder', 'audit.accessJournalDir', 'audit.JournaledAccessRecorder', 'identity.SigningKeyRing',
-    'identity.customerVerifications', 'webhooks.CustomerDeliveries', 'jobs.prefersAsync',
+    'identity.customerVerifications', 'webhooks.CustomerDeliveries',
   ],
   // Another context calls these; each is to become a port (interface + token) of the context that implements it.
   ports: [
-    'jobs.JobSubmitter',
-    'jobs.jobLocation', 'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',
+    'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',
     'routing.RoadConditionsSlot', 'routing.trafficLevel',
     'tiles.glyphRangesFor', 'tiles.writeGlyphRanges', 'tiles.buildVectorArchive', 'tiles.tileOf',
   ],

@@ -4,6 +4,7 @@ import { CLOCK, CONFIG, DATA_KEY_VAULT, EVENT_STORE, EventRegistry, JOB_QUEUE, J
 import { RecordJobHandler } from './commands/record-job/record-job.handler.js';
 import { JobNotifications } from './notifications/job-notifications.js';
 import type { JobKind, JobKindBinding } from './public/job-kind.js';
+import { JOB_SUBMISSIONS } from './job-submissions.port.js';
 import { JobSubmitter } from './public/job-submitter.js';
 import { GetJobController } from './queries/get-job/get-job.controller.js';
 import { GetJobHandler } from './queries/get-job/get-job.handler.js';
@@ -29,7 +30,7 @@ export class JobRecordsModule {}
 export class JobNotificationsModule {}
 
 /**
- * The api side: GET /v2/jobs/{id} and its result, and the JobSubmitter other
+ * The api side: GET /v2/jobs/{id} and its result, and the JOB_SUBMISSIONS port other
  * contexts' controllers inject to answer 202 with a job (global, so a
  * context hooks its endpoint into jobs without importing this module).
  */
@@ -37,8 +38,9 @@ export class JobNotificationsModule {}
 @Module({
   imports: [JobRecordsModule],
   controllers: [GetJobController],
-  providers: [GetJobHandler, JobSubmitter],
-  exports: [JobSubmitter],
+  // Other contexts inject the port (job-submissions.port.ts), never the submitter.
+  providers: [GetJobHandler, JobSubmitter, { provide: JOB_SUBMISSIONS, useExisting: JobSubmitter }],
+  exports: [JobSubmitter, JOB_SUBMISSIONS],
 })
 export class JobsModule {}
 

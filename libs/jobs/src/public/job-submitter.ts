@@ -4,7 +4,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { BackendUnavailableError, JOB_QUEUE, type JobQueue } from '../../../platform/src/index.js';
 import { RecordJobCommand } from '../commands/record-job/record-job.handler.js';
+import type { JobSubmissions } from '../job-submissions.port.js';
 import { jobLocation, publicJob } from './job.answer.js';
+import { prefersAsync } from './job-kind.js';
 
 /** The queue every job goes on (processed by the worker role: docs/guides/jobs.md). */
 export const JOBS_QUEUE = 'jobs';
@@ -27,7 +29,7 @@ export const JOB_ATTEMPTS = 3;
  * 202 is sent.
  */
 @Injectable()
-export class JobSubmitter {
+export class JobSubmitter implements JobSubmissions {
   constructor(
     private readonly bus: CommandBus,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
@@ -52,5 +54,13 @@ export class JobSubmitter {
     const job = await this.submit(accountId, kind, input, total);
     reply.status(202).header('location', jobLocation(job.id));
     return job;
+  }
+
+  prefersAsync(header: string | string[] | undefined): boolean {
+    return prefersAsync(header);
+  }
+
+  locationOf(jobId: string): string {
+    return jobLocation(jobId);
   }
 }

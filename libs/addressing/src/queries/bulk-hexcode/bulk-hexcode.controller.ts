@@ -1,8 +1,8 @@
-import { Controller, HttpCode, Optional, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JobAnswerSchema, jobLocation, JobSubmitter } from '../../../../jobs/src/index.js';
+import { JOB_SUBMISSIONS, JobAnswerSchema, type JobSubmissions } from '../../../../jobs/src/index.js';
 import { MAX_BULK_JOB_ITEMS } from '../../domain/bulk-job.js';
 import { Expensive, itemsIn, RawBody, RawJsonBody, RawResponse, type RawJson } from '../../../../platform/src/index.js';
 import { CHUNK_ITEMS, MAX_BULK_ITEMS } from '../../domain/bulk.js';
@@ -19,7 +19,7 @@ export class BulkHexcodeController {
   constructor(
     private readonly queries: QueryBus,
     // The jobs context's submitter (global in every composed api process; absent from the codec-only module).
-    @Optional() private readonly jobs?: JobSubmitter,
+    @Optional() @Inject(JOB_SUBMISSIONS) private readonly jobs?: JobSubmissions,
   ) {}
 
   @Post('bulk')
@@ -60,7 +60,7 @@ export class BulkHexcodeController {
     const accountId = request.principal?.account_id;
     if (this.jobs && body && accountId && count !== undefined && count > MAX_BULK_ITEMS && count <= MAX_BULK_JOB_ITEMS) {
       const job = await this.jobs.submit(accountId, 'hexcode.bulk', { body: body.bytes.toString('utf8') }, count);
-      return reply.status(202).header('location', jobLocation(job.id)).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send({ success: true, data: job });
+      return reply.status(202).header('location', this.jobs.locationOf(job.id)).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send({ success: true, data: job });
     }
     const answer = await this.queries.execute(new BulkHexcodeQuery(body));
     return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(answer);

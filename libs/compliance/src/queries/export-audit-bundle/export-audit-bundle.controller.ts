@@ -1,8 +1,8 @@
-import { Controller, Get, Headers, Optional, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Optional, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JobAnswerSchema, JobSubmitter, prefersAsync } from '../../../../jobs/src/index.js';
+import { JOB_SUBMISSIONS, JobAnswerSchema, type JobSubmissions } from '../../../../jobs/src/index.js';
 import { AdminOnly, ApiAnswer, BankingOnly, callingAccount, type AnswerOf } from '../../../../platform/src/index.js';
 import { AuditBundleSchema } from './export-audit-bundle.answer.js';
 import { ExportAuditBundleQuery } from './export-audit-bundle.handler.js';
@@ -16,7 +16,7 @@ export class ExportAuditBundleController {
   constructor(
     private readonly queries: QueryBus,
     // The jobs context's submitter (global in every composed api process; absent from a module mounted alone).
-    @Optional() private readonly jobs?: JobSubmitter,
+    @Optional() @Inject(JOB_SUBMISSIONS) private readonly jobs?: JobSubmissions,
   ) {}
 
   @Get('export')
@@ -36,7 +36,7 @@ export class ExportAuditBundleController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AnswerOf<typeof AuditBundleSchema> | AnswerOf<typeof JobAnswerSchema>> {
     const accountId = callingAccount(request);
-    if (this.jobs && prefersAsync(prefer)) return this.jobs.accept(reply, accountId, 'audit.export', { account_id: accountId, from: query.from, to: query.to }, null);
+    if (this.jobs?.prefersAsync(prefer)) return this.jobs.accept(reply, accountId, 'audit.export', { account_id: accountId, from: query.from, to: query.to }, null);
     return this.queries.execute(new ExportAuditBundleQuery(accountId, { from: query.from, to: query.to }));
   }
 }

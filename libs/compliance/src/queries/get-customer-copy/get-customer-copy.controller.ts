@@ -2,7 +2,7 @@ import { Body, Controller, Headers, HttpCode, Inject, Optional, Post, Req, Res }
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JobAnswerSchema, JobSubmitter, prefersAsync } from '../../../../jobs/src/index.js';
+import { JOB_SUBMISSIONS, JobAnswerSchema, type JobSubmissions } from '../../../../jobs/src/index.js';
 import { AccountOnly, callingAccount, CLOCK, CONFIG, DATA_KEY_VAULT, RATE_LIMITER, SecretBox, type Clock, type Config, type DataKeyVault, type RateLimiter } from '../../../../platform/src/index.js';
 import { CUSTOMER_COPY_KIND, customerCopyJobInput } from './customer-copy-job.module.js';
 import { takeCopyAllowance } from './customer-copies.js';
@@ -32,7 +32,7 @@ export class GetCustomerCopyController {
     @Inject(DATA_KEY_VAULT) private readonly vault: DataKeyVault,
     private readonly box: SecretBox,
     // The jobs context's submitter (global in every composed api process; absent from a module mounted alone).
-    @Optional() private readonly jobs?: JobSubmitter,
+    @Optional() @Inject(JOB_SUBMISSIONS) private readonly jobs?: JobSubmissions,
   ) {}
 
   @Post('access-request')
@@ -58,7 +58,7 @@ export class GetCustomerCopyController {
   ): Promise<AnswerOf<typeof CustomerCopySchema> | AnswerOf<typeof JobAnswerSchema>> {
     const accountId = callingAccount(request);
     const page = { cursor: body.cursor ?? null, limit: body.limit ?? 500, cursors: { verifications: body.verifications_cursor ?? null, deliveries: body.deliveries_cursor ?? null } };
-    if (this.jobs && prefersAsync(prefer)) {
+    if (this.jobs?.prefersAsync(prefer)) {
       await takeCopyAllowance(this.limiter, this.config, this.clock, accountId);
       const input = await customerCopyJobInput(this.vault, this.box, accountId, body.customer_id, page);
       return this.jobs.accept(reply, accountId, CUSTOMER_COPY_KIND, input, null);
