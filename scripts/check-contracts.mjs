@@ -63,7 +63,7 @@ const NOT_YET = {
   // Another context calls these; each is to become a port (interface + token) of the context that implements it.
   ports: [
     'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',
-    'routing.RoadConditionsSlot', 'routing.trafficLevel',
+    'routing.RoadConditionsSlot',
     'tiles.glyphRangesFor', 'tiles.writeGlyphRanges', 'tiles.buildVectorArchive', 'tiles.tileOf',
   ],
   // Only test/ and bench/ use these: they belong in the context's testing/ helpers.

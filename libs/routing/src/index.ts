@@ -7,7 +7,8 @@ export { ISOCHRONES, type Isochrones } from './isochrones.port.js';
 export { MODES, MODE_ALIASES, parseMode, type Mode } from './domain/profiles.js';
 export { NoRoadNearbyError, NoRouteError, RoadNetworkNotLoadedError } from './domain/errors.js';
 export { ROUTING_ENGINE, type RoutingEngine, type EngineRouteRequest, type EngineRouteResult, type LatLng, type RouteConstraints } from './routing-engine.port.js';
-export { RoadConditionsSlot, TRAFFIC_LEVELS, trafficLevel, type RoadConditions, type RoadHazard } from './road-conditions.port.js';
+export { RoadConditionsSlot, type RoadConditions, type RoadHazard } from './road-conditions.port.js';
+export { TRAFFIC_LEVELS, trafficLevel } from './domain/traffic-levels.js';
 export { WEATHER_CONDITIONS, type WeatherConditions } from './weather-conditions.port.js';
 // What this context brings to the apps (apps/shared/contexts.ts).
 export { routingContext } from './context.js';
