@@ -6,7 +6,8 @@ import { fixedSigningKeys } from '../libs/compliance/src/checkpoints/testing/fix
 import { auditTrailOver } from '../libs/audit/src/public/testing/audit-trail.js';
 import { complianceEventTypes } from '../libs/compliance/src/index.js';
 import { archiveChain, CheckpointWriter } from '../libs/compliance/src/testing/benchmarked.js';
-import { StoreAccessRecorder, auditEventTypes, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
+import { auditEventTypes, verifyChain, type ApiAccessRecorded } from '../libs/audit/src/index.js';
+import { StoreAccessRecorder } from '../libs/audit/src/testing/benchmarked.js';
 import { EmbeddedEventStore, EventRegistry } from '../libs/platform/src/index.js';
 import type { Section } from './report.js';
 

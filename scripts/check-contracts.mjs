@@ -55,11 +55,8 @@ const NOT_YET = {
     'identity.linkDocId', 'identity.observationsDocId', 'identity.signalUpdates', 'locator.evolveShareDoc',
     'locator.ShareDirectory', 'monitoring.geofenceDoc', 'places.evolveLandmarkReportDoc', 'webhooks.erasureMarkerId',
   ],
-  // Compliance reads these today; issue 52 item 2 gives it an audit-trail port and a signing-keys port.
-  compliance: [
-    'audit.StoreAccessRecorder', 'audit.accessJournalDir', 'audit.JournaledAccessRecorder', 'identity.SigningKeyRing',
-    'identity.customerVerifications', 'webhooks.CustomerDeliveries',
-  ],
+  // Compliance's customer copy reads these (issue 52 item 2 gave it the audit-trail and signing-keys ports).
+  compliance: ['identity.customerVerifications', 'webhooks.CustomerDeliveries'],
   // Another context calls these; each is to become a port (interface + token) of the context that implements it.
   ports: [
     'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',

@@ -1,7 +1,6 @@
 export * from './domain/access-events.js';
 export * from './event-types.js';
-export * from './public/access-recorder.js';
-export * from './public/journaled-access-recorder.js';
+export { AccessRecorder, type AccessRecorderOptions } from './public/access-recorder.js';
 export { accessListener } from './public/access-listener.js';
 export * from './audit.module.js';
 export { AUDIT_TRAIL, type AuditTrail, type ChainEntry, type ChainCheck } from './public/audit-trail.port.js';

@@ -29,7 +29,7 @@ export {
   type StoredVerificationSignals,
 } from './public/identity-signals.read-model.js';
 export { LOCATION_EVIDENCE, type LocationEvidence, type RecordedEvidence } from './evidence/location-evidence.port.js';
-export { SigningKeyRing, type ServedJwk } from './public/signing-key-ring.js';
+export type { ServedJwk } from './public/signing-key-ring.js';
 export { SIGNING_KEYS, type SigningKeys, type Jwks } from './signing/signing-keys.port.js';
 export { SigningKeysModule } from './signing/signing-keys.module.js';
 export { customerVerifications } from './public/customer-verifications.js';
