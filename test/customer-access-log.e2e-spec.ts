@@ -71,7 +71,9 @@ describe('GET /v2/banking/audit-log/customers/{customer_id}', () => {
     // The same id in another account is that account's customer.
     expect(await status('POST', '/v2/consent/grant', other, { customer_id: 'ama-1' })).toBe(200);
 
+    // Each account's chain reaches the read model in its own append: wait for both, not the first alone.
     await projected(key, 'ama-1', 5);
+    await projected(other, 'ama-1', 1);
     const log = await customerLog(key, 'ama-1');
     expect(log.items.map((item) => `${item.method} ${item.path} ${item.status}`)).toEqual([
       'PUT /v2/monitoring/zones/ama-1 400',
