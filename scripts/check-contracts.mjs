@@ -56,7 +56,7 @@ const NOT_YET = {
     'locator.ShareDirectory', 'monitoring.geofenceDoc', 'places.evolveLandmarkReportDoc', 'webhooks.erasureMarkerId',
   ],
   // Compliance's customer copy reads these (issue 52 item 2 gave it the audit-trail and signing-keys ports).
-  compliance: ['identity.customerVerifications', 'webhooks.CustomerDeliveries'],
+  compliance: ['webhooks.CustomerDeliveries'],
   // Another context calls these; each is to become a port (interface + token) of the context that implements it.
   ports: [
     'places.Landmarks', 'places.importGeoNames', 'places.importOsm', 'places.importBoundaries',

@@ -2,8 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { latLngToCell } from 'h3-js';
 import { hexCodeFromCell } from '../libs/addressing/src/index.js';
-import { customerVerifications } from '../libs/identity/src/index.js';
-import { DATA_KEY_VAULT, type DataKeyVault } from '../libs/platform/src/index.js';
+import { CustomerVerifications } from '../libs/identity/src/index.js';
 import { bootService, type Service } from './support/boot.js';
 import { accountOf, json, signUp } from './support/http.js';
 
@@ -171,8 +170,7 @@ describe('identity and erasure (issue 47)', () => {
       // What identity publishes of the customer (compliance's copy is built from it): every verification, opened
       // with the customer's key, which is gone: the decisions stay, with the certificate's id and digest, and no
       // address, position, fix or JWS.
-      const vault = service.app.get<DataKeyVault>(DATA_KEY_VAULT, { strict: false });
-      const published = await customerVerifications(service.runtime.backends.events, service.runtime.registry, vault, account, customer);
+      const published = await service.app.get(CustomerVerifications, { strict: false }).of(account, customer);
       expect(published.items.map((item) => ({ type: item.type, verification_id: item.verification_id, location_erased: item.location_erased }))).toEqual([
         { type: 'AddressVerified', verification_id: kyc.verification_id, location_erased: true },
         { type: 'ProximityVerified', verification_id: proximity.verification_id, location_erased: true },

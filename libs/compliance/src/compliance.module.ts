@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CLOCK, CONFIG, CONTEXT_MANIFESTS, EVENT_STORE, EventRegistry, JsonLogger, READ_STORE, SecretBox, type Clock, type Config, type ContextManifest, type EventStore, type ReadStore } from '../../platform/src/index.js';
 import { AUDIT_TRAIL, AuditModule, AuditTrailModule, type AuditTrail } from '../../audit/src/index.js';
-import { SIGNING_KEYS, SigningKeysModule, type SigningKeys } from '../../identity/src/index.js';
+import { CustomerVerificationsModule, SIGNING_KEYS, SigningKeysModule, type SigningKeys } from '../../identity/src/index.js';
 import { MonitoringModule } from '../../monitoring/src/index.js';
 import { CustomerDeliveries } from '../../webhooks/src/index.js';
 import { GetCustomerCopyController } from './queries/get-customer-copy/get-customer-copy.controller.js';
 import { GetCustomerCopyHandler } from './queries/get-customer-copy/get-customer-copy.handler.js';
+import { CustomerCopies } from './queries/get-customer-copy/customer-copies.js';
 import { CheckpointScheduler } from './checkpoints/checkpoint-scheduler.js';
 import { RetentionScheduler } from './retention/retention-scheduler.js';
 import { AdminExportAuditBundleController, ExportAuditBundleController } from './queries/export-audit-bundle/export-audit-bundle.controller.js';
@@ -25,7 +26,7 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
 @Module({
   // Audit publishes the AuditTrail port (readers of the chains settle it first: this process's answered requests are in them),
   // identity the SigningKeys port (docs/adr/0065), monitoring the customer-locations port a customer's copy reads.
-  imports: [AuditModule, SigningKeysModule, MonitoringModule],
+  imports: [AuditModule, SigningKeysModule, MonitoringModule, CustomerVerificationsModule],
   controllers: [GetAccountAsOfController, OwnAccountAsOfController, GetAccountChangesController, GetCustomerCopyController, ExportAuditBundleController, AdminExportAuditBundleController],
   providers: [
     // Each context declares its part of the replay in its manifest.
@@ -33,6 +34,7 @@ import { AsOfRegistry } from './replay/as-of-replay.js';
     GetAccountAsOfHandler,
     GetAccountChangesHandler,
     GetCustomerCopyHandler,
+    CustomerCopies,
     // Webhooks' published reader of the deliveries naming a customer, with this deployment's keyed hash.
     { provide: CustomerDeliveries, inject: [READ_STORE, SecretBox], useFactory: (readStore: ReadStore, box: SecretBox) => CustomerDeliveries.fromSecretBox(readStore, box) },
     ExportAuditBundleHandler,

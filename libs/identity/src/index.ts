@@ -32,7 +32,7 @@ export { LOCATION_EVIDENCE, type LocationEvidence, type RecordedEvidence } from 
 export type { ServedJwk } from './public/signing-key-ring.js';
 export { SIGNING_KEYS, type SigningKeys, type Jwks } from './signing/signing-keys.port.js';
 export { SigningKeysModule } from './signing/signing-keys.module.js';
-export { customerVerifications } from './public/customer-verifications.js';
+export { CustomerVerifications, CustomerVerificationsModule, type CustomerVerificationPage } from './public/customer-verifications.js';
 export { VERIFIED_ADDRESSES, type VerifiedAddresses } from './verified-addresses.port.js';
 export { IdentityModule, IdentityNotificationsModule } from './identity.module.js';
 export { identityManifest } from './manifest.js';

@@ -1,9 +1,51 @@
-import { StreamNotFoundError, type DataKeyVault, type EventRegistry, type EventStore } from '../../../platform/src/index.js';
+import { Inject, Injectable, Module } from '@nestjs/common';
+import { DATA_KEY_VAULT, EVENT_STORE, EventRegistry, StreamNotFoundError, type DataKeyVault, type EventStore } from '../../../platform/src/index.js';
 import { verificationStream } from '../domain/verification.js';
 import { IdentityFieldOpener, type KeyLookups } from '../sealing/identity-sealing.js';
 
 /** Verifications in one page of a customer's copy at most (issue 30); `next_cursor` asks for the rest. */
 export const CUSTOMER_VERIFICATIONS_LIMIT = 1000;
+
+/** One page of a customer's verifications (`CustomerVerifications.of`). */
+export interface CustomerVerificationPage {
+  items: Array<Record<string, unknown>>;
+  total: number;
+  truncated: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * The port through which another context reads one customer's verifications
+ * (compliance's customer copy, issue 30): identity reads its own stream and
+ * opens it with the customer's data key; the reader names no stream of
+ * identity's (issue 52). `of` answers as `customerVerifications` below.
+ */
+export abstract class CustomerVerifications {
+  abstract of(accountId: string, customerId: string, page?: { cursor?: string | null; limit?: number }): Promise<CustomerVerificationPage>;
+}
+
+/** The port's implementation over the event store and the data-key vault. */
+@Injectable()
+export class StoreCustomerVerifications extends CustomerVerifications {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly registry: EventRegistry,
+    @Inject(DATA_KEY_VAULT) private readonly vault: DataKeyVault,
+  ) {
+    super();
+  }
+
+  of(accountId: string, customerId: string, page: { cursor?: string | null; limit?: number } = {}): Promise<CustomerVerificationPage> {
+    return customerVerifications(this.events, this.registry, this.vault, accountId, customerId, page);
+  }
+}
+
+/** The CustomerVerifications port in any role (compliance's api handler and its customer-copy job in the worker). */
+@Module({
+  providers: [{ provide: CustomerVerifications, useClass: StoreCustomerVerifications }],
+  exports: [CustomerVerifications],
+})
+export class CustomerVerificationsModule {}
 
 /**
  * Every verification of one customer as the identity context keeps it
@@ -25,7 +67,7 @@ export async function customerVerifications(
   accountId: string,
   customerId: string,
   page: { cursor?: string | null; limit?: number } = {},
-): Promise<{ items: Array<Record<string, unknown>>; total: number; truncated: boolean; next_cursor: string | null }> {
+): Promise<CustomerVerificationPage> {
   const limit = Math.min(page.limit ?? CUSTOMER_VERIFICATIONS_LIMIT, CUSTOMER_VERIFICATIONS_LIMIT);
   let stored;
   try {

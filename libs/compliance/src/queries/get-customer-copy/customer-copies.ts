@@ -1,8 +1,9 @@
-import { customerVerifications } from '../../../../identity/src/index.js';
-import type { CustomerLocations, CustomerRecords } from '../../../../monitoring/src/index.js';
-import { InvalidCursorError, InvalidParamError, type Clock, type Config, type DataKeyVault, type EventRegistry, type EventStore, type RateLimiter } from '../../../../platform/src/index.js';
-import type { CustomerDeliveries } from '../../../../webhooks/src/index.js';
-import type { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { CustomerVerifications } from '../../../../identity/src/index.js';
+import { CUSTOMER_LOCATIONS, type CustomerLocations, type CustomerRecords } from '../../../../monitoring/src/index.js';
+import { CLOCK, InvalidCursorError, InvalidParamError, type Clock, type Config, type RateLimiter } from '../../../../platform/src/index.js';
+import { CustomerDeliveries } from '../../../../webhooks/src/index.js';
+import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
 import { CustomerCopyRateLimitedError } from '../../domain/errors.js';
 import { consentsAfterErasure, verificationsAfterErasure } from './after-erasure.js';
 
@@ -73,25 +74,25 @@ export async function takeCopyAllowance(limiter: RateLimiter, config: Pick<Confi
  * the location history or the fact of its erasure), identity (verifications
  * and certificates), webhooks (deliveries naming the customer). After an
  * erasure, what was recorded before it shows only the facts the law keeps
- * (after-erasure.ts), never a position or a fix.
+ * (after-erasure.ts), never a position or a fix. One provider, injected by
+ * the synchronous handler and by the `customer.copy` job alike.
  */
+@Injectable()
 export class CustomerCopies {
   constructor(
-    private readonly events: EventStore,
-    private readonly registry: EventRegistry,
-    private readonly locations: CustomerLocations,
+    @Inject(CUSTOMER_LOCATIONS) private readonly locations: CustomerLocations,
+    // Identity's port: it opens its verifications with the customer's data key (ADR 0054).
+    private readonly verifications: CustomerVerifications,
     private readonly deliveries: CustomerDeliveries,
     private readonly signer: CheckpointScheduler,
-    // Identity opens its verifications with the customer's data key (ADR 0054).
-    private readonly vault: DataKeyVault,
-    private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async make(accountId: string, customerId: string, { cursor, limit, cursors }: CopyPage): Promise<SignedCustomerCopy> {
     const now = this.clock.now();
     const [records, verifications, deliveries] = await Promise.all([
       this.locations.customerRecords(accountId, customerId, cursor, limit),
-      customerVerifications(this.events, this.registry, this.vault, accountId, customerId, { cursor: cursors.verifications, limit }),
+      this.verifications.of(accountId, customerId, { cursor: cursors.verifications, limit }),
       this.deliveries.of(accountId, customerId, { cursor: cursors.deliveries, limit }).catch((error: unknown) => {
         // The read store's cursor is opaque: one that is not its own is the caller's field.
         if (error instanceof InvalidCursorError) throw new InvalidParamError('deliveries_cursor is not a cursor this list gave', 'deliveries_cursor');

@@ -1,24 +1,9 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
-import { AUDIT_TRAIL, AuditTrailModule, type AuditTrail } from '../../../../audit/src/index.js';
-import { SIGNING_KEYS, SigningKeysModule, type SigningKeys } from '../../../../identity/src/index.js';
+import { CustomerVerificationsModule } from '../../../../identity/src/index.js';
 import { JobResultErasedError, sealedJobResult, type JobKind, type JobKindBinding, type JobRunContext, type SealedJobResult } from '../../../../jobs/src/index.js';
-import { CUSTOMER_LOCATIONS, MonitoringModule, type CustomerLocations } from '../../../../monitoring/src/index.js';
-import {
-  CLOCK,
-  customerDataKeySubject,
-  DATA_KEY_VAULT,
-  EVENT_STORE,
-  EventRegistry,
-  JsonLogger,
-  READ_STORE,
-  SecretBox,
-  type Clock,
-  type DataKeyVault,
-  type EventStore,
-  type ReadStore,
-} from '../../../../platform/src/index.js';
+import { MonitoringModule } from '../../../../monitoring/src/index.js';
+import { customerDataKeySubject, DATA_KEY_VAULT, READ_STORE, SecretBox, type DataKeyVault, type ReadStore } from '../../../../platform/src/index.js';
 import { CustomerDeliveries } from '../../../../webhooks/src/index.js';
-import { CheckpointScheduler } from '../../checkpoints/checkpoint-scheduler.js';
 import { CheckpointSignerModule } from '../../checkpoints/checkpoint-signer.module.js';
 import { CustomerCopies, type CopyPage } from './customer-copies.js';
 
@@ -60,20 +45,12 @@ export async function customerCopyJobInput(vault: DataKeyVault, box: SecretBox, 
 @Injectable()
 export class CustomerCopyJob implements JobKind<CustomerCopyJobInput> {
   readonly kind = CUSTOMER_COPY_KIND;
-  private readonly copies: CustomerCopies;
 
   constructor(
-    @Inject(EVENT_STORE) events: EventStore,
-    registry: EventRegistry,
-    @Inject(CUSTOMER_LOCATIONS) locations: CustomerLocations,
-    deliveries: CustomerDeliveries,
-    signer: CheckpointScheduler,
+    private readonly copies: CustomerCopies,
     @Inject(DATA_KEY_VAULT) private readonly vault: DataKeyVault,
-    @Inject(CLOCK) clock: Clock,
     private readonly box: SecretBox,
-  ) {
-    this.copies = new CustomerCopies(events, registry, locations, deliveries, signer, vault, clock);
-  }
+  ) {}
 
   async run(input: CustomerCopyJobInput, context: JobRunContext): Promise<SealedJobResult> {
     const customerId = this.box.open(input.customer_ref, refContext(input.account_id));
@@ -88,9 +65,10 @@ export class CustomerCopyJob implements JobKind<CustomerCopyJobInput> {
 /** The `customer.copy` kind with what it reads (monitoring's port, webhooks' deliveries) and an on-demand signer, bound to the jobs worker by the composition root. */
 @Module({
   // The on-demand signer comes with the audit and identity ports it works through (docs/adr/0065).
-  imports: [MonitoringModule, CheckpointSignerModule],
+  imports: [MonitoringModule, CustomerVerificationsModule, CheckpointSignerModule],
   providers: [
     { provide: CustomerDeliveries, inject: [READ_STORE, SecretBox], useFactory: (readStore: ReadStore, box: SecretBox) => CustomerDeliveries.fromSecretBox(readStore, box) },
+    CustomerCopies,
     CustomerCopyJob,
   ],
   exports: [CustomerCopyJob],
