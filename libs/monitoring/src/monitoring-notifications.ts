@@ -1,5 +1,5 @@
 import { hexCodeForPoint, hexCodeFromCell } from '../../addressing/src/index.js';
-import { InvalidParamError, StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../platform/src/index.js';
+import { InvalidParamError, storedEventAt, StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../platform/src/index.js';
 import type { CustomerErasure, Notification, NotificationSource, WebhookEventType } from '../../webhooks/src/index.js';
 import { consentStream, type ConsentRevoked, type CustomerDataErased } from './domain/consent.js';
 import type { DriftStarted, GeofenceEntered } from './domain/location.js';
@@ -99,14 +99,8 @@ export class MonitoringNotifications implements NotificationSource {
    * upcast, so an upcaster sees the fields it was written for.
    */
   private async read(notification: Notification): Promise<RecordedEvent | undefined> {
-    let raw: RecordedEvent | undefined;
-    try {
-      [raw] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return undefined;
-      throw error;
-    }
-    if (!raw || raw.id !== notification.event_id) return undefined;
+    const raw = await storedEventAt(this.events, notification);
+    if (!raw) return undefined;
     const opened = await this.open(raw);
     return opened && this.registry.upcast(opened);
   }

@@ -1,4 +1,4 @@
-import { StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { storedEventAt, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { Notification, NotificationSource } from '../../../webhooks/src/index.js';
 import type { ReverificationCompleted } from '../domain/schedule.js';
 
@@ -37,14 +37,8 @@ export class BankingNotifications implements NotificationSource {
   }
 
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
-    let stored: RecordedEvent | undefined;
-    try {
-      [stored] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return undefined;
-      throw error;
-    }
-    if (!stored || stored.id !== notification.event_id || stored.type !== 'ReverificationCompleted') return undefined;
+    const stored = await storedEventAt(this.events, notification);
+    if (stored?.type !== 'ReverificationCompleted') return undefined;
     return reverificationCompletedPayload(this.registry.upcast(stored).data as ReverificationCompleted['data']);
   }
 }

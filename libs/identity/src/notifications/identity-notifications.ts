@@ -1,4 +1,4 @@
-import { StreamNotFoundError, type DataKeyVault, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { storedEventAt, type DataKeyVault, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { Notification, NotificationSource } from '../../../webhooks/src/index.js';
 import type { DeliveryConfirmed } from '../domain/delivery.js';
 import { IdentityFieldOpener } from '../sealing/identity-sealing.js';
@@ -53,14 +53,8 @@ export class IdentityNotifications implements NotificationSource {
   }
 
   private async read(notification: Notification): Promise<RecordedEvent | undefined> {
-    try {
-      const [event] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
-      if (!event || event.id !== notification.event_id) return undefined;
-      return this.registry.upcast({ ...event, data: await this.opener.open(event) });
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return undefined;
-      throw error;
-    }
+    const event = await storedEventAt(this.events, notification);
+    return event && this.registry.upcast({ ...event, data: await this.opener.open(event) });
   }
 }
 

@@ -1,4 +1,4 @@
-import { StreamNotFoundError, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
+import { storedEventAt, type EventRegistry, type EventStore, type RecordedEvent } from '../../../platform/src/index.js';
 import type { Notification, NotificationSource } from '../../../webhooks/src/index.js';
 import type { JobFailed, JobSucceeded } from '../domain/job.js';
 import { jobLocation } from '../public/job.answer.js';
@@ -39,14 +39,8 @@ export class JobNotifications implements NotificationSource {
   }
 
   async payloadOf(notification: Notification): Promise<Record<string, unknown> | undefined> {
-    let stored: RecordedEvent | undefined;
-    try {
-      [stored] = await this.events.readStream(notification.stream, { fromRevision: BigInt(notification.revision), maxCount: 1 });
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return undefined;
-      throw error;
-    }
-    if (!stored || stored.id !== notification.event_id || (stored.type !== 'JobSucceeded' && stored.type !== 'JobFailed')) return undefined;
+    const stored = await storedEventAt(this.events, notification);
+    if (stored?.type !== 'JobSucceeded' && stored?.type !== 'JobFailed') return undefined;
     const event = this.registry.upcast(stored);
     return jobCompletedPayload(event.type as 'JobSucceeded' | 'JobFailed', event.data as (JobSucceeded | JobFailed)['data']);
   }

@@ -5,6 +5,7 @@ import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.
 
 export * from './event-store.port.js';
 export * from './errors.js';
+export { storedEventAt } from './stored-event.js';
 export { EmbeddedEventStore } from './embedded/embedded-event-store.js';
 export { EventStoreDbEventStore, UNKNOWN_POSITION } from './eventstoredb/eventstoredb-event-store.js';
 
