@@ -9,6 +9,7 @@ import {
   type LoanErasureMarkerDoc,
 } from '../../libs/banking/src/index.js';
 import type { CustomerDataErased } from '../../libs/monitoring/src/index.js';
+import { docsOfErasedCustomer } from '../erased-customer-docs.js';
 import type { Projection, ReadCollection, RecordedEvent } from '../../libs/platform/src/index.js';
 
 /**
@@ -37,20 +38,11 @@ export const collectionLoansProjection: Projection<CollectionLoansDoc> = {
 };
 
 async function applyErasure(event: RecordedEvent, collection: ReadCollection<CollectionLoansDoc>): Promise<void> {
-  const { account_id, customer_id, erased_at, pseudonym } = event.data as unknown as CustomerDataErased['data'];
+  const erased = event.data as unknown as CustomerDataErased['data'];
+  const { erased_at } = erased;
   const marker: LoanErasureMarkerDoc = { id: `erasure:${event.id}`, account_id: null, pseudonym: null, legacy_customer_id: null, erased_at };
   await collection.apply(marker.id, event.position, () => marker);
-  const ids: string[] = [];
-  const lookups: Array<[string, string[]]> = [['by_legacy_customer', [account_id, customer_id]]];
-  if (typeof pseudonym === 'string') lookups.push(['by_pseudonym', [account_id, pseudonym]]);
-  for (const [index, equals] of lookups) {
-    let cursor: string | undefined;
-    do {
-      const page = await collection.find({ index, equals, limit: 1000, cursor });
-      for (const doc of page.items) if (isLoanDoc(doc) && doc.registered_at <= erased_at) ids.push(doc.id);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-  }
+  const ids = (await docsOfErasedCustomer(collection, erased)).filter((doc) => isLoanDoc(doc) && doc.registered_at <= erased_at).map((doc) => doc.id);
   // At the erasure's position: a registration after it (a new key, a new borrower) is newer and stays as it is.
   for (const id of ids) await collection.apply(id, event.position, (current) => (isLoanDoc(current) ? eraseLoanDoc(current, erased_at) : (current ?? null)));
 }

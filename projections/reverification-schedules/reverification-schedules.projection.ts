@@ -8,6 +8,7 @@ import {
   type ScheduleEvent,
 } from '../../libs/banking/src/index.js';
 import type { CustomerDataErased } from '../../libs/monitoring/src/index.js';
+import { docsOfErasedCustomer } from '../erased-customer-docs.js';
 import type { Projection, ReadCollection, RecordedEvent } from '../../libs/platform/src/index.js';
 
 /**
@@ -34,18 +35,9 @@ export const reverificationSchedulesProjection: Projection<ScheduleDoc> = {
 };
 
 async function applyErasure(event: RecordedEvent, collection: ReadCollection<ScheduleDoc>): Promise<void> {
-  const { account_id, customer_id, erased_at, pseudonym } = event.data as unknown as CustomerDataErased['data'];
-  const ids: string[] = [];
-  const lookups: Array<[string, string[]]> = [['by_legacy_customer', [account_id, customer_id]]];
-  if (typeof pseudonym === 'string') lookups.push(['by_pseudonym', [account_id, pseudonym]]);
-  for (const [index, equals] of lookups) {
-    let cursor: string | undefined;
-    do {
-      const page = await collection.find({ index, equals, limit: 1000, cursor });
-      for (const doc of page.items) if (doc.scheduled_at <= erased_at && doc.erased_at === null) ids.push(doc.id);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-  }
+  const erased = event.data as unknown as CustomerDataErased['data'];
+  const { erased_at } = erased;
+  const ids = (await docsOfErasedCustomer(collection, erased)).filter((doc) => doc.scheduled_at <= erased_at && doc.erased_at === null).map((doc) => doc.id);
   // At the erasure's position: a schedule made after it (under a new key) is newer and stays as it is.
   for (const id of ids) await collection.apply(id, event.position, (current) => (current ? eraseScheduleDoc(current, erased_at) : null));
 }
